@@ -136,16 +136,31 @@ export class NetworkError extends ApiError {
   /** True when the request surely never reached the service (safe to resend a POST). */
   readonly neverSent: boolean;
 
-  constructor(request: RequestInfo, kind: NetworkFailureKind, detail: string, options: { cause?: unknown; baseUrl?: string }) {
-    super(`${networkWhat(kind, options.baseUrl)}: ${detail}`, ExitCode.network, request, undefined, {
+  constructor(
+    request: RequestInfo,
+    kind: NetworkFailureKind,
+    detail: string,
+    options: { cause?: unknown; host?: string; neverSent?: boolean },
+  ) {
+    super(`${networkWhat(kind, options.host)}: ${detail}`, ExitCode.network, request, undefined, {
       cause: options.cause,
-      hint: kind === 'timeout' ? 'the service did not answer in time; raise --timeout or try again' : 'check the base URL and that the service is running',
+      hint:
+        kind === 'timeout'
+          ? 'the service did not answer in time; raise --timeout or try again'
+          : 'check the base URL and that the service is running',
     });
     this.kind = kind;
-    this.neverSent = kind === 'refused' || kind === 'dns';
+    this.neverSent = options.neverSent ?? (kind === 'refused' || kind === 'dns');
   }
 }
 export type NetworkFailureKind = 'refused' | 'dns' | 'timeout' | 'reset' | 'other';
+
+/** The user pressed Ctrl-C (or the run was otherwise aborted) while a request was under way. */
+export class InterruptedError extends RsapiError {
+  constructor() {
+    super('interrupted', ExitCode.interrupted);
+  }
+}
 
 /** 5xx, a redirect, or a body that is not the JSON expected. */
 export class ServerError extends ApiError {
@@ -158,8 +173,8 @@ function withServiceMessage(what: string, serviceMessage: string | undefined): s
   return serviceMessage ? `${what}: ${serviceMessage}` : what;
 }
 
-function networkWhat(kind: NetworkFailureKind, baseUrl: string | undefined): string {
-  const target = baseUrl ? ` ${new URL(baseUrl).host}` : '';
+function networkWhat(kind: NetworkFailureKind, host: string | undefined): string {
+  const target = host ? ` ${host}` : '';
   switch (kind) {
     case 'refused':
       return `could not connect to${target || ' the service'}`;

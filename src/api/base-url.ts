@@ -1,0 +1,28 @@
+// Normalising the base URL: site root or /api/v1 prefix in, `.../api/v1` with no trailing slash out.
+import { UsageError } from './errors.js';
+
+export const API_PREFIX = '/api/v1';
+
+export function normaliseBaseUrl(input: string): string {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw new UsageError(`invalid base URL "${input}"`, { hint: 'give it as https://host or https://host/api/v1' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`invalid base URL "${input}": only http and https are supported`);
+  }
+  if (url.username || url.password) {
+    throw new UsageError('the base URL must not contain credentials; use --api-key or `rsapi auth login`');
+  }
+  let path = url.pathname.replace(/\/+$/, '');
+  if (!path.endsWith(API_PREFIX)) path += API_PREFIX;
+  return `${url.origin}${path}`;
+}
+
+/** True for hosts where plain http does not leave the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host);
+}

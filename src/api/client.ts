@@ -1,0 +1,48 @@
+// The API client: one HTTP client (one connection pool) and the typed resources over it.
+import { normaliseBaseUrl } from './base-url.js';
+import { HttpClient, type HttpClientOptions, type HttpMethod, type HttpResponse, type Params } from './http.js';
+import { ProjectsApi } from './projects.js';
+import { ReportsApi } from './reports.js';
+
+export interface ApiClientOptions extends Omit<HttpClientOptions, 'baseUrl' | 'timeoutMs' | 'retries'> {
+  /** Site root or …/api/v1; normalised here. */
+  baseUrl: string;
+  /** Per attempt for reads, updates and deletes. Default 30 s. */
+  timeoutMs?: number;
+  /** Per attempt for report creation (the service audits the page first). Default 120 s. */
+  createTimeoutMs?: number;
+  /** Default 2. */
+  retries?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_CREATE_TIMEOUT_MS = 120_000;
+export const DEFAULT_RETRIES = 2;
+
+export class ApiClient {
+  readonly http: HttpClient;
+  readonly reports: ReportsApi;
+  readonly projects: ProjectsApi;
+
+  constructor(options: ApiClientOptions) {
+    this.http = new HttpClient({
+      ...options,
+      baseUrl: normaliseBaseUrl(options.baseUrl),
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      retries: options.retries ?? DEFAULT_RETRIES,
+    });
+    this.reports = new ReportsApi(this.http, options.createTimeoutMs ?? DEFAULT_CREATE_TIMEOUT_MS);
+    this.projects = new ProjectsApi(this.http);
+  }
+
+  /** Any request under the base URL (the `api` command): fields go to the query for GET/DELETE, else to the form body. */
+  raw(method: HttpMethod, path: string, fields: Params = {}): Promise<HttpResponse> {
+    const inQuery = method === 'GET' || method === 'DELETE';
+    const normalised = `/${path.replace(/^\/+/, '').replace(/^api\/v1\//, '')}`;
+    return this.http.request({ method, path: normalised, query: inQuery ? fields : undefined, form: inQuery ? undefined : fields });
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+}

@@ -1,0 +1,9 @@
+// The API client core, usable on its own from a Node script: `new ApiClient({ baseUrl, apiKey, userAgent })`.
+export * from './client.js';
+export * from './errors.js';
+export * from './base-url.js';
+export { decodePage, decodeRecord, toNumber, type ApiRecord, type Page } from './decode.js';
+export { HttpClient, type HttpMethod, type HttpRequest, type HttpResponse, type TraceEvent, type Params } from './http.js';
+export { iteratePages, iterateRecords, type PagingOptions } from './paging.js';
+export * from './reports.js';
+export * from './projects.js';

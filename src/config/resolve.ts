@@ -1,0 +1,42 @@
+// Precedence of each connection setting: flag, then environment, then the profile's stored value.
+import { readProfile, type ProfileSettings } from './store.js';
+
+export type SettingSource = 'flag' | 'env' | 'profile';
+
+export interface ConnectionFlags {
+  baseUrl?: string;
+  apiKey?: string;
+  profile?: string;
+}
+
+export interface ResolvedSettings {
+  profile: string;
+  baseUrl: string | undefined;
+  baseUrlSource: SettingSource | undefined;
+  apiKey: string | undefined;
+  apiKeySource: SettingSource | undefined;
+  /** The profile's stored values, for defaults such as timeout, retries, output. */
+  stored: ProfileSettings;
+}
+
+export function resolveSettings(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
+  const profile = flags.profile || env.RSAPI_PROFILE || 'default';
+  const stored = readProfile(profile, env);
+  const baseUrl = pick(flags.baseUrl, env.RSAPI_BASE_URL, stored['base-url']);
+  const apiKey = pick(flags.apiKey, env.RSAPI_API_KEY, stored['api-key']);
+  return {
+    profile,
+    baseUrl: baseUrl?.value,
+    baseUrlSource: baseUrl?.source,
+    apiKey: apiKey?.value,
+    apiKeySource: apiKey?.source,
+    stored,
+  };
+}
+
+function pick(flag: string | undefined, env: string | undefined, stored: string | undefined) {
+  if (flag) return { value: flag, source: 'flag' as const };
+  if (env) return { value: env, source: 'env' as const };
+  if (stored) return { value: stored, source: 'profile' as const };
+  return undefined;
+}

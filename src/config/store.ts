@@ -1,0 +1,41 @@
+// Reading the stored settings file: plain fs + JSON, so commands that only read never load `conf`.
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../api/errors.js';
+import { configPath } from './paths.js';
+
+/** The settings one profile may hold. Keys are the names users type in `rsapi config set`. */
+export interface ProfileSettings {
+  'base-url'?: string;
+  'api-key'?: string;
+  timeout?: number;
+  retries?: number;
+  output?: string;
+}
+
+/** The whole file, as conf writes it. */
+export interface StoredConfig {
+  profiles?: Record<string, ProfileSettings>;
+}
+
+export function readStoredConfig(env: NodeJS.ProcessEnv = process.env): StoredConfig {
+  const path = configPath(env);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as StoredConfig) : {};
+  } catch {
+    throw new UsageError(`the settings file ${path} is not valid JSON`, {
+      hint: 'fix or delete it; `rsapi config path` prints where it is',
+    });
+  }
+}
+
+export function readProfile(profile: string, env: NodeJS.ProcessEnv = process.env): ProfileSettings {
+  return readStoredConfig(env).profiles?.[profile] ?? {};
+}
