@@ -57,7 +57,7 @@ export function serviceMessage(body: unknown): string | undefined {
 /** Maps an error status (other than 3xx, 408 and 429, which the HTTP client handles) to its typed error. */
 export function errorForStatus(status: number, request: RequestInfo, body: unknown, isHtml: boolean, message: string | undefined): ApiError {
   if (status === 401 || status === 403) return new AuthError(request, status, message);
-  if (status === 404) return new NotFoundError(request, message);
+  if (status === 404) return new NotFoundError(request, message, listHint(request.path));
   if (status === 422 || status === 400) return new ValidationError(request, status, message, fieldErrors(body));
   const htmlHint = isHtml ? 'the service answered with HTML, not JSON: check the base URL' : undefined;
   if (status >= 500) {
@@ -67,6 +67,12 @@ export function errorForStatus(status: number, request: RequestInfo, body: unkno
     serviceMessage: message,
     hint: htmlHint,
   });
+}
+
+function listHint(path: string): string | undefined {
+  if (path.startsWith('/reports')) return 'check the id; `rsapi reports list` lists reports';
+  if (path.startsWith('/projects')) return 'check the name; `rsapi projects list` lists projects';
+  return undefined;
 }
 
 function fieldErrors(body: unknown): Record<string, string[]> {

@@ -1,7 +1,15 @@
 // One place that sends requests: headers, bodies, timeouts, the retry policy, and turning answers into typed errors.
 import type { Dispatcher } from 'undici';
 import { decodeBody, errorForStatus, serviceMessage } from './decode.js';
-import { InterruptedError, NetworkError, RateLimitError, ServerError, type NetworkFailureKind, type RequestInfo } from './errors.js';
+import {
+  InterruptedError,
+  NetworkError,
+  RateLimitError,
+  RsapiError,
+  ServerError,
+  type NetworkFailureKind,
+  type RequestInfo,
+} from './errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Params = Record<string, string | number | undefined>;
@@ -187,7 +195,7 @@ export class HttpClient {
   }
 
   private classify(error: unknown, req: HttpRequest): Error {
-    if (error instanceof NetworkError || error instanceof ServerError || error instanceof InterruptedError) return error;
+    if (error instanceof RsapiError) return error;
     if (this.options.signal?.aborted) return new InterruptedError();
     const info = HttpClient.describe(req);
     const host = new URL(this.options.baseUrl).host;
@@ -236,7 +244,9 @@ interface RawResponse {
 
 /** undici is the heaviest dependency: loaded on the first request only. One pool per origin, kept alive. */
 async function createDispatcher(): Promise<Dispatcher> {
-  const { Agent, EnvHttpProxyAgent } = await import('undici');
+  const undici = await import('undici');
+  // undici is CommonJS: bundled, its exports arrive on `default`.
+  const { Agent, EnvHttpProxyAgent } = (undici as unknown as { default?: typeof undici }).default ?? undici;
   const env = process.env;
   const proxied = env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy;
   const options = { keepAliveTimeout: 10_000, connect: { timeout: 10_000 } };

@@ -1,0 +1,73 @@
+// `rsapi mock-server`: the bundled in-memory stand-in for the service, for trying rsapi and testing scripts.
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { handle } from '../handler.js';
+import { integerParser } from '../options.js';
+import type { Envelope, MockOptions } from '../../mock/server.js';
+
+interface MockFlags {
+  host: string;
+  port: number;
+  apiKey?: string;
+  seed?: number;
+  latency?: number;
+  failRate?: number;
+  rateLimit?: number;
+  envelope?: Envelope;
+  dropAfterCreate?: number;
+  failAfterCreate?: number;
+  stallRate?: number;
+}
+
+function rate(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
+      throw new InvalidArgumentError(`${name} must be a number from 0 to 1.`);
+    }
+    return n;
+  };
+}
+
+export function registerMockServer(program: Command): void {
+  const command = program
+    .command('mock-server')
+    .description('Run the bundled mock service on loopback (in memory, seeded, with optional faults)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 = any free port)', integerParser('--port', 0, 65535), 8787)
+    .option('--seed <n>', 'number of seeded reports', integerParser('--seed', 0, 100_000))
+    .option('--latency <ms>', 'delay added to every request', integerParser('--latency', 0, 600_000))
+    .option('--fail-rate <r>', 'fraction of requests answered 503 (0 to 1)', rate('--fail-rate'))
+    .option('--rate-limit <n>', 'requests allowed a minute; past it 429 with Retry-After', integerParser('--rate-limit', 1))
+    .addOption(new Option('--envelope <shape>', 'list response shape').choices(['length-aware', 'simple', 'bare']).default('length-aware'))
+    .option('--drop-after-create <r>', 'fraction of creates stored and then left unanswered (connection dropped)', rate('--drop-after-create'))
+    .option('--fail-after-create <r>', 'fraction of creates stored and then answered 503', rate('--fail-after-create'))
+    .option('--stall-rate <r>', 'fraction of requests never answered', rate('--stall-rate'));
+  command.addHelpText(
+    'after',
+    `
+The key the mock accepts is --api-key (global flag), else a fixed demo key printed on start.
+
+Examples:
+  $ rsapi mock-server
+  $ rsapi mock-server --port 0 --seed 200 --latency 50
+  $ rsapi mock-server --fail-rate 0.1 --rate-limit 120 --envelope simple`,
+  );
+  handle(command, async (ctx, self) => {
+    const flags = self.opts<MockFlags>();
+    const { runMockServer } = await import('../../mock/run.js');
+    const options: MockOptions = {
+      host: flags.host,
+      port: flags.port,
+      apiKey: ctx.globals.apiKey,
+      seed: flags.seed,
+      latencyMs: flags.latency,
+      failRate: flags.failRate,
+      rateLimit: flags.rateLimit,
+      envelope: flags.envelope,
+      dropAfterCreate: flags.dropAfterCreate,
+      failAfterCreate: flags.failAfterCreate,
+      stallRate: flags.stallRate,
+    };
+    await runMockServer(options, ctx.io);
+  });
+}

@@ -1,0 +1,53 @@
+// `rsapi reports list`: filters, sorting and paging mapped to GET /reports.
+import { Option, type Command } from 'commander';
+import { REPORT_SORT_FIELDS, RESULTS, type ReportListParams } from '../../../api/reports.js';
+import { printPages } from '../../listing.js';
+import { addGateOptions, addPagingOptions, addSortOption, pagingOptions, type GateOptions, type PagingFlags } from '../../options.js';
+import { handle } from '../../handler.js';
+
+interface ListFlags extends PagingFlags, GateOptions {
+  search?: string;
+  searchBy?: 'url';
+  project?: string;
+  result?: ReportListParams['result'];
+  sortBy?: ReportListParams['sortBy'];
+  sort?: ReportListParams['sort'];
+}
+
+export function registerList(reports: Command): void {
+  const command = reports
+    .command('list')
+    .alias('ls')
+    .description('List reports, one page at a time (or all of them with --all)')
+    .option('--search <query>', 'search the URL for this text')
+    .addOption(new Option('--search-by <field>', 'field the search applies to').choices(['url']))
+    .option('--project <name>', 'only reports of this project')
+    .addOption(new Option('--result <result>', 'only reports with this result').choices(RESULTS))
+    .addOption(new Option('--sort-by <field>', 'sort field').choices(REPORT_SORT_FIELDS));
+  addSortOption(command);
+  addPagingOptions(command);
+  addGateOptions(command);
+  command.addHelpText(
+    'after',
+    `
+Examples:
+  $ rsapi reports list --result bad
+  $ rsapi reports list --project example.com --sort-by score --sort asc --all -o csv > scores.csv
+  $ rsapi reports list --search /pricing --limit 5 --json
+  $ rsapi reports list --all --fail-on bad --min-score 60     # CI gate`,
+  );
+  handle(command, async (ctx, self) => {
+    const flags = self.opts<ListFlags>();
+    const params: ReportListParams = {
+      search: flags.search,
+      searchBy: flags.searchBy,
+      project: flags.project,
+      result: flags.result,
+      sortBy: flags.sortBy,
+      sort: flags.sort,
+      perPage: flags.perPage,
+    };
+    const paging = pagingOptions(flags);
+    return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate: flags, paging });
+  });
+}

@@ -1,0 +1,51 @@
+// The CI gates (--fail-on, --min-score): judged over every report a command processed, one verdict line.
+import { toNumber } from '../api/decode.js';
+import { RESULTS } from '../api/reports.js';
+import type { GateOptions } from './options.js';
+
+/** good > decent > bad: a result "at or worse than" X has an index >= X's. */
+const RANK = new Map<unknown, number>(RESULTS.map((result, index) => [result, index]));
+
+export class Gate {
+  private seen = 0;
+  private resultFailures = 0;
+  private scoreFailures = 0;
+
+  constructor(private readonly options: GateOptions) {}
+
+  get active(): boolean {
+    return this.options.failOn !== undefined || this.options.minScore !== undefined;
+  }
+
+  check(record: Record<string, unknown>): void {
+    this.seen++;
+    const { failOn, minScore } = this.options;
+    if (failOn !== undefined) {
+      const rank = RANK.get(record.result);
+      // A report without a known result cannot be shown to be better: it fails the gate.
+      if (rank === undefined || rank >= RANK.get(failOn)!) this.resultFailures++;
+    }
+    if (minScore !== undefined) {
+      const score = toNumber(record.score);
+      if (score === undefined || score < minScore) this.scoreFailures++;
+    }
+  }
+
+  get failed(): boolean {
+    return this.resultFailures > 0 || this.scoreFailures > 0;
+  }
+
+  verdict(): string {
+    const { failOn, minScore } = this.options;
+    const parts: string[] = [];
+    const of = `of ${this.seen} report${this.seen === 1 ? '' : 's'}`;
+    if (failOn !== undefined) {
+      const worse = failOn === 'bad' ? 'bad' : `${failOn} or worse`;
+      parts.push(`${this.resultFailures} ${of} ${this.resultFailures === 1 ? 'is' : 'are'} ${worse} (--fail-on ${failOn})`);
+    }
+    if (minScore !== undefined) {
+      parts.push(`${this.scoreFailures} ${of} score below ${minScore} or have no score (--min-score ${minScore})`);
+    }
+    return `rsapi: gate ${this.failed ? 'failed' : 'passed'}: ${parts.join('; ')}`;
+  }
+}

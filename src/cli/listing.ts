@@ -1,0 +1,59 @@
+// Printing lists and single records the same way for every command: writer, gate, empty hint, paging footer.
+import type { ApiRecord, Page } from '../api/decode.js';
+import { ExitCode, type ExitCodeValue } from '../api/errors.js';
+import { createListWriter, writeRecord, type RecordKind } from '../output/index.js';
+import type { CommandContext } from './context.js';
+import { Gate } from './gates.js';
+import type { GateOptions } from './options.js';
+
+const NOUN: Record<RecordKind, [string, string]> = { report: ['report', 'reports'], project: ['project', 'projects'] };
+
+/** Streams the pages to stdout in the chosen format; returns 10 if a gate failed. */
+export async function printPages(
+  ctx: CommandContext,
+  kind: RecordKind,
+  pages: AsyncIterable<Page>,
+  options: { gate?: GateOptions; paging: { all: boolean; limit?: number } },
+): Promise<ExitCodeValue> {
+  const writer = createListWriter(ctx.io.stdout, ctx.outputOptions(kind));
+  const gate = new Gate(options.gate ?? {});
+  let last: Page | undefined;
+  let count = 0;
+  for await (const page of pages) {
+    for (const record of page.records) {
+      gate.check(record);
+      await writer.write(record);
+    }
+    count += page.records.length;
+    last = page;
+  }
+  await writer.end();
+  if (ctx.io.stderrIsTTY && !ctx.globals.quiet) {
+    if (count === 0) ctx.note(`no ${NOUN[kind][1]} found`);
+    else if (last) ctx.note(footer(kind, last, count, !options.paging.all && options.paging.limit === undefined));
+  }
+  return finishGate(ctx, gate);
+}
+
+/** Prints one record (show, update) and judges it against the gate. */
+export async function printRecord(ctx: CommandContext, kind: RecordKind, record: ApiRecord, gateOptions: GateOptions = {}): Promise<ExitCodeValue> {
+  await writeRecord(ctx.io.stdout, record, ctx.outputOptions(kind));
+  const gate = new Gate(gateOptions);
+  gate.check(record);
+  return finishGate(ctx, gate);
+}
+
+export function finishGate(ctx: CommandContext, gate: Gate): ExitCodeValue {
+  if (!gate.active) return ExitCode.ok;
+  ctx.note(gate.verdict());
+  return gate.failed ? ExitCode.gate : ExitCode.ok;
+}
+
+/** `page 1 of 7, 63 reports; next: --page 2, or --all` — only what the service told us. */
+function footer(kind: RecordKind, last: Page, shown: number, suggestNext: boolean): string {
+  const [one, many] = NOUN[kind];
+  const of = last.lastPage !== undefined ? ` of ${last.lastPage}` : '';
+  const total = last.total !== undefined ? `, ${last.total} ${last.total === 1 ? one : many}` : `, ${shown} shown`;
+  const next = last.nextPage !== undefined && suggestNext ? `; next: --page ${last.nextPage}, or --all` : '';
+  return `page ${last.page}${of}${total}${next}`;
+}

@@ -1,0 +1,29 @@
+// Entry point of the bundled CLI: the --version fast path, signals, and the process exit code.
+import { VERSION } from '../version.js';
+
+const argv = process.argv.slice(2);
+
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  // A reader that goes away (`rsapi reports list | head`) is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const { run } = await import('./program.js');
+  const { processTerminal } = await import('./terminal.js');
+  const code = await run(argv, processTerminal(), controller.signal);
+  process.exitCode = code;
+  // Nothing left to do: do not wait for idle sockets or stdin listeners to let go.
+  process.stdout.write('', () => process.exit(code));
+}

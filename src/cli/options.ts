@@ -1,0 +1,97 @@
+// Shared flag definitions and value parsers: enums via commander choices, numbers via argument parsers.
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { PER_PAGE_VALUES, RESULTS, SORT_DIRECTIONS } from '../api/reports.js';
+import { toNumber } from '../api/decode.js';
+
+export function integerParser(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\s*-?\d+\s*$/.test(value) || n < min || n > max) {
+      throw new InvalidArgumentError(
+        max === Number.MAX_SAFE_INTEGER ? `${name} must be a whole number of at least ${min}.` : `${name} must be a whole number from ${min} to ${max}.`,
+      );
+    }
+    return n;
+  };
+}
+
+/**
+ * A choice whose value is converted (per-page numbers, privacy names): commander's argParser replaces
+ * its choices check, so this parser checks the choice itself, with commander's own wording.
+ */
+export function choiceOption<T>(flags: string, description: string, choices: readonly string[], convert: (value: string) => T): Option {
+  const option = new Option(flags, description).choices(choices);
+  return option.argParser((value: string): T => {
+    if (!choices.includes(value)) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
+    return convert(value);
+  });
+}
+
+export function positiveNumberParser(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a number above 0.`);
+    return n;
+  };
+}
+
+function fieldListParser(value: string): string[] {
+  const fields = value.split(',').map((f) => f.trim()).filter(Boolean);
+  if (fields.length === 0) throw new InvalidArgumentError('give at least one field name, e.g. --fields id,url,score.');
+  return fields;
+}
+
+/** Flags every command accepts, before or after the command name. */
+export function addGlobalOptions(program: Command, outputFormats: readonly string[]): void {
+  program
+    .option('--base-url <url>', 'service address, site root or …/api/v1 (env RSAPI_BASE_URL)')
+    .option('--api-key <key>', 'API key (env RSAPI_API_KEY; prefer `rsapi auth login`)')
+    .option('--profile <name>', 'stored profile to use (env RSAPI_PROFILE)', undefined)
+    .addOption(new Option('-o, --output <format>', 'output format').choices(outputFormats))
+    .option('--json', 'same as -o json')
+    .option('--fields <list>', 'fields/columns to show, comma-separated, in that order', fieldListParser)
+    .option('-q, --quiet', 'print only identifiers (report ids, project names), one a line')
+    .option('--no-color', 'no colour (also NO_COLOR=1; FORCE_COLOR=1 forces it)')
+    .option('-v, --verbose', 'trace each request on stderr; stack traces on errors')
+    .option('--timeout <seconds>', 'per-request timeout (default 30, report creation 120)', positiveNumberParser('--timeout'))
+    .option('--retries <n>', 'retries after a failed attempt (default 2)', integerParser('--retries', 0, 10));
+}
+
+export function addPagingOptions(command: Command): Command {
+  return command
+    .addOption(choiceOption('--per-page <n>', 'records per page', PER_PAGE_VALUES.map(String), Number))
+    .option('--page <n>', 'page to fetch (1-based)', integerParser('--page', 1))
+    .option('--all', 'follow the pages to the end')
+    .option('--limit <n>', 'stop after N records (fetches only the pages needed)', integerParser('--limit', 1));
+}
+
+export function addSortOption(command: Command): Command {
+  return command.addOption(new Option('--sort <direction>', 'sort direction').choices(SORT_DIRECTIONS));
+}
+
+export interface GateOptions {
+  failOn?: (typeof RESULTS)[number];
+  minScore?: number;
+}
+
+export function addGateOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--fail-on <result>', 'exit 10 if any report has this result or a worse one').choices(RESULTS))
+    .option('--min-score <n>', 'exit 10 if any report scores below N', (value: string) => {
+      const n = toNumber(value);
+      if (n === undefined) throw new InvalidArgumentError('--min-score must be a number.');
+      return n;
+    });
+}
+
+export interface PagingFlags {
+  perPage?: (typeof PER_PAGE_VALUES)[number];
+  page?: number;
+  all?: boolean;
+  limit?: number;
+}
+
+/** How to walk the pages: from --page, through all of them with --all, or until --limit records. */
+export function pagingOptions(flags: PagingFlags) {
+  return { startPage: flags.page ?? 1, all: flags.all === true, limit: flags.limit };
+}

@@ -1,0 +1,90 @@
+// The program: root command, global options, the command tree, and running one invocation to an exit code.
+import { Command, CommanderError } from 'commander';
+import { ExitCode, RsapiError, type ExitCodeValue } from '../api/errors.js';
+import { OUTPUT_FORMATS } from '../output/index.js';
+import { VERSION } from '../version.js';
+import { reportError } from './exit.js';
+import { addGlobalOptions } from './options.js';
+import type { Terminal } from './terminal.js';
+import { attachInvocation, invocationOf, type Invocation } from './handler.js';
+import { registerReports } from './commands/reports/index.js';
+import { registerProjects } from './commands/projects/index.js';
+import { registerAuth } from './commands/auth/index.js';
+import { registerConfig } from './commands/config.js';
+import { registerApi } from './commands/api.js';
+import { registerCompletion } from './commands/completion.js';
+import { registerMockServer } from './commands/mock-server.js';
+
+const EXIT_CODES_HELP = `
+Exit codes:
+  0  success                    5  the service rejected a field (422, 400)
+  1  unexpected failure         6  still rate limited (429) after the retries
+  2  usage: bad flag or value   7  network: refused, reset, DNS, timeout
+  3  authentication refused,    8  server fault (5xx) or not the JSON expected
+     or no key configured      10  a gate (--fail-on, --min-score) failed
+  4  not found (404)          130  interrupted (Ctrl-C)
+
+Environment: RSAPI_BASE_URL, RSAPI_API_KEY, RSAPI_PROFILE, RSAPI_CONFIG_DIR,
+NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY, RSAPI_DEBUG=1.`;
+
+export function buildProgram(): Command {
+  const program = new Command('rsapi');
+  program
+    .description('Command-line client of the Webpage Report Service API: audit reports on webpages, from a terminal, a script or CI.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help for a command')
+    .helpCommand('help [command]', 'show help for a command')
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .showSuggestionAfterError(true)
+    .addHelpText('after', EXIT_CODES_HELP);
+  addGlobalOptions(program, OUTPUT_FORMATS);
+  registerReports(program);
+  registerProjects(program);
+  registerAuth(program);
+  registerConfig(program);
+  registerApi(program);
+  registerCompletion(program);
+  registerMockServer(program);
+  applyToTree(program, (command) => {
+    command.exitOverride();
+    command.configureOutput({
+      writeOut: (text) => invocationOf(program).io.stdout.write(text),
+      writeErr: (text) => invocationOf(program).io.stderr.write(text),
+      outputError: (text, write) => write(`rsapi: ${text.replace(/^error: /, '')}`),
+    });
+  });
+  return program;
+}
+
+function applyToTree(command: Command, apply: (command: Command) => void): void {
+  apply(command);
+  for (const sub of command.commands) applyToTree(sub, apply);
+}
+
+/** Runs one invocation and returns its exit code. Never throws. */
+export async function run(argv: string[], io: Terminal, signal: AbortSignal): Promise<ExitCodeValue> {
+  const program = buildProgram();
+  const invocation: Invocation = { io, signal, exitCode: ExitCode.ok };
+  attachInvocation(program, invocation);
+  const debug = argv.includes('--verbose') || argv.includes('-v') || io.env.RSAPI_DEBUG === '1';
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return invocation.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return commanderExit(error, io, argv);
+    if (signal.aborted && !(error instanceof RsapiError && error.exitCode !== ExitCode.interrupted)) {
+      io.stderr.write('rsapi: interrupted\n');
+      return ExitCode.interrupted;
+    }
+    return reportError(error, io.stderr, { debug });
+  }
+}
+
+/** Commander has already printed its one-line message; add a pointer to help and pick the code. */
+function commanderExit(error: CommanderError, io: Terminal, argv: string[]): ExitCodeValue {
+  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
+  if (error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync') return ExitCode.usage;
+  const words = argv.filter((word) => !word.startsWith('-')).slice(0, 2).join(' ');
+  io.stderr.write(`hint: see \`rsapi ${words ? `${words} ` : ''}--help\`\n`);
+  return ExitCode.usage;
+}

@@ -1,0 +1,61 @@
+// Asking a person: masked secrets, confirmations. The prompt library is loaded only when a prompt is shown.
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../api/errors.js';
+import { registerSecret } from './secrets.js';
+import { readAll, type Terminal } from './terminal.js';
+
+/** Prompts need a person at both ends: input from a terminal, and a terminal to draw on. */
+export function canPrompt(io: Terminal): boolean {
+  return io.stdinIsTTY && io.stderrIsTTY;
+}
+
+export async function promptSecret(io: Terminal, message: string): Promise<string> {
+  const { default: password } = await import('@inquirer/password');
+  const value = await password({ message, mask: '*' }, { input: io.stdin, output: io.stderr as NodeJS.WritableStream });
+  registerSecret(value);
+  return value;
+}
+
+export async function promptText(io: Terminal, message: string, defaultValue?: string): Promise<string> {
+  const { default: input } = await import('@inquirer/input');
+  return input({ message, default: defaultValue }, { input: io.stdin, output: io.stderr as NodeJS.WritableStream });
+}
+
+export async function promptConfirm(io: Terminal, message: string): Promise<boolean> {
+  const { default: confirm } = await import('@inquirer/confirm');
+  return confirm({ message, default: false }, { input: io.stdin, output: io.stderr as NodeJS.WritableStream });
+}
+
+/** Reads a secret from stdin: the first line, without its line end. */
+export async function readSecretFromStdin(io: Terminal, what: string): Promise<string> {
+  const text = await readAll(io.stdin);
+  const value = text.split(/\r?\n/)[0] ?? '';
+  if (!value) throw new UsageError(`no ${what} on standard input`);
+  registerSecret(value);
+  return value;
+}
+
+export async function readSecretFromFile(path: string, what: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read the ${what} file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const value = text.split(/\r?\n/)[0] ?? '';
+  if (!value) throw new UsageError(`the ${what} file ${path} is empty`);
+  registerSecret(value);
+  return value;
+}
+
+/**
+ * Destructive commands: --yes goes ahead; a terminal is asked; anything else is refused (exit 2)
+ * so that a script never deletes without saying so.
+ */
+export async function confirmOrRefuse(io: Terminal, yes: boolean | undefined, question: string): Promise<boolean> {
+  if (yes) return true;
+  if (!canPrompt(io)) {
+    throw new UsageError('refusing to delete without confirmation: no terminal to ask on', { hint: 'pass --yes to delete from a script' });
+  }
+  return promptConfirm(io, question);
+}

@@ -1,0 +1,44 @@
+// Flags shared by `reports create` and `reports update`: privacy by name or number, and where a password comes from.
+import { Option, type Command } from 'commander';
+import { UsageError } from '../api/errors.js';
+import { PRIVACY, type Privacy } from '../api/reports.js';
+import { canPrompt, promptSecret, readSecretFromFile, readSecretFromStdin } from './prompts.js';
+import type { Terminal } from './terminal.js';
+import { choiceOption } from './options.js';
+
+export interface PrivacyFlags {
+  privacy?: Privacy;
+  passwordStdin?: boolean;
+  passwordFile?: string;
+}
+
+const PRIVACY_CHOICES = ['public', 'private', 'password', '0', '1', '2'];
+
+export function addPrivacyOptions(command: Command): Command {
+  return command
+    .addOption(choiceOption('--privacy <privacy>', 'report page privacy', PRIVACY_CHOICES, parsePrivacy))
+    .addOption(new Option('--password-stdin', 'read the report page password from standard input (privacy password)').conflicts('passwordFile'))
+    .option('--password-file <path>', 'read the report page password from the first line of a file (privacy password)');
+}
+
+function parsePrivacy(value: string): Privacy {
+  if (value in PRIVACY) return PRIVACY[value as keyof typeof PRIVACY];
+  return Number(value) as Privacy;
+}
+
+/**
+ * The password, when privacy is `password`: from stdin, a file, or a masked prompt on a terminal.
+ * Never from a flag value, so it shows neither in shell history nor in the process list.
+ */
+export async function resolvePassword(io: Terminal, flags: PrivacyFlags, options: { required: boolean }): Promise<string | undefined> {
+  const given = flags.passwordStdin || flags.passwordFile !== undefined;
+  if (given && flags.privacy !== PRIVACY.password) {
+    throw new UsageError('a password goes only with --privacy password (2)');
+  }
+  if (flags.passwordStdin) return readSecretFromStdin(io, 'password');
+  if (flags.passwordFile !== undefined) return readSecretFromFile(flags.passwordFile, 'password');
+  if (flags.privacy !== PRIVACY.password) return undefined;
+  if (canPrompt(io)) return promptSecret(io, 'Report page password');
+  if (!options.required) return undefined;
+  throw new UsageError('--privacy password needs a password', { hint: 'give it with --password-stdin or --password-file PATH' });
+}

@@ -1,0 +1,40 @@
+// The terminal a command talks to: streams, whether each is a TTY, colour. Injected so tests can swap it.
+import type { Sink } from '../output/index.js';
+
+export interface Terminal {
+  stdout: Sink;
+  stderr: Sink;
+  stdin: NodeJS.ReadableStream;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdinIsTTY: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+export function processTerminal(): Terminal {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    stdinIsTTY: process.stdin.isTTY === true,
+    env: process.env,
+  };
+}
+
+/** --no-color and NO_COLOR turn colour off; FORCE_COLOR turns it on; otherwise colour when stdout is a terminal. */
+export function colorEnabled(terminal: Terminal, colorFlag: boolean, stream: 'stdout' | 'stderr' = 'stdout'): boolean {
+  if (!colorFlag) return false;
+  const { NO_COLOR, FORCE_COLOR } = terminal.env;
+  if (NO_COLOR !== undefined && NO_COLOR !== '') return false;
+  if (FORCE_COLOR !== undefined) return FORCE_COLOR !== '0' && FORCE_COLOR !== 'false';
+  return stream === 'stdout' ? terminal.stdoutIsTTY : terminal.stderrIsTTY;
+}
+
+/** Reads all of stdin as text (for --password-stdin, --with-token, --from-file -). */
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
