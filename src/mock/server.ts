@@ -1,0 +1,256 @@
+// The bundled mock service over node:http: request recording, injected faults, throttle, auth, then the routes.
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { MockProject, MockReport } from './data.js';
+import type { Envelope } from './listing.js';
+import { FixedWindowRateLimiter } from './rate-limit.js';
+import { flattenHeaders, parseFormFields, readBody, splitTarget } from './request-input.js';
+import { API_PREFIX, dispatch, type RouteResponse } from './routes.js';
+import { MockStore } from './store.js';
+
+export type { Envelope } from './listing.js';
+export type { MockProject, MockReport } from './data.js';
+
+export interface MockOptions {
+  host?: string;
+  port?: number;
+  apiKey?: string;
+  seed?: number;
+  latencyMs?: number;
+  failRate?: number;
+  rateLimit?: number;
+  rateLimitWindowMs?: number;
+  envelope?: Envelope;
+  dropAfterCreate?: number;
+  failAfterCreate?: number;
+  stallRate?: number;
+  random?: () => number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  form: Record<string, string>;
+  status: number | undefined;
+}
+
+export interface MockServer {
+  url: string;
+  baseUrl: string;
+  apiKey: string;
+  requests: RecordedRequest[];
+  reports(): MockReport[];
+  projects(): MockProject[];
+  options: MockOptions;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_MOCK_API_KEY = 'mock-key-0123456789abcdef';
+export const DEFAULT_SEED_COUNT = 63;
+const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
+
+const SERVICE_UNAVAILABLE = { message: 'Service Unavailable' };
+
+/** The options with every default filled in; the same object stays mutable for the server's lifetime. */
+function withDefaults(options: MockOptions): MockOptions {
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    apiKey: DEFAULT_MOCK_API_KEY,
+    seed: DEFAULT_SEED_COUNT,
+    latencyMs: 0,
+    failRate: 0,
+    rateLimit: 0,
+    rateLimitWindowMs: DEFAULT_RATE_LIMIT_WINDOW_MS,
+    envelope: 'length-aware',
+    dropAfterCreate: 0,
+    failAfterCreate: 0,
+    stallRate: 0,
+    // An option given as undefined means "the default", not "none".
+    ...Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)),
+  };
+}
+
+function hasValidKey(headers: Record<string, string>, apiKey: string): boolean {
+  const match = /^Bearer\s+(\S+)\s*$/.exec(headers['authorization'] ?? '');
+  return match?.[1] === apiKey;
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (response.headersSent || response.destroyed) return;
+  if (status === 204 || body === undefined) {
+    response.writeHead(status, { 'Cache-Control': 'no-cache, private', ...headers });
+    response.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Content-Length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  response.end(text);
+}
+
+/** One running mock service: its state, and the checks every request passes through in order. */
+class MockService {
+  readonly requests: RecordedRequest[] = [];
+  readonly store: MockStore;
+  private readonly limiter = new FixedWindowRateLimiter();
+  private readonly shutdown = new AbortController();
+  private readonly sockets = new Set<Socket>();
+
+  constructor(readonly options: MockOptions) {
+    this.store = new MockStore(options.seed ?? DEFAULT_SEED_COUNT);
+  }
+
+  get isClosed(): boolean {
+    return this.shutdown.signal.aborted;
+  }
+
+  track(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
+  }
+
+  /** Ends every pending delay and destroys every socket, stalled or idle keep-alive ones included. */
+  abortAll(): void {
+    this.shutdown.abort();
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+  }
+
+  private chance(rate: number | undefined): boolean {
+    if (rate === undefined || rate <= 0) return false;
+    return (this.options.random ?? Math.random)() < rate;
+  }
+
+  private reply(response: ServerResponse, record: RecordedRequest, status: number, body: unknown, headers?: Record<string, string>): void {
+    record.status = status;
+    sendJson(response, status, body, headers);
+  }
+
+  async handle(request: IncomingMessage, response: ServerResponse, fallbackOrigin: string): Promise<void> {
+    const { path, query } = splitTarget(request.url ?? '/');
+    const headers = flattenHeaders(request);
+    const record: RecordedRequest = { method: request.method ?? 'GET', path, query, headers, form: {}, status: undefined };
+    this.requests.push(record);
+    const body = await readBody(request);
+    if (body === undefined) return;
+    record.form = parseFormFields(headers['content-type'], body);
+
+    if (!(await this.waitLatency())) return;
+    if (this.chance(this.options.stallRate)) return; // never answered; close() destroys the socket
+    if (this.chance(this.options.failRate)) return this.reply(response, record, 503, SERVICE_UNAVAILABLE);
+
+    const throttle = this.throttle();
+    if (throttle !== undefined && !throttle.allowed) {
+      return this.reply(response, record, 429, { message: 'Too Many Attempts.' }, throttle.headers);
+    }
+    const limitHeaders = throttle?.headers ?? {};
+    if (!hasValidKey(headers, this.options.apiKey ?? DEFAULT_MOCK_API_KEY)) {
+      return this.reply(response, record, 401, { message: 'Unauthenticated.' }, limitHeaders);
+    }
+
+    const answer = this.route(record, headers['host'] ? `http://${headers['host']}` : fallbackOrigin);
+    if (answer.createdReport === true && this.chance(this.options.dropAfterCreate)) {
+      response.socket?.destroy();
+      return;
+    }
+    if (answer.createdReport === true && this.chance(this.options.failAfterCreate)) {
+      return this.reply(response, record, 503, SERVICE_UNAVAILABLE, limitHeaders);
+    }
+    this.reply(response, record, answer.status, answer.body, { ...limitHeaders, ...answer.headers });
+  }
+
+  /** Waits the configured latency; false when the server closed meanwhile. */
+  private async waitLatency(): Promise<boolean> {
+    const latencyMs = this.options.latencyMs ?? 0;
+    if (latencyMs > 0) {
+      try {
+        await delay(latencyMs, undefined, { signal: this.shutdown.signal });
+      } catch {
+        return false;
+      }
+    }
+    return !this.isClosed;
+  }
+
+  private throttle(): ReturnType<FixedWindowRateLimiter['take']> | undefined {
+    const limit = this.options.rateLimit ?? 0;
+    if (limit <= 0) return undefined;
+    return this.limiter.take(limit, this.options.rateLimitWindowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS, Date.now());
+  }
+
+  private route(record: RecordedRequest, origin: string): RouteResponse {
+    try {
+      return dispatch({
+        method: record.method,
+        path: record.path,
+        query: record.query,
+        form: record.form,
+        origin,
+        envelope: this.options.envelope ?? 'length-aware',
+        store: this.store,
+        now: new Date(),
+      });
+    } catch {
+      return { status: 500, body: { message: 'Server Error' } };
+    }
+  }
+}
+
+function listen(server: ReturnType<typeof createServer>, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error): void => reject(error);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function formatOrigin(address: AddressInfo): string {
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/** Starts the mock service; rejects with the listen error (e.g. EADDRINUSE) when the port cannot be bound. */
+export async function startMockServer(options: MockOptions = {}): Promise<MockServer> {
+  const settings = withDefaults(options);
+  const service = new MockService(settings);
+  let origin = '';
+  const server = createServer((request, response) => {
+    service.handle(request, response, origin).catch(() => response.destroy());
+  });
+  server.on('connection', (socket) => service.track(socket));
+  const address = await listen(server, settings.host ?? '127.0.0.1', settings.port ?? 0);
+  origin = formatOrigin(address);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: origin,
+    baseUrl: `${origin}${API_PREFIX}`,
+    get apiKey(): string {
+      return settings.apiKey ?? DEFAULT_MOCK_API_KEY;
+    },
+    requests: service.requests,
+    reports: () => service.store.reports(),
+    projects: () => service.store.projects(),
+    options: settings,
+    close(): Promise<void> {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        service.abortAll();
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,124 @@
+// The mock service's in-memory database: reports and projects, and the changes the endpoints make to them.
+
+import {
+  formatTimestamp,
+  projectForUrl,
+  resultForScore,
+  scoreForUrl,
+  seededReports,
+  type MockProject,
+  type MockReport,
+  type Privacy,
+} from './data.js';
+
+export interface NewReportInput {
+  url: string;
+  privacy: Privacy;
+  password?: string;
+}
+
+export interface ReportChanges {
+  privacy?: Privacy;
+  password?: string;
+  regenerate: boolean;
+}
+
+interface StoredProject {
+  project: string;
+  created_at: string;
+}
+
+export class MockStore {
+  private readonly reportsById = new Map<number, MockReport>();
+  private readonly projectsByName = new Map<string, StoredProject>();
+  private nextId = 1;
+
+  constructor(seedCount: number) {
+    for (const report of seededReports(seedCount)) this.insert(report);
+  }
+
+  reports(): MockReport[] {
+    return [...this.reportsById.values()].map((report) => ({ ...report }));
+  }
+
+  projects(): MockProject[] {
+    return [...this.projectsByName.values()].map((project) => ({
+      ...project,
+      reports_count: this.countReportsOf(project.project),
+    }));
+  }
+
+  findReport(id: number): MockReport | undefined {
+    const report = this.reportsById.get(id);
+    return report === undefined ? undefined : { ...report };
+  }
+
+  createReport(input: NewReportInput, now: Date): MockReport {
+    const score = scoreForUrl(input.url);
+    const timestamp = formatTimestamp(now);
+    const report: MockReport = {
+      id: this.nextId,
+      url: input.url,
+      project: projectForUrl(input.url),
+      result: resultForScore(score),
+      score,
+      privacy: input.privacy,
+      generated_at: timestamp,
+      created_at: timestamp,
+      updated_at: timestamp,
+      ...(input.password === undefined ? {} : { password: input.password }),
+    };
+    this.insert(report);
+    return { ...report };
+  }
+
+  /** Applies the changes of an update; answers undefined when no such report exists. */
+  updateReport(id: number, changes: ReportChanges, now: Date): MockReport | undefined {
+    const report = this.reportsById.get(id);
+    if (report === undefined) return undefined;
+    const timestamp = formatTimestamp(now);
+    let changed = false;
+    if (changes.privacy !== undefined && changes.privacy !== report.privacy) {
+      report.privacy = changes.privacy;
+      changed = true;
+    }
+    if (changes.password !== undefined && changes.password !== report.password) {
+      report.password = changes.password;
+      changed = true;
+    }
+    if (changes.regenerate) {
+      // A regeneration analyses the page again; the score is a function of the URL, so only the dates move.
+      report.generated_at = timestamp;
+      changed = true;
+    }
+    if (changed) report.updated_at = timestamp;
+    return { ...report };
+  }
+
+  deleteReport(id: number): boolean {
+    return this.reportsById.delete(id);
+  }
+
+  /** Deletes a project and every report in it; answers false when no such project exists. */
+  deleteProject(name: string): boolean {
+    if (!this.projectsByName.delete(name)) return false;
+    for (const [id, report] of this.reportsById) {
+      if (report.project === name) this.reportsById.delete(id);
+    }
+    return true;
+  }
+
+  private insert(report: MockReport): void {
+    this.reportsById.set(report.id, report);
+    this.nextId = Math.max(this.nextId, report.id + 1);
+    if (!this.projectsByName.has(report.project)) {
+      this.projectsByName.set(report.project, { project: report.project, created_at: report.created_at });
+    }
+  }
+
+  private countReportsOf(project: string): number {
+    let count = 0;
+    for (const report of this.reportsById.values()) if (report.project === project) count += 1;
+    return count;
+  }
+}

@@ -1,0 +1,70 @@
+// Test helper: plain HTTP calls to a running mock service, over real loopback sockets with Node's fetch.
+
+import type { MockServer } from '../../src/mock/server.js';
+
+export interface CallOptions {
+  query?: Record<string, string>;
+  form?: Record<string, string>;
+  /** The key to send; null sends no Authorization header at all. Defaults to the server's key. */
+  key?: string | null;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON, or undefined when it is empty. */
+  body: unknown;
+}
+
+/** Calls `path` (relative to the base URL, e.g. "/reports") on `server`. */
+export async function call(server: MockServer, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+  const url = new URL(`${server.baseUrl}${path}`);
+  for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const key = options.key === undefined ? server.apiKey : options.key;
+  if (key !== null) headers['Authorization'] = `Bearer ${key}`;
+  let body: string | undefined;
+  if (options.form !== undefined) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(options.form).toString();
+  }
+  const response = await fetch(url, { method, headers, body });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
+}
+
+export interface ReportBody {
+  id: number;
+  url: string;
+  project: string;
+  result: string;
+  score: number;
+  privacy: number;
+  generated_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PageBody<T> {
+  data: T[];
+  links: { first: string; last?: string; prev: string | null; next: string | null };
+  meta: { current_page: number; from: number | null; last_page?: number; path: string; per_page: number; to: number | null; total?: number };
+}
+
+/** Narrows a JSON body to the shape a test expects; the assertions that follow check the content. */
+export function as<T>(body: unknown): T {
+  return body as T;
+}
+
+/** A seeded source of randomness (mulberry32), so fault tests are repeatable. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
