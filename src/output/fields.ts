@@ -1,0 +1,83 @@
+// Which fields a record is rendered with, and how one field's value becomes a cell: raw (csv, tsv) or for display (table).
+import { formatLocalDateTime, parseIsoDateTime } from './dates.js';
+import type { RecordKind, ServiceRecord } from './types.js';
+
+const REPORT_COLUMNS = ['id', 'url', 'project', 'result', 'score', 'privacy', 'generated_at'];
+const PROJECT_COLUMNS = ['project', 'created_at'];
+const PRIVACY_LABELS: Readonly<Record<string, string>> = { '0': 'public', '1': 'private', '2': 'password' };
+
+/**
+ * The columns shown when --fields is not given. For projects, the service may add counts
+ * (e.g. `reports_count`): every key of `sample` (the first record) named `count` or ending
+ * in `_count` is appended, in the record's key order.
+ */
+export function defaultColumns(kind: RecordKind, sample?: ServiceRecord): string[] {
+  if (kind === 'report') return [...REPORT_COLUMNS];
+  const counts = sample ? Object.keys(sample).filter(isCountField) : [];
+  return [...PROJECT_COLUMNS, ...counts.filter((key) => !PROJECT_COLUMNS.includes(key))];
+}
+
+function isCountField(key: string): boolean {
+  return key === 'count' || key.endsWith('_count');
+}
+
+/** The --fields list if one was given, else the default columns for this kind of record. */
+export function columnsFor(kind: RecordKind, fields: string[] | undefined, sample?: ServiceRecord): string[] {
+  return fields && fields.length > 0 ? fields : defaultColumns(kind, sample);
+}
+
+/** The record's identifier: the report id or the project name, '' if missing. */
+export function recordId(record: ServiceRecord, kind: RecordKind): string {
+  const value = kind === 'report' ? fieldValue(record, 'id') : fieldValue(record, 'project');
+  return isScalar(value) ? String(value) : '';
+}
+
+/** A field's value, looking only at the record's own keys (so `--fields constructor` finds nothing). */
+export function fieldValue(record: ServiceRecord, field: string): unknown {
+  return Object.hasOwn(record, field) ? record[field] : undefined;
+}
+
+/** The record itself, or with --fields only those keys, in that order, a missing key becoming null. */
+export function selectFields(record: ServiceRecord, fields: string[] | undefined): ServiceRecord {
+  if (!fields || fields.length === 0) return record;
+  // fromEntries defines own properties, so a field named `__proto__` stays an ordinary key.
+  return Object.fromEntries(fields.map((field) => [field, fieldValue(record, field) ?? null]));
+}
+
+/** A value as the service sent it, as text: null/missing empty, objects and arrays as compact JSON. */
+export function rawCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (isScalar(value)) return String(value);
+  return JSON.stringify(value) ?? '';
+}
+
+/** A value for a human: privacy as a label, date-times in local time, control characters made visible. */
+export function displayCell(field: string, value: unknown): string {
+  if (field === 'privacy' && isScalar(value)) {
+    const label = PRIVACY_LABELS[String(value)];
+    if (label) return label;
+  }
+  // generated_at, created_at, updated_at and any unknown field holding an ISO date-time alike.
+  const date = typeof value === 'string' ? parseIsoDateTime(value) : undefined;
+  if (date) return formatLocalDateTime(date);
+  return terminalSafe(rawCell(value));
+}
+
+/**
+ * Service text must not drive the terminal (an ESC in a URL could rewrite the screen) nor
+ * break a row over several lines, so control characters are shown as escapes.
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => {
+    if (char === '\n') return '\\n';
+    if (char === '\r') return '\\r';
+    if (char === '\t') return '\\t';
+    return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
+function isScalar(value: unknown): value is string | number | boolean | bigint {
+  const type = typeof value;
+  return type === 'string' || type === 'number' || type === 'boolean' || type === 'bigint';
+}

@@ -1,0 +1,104 @@
+// Dispatch on the output format: a streaming or buffering writer for lists, and the rendering of one record.
+import { csvLine } from './csv.js';
+import { columnsFor, fieldValue, rawCell, recordId, selectFields } from './fields.js';
+import { renderListTable, renderRecordTable } from './table.js';
+import { tsvLine } from './tsv.js';
+import type { ListWriter, OutputOptions, ServiceRecord, Sink } from './types.js';
+
+export function createListWriter(out: Sink, options: OutputOptions): ListWriter {
+  if (options.quiet) return { write: (record) => writeId(out, record, options), end: async () => {} };
+  switch (options.format) {
+    case 'json':
+      return jsonWriter(out, options);
+    case 'ndjson':
+      return { write: (record) => void out.write(ndjsonLine(record, options)), end: async () => {} };
+    case 'csv':
+      return rowWriter(out, options, csvLine, true);
+    case 'tsv':
+      return rowWriter(out, options, tsvLine, false);
+    case 'table':
+      return tableWriter(out, options);
+  }
+}
+
+/** One record (reports show, create of one URL, update). */
+export async function writeRecord(out: Sink, record: ServiceRecord, options: OutputOptions): Promise<void> {
+  if (options.quiet) {
+    writeId(out, record, options);
+    return;
+  }
+  switch (options.format) {
+    case 'json':
+      out.write(prettyJson(selectFields(record, options.fields)));
+      return;
+    case 'table': {
+      const fields = options.fields && options.fields.length > 0 ? options.fields : Object.keys(record);
+      const text = await renderRecordTable(record, fields, options.color);
+      if (text) out.write(text);
+      return;
+    }
+    default: {
+      // ndjson, csv and tsv print one record exactly as a list of one.
+      const writer = createListWriter(out, options);
+      await writer.write(record);
+      await writer.end();
+    }
+  }
+}
+
+/** A record without an id prints nothing rather than a blank line a script would take for an id. */
+function writeId(out: Sink, record: ServiceRecord, options: OutputOptions): void {
+  const id = recordId(record, options.kind);
+  if (id) out.write(`${id}\n`);
+}
+
+/** Nothing is written before end(): a failure half-way through a list leaves stdout empty, never half a document. */
+function jsonWriter(out: Sink, options: OutputOptions): ListWriter {
+  const records: ServiceRecord[] = [];
+  return {
+    write: (record) => void records.push(selectFields(record, options.fields)),
+    end: async () => void out.write(prettyJson(records)),
+  };
+}
+
+/**
+ * csv and tsv rows, written as they come. The columns are fixed by the first record (whose count
+ * fields may add project columns) so every row has the same ones; csv's header goes out with it,
+ * or alone at end() when there is no record.
+ */
+function rowWriter(out: Sink, options: OutputOptions, line: (cells: readonly string[]) => string, header: boolean): ListWriter {
+  let columns: string[] | undefined;
+  return {
+    write: (record) => {
+      if (!columns) {
+        columns = columnsFor(options.kind, options.fields, record);
+        if (header) out.write(line(columns));
+      }
+      out.write(line(columns.map((column) => rawCell(fieldValue(record, column)))));
+    },
+    end: async () => {
+      if (!columns && header) out.write(line(columnsFor(options.kind, options.fields)));
+    },
+  };
+}
+
+/** Column widths depend on every row, so the table is drawn at end(); an empty list draws nothing. */
+function tableWriter(out: Sink, options: OutputOptions): ListWriter {
+  const records: ServiceRecord[] = [];
+  return {
+    write: (record) => void records.push(record),
+    end: async () => {
+      const columns = columnsFor(options.kind, options.fields, records[0]);
+      const text = await renderListTable(records, columns, options.color);
+      if (text) out.write(text);
+    },
+  };
+}
+
+function ndjsonLine(record: ServiceRecord, options: OutputOptions): string {
+  return `${JSON.stringify(selectFields(record, options.fields))}\n`;
+}
+
+function prettyJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
