@@ -76,7 +76,7 @@ const IDEMPOTENT = new Set<HttpMethod>(['GET', 'PUT', 'PATCH', 'DELETE']);
 
 export class HttpClient {
   readonly options: HttpClientOptions;
-  private dispatcher: Promise<Dispatcher> | undefined;
+  private dispatcher: Promise<Sender> | undefined;
 
   constructor(options: HttpClientOptions) {
     this.options = options;
@@ -230,7 +230,7 @@ export class HttpClient {
     this.options.onTrace?.({ method: req.method, url, attempt, ms: Math.round(performance.now() - started), ...extra });
   }
 
-  private getDispatcher(): Promise<Dispatcher> {
+  private getDispatcher(): Promise<Sender> {
     this.dispatcher ??= createDispatcher();
     return this.dispatcher;
   }
@@ -242,15 +242,28 @@ interface RawResponse {
   text: string;
 }
 
-/** undici is the heaviest dependency: loaded on the first request only. One pool per origin, kept alive. */
-async function createDispatcher(): Promise<Dispatcher> {
-  const undici = await import('undici');
-  // undici is CommonJS: bundled, its exports arrive on `default`.
-  const { Agent, EnvHttpProxyAgent } = (undici as unknown as { default?: typeof undici }).default ?? undici;
+/**
+ * undici is the heaviest dependency, so it is loaded on the first request only, and only the parts
+ * used (agent, request API; the proxy agent when a proxy is set): half the cost of its index.
+ * One pool per origin, kept alive across requests and pages.
+ */
+async function createDispatcher(): Promise<Sender> {
   const env = process.env;
   const proxied = env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy;
   const options = { keepAliveTimeout: 10_000, connect: { timeout: 10_000 } };
-  return proxied ? new EnvHttpProxyAgent(options) : new Agent(options);
+  const [{ default: request }, dispatcher] = await Promise.all([
+    import('undici/lib/api/api-request.js'),
+    proxied
+      ? import('undici/lib/dispatcher/env-http-proxy-agent.js').then(({ default: EnvHttpProxyAgent }) => new EnvHttpProxyAgent(options))
+      : import('undici/lib/dispatcher/agent.js').then(({ default: Agent }) => new Agent(options)),
+  ]);
+  return { request: (opts) => request.call(dispatcher, opts), close: () => dispatcher.close() };
+}
+
+/** What the client needs of undici: send a request on the pool, close the pool. */
+interface Sender {
+  request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+  close(): Promise<void>;
 }
 
 export function encodeParams(params: Params | undefined): string {
