@@ -1,0 +1,72 @@
+// What a person sees: rsapi run under a real pseudo-terminal (script(1)), table, colours and the paging footer.
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv } from '../helpers/cli.js';
+import { startMock, type MockFixture } from '../helpers/mock.js';
+
+let mock: MockFixture;
+
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(async () => {
+  await mock.close();
+});
+
+/** Runs rsapi with stdin, stdout and stderr on a pseudo-terminal; returns what the terminal showed. */
+function runOnTerminal(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; screen: string }> {
+  const command = [process.execPath, BIN, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: cleanEnv({ ...mock.env, COLUMNS: '160', LINES: '50', TERM: 'xterm-256color', ...env }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, screen }));
+    child.stdin.end();
+  });
+}
+
+describe('on a terminal', () => {
+  it('lists reports as a table with coloured results and a paging footer', async () => {
+    const { code, screen } = await runOnTerminal(['reports', 'list']);
+    expect(code).toBe(0);
+    expect(screen).toMatch(/id.*url.*project.*result.*score.*privacy.*generated_at/);
+    expect(screen).toMatch(/[┌─│]/);
+    expect(screen).toMatch(/\u001b\[3[123]m(good|decent|bad)\u001b\[39m/);
+    expect(screen).toMatch(/\b(public|private|password)\b/);
+    expect(screen).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+    expect(screen).toMatch(/page 1 of 7, 63 reports; next: --page 2, or --all/);
+  });
+
+  it('--no-color and NO_COLOR leave no colour codes', async () => {
+    for (const variant of [{ args: ['--no-color'], env: {} }, { args: [], env: { NO_COLOR: '1' } }]) {
+      const { code, screen } = await runOnTerminal(['reports', 'list', ...variant.args], variant.env);
+      expect(code).toBe(0);
+      expect(screen).toMatch(/\b(good|decent|bad)\b/);
+      expect(screen).not.toMatch(/\u001b\[3\dm/);
+    }
+  });
+
+  it('the footer is absent with --all, and a last page says no next', async () => {
+    const { screen } = await runOnTerminal(['reports', 'list', '--page', '7']);
+    expect(screen).toMatch(/page 7 of 7, 63 reports\s*$/m);
+    expect(screen).not.toMatch(/next:/);
+  });
+
+  it('delete asks for confirmation, naming what it will delete, and a "no" deletes nothing', async () => {
+    const command = [process.execPath, BIN, 'reports', 'delete', '12'].map((w) => `'${w}'`).join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: cleanEnv(mock.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    let screen = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      screen += chunk;
+      if (/Delete report 12\?/.test(screen) && !child.stdin.writableEnded) child.stdin.end('n\r');
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(screen).toMatch(/Delete report 12\? This cannot be undone/);
+    expect(code).toBe(0);
+    expect(mock.server.reports().some((r) => r.id === 12)).toBe(true);
+  });
+});
