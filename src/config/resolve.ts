@@ -1,4 +1,5 @@
 // Precedence of each connection setting: flag, then environment, then the profile's stored value.
+import { checkProfileName } from './keys.js';
 import { readProfile, type ProfileSettings } from './store.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile';
@@ -20,7 +21,7 @@ export interface ResolvedSettings {
 }
 
 export function resolveSettings(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
-  const profile = flags.profile || env.RSAPI_PROFILE || 'default';
+  const profile = checkProfileName(flags.profile || env.RSAPI_PROFILE || 'default');
   const stored = readProfile(profile, env);
   const baseUrl = pick(flags.baseUrl, env.RSAPI_BASE_URL, stored['base-url']);
   const apiKey = pick(flags.apiKey, env.RSAPI_API_KEY, stored['api-key']);

@@ -37,5 +37,8 @@ export function readStoredConfig(env: NodeJS.ProcessEnv = process.env): StoredCo
 }
 
 export function readProfile(profile: string, env: NodeJS.ProcessEnv = process.env): ProfileSettings {
-  return readStoredConfig(env).profiles?.[profile] ?? {};
+  const profiles = readStoredConfig(env).profiles;
+  // hasOwn: a profile called "constructor" must not find Object's.
+  const settings = profiles && Object.hasOwn(profiles, profile) ? profiles[profile] : undefined;
+  return typeof settings === 'object' && settings !== null ? settings : {};
 }

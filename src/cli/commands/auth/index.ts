@@ -1,6 +1,12 @@
-// `rsapi auth`: login, status, logout.
+// `rsapi auth`: log in (store a checked key), show what is in use, log out.
 import type { Command } from 'commander';
+import { registerLogin } from './login.js';
+import { registerLogout } from './logout.js';
+import { registerStatus } from './status.js';
 
 export function registerAuth(program: Command): void {
-  program.command('auth').description('Log in, check and forget the API key');
+  const auth = program.command('auth').description('Log in, check and forget the API key');
+  registerLogin(auth);
+  registerStatus(auth);
+  registerLogout(auth);
 }

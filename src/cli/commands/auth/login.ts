@@ -1,0 +1,100 @@
+// `rsapi auth login`: a base URL and a key (masked prompt or --with-token), checked with one read, then stored.
+import type { Command } from 'commander';
+import { normaliseBaseUrl } from '../../../api/base-url.js';
+import { AuthError, ExitCode, NetworkError, RsapiError, UsageError } from '../../../api/errors.js';
+import { updateProfile } from '../../../config/write.js';
+import type { CommandContext } from '../../context.js';
+import { handle } from '../../handler.js';
+import { canPrompt, promptSecret, promptText, readSecretFromStdin } from '../../prompts.js';
+import { maskKey, registerSecret } from '../../secrets.js';
+import { checkKey } from './verify.js';
+
+interface LoginFlags {
+  withToken?: boolean;
+  verify: boolean;
+}
+
+export function registerLogin(auth: Command): void {
+  const command = auth
+    .command('login')
+    .description('Store an API key in a profile, once the service has accepted it')
+    .option('--with-token', 'read the key from standard input (its first line) instead of prompting')
+    .option('--no-verify', 'store the key without checking it with the service');
+  command.addHelpText(
+    'after',
+    `
+The base URL comes from --base-url; else, on a terminal, a prompt (offering RSAPI_BASE_URL or the
+stored one); else RSAPI_BASE_URL or the stored one. The key is written only to the settings file
+(\`rsapi config path\`, mode 0600); --api-key is refused here, as it would land in shell history.
+
+Examples:
+  $ rsapi auth login
+  $ rsapi auth login --base-url https://rank.example.com --profile staging
+  $ printenv RANK_TOKEN | rsapi auth login --with-token --base-url https://rank.example.com
+  $ rsapi auth login --with-token --no-verify < key.txt`,
+  );
+  handle(command, async (ctx, self) => {
+    const flags = self.opts<LoginFlags>();
+    if (ctx.globals.apiKey !== undefined) {
+      throw new UsageError('auth login does not take the key from --api-key', {
+        hint: 'type it at the prompt, or pipe it in with --with-token; a key on the command line lands in shell history',
+      });
+    }
+    const interactive = canPrompt(ctx.io) && !flags.withToken;
+    if (!flags.withToken && !interactive) {
+      throw new UsageError('no terminal to ask for the key on', { hint: 'pipe the key in: `rsapi auth login --with-token < key.txt`' });
+    }
+    const profile = ctx.settings().profile;
+    const baseUrl = await loginBaseUrl(ctx, interactive);
+    const apiKey = await loginKey(ctx, interactive);
+    if (flags.verify) await verifyBeforeSaving(ctx, baseUrl, apiKey);
+    else ctx.warnIfPlainHttp(baseUrl);
+    await updateProfile(profile, (stored) => ({ ...stored, 'base-url': baseUrl, 'api-key': apiKey }), ctx.io.env);
+    const checked = flags.verify ? '' : ', not checked';
+    ctx.note(`Logged in to ${new URL(baseUrl).host} as profile "${profile}" (key ${maskKey(apiKey)}${checked})`);
+    const source = ctx.settings().apiKeySource;
+    if (source === 'env') ctx.note('note: RSAPI_API_KEY is set and takes precedence over the stored key while it is');
+  });
+}
+
+async function loginBaseUrl(ctx: CommandContext, interactive: boolean): Promise<string> {
+  if (ctx.globals.baseUrl) return normaliseBaseUrl(ctx.globals.baseUrl);
+  const known = ctx.settings().baseUrl;
+  if (interactive) {
+    const answer = await promptText(ctx.io, 'Base URL of the service', known, (value) => {
+      try {
+        normaliseBaseUrl(value);
+        return true;
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    });
+    return normaliseBaseUrl(answer);
+  }
+  if (known) return normaliseBaseUrl(known);
+  throw new UsageError('no base URL to log in to', { hint: 'pass --base-url https://rank.example.com (or set RSAPI_BASE_URL)' });
+}
+
+async function loginKey(ctx: CommandContext, interactive: boolean): Promise<string> {
+  const raw = interactive ? await promptSecret(ctx.io, 'API key') : await readSecretFromStdin(ctx.io, 'API key');
+  const key = raw.trim();
+  if (!key) throw new UsageError('the API key is empty; nothing saved');
+  registerSecret(key);
+  return key;
+}
+
+/** One read with the new key, no retries; on any failure nothing is stored and the error says so. */
+async function verifyBeforeSaving(ctx: CommandContext, baseUrl: string, apiKey: string): Promise<void> {
+  try {
+    await checkKey(ctx.connect(baseUrl, apiKey, { retries: 0 }));
+  } catch (error) {
+    if (error instanceof AuthError) {
+      error.hint = 'nothing was saved; check the key is right and belongs to this service';
+    } else if (error instanceof NetworkError) {
+      error.hint = `nothing was saved; ${error.hint ?? 'check the base URL'} (or store it unchecked with --no-verify)`;
+    } else if (error instanceof RsapiError && error.exitCode !== ExitCode.interrupted) {
+      error.hint = `nothing was saved${error.hint ? `; ${error.hint}` : ''}`;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,30 @@
+// `rsapi auth logout`: forgets the profile's stored key; its base URL and defaults stay.
+import type { Command } from 'commander';
+import { configPath } from '../../../config/paths.js';
+import { readProfile } from '../../../config/store.js';
+import { updateProfile } from '../../../config/write.js';
+import { handle } from '../../handler.js';
+
+export function registerLogout(auth: Command): void {
+  const command = auth.command('logout').description("Forget the profile's stored API key (its base URL and defaults stay)");
+  command.addHelpText(
+    'after',
+    `
+Examples:
+  $ rsapi auth logout
+  $ rsapi auth logout --profile staging`,
+  );
+  handle(command, async (ctx) => {
+    const { profile, apiKeySource } = ctx.settings();
+    const env = ctx.io.env;
+    if (readProfile(profile, env)['api-key'] === undefined) {
+      ctx.note(`no key stored for profile "${profile}"; nothing to forget`);
+    } else {
+      await updateProfile(profile, (stored) => ({ ...stored, 'api-key': undefined }), env);
+      ctx.note(`Logged out: forgot the key of profile "${profile}" (${configPath(env)})`);
+    }
+    if (apiKeySource === 'env' || apiKeySource === 'flag') {
+      ctx.note(`note: a key still comes from ${apiKeySource === 'env' ? 'RSAPI_API_KEY' : '--api-key'} in this shell`);
+    }
+  });
+}

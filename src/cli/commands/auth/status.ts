@@ -1,0 +1,106 @@
+// `rsapi auth status`: profile, base URL and key in use (masked), where each came from, and whether the service accepts the key.
+import type { Command } from 'commander';
+import { normaliseBaseUrl } from '../../../api/base-url.js';
+import { ApiError, AuthError, MissingKeyError, RsapiError } from '../../../api/errors.js';
+import type { SettingSource } from '../../../config/resolve.js';
+import type { CommandContext } from '../../context.js';
+import { handle } from '../../handler.js';
+import { maskKey, redact } from '../../secrets.js';
+import { checkKey } from './verify.js';
+
+/** What `--json` prints: one object. */
+interface AuthStatus {
+  profile: string;
+  base_url: string | null;
+  base_url_source: SettingSource | null;
+  key: string | null;
+  key_source: SettingSource | null;
+  /** null when not checked (no key or no base URL). */
+  accepted: boolean | null;
+  status: number | null;
+  error: string | null;
+}
+
+export function registerStatus(auth: Command): void {
+  const command = auth.command('status').description('Show the profile, base URL and key in use, and whether the service accepts the key');
+  command.addHelpText(
+    'after',
+    `
+Exit 0 when the service accepts the key, 3 when it refuses it or no key is configured, 7 when
+the service cannot be reached.
+
+Examples:
+  $ rsapi auth status
+  $ rsapi auth status --profile staging --json
+  $ RSAPI_API_KEY=... rsapi auth status       # check a key without storing it`,
+  );
+  handle(command, async (ctx) => {
+    const settings = ctx.settings();
+    const status: AuthStatus = {
+      profile: settings.profile,
+      base_url: settings.baseUrl ? displayBaseUrl(settings.baseUrl) : null,
+      base_url_source: settings.baseUrlSource ?? null,
+      key: settings.apiKey ? maskKey(settings.apiKey) : null,
+      key_source: settings.apiKeySource ?? null,
+      accepted: null,
+      status: null,
+      error: null,
+    };
+    const failure = await check(ctx, status);
+    printStatus(ctx, status);
+    if (failure) throw failure;
+  });
+}
+
+/** Fills in the service's verdict; returns the error that decides the exit code, if any. */
+async function check(ctx: CommandContext, status: AuthStatus): Promise<unknown> {
+  if (!ctx.settings().apiKey) return new MissingKeyError(status.profile);
+  let client;
+  try {
+    client = ctx.client();
+  } catch (error) {
+    return error; // no usable base URL: not checked, and the error says why
+  }
+  try {
+    await checkKey(client);
+    status.accepted = true;
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof RsapiError)) throw error;
+    if (error instanceof AuthError) status.accepted = false;
+    if (error instanceof ApiError) status.status = error.status ?? null;
+    status.error = error.message;
+    return error;
+  }
+}
+
+function printStatus(ctx: CommandContext, status: AuthStatus): void {
+  const format = ctx.format();
+  const text =
+    format === 'json' || format === 'ndjson'
+      ? `${JSON.stringify(status, null, format === 'json' ? 2 : undefined)}\n`
+      : [
+          `profile: ${status.profile}`,
+          `base URL: ${status.base_url ? `${status.base_url} (from ${status.base_url_source})` : 'none'}`,
+          `key: ${status.key ? `${status.key} (from ${status.key_source})` : 'none'}`,
+          `service: ${verdict(status)}`,
+        ].join('\n') + '\n';
+  ctx.io.stdout.write(redact(text));
+}
+
+function verdict(status: AuthStatus): string {
+  if (status.accepted === true) return 'accepts the key';
+  if (status.accepted === false) return `refused the key (HTTP ${status.status})`;
+  if (status.error === null) return 'not checked';
+  if (status.status === null) return `unreachable (${status.error})`;
+  return `could not check the key (${status.error})`;
+}
+
+/** The base URL as it will be used; an invalid one is shown as given (the check then reports it). */
+function displayBaseUrl(value: string): string {
+  try {
+    return normaliseBaseUrl(value);
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,34 @@
+// `rsapi config list`: the profile's stored settings as key=value lines (or one JSON object), the key masked.
+import type { Command } from 'commander';
+import { displaySetting, SETTING_KEYS } from '../../../config/keys.js';
+import { readProfile } from '../../../config/store.js';
+import { handle } from '../../handler.js';
+import { redact } from '../../secrets.js';
+
+export function registerList(config: Command): void {
+  const command = config
+    .command('list')
+    .alias('ls')
+    .description('Print the stored settings of the profile, the key masked');
+  command.addHelpText(
+    'after',
+    `
+Examples:
+  $ rsapi config list
+  $ rsapi config list --profile staging --json`,
+  );
+  handle(command, async (ctx) => {
+    const stored = readProfile(ctx.settings().profile, ctx.io.env);
+    const shown: Record<string, string> = {};
+    for (const key of SETTING_KEYS) {
+      const value = displaySetting(key, stored[key]);
+      if (value !== undefined) shown[key] = value;
+    }
+    const format = ctx.format();
+    const text =
+      format === 'json' || format === 'ndjson'
+        ? `${JSON.stringify(shown, null, format === 'json' ? 2 : undefined)}\n`
+        : Object.entries(shown).map(([key, value]) => `${key}=${value}\n`).join('');
+    ctx.io.stdout.write(redact(text));
+  });
+}

@@ -1,0 +1,18 @@
+// `rsapi config path`: where the settings file is (RSAPI_CONFIG_DIR moves it).
+import type { Command } from 'commander';
+import { configPath } from '../../../config/paths.js';
+import { handle } from '../../handler.js';
+
+export function registerPath(config: Command): void {
+  const command = config.command('path').description('Print the path of the settings file (it may not exist yet)');
+  command.addHelpText(
+    'after',
+    `
+Examples:
+  $ rsapi config path
+  $ RSAPI_CONFIG_DIR=/tmp/ci-rsapi rsapi config path`,
+  );
+  handle(command, async (ctx) => {
+    ctx.io.stdout.write(`${configPath(ctx.io.env)}\n`);
+  });
+}

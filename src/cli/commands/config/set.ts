@@ -1,0 +1,31 @@
+// `rsapi config set KEY VALUE`: checks the value, then stores it in the profile (never the key: see auth login).
+import { Argument, type Command } from 'commander';
+import { parseSettingValue, SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
+import { updateProfile } from '../../../config/write.js';
+import { handle } from '../../handler.js';
+import { registerSecret } from '../../secrets.js';
+
+export function registerSet(config: Command): void {
+  const command = config
+    .command('set')
+    .description('Store a setting in the profile (base-url, timeout, retries, output)')
+    .addArgument(new Argument('<key>', 'setting name').choices(SETTING_KEYS))
+    .argument('<value>', 'its value');
+  command.addHelpText(
+    'after',
+    `
+Examples:
+  $ rsapi config set base-url https://rank.example.com
+  $ rsapi config set timeout 60 --profile staging
+  $ rsapi config set output json`,
+  );
+  handle(command, async (ctx, self) => {
+    const [key, raw] = self.args as [SettingKey, string];
+    // A key typed here is refused, but it is still a key: keep it out of every message.
+    if (key === 'api-key') registerSecret(raw);
+    const value = parseSettingValue(key, raw);
+    const { profile } = ctx.settings();
+    await updateProfile(profile, (stored) => ({ ...stored, [key]: value }), ctx.io.env);
+    ctx.note(`${key} = ${value} (profile "${profile}")`);
+  });
+}

@@ -1,0 +1,30 @@
+// `rsapi config unset KEY`: removes one stored setting from the profile.
+import { Argument, type Command } from 'commander';
+import { SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
+import { readProfile } from '../../../config/store.js';
+import { updateProfile } from '../../../config/write.js';
+import { handle } from '../../handler.js';
+
+export function registerUnset(config: Command): void {
+  const command = config
+    .command('unset')
+    .description('Remove a stored setting from the profile (unset api-key = auth logout)')
+    .addArgument(new Argument('<key>', 'setting name').choices(SETTING_KEYS));
+  command.addHelpText(
+    'after',
+    `
+Examples:
+  $ rsapi config unset output
+  $ rsapi config unset base-url --profile staging`,
+  );
+  handle(command, async (ctx, self) => {
+    const key = self.args[0] as SettingKey;
+    const { profile } = ctx.settings();
+    if (readProfile(profile, ctx.io.env)[key] === undefined) {
+      ctx.note(`${key} is not set in profile "${profile}"`);
+      return;
+    }
+    await updateProfile(profile, (stored) => ({ ...stored, [key]: undefined }), ctx.io.env);
+    ctx.note(`${key} removed from profile "${profile}"`);
+  });
+}

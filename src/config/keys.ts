@@ -1,0 +1,67 @@
+// The settings a profile holds: their names, how a typed value is checked and stored, and how each is shown.
+import { normaliseBaseUrl } from '../api/base-url.js';
+import { UsageError } from '../api/errors.js';
+import { maskKey } from '../cli/secrets.js';
+import { OUTPUT_FORMATS } from '../output/index.js';
+import type { ProfileSettings } from './store.js';
+
+/** Every key a profile may hold, in the order `config list` shows them. */
+export const SETTING_KEYS = ['base-url', 'api-key', 'timeout', 'retries', 'output'] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+
+/** Profile names are object keys in the file and words on the command line: keep them plain. */
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export function isSettingKey(key: string): key is SettingKey {
+  return (SETTING_KEYS as readonly string[]).includes(key);
+}
+
+/** The key as typed on the command line, or a usage error naming the valid keys. */
+export function checkSettingKey(key: string): SettingKey {
+  if (isSettingKey(key)) return key;
+  throw new UsageError(`unknown setting "${key}"`, { hint: `valid settings: ${SETTING_KEYS.join(', ')}` });
+}
+
+export function checkProfileName(name: string): string {
+  if (PROFILE_NAME.test(name)) return name;
+  throw new UsageError(`invalid profile name "${name}"`, {
+    hint: 'use letters, digits, dot, dash and underscore (up to 64), starting with a letter or digit',
+  });
+}
+
+/**
+ * A value typed by the user, checked and converted to what is stored. The key never comes this way:
+ * a key on the command line lands in shell history and the process list.
+ */
+export function parseSettingValue(key: SettingKey, raw: string): string | number {
+  switch (key) {
+    case 'base-url':
+      return normaliseBaseUrl(raw);
+    case 'timeout': {
+      const seconds = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) {
+        throw new UsageError(`timeout must be a number of seconds above 0, not "${raw}"`);
+      }
+      return seconds;
+    }
+    case 'retries': {
+      const retries = Number(raw);
+      if (!/^\s*\d+\s*$/.test(raw) || retries > 10) throw new UsageError(`retries must be a whole number from 0 to 10, not "${raw}"`);
+      return retries;
+    }
+    case 'output':
+      if ((OUTPUT_FORMATS as readonly string[]).includes(raw)) return raw;
+      throw new UsageError(`output must be one of ${OUTPUT_FORMATS.join(', ')}, not "${raw}"`);
+    case 'api-key':
+      throw new UsageError('the API key is stored only by `rsapi auth login`', {
+        hint: 'run `rsapi auth login` (it prompts, masked) or `rsapi auth login --with-token < key-file`; a key on the command line lands in shell history',
+      });
+  }
+}
+
+/** A stored value as users may see it: the key masked to its last 4 characters. */
+export function displaySetting(key: SettingKey, value: ProfileSettings[SettingKey]): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (key === 'api-key') return maskKey(String(value));
+  return String(value);
+}

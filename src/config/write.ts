@@ -1,0 +1,57 @@
+// Writing the stored settings through `conf` (loaded only here): a 0600 file in a directory created 0700.
+import { chmodSync, mkdirSync } from 'node:fs';
+import { UsageError } from '../api/errors.js';
+import { checkProfileName } from './keys.js';
+import { configDir, configPath } from './paths.js';
+import type { ProfileSettings, StoredConfig } from './store.js';
+
+/** Changes one profile: `change` gets a copy of its settings and returns what to store. */
+export async function updateProfile(
+  profile: string,
+  change: (settings: ProfileSettings) => ProfileSettings,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
+  checkProfileName(profile);
+  const dir = configDir(env);
+  // conf creates missing directories with the default mode; create ours first so it is not world-readable.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const store = await openStore(dir, env);
+  const profiles = { ...plainObject(store.get('profiles')) } as Record<string, ProfileSettings>;
+  const current = { ...plainObject(Object.hasOwn(profiles, profile) ? profiles[profile] : undefined) } as ProfileSettings;
+  const next = withoutUndefined(change(current));
+  if (Object.keys(next).length > 0) profiles[profile] = next;
+  else delete profiles[profile];
+  store.set('profiles', profiles);
+  // A file created by hand (or by an older version) keeps its mode through conf's atomic rename: tighten it.
+  chmodSync(store.path, 0o600);
+  return store.path;
+}
+
+interface SettingsStore {
+  path: string;
+  get(key: 'profiles'): unknown;
+  set(key: 'profiles', value: Record<string, ProfileSettings>): void;
+}
+
+async function openStore(dir: string, env: NodeJS.ProcessEnv): Promise<SettingsStore> {
+  const { default: Conf } = await import('conf');
+  try {
+    // No dot-notation: profile names may contain dots, and we always write `profiles` whole.
+    return new Conf<StoredConfig>({ cwd: dir, configName: 'config', configFileMode: 0o600, accessPropertiesByDotNotation: false });
+  } catch (error) {
+    if (error instanceof SyntaxError) {
+      throw new UsageError(`the settings file ${configPath(env)} is not valid JSON`, {
+        hint: 'fix or delete it; `rsapi config path` prints where it is',
+      });
+    }
+    throw error;
+  }
+}
+
+function plainObject(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function withoutUndefined(settings: ProfileSettings): ProfileSettings {
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) as ProfileSettings;
+}
