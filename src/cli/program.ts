@@ -10,7 +10,7 @@ import { attachInvocation, invocationOf, type Invocation } from './handler.js';
 import { registerReports } from './commands/reports/index.js';
 import { registerProjects } from './commands/projects/index.js';
 import { registerAuth } from './commands/auth/index.js';
-import { registerConfig } from './commands/config.js';
+import { registerConfig } from './commands/config/index.js';
 import { registerApi } from './commands/api.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerMockServer } from './commands/mock-server.js';
