@@ -53,7 +53,10 @@ export interface DeleteResult {
 }
 
 /** How far a created report's timestamp may precede our request and still count as ours (clock skew). */
-const CLOCK_SKEW_MS = 120_000;
+export const CLOCK_SKEW_MS = 120_000;
+/** The look-up pages through the URL search (a substring match) newest first, this far at most. */
+const LOOKUP_PER_PAGE = 100;
+const LOOKUP_MAX_PAGES = 10;
 
 export class ReportsApi {
   constructor(
@@ -80,28 +83,40 @@ export class ReportsApi {
   /**
    * Creates one report. POST is not idempotent, so after an ambiguous failure (timeout, reset after
    * sending, 502/503/504) it looks for the report first and sends again only if it is not there.
+   * The last attempt's ambiguous failure is looked up too: the report may exist all the same.
+   * `since` (ms) bounds the look-up: reports created before it are not ours (default: now, less clock skew).
    */
-  async create(input: ReportCreateInput): Promise<CreateResult> {
+  async create(input: ReportCreateInput, options: { since?: number } = {}): Promise<CreateResult> {
     const retries = this.http.options.retries;
     const form: Params = { url: input.url, privacy: input.privacy, password: input.password };
     const req = { method: 'POST' as const, path: '/reports', form, timeoutMs: this.createTimeoutMs };
-    const since = Date.now() - CLOCK_SKEW_MS;
+    const since = options.since ?? Date.now() - CLOCK_SKEW_MS;
     for (let attempt = 1; ; attempt++) {
       try {
         const response = await this.http.request(req);
         return { report: decodeRecord(response.body, HttpClient.describe(req)), recovered: false, attempts: attempt };
       } catch (error) {
-        if (!isAmbiguousFailure(error) || attempt > retries) throw error;
+        if (!isAmbiguousFailure(error)) throw error;
         const found = await this.findCreated(input.url, since);
         if (found) return { report: found, recovered: true, attempts: attempt };
+        if (attempt > retries) throw error;
       }
     }
   }
 
-  /** The newest report for exactly this URL created at or after `since` (ms), if any. */
+  /**
+   * The newest report for exactly this URL created at or after `since` (ms), if any. The search is a
+   * substring match (…/page/1 also finds …/page/10), so it pages on, newest first, until it meets a
+   * report older than `since` or the end.
+   */
   async findCreated(url: string, since: number): Promise<ApiRecord | undefined> {
-    const page = await this.list({ search: url, searchBy: 'url', sortBy: 'id', sort: 'desc' });
-    return page.records.find((record) => record.url === url && createdSince(record, since));
+    const params: ReportListParams = { search: url, searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: LOOKUP_PER_PAGE };
+    for await (const page of this.pages(params, { all: true })) {
+      const found = page.records.find((record) => record.url === url && createdSince(record, since));
+      if (found) return found;
+      if (page.page >= LOOKUP_MAX_PAGES || page.records.some((record) => !createdSince(record, since))) return undefined;
+    }
+    return undefined;
   }
 
   async update(id: string, input: ReportUpdateInput): Promise<ApiRecord> {

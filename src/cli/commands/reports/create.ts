@@ -1,19 +1,19 @@
-// `rsapi reports create URL...`: checks every URL first, then creates one report per distinct URL.
+// `rsapi reports create URL...`: checks every URL first, then creates one report per distinct URL, N at a time.
 import type { Command } from 'commander';
-import { ExitCode, RsapiError, type ExitCodeValue } from '../../../api/errors.js';
-import { createListWriter, writeRecord } from '../../../output/index.js';
-import { Gate } from '../../gates.js';
+import { UsageError } from '../../../api/errors.js';
 import { handle } from '../../handler.js';
-import { finishGate } from '../../listing.js';
-import { addGateOptions, type GateOptions } from '../../options.js';
+import { addGateOptions, integerParser, type GateOptions } from '../../options.js';
 import { addPrivacyOptions, resolvePassword, type PrivacyFlags } from '../../report-flags.js';
 import { readUrlInput, rejectInvalid } from '../../url-input.js';
-import { UsageError } from '../../../api/errors.js';
 
 interface CreateFlags extends PrivacyFlags, GateOptions {
   fromFile?: string;
   skipInvalid?: boolean;
+  concurrency: number;
+  journal?: string;
 }
+
+export const MAX_CONCURRENCY = 32;
 
 export function registerCreate(reports: Command): void {
   const command = reports
@@ -21,7 +21,9 @@ export function registerCreate(reports: Command): void {
     .description('Create a report for each URL (the service fetches and audits each page)')
     .argument('[urls...]', 'absolute http(s) URLs')
     .option('--from-file <path>', 'read URLs from a file, one a line (- for stdin); blank lines and # comments skipped')
-    .option('--skip-invalid', 'skip input lines that are not URLs instead of stopping');
+    .option('--skip-invalid', 'skip input lines that are not URLs instead of stopping')
+    .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4)
+    .option('--journal <path>', "record each URL's outcome in this file; a re-run skips the URLs it shows created");
   addPrivacyOptions(command);
   addGateOptions(command);
   command.addHelpText(
@@ -30,9 +32,12 @@ export function registerCreate(reports: Command): void {
 Examples:
   $ rsapi reports create https://example.com/
   $ rsapi reports create https://example.com/ https://example.com/pricing --json
-  $ rsapi reports create --from-file urls.txt -o ndjson
+  $ rsapi reports create --from-file urls.txt --concurrency 8 --journal urls.journal -o ndjson
   $ printf '%s\\n' "$PASS" | rsapi reports create https://example.com/ --privacy password --password-stdin
-  $ rsapi reports create https://example.com/ --fail-on bad     # CI gate`,
+  $ rsapi reports create https://example.com/ --fail-on bad     # CI gate
+
+Results are printed as they complete (ndjson, csv, tsv stream; json is one array at the end).
+Run again with the same --journal after failures or Ctrl-C: created URLs are skipped, the rest retried.`,
   );
   handle(command, async (ctx, self) => {
     const flags = self.opts<CreateFlags>();
@@ -44,28 +49,14 @@ Examples:
     if (input.urls.length === 0) throw new UsageError('no URL to create a report for', { hint: 'give URLs as arguments or with --from-file' });
     for (const duplicate of new Set(input.duplicates)) ctx.note(`rsapi: ${duplicate} given more than once; creating it once`);
     const password = await resolvePassword(ctx.io, flags, { required: true });
-    const client = ctx.client();
-    const options = ctx.outputOptions('report');
-    const gate = new Gate(flags);
-    const single = input.urls.length === 1;
-    const writer = single ? undefined : createListWriter(ctx.io.stdout, options);
-    let failure: ExitCodeValue | undefined;
-    for (const url of input.urls) {
-      try {
-        const { report, recovered } = await client.reports.create({ url, privacy: flags.privacy, password });
-        if (recovered) ctx.note(`rsapi: ${url}: the answer was lost, but the report was created (found it by URL)`);
-        gate.check(report);
-        if (writer) await writer.write(report);
-        else await writeRecord(ctx.io.stdout, report, options);
-      } catch (error) {
-        if (!(error instanceof RsapiError) || error.exitCode === ExitCode.interrupted) throw error;
-        if (single) throw error;
-        ctx.note(`rsapi: ${url}: ${error.message}`);
-        failure ??= error.exitCode;
-      }
-    }
-    await writer?.end();
-    const gateCode = finishGate(ctx, gate);
-    return failure ?? gateCode;
+    const { runBulkCreate } = await import('../../bulk/run-create.js');
+    return runBulkCreate(ctx, {
+      input,
+      concurrency: flags.concurrency,
+      privacy: flags.privacy,
+      password,
+      journalPath: flags.journal,
+      gate: { failOn: flags.failOn, minScore: flags.minScore },
+    });
   });
 }

@@ -1,0 +1,85 @@
+// Bulk report creation: bounded concurrency, the journal kept, each outcome reported as it comes, Ctrl-C honoured.
+import type { ApiRecord } from '../../api/decode.js';
+import { ExitCode, RsapiError, type ExitCodeValue } from '../../api/errors.js';
+import { CLOCK_SKEW_MS, type CreateResult, type ReportCreateInput } from '../../api/reports.js';
+import type { Journal } from './journal.js';
+import { runPool } from './pool.js';
+import type { ProgressDisplay } from './progress.js';
+
+export interface BulkCreateRun {
+  /** The URLs to send, distinct, already checked, journal skips removed. */
+  urls: string[];
+  concurrency: number;
+  /** Creates one report; safe against duplicates after an ambiguous failure (ReportsApi.create). */
+  create: (input: ReportCreateInput, options: { since?: number }) => Promise<CreateResult>;
+  input: Omit<ReportCreateInput, 'url'>;
+  journal?: Journal;
+  /** Raised on Ctrl-C: no new URL is started; requests under way finish or time out. */
+  stop: AbortSignal;
+  progress: ProgressDisplay;
+  onCreated: (url: string, index: number, result: CreateResult) => Promise<void>;
+  onFailed: (url: string, index: number, error: RsapiError) => void;
+}
+
+export interface BulkCreateOutcome {
+  created: number;
+  failed: number;
+  /** URLs never started because of Ctrl-C. */
+  notStarted: number;
+  /** Created only after a lost answer, found by looking the URL up. */
+  recovered: number;
+  /** The exit code of the first failure class met, in completion order. */
+  firstFailure: ExitCodeValue | undefined;
+  interrupted: boolean;
+}
+
+export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> {
+  const outcome: BulkCreateOutcome = { created: 0, failed: 0, notStarted: 0, recovered: 0, firstFailure: undefined, interrupted: false };
+  let inFlight = 0;
+  const update = () => run.progress.update({ created: outcome.created, failed: outcome.failed, inFlight });
+  const unsettled = run.journal?.history.unsettled;
+
+  const { started } = await runPool(run.urls, { concurrency: run.concurrency, stop: run.stop }, async (url, index) => {
+    inFlight++;
+    update();
+    // A URL an earlier run left unsettled may have been created then: the look-up covers that run's time too.
+    const earlier = unsettled?.get(url);
+    const since = earlier === undefined ? undefined : Math.max(0, earlier - CLOCK_SKEW_MS);
+    run.journal?.record({ url, status: 'sending' });
+    let result: CreateResult | undefined;
+    let failure: RsapiError | undefined;
+    try {
+      result = await run.create({ ...run.input, url }, { since });
+    } catch (error) {
+      failure = asRsapiError(error);
+    }
+    inFlight--;
+    if (result) {
+      run.journal?.record({ url, status: 'created', id: recordIdOf(result.report) });
+      outcome.created++;
+      if (result.recovered) outcome.recovered++;
+      await run.onCreated(url, index, result);
+    } else if (failure) {
+      run.journal?.record({ url, status: 'failed', error: failure.message, code: failure.exitCode });
+      outcome.failed++;
+      outcome.firstFailure ??= failure.exitCode;
+      run.onFailed(url, index, failure);
+    }
+    update();
+  });
+  outcome.notStarted = run.urls.length - started;
+  outcome.interrupted = run.stop.aborted;
+  return outcome;
+}
+
+/** A bug (not an RsapiError) still fails only its URL: exit 1 for it, and the run goes on. */
+function asRsapiError(error: unknown): RsapiError {
+  if (error instanceof RsapiError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new RsapiError(`unexpected error: ${message}`, ExitCode.unexpected, { cause: error });
+}
+
+function recordIdOf(report: ApiRecord): string | number | undefined {
+  const id = report.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}

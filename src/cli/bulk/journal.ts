@@ -1,0 +1,111 @@
+// The bulk-create journal: one JSON line per event, appended and written synchronously, read back to resume a run.
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { UsageError } from '../../api/errors.js';
+
+/**
+ * `sending` is written before a URL's first request, `created` or `failed` when it ends. A URL whose
+ * last line is `sending` was under way when the run was killed: it may or may not have been created.
+ */
+export type JournalStatus = 'sending' | 'created' | 'failed';
+
+export interface JournalEntry {
+  url: string;
+  status: JournalStatus;
+  /** The report's id, once created. */
+  id?: string | number;
+  /** Why it failed, and the exit code of that failure class. */
+  error?: string;
+  code?: number;
+  /** ISO 8601 time of the event. */
+  at: string;
+}
+
+/** What an earlier run left behind, per URL. */
+export interface JournalHistory {
+  /** URLs whose last entry is `created`. */
+  created: Set<string>;
+  /** URLs tried before but not known to be created, with the time (ms) of their first entry. */
+  unsettled: Map<string, number>;
+  /** Lines that could not be read (a torn last line after a kill, or damage). */
+  unreadable: number;
+}
+
+export class Journal {
+  private constructor(
+    readonly path: string,
+    private fd: number | undefined,
+    readonly history: JournalHistory,
+  ) {}
+
+  /** Reads what is there (tolerating a torn last line) and opens the file for appending; usage error if it cannot. */
+  static open(path: string): Journal {
+    const text = readExisting(path);
+    const history = parseHistory(text);
+    let fd: number;
+    try {
+      fd = openSync(path, 'a', 0o600);
+    } catch (error) {
+      throw new UsageError(`cannot open the journal ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    // A torn last line must not swallow the first new entry.
+    if (text !== '' && !text.endsWith('\n')) writeSync(fd, '\n');
+    return new Journal(path, fd, history);
+  }
+
+  /** Appends one line; on disk (in the OS's hands) before this returns. */
+  record(entry: Omit<JournalEntry, 'at'>): void {
+    if (this.fd === undefined) throw new Error(`the journal ${this.path} is closed`);
+    writeSync(this.fd, `${JSON.stringify({ ...entry, at: new Date().toISOString() })}\n`);
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+function readExisting(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return '';
+    throw new UsageError(`cannot read the journal ${path}: ${code ?? String(error)}`);
+  }
+}
+
+export function parseHistory(text: string): JournalHistory {
+  const history: JournalHistory = { created: new Set(), unsettled: new Map(), unreadable: 0 };
+  const firstSeen = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const entry = parseEntry(line);
+    if (!entry) {
+      history.unreadable++;
+      continue;
+    }
+    const at = Date.parse(entry.at);
+    if (!firstSeen.has(entry.url)) firstSeen.set(entry.url, Number.isNaN(at) ? 0 : at);
+    if (entry.status === 'created') {
+      history.created.add(entry.url);
+      history.unsettled.delete(entry.url);
+    } else {
+      history.created.delete(entry.url);
+      history.unsettled.set(entry.url, firstSeen.get(entry.url) ?? 0);
+    }
+  }
+  return history;
+}
+
+function parseEntry(line: string): JournalEntry | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    if (typeof value !== 'object' || value === null) return undefined;
+    const { url, status, at } = value as Record<string, unknown>;
+    if (typeof url !== 'string' || typeof at !== 'string') return undefined;
+    if (status !== 'sending' && status !== 'created' && status !== 'failed') return undefined;
+    return value as JournalEntry;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,48 @@
+// Where bulk results go: stdout as each completes (json and table at the end, in input order), and the summary line.
+import { createListWriter, writeRecord, type OutputOptions, type ServiceRecord, type Sink } from '../../output/index.js';
+import type { BulkCreateOutcome } from './create-all.js';
+
+export interface BulkOutput {
+  /** One created record; `index` is its URL's place in the input. */
+  write(index: number, record: ServiceRecord): Promise<void>;
+  end(): Promise<void>;
+}
+
+/**
+ * One URL prints one record (an object in json), several a list. ndjson, csv, tsv and --quiet ids stream
+ * as results complete; json and table are drawn at the end anyway, so they keep the input's order.
+ */
+export function createBulkOutput(out: Sink, options: OutputOptions, shape: { single: boolean }): BulkOutput {
+  if (shape.single) return { write: (_index, record) => writeRecord(out, record, options), end: async () => {} };
+  const writer = createListWriter(out, options);
+  const buffered = !options.quiet && (options.format === 'json' || options.format === 'table');
+  if (!buffered) return { write: async (_index, record) => writer.write(record), end: () => writer.end() };
+  const held: { index: number; record: ServiceRecord }[] = [];
+  return {
+    write: async (index, record) => void held.push({ index, record }),
+    end: async () => {
+      for (const { record } of held.sort((a, b) => a.index - b.index)) await writer.write(record);
+      await writer.end();
+    },
+  };
+}
+
+export interface InputCounts {
+  /** Already created according to the journal. */
+  skipped: number;
+  duplicates: number;
+  invalid: number;
+}
+
+/** `created 297, failed 3 (exit 7), skipped 0 (journal), duplicates 2`, and what else applies. */
+export function summaryLine(outcome: BulkCreateOutcome, counts: InputCounts): string {
+  const parts = [
+    `created ${outcome.created}${outcome.recovered > 0 ? ` (${outcome.recovered} found after a lost answer)` : ''}`,
+    `failed ${outcome.failed}${outcome.firstFailure === undefined ? '' : ` (exit ${outcome.firstFailure})`}`,
+    `skipped ${counts.skipped} (journal)`,
+    `duplicates ${counts.duplicates}`,
+  ];
+  if (counts.invalid > 0) parts.push(`invalid ${counts.invalid} (skipped)`);
+  if (outcome.interrupted) parts.push(`not started ${outcome.notStarted} (interrupted)`);
+  return parts.join(', ');
+}

@@ -1,0 +1,69 @@
+// The bulk run's progress on stderr: a live bar on a terminal (cli-progress, loaded only then), plain lines otherwise.
+import type { Sink } from '../../output/index.js';
+
+export interface ProgressCounts {
+  created: number;
+  failed: number;
+  inFlight: number;
+}
+
+export interface ProgressDisplay {
+  update(counts: ProgressCounts): void;
+  /** A line on stderr that must not tear the bar (a failed URL, a note). */
+  log(line: string): void;
+  /** Removes the bar; lines logged meanwhile are written first. */
+  stop(): void;
+}
+
+export interface ProgressTarget {
+  stderr: Sink;
+  /** Only a terminal gets a bar. */
+  live: boolean;
+}
+
+/** Plain lines, no bar: stderr is not a terminal, or --quiet. */
+export function plainProgress(stderr: Sink): ProgressDisplay {
+  return { update: () => {}, log: (line) => void stderr.write(`${line}\n`), stop: () => {} };
+}
+
+const FORMAT = '{bar} {value}/{total} | created {created} | failed {failed} | in flight {inFlight} | {rate}/s | ETA {eta_formatted}';
+
+export async function createProgress(target: ProgressTarget, total: number): Promise<ProgressDisplay> {
+  if (!target.live) return plainProgress(target.stderr);
+  const module = await import('cli-progress');
+  // cli-progress is CommonJS: bundled, its exports arrive on `default`.
+  const { MultiBar, Presets } = (module as unknown as { default?: typeof module }).default ?? module;
+  const multibar = new MultiBar(
+    {
+      stream: target.stderr as NodeJS.WritableStream,
+      format: FORMAT,
+      barsize: 24,
+      hideCursor: null,
+      // Trimmed to the terminal's width rather than turning line wrap off (a hard exit would leave it off).
+      linewrap: true,
+      clearOnComplete: true,
+      gracefulExit: false,
+      etaBuffer: 50,
+      fps: 10,
+    },
+    Presets.shades_classic,
+  );
+  const started = performance.now();
+  const payload = (counts: ProgressCounts) => {
+    const seconds = (performance.now() - started) / 1000;
+    const done = counts.created + counts.failed;
+    return { ...counts, rate: seconds > 0 ? (done / seconds).toFixed(1) : '0.0' };
+  };
+  const bar = multibar.create(total, 0, payload({ created: 0, failed: 0, inFlight: 0 }));
+  let stopped = false;
+  return {
+    update: (counts) => bar.update(counts.created + counts.failed, payload(counts)),
+    log: (line) => multibar.log(`${line}\n`),
+    stop: () => {
+      if (stopped) return;
+      stopped = true;
+      multibar.update(); // flushes the logged lines above the bar
+      multibar.stop();
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// `reports create` over many URLs, end to end: journal skips, output, gate, progress, Ctrl-C, summary, exit code.
+import { ExitCode, type ExitCodeValue, type RsapiError } from '../../api/errors.js';
+import type { Privacy } from '../../api/reports.js';
+import type { CommandContext } from '../context.js';
+import { Gate } from '../gates.js';
+import { finishGate } from '../listing.js';
+import type { GateOptions } from '../options.js';
+import { redact } from '../secrets.js';
+import type { UrlInput } from '../url-input.js';
+import { createAll } from './create-all.js';
+import { Journal } from './journal.js';
+import { createBulkOutput, summaryLine } from './output.js';
+import { createProgress } from './progress.js';
+
+export interface BulkCreatePlan {
+  input: UrlInput;
+  concurrency: number;
+  privacy?: Privacy;
+  password?: string;
+  journalPath?: string;
+  gate: GateOptions;
+}
+
+export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): Promise<ExitCodeValue> {
+  // Requests under way are let finish on Ctrl-C: the client ignores it, createAll stops starting new ones.
+  const client = ctx.client({ abortOnInterrupt: false });
+  const journal = plan.journalPath === undefined ? undefined : Journal.open(plan.journalPath);
+  try {
+    const all = plan.input.urls;
+    const done = journal?.history.created ?? new Set<string>();
+    const urls = all.filter((url) => !done.has(url));
+    const skipped = all.length - urls.length;
+    if (skipped > 0) ctx.note(`rsapi: skipping ${skipped} URL${skipped === 1 ? '' : 's'} already created (journal ${journal?.path})`);
+    const single = all.length === 1;
+    const output = createBulkOutput(ctx.io.stdout, ctx.outputOptions('report'), { single });
+    const gate = new Gate(plan.gate);
+    const live = ctx.io.stderrIsTTY && ctx.globals.quiet !== true && urls.length > 1;
+    const progress = await createProgress({ stderr: ctx.io.stderr, live }, urls.length);
+    const say = (line: string) => progress.log(redact(line));
+    const onInterrupt = () => say('rsapi: interrupted: starting no new URL; waiting for the requests under way (Ctrl-C again quits at once)');
+    ctx.signal.addEventListener('abort', onInterrupt, { once: true });
+    let singleFailure: RsapiError | undefined;
+    const outcome = await createAll({
+      urls,
+      concurrency: plan.concurrency,
+      create: (report, options) => client.reports.create(report, options),
+      input: { privacy: plan.privacy, password: plan.password },
+      journal,
+      stop: ctx.signal,
+      progress,
+      onCreated: async (url, index, { report, recovered }) => {
+        // Counted in the summary; named one by one only when asked (or for a single URL).
+        if (recovered && (single || ctx.globals.verbose)) say(`rsapi: ${url}: the answer was lost, but the report was created (found it by URL)`);
+        gate.check(report);
+        await output.write(index, report);
+      },
+      onFailed: (url, _index, error) => {
+        if (single) singleFailure = error;
+        else say(`rsapi: ${url}: ${error.message}`);
+      },
+    }).finally(() => {
+      ctx.signal.removeEventListener('abort', onInterrupt);
+      progress.stop();
+    });
+    await output.end();
+    // One URL fails like any single request: its own error line, hint and exit code.
+    if (singleFailure && !journal) throw singleFailure;
+    if (!single || journal) {
+      ctx.note(summaryLine(outcome, { skipped, duplicates: plan.input.duplicates.length, invalid: plan.input.invalid.length }));
+    }
+    if (singleFailure) throw singleFailure;
+    const gateCode = finishGate(ctx, gate);
+    if (outcome.interrupted) return ExitCode.interrupted;
+    return outcome.firstFailure ?? gateCode;
+  } finally {
+    journal?.close();
+  }
+}
