@@ -4,6 +4,7 @@ import { ExitCode, RsapiError, type ExitCodeValue } from '../api/errors.js';
 import { OUTPUT_FORMATS } from '../output/index.js';
 import { VERSION } from '../version.js';
 import { reportError } from './exit.js';
+import { redact, registerInvocationSecrets } from './secrets.js';
 import { addGlobalOptions } from './options.js';
 import type { Terminal } from './terminal.js';
 import { attachInvocation, invocationOf, type Invocation } from './handler.js';
@@ -49,7 +50,7 @@ export function buildProgram(): Command {
     command.exitOverride();
     command.configureOutput({
       writeOut: (text) => invocationOf(program).io.stdout.write(text),
-      writeErr: (text) => invocationOf(program).io.stderr.write(text),
+      writeErr: (text) => invocationOf(program).io.stderr.write(redact(text)),
       outputError: (text, write) => write(`rsapi: ${text.replace(/^error: /, '')}`),
     });
   });
@@ -66,12 +67,13 @@ export async function run(argv: string[], io: Terminal, signal: AbortSignal): Pr
   const program = buildProgram();
   const invocation: Invocation = { io, signal, exitCode: ExitCode.ok };
   attachInvocation(program, invocation);
+  registerInvocationSecrets(argv, io.env);
   const debug = argv.includes('--verbose') || argv.includes('-v') || io.env.RSAPI_DEBUG === '1';
   try {
     await program.parseAsync(argv, { from: 'user' });
     return invocation.exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) return commanderExit(error, io, argv);
+    if (error instanceof CommanderError) return commanderExit(error, io, commandWords(program, argv));
     if (signal.aborted && !(error instanceof RsapiError && error.exitCode !== ExitCode.interrupted)) {
       io.stderr.write('rsapi: interrupted\n');
       return ExitCode.interrupted;
@@ -81,10 +83,23 @@ export async function run(argv: string[], io: Terminal, signal: AbortSignal): Pr
 }
 
 /** Commander has already printed its one-line message; add a pointer to help and pick the code. */
-function commanderExit(error: CommanderError, io: Terminal, argv: string[]): ExitCodeValue {
+function commanderExit(error: CommanderError, io: Terminal, commandPath: string[]): ExitCodeValue {
   if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
   if (error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync') return ExitCode.usage;
-  const words = argv.filter((word) => !word.startsWith('-')).slice(0, 2).join(' ');
+  const words = commandPath.join(' ');
   io.stderr.write(`hint: see \`rsapi ${words ? `${words} ` : ''}--help\`\n`);
   return ExitCode.usage;
+}
+
+/** The subcommands named in argv (`reports list`): never an option's value, which may be the key. */
+function commandWords(program: Command, argv: string[]): string[] {
+  const words: string[] = [];
+  let current = program;
+  for (const word of argv) {
+    const next = current.commands.find((command) => command.name() === word || command.aliases().includes(word));
+    if (!next) continue;
+    words.push(next.name());
+    current = next;
+  }
+  return words;
 }

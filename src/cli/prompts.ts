@@ -1,6 +1,6 @@
 // Asking a person: masked secrets, confirmations. The prompt library is loaded only when a prompt is shown.
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../api/errors.js';
+import { InterruptedError, UsageError } from '../api/errors.js';
 import { registerSecret } from './secrets.js';
 import { readAll, type Terminal } from './terminal.js';
 
@@ -11,19 +11,35 @@ export function canPrompt(io: Terminal): boolean {
 
 export async function promptSecret(io: Terminal, message: string): Promise<string> {
   const { default: password } = await import('@inquirer/password');
-  const value = await password({ message, mask: '*' }, { input: io.stdin, output: io.stderr as NodeJS.WritableStream });
+  const value = await interruptible(password({ message, mask: '*' }, { input: io.stdin, output: io.stderr as NodeJS.WritableStream }));
   registerSecret(value);
   return value;
 }
 
-export async function promptText(io: Terminal, message: string, defaultValue?: string): Promise<string> {
+/** `validate` returns true, or a message shown under the prompt while it asks again. */
+export async function promptText(
+  io: Terminal,
+  message: string,
+  defaultValue?: string,
+  validate?: (value: string) => true | string,
+): Promise<string> {
   const { default: input } = await import('@inquirer/input');
-  return input({ message, default: defaultValue }, { input: io.stdin, output: io.stderr as NodeJS.WritableStream });
+  return interruptible(input({ message, default: defaultValue, validate }, { input: io.stdin, output: io.stderr as NodeJS.WritableStream }));
 }
 
 export async function promptConfirm(io: Terminal, message: string): Promise<boolean> {
   const { default: confirm } = await import('@inquirer/confirm');
-  return confirm({ message, default: false }, { input: io.stdin, output: io.stderr as NodeJS.WritableStream });
+  return interruptible(confirm({ message, default: false }, { input: io.stdin, output: io.stderr as NodeJS.WritableStream }));
+}
+
+/** Ctrl-C in a prompt (raw mode: no SIGINT) is an interruption, exit 130, not an unexpected failure. */
+async function interruptible<T>(answer: Promise<T>): Promise<T> {
+  try {
+    return await answer;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ExitPromptError') throw new InterruptedError();
+    throw error;
+  }
 }
 
 /** Reads a secret from stdin: the first line, without its line end. */
