@@ -27,6 +27,8 @@ export interface GlobalOptions {
 export class CommandContext {
   private resolved: ResolvedSettings | undefined;
   private apiClient: ApiClient | undefined;
+  private readonly openClients: ApiClient[] = [];
+  private warnedPlainHttp = false;
 
   constructor(
     readonly io: Terminal,
@@ -45,8 +47,12 @@ export class CommandContext {
     return this.resolved;
   }
 
-  /** The API client for this run (one connection pool). Fails before any request without base URL or key. */
-  client(): ApiClient {
+  /**
+   * The API client for this run (one connection pool). Fails before any request without base URL or key.
+   * `abortOnInterrupt: false` (bulk create) lets requests under way finish on Ctrl-C; the command stops
+   * starting new ones itself. The first call decides: the client is made once.
+   */
+  client(options: { abortOnInterrupt?: boolean } = {}): ApiClient {
     if (this.apiClient) return this.apiClient;
     const settings = this.settings();
     if (!settings.baseUrl) {
@@ -55,21 +61,33 @@ export class CommandContext {
       });
     }
     if (!settings.apiKey) throw new MissingKeyError(settings.profile);
-    const baseUrl = normaliseBaseUrl(settings.baseUrl);
+    this.apiClient = this.connect(settings.baseUrl, settings.apiKey, { abortOnInterrupt: options.abortOnInterrupt });
+    return this.apiClient;
+  }
+
+  /**
+   * A client for an address and key of the caller's choosing (`auth login` checks a key before it is stored),
+   * with this run's timeout, tracing and Ctrl-C; closed with the context.
+   */
+  connect(baseUrlInput: string, apiKey: string, options: { retries?: number; abortOnInterrupt?: boolean } = {}): ApiClient {
+    registerSecret(apiKey);
+    const baseUrl = normaliseBaseUrl(baseUrlInput);
     this.warnIfPlainHttp(baseUrl);
-    const timeoutSeconds = this.globals.timeout ?? settings.stored.timeout;
-    this.apiClient = new ApiClient({
+    const stored = this.settings().stored;
+    const timeoutSeconds = this.globals.timeout ?? stored.timeout;
+    const client = new ApiClient({
       baseUrl,
-      apiKey: settings.apiKey,
+      apiKey,
       userAgent: USER_AGENT,
       timeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
       createTimeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
-      retries: this.globals.retries ?? settings.stored.retries,
+      retries: options.retries ?? this.globals.retries ?? stored.retries,
       retryBaseMs: retryBaseMs(this.io.env),
-      signal: this.signal,
+      signal: options.abortOnInterrupt === false ? undefined : this.signal,
       onTrace: this.globals.verbose ? (event) => this.trace(event) : undefined,
     });
-    return this.apiClient;
+    this.openClients.push(client);
+    return client;
   }
 
   /** The output format: flag, then the profile's `output`, then table on a terminal and tsv elsewhere. */
@@ -97,13 +115,16 @@ export class CommandContext {
   }
 
   async close(): Promise<void> {
-    await this.apiClient?.close();
+    await Promise.all(this.openClients.splice(0).map((client) => client.close()));
   }
 
-  private warnIfPlainHttp(baseUrl: string): void {
+  /** The key would cross the network in clear text: say so (once per run). */
+  warnIfPlainHttp(baseUrl: string): void {
+    if (this.warnedPlainHttp) return;
     const url = new URL(baseUrl);
     if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
       this.note(`rsapi: warning: ${url.host} is reached over plain http; the API key travels unencrypted`);
+      this.warnedPlainHttp = true;
     }
   }
 
