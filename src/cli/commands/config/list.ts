@@ -19,10 +19,11 @@ Examples:
   );
   handle(command, async (ctx) => {
     const stored = readProfile(ctx.settings().profile, ctx.io.env);
-    const shown: Record<string, string> = {};
+    const shown: Record<string, string | number> = {};
     for (const key of SETTING_KEYS) {
-      const value = displaySetting(key, stored[key]);
-      if (value !== undefined) shown[key] = value;
+      const value = stored[key];
+      // Numbers stay numbers in JSON; only the key is changed, to its masked form.
+      if (value !== undefined) shown[key] = key === 'api-key' ? (displaySetting(key, value) as string) : value;
     }
     const format = ctx.format();
     const text =
