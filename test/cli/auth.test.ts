@@ -1,0 +1,237 @@
+// auth login (--with-token, checked before saving), auth status (sources, masked key, verdict, exit codes), auth logout.
+import { createServer } from 'node:net';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { startMock, type MockFixture } from '../helpers/mock.js';
+
+const KEY = 'auth-test-key-5a1b2c3d4e5f6071';
+
+let mock: MockFixture;
+/** A loopback port with nothing listening on it. */
+let closedUrl: string;
+let home: { path: string; cleanup: () => void };
+let env: Record<string, string | undefined>;
+let configFile: string;
+
+beforeAll(async () => {
+  mock = await startMock({ apiKey: KEY });
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  closedUrl = `http://127.0.0.1:${port}`;
+});
+afterAll(async () => {
+  await mock.close();
+});
+beforeEach(() => {
+  home = tempDir('rsapi-home-');
+  env = { HOME: home.path, RSAPI_CONFIG_DIR: join(home.path, 'settings') };
+  configFile = join(home.path, 'settings', 'config.json');
+});
+afterEach(() => home.cleanup());
+
+function stored(): { profiles: Record<string, Record<string, unknown>> } {
+  return JSON.parse(readFileSync(configFile, 'utf8'));
+}
+
+function storeProfile(profiles: Record<string, Record<string, unknown>>): void {
+  mkdirSync(join(home.path, 'settings'), { recursive: true });
+  writeFileSync(configFile, JSON.stringify({ profiles }), { mode: 0o600 });
+}
+
+function requestsSince(count: number) {
+  return mock.server.requests.slice(count);
+}
+
+describe('auth login --with-token', () => {
+  it('checks the key with one read, then stores base URL and key (file 0600) and says so', async () => {
+    const before = mock.server.requests.length;
+    const result = await runCli(['auth', 'login', '--with-token', '--base-url', mock.server.url], { env, input: `${KEY}\n` });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`Logged in to ${new URL(mock.server.url).host} as profile "default" (key ****6071)\n`);
+    expect(result.stdout).toBe('');
+    const seen = requestsSince(before);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ method: 'GET', path: '/api/v1/reports', query: { per_page: '10' }, status: 200 });
+    expect(seen[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(stored()).toEqual({ profiles: { default: { 'base-url': mock.server.baseUrl, 'api-key': KEY } } });
+    expect(statSync(configFile).mode & 0o777).toBe(0o600);
+  });
+
+  it('takes the base URL from RSAPI_BASE_URL, trims the line end, and stores in --profile', async () => {
+    const result = await runCli(['auth', 'login', '--with-token', '--profile', 'staging'], {
+      env: { ...env, RSAPI_BASE_URL: `${mock.server.url}/api/v1/` },
+      input: `  ${KEY}\r\nsecond line ignored\n`,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/as profile "staging"/);
+    expect(stored().profiles).toEqual({ staging: { 'base-url': mock.server.baseUrl, 'api-key': KEY } });
+  });
+
+  it('a rejected key saves nothing (exit 3) and leaves an earlier login in place', async () => {
+    storeProfile({ default: { 'base-url': mock.server.baseUrl, 'api-key': KEY, timeout: 5 } });
+    const before = readFileSync(configFile, 'utf8');
+    const wrong = 'wrong-key-000000000000';
+    const result = await runCli(['auth', 'login', '--with-token', '--base-url', mock.server.url], { env, input: `${wrong}\n` });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^rsapi: authentication refused.*HTTP 401/);
+    expect(result.stderr).toMatch(/nothing was saved/);
+    expect(result.stderr).not.toContain(wrong);
+    expect(readFileSync(configFile, 'utf8')).toBe(before);
+  });
+
+  it('a rejected key on a fresh setup creates no file at all', async () => {
+    const result = await runCli(['auth', 'login', '--with-token', '--base-url', mock.server.url], { env, input: 'wrong-key-111111111111\n' });
+    expect(result.code).toBe(3);
+    expect(existsSync(configFile)).toBe(false);
+  });
+
+  it('an unreachable service saves nothing (exit 7) and suggests --no-verify', async () => {
+    const result = await runCli(['auth', 'login', '--with-token', '--base-url', closedUrl], { env, input: `${KEY}\n` });
+    expect(result.code).toBe(7);
+    expect(result.stderr).toMatch(/could not connect/);
+    expect(result.stderr).toMatch(/nothing was saved.*--no-verify/);
+    expect(existsSync(configFile)).toBe(false);
+  });
+
+  it('--no-verify stores without sending anything', async () => {
+    const before = mock.server.requests.length;
+    const result = await runCli(['auth', 'login', '--with-token', '--no-verify', '--base-url', closedUrl], { env, input: `${KEY}\n` });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/not checked/);
+    expect(mock.server.requests.length).toBe(before);
+    expect(stored().profiles.default).toEqual({ 'base-url': `${closedUrl}/api/v1`, 'api-key': KEY });
+  });
+
+  it('keeps the profile\'s other settings', async () => {
+    storeProfile({ default: { output: 'json', retries: 1 } });
+    const result = await runCli(['auth', 'login', '--with-token', '--base-url', mock.server.url], { env, input: `${KEY}\n` });
+    expect(result.code).toBe(0);
+    expect(stored().profiles.default).toEqual({ output: 'json', retries: 1, 'base-url': mock.server.baseUrl, 'api-key': KEY });
+  });
+
+  it.each([
+    ['no terminal and no --with-token', ['auth', 'login', '--base-url', 'https://rank.example.com'], `${KEY}\n`, /--with-token/],
+    ['an empty standard input', ['auth', 'login', '--with-token', '--base-url', 'https://rank.example.com'], '', /no API key on standard input/],
+    ['a blank key', ['auth', 'login', '--with-token', '--base-url', 'https://rank.example.com'], '   \n', /empty/],
+    ['no base URL anywhere', ['auth', 'login', '--with-token'], `${KEY}\n`, /--base-url/],
+    ['the key as --api-key', ['auth', 'login', '--with-token', '--api-key', KEY, '--base-url', 'https://rank.example.com'], '', /--api-key/],
+    ['a bad base URL', ['auth', 'login', '--with-token', '--base-url', 'ftp://rank.example.com'], `${KEY}\n`, /only http and https/],
+  ])('exit 2 before any request with %s', async (_name, args, input, message) => {
+    const before = mock.server.requests.length;
+    const result = await runCli(args, { env, input });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout + result.stderr).not.toContain(KEY);
+    expect(existsSync(configFile)).toBe(false);
+    expect(mock.server.requests.length).toBe(before);
+  });
+
+  it('says when RSAPI_API_KEY will still take precedence over the stored key', async () => {
+    const result = await runCli(['auth', 'login', '--with-token', '--base-url', mock.server.url], {
+      env: { ...env, RSAPI_API_KEY: 'env-key-zzzzzzzzzzzz' },
+      input: `${KEY}\n`,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/RSAPI_API_KEY is set and takes precedence/);
+    expect(stored().profiles.default?.['api-key']).toBe(KEY);
+  });
+});
+
+describe('auth status', () => {
+  it('reports profile, base URL and key with their sources, and that the service accepts the key', async () => {
+    storeProfile({ default: { 'base-url': mock.server.baseUrl, 'api-key': KEY } });
+    const result = await runCli(['auth', 'status'], { env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [`profile: default`, `base URL: ${mock.server.baseUrl} (from profile)`, `key: ****6071 (from profile)`, `service: accepts the key`, ''].join('\n'),
+    );
+  });
+
+  it('names env and flag as sources', async () => {
+    const fromEnv = await runCli(['auth', 'status'], { env: { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: KEY } });
+    expect(fromEnv.code).toBe(0);
+    expect(fromEnv.stdout).toMatch(/^base URL: .* \(from env\)$/m);
+    expect(fromEnv.stdout).toMatch(/^key: \*\*\*\*6071 \(from env\)$/m);
+    const fromFlag = await runCli(['auth', 'status', '--base-url', mock.server.url, '--api-key', KEY], { env });
+    expect(fromFlag.stdout).toMatch(/^base URL: .* \(from flag\)$/m);
+    expect(fromFlag.stdout).toMatch(/^key: \*\*\*\*6071 \(from flag\)$/m);
+  });
+
+  it('a refused key: exit 3, "refused the key (HTTP 401)", only the last 4 characters shown', async () => {
+    const wrong = 'refused-key-abcdefgh-WXYZ';
+    const result = await runCli(['auth', 'status'], { env: { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: wrong } });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/^service: refused the key \(HTTP 401\)$/m);
+    expect(result.stdout).toMatch(/^key: \*\*\*\*WXYZ \(from env\)$/m);
+    expect(result.stderr).toMatch(/^rsapi: authentication refused/);
+    expect(result.stdout + result.stderr).not.toContain(wrong.slice(0, -4));
+  });
+
+  it('no key anywhere: exit 3 with a hint, and nothing is sent', async () => {
+    const before = mock.server.requests.length;
+    const result = await runCli(['auth', 'status'], { env: { ...env, RSAPI_BASE_URL: mock.server.url } });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/^key: none$/m);
+    expect(result.stdout).toMatch(/^service: not checked$/m);
+    expect(result.stderr).toMatch(/no API key configured for profile "default"/);
+    expect(result.stderr).toMatch(/^hint: run `rsapi auth login`/m);
+    expect(mock.server.requests.length).toBe(before);
+  });
+
+  it('an unreachable service: exit 7', async () => {
+    const result = await runCli(['auth', 'status', '--retries', '0'], { env: { ...env, RSAPI_BASE_URL: closedUrl, RSAPI_API_KEY: KEY } });
+    expect(result.code).toBe(7);
+    expect(result.stdout).toMatch(/^service: unreachable/m);
+  });
+
+  it('--json prints one object', async () => {
+    const result = await runCli(['auth', 'status', '--json', '--profile', 'ci'], { env: { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: KEY } });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      profile: 'ci',
+      base_url: mock.server.baseUrl,
+      base_url_source: 'env',
+      key: '****6071',
+      key_source: 'env',
+      accepted: true,
+      status: null,
+      error: null,
+    });
+    const refused = await runCli(['auth', 'status', '--json'], { env: { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: 'nope-nope-nope-nope' } });
+    expect(refused.code).toBe(3);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ accepted: false, status: 401 });
+  });
+});
+
+describe('auth logout', () => {
+  it('forgets the key, keeps the base URL and the other settings', async () => {
+    storeProfile({ default: { 'base-url': mock.server.baseUrl, 'api-key': KEY, output: 'csv' }, other: { 'api-key': KEY } });
+    const result = await runCli(['auth', 'logout'], { env });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/forgot the key of profile "default"/);
+    expect(stored().profiles).toEqual({ default: { 'base-url': mock.server.baseUrl, output: 'csv' }, other: { 'api-key': KEY } });
+    const status = await runCli(['auth', 'status'], { env });
+    expect(status.code).toBe(3);
+  });
+
+  it('with no key stored: exit 0, and says there was nothing to forget', async () => {
+    const result = await runCli(['auth', 'logout', '--profile', 'staging'], { env });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/no key stored for profile "staging"/);
+    expect(existsSync(configFile)).toBe(false);
+  });
+
+  it('login, status, logout round trip', async () => {
+    expect((await runCli(['auth', 'login', '--with-token', '--base-url', mock.server.url], { env, input: KEY })).code).toBe(0);
+    expect((await runCli(['reports', 'list', '-q'], { env })).stdout.trim().split('\n')).toHaveLength(10);
+    expect((await runCli(['auth', 'status'], { env })).code).toBe(0);
+    expect((await runCli(['auth', 'logout'], { env })).code).toBe(0);
+    const after = await runCli(['reports', 'list'], { env });
+    expect(after.code).toBe(3);
+    expect(after.stderr).toMatch(/no API key configured/);
+  });
+});
