@@ -35,14 +35,25 @@ export class ApiClient {
     this.projects = new ProjectsApi(this.http);
   }
 
-  /** Any request under the base URL (the `api` command): fields go to the query for GET/DELETE, else to the form body. */
+  /**
+   * Any request under the base URL (the `api` command): fields go to the query for GET/DELETE, else to the
+   * form body. A query string in `path` stays in the query (fields win over its keys).
+   */
   raw(method: HttpMethod, path: string, fields: Params = {}): Promise<HttpResponse> {
     const inQuery = method === 'GET' || method === 'DELETE';
-    const normalised = `/${path.replace(/^\/+/, '').replace(/^api\/v1\//, '')}`;
-    return this.http.request({ method, path: normalised, query: inQuery ? fields : undefined, form: inQuery ? undefined : fields });
+    const [pathOnly = '', queryString] = splitOnce(path, '?');
+    const fromPath: Params = Object.fromEntries(new URLSearchParams(queryString ?? ''));
+    const normalised = `/${pathOnly.replace(/^\/+/, '').replace(/^api\/v1(\/|$)/, '')}`;
+    const query = inQuery ? { ...fromPath, ...fields } : fromPath;
+    return this.http.request({ method, path: normalised, query, form: inQuery ? undefined : fields });
   }
 
   close(): Promise<void> {
     return this.http.close();
   }
+}
+
+function splitOnce(text: string, separator: string): [string, string | undefined] {
+  const at = text.indexOf(separator);
+  return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + separator.length)];
 }

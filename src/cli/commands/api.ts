@@ -1,6 +1,69 @@
-// `rsapi api METHOD PATH`: any request under the base URL, raw JSON out.
-import type { Command } from 'commander';
+// `rsapi api METHOD PATH [-f key=value ...]`: any request under the base URL, the raw JSON body out.
+import { Argument, InvalidArgumentError, type Command } from 'commander';
+import { UsageError } from '../../api/errors.js';
+import type { HttpMethod, Params } from '../../api/http.js';
+import { handle } from '../handler.js';
+
+const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** Case-insensitive; the choices stay on the argument for help and shell completion. */
+function methodArgument(): Argument {
+  return new Argument('<method>', 'HTTP method (any case)').choices(METHODS).argParser((value: string): HttpMethod => {
+    const method = value.toUpperCase() as HttpMethod;
+    if (!METHODS.includes(method)) throw new InvalidArgumentError(`Allowed choices are ${METHODS.join(', ')}.`);
+    return method;
+  });
+}
+
+function pathArgument(value: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(value) || value.startsWith('//')) {
+    throw new InvalidArgumentError('give a path under the base URL, such as /reports (the key is never sent elsewhere).');
+  }
+  if (value.split('?')[0]!.split('/').some((segment) => segment === '..' || segment === '.')) {
+    throw new InvalidArgumentError('the path must not contain "." or ".." segments.');
+  }
+  return value;
+}
+
+function collectField(value: string, previous: string[] = []): string[] {
+  if (!/^[^=]+=/.test(value)) throw new InvalidArgumentError(`"${value}" is not key=value.`);
+  return [...previous, value];
+}
+
+function fieldsOf(pairs: string[]): Params {
+  const fields: Params = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    const key = pair.slice(0, at);
+    if (key in fields) throw new UsageError(`field "${key}" given twice`);
+    fields[key] = pair.slice(at + 1);
+  }
+  return fields;
+}
 
 export function registerApi(program: Command): void {
-  program.command('api').description('Send any request under the base URL and print the raw JSON');
+  const command = program
+    .command('api')
+    .description('Send any request under the base URL and print the raw JSON')
+    .addArgument(methodArgument())
+    .argument('<path>', 'path under the base URL, with or without /api/v1; may carry a ?query', pathArgument)
+    .option('-f, --field <key=value>', 'a field: query parameter for GET and DELETE, form field otherwise (repeatable)', collectField);
+  command.addHelpText(
+    'after',
+    `
+Same key, base URL, retries, errors and exit codes as every other command; the body is printed
+as it came (pretty-printed JSON), nothing for an empty one. Output flags (-o, --fields) do not apply.
+
+Examples:
+  $ rsapi api GET /reports -f result=bad -f per_page=100
+  $ rsapi api get '/reports?search=example.com&sort=asc'
+  $ rsapi api POST /reports -f url=https://example.com/ -f privacy=1
+  $ rsapi api DELETE /reports/42`,
+  );
+  handle(command, async (ctx, self) => {
+    const [method, path] = self.processedArgs as [HttpMethod, string];
+    const fields = fieldsOf(self.opts<{ field?: string[] }>().field ?? []);
+    const response = await ctx.client().raw(method, path, fields);
+    if (response.body !== undefined) ctx.io.stdout.write(`${JSON.stringify(response.body, null, 2)}\n`);
+  });
 }
