@@ -89,20 +89,9 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
       const url = this.url(req);
+      let response: RawResponse;
       try {
-        const response = await this.send(req, url);
-        if (RETRY_STATUSES.has(response.status) && this.mayRetry(req, response.status, attempt, retries)) {
-          if (response.status !== 429) ambiguousSeen = true;
-          const wait = this.backoff(attempt, response.headers['retry-after']);
-          this.trace(req, url, attempt, started, { status: response.status, retryInMs: wait });
-          await this.sleep(wait);
-          continue;
-        }
-        this.trace(req, url, attempt, started, { status: response.status });
-        if (response.status === 404 && req.method === 'DELETE' && ambiguousSeen) {
-          return { ...response, body: undefined, goneAfterRetry: true };
-        }
-        return this.interpret(req, url, response, attempt);
+        response = await this.send(req, url);
       } catch (error) {
         const failure = this.classify(error, req);
         const retryable = failure instanceof NetworkError && (IDEMPOTENT.has(req.method) || failure.neverSent);
@@ -116,6 +105,19 @@ export class HttpClient {
         this.trace(req, url, attempt, started, { error: failure.message });
         throw failure;
       }
+      // Outside the try: each answer is traced once, not a second time as the typed error interpret() throws.
+      if (RETRY_STATUSES.has(response.status) && this.mayRetry(req, response.status, attempt, retries)) {
+        if (response.status !== 429) ambiguousSeen = true;
+        const wait = this.backoff(attempt, response.headers['retry-after']);
+        this.trace(req, url, attempt, started, { status: response.status, retryInMs: wait });
+        await this.sleep(wait);
+        continue;
+      }
+      this.trace(req, url, attempt, started, { status: response.status });
+      if (response.status === 404 && req.method === 'DELETE' && ambiguousSeen) {
+        return { ...response, body: undefined, goneAfterRetry: true };
+      }
+      return this.interpret(req, url, response, attempt);
     }
   }
 
