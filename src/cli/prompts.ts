@@ -11,7 +11,8 @@ export function canPrompt(io: Terminal): boolean {
 
 export async function promptSecret(io: Terminal, message: string): Promise<string> {
   const { default: password } = await import('@inquirer/password');
-  const value = await interruptible(password({ message, mask: '*' }, { input: io.stdin, output: io.stderr as NodeJS.WritableStream }));
+  // No ctrl+t reveal: a revealed secret lands in terminal scrollback, screen shares and script(1) logs.
+  const value = await interruptible(password({ message, mask: '*', toggleMask: false }, { input: io.stdin, output: io.stderr as NodeJS.WritableStream }));
   registerSecret(value);
   return value;
 }

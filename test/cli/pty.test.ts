@@ -1,0 +1,143 @@
+// Prompts under a real pseudo-terminal (script(1)): auth login asks for base URL and key, the key and passwords never echo.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, tempDir } from '../helpers/cli.js';
+import { startMock, type MockFixture } from '../helpers/mock.js';
+
+const KEY = 'pty-login-key-Vb6Nm2Kd9Rt4';
+
+let mock: MockFixture;
+let home: { path: string; cleanup: () => void };
+let env: Record<string, string | undefined>;
+let configFile: string;
+
+beforeAll(async () => {
+  mock = await startMock({ apiKey: KEY });
+});
+afterAll(async () => {
+  await mock.close();
+});
+beforeEach(() => {
+  home = tempDir('rsapi-pty-');
+  env = { HOME: home.path, RSAPI_CONFIG_DIR: join(home.path, 'config'), TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' };
+  configFile = join(home.path, 'config', 'config.json');
+});
+afterEach(() => home.cleanup());
+
+/** A prompt to wait for on the screen, and what to type once it shows. */
+type Exchange = [prompt: RegExp, keys: string];
+
+/**
+ * Runs rsapi on a pseudo-terminal and types each answer only once its prompt is on screen (typing earlier
+ * would let the terminal echo it before the prompt turns echo off). Nothing secret goes in argv: keys are typed.
+ */
+function onTerminal(args: string[], exchanges: Exchange[]): Promise<{ code: number | null; screen: string }> {
+  const command = [process.execPath, BIN, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    let screen = '';
+    let from = 0;
+    const pending = [...exchanges];
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      screen += chunk;
+      const next = pending[0];
+      if (next && next[0].test(screen.slice(from))) {
+        pending.shift();
+        from = screen.length;
+        child.stdin.write(next[1]);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, screen });
+    });
+  });
+}
+
+function stored(): Record<string, Record<string, unknown>> {
+  return JSON.parse(readFileSync(configFile, 'utf8')).profiles;
+}
+
+describe('auth login on a terminal', () => {
+  it('prompts for the base URL and the key, masks the key, checks it and stores both', async () => {
+    const before = mock.server.requests.length;
+    const { code, screen } = await onTerminal(
+      ['auth', 'login'],
+      [
+        [/Base URL of the service/, `${mock.server.url}\r`],
+        // ctrl+t would reveal the input in some prompt libraries: it must not here.
+        [/API key/, `${KEY}\u0014\r`],
+      ],
+    );
+    expect(code).toBe(0);
+    expect(screen).toContain('*'.repeat(KEY.length));
+    expect(screen).not.toMatch(/toggle visibility/);
+    expect(screen).not.toContain(KEY);
+    expect(screen).toMatch(/Logged in to 127\.0\.0\.1:\d+ as profile "default" \(key \*\*\*\*9Rt4\)/);
+    expect(stored()).toEqual({ default: { 'base-url': mock.server.baseUrl, 'api-key': KEY } });
+    expect(mock.server.requests.slice(before).map((request) => request.headers.authorization)).toEqual([`Bearer ${KEY}`]);
+  });
+
+  it('offers the stored base URL: Enter keeps it', async () => {
+    mkdirSync(join(home.path, 'config'), { recursive: true });
+    writeFileSync(configFile, JSON.stringify({ profiles: { work: { 'base-url': mock.server.baseUrl, output: 'json' } } }));
+    const { code, screen } = await onTerminal(
+      ['auth', 'login', '--profile', 'work'],
+      [
+        [/Base URL of the service.*127\.0\.0\.1/, '\r'],
+        [/API key/, `${KEY}\r`],
+      ],
+    );
+    expect(code).toBe(0);
+    expect(screen).not.toContain(KEY);
+    expect(stored()).toEqual({ work: { 'base-url': mock.server.baseUrl, output: 'json', 'api-key': KEY } });
+  });
+
+  it('asks again after an invalid base URL', async () => {
+    const { code, screen } = await onTerminal(
+      ['auth', 'login'],
+      [
+        [/Base URL of the service/, 'ftp://nope.example\r'],
+        [/only http and https are supported/, `\u0015${mock.server.url}\r`],
+        [/API key/, `${KEY}\r`],
+      ],
+    );
+    expect(code).toBe(0);
+    expect(stored().default?.['base-url']).toBe(mock.server.baseUrl);
+    expect(screen).not.toContain(KEY);
+  });
+
+  it('with --base-url only the key is asked for; a rejected key is not stored (exit 3) and not echoed', async () => {
+    const wrong = 'pty-wrong-key-Zq8Wx3Lp';
+    const { code, screen } = await onTerminal(['auth', 'login', '--base-url', mock.server.url], [[/API key/, `${wrong}\r`]]);
+    expect(code).toBe(3);
+    expect(screen).not.toMatch(/Base URL of the service/);
+    expect(screen).toMatch(/authentication refused/);
+    expect(screen).toMatch(/nothing was saved/);
+    expect(screen).not.toContain(wrong);
+    expect(existsSync(configFile)).toBe(false);
+  });
+
+  it('Ctrl-C at the key prompt: exit 130, nothing stored', async () => {
+    const { code } = await onTerminal(['auth', 'login', '--base-url', mock.server.url], [[/API key/, 'partial\u0003']]);
+    expect(code).toBe(130);
+    expect(existsSync(configFile)).toBe(false);
+  });
+});
+
+describe('report passwords on a terminal', () => {
+  it('--privacy password prompts for the password, masked, and sends it', async () => {
+    const password = 'pty-pass-Hw7Jk3';
+    const url = `https://example.com/pty-${Date.now()}`;
+    env = { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: KEY };
+    const { code, screen } = await onTerminal(['reports', 'create', url, '--privacy', 'password'], [[/Report page password/, `${password}\r`]]);
+    expect(code).toBe(0);
+    expect(screen).toContain('*'.repeat(password.length));
+    expect(screen).not.toContain(password);
+    expect(mock.server.reports().find((report) => report.url === url)?.password).toBe(password);
+  });
+});
