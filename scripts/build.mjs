@@ -1,9 +1,11 @@
 // Bundles the CLI with esbuild: one entry, lazily loaded chunks per command, dependencies inlined.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const outdir = new URL('../dist', import.meta.url).pathname;
+const dist = new URL('../dist', import.meta.url).pathname;
+// Built beside dist/ and swapped in at the end, so a binary running meanwhile never sees half a build.
+const outdir = `${dist}.building-${process.pid}`;
 rmSync(outdir, { recursive: true, force: true });
 
 await build({
@@ -23,3 +25,6 @@ await build({
   banner: { js: "import{createRequire as __rsapiCreateRequire}from'node:module';const require=__rsapiCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+
+rmSync(dist, { recursive: true, force: true });
+renameSync(outdir, dist);

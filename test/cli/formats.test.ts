@@ -1,0 +1,110 @@
+// Each output format, produced by the built binary against the mock and parsed back.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { parseCsv } from '../helpers/csv.js';
+import { startMock, type MockFixture } from '../helpers/mock.js';
+
+let mock: MockFixture;
+
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(async () => {
+  await mock.close();
+});
+
+const list = (...args: string[]) => runCli(['reports', 'list', '--per-page', '25', ...args], { env: mock.env });
+
+describe('output formats', () => {
+  it('json: one array, records as the service sent them', async () => {
+    const { code, stdout } = await list('-o', 'json');
+    expect(code).toBe(0);
+    const records = JSON.parse(stdout) as Record<string, unknown>[];
+    expect(records).toHaveLength(25);
+    expect(Object.keys(records[0]!)).toEqual(['id', 'url', 'project', 'result', 'score', 'privacy', 'generated_at', 'created_at', 'updated_at']);
+  });
+
+  it('--json is -o json, before or after the command', async () => {
+    const after = await list('--json');
+    const before = await runCli(['--json', 'reports', 'list', '--per-page', '25'], { env: mock.env });
+    expect(JSON.parse(after.stdout)).toEqual(JSON.parse(before.stdout));
+  });
+
+  it('ndjson: one object a line', async () => {
+    const { stdout } = await list('-o', 'ndjson', '--all');
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(mock.server.reports().length);
+    for (const line of lines) expect(JSON.parse(line)).toHaveProperty('url');
+  });
+
+  it('csv: RFC 4180 with a header row of the default columns', async () => {
+    const { stdout } = await list('-o', 'csv');
+    const rows = parseCsv(stdout);
+    expect(rows[0]).toEqual(['id', 'url', 'project', 'result', 'score', 'privacy', 'generated_at']);
+    expect(rows).toHaveLength(26);
+  });
+
+  it('tsv without a terminal: no header, no colour, one record a line', async () => {
+    const { stdout, stderr } = await list();
+    const lines = stdout.trim().split('\n');
+    expect(lines, stderr).toHaveLength(25);
+    expect(lines[0]!.split('\t')).toHaveLength(7);
+    expect(stdout).not.toMatch(/\u001b/);
+  });
+
+  it('--fields picks fields in order, including ones the client does not know', async () => {
+    const { stdout } = await list('--fields', 'score,updated_at,no_such_field,id', '-o', 'json');
+    const records = JSON.parse(stdout) as Record<string, unknown>[];
+    expect(Object.keys(records[0]!)).toEqual(['score', 'updated_at', 'no_such_field', 'id']);
+    expect(records[0]!.no_such_field).toBeNull();
+    const csv = parseCsv((await list('--fields', 'url,updated_at', '-o', 'csv')).stdout);
+    expect(csv[0]).toEqual(['url', 'updated_at']);
+    expect(csv[1]![1]).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it('-q prints only ids; for projects, names', async () => {
+    const { stdout } = await list('-q');
+    expect(stdout.trim().split('\n').every((line) => /^\d+$/.test(line))).toBe(true);
+    const projects = await runCli(['projects', 'list', '-q'], { env: mock.env });
+    expect(projects.stdout.trim().split('\n').sort()).toEqual(mock.server.projects().map((p) => p.project).sort());
+  });
+
+  it('a stored default output format applies when no flag is given', async () => {
+    const set = await runCli(['config', 'set', 'output', 'ndjson'], { env: mock.env });
+    expect(set.code, set.stderr).toBe(0);
+    const { stdout } = await list();
+    expect(JSON.parse(stdout.trim().split('\n')[0]!)).toHaveProperty('id');
+    const flag = await list('-o', 'tsv');
+    expect(flag.stdout.split('\n')[0]).toMatch(/^\d+\t/);
+    await runCli(['config', 'unset', 'output'], { env: mock.env });
+  });
+
+  it('a failure midway leaves no half-written JSON on stdout', async () => {
+    // Page 1 answers with a next link; page 2 is a server fault.
+    const pages: string[] = [];
+    const server = createServer((req, res) => {
+      const page = new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? '1';
+      pages.push(page);
+      if (page === '1') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ data: [{ id: 1, url: 'https://a.example/' }], links: { next: 'http://x/api/v1/reports?page=2' }, meta: { current_page: 1 } }));
+      } else {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end('{"message":"Server Error"}');
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const { code, stdout, stderr } = await runCli(['reports', 'list', '--all', '--json'], { env: { ...mock.env, RSAPI_BASE_URL: baseUrl } });
+      expect(pages).toEqual(['1', '2']);
+      expect(code).toBe(8);
+      expect(stderr).toMatch(/server error: Server Error \(HTTP 500, GET \/reports\?page=2\)/);
+      expect(stdout).toBe('');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

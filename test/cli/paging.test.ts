@@ -1,0 +1,60 @@
+// --all and --limit across the three list shapes the service may use, counting the requests made.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Envelope } from '../../src/mock/server.js';
+import { runCli } from '../helpers/cli.js';
+import { startMock, type MockFixture } from '../helpers/mock.js';
+
+const envelopes: Envelope[] = ['length-aware', 'simple', 'bare'];
+const SEED = 45; // 5 pages of 10, the last one short
+
+describe.each(envelopes)('%s pages', (envelope) => {
+  let mock: MockFixture;
+  beforeAll(async () => {
+    mock = await startMock({ envelope, seed: SEED });
+  });
+  afterAll(async () => {
+    await mock.close();
+  });
+
+  async function run(...args: string[]) {
+    const before = mock.server.requests.length;
+    const result = await runCli(['reports', 'list', '-o', 'ndjson', ...args], { env: mock.env });
+    const ids = result.stdout.trim() ? result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: number }).id) : [];
+    return { result, ids, pages: mock.server.requests.slice(before).map((r) => r.query.page ?? '1') };
+  }
+
+  it('one page by default', async () => {
+    const { ids, pages } = await run();
+    expect(ids).toHaveLength(10);
+    expect(pages).toEqual(['1']);
+  });
+
+  it('--all fetches every page once and every record once', async () => {
+    const { ids, pages, result } = await run('--all');
+    expect(result.code).toBe(0);
+    expect(new Set(ids).size).toBe(SEED);
+    expect(ids).toHaveLength(SEED);
+    expect(pages).toEqual(['1', '2', '3', '4', '5']);
+  });
+
+  it('--limit stops at N records and fetches no page it does not need', async () => {
+    const { ids, pages } = await run('--limit', '20');
+    expect(ids).toHaveLength(20);
+    expect(pages).toEqual(['1', '2']);
+    const eleven = await run('--limit', '11');
+    expect(eleven.ids).toHaveLength(11);
+    expect(eleven.pages).toEqual(['1', '2']);
+  });
+
+  it('--page with --all starts there and goes to the end', async () => {
+    const { ids, pages } = await run('--page', '4', '--all');
+    expect(ids).toHaveLength(SEED - 30);
+    expect(pages).toEqual(['4', '5']);
+  });
+
+  it('--per-page is sent and respected across pages', async () => {
+    const { ids, pages } = await run('--per-page', '25', '--all');
+    expect(ids).toHaveLength(SEED);
+    expect(pages).toEqual(['1', '2']);
+  });
+});
