@@ -84,13 +84,12 @@ export class ReportsApi {
    * Creates one report. POST is not idempotent, so after an ambiguous failure (timeout, reset after
    * sending, 502/503/504) it looks for the report first and sends again only if it is not there.
    * The last attempt's ambiguous failure is looked up too: the report may exist all the same.
-   * `since` (ms) bounds the look-up: reports created before it are not ours (default: now, less clock skew).
    */
-  async create(input: ReportCreateInput, options: { since?: number } = {}): Promise<CreateResult> {
+  async create(input: ReportCreateInput): Promise<CreateResult> {
     const retries = this.http.options.retries;
     const form: Params = { url: input.url, privacy: input.privacy, password: input.password };
     const req = { method: 'POST' as const, path: '/reports', form, timeoutMs: this.createTimeoutMs };
-    const since = options.since ?? Date.now() - CLOCK_SKEW_MS;
+    const since = Date.now() - CLOCK_SKEW_MS;
     for (let attempt = 1; ; attempt++) {
       try {
         const response = await this.http.request(req);

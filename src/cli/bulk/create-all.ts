@@ -1,6 +1,7 @@
 // Bulk report creation: bounded concurrency, the journal kept, each outcome reported as it comes, Ctrl-C honoured.
 import type { ApiRecord } from '../../api/decode.js';
-import { ExitCode, RsapiError, type ExitCodeValue } from '../../api/errors.js';
+import { ApiError, ExitCode, RsapiError, type ExitCodeValue } from '../../api/errors.js';
+import { isAmbiguousFailure } from '../../api/http.js';
 import { CLOCK_SKEW_MS, type CreateResult, type ReportCreateInput } from '../../api/reports.js';
 import type { Journal } from './journal.js';
 import { runPool } from './pool.js';
@@ -11,7 +12,9 @@ export interface BulkCreateRun {
   urls: string[];
   concurrency: number;
   /** Creates one report; safe against duplicates after an ambiguous failure (ReportsApi.create). */
-  create: (input: ReportCreateInput, options: { since?: number }) => Promise<CreateResult>;
+  create: (input: ReportCreateInput) => Promise<CreateResult>;
+  /** Finds the report an earlier run may have created for this URL since `since` (ms) (ReportsApi.findCreated). */
+  lookUp: (url: string, since: number) => Promise<ApiRecord | undefined>;
   input: Omit<ReportCreateInput, 'url'>;
   journal?: Journal;
   /** Raised on Ctrl-C: no new URL is started; requests under way finish or time out. */
@@ -42,14 +45,14 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
   const { started } = await runPool(run.urls, { concurrency: run.concurrency, stop: run.stop }, async (url, index) => {
     inFlight++;
     update();
-    // A URL an earlier run left unsettled may have been created then: the look-up covers that run's time too.
-    const earlier = unsettled?.get(url);
-    const since = earlier === undefined ? undefined : Math.max(0, earlier - CLOCK_SKEW_MS);
     run.journal?.record({ url, status: 'sending' });
     let result: CreateResult | undefined;
     let failure: RsapiError | undefined;
     try {
-      result = await run.create({ ...run.input, url }, { since });
+      // A URL an earlier run left unsettled (killed mid-request, or a failed look-up) may exist: look first.
+      const earlier = unsettled?.get(url);
+      const found = earlier === undefined ? undefined : await run.lookUp(url, Math.max(0, earlier - CLOCK_SKEW_MS));
+      result = found ? { report: found, recovered: true, attempts: 0 } : await run.create({ ...run.input, url });
     } catch (error) {
       failure = asRsapiError(error);
     }
@@ -60,7 +63,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
       if (result.recovered) outcome.recovered++;
       await run.onCreated(url, index, result);
     } else if (failure) {
-      run.journal?.record({ url, status: 'failed', error: failure.message, code: failure.exitCode });
+      run.journal?.record({ url, status: 'failed', error: failure.message, code: failure.exitCode, ...(mayHaveCreated(failure) ? { maybeCreated: true } : {}) });
       outcome.failed++;
       outcome.firstFailure ??= failure.exitCode;
       run.onFailed(url, index, failure);
@@ -77,6 +80,14 @@ function asRsapiError(error: unknown): RsapiError {
   if (error instanceof RsapiError) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new RsapiError(`unexpected error: ${message}`, ExitCode.unexpected, { cause: error });
+}
+
+/**
+ * Whether the report may exist despite the failure: the answer to the POST was lost (timeout, reset, 502-504:
+ * the service may still store it), the look-up itself failed, or something unforeseen happened.
+ */
+function mayHaveCreated(failure: RsapiError): boolean {
+  return !(failure instanceof ApiError) || failure.method !== 'POST' || isAmbiguousFailure(failure);
 }
 
 function recordIdOf(report: ApiRecord): string | number | undefined {

@@ -4,7 +4,8 @@ import { UsageError } from '../../api/errors.js';
 
 /**
  * `sending` is written before a URL's first request, `created` or `failed` when it ends. A URL whose
- * last line is `sending` was under way when the run was killed: it may or may not have been created.
+ * last line is `sending` was under way when the run was killed: it may or may not have been created;
+ * so may one that `failed` with `maybeCreated` (its answer was lost and could not be looked up).
  */
 export type JournalStatus = 'sending' | 'created' | 'failed';
 
@@ -16,6 +17,8 @@ export interface JournalEntry {
   /** Why it failed, and the exit code of that failure class. */
   error?: string;
   code?: number;
+  /** A failure that may hide a created report: the next run looks the URL up before sending it. */
+  maybeCreated?: boolean;
   /** ISO 8601 time of the event. */
   at: string;
 }
@@ -24,7 +27,7 @@ export interface JournalEntry {
 export interface JournalHistory {
   /** URLs whose last entry is `created`. */
   created: Set<string>;
-  /** URLs tried before but not known to be created, with the time (ms) of their first entry. */
+  /** URLs that may have been created by an earlier run without its knowing, with the time (ms) of their first entry. */
   unsettled: Map<string, number>;
   /** Lines that could not be read (a torn last line after a kill, or damage). */
   unreadable: number;
@@ -91,7 +94,8 @@ export function parseHistory(text: string): JournalHistory {
       history.unsettled.delete(entry.url);
     } else {
       history.created.delete(entry.url);
-      history.unsettled.set(entry.url, firstSeen.get(entry.url) ?? 0);
+      if (entry.status === 'sending' || entry.maybeCreated === true) history.unsettled.set(entry.url, firstSeen.get(entry.url) ?? 0);
+      else history.unsettled.delete(entry.url);
     }
   }
   return history;

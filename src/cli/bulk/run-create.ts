@@ -43,7 +43,8 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const outcome = await createAll({
       urls,
       concurrency: plan.concurrency,
-      create: (report, options) => client.reports.create(report, options),
+      create: (report) => client.reports.create(report),
+      lookUp: (url, since) => client.reports.findCreated(url, since),
       input: { privacy: plan.privacy, password: plan.password },
       journal,
       stop: ctx.signal,
