@@ -1,6 +1,6 @@
 // Reading the stored settings file: plain fs + JSON, so commands that only read never load `conf`.
 import { readFileSync } from 'node:fs';
-import { UsageError } from '../api/errors.js';
+import { ExitCode, RsapiError, UsageError } from '../api/errors.js';
 import { configPath } from './paths.js';
 
 /** The settings one profile may hold. Keys are the names users type in `rsapi config set`. */
@@ -23,8 +23,12 @@ export function readStoredConfig(env: NodeJS.ProcessEnv = process.env): StoredCo
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return {};
+    throw new RsapiError(`cannot read the settings file ${path}: ${code ?? String(error)}`, ExitCode.unexpected, {
+      cause: error,
+      hint: 'check RSAPI_CONFIG_DIR and the file\'s permissions; `rsapi config path` prints where it is',
+    });
   }
   try {
     const parsed: unknown = JSON.parse(text);
