@@ -1,9 +1,16 @@
 // Stored settings: where the file goes and with what mode, config get/set/unset/list/path, profiles, stored defaults in use.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
+
+/** How often `conf` was imported by the in-process tests below (the CLI runs in child processes). */
+const confLoads = vi.hoisted(() => ({ count: 0 }));
+vi.mock('conf', async (importOriginal) => {
+  confLoads.count++;
+  return importOriginal();
+});
 
 let home: { path: string; cleanup: () => void };
 let configDir: string;
@@ -222,5 +229,20 @@ describe('stored defaults are used', () => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe('start-up cost', () => {
+  it('reading settings never loads conf; the first write does', async () => {
+    const { resolveSettings } = await import('../../src/config/resolve.js');
+    const { updateProfile } = await import('../../src/config/write.js');
+    mkdirSync(configDir, { recursive: true });
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { default: { retries: 1 } } }));
+    const settingsEnv = { RSAPI_CONFIG_DIR: configDir };
+    expect(resolveSettings({}, settingsEnv).stored).toEqual({ retries: 1 });
+    expect(confLoads.count).toBe(0);
+    await updateProfile('default', (settings) => ({ ...settings, timeout: 3 }), settingsEnv);
+    expect(confLoads.count).toBe(1);
+    expect(resolveSettings({}, settingsEnv).stored).toEqual({ retries: 1, timeout: 3 });
   });
 });
