@@ -12,16 +12,6 @@ export type SettingKey = (typeof SETTING_KEYS)[number];
 /** Profile names are object keys in the file and words on the command line: keep them plain. */
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-export function isSettingKey(key: string): key is SettingKey {
-  return (SETTING_KEYS as readonly string[]).includes(key);
-}
-
-/** The key as typed on the command line, or a usage error naming the valid keys. */
-export function checkSettingKey(key: string): SettingKey {
-  if (isSettingKey(key)) return key;
-  throw new UsageError(`unknown setting "${key}"`, { hint: `valid settings: ${SETTING_KEYS.join(', ')}` });
-}
-
 export function checkProfileName(name: string): string {
   if (PROFILE_NAME.test(name)) return name;
   throw new UsageError(`invalid profile name "${name}"`, {
