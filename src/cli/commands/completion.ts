@@ -55,7 +55,7 @@ interface CommandSpec {
 
 function describeCommand(command: Command, path: string): CommandSpec {
   const help = command.createHelp();
-  const own = help.visibleOptions(command).filter((option) => !(command.parent && option.long === '--version'));
+  const own = help.visibleOptions(command);
   const subcommands = help.visibleCommands(command);
   const spec: CommandSpec = {
     path,
@@ -90,7 +90,7 @@ function walk(spec: CommandSpec, visit: (spec: CommandSpec, ancestors: CommandSp
 
 /** Every option valid on a command: its own and its ancestors'. */
 function optionsAt(spec: CommandSpec, ancestors: CommandSpec[]): OptionSpec[] {
-  const inherited = ancestors.flatMap((ancestor) => ancestor.options.filter((option) => !option.names.includes('--help') && !option.names.includes('--version')));
+  const inherited = ancestors.flatMap((ancestor) => ancestor.options.filter((option) => !option.names.includes('--help')));
   return [...spec.options, ...inherited];
 }
 
@@ -293,8 +293,7 @@ function fishScript(tree: CommandSpec, bin: string): string {
       }
       const flags = option.names.map((name) => (name.startsWith('--') ? `-l ${fq(name.slice(2))}` : name.length === 2 ? `-s ${fq(name.slice(1))}` : `-o ${fq(name.slice(1))}`));
       const value = !option.takesValue ? '' : option.choices.length > 0 ? ` -x -a ${fq(option.choices.join(' '))}` : option.files ? ' -r -F' : ' -x';
-      const rootOnly = spec.path === '' && option.names.includes('--version');
-      const scope = spec.path === '' && !rootOnly ? '' : ` -n ${fq(spec.children.length > 0 && !rootOnly ? `${f}_under ${fq(spec.path)}` : `${f}_is ${fq(spec.path)}`)}`;
+      const scope = spec.path === '' ? '' : ` -n ${fq(spec.children.length > 0 ? `${f}_under ${fq(spec.path)}` : `${f}_is ${fq(spec.path)}`)}`;
       lines.push(`${c}${scope} ${flags.join(' ')}${value} -d ${fq(option.description)}`);
     }
     spec.argChoices.forEach((choices, index) => {

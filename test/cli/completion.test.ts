@@ -1,0 +1,157 @@
+// `rsapi completion bash|zsh|fish`: each script loads in its shell and completes commands, flags and enum values.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/api/errors.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+const dir = tempDir('rsapi-completion-');
+const scripts: Record<'bash' | 'zsh' | 'fish', string> = { bash: '', zsh: '', fish: '' };
+const files: Record<'bash' | 'zsh' | 'fish', string> = { bash: '', zsh: '', fish: '' };
+
+beforeAll(async () => {
+  for (const shell of ['bash', 'zsh', 'fish'] as const) {
+    const result = await runCli(['completion', shell]);
+    expect(result.code, result.stderr).toBe(0);
+    scripts[shell] = result.stdout;
+    files[shell] = join(dir.path, `rsapi.${shell}`);
+    writeFileSync(files[shell], result.stdout);
+  }
+});
+afterAll(() => dir.cleanup());
+
+function shellInstalled(shell: string): boolean {
+  return spawnSync(shell, ['-c', 'exit 0'], { stdio: 'ignore' }).status === 0;
+}
+
+function run(shell: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(shell, args, { encoding: 'utf8', cwd: dir.path, env: { PATH: process.env.PATH, HOME: dir.path }, timeout: 15_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** What bash offers for a command line whose last word is being completed. */
+function bashComplete(words: string[]): string[] {
+  const script = `source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _rsapi; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const result = run('bash', ['-c', script, 'complete', files.bash, ...words]);
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return result.stdout.split('\n').filter(Boolean);
+}
+
+/** The flags `--help` lists for a command. */
+async function helpFlags(args: string[]): Promise<string[]> {
+  const help = await runCli([...args, '--help']);
+  return [...new Set(help.stdout.match(/(?<=^|[\s,])--?[a-zA-Z][\w-]*/gm) ?? [])];
+}
+
+describe('bash', () => {
+  it('the script parses (bash -n) and registers the completion function', () => {
+    expect(run('bash', ['-n', files.bash]).status).toBe(0);
+    const result = run('bash', ['-c', `source "$1" && complete -p rsapi`, 'load', files.bash]);
+    expect(result.stdout.trim()).toBe('complete -F _rsapi rsapi');
+  });
+
+  it('completes commands and aliases, subcommands, and arguments with allowed values', () => {
+    expect(bashComplete(['rsapi', 'rep'])).toEqual(['reports', 'report']);
+    expect(bashComplete(['rsapi', 'reports', 'cr'])).toEqual(['create']);
+    expect(bashComplete(['rsapi', 'report', 'd'])).toEqual(['delete']);
+    expect(bashComplete(['rsapi', '--json', 'projects', ''])).toEqual(['list', 'ls', 'delete', 'rm', 'help']);
+    expect(bashComplete(['rsapi', 'api', ''])).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+    expect(bashComplete(['rsapi', 'completion', 'f'])).toEqual(['fish']);
+    expect(bashComplete(['rsapi', 'help', 'pro'])).toEqual(['projects', 'project']);
+  });
+
+  it('completes the allowed values of enum flags, global ones too, after other flags', () => {
+    expect(bashComplete(['rsapi', 'reports', 'list', '--result', ''])).toEqual(['good', 'decent', 'bad']);
+    expect(bashComplete(['rsapi', 'reports', 'list', '--search', 'x', '--sort-by', ''])).toEqual(['id', 'generated_at', 'url', 'score']);
+    expect(bashComplete(['rsapi', 'reports', 'create', '--privacy', 'p'])).toEqual(['public', 'private', 'password']);
+    expect(bashComplete(['rsapi', 'reports', 'create', '--privacy', '=', ''])).toEqual(['public', 'private', 'password', '0', '1', '2']);
+    expect(bashComplete(['rsapi', '-o', 'n'])).toEqual(['ndjson']);
+    expect(bashComplete(['rsapi', 'projects', 'list', '--output', 'cs'])).toEqual(['csv']);
+    expect(bashComplete(['rsapi', 'reports', 'list', '--per-page', ''])).toEqual(['10', '25', '50', '100']);
+  });
+
+  it('completes flags of the command at the cursor, with the global ones', () => {
+    expect(bashComplete(['rsapi', 'reports', 'create', '--conc'])).toEqual(['--concurrency']);
+    expect(bashComplete(['rsapi', 'reports', 'create', '--jo'])).toEqual(['--journal']);
+    expect(bashComplete(['rsapi', 'reports', 'delete', '--y'])).toEqual(['--yes']);
+    expect(bashComplete(['rsapi', 'api', 'GET', '/reports', '--fi'])).toEqual(['--field', '--fields']);
+    expect(bashComplete(['rsapi', 'projects', 'list', '--ba'])).toEqual(['--base-url']);
+    // A flag's value is not taken for a command: `--profile reports` leaves us at the root.
+    expect(bashComplete(['rsapi', '--profile', 'reports', 'pro'])).toEqual(['projects', 'project']);
+  });
+
+  it('completes file names for file flags', () => {
+    writeFileSync(join(dir.path, 'urls-to-audit.txt'), 'https://example.com/\n');
+    expect(bashComplete(['rsapi', 'reports', 'create', '--from-file', 'urls-to'])).toEqual(['urls-to-audit.txt']);
+  });
+
+  it('offers every flag that --help shows, so the script cannot fall behind the commands', async () => {
+    for (const command of [['reports', 'create'], ['reports', 'list'], ['projects', 'delete'], ['api'], ['mock-server']]) {
+      const offered = bashComplete(['rsapi', ...command, '-']);
+      const shown = await helpFlags(command);
+      expect(shown.length).toBeGreaterThan(5);
+      expect(offered, command.join(' ')).toEqual(expect.arrayContaining(shown));
+    }
+  });
+});
+
+describe('zsh', () => {
+  it('is a #compdef file that registers _rsapi; loads under compinit and completes when zsh is installed', () => {
+    expect(scripts.zsh.startsWith('#compdef rsapi\n')).toBe(true);
+    expect(scripts.zsh).toContain('compdef _rsapi rsapi');
+    expect(scripts.zsh).toMatch(/'--concurrency:requests in flight at once/);
+    expect(scripts.zsh).toMatch(/'reports create\|--privacy'.*\) echo 'public private password 0 1 2'/);
+    if (!shellInstalled('zsh')) return; // CI machines without zsh check the text above only
+    expect(run('zsh', ['-n', files.zsh]).status).toBe(0);
+    const loaded = run('zsh', ['-c', 'autoload -U compinit && compinit -u -D && source "$1" && print -r -- ${_comps[rsapi]}', 'zsh', files.zsh]);
+    expect(loaded.stderr).toBe('');
+    expect(loaded.stdout.trim()).toBe('_rsapi');
+    // Outside a completion widget the zsh builtins are stood in for; the walk and the data are the script's own.
+    const complete = (line: string) => {
+      const stubs = [
+        'compdef() { :; }',
+        '_describe() { local -a described; described=("${(@P)4}"); print -rl -- "${described[@]%%:*}"; }',
+        'compadd() { [[ $1 == -- ]] && shift; print -rl -- "$@"; }',
+        'compset() { PREFIX="${PREFIX#*=}"; }',
+        '_files() { print FILES; }',
+      ].join('\n');
+      const result = run('zsh', ['-c', `${stubs}\nsource "$1"; words=(\${=2} ''); CURRENT=\${#words}; PREFIX=''; _rsapi`, 'zsh', files.zsh, line]);
+      expect(result.stderr).toBe('');
+      return result.stdout.split('\n').filter(Boolean);
+    };
+    expect(complete('rsapi reports')).toEqual(['list', 'ls', 'show', 'get', 'create', 'update', 'delete', 'rm', 'help']);
+    expect(complete('rsapi reports list --result')).toEqual(['good', 'decent', 'bad']);
+    expect(complete('rsapi reports create --from-file')).toEqual(['FILES']);
+  });
+});
+
+describe('fish', () => {
+  it('defines completions for every command; loads and completes in fish when fish is installed', () => {
+    expect(scripts.fish).toContain("complete -c rsapi -n '__rsapi_is \\'reports\\'' -a 'create'");
+    expect(scripts.fish).toMatch(/-l 'privacy' -x -a 'public private password 0 1 2'/);
+    if (!shellInstalled('fish')) return; // CI machines without fish check the text above only
+    expect(run('fish', ['--no-execute', files.fish]).status).toBe(0);
+    const complete = (line: string) => {
+      const result = run('fish', ['-c', 'source $argv[1]; complete -C $argv[2]', files.fish, line]);
+      expect(result.stderr).toBe('');
+      return result.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((entry) => entry.split('\t')[0]);
+    };
+    expect(complete('rsapi reports cr')).toEqual(['create']);
+    expect(complete('rsapi reports list --result ')).toEqual(['bad', 'decent', 'good']);
+    expect(complete('rsapi -o json api ')).toEqual(['DELETE', 'GET', 'PATCH', 'POST', 'PUT']);
+    expect(complete('rsapi reports create --jo')).toEqual(['--journal']);
+  });
+});
+
+describe('rsapi completion', () => {
+  it('refuses an unknown shell (exit 2)', async () => {
+    const result = await runCli(['completion', 'powershell']);
+    expect(result.code).toBe(ExitCode.usage);
+    expect(result.stderr).toContain('Allowed choices are bash, zsh, fish');
+  });
+});
