@@ -245,20 +245,26 @@ interface RawResponse {
 }
 
 /**
- * undici is the heaviest dependency, so it is loaded on the first request only, and only the parts
- * used (agent, request API; the proxy agent when a proxy is set): half the cost of its index.
+ * undici is the heaviest dependency, so it is loaded on the first request only. Without a proxy,
+ * only the parts used (agent, request API): half the cost of its index. A proxy agent needs the
+ * whole package (it relies on methods the index adds to every dispatcher).
  * One pool per origin, kept alive across requests and pages.
  */
 async function createDispatcher(): Promise<Sender> {
   const env = process.env;
-  const proxied = env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy;
   const options = { keepAliveTimeout: 10_000, connect: { timeout: 10_000 } };
-  const [{ default: request }, dispatcher] = await Promise.all([
+  if (env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy) {
+    const imported = await import('undici');
+    // undici is CommonJS: bundled, its exports arrive on `default`.
+    const undici = (imported as unknown as { default?: typeof imported }).default ?? imported;
+    const dispatcher = new undici.EnvHttpProxyAgent(options);
+    return { request: (opts) => dispatcher.request(opts), close: () => dispatcher.close() };
+  }
+  const [{ default: request }, { default: Agent }] = await Promise.all([
     import('undici/lib/api/api-request.js'),
-    proxied
-      ? import('undici/lib/dispatcher/env-http-proxy-agent.js').then(({ default: EnvHttpProxyAgent }) => new EnvHttpProxyAgent(options))
-      : import('undici/lib/dispatcher/agent.js').then(({ default: Agent }) => new Agent(options)),
+    import('undici/lib/dispatcher/agent.js'),
   ]);
+  const dispatcher = new Agent(options);
   return { request: (opts) => request.call(dispatcher, opts), close: () => dispatcher.close() };
 }
 

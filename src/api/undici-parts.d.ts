@@ -5,12 +5,6 @@ declare module 'undici/lib/dispatcher/agent.js' {
   export default AgentClass;
 }
 
-declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
-  import type { EnvHttpProxyAgent } from 'undici';
-  const EnvHttpProxyAgentClass: typeof EnvHttpProxyAgent;
-  export default EnvHttpProxyAgentClass;
-}
-
 declare module 'undici/lib/api/api-request.js' {
   import type { Dispatcher } from 'undici';
   function request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
