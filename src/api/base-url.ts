@@ -8,10 +8,10 @@ export function normaliseBaseUrl(input: string): string {
   try {
     url = new URL(input.trim());
   } catch {
-    throw new UsageError(`invalid base URL "${input}"`, { hint: 'give it as https://host or https://host/api/v1' });
+    throw new UsageError(`invalid base URL "${withoutCredentials(input)}"`, { hint: 'give it as https://host or https://host/api/v1' });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`invalid base URL "${input}": only http and https are supported`);
+    throw new UsageError(`invalid base URL "${withoutCredentials(input)}": only http and https are supported`);
   }
   if (url.username || url.password) {
     throw new UsageError('the base URL must not contain credentials; use --api-key or `rsapi auth login`');
@@ -25,4 +25,9 @@ export function normaliseBaseUrl(input: string): string {
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '');
   return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host);
+}
+
+/** Never echo credentials someone pasted into the address. */
+function withoutCredentials(input: string): string {
+  return input.replace(/^([^@/]*\/\/)?[^@/]*@/, '$1***@');
 }
