@@ -296,6 +296,29 @@ describe('bulk create: input and output', () => {
   });
 });
 
+describe('bulk create on a terminal', () => {
+  it('draws a progress bar on stderr, then clears it for the summary', async () => {
+    const fixture = await mock({ latencyMs: 20 });
+    const args = ['reports', 'create', ...urls('tty.example', 24), '--concurrency', '2', '-o', 'ndjson'];
+    const command = [process.execPath, BIN, ...args].map((word) => `'${word}'`).join(' ');
+    const screen = await new Promise<string>((resolve, reject) => {
+      const child = spawn('script', ['-qfec', command, '/dev/null'], { env: cleanEnv({ ...fixture.env, COLUMNS: '160', TERM: 'xterm' }), stdio: ['pipe', 'pipe', 'ignore'] });
+      let text = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      child.on('error', reject);
+      child.on('close', () => resolve(text));
+      child.stdin.end();
+    });
+    // The pseudo-terminal is 80 columns wide: the bar is cut there (rate and ETA past it).
+    expect(screen).toMatch(/\d+\/24 \| created \d+ \| failed 0 \| in flight [0-2] \|/);
+    // Records on the same screen are written above the bar, never onto its line.
+    expect(screen).toMatch(/in flight \d[^\r\n]*\r\u001b\[2K\{"id"/);
+    expect(screen).not.toMatch(/in flight \d[^\r\n]*\{"id"/);
+    expect(screen).toContain('created 24, failed 0, skipped 0 (journal), duplicates 0');
+    expect(fixture.server.reports().filter((report) => report.url.includes('tty.example'))).toHaveLength(24);
+  });
+});
+
 describe('bulk building blocks', () => {
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -11,6 +11,8 @@ export interface ProgressDisplay {
   update(counts: ProgressCounts): void;
   /** A line on stderr that must not tear the bar (a failed URL, a note). */
   log(line: string): void;
+  /** Writes on the bar's terminal by other means (stdout on the same screen): the bar is cleared first, then redrawn. */
+  above(write: () => void): void;
   /** Removes the bar; lines logged meanwhile are written first. */
   stop(): void;
 }
@@ -23,7 +25,7 @@ export interface ProgressTarget {
 
 /** Plain lines, no bar: stderr is not a terminal, or --quiet. */
 export function plainProgress(stderr: Sink): ProgressDisplay {
-  return { update: () => {}, log: (line) => void stderr.write(`${line}\n`), stop: () => {} };
+  return { update: () => {}, log: (line) => void stderr.write(`${line}\n`), above: (write) => write(), stop: () => {} };
 }
 
 const FORMAT = '{bar} {value}/{total} | created {created} | failed {failed} | in flight {inFlight} | {rate}/s | ETA {eta_formatted}';
@@ -59,6 +61,12 @@ export async function createProgress(target: ProgressTarget, total: number): Pro
   return {
     update: (counts) => bar.update(counts.created + counts.failed, payload(counts)),
     log: (line) => multibar.log(`${line}\n`),
+    above: (write) => {
+      if (stopped) return write();
+      target.stderr.write('\r\u001b[2K');
+      write();
+      multibar.update();
+    },
     stop: () => {
       if (stopped) return;
       stopped = true;

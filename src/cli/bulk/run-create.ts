@@ -32,10 +32,12 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const skipped = all.length - urls.length;
     if (skipped > 0) ctx.note(`rsapi: skipping ${skipped} URL${skipped === 1 ? '' : 's'} already created (journal ${journal?.path})`);
     const single = all.length === 1;
-    const output = createBulkOutput(ctx.io.stdout, ctx.outputOptions('report'), { single });
-    const gate = new Gate(plan.gate);
     const live = ctx.io.stderrIsTTY && ctx.globals.quiet !== true && urls.length > 1;
     const progress = await createProgress({ stderr: ctx.io.stderr, live }, urls.length);
+    // Records shown on the bar's screen go above it, not onto its line.
+    const stdout = live && ctx.io.stdoutIsTTY ? { write: (text: string) => progress.above(() => ctx.io.stdout.write(text)) } : ctx.io.stdout;
+    const output = createBulkOutput(stdout, ctx.outputOptions('report'), { single });
+    const gate = new Gate(plan.gate);
     const say = (line: string) => progress.log(redact(line));
     const onInterrupt = () => say('rsapi: interrupted: starting no new URL; waiting for the requests under way (Ctrl-C again quits at once)');
     ctx.signal.addEventListener('abort', onInterrupt, { once: true });
