@@ -7,6 +7,7 @@ import {
   RateLimitError,
   RsapiError,
   ServerError,
+  UsageError,
   type NetworkFailureKind,
   type RequestInfo,
 } from './errors.js';
@@ -272,6 +273,15 @@ async function createDispatcher(): Promise<Sender> {
 interface Sender {
   request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
   close(): Promise<void>;
+}
+
+/**
+ * One path segment (a report id, a project name), percent-encoded. `.` and `..` would be read as
+ * path steps even encoded (…/projects/.. is …/), so they are refused before any request.
+ */
+export function pathSegment(value: string): string {
+  if (value === '' || value === '.' || value === '..') throw new UsageError(`"${value}" cannot name a report or project`);
+  return encodeURIComponent(value);
 }
 
 export function encodeParams(params: Params | undefined): string {

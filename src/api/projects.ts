@@ -1,6 +1,6 @@
 // The projects endpoints, typed: list and delete.
 import { decodePage, type Page } from './decode.js';
-import { HttpClient } from './http.js';
+import { HttpClient, pathSegment } from './http.js';
 import { iteratePages, type PagingOptions } from './paging.js';
 import { DEFAULT_PER_PAGE, type PerPage, type SortDirection } from './reports.js';
 import type { DeleteResult } from './reports.js';
@@ -39,7 +39,7 @@ export class ProjectsApi {
 
   /** The name is sent as one percent-encoded path segment. */
   async delete(name: string): Promise<DeleteResult> {
-    const response = await this.http.request({ method: 'DELETE', path: `/projects/${encodeURIComponent(name)}` });
+    const response = await this.http.request({ method: 'DELETE', path: `/projects/${pathSegment(name)}` });
     return { goneAfterRetry: response.goneAfterRetry === true };
   }
 }

@@ -1,7 +1,7 @@
 // The reports endpoints, typed: list, show, create (safe against duplicates), update, delete.
 import { decodePage, decodeRecord, type ApiRecord, type Page } from './decode.js';
 import { NotFoundError } from './errors.js';
-import { HttpClient, isAmbiguousFailure, type Params } from './http.js';
+import { HttpClient, isAmbiguousFailure, pathSegment, type Params } from './http.js';
 import { iteratePages, type PagingOptions } from './paging.js';
 
 export const RESULTS = ['good', 'decent', 'bad'] as const;
@@ -75,7 +75,7 @@ export class ReportsApi {
   }
 
   async show(id: string): Promise<ApiRecord> {
-    const req = { method: 'GET' as const, path: `/reports/${encodeURIComponent(id)}` };
+    const req = { method: 'GET' as const, path: `/reports/${pathSegment(id)}` };
     const response = await this.http.request(req);
     return decodeRecord(response.body, HttpClient.describe(req));
   }
@@ -120,13 +120,13 @@ export class ReportsApi {
 
   async update(id: string, input: ReportUpdateInput): Promise<ApiRecord> {
     const form: Params = { privacy: input.privacy, password: input.password, update: input.refresh ? 1 : undefined };
-    const req = { method: 'PATCH' as const, path: `/reports/${encodeURIComponent(id)}`, form };
+    const req = { method: 'PATCH' as const, path: `/reports/${pathSegment(id)}`, form };
     const response = await this.http.request(req);
     return decodeRecord(response.body, HttpClient.describe(req));
   }
 
   async delete(id: string): Promise<DeleteResult> {
-    const response = await this.http.request({ method: 'DELETE', path: `/reports/${encodeURIComponent(id)}` });
+    const response = await this.http.request({ method: 'DELETE', path: `/reports/${pathSegment(id)}` });
     return { goneAfterRetry: response.goneAfterRetry === true };
   }
 }

@@ -165,4 +165,13 @@ describe('projects', () => {
     expect(weird.requests[0]?.path).toBe('/api/v1/projects/a%20b%2Fc');
     expect(weird.result.code).toBe(4);
   });
+
+  it('a name that is a path step (. or ..) is refused before any request', async () => {
+    for (const name of ['..', '.']) {
+      const { result, requests } = await requestsOf(['projects', 'delete', name, '--yes']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/cannot name a report or project/);
+      expect(requests).toHaveLength(0);
+    }
+  });
 });
