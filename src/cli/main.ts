@@ -20,8 +20,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const { run } = await import('./program.js');
-  const { processTerminal } = await import('./terminal.js');
+  const { run, processTerminal } = await import('./program.js');
   const code = await run(argv, processTerminal(), controller.signal);
   process.exitCode = code;
   // Nothing left to do: do not wait for idle sockets or stdin listeners to let go.

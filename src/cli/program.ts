@@ -7,6 +7,8 @@ import { reportError } from './exit.js';
 import { redact, registerInvocationSecrets } from './secrets.js';
 import { addGlobalOptions } from './options.js';
 import type { Terminal } from './terminal.js';
+
+export { processTerminal } from './terminal.js';
 import { attachInvocation, invocationOf, type Invocation } from './handler.js';
 import { registerReports } from './commands/reports/index.js';
 import { registerProjects } from './commands/projects/index.js';
