@@ -1,5 +1,6 @@
 // `npm run demo`: starts the bundled mock service, runs real rsapi commands against it, stops it.
 import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +38,8 @@ try {
     process.stdout.write(`(exit ${status})\n`);
   }
 } finally {
+  const exited = once(mock, 'exit');
   mock.kill('SIGINT');
+  await exited;
   rmSync(configDir, { recursive: true, force: true });
 }
