@@ -1,19 +1,10 @@
 // `rsapi api METHOD PATH [-f key=value]`: raw requests under the base URL, raw JSON out, the usual errors and exit codes.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/api/errors.js';
 import { runCli } from '../helpers/cli.js';
-import { startMock, type MockFixture } from '../helpers/mock.js';
+import { mockPerTest } from '../helpers/mock.js';
 
-const fixtures: MockFixture[] = [];
-afterEach(async () => {
-  await Promise.all(fixtures.splice(0).map((fixture) => fixture.close()));
-});
-
-async function mock(options: Parameters<typeof startMock>[0] = {}): Promise<MockFixture> {
-  const fixture = await startMock({ seed: 30, ...options });
-  fixtures.push(fixture);
-  return fixture;
-}
+const mock = mockPerTest({ seed: 30 });
 
 interface ListBody {
   data: { id: number; url: string; result: string }[];

@@ -9,23 +9,19 @@ import { runPool } from '../../src/cli/bulk/pool.js';
 import { createProgress, plainProgress } from '../../src/cli/bulk/progress.js';
 import { ExitCode, NotFoundError } from '../../src/api/errors.js';
 import { BIN, cleanEnv, runCli, tempDir, type CliResult } from '../helpers/cli.js';
-import { startMock, type MockFixture } from '../helpers/mock.js';
+import { mockPerTest, type MockFixture } from '../helpers/mock.js';
 import { seededRandom } from '../mock/http.js';
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const mock = mockPerTest({ seed: 5 });
 
-async function mock(options: Parameters<typeof startMock>[0] = {}): Promise<MockFixture> {
-  const fixture = await startMock({ seed: 5, ...options });
-  cleanups.push(() => fixture.close());
-  return fixture;
-}
+const scratchDirs: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of scratchDirs.splice(0)) cleanup();
+});
 
 function scratch(): string {
   const dir = tempDir('rsapi-bulk-');
-  cleanups.push(dir.cleanup);
+  scratchDirs.push(dir.cleanup);
   return dir.path;
 }
 

@@ -1,19 +1,10 @@
 // Multi-delete of reports and projects: every item tried, an outcome line each, the first failure class as exit code.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/api/errors.js';
 import { runCli } from '../helpers/cli.js';
-import { startMock, type MockFixture } from '../helpers/mock.js';
+import { mockPerTest, type MockFixture } from '../helpers/mock.js';
 
-const fixtures: MockFixture[] = [];
-afterEach(async () => {
-  await Promise.all(fixtures.splice(0).map((fixture) => fixture.close()));
-});
-
-async function mock(options: Parameters<typeof startMock>[0] = {}): Promise<MockFixture> {
-  const fixture = await startMock({ seed: 20, ...options });
-  fixtures.push(fixture);
-  return fixture;
-}
+const mock = mockPerTest({ seed: 20 });
 
 /** The mock's fault dice, loaded: these values first, then never a fault. */
 function dice(values: number[]): () => number {

@@ -1,4 +1,5 @@
 // Starting the bundled mock service in-process on a free loopback port, and the env that points rsapi at it.
+import { afterEach } from 'vitest';
 import { startMockServer, type MockOptions, type MockServer } from '../../src/mock/server.js';
 import { tempDir } from './cli.js';
 
@@ -21,5 +22,21 @@ export async function startMock(options: MockOptions = {}): Promise<MockFixture>
       await server.close();
       config.cleanup();
     },
+  };
+}
+
+/**
+ * For a test file whose tests each start their own mock: call at the top level; the returned `mock(options)` starts one
+ * with `defaults` overlaid by `options`, and every mock started in a test is closed after it.
+ */
+export function mockPerTest(defaults: MockOptions = {}): (options?: MockOptions) => Promise<MockFixture> {
+  const fixtures: MockFixture[] = [];
+  afterEach(async () => {
+    await Promise.all(fixtures.splice(0).map((fixture) => fixture.close()));
+  });
+  return async (options = {}) => {
+    const fixture = await startMock({ ...defaults, ...options });
+    fixtures.push(fixture);
+    return fixture;
   };
 }
