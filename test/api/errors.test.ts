@@ -11,7 +11,8 @@ import {
   ValidationError,
 } from '../../src/api/index.js';
 import { startMockServer, type MockServer } from '../../src/mock/server.js';
-import { ClientPool, TEST_KEY, refusedPort, rejectionOf, sendJson, sendText, startRawServer, timed, type RawServer } from './servers.js';
+import { refusedPort, sendJson, sendText, startRawServer, type RawServer } from '../helpers/raw-server.js';
+import { ClientPool, TEST_KEY, rejectionOf, timed } from './servers.js';
 
 const pool = new ClientPool();
 const servers: Array<RawServer | MockServer> = [];

@@ -13,7 +13,8 @@ import {
 } from '../../src/api/index.js';
 import { parseRetryAfter } from '../../src/api/http.js';
 import { startMockServer, type MockServer } from '../../src/mock/server.js';
-import { ClientPool, refusedPort, rejectionOf, sendJson, startRawServer, timed, type RawServer, type SeenRequest } from './servers.js';
+import { refusedPort, sendJson, startRawServer, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
+import { ClientPool, rejectionOf, timed } from './servers.js';
 
 const pool = new ClientPool();
 const closers: Array<() => Promise<void>> = [];

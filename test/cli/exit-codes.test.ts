@@ -1,33 +1,27 @@
 // Every exit code of the contract, provoked for real against the mock service or a purpose-built loopback server.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
+import { startRawServer, type RawServer } from '../helpers/raw-server.js';
 
 let mock: MockFixture;
 let limited: MockFixture;
 let failing: MockFixture;
-let html: { server: Server; url: string };
-
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
-}
+let html: RawServer;
 
 beforeAll(async () => {
   mock = await startMock();
   limited = await startMock({ rateLimit: 1, rateLimitWindowMs: 60_000 });
   failing = await startMock({ failRate: 1 });
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end('<!doctype html><html><body>Login</body></html>');
+  html = await startRawServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' });
+    response.end('<!doctype html><html><body>Login</body></html>');
   });
-  html = { server, url: await listen(server) };
 });
 
 afterAll(async () => {
   await Promise.all([mock.close(), limited.close(), failing.close()]);
-  await new Promise((resolve) => html.server.close(resolve));
+  await html.close();
 });
 
 describe('exit codes', () => {

@@ -1,10 +1,9 @@
 // Each output format, produced by the built binary against the mock and parsed back.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { parseCsv } from '../helpers/csv.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
+import { startRawServer } from '../helpers/raw-server.js';
 
 let mock: MockFixture;
 
@@ -84,27 +83,25 @@ describe('output formats', () => {
   it('a failure midway leaves no half-written JSON on stdout', async () => {
     // Page 1 answers with a next link; page 2 is a server fault.
     const pages: string[] = [];
-    const server = createServer((req, res) => {
-      const page = new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? '1';
+    const server = await startRawServer((request, response) => {
+      const page = new URL(request.url, 'http://x').searchParams.get('page') ?? '1';
       pages.push(page);
       if (page === '1') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ data: [{ id: 1, url: 'https://a.example/' }], links: { next: 'http://x/api/v1/reports?page=2' }, meta: { current_page: 1 } }));
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ data: [{ id: 1, url: 'https://a.example/' }], links: { next: 'http://x/api/v1/reports?page=2' }, meta: { current_page: 1 } }));
       } else {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end('{"message":"Server Error"}');
+        response.writeHead(500, { 'content-type': 'application/json' });
+        response.end('{"message":"Server Error"}');
       }
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const { code, stdout, stderr } = await runCli(['reports', 'list', '--all', '--json'], { env: { ...mock.env, RSAPI_BASE_URL: baseUrl } });
+      const { code, stdout, stderr } = await runCli(['reports', 'list', '--all', '--json'], { env: { ...mock.env, RSAPI_BASE_URL: server.url } });
       expect(pages).toEqual(['1', '2']);
       expect(code).toBe(8);
       expect(stderr).toMatch(/server error: Server Error \(HTTP 500, GET \/reports\?page=2\)/);
       expect(stdout).toBe('');
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
     }
   });
 });

@@ -2,12 +2,13 @@
 // another origin, the plain-http warning, no key in a process's argv, and deletes refused without a terminal.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempDir, type CliResult } from '../helpers/cli.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
+import { refusedPort, startRawServer, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
 
 /** Distinctive enough that finding it anywhere is a leak, never a coincidence. */
 const CANARY = 'rsapi-canary-Q7x9Zk2mW4pL8vN3';
@@ -34,14 +35,6 @@ afterEach(() => home.cleanup());
 function storeProfiles(profiles: Record<string, Record<string, unknown>>): void {
   mkdirSync(configDir, { recursive: true });
   writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
-}
-
-function listen(server: Server | ReturnType<typeof createTcpServer>): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-}
-
-function close(server: Server | ReturnType<typeof createTcpServer>): Promise<void> {
-  return new Promise((resolve) => server.close(() => resolve()));
 }
 
 describe('precedence: flag > env > profile, by what the server received', () => {
@@ -130,9 +123,7 @@ describe('the key never leaks', () => {
     limited = await startMock({ apiKey: CANARY, rateLimit: 1, rateLimitWindowMs: 60_000 });
     failing = await startMock({ apiKey: CANARY, failRate: 1 });
     otherKey = await startMock({ apiKey: 'some-other-key-entirely' });
-    const probe = createTcpServer();
-    closedUrl = `http://127.0.0.1:${await listen(probe)}`;
-    await close(probe);
+    closedUrl = `http://127.0.0.1:${await refusedPort()}`;
   });
   afterAll(async () => {
     await Promise.all([good.close(), limited.close(), failing.close(), otherKey.close()]);
@@ -260,27 +251,25 @@ function processTree(root: number): number[] {
 
 describe('redirects are not followed', () => {
   let target: MockFixture;
-  let redirector: Server;
-  let redirectorUrl: string;
-  let seenByRedirector: IncomingMessage[] = [];
+  let redirector: RawServer;
+  let seenByRedirector: SeenRequest[] = [];
   let status = 302;
   beforeAll(async () => {
     target = await startMock({ apiKey: CANARY });
-    redirector = createServer((req: IncomingMessage, res: ServerResponse) => {
-      seenByRedirector.push(req);
-      res.writeHead(status, { location: `${target.server.url}${req.url}` });
-      res.end();
+    redirector = await startRawServer((request, response) => {
+      seenByRedirector.push(request);
+      response.writeHead(status, { location: `${target.server.url}${request.url}` });
+      response.end();
     });
-    redirectorUrl = `http://127.0.0.1:${await listen(redirector)}`;
   });
   afterAll(async () => {
-    await Promise.all([target.close(), close(redirector)]);
+    await Promise.all([target.close(), redirector.close()]);
   });
 
   it.each([301, 302, 303, 307, 308])('a %i to another origin: exit 8, and that origin never sees a request or the key', async (code) => {
     status = code;
     seenByRedirector = [];
-    const result = await runCli(['reports', 'list', '--verbose'], { env: { ...env, RSAPI_BASE_URL: redirectorUrl, RSAPI_API_KEY: CANARY } });
+    const result = await runCli(['reports', 'list', '--verbose'], { env: { ...env, RSAPI_BASE_URL: redirector.url, RSAPI_API_KEY: CANARY } });
     expect(result.code).toBe(8);
     expect(result.stderr).toMatch(/redirect/);
     expect(result.stderr).toMatch(/^hint: check the base URL/m);
@@ -292,17 +281,16 @@ describe('redirects are not followed', () => {
 
 describe('the plain-http warning', () => {
   let mock: MockFixture;
-  let proxy: ReturnType<typeof createServer>;
-  let proxyUrl: string;
+  let proxy: RawServer;
   const tunnels: string[] = [];
   beforeAll(async () => {
     mock = await startMock();
     // A loopback proxy that tunnels every CONNECT to the mock: the ".invalid" host is never resolved or reached.
-    proxy = createServer((_req, res) => {
-      res.writeHead(502);
-      res.end();
+    proxy = await startRawServer((_request, response) => {
+      response.writeHead(502);
+      response.end();
     });
-    proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    proxy.server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
       tunnels.push(req.url ?? '');
       const upstream = connect(Number(new URL(mock.server.url).port), '127.0.0.1', () => {
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -313,18 +301,16 @@ describe('the plain-http warning', () => {
       upstream.on('error', () => client.destroy());
       client.on('error', () => upstream.destroy());
     });
-    proxyUrl = `http://127.0.0.1:${await listen(proxy)}`;
   });
   afterAll(async () => {
-    proxy.closeAllConnections();
-    await Promise.all([mock.close(), close(proxy)]);
+    await Promise.all([mock.close(), proxy.close()]);
   });
 
   const WARNING = /^rsapi: warning: rsapi-test\.invalid is reached over plain http; the API key travels unencrypted$/m;
 
   it('appears on stderr, once, for http:// to a non-loopback host', async () => {
     const result = await runCli(['reports', 'list', '-q', '--retries', '0'], {
-      env: { ...env, RSAPI_BASE_URL: 'http://rsapi-test.invalid', RSAPI_API_KEY: mock.server.apiKey, HTTP_PROXY: proxyUrl },
+      env: { ...env, RSAPI_BASE_URL: 'http://rsapi-test.invalid', RSAPI_API_KEY: mock.server.apiKey, HTTP_PROXY: proxy.url },
     });
     expect(result.stderr).toMatch(WARNING);
     expect(result.stderr.match(/warning/g)).toHaveLength(1);
@@ -333,7 +319,7 @@ describe('the plain-http warning', () => {
   it('such a host is reached through HTTP_PROXY (a loopback tunnel here), never resolved by rsapi', async () => {
     tunnels.length = 0;
     const result = await runCli(['reports', 'list', '-q', '--retries', '0'], {
-      env: { ...env, RSAPI_BASE_URL: 'http://rsapi-test.invalid', RSAPI_API_KEY: mock.server.apiKey, HTTP_PROXY: proxyUrl },
+      env: { ...env, RSAPI_BASE_URL: 'http://rsapi-test.invalid', RSAPI_API_KEY: mock.server.apiKey, HTTP_PROXY: proxy.url },
     });
     expect(result.stderr).toMatch(WARNING);
     expect(tunnels).toEqual(['rsapi-test.invalid:80']);
