@@ -1,46 +1,29 @@
 // auth login (--with-token, checked before saving), auth status (sources, masked key, verdict, exit codes), auth logout.
-import { createServer } from 'node:net';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { readFileSync, statSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
+import { refusedPort } from '../helpers/raw-server.js';
+import { tempHomePerTest } from '../helpers/settings.js';
 
 const KEY = 'auth-test-key-5a1b2c3d4e5f6071';
 
 let mock: MockFixture;
 /** A loopback port with nothing listening on it. */
 let closedUrl: string;
-let home: { path: string; cleanup: () => void };
+const home = tempHomePerTest('rsapi-home-', 'settings');
 let env: Record<string, string | undefined>;
-let configFile: string;
 
 beforeAll(async () => {
   mock = await startMock({ apiKey: KEY });
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  closedUrl = `http://127.0.0.1:${port}`;
+  closedUrl = `http://127.0.0.1:${await refusedPort()}`;
 });
 afterAll(async () => {
   await mock.close();
 });
 beforeEach(() => {
-  home = tempDir('rsapi-home-');
-  env = { HOME: home.path, RSAPI_CONFIG_DIR: join(home.path, 'settings') };
-  configFile = join(home.path, 'settings', 'config.json');
+  env = { HOME: home.path, RSAPI_CONFIG_DIR: home.settings.dir };
 });
-afterEach(() => home.cleanup());
-
-function stored(): { profiles: Record<string, Record<string, unknown>> } {
-  return JSON.parse(readFileSync(configFile, 'utf8'));
-}
-
-function storeProfile(profiles: Record<string, Record<string, unknown>>): void {
-  mkdirSync(join(home.path, 'settings'), { recursive: true });
-  writeFileSync(configFile, JSON.stringify({ profiles }), { mode: 0o600 });
-}
 
 function requestsSince(count: number) {
   return mock.server.requests.slice(count);
@@ -57,8 +40,8 @@ describe('auth login --with-token', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ method: 'GET', path: '/api/v1/reports', query: { per_page: '10' }, status: 200 });
     expect(seen[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
-    expect(stored()).toEqual({ profiles: { default: { 'base-url': mock.server.baseUrl, 'api-key': KEY } } });
-    expect(statSync(configFile).mode & 0o777).toBe(0o600);
+    expect(home.settings.read()).toEqual({ profiles: { default: { 'base-url': mock.server.baseUrl, 'api-key': KEY } } });
+    expect(statSync(home.settings.path).mode & 0o777).toBe(0o600);
   });
 
   it('takes the base URL from RSAPI_BASE_URL, trims the line end, and stores in --profile', async () => {
@@ -68,25 +51,25 @@ describe('auth login --with-token', () => {
     });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/as profile "staging"/);
-    expect(stored().profiles).toEqual({ staging: { 'base-url': mock.server.baseUrl, 'api-key': KEY } });
+    expect(home.settings.read().profiles).toEqual({ staging: { 'base-url': mock.server.baseUrl, 'api-key': KEY } });
   });
 
   it('a rejected key saves nothing (exit 3) and leaves an earlier login in place', async () => {
-    storeProfile({ default: { 'base-url': mock.server.baseUrl, 'api-key': KEY, timeout: 5 } });
-    const before = readFileSync(configFile, 'utf8');
+    home.settings.store({ default: { 'base-url': mock.server.baseUrl, 'api-key': KEY, timeout: 5 } });
+    const before = readFileSync(home.settings.path, 'utf8');
     const wrong = 'wrong-key-000000000000';
     const result = await runCli(['auth', 'login', '--with-token', '--base-url', mock.server.url], { env, input: `${wrong}\n` });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/^rsapi: authentication refused.*HTTP 401/);
     expect(result.stderr).toMatch(/nothing was saved/);
     expect(result.stderr).not.toContain(wrong);
-    expect(readFileSync(configFile, 'utf8')).toBe(before);
+    expect(readFileSync(home.settings.path, 'utf8')).toBe(before);
   });
 
   it('a rejected key on a fresh setup creates no file at all', async () => {
     const result = await runCli(['auth', 'login', '--with-token', '--base-url', mock.server.url], { env, input: 'wrong-key-111111111111\n' });
     expect(result.code).toBe(3);
-    expect(existsSync(configFile)).toBe(false);
+    expect(home.settings.exists()).toBe(false);
   });
 
   it('an unreachable service saves nothing (exit 7) and suggests --no-verify', async () => {
@@ -94,7 +77,7 @@ describe('auth login --with-token', () => {
     expect(result.code).toBe(7);
     expect(result.stderr).toMatch(/could not connect/);
     expect(result.stderr).toMatch(/nothing was saved.*--no-verify/);
-    expect(existsSync(configFile)).toBe(false);
+    expect(home.settings.exists()).toBe(false);
   });
 
   it('--no-verify stores without sending anything', async () => {
@@ -103,14 +86,14 @@ describe('auth login --with-token', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/not checked/);
     expect(mock.server.requests.length).toBe(before);
-    expect(stored().profiles.default).toEqual({ 'base-url': `${closedUrl}/api/v1`, 'api-key': KEY });
+    expect(home.settings.read().profiles.default).toEqual({ 'base-url': `${closedUrl}/api/v1`, 'api-key': KEY });
   });
 
   it('keeps the profile\'s other settings', async () => {
-    storeProfile({ default: { output: 'json', retries: 1 } });
+    home.settings.store({ default: { output: 'json', retries: 1 } });
     const result = await runCli(['auth', 'login', '--with-token', '--base-url', mock.server.url], { env, input: `${KEY}\n` });
     expect(result.code).toBe(0);
-    expect(stored().profiles.default).toEqual({ output: 'json', retries: 1, 'base-url': mock.server.baseUrl, 'api-key': KEY });
+    expect(home.settings.read().profiles.default).toEqual({ output: 'json', retries: 1, 'base-url': mock.server.baseUrl, 'api-key': KEY });
   });
 
   it.each([
@@ -126,7 +109,7 @@ describe('auth login --with-token', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stdout + result.stderr).not.toContain(KEY);
-    expect(existsSync(configFile)).toBe(false);
+    expect(home.settings.exists()).toBe(false);
     expect(mock.server.requests.length).toBe(before);
   });
 
@@ -137,13 +120,13 @@ describe('auth login --with-token', () => {
     });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/RSAPI_API_KEY is set and takes precedence/);
-    expect(stored().profiles.default?.['api-key']).toBe(KEY);
+    expect(home.settings.read().profiles.default?.['api-key']).toBe(KEY);
   });
 });
 
 describe('auth status', () => {
   it('reports profile, base URL and key with their sources, and that the service accepts the key', async () => {
-    storeProfile({ default: { 'base-url': mock.server.baseUrl, 'api-key': KEY } });
+    home.settings.store({ default: { 'base-url': mock.server.baseUrl, 'api-key': KEY } });
     const result = await runCli(['auth', 'status'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
@@ -209,11 +192,11 @@ describe('auth status', () => {
 
 describe('auth logout', () => {
   it('forgets the key, keeps the base URL and the other settings', async () => {
-    storeProfile({ default: { 'base-url': mock.server.baseUrl, 'api-key': KEY, output: 'csv' }, other: { 'api-key': KEY } });
+    home.settings.store({ default: { 'base-url': mock.server.baseUrl, 'api-key': KEY, output: 'csv' }, other: { 'api-key': KEY } });
     const result = await runCli(['auth', 'logout'], { env });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/forgot the key of profile "default"/);
-    expect(stored().profiles).toEqual({ default: { 'base-url': mock.server.baseUrl, output: 'csv' }, other: { 'api-key': KEY } });
+    expect(home.settings.read().profiles).toEqual({ default: { 'base-url': mock.server.baseUrl, output: 'csv' }, other: { 'api-key': KEY } });
     const status = await runCli(['auth', 'status'], { env });
     expect(status.code).toBe(3);
   });
@@ -222,7 +205,7 @@ describe('auth logout', () => {
     const result = await runCli(['auth', 'logout', '--profile', 'staging'], { env });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/no key stored for profile "staging"/);
-    expect(existsSync(configFile)).toBe(false);
+    expect(home.settings.exists()).toBe(false);
   });
 
   it('login, status, logout round trip', async () => {

@@ -1,9 +1,10 @@
 // Stored settings: where the file goes and with what mode, config get/set/unset/list/path, profiles, stored defaults in use.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
+import { tempHomePerTest } from '../helpers/settings.js';
 
 /** How often `conf` was imported by the in-process tests below (the CLI runs in child processes). */
 const confLoads = vi.hoisted(() => ({ count: 0 }));
@@ -12,20 +13,12 @@ vi.mock('conf', async (importOriginal) => {
   return importOriginal();
 });
 
-let home: { path: string; cleanup: () => void };
-let configDir: string;
+const home = tempHomePerTest('rsapi-home-', 'settings');
 let env: Record<string, string | undefined>;
 
 beforeEach(() => {
-  home = tempDir('rsapi-home-');
-  configDir = join(home.path, 'settings');
-  env = { HOME: home.path, XDG_CONFIG_HOME: undefined, RSAPI_CONFIG_DIR: configDir };
+  env = { HOME: home.path, XDG_CONFIG_HOME: undefined, RSAPI_CONFIG_DIR: home.settings.dir };
 });
-afterEach(() => home.cleanup());
-
-function stored(): { profiles: Record<string, Record<string, unknown>> } {
-  return JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'));
-}
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -37,11 +30,11 @@ describe('the settings file', () => {
   it('is created with mode 0600 in RSAPI_CONFIG_DIR (directory 0700), and nothing lands in HOME', async () => {
     const result = await runCli(['config', 'set', 'timeout', '45'], { env });
     expect(result.code).toBe(0);
-    const file = join(configDir, 'config.json');
+    const file = home.settings.path;
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(statSync(configDir).mode & 0o777).toBe(0o700);
+    expect(statSync(home.settings.dir).mode & 0o777).toBe(0o700);
     expect(filesUnder(home.path)).toEqual([file]);
-    expect(stored()).toEqual({ profiles: { default: { timeout: 45 } } });
+    expect(home.settings.read()).toEqual({ profiles: { default: { timeout: 45 } } });
   });
 
   it('without RSAPI_CONFIG_DIR it follows HOME (here a temp dir), under .config/rsapi', async () => {
@@ -53,29 +46,27 @@ describe('the settings file', () => {
   });
 
   it('a file with a loose mode is tightened to 0600 when rsapi writes it', async () => {
-    mkdirSync(configDir, { recursive: true });
-    writeFileSync(join(configDir, 'config.json'), '{"profiles":{"default":{"retries":1}}}', { mode: 0o644 });
+    home.settings.write('{"profiles":{"default":{"retries":1}}}', 0o644);
     expect((await runCli(['config', 'set', 'retries', '3'], { env })).code).toBe(0);
-    expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
-    expect(stored().profiles.default).toEqual({ retries: 3 });
+    expect(statSync(home.settings.path).mode & 0o777).toBe(0o600);
+    expect(home.settings.read().profiles.default).toEqual({ retries: 3 });
   });
 
   it('config path prints the file path even before it exists', async () => {
     const result = await runCli(['config', 'path'], { env });
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`${join(configDir, 'config.json')}\n`);
-    expect(existsSync(configDir)).toBe(false);
+    expect(result.stdout).toBe(`${home.settings.path}\n`);
+    expect(existsSync(home.settings.dir)).toBe(false);
   });
 
   it('a file that is not JSON is a usage error naming it', async () => {
-    mkdirSync(configDir, { recursive: true });
-    writeFileSync(join(configDir, 'config.json'), '{not json');
+    home.settings.write('{not json');
     for (const args of [['config', 'list'], ['config', 'set', 'timeout', '5']]) {
       const result = await runCli(args, { env });
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain(join(configDir, 'config.json'));
+      expect(result.stderr).toContain(home.settings.path);
     }
-    expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe('{not json');
+    expect(readFileSync(home.settings.path, 'utf8')).toBe('{not json');
   });
 });
 
@@ -88,7 +79,7 @@ describe('config set / get / unset / list', () => {
       ['output', 'ndjson', 'ndjson'],
     ];
     for (const [key, value] of sets) expect((await runCli(['config', 'set', key, value], { env })).code).toBe(0);
-    expect(stored().profiles.default).toEqual(Object.fromEntries(sets.map(([key, , value]) => [key, value])));
+    expect(home.settings.read().profiles.default).toEqual(Object.fromEntries(sets.map(([key, , value]) => [key, value])));
     for (const [key, , value] of sets) {
       const result = await runCli(['config', 'get', key], { env });
       expect(result).toMatchObject({ code: 0, stdout: `${String(value)}\n` });
@@ -107,7 +98,7 @@ describe('config set / get / unset / list', () => {
     const result = await runCli(['config', 'set', key, value], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^rsapi: /);
-    expect(existsSync(join(configDir, 'config.json'))).toBe(false);
+    expect(home.settings.exists()).toBe(false);
   });
 
   it('an unknown key is exit 2 naming the valid keys', async () => {
@@ -124,7 +115,7 @@ describe('config set / get / unset / list', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/auth login/);
     expect(result.stdout + result.stderr).not.toContain(key);
-    expect(existsSync(join(configDir, 'config.json'))).toBe(false);
+    expect(home.settings.exists()).toBe(false);
   });
 
   it('get of a setting that is not stored prints nothing and exits 0', async () => {
@@ -133,9 +124,8 @@ describe('config set / get / unset / list', () => {
   });
 
   it('list prints key=value lines with the key masked; --json one object', async () => {
-    mkdirSync(configDir, { recursive: true });
     const profile = { 'base-url': 'https://rank.example.com/api/v1', 'api-key': 'stored-key-abcdef-7788', retries: 4 };
-    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { default: profile } }));
+    home.settings.write(JSON.stringify({ profiles: { default: profile } }));
     const list = await runCli(['config', 'list'], { env });
     expect(list.code).toBe(0);
     expect(list.stdout).toBe('base-url=https://rank.example.com/api/v1\napi-key=****7788\nretries=4\n');
@@ -151,7 +141,7 @@ describe('config set / get / unset / list', () => {
     await runCli(['config', 'set', 'output', 'json'], { env });
     const result = await runCli(['config', 'unset', 'timeout'], { env });
     expect(result.code).toBe(0);
-    expect(stored().profiles.default).toEqual({ output: 'json' });
+    expect(home.settings.read().profiles.default).toEqual({ output: 'json' });
     const again = await runCli(['config', 'unset', 'timeout'], { env });
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/not set/);
@@ -163,7 +153,7 @@ describe('profiles', () => {
     await runCli(['config', 'set', 'timeout', '1'], { env });
     await runCli(['config', 'set', 'timeout', '2', '--profile', 'staging'], { env });
     await runCli(['config', 'set', 'timeout', '3'], { env: { ...env, RSAPI_PROFILE: 'ci' } });
-    expect(stored().profiles).toEqual({ default: { timeout: 1 }, staging: { timeout: 2 }, ci: { timeout: 3 } });
+    expect(home.settings.read().profiles).toEqual({ default: { timeout: 1 }, staging: { timeout: 2 }, ci: { timeout: 3 } });
     expect((await runCli(['--profile', 'staging', 'config', 'get', 'timeout'], { env })).stdout).toBe('2\n');
     expect((await runCli(['config', 'list'], { env: { ...env, RSAPI_PROFILE: 'ci' } })).stdout).toBe('timeout=3\n');
     expect((await runCli(['config', 'list', '--profile', 'staging'], { env: { ...env, RSAPI_PROFILE: 'ci' } })).stdout).toBe('timeout=2\n');
@@ -179,7 +169,7 @@ describe('profiles', () => {
         expect(result.stderr).toMatch(/invalid profile name/);
       }
     }
-    expect(stored().profiles).toEqual({ default: { timeout: 1 } });
+    expect(home.settings.read().profiles).toEqual({ default: { timeout: 1 } });
   });
 });
 
@@ -236,9 +226,8 @@ describe('start-up cost', () => {
   it('reading settings never loads conf; the first write does', async () => {
     const { resolveSettings } = await import('../../src/config/resolve.js');
     const { updateProfile } = await import('../../src/config/write.js');
-    mkdirSync(configDir, { recursive: true });
-    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { default: { retries: 1 } } }));
-    const settingsEnv = { RSAPI_CONFIG_DIR: configDir };
+    home.settings.write(JSON.stringify({ profiles: { default: { retries: 1 } } }));
+    const settingsEnv = { RSAPI_CONFIG_DIR: home.settings.dir };
     expect(resolveSettings({}, settingsEnv).stored).toEqual({ retries: 1 });
     expect(confLoads.count).toBe(0);
     await updateProfile('default', (settings) => ({ ...settings, timeout: 3 }), settingsEnv);

@@ -1,17 +1,15 @@
 // Prompts under a real pseudo-terminal (script(1)): auth login asks for base URL and key, the key and passwords never echo.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, tempDir } from '../helpers/cli.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv } from '../helpers/cli.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
+import { tempHomePerTest } from '../helpers/settings.js';
 
 const KEY = 'pty-login-key-Vb6Nm2Kd9Rt4';
 
 let mock: MockFixture;
-let home: { path: string; cleanup: () => void };
+const home = tempHomePerTest('rsapi-pty-', 'config');
 let env: Record<string, string | undefined>;
-let configFile: string;
 
 beforeAll(async () => {
   mock = await startMock({ apiKey: KEY });
@@ -20,11 +18,8 @@ afterAll(async () => {
   await mock.close();
 });
 beforeEach(() => {
-  home = tempDir('rsapi-pty-');
-  env = { HOME: home.path, RSAPI_CONFIG_DIR: join(home.path, 'config'), TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' };
-  configFile = join(home.path, 'config', 'config.json');
+  env = { HOME: home.path, RSAPI_CONFIG_DIR: home.settings.dir, TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' };
 });
-afterEach(() => home.cleanup());
 
 /** A prompt to wait for on the screen, and what to type once it shows. */
 type Exchange = [prompt: RegExp, keys: string];
@@ -58,10 +53,6 @@ function onTerminal(args: string[], exchanges: Exchange[]): Promise<{ code: numb
   });
 }
 
-function stored(): Record<string, Record<string, unknown>> {
-  return JSON.parse(readFileSync(configFile, 'utf8')).profiles;
-}
-
 describe('auth login on a terminal', () => {
   it('prompts for the base URL and the key, masks the key, checks it and stores both', async () => {
     const before = mock.server.requests.length;
@@ -78,13 +69,12 @@ describe('auth login on a terminal', () => {
     expect(screen).not.toMatch(/toggle visibility/);
     expect(screen).not.toContain(KEY);
     expect(screen).toMatch(/Logged in to 127\.0\.0\.1:\d+ as profile "default" \(key \*\*\*\*9Rt4\)/);
-    expect(stored()).toEqual({ default: { 'base-url': mock.server.baseUrl, 'api-key': KEY } });
+    expect(home.settings.read().profiles).toEqual({ default: { 'base-url': mock.server.baseUrl, 'api-key': KEY } });
     expect(mock.server.requests.slice(before).map((request) => request.headers.authorization)).toEqual([`Bearer ${KEY}`]);
   });
 
   it('offers the stored base URL: Enter keeps it', async () => {
-    mkdirSync(join(home.path, 'config'), { recursive: true });
-    writeFileSync(configFile, JSON.stringify({ profiles: { work: { 'base-url': mock.server.baseUrl, output: 'json' } } }));
+    home.settings.write(JSON.stringify({ profiles: { work: { 'base-url': mock.server.baseUrl, output: 'json' } } }));
     const { code, screen } = await onTerminal(
       ['auth', 'login', '--profile', 'work'],
       [
@@ -94,7 +84,7 @@ describe('auth login on a terminal', () => {
     );
     expect(code).toBe(0);
     expect(screen).not.toContain(KEY);
-    expect(stored()).toEqual({ work: { 'base-url': mock.server.baseUrl, output: 'json', 'api-key': KEY } });
+    expect(home.settings.read().profiles).toEqual({ work: { 'base-url': mock.server.baseUrl, output: 'json', 'api-key': KEY } });
   });
 
   it('asks again after an invalid base URL', async () => {
@@ -107,7 +97,7 @@ describe('auth login on a terminal', () => {
       ],
     );
     expect(code).toBe(0);
-    expect(stored().default?.['base-url']).toBe(mock.server.baseUrl);
+    expect(home.settings.read().profiles.default?.['base-url']).toBe(mock.server.baseUrl);
     expect(screen).not.toContain(KEY);
   });
 
@@ -119,13 +109,13 @@ describe('auth login on a terminal', () => {
     expect(screen).toMatch(/authentication refused/);
     expect(screen).toMatch(/nothing was saved/);
     expect(screen).not.toContain(wrong);
-    expect(existsSync(configFile)).toBe(false);
+    expect(home.settings.exists()).toBe(false);
   });
 
   it('Ctrl-C at the key prompt: exit 130, nothing stored', async () => {
     const { code } = await onTerminal(['auth', 'login', '--base-url', mock.server.url], [[/API key/, 'partial\u0003']]);
     expect(code).toBe(130);
-    expect(existsSync(configFile)).toBe(false);
+    expect(home.settings.exists()).toBe(false);
   });
 });
 

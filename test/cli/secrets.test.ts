@@ -5,37 +5,30 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import type { IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli, type CliResult } from '../helpers/cli.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { refusedPort, startRawServer, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
+import { tempHomePerTest } from '../helpers/settings.js';
 
 /** Distinctive enough that finding it anywhere is a leak, never a coincidence. */
 const CANARY = 'rsapi-canary-Q7x9Zk2mW4pL8vN3';
 const PASSWORD = 'pw-canary-Hj5Tr8Lq2';
 
-let home: { path: string; cleanup: () => void };
-let configDir: string;
+/** The temp dir of each test; it holds HOME, TMPDIR and the XDG dirs of the runs, and their settings dir. */
+const home = tempHomePerTest('rsapi-secrets-', 'config');
 let env: Record<string, string | undefined>;
 
 beforeEach(() => {
-  home = tempDir('rsapi-secrets-');
-  configDir = join(home.path, 'config');
   for (const dir of ['home', 'tmp', 'xdg']) mkdirSync(join(home.path, dir));
   env = {
     HOME: join(home.path, 'home'),
     TMPDIR: join(home.path, 'tmp'),
     XDG_CONFIG_HOME: join(home.path, 'xdg'),
     XDG_CACHE_HOME: join(home.path, 'xdg'),
-    RSAPI_CONFIG_DIR: configDir,
+    RSAPI_CONFIG_DIR: home.settings.dir,
   };
 });
-afterEach(() => home.cleanup());
-
-function storeProfiles(profiles: Record<string, Record<string, unknown>>): void {
-  mkdirSync(configDir, { recursive: true });
-  writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
-}
 
 describe('precedence: flag > env > profile, by what the server received', () => {
   const KEY = 'precedence-key-0001';
@@ -63,7 +56,7 @@ describe('precedence: flag > env > profile, by what the server received', () => 
   }
 
   it.each(combinations)('base URL from %s', async (_label, sources: readonly string[]) => {
-    if (sources.includes('profile')) storeProfiles({ default: { 'base-url': servers.profile.server.baseUrl } });
+    if (sources.includes('profile')) home.settings.store({ default: { 'base-url': servers.profile.server.baseUrl } });
     const flag = sources.includes('flag') ? ['--base-url', servers.flag.server.url] : [];
     const before = counts();
     // The global flag goes after the subcommand here: it must work in either place.
@@ -78,7 +71,7 @@ describe('precedence: flag > env > profile, by what the server received', () => 
 
   it.each(combinations)('API key from %s', async (_label, sources: readonly string[]) => {
     const keys = { flag: 'key-from-flag-1111', env: 'key-from-env-2222', profile: 'key-from-profile-3333' };
-    if (sources.includes('profile')) storeProfiles({ default: { 'api-key': keys.profile } });
+    if (sources.includes('profile')) home.settings.store({ default: { 'api-key': keys.profile } });
     const flag = sources.includes('flag') ? ['--api-key', keys.flag] : [];
     const target = servers.flag.server;
     const before = target.requests.length;
@@ -96,7 +89,7 @@ describe('precedence: flag > env > profile, by what the server received', () => 
     [['env'], 'env'],
     [[], 'profile'],
   ] as const)('profile from %j: the "%s" profile is used', async (sources, winner) => {
-    storeProfiles({
+    home.settings.store({
       'p-flag': { 'base-url': servers.flag.server.baseUrl, 'api-key': KEY },
       'p-env': { 'base-url': servers.env.server.baseUrl, 'api-key': KEY },
       default: { 'base-url': servers.profile.server.baseUrl, 'api-key': KEY },
@@ -188,7 +181,7 @@ describe('the key never leaks', () => {
     expect(everything).toMatch(/\n\s+at /);
     expect(good.server.reports().some((report) => report.password === PASSWORD)).toBe(true);
 
-    const configFile = join(configDir, 'config.json');
+    const configFile = home.settings.path;
     expect(readFileSync(configFile, 'utf8')).toContain(CANARY);
     const written = filesUnder(home.path).filter((file) => file !== configFile);
     for (const file of written) expect({ file, leaked: readFileSync(file, 'utf8').includes(CANARY) }).toEqual({ file, leaked: false });
@@ -201,7 +194,7 @@ describe('the key never leaks', () => {
   it('is never in the argv of rsapi or any process under it (key from env, from stdin, from the profile)', async () => {
     const slow = await startMock({ apiKey: CANARY, latencyMs: 1500 });
     try {
-      storeProfiles({ default: { 'base-url': slow.server.baseUrl, 'api-key': CANARY } });
+      home.settings.store({ default: { 'base-url': slow.server.baseUrl, 'api-key': CANARY } });
       const cases: [string[], Record<string, string | undefined>, string][] = [
         [['reports', 'list'], { ...env, RSAPI_BASE_URL: slow.server.url, RSAPI_API_KEY: CANARY, RSAPI_CONFIG_DIR: join(home.path, 'none') }, ''],
         [['reports', 'list'], env, ''],
