@@ -10,6 +10,7 @@ import { createProgress, plainProgress } from '../../src/cli/bulk/progress.js';
 import { ExitCode, NotFoundError } from '../../src/api/errors.js';
 import { BIN, cleanEnv, runCli, tempDir, type CliResult } from '../helpers/cli.js';
 import { mockPerTest, type MockFixture } from '../helpers/mock.js';
+import { runOnTerminal } from '../helpers/terminal.js';
 import { seededRandom } from '../mock/http.js';
 
 const mock = mockPerTest({ seed: 5 });
@@ -296,15 +297,7 @@ describe('bulk create on a terminal', () => {
   it('draws a progress bar on stderr, then clears it for the summary', async () => {
     const fixture = await mock({ latencyMs: 20 });
     const args = ['reports', 'create', ...urls('tty.example', 24), '--concurrency', '2', '-o', 'ndjson'];
-    const command = [process.execPath, BIN, ...args].map((word) => `'${word}'`).join(' ');
-    const screen = await new Promise<string>((resolve, reject) => {
-      const child = spawn('script', ['-qfec', command, '/dev/null'], { env: cleanEnv({ ...fixture.env, COLUMNS: '160', TERM: 'xterm' }), stdio: ['pipe', 'pipe', 'ignore'] });
-      let text = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      child.on('error', reject);
-      child.on('close', () => resolve(text));
-      child.stdin.end();
-    });
+    const { screen } = await runOnTerminal(args, { env: { ...fixture.env, COLUMNS: '160', TERM: 'xterm' } });
     // The pseudo-terminal is 80 columns wide: the bar is cut there (rate and ETA past it).
     expect(screen).toMatch(/\d+\/24 \| created \d+ \| failed 0 \| in flight [0-2] \|/);
     // Records on the same screen are written above the bar, never onto its line.

@@ -1,9 +1,8 @@
 // Prompts under a real pseudo-terminal (script(1)): auth login asks for base URL and key, the key and passwords never echo.
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers/cli.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { tempHomePerTest } from '../helpers/settings.js';
+import { runOnTerminal, type Answer, type TerminalResult } from '../helpers/terminal.js';
 
 const KEY = 'pty-login-key-Vb6Nm2Kd9Rt4';
 
@@ -21,36 +20,9 @@ beforeEach(() => {
   env = { HOME: home.path, RSAPI_CONFIG_DIR: home.settings.dir, TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' };
 });
 
-/** A prompt to wait for on the screen, and what to type once it shows. */
-type Exchange = [prompt: RegExp, keys: string];
-
-/**
- * Runs rsapi on a pseudo-terminal and types each answer only once its prompt is on screen (typing earlier
- * would let the terminal echo it before the prompt turns echo off). Nothing secret goes in argv: keys are typed.
- */
-function onTerminal(args: string[], exchanges: Exchange[]): Promise<{ code: number | null; screen: string }> {
-  const command = [process.execPath, BIN, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
-    let screen = '';
-    let from = 0;
-    const pending = [...exchanges];
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      screen += chunk;
-      const next = pending[0];
-      if (next && next[0].test(screen.slice(from))) {
-        pending.shift();
-        from = screen.length;
-        child.stdin.write(next[1]);
-      }
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, screen });
-    });
-  });
+/** Runs rsapi on a pseudo-terminal with this test's `env`, typing each answer once its prompt shows. */
+function onTerminal(args: string[], answers: Answer[]): Promise<TerminalResult> {
+  return runOnTerminal(args, { env, answers, keepInputOpen: true });
 }
 
 describe('auth login on a terminal', () => {

@@ -1,8 +1,7 @@
 // What a person sees: rsapi run under a real pseudo-terminal (script(1)), table, colours and the paging footer.
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers/cli.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
+import { runOnTerminal, type TerminalResult } from '../helpers/terminal.js';
 
 let mock: MockFixture;
 
@@ -13,25 +12,14 @@ afterAll(async () => {
   await mock.close();
 });
 
-/** Runs rsapi with stdin, stdout and stderr on a pseudo-terminal; returns what the terminal showed. */
-function runOnTerminal(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; screen: string }> {
-  const command = [process.execPath, BIN, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', command, '/dev/null'], {
-      env: cleanEnv({ ...mock.env, COLUMNS: '160', LINES: '50', TERM: 'xterm-256color', ...env }),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let screen = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, screen }));
-    child.stdin.end();
-  });
+/** Runs rsapi on a pseudo-terminal against the mock, 160 columns by 50 lines; returns what the terminal showed. */
+function onTerminal(args: string[], env: Record<string, string | undefined> = {}): Promise<TerminalResult> {
+  return runOnTerminal(args, { env: { ...mock.env, COLUMNS: '160', LINES: '50', TERM: 'xterm-256color', ...env } });
 }
 
 describe('on a terminal', () => {
   it('lists reports as a table with coloured results and a paging footer', async () => {
-    const { code, screen } = await runOnTerminal(['reports', 'list']);
+    const { code, screen } = await onTerminal(['reports', 'list']);
     expect(code).toBe(0);
     expect(screen).toMatch(/id.*url.*project.*result.*score.*privacy.*generated_at/);
     expect(screen).toMatch(/[┌─│]/);
@@ -43,7 +31,7 @@ describe('on a terminal', () => {
 
   it('--no-color and NO_COLOR leave no colour codes', async () => {
     for (const variant of [{ args: ['--no-color'], env: {} }, { args: [], env: { NO_COLOR: '1' } }]) {
-      const { code, screen } = await runOnTerminal(['reports', 'list', ...variant.args], variant.env);
+      const { code, screen } = await onTerminal(['reports', 'list', ...variant.args], variant.env);
       expect(code).toBe(0);
       expect(screen).toMatch(/\b(good|decent|bad)\b/);
       expect(screen).not.toMatch(/\u001b\[3\dm/);
@@ -51,20 +39,13 @@ describe('on a terminal', () => {
   });
 
   it('the footer is absent with --all, and a last page says no next', async () => {
-    const { screen } = await runOnTerminal(['reports', 'list', '--page', '7']);
+    const { screen } = await onTerminal(['reports', 'list', '--page', '7']);
     expect(screen).toMatch(/page 7 of 7, 63 reports\s*$/m);
     expect(screen).not.toMatch(/next:/);
   });
 
   it('delete asks for confirmation, naming what it will delete, and a "no" deletes nothing', async () => {
-    const command = [process.execPath, BIN, 'reports', 'delete', '12'].map((w) => `'${w}'`).join(' ');
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: cleanEnv(mock.env), stdio: ['pipe', 'pipe', 'pipe'] });
-    let screen = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      screen += chunk;
-      if (/Delete report 12\?/.test(screen) && !child.stdin.writableEnded) child.stdin.end('n\r');
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, screen } = await runOnTerminal(['reports', 'delete', '12'], { env: mock.env, answers: [[/Delete report 12\?/, 'n\r']] });
     expect(screen).toMatch(/Delete report 12\? This cannot be undone/);
     expect(code).toBe(0);
     expect(mock.server.reports().some((r) => r.id === 12)).toBe(true);

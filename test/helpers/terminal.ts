@@ -1,0 +1,58 @@
+// Running the built `bin/rsapi` on a real pseudo-terminal under script(1): what the screen showed, prompts answered by typing.
+import { spawn } from 'node:child_process';
+import { BIN, cleanEnv } from './cli.js';
+
+/** A prompt to wait for on the screen, and the keys to type once it shows. */
+export type Answer = [prompt: RegExp, keys: string];
+
+export interface TerminalOptions {
+  /** The run's environment, given to cleanEnv (TERM, COLUMNS and LINES are the caller's to set). */
+  env?: Record<string, string | undefined>;
+  /**
+   * Typed in turn, each only once its prompt is on the screen after the previous answer (typing earlier would let the
+   * terminal echo it before the prompt turns echo off). Nothing secret goes in argv: keys are typed.
+   */
+  answers?: Answer[];
+  /** Leave stdin open to the end; otherwise it is closed once every answer is typed, at once when there are none. */
+  keepInputOpen?: boolean;
+  /** The run is killed after this long; default 20 s. */
+  timeoutMs?: number;
+}
+
+export interface TerminalResult {
+  code: number | null;
+  /** Everything the terminal showed: stdout and stderr together, with the terminal's echo and control sequences. */
+  screen: string;
+}
+
+/** Runs rsapi with stdin, stdout and stderr on a pseudo-terminal (`script -qfec`), typing `answers` as their prompts show. */
+export function runOnTerminal(args: string[], options: TerminalOptions = {}): Promise<TerminalResult> {
+  const command = [process.execPath, BIN, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'ignore'] });
+    let screen = '';
+    let from = 0;
+    const pending = [...(options.answers ?? [])];
+    const closeInputIfDone = () => {
+      if (pending.length === 0 && !options.keepInputOpen) child.stdin.end();
+    };
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      screen += chunk;
+      const next = pending[0];
+      if (next && next[0].test(screen.slice(from))) {
+        pending.shift();
+        from = screen.length;
+        child.stdin.write(next[1]);
+        closeInputIfDone();
+      }
+    });
+    child.stdin.on('error', () => {});
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, screen });
+    });
+    closeInputIfDone();
+  });
+}
