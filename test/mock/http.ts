@@ -1,5 +1,6 @@
-// Test helper: plain HTTP calls to a running mock service, over real loopback sockets with Node's fetch.
+// Test helper: plain HTTP calls to a running mock service, over real loopback sockets with Node's fetch, and checks of its answers.
 
+import { expect } from 'vitest';
 import type { MockServer } from '../../src/mock/server.js';
 
 export interface CallOptions {
@@ -50,6 +51,12 @@ export interface PageBody<T> {
   data: T[];
   links: { first: string; last?: string; prev: string | null; next: string | null };
   meta: { current_page: number; from: number | null; last_page?: number; path: string; per_page: number; to: number | null; total?: number };
+}
+
+/** The answer is a 422 rejecting one field, as Laravel words it: `message` is that field's only error. */
+export function expectFieldRejected(answer: CallResult, field: string, message: string): void {
+  expect(answer.status).toBe(422);
+  expect(answer.body).toEqual({ message, errors: { [field]: [message] } });
 }
 
 /** Narrows a JSON body to the shape a test expects; the assertions that follow check the content. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/server.js';
-import { as, call, type ReportBody } from './http.js';
+import { as, call, expectFieldRejected, type ReportBody } from './http.js';
 
 let server: MockServer;
 
@@ -141,8 +141,7 @@ describe('POST /reports', () => {
   ])('rejects %j with 422 on %s', async (form, field, message) => {
     const before = server.reports().length;
     const answer = await call(server, 'POST', '/reports', { form });
-    expect(answer.status).toBe(422);
-    expect(answer.body).toEqual({ message, errors: { [field]: [message] } });
+    expectFieldRejected(answer, field, message);
     expect(server.reports()).toHaveLength(before);
   });
 
@@ -210,8 +209,7 @@ describe('PUT and PATCH /reports/{id}', () => {
     [{ update: 'yes' }, 'update', 'The selected update is invalid.'],
   ])('rejects %j with 422 on %s', async (form, field, message) => {
     const answer = await call(server, 'PUT', '/reports/3', { form });
-    expect(answer.status).toBe(422);
-    expect(answer.body).toEqual({ message, errors: { [field]: [message] } });
+    expectFieldRejected(answer, field, message);
   });
 
   it('answers 404 for an unknown id', async () => {
