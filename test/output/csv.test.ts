@@ -1,7 +1,7 @@
 // csv output: RFC 4180 quoting, CRLF, header handling, raw values, --fields.
 import { describe, expect, it } from 'vitest';
 import { createListWriter, writeRecord, type OutputOptions } from '../../src/output/index.js';
-import { BufferSink } from './buffer-sink.js';
+import { BufferSink, writeList } from './buffer-sink.js';
 import { parseCsv } from '../helpers/csv.js';
 
 const options = (fields?: string[], kind: OutputOptions['kind'] = 'report'): OutputOptions => ({
@@ -35,20 +35,14 @@ describe('csv list', () => {
   });
 
   it('quotes commas, quotes, CR and LF and nothing else', async () => {
-    const out = new BufferSink();
-    const writer = createListWriter(out, options(['a', 'b', 'c', 'd', 'e']));
     const values = { a: 'x,y', b: 'say "hi"', c: 'line1\nline2', d: 'cr\rhere', e: 'plain text' };
-    await writer.write(values);
-    await writer.end();
+    const out = await writeList([values], options(['a', 'b', 'c', 'd', 'e']));
     expect(out.text).toBe('a,b,c,d,e\r\n"x,y","say ""hi""","line1\nline2","cr\rhere",plain text\r\n');
     expect(parseCsv(out.text)[1]).toEqual(Object.values(values));
   });
 
   it('writes objects as compact JSON, quoted, and unknown --fields as empty', async () => {
-    const out = new BufferSink();
-    const writer = createListWriter(out, options(['id', 'extra', 'nope']));
-    await writer.write({ id: 3, extra: { a: [1, 2] } });
-    await writer.end();
+    const out = await writeList([{ id: 3, extra: { a: [1, 2] } }], options(['id', 'extra', 'nope']));
     expect(parseCsv(out.text)).toEqual([
       ['id', 'extra', 'nope'],
       ['3', '{"a":[1,2]}', ''],
@@ -56,17 +50,18 @@ describe('csv list', () => {
   });
 
   it('writes the header alone for no records', async () => {
-    const out = new BufferSink();
-    await createListWriter(out, options(undefined, 'project')).end();
+    const out = await writeList([], options(undefined, 'project'));
     expect(out.text).toBe('project,created_at\r\n');
   });
 
   it('takes project count columns from the first record and keeps them for every row', async () => {
-    const out = new BufferSink();
-    const writer = createListWriter(out, options(undefined, 'project'));
-    await writer.write({ project: 'a', created_at: 'c1', reports_count: 4 });
-    await writer.write({ project: 'b', created_at: 'c2', reports_count: '0', other_count: 9 });
-    await writer.end();
+    const out = await writeList(
+      [
+        { project: 'a', created_at: 'c1', reports_count: 4 },
+        { project: 'b', created_at: 'c2', reports_count: '0', other_count: 9 },
+      ],
+      options(undefined, 'project'),
+    );
     expect(parseCsv(out.text)).toEqual([
       ['project', 'created_at', 'reports_count'],
       ['a', 'c1', '4'],

@@ -1,7 +1,7 @@
 // json and ndjson output: records passed through as received, --fields, buffering and streaming.
 import { describe, expect, it } from 'vitest';
 import { createListWriter, writeRecord, type OutputOptions } from '../../src/output/index.js';
-import { BufferSink } from './buffer-sink.js';
+import { BufferSink, writeList } from './buffer-sink.js';
 
 const report = {
   id: 12,
@@ -33,10 +33,7 @@ describe('json list', () => {
   });
 
   it('keeps unknown fields, their values and the key order untouched', async () => {
-    const out = new BufferSink();
-    const writer = createListWriter(out, options('json'));
-    await writer.write(report);
-    await writer.end();
+    const out = await writeList([report], options('json'));
     const [parsed] = JSON.parse(out.text) as Record<string, unknown>[];
     expect(Object.keys(parsed ?? {})).toEqual(Object.keys(report));
     expect(parsed?.score).toBe('71');
@@ -45,11 +42,7 @@ describe('json list', () => {
   });
 
   it('keeps only --fields, in order, unknown names as null', async () => {
-    const out = new BufferSink();
-    const writer = createListWriter(out, options('json', ['score', 'missing', 'id']));
-    await writer.write(report);
-    await writer.write(other);
-    await writer.end();
+    const out = await writeList([report, other], options('json', ['score', 'missing', 'id']));
     const parsed = JSON.parse(out.text) as Record<string, unknown>[];
     expect(parsed).toEqual([
       { score: '71', missing: null, id: 12 },
@@ -59,8 +52,7 @@ describe('json list', () => {
   });
 
   it('prints an empty array for no records', async () => {
-    const out = new BufferSink();
-    await createListWriter(out, options('json')).end();
+    const out = await writeList([], options('json'));
     expect(out.text).toBe('[]\n');
   });
 });
@@ -94,16 +86,12 @@ describe('ndjson', () => {
   });
 
   it('applies --fields', async () => {
-    const out = new BufferSink();
-    const writer = createListWriter(out, options('ndjson', ['id', 'x']));
-    await writer.write(report);
-    await writer.end();
+    const out = await writeList([report], options('ndjson', ['id', 'x']));
     expect(out.text).toBe('{"id":12,"x":null}\n');
   });
 
   it('writes nothing for no records', async () => {
-    const out = new BufferSink();
-    await createListWriter(out, options('ndjson')).end();
+    const out = await writeList([], options('ndjson'));
     expect(out.text).toBe('');
   });
 

@@ -1,8 +1,8 @@
 // cli-table3 and chalk are loaded only when a table, or a coloured table, is drawn.
 import { describe, expect, it, vi } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createListWriter, OUTPUT_FORMATS, writeRecord } from '../../src/output/index.js';
-import { BufferSink } from './buffer-sink.js';
+import { OUTPUT_FORMATS, writeRecord } from '../../src/output/index.js';
+import { BufferSink, writeList } from './buffer-sink.js';
 
 const loaded = vi.hoisted(() => new Set<string>());
 
@@ -19,9 +19,7 @@ const record = { id: 1, url: 'https://a/', result: 'good' };
 
 async function render(format: (typeof OUTPUT_FORMATS)[number], color: boolean, quiet = false): Promise<void> {
   const options = { format, kind: 'report' as const, color, quiet };
-  const writer = createListWriter(new BufferSink(), options);
-  await writer.write(record);
-  await writer.end();
+  await writeList([record], options);
   await writeRecord(new BufferSink(), record, options);
 }
 

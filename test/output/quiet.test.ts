@@ -1,7 +1,7 @@
 // -q: only identifiers, one a line, whatever the format.
 import { describe, expect, it } from 'vitest';
-import { createListWriter, OUTPUT_FORMATS, writeRecord, type OutputFormat, type RecordKind } from '../../src/output/index.js';
-import { BufferSink } from './buffer-sink.js';
+import { OUTPUT_FORMATS, writeRecord, type OutputFormat, type RecordKind } from '../../src/output/index.js';
+import { BufferSink, writeList } from './buffer-sink.js';
 
 const reports = [{ id: 12, url: 'a' }, { url: 'no id' }, { id: '13', project: 'p' }];
 const projects = [{ project: 'example.com', id: 1 }, { project: 'b.org', reports_count: 2 }];
@@ -10,18 +10,12 @@ describe.each(OUTPUT_FORMATS.map((format) => ({ format })))('quiet with $format'
   const options = (kind: RecordKind) => ({ format, kind, quiet: true, color: true, fields: ['url'] });
 
   it('lists report ids, skipping records without one', async () => {
-    const out = new BufferSink();
-    const writer = createListWriter(out, options('report'));
-    for (const record of reports) await writer.write(record);
-    await writer.end();
+    const out = await writeList(reports, options('report'));
     expect(out.text).toBe('12\n13\n');
   });
 
   it('lists project names', async () => {
-    const out = new BufferSink();
-    const writer = createListWriter(out, options('project'));
-    for (const record of projects) await writer.write(record);
-    await writer.end();
+    const out = await writeList(projects, options('project'));
     expect(out.text).toBe('example.com\nb.org\n');
   });
 

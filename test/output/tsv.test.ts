@@ -1,7 +1,7 @@
 // tsv output: no header, raw values, escaping that keeps one record on one line.
 import { describe, expect, it } from 'vitest';
 import { createListWriter, writeRecord, type OutputOptions } from '../../src/output/index.js';
-import { BufferSink } from './buffer-sink.js';
+import { BufferSink, writeList } from './buffer-sink.js';
 
 const options = (fields?: string[], kind: OutputOptions['kind'] = 'report'): OutputOptions => ({
   format: 'tsv',
@@ -27,12 +27,9 @@ describe('tsv list', () => {
   });
 
   it('escapes tab, CR, LF and backslash so a record stays on one line', async () => {
-    const out = new BufferSink();
-    const writer = createListWriter(out, options(['a', 'b']));
     const a = 'tab\there\nnew\rcr';
     const b = 'C:\\dir\\n';
-    await writer.write({ a, b });
-    await writer.end();
+    const out = await writeList([{ a, b }], options(['a', 'b']));
     expect(out.text).toBe('tab\\there\\nnew\\rcr\tC:\\\\dir\\\\n\n');
     const lines = out.text.split('\n');
     expect(lines).toHaveLength(2);
@@ -40,25 +37,23 @@ describe('tsv list', () => {
   });
 
   it('writes objects as compact JSON and unknown fields as empty', async () => {
-    const out = new BufferSink();
-    const writer = createListWriter(out, options(['nope', 'extra', 'id']));
-    await writer.write({ id: 7, extra: [1, { b: null }] });
-    await writer.end();
+    const out = await writeList([{ id: 7, extra: [1, { b: null }] }], options(['nope', 'extra', 'id']));
     expect(out.text).toBe('\t[1,{"b":null}]\t7\n');
   });
 
   it('writes nothing for no records', async () => {
-    const out = new BufferSink();
-    await createListWriter(out, options()).end();
+    const out = await writeList([], options());
     expect(out.text).toBe('');
   });
 
   it('keeps the first project record columns for every row', async () => {
-    const out = new BufferSink();
-    const writer = createListWriter(out, options(undefined, 'project'));
-    await writer.write({ project: 'a', created_at: 'c', reports_count: 1 });
-    await writer.write({ project: 'b', created_at: 'd' });
-    await writer.end();
+    const out = await writeList(
+      [
+        { project: 'a', created_at: 'c', reports_count: 1 },
+        { project: 'b', created_at: 'd' },
+      ],
+      options(undefined, 'project'),
+    );
     expect(out.text).toBe('a\tc\t1\nb\td\t\n');
   });
 });
