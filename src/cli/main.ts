@@ -1,4 +1,5 @@
 // Entry point of the bundled CLI: the --version fast path, signals, and the process exit code.
+import { setFlagsFromString } from 'node:v8';
 import { VERSION } from '../version.js';
 
 const argv = process.argv.slice(2);
@@ -6,6 +7,10 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${VERSION}\n`);
 } else {
+  // undici parses HTTP with WebAssembly; V8's optimising tier compiles it again in the background, and
+  // the process waits for that at exit (~100 ms, longer than a whole one-page request). The baseline
+  // compiler is plenty for a CLI's few responses. Set before undici is loaded.
+  setFlagsFromString('--liftoff-only');
   // A reader that goes away (`rsapi reports list | head`) is not an error.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
