@@ -13,7 +13,6 @@ export interface Invocation {
 /** A command's work: returns its exit code (void = 0) or throws a typed error. */
 export type Handler = (ctx: CommandContext, command: Command) => Promise<ExitCodeValue | void>;
 
-
 /** Wires a handler to a command: builds the context from the merged global and local options. */
 export function handle(command: Command, handler: Handler): Command {
   return command.action(async (...args: unknown[]) => {
@@ -34,7 +33,6 @@ export function invocationOf(command: Command): Invocation {
   while (root.parent) root = root.parent;
   return (root as Command & { invocation: Invocation }).invocation;
 }
-
 
 export function attachInvocation(program: Command, invocation: Invocation): void {
   (program as Command & { invocation: Invocation }).invocation = invocation;

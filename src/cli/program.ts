@@ -7,8 +7,6 @@ import { reportError } from './exit.js';
 import { redact, registerInvocationSecrets } from './secrets.js';
 import { addGlobalOptions } from './options.js';
 import type { Terminal } from './terminal.js';
-
-export { processTerminal } from './terminal.js';
 import { attachInvocation, invocationOf, type Invocation } from './handler.js';
 import { registerReports } from './commands/reports/index.js';
 import { registerProjects } from './commands/projects/index.js';
@@ -17,6 +15,8 @@ import { registerConfig } from './commands/config/index.js';
 import { registerApi } from './commands/api.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerMockServer } from './commands/mock-server.js';
+
+export { processTerminal } from './terminal.js';
 
 const EXIT_CODES_HELP = `
 Exit codes:
