@@ -21,6 +21,8 @@ export interface Page<T = ApiRecord> {
   /** Total records and pages, when the service says (length-aware pages only). */
   total?: number;
   lastPage?: number;
+  /** The request that fetched it, for messages. */
+  request: RequestInfo;
 }
 
 interface DecodedBody {
@@ -57,7 +59,7 @@ export function serviceMessage(body: unknown): string | undefined {
 /** Maps an error status (other than 3xx, 408 and 429, which the HTTP client handles) to its typed error. */
 export function errorForStatus(status: number, request: RequestInfo, body: unknown, isHtml: boolean, message: string | undefined): ApiError {
   if (status === 401 || status === 403) return new AuthError(request, status, message);
-  if (status === 404) return new NotFoundError(request, message, listHint(request.path));
+  if (status === 404) return new NotFoundError(request, message, notFoundHint(request.path, message));
   if (status === 422 || status === 400) return new ValidationError(request, status, message, fieldErrors(body));
   const htmlHint = isHtml ? 'the service answered with HTML, not JSON: check the base URL' : undefined;
   if (status >= 500) {
@@ -69,7 +71,9 @@ export function errorForStatus(status: number, request: RequestInfo, body: unkno
   });
 }
 
-function listHint(path: string): string | undefined {
+/** A missing route means a wrong base URL, not a wrong id. */
+function notFoundHint(path: string, message: string | undefined): string | undefined {
+  if (message && /route .* could not be found/i.test(message)) return 'the service has no such route: check the base URL (…/api/v1)';
   if (path.startsWith('/reports')) return 'check the id; `rsapi reports list` lists reports';
   if (path.startsWith('/projects')) return 'check the name; `rsapi projects list` lists projects';
   return undefined;
@@ -87,7 +91,9 @@ function fieldErrors(body: unknown): Record<string, string[]> {
 
 /** One record, wrapped in `data` or bare. */
 export function decodeRecord(body: unknown, request: RequestInfo): ApiRecord {
-  const record = isObject(body) && isObject(body.data) ? body.data : body;
+  // `data` holding an object is the envelope; a body with `data` but no id of its own (null, a list,
+  // a string) is not one record. A bare record may have a `data` field of its own.
+  const record = isObject(body) && (isObject(body.data) || ('data' in body && !('id' in body))) ? body.data : body;
   if (!isObject(record)) throw new ServerError('the service answered without the expected record', request, undefined);
   return record;
 }
@@ -99,7 +105,7 @@ export function decodeRecord(body: unknown, request: RequestInfo): ApiRecord {
 export function decodePage(body: unknown, page: number, perPage: number, request: RequestInfo): Page {
   if (Array.isArray(body)) {
     const records = body.filter(isObject);
-    return { records, page, nextPage: records.length >= perPage ? page + 1 : undefined };
+    return { records, page, nextPage: records.length >= perPage ? page + 1 : undefined, request };
   }
   if (!isObject(body) || !Array.isArray(body.data)) {
     throw new ServerError('the service answered without the expected list', request, undefined);
@@ -120,7 +126,7 @@ export function decodePage(body: unknown, page: number, perPage: number, request
   } else {
     nextPage = records.length >= perPage ? current + 1 : undefined;
   }
-  return { records, page: current, nextPage, total, lastPage };
+  return { records, page: current, nextPage, total, lastPage, request };
 }
 
 /** The page number in a `links.next` URL. Only the number is used: the URL itself may name another host. */

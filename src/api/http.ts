@@ -73,11 +73,15 @@ export function isAmbiguousFailure(error: unknown): boolean {
 }
 
 const RETRY_STATUSES = new Set([408, 429, 502, 503, 504]);
+/** The longest wait a Retry-After header may impose, unless the client says otherwise. */
+export const MAX_RETRY_AFTER_MS = 60_000;
 const IDEMPOTENT = new Set<HttpMethod>(['GET', 'PUT', 'PATCH', 'DELETE']);
 
 export class HttpClient {
   readonly options: HttpClientOptions;
   private dispatcher: Promise<Sender> | undefined;
+  /** Service clock minus ours, from the last answer's Date header (1 s resolution, truncated). */
+  private clockOffsetMs: number | undefined;
 
   constructor(options: HttpClientOptions) {
     this.options = options;
@@ -108,7 +112,8 @@ export class HttpClient {
       }
       // Outside the try: each answer is traced once, not a second time as the typed error interpret() throws.
       if (RETRY_STATUSES.has(response.status) && this.mayRetry(req, response.status, attempt, retries)) {
-        if (response.status !== 429) ambiguousSeen = true;
+        // A gateway's 502/504 may hide the service's answer; 503, 408 and 429 say nothing was done.
+        if (response.status === 502 || response.status === 504) ambiguousSeen = true;
         const wait = this.backoff(attempt, response.headers['retry-after']);
         this.trace(req, url, attempt, started, { status: response.status, retryInMs: wait });
         await this.sleep(wait);
@@ -120,6 +125,14 @@ export class HttpClient {
       }
       return this.interpret(req, url, response, attempt);
     }
+  }
+
+  /**
+   * A moment of our clock on the service's clock, as far as its Date headers tell (at most about a
+   * second early, never late); undefined before any answer carried a Date.
+   */
+  toServiceTime(localMs: number): number | undefined {
+    return this.clockOffsetMs === undefined ? undefined : localMs + this.clockOffsetMs;
   }
 
   /** Closes the connection pool; the client is unusable afterwards. */
@@ -173,6 +186,8 @@ export class HttpClient {
       bodyTimeout: timeoutMs,
     });
     const text = await response.body.text();
+    const date = typeof response.headers.date === 'string' ? Date.parse(response.headers.date) : NaN;
+    if (!Number.isNaN(date)) this.clockOffsetMs = date - Date.now();
     return { status: response.statusCode, headers: response.headers, text };
   }
 
@@ -208,7 +223,7 @@ export class HttpClient {
 
   private backoff(attempt: number, retryAfter: string | string[] | undefined): number {
     const fromHeader = parseRetryAfter(retryAfter);
-    if (fromHeader !== undefined) return Math.min(fromHeader, this.options.maxRetryAfterMs ?? 60_000);
+    if (fromHeader !== undefined && fromHeader > 0) return Math.min(fromHeader, this.options.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS);
     const base = (this.options.retryBaseMs ?? 300) * 2 ** (attempt - 1);
     return Math.round(base / 2 + Math.random() * (base / 2));
   }

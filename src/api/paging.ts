@@ -1,5 +1,6 @@
 // Paging as async iterators: page by page, or record by record, stopping at the end or at a limit.
 import type { ApiRecord, Page } from './decode.js';
+import { ServerError } from './errors.js';
 
 export interface PagingOptions {
   /** First page to fetch (1-based). */
@@ -17,14 +18,24 @@ export async function* iteratePages(fetchPage: PageFetcher, options: PagingOptio
   const limit = options.limit ?? Infinity;
   let pageNumber: number | undefined = options.startPage ?? 1;
   let seen = 0;
+  let previous: string | undefined;
   while (pageNumber !== undefined && seen < limit) {
     const page = await fetchPage(pageNumber);
+    // A service that ignores `page` sends the same records again: following it would never end.
+    const fingerprint = JSON.stringify(page.records);
+    if (previous !== undefined && page.records.length > 0 && fingerprint === previous) {
+      throw new ServerError('the service sent the same records as for the page before; it seems not to support paging', page.request, undefined, {
+        hint: 'use --per-page 100 without --all, or `rsapi api GET …` to see what it answers',
+      });
+    }
+    previous = fingerprint;
     const records = page.records.slice(0, limit - seen);
     seen += records.length;
     yield { ...page, records };
     if (!options.all && options.limit === undefined) return;
-    // A page with no records ends the list even if the service claims a next one (avoids looping forever).
-    pageNumber = page.records.length === 0 || page.nextPage === undefined || page.nextPage <= page.page ? undefined : page.nextPage;
+    // The list ends at an empty page, or where the next page does not move past the one asked for.
+    const next = page.nextPage;
+    pageNumber = page.records.length === 0 || next === undefined || next <= pageNumber ? undefined : next;
   }
 }
 

@@ -52,8 +52,13 @@ export interface DeleteResult {
   goneAfterRetry: boolean;
 }
 
-/** How far a created report's timestamp may precede our request and still count as ours (clock skew). */
-export const CLOCK_SKEW_MS = 120_000;
+/**
+ * How far a created report's timestamp may precede our request, on the service's clock as its Date
+ * headers give it, and still count as ours: the service may store times truncated to the second.
+ */
+const TIMESTAMP_SLACK_MS = 1_000;
+/** The same, when the service sends no Date header and our own clock must do (clock skew). */
+const CLOCK_SKEW_MS = 120_000;
 /** The look-up pages through the URL search (a substring match) newest first, this far at most. */
 const LOOKUP_PER_PAGE = 100;
 const LOOKUP_MAX_PAGES = 10;
@@ -89,14 +94,14 @@ export class ReportsApi {
     const retries = this.http.options.retries;
     const form: Params = { url: input.url, privacy: input.privacy, password: input.password };
     const req = { method: 'POST' as const, path: '/reports', form, timeoutMs: this.createTimeoutMs };
-    const since = Date.now() - CLOCK_SKEW_MS;
+    const sentAt = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
         const response = await this.http.request(req);
         return { report: decodeRecord(response.body, HttpClient.describe(req)), recovered: false, attempts: attempt };
       } catch (error) {
         if (!isAmbiguousFailure(error)) throw error;
-        const found = await this.findCreated(input.url, since);
+        const found = await this.findCreated(input.url, sentAt);
         if (found) return { report: found, recovered: true, attempts: attempt };
         if (attempt > retries) throw error;
       }
@@ -104,13 +109,17 @@ export class ReportsApi {
   }
 
   /**
-   * The newest report for exactly this URL created at or after `since` (ms), if any. The search is a
-   * substring match (…/page/1 also finds …/page/10), so it pages on, newest first, until it meets a
-   * report older than `since` or the end.
+   * The newest report for exactly this URL created since `sentAt` (ms, our clock: when the request
+   * that may have created it was first sent), if any. Timestamps are compared on the service's clock,
+   * known from the look-up's own Date header, so a report made a minute earlier is not taken for ours.
+   * The search is a substring match (…/page/1 also finds …/page/10), so it pages on, newest first,
+   * until it meets an older report or the end.
    */
-  async findCreated(url: string, since: number): Promise<ApiRecord | undefined> {
+  async findCreated(url: string, sentAt: number): Promise<ApiRecord | undefined> {
     const params: ReportListParams = { search: url, searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: LOOKUP_PER_PAGE };
     for await (const page of this.pages(params, { all: true })) {
+      const onServiceClock = this.http.toServiceTime(sentAt);
+      const since = onServiceClock === undefined ? sentAt - CLOCK_SKEW_MS : onServiceClock - TIMESTAMP_SLACK_MS;
       const found = page.records.find((record) => record.url === url && createdSince(record, since));
       if (found) return found;
       if (page.page >= LOOKUP_MAX_PAGES || page.records.some((record) => !createdSince(record, since))) return undefined;

@@ -80,6 +80,14 @@ describe('decodeRecord', () => {
   });
 
   it.each([
+    ['data null', { data: null }],
+    ['data a string', { data: 'oops' }],
+    ['a list page', { data: [{ id: 1 }], links: { next: null }, meta: { current_page: 1 } }],
+  ])('refuses an envelope that does not hold one record (%s)', (_name, body) => {
+    expect(() => decodeRecord(body, SHOW)).toThrow(ServerError);
+  });
+
+  it.each([
     ['no body', undefined],
     ['null', null],
     ['an array', [record]],
@@ -106,7 +114,7 @@ describe('decodePage', () => {
       10,
       LIST,
     );
-    expect(page).toEqual({ records: rows(10), page: 1, nextPage: 2, total: 63, lastPage: 7 });
+    expect(page).toEqual({ records: rows(10), page: 1, nextPage: 2, total: 63, lastPage: 7, request: LIST });
   });
 
   it('ends a length-aware list when links.next is null', () => {
@@ -122,7 +130,7 @@ describe('decodePage', () => {
       10,
       LIST,
     );
-    expect(page).toEqual({ records: rows(10), page: 2, nextPage: 3, total: undefined, lastPage: undefined });
+    expect(page).toEqual({ records: rows(10), page: 2, nextPage: 3, total: undefined, lastPage: undefined, request: LIST });
   });
 
   it('takes meta numbers given as strings', () => {
@@ -153,9 +161,9 @@ describe('decodePage', () => {
   });
 
   it('reads a bare array, guessing the next page from the page size asked for', () => {
-    expect(decodePage(rows(25), 2, 25, LIST)).toEqual({ records: rows(25), page: 2, nextPage: 3 });
+    expect(decodePage(rows(25), 2, 25, LIST)).toEqual({ records: rows(25), page: 2, nextPage: 3, request: LIST });
     expect(decodePage(rows(24), 2, 25, LIST).nextPage).toBeUndefined();
-    expect(decodePage([], 1, 10, LIST)).toEqual({ records: [], page: 1, nextPage: undefined });
+    expect(decodePage([], 1, 10, LIST)).toEqual({ records: [], page: 1, nextPage: undefined, request: LIST });
   });
 
   it('drops entries that are not records, and keeps records untouched', () => {

@@ -1,6 +1,6 @@
 // Paging to the end, to a limit and from a start page, over every list shape the mock can answer with.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { iteratePages, iterateRecords, type ApiRecord, type Page } from '../../src/api/index.js';
+import { iteratePages, iterateRecords, ServerError, type ApiRecord, type Page } from '../../src/api/index.js';
 import { startMockServer, type Envelope, type MockServer } from '../../src/mock/server.js';
 import { ClientPool } from './servers.js';
 
@@ -135,17 +135,17 @@ describe('a list that is an exact number of pages', () => {
 });
 
 describe('iteratePages against fetchers that misbehave', () => {
-  function fetcher(pages: Record<number, Page>) {
+  function fetcher(pages: Record<number, Omit<Page, 'request'>>) {
     const asked: number[] = [];
     const fetch = async (page: number): Promise<Page> => {
       asked.push(page);
       const answer = pages[page];
       if (!answer) throw new Error(`page ${page} was not expected`);
-      return answer;
+      return { ...answer, request: { method: 'GET', path: `/reports?page=${page}` } };
     };
     return { asked, fetch };
   }
-  const rows = (count: number): ApiRecord[] => Array.from({ length: count }, (_, index) => ({ id: index }));
+  const rows = (count: number, from = 0): ApiRecord[] => Array.from({ length: count }, (_, index) => ({ id: from + index }));
 
   it('stops on an empty page even when it claims a next one', async () => {
     const { asked, fetch } = fetcher({ 1: { records: rows(2), page: 1, nextPage: 2 }, 2: { records: [], page: 2, nextPage: 3 } });
@@ -154,8 +154,22 @@ describe('iteratePages against fetchers that misbehave', () => {
   });
 
   it('stops when the next page does not move forward', async () => {
-    const { asked, fetch } = fetcher({ 1: { records: rows(2), page: 1, nextPage: 2 }, 2: { records: rows(2), page: 2, nextPage: 2 } });
+    const { asked, fetch } = fetcher({ 1: { records: rows(2), page: 1, nextPage: 2 }, 2: { records: rows(2, 2), page: 2, nextPage: 2 } });
     await collect(iteratePages(fetch, { all: true }));
+    expect(asked).toEqual([1, 2]);
+  });
+
+  it('stops when the service says every page is page 1 with a next page 2 (next measured from the page asked)', async () => {
+    const { asked, fetch } = fetcher({ 1: { records: rows(2), page: 1, nextPage: 2 }, 2: { records: rows(2, 2), page: 1, nextPage: 2 } });
+    await collect(iteratePages(fetch, { all: true }));
+    expect(asked).toEqual([1, 2]);
+  });
+
+  it('refuses a page that repeats the records of the page before (a service ignoring `page`)', async () => {
+    const { asked, fetch } = fetcher({ 1: { records: rows(2), page: 1, nextPage: 2 }, 2: { records: rows(2), page: 2, nextPage: 3 } });
+    const error = await collect(iteratePages(fetch, { all: true })).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ServerError);
+    expect((error as ServerError).message).toMatch(/same records.*GET \/reports\?page=2/);
     expect(asked).toEqual([1, 2]);
   });
 

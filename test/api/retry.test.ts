@@ -271,6 +271,38 @@ describe('POST (create) is never sent twice for one report', () => {
     expect(result).toMatchObject({ recovered: false, attempts: 2, report: { id: 3 } });
   });
 
+  it('the look-up ignores a report of the same URL made seconds before, on the service clock (Date header)', async () => {
+    const url = 'https://deploy.example.com/';
+    // The service's clock runs an hour ahead of ours; its earlier report is 10 s older than our request.
+    const serviceNow = () => new Date(Date.now() + 3_600_000);
+    const earlier = { id: 7, url, created_at: new Date(serviceNow().getTime() - 10_000).toISOString() };
+    const server = await raw((req, res) => {
+      res.setHeader('Date', serviceNow().toUTCString());
+      if (req.method === 'GET') return sendJson(res, 200, { data: [earlier], links: { next: null } });
+      const posts = server.requests.filter((request) => request.method === 'POST').length;
+      if (posts === 1) return sendJson(res, 503, { message: 'Service Unavailable' });
+      sendJson(res, 201, { data: { id: 8, url, created_at: serviceNow().toISOString() } });
+    });
+    const client = pool.create(server.url);
+    const result = await client.reports.create({ url });
+    expect(result).toMatchObject({ recovered: false, attempts: 2, report: { id: 8 } });
+    expect(methods(server.requests)).toEqual(['POST', 'GET', 'POST']);
+  });
+
+  it('the look-up takes a report made just after the request, on a service clock behind ours', async () => {
+    const url = 'https://behind.example.com/';
+    const serviceNow = () => new Date(Date.now() - 3_600_000);
+    const server = await raw((req, res) => {
+      res.setHeader('Date', serviceNow().toUTCString());
+      if (req.method === 'GET') return sendJson(res, 200, { data: [{ id: 9, url, created_at: serviceNow().toISOString() }], links: { next: null } });
+      sendJson(res, 502, {});
+    });
+    const client = pool.create(server.url);
+    const result = await client.reports.create({ url });
+    expect(result).toMatchObject({ recovered: true, report: { id: 9 } });
+    expect(methods(server.requests)).toEqual(['POST', 'GET']);
+  });
+
   it('gives up after retries + 1 POSTs when every answer is lost and nothing is found', async () => {
     const server = await raw((req, res) =>
       req.method === 'GET' ? sendJson(res, 200, []) : sendJson(res, 504, { message: 'Gateway Timeout' }),
@@ -383,6 +415,13 @@ describe('DELETE', () => {
     const server = await raw((_req, res, index) => (index === 1 ? sendJson(res, 429, {}, { 'Retry-After': '0' }) : sendJson(res, 404, {})));
     const client = pool.create(server.url);
     await expect(client.reports.delete('12')).rejects.toBeInstanceOf(NotFoundError);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('answered 503, then 404: NotFoundError (a 503 is an answer, not a lost one)', async () => {
+    const server = await raw((_req, res, index) => (index === 1 ? sendJson(res, 503, { message: 'Service Unavailable' }) : sendJson(res, 404, {})));
+    const client = pool.create(server.url);
+    await expect(client.reports.delete('99999')).rejects.toBeInstanceOf(NotFoundError);
     expect(server.requests).toHaveLength(2);
   });
 

@@ -2,7 +2,7 @@
 import type { ApiRecord } from '../../api/decode.js';
 import { ApiError, ExitCode, RsapiError, type ExitCodeValue } from '../../api/errors.js';
 import { isAmbiguousFailure } from '../../api/http.js';
-import { CLOCK_SKEW_MS, type CreateResult, type ReportCreateInput } from '../../api/reports.js';
+import type { CreateResult, ReportCreateInput } from '../../api/reports.js';
 import type { Journal } from './journal.js';
 import { runPool } from './pool.js';
 import type { ProgressDisplay } from './progress.js';
@@ -13,8 +13,8 @@ export interface BulkCreateRun {
   concurrency: number;
   /** Creates one report; safe against duplicates after an ambiguous failure (ReportsApi.create). */
   create: (input: ReportCreateInput) => Promise<CreateResult>;
-  /** Finds the report an earlier run may have created for this URL since `since` (ms) (ReportsApi.findCreated). */
-  lookUp: (url: string, since: number) => Promise<ApiRecord | undefined>;
+  /** Finds the report an earlier run may have created for this URL, sent at `sentAt` (ms) (ReportsApi.findCreated). */
+  lookUp: (url: string, sentAt: number) => Promise<ApiRecord | undefined>;
   input: Omit<ReportCreateInput, 'url'>;
   journal?: Journal;
   /** Raised on Ctrl-C: no new URL is started; requests under way finish or time out. */
@@ -51,7 +51,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
     try {
       // A URL an earlier run left unsettled (killed mid-request, or a failed look-up) may exist: look first.
       const earlier = unsettled?.get(url);
-      const found = earlier === undefined ? undefined : await run.lookUp(url, Math.max(0, earlier - CLOCK_SKEW_MS));
+      const found = earlier === undefined ? undefined : await run.lookUp(url, earlier);
       result = found ? { report: found, recovered: true, attempts: 0 } : await run.create({ ...run.input, url });
     } catch (error) {
       failure = asRsapiError(error);

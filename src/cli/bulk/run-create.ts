@@ -46,7 +46,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       urls,
       concurrency: plan.concurrency,
       create: (report) => client.reports.create(report),
-      lookUp: (url, since) => client.reports.findCreated(url, since),
+      lookUp: (url, sentAt) => client.reports.findCreated(url, sentAt),
       input: { privacy: plan.privacy, password: plan.password },
       journal,
       stop: ctx.signal,
