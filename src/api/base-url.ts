@@ -17,7 +17,8 @@ export function normaliseBaseUrl(input: string): string {
     throw new UsageError('the base URL must not contain credentials; use --api-key or `rsapi auth login`');
   }
   let path = url.pathname.replace(/\/+$/, '');
-  if (!path.endsWith(API_PREFIX)) path += API_PREFIX;
+  if (path.toLowerCase().endsWith(API_PREFIX)) path = path.slice(0, -API_PREFIX.length);
+  path += API_PREFIX;
   return `${url.origin}${path}`;
 }
 

@@ -3,8 +3,10 @@ import { ApiClient } from '../api/client.js';
 import type { TraceEvent } from '../api/http.js';
 import { isLoopbackHost, normaliseBaseUrl } from '../api/base-url.js';
 import { MissingKeyError, UsageError } from '../api/errors.js';
+import { storedSetting } from '../config/keys.js';
+import { configPath } from '../config/paths.js';
 import { resolveSettings, type ResolvedSettings } from '../config/resolve.js';
-import { OUTPUT_FORMATS, type OutputFormat, type OutputOptions, type RecordKind } from '../output/index.js';
+import type { OutputFormat, OutputOptions, RecordKind } from '../output/index.js';
 import { USER_AGENT } from '../version.js';
 import { redact, registerSecret } from './secrets.js';
 import { colorEnabled, type Terminal } from './terminal.js';
@@ -73,18 +75,17 @@ export class CommandContext {
     registerSecret(apiKey);
     const baseUrl = normaliseBaseUrl(baseUrlInput);
     this.warnIfPlainHttp(baseUrl);
-    const stored = this.settings().stored;
-    const timeoutSeconds = this.globals.timeout ?? stored.timeout;
+    const timeoutSeconds = this.globals.timeout ?? this.storedSetting('timeout');
     const client = new ApiClient({
       baseUrl,
       apiKey,
       userAgent: USER_AGENT,
       timeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
       createTimeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
-      retries: options.retries ?? this.globals.retries ?? stored.retries,
+      retries: options.retries ?? this.globals.retries ?? this.storedSetting('retries'),
       retryBaseMs: retryBaseMs(this.io.env),
       signal: options.abortOnInterrupt === false ? undefined : this.signal,
-      onTrace: this.globals.verbose ? (event) => this.trace(event) : undefined,
+      onTrace: (event) => this.trace(event),
     });
     this.openClients.push(client);
     return client;
@@ -92,11 +93,17 @@ export class CommandContext {
 
   /** The output format: flag, then the profile's `output`, then table on a terminal and tsv elsewhere. */
   format(): OutputFormat {
-    if (this.globals.json) return 'json';
-    if (this.globals.output) return this.globals.output;
-    const stored = this.settings().stored.output;
-    if (stored && (OUTPUT_FORMATS as readonly string[]).includes(stored)) return stored as OutputFormat;
-    return this.io.stdoutIsTTY ? 'table' : 'tsv';
+    const { json, output } = this.globals;
+    if (json && output && output !== 'json') throw new UsageError(`--json and -o ${output} ask for different formats`, { hint: 'give one of them' });
+    if (json) return 'json';
+    if (output) return output;
+    return (this.storedSetting('output') as OutputFormat | undefined) ?? (this.io.stdoutIsTTY ? 'table' : 'tsv');
+  }
+
+  /** A default stored in the profile, checked (a hand-edited file may hold anything). */
+  private storedSetting<K extends 'timeout' | 'retries' | 'output'>(key: K) {
+    const settings = this.settings();
+    return storedSetting(settings.stored, key, { profile: settings.profile, path: configPath(this.io.env) });
   }
 
   outputOptions(kind: RecordKind): OutputOptions {
@@ -128,13 +135,26 @@ export class CommandContext {
     }
   }
 
+  /**
+   * --verbose traces every attempt. Without it, a retry that makes the user wait (a long Retry-After)
+   * is still said, so a pause never looks like a hang.
+   */
   private trace(event: TraceEvent): void {
+    if (!this.globals.verbose) {
+      if (event.retryInMs !== undefined && event.retryInMs >= NOTICEABLE_WAIT_MS) {
+        const why = event.status !== undefined ? `HTTP ${event.status}` : (event.error ?? 'failed');
+        this.note(`rsapi: ${event.method} ${new URL(event.url).pathname}: ${why}; retrying in ${Math.round(event.retryInMs / 1000)} s (attempt ${event.attempt + 1})`);
+      }
+      return;
+    }
     const outcome = event.status !== undefined ? String(event.status) : `failed: ${event.error ?? 'unknown'}`;
     const retry = event.retryInMs !== undefined ? `, retrying in ${event.retryInMs} ms` : '';
     const attempt = event.attempt > 1 ? ` (attempt ${event.attempt})` : '';
     this.note(`> ${event.method} ${event.url}${attempt} -> ${outcome} in ${event.ms} ms${retry}`);
   }
 }
+
+const NOTICEABLE_WAIT_MS = 2_000;
 
 /** Test hook: RSAPI_RETRY_BASE_MS shortens the backoff so tests of retries run fast. */
 function retryBaseMs(env: NodeJS.ProcessEnv): number | undefined {

@@ -2,6 +2,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { PER_PAGE_VALUES, RESULTS, SORT_DIRECTIONS } from '../api/reports.js';
 import { toNumber } from '../api/decode.js';
+import { parseSettingValue } from '../config/keys.js';
 
 export function integerParser(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
@@ -27,12 +28,12 @@ export function choiceOption<T>(flags: string, description: string, choices: rea
   });
 }
 
-export function positiveNumberParser(name: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a number above 0.`);
-    return n;
-  };
+function timeoutParser(value: string): number {
+  try {
+    return parseSettingValue('timeout', value) as number;
+  } catch (error) {
+    throw new InvalidArgumentError(`--${error instanceof Error ? error.message : String(error)}.`);
+  }
 }
 
 function fieldListParser(value: string): string[] {
@@ -53,7 +54,7 @@ export function addGlobalOptions(program: Command, outputFormats: readonly strin
     .option('-q, --quiet', 'print only identifiers (report ids, project names), one a line')
     .option('--no-color', 'no colour (also NO_COLOR=1; FORCE_COLOR=1 forces it)')
     .option('-v, --verbose', 'trace each request on stderr; stack traces on errors')
-    .option('--timeout <seconds>', 'per-request timeout (default 30, report creation 120)', positiveNumberParser('--timeout'))
+    .option('--timeout <seconds>', 'per-request timeout (default 30, report creation 120)', timeoutParser)
     .option('--retries <n>', 'retries after a failed attempt (default 2)', integerParser('--retries', 0, 10));
 }
 

@@ -9,6 +9,9 @@ import type { ProfileSettings } from './store.js';
 export const SETTING_KEYS = ['base-url', 'api-key', 'timeout', 'retries', 'output'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
+/** A day: longer is surely a typo, and beyond Node's timers. */
+export const MAX_TIMEOUT_SECONDS = 86_400;
+
 /** Profile names are object keys in the file and words on the command line: keep them plain. */
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -29,8 +32,8 @@ export function parseSettingValue(key: SettingKey, raw: string): string | number
       return normaliseBaseUrl(raw);
     case 'timeout': {
       const seconds = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) {
-        throw new UsageError(`timeout must be a number of seconds above 0, not "${raw}"`);
+      if (raw.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_SECONDS) {
+        throw new UsageError(`timeout must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, not "${raw}"`);
       }
       return seconds;
     }
@@ -46,6 +49,27 @@ export function parseSettingValue(key: SettingKey, raw: string): string | number
       throw new UsageError('the API key is stored only by `rsapi auth login`', {
         hint: 'run `rsapi auth login` (it prompts, masked) or `rsapi auth login --with-token < key-file`; a key on the command line lands in shell history',
       });
+  }
+}
+
+/**
+ * A value read back from the settings file, checked as if typed: a hand-edited file with a bad
+ * timeout, retries or output is a usage error naming the file and key, not a strange failure later.
+ */
+export function storedSetting<K extends 'timeout' | 'retries' | 'output'>(
+  settings: ProfileSettings,
+  key: K,
+  where: { profile: string; path: string },
+): ProfileSettings[K] {
+  const value = settings[key];
+  if (value === undefined || value === null) return undefined;
+  try {
+    return parseSettingValue(key, String(value)) as ProfileSettings[K];
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    throw new UsageError(`the settings file ${where.path}, profile "${where.profile}": ${error.message}`, {
+      hint: `fix it with \`rsapi config set ${key} VALUE\` or remove it with \`rsapi config unset ${key}\``,
+    });
   }
 }
 

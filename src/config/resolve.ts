@@ -1,4 +1,5 @@
 // Precedence of each connection setting: flag, then environment, then the profile's stored value.
+import { UsageError } from '../api/errors.js';
 import { checkProfileName } from './keys.js';
 import { readProfile, type ProfileSettings } from './store.js';
 
@@ -21,6 +22,10 @@ export interface ResolvedSettings {
 }
 
 export function resolveSettings(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
+  // An empty flag is a mistake (an unset shell variable?), not a request for the next source.
+  for (const [flag, value] of [['--base-url', flags.baseUrl], ['--api-key', flags.apiKey], ['--profile', flags.profile]] as const) {
+    if (value !== undefined && value.trim() === '') throw new UsageError(`${flag} is empty`, { hint: 'is the shell variable you meant to pass set?' });
+  }
   const profile = checkProfileName(flags.profile || env.RSAPI_PROFILE || 'default');
   const stored = readProfile(profile, env);
   const baseUrl = pick(flags.baseUrl, env.RSAPI_BASE_URL, stored['base-url']);
