@@ -29,7 +29,7 @@ export async function printPages(
   }
   await writer.end();
   if (ctx.io.stderrIsTTY && !ctx.globals.quiet) {
-    if (count === 0) ctx.note(`no ${NOUN[kind][1]} found`);
+    if (count === 0) ctx.note(emptyNote(kind, last));
     else if (last) ctx.note(footer(kind, last, count, !options.paging.all && options.paging.limit === undefined));
   }
   return finishGate(ctx, gate);
@@ -47,6 +47,15 @@ export function finishGate(ctx: CommandContext, gate: Gate): ExitCodeValue {
   if (!gate.active) return ExitCode.ok;
   ctx.note(gate.verdict());
   return gate.failed ? ExitCode.gate : ExitCode.ok;
+}
+
+/** Nothing to show: none at all, or a page past the last one. */
+function emptyNote(kind: RecordKind, last: Page | undefined): string {
+  const [one, many] = NOUN[kind];
+  if (last?.lastPage !== undefined && last.total !== undefined && last.total > 0 && last.page > last.lastPage) {
+    return `page ${last.page} is past the end: ${last.lastPage} page${last.lastPage === 1 ? '' : 's'}, ${last.total} ${last.total === 1 ? one : many}`;
+  }
+  return `no ${many} found`;
 }
 
 /** `page 1 of 7, 63 reports; next: --page 2, or --all` — only what the service told us. */

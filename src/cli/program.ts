@@ -19,6 +19,13 @@ import { registerMockServer } from './commands/mock-server.js';
 export { processTerminal } from './terminal.js';
 
 const EXIT_CODES_HELP = `
+Examples:
+  $ rsapi auth login
+  $ rsapi reports list --result bad
+  $ rsapi reports create https://example.com/ --fail-on bad
+  $ rsapi projects list --all -o csv > projects.csv
+  $ rsapi mock-server        # try it all without a service
+
 Exit codes:
   0  success                    5  the service rejected a field (422, 400)
   1  unexpected failure         6  still rate limited (429) after the retries

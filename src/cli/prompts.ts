@@ -1,6 +1,6 @@
 // Asking a person: masked secrets, confirmations. The prompt library is loaded only when a prompt is shown.
-import { readFile } from 'node:fs/promises';
 import { InterruptedError, UsageError } from '../api/errors.js';
+import { readUserFile } from './files.js';
 import { registerSecret } from './secrets.js';
 import { readAll, type Terminal } from './terminal.js';
 
@@ -53,12 +53,7 @@ export async function readSecretFromStdin(io: Terminal, what: string): Promise<s
 }
 
 export async function readSecretFromFile(path: string, what: string): Promise<string> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read the ${what} file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+  const text = await readUserFile(path, `${what} file`);
   const value = text.split(/\r?\n/)[0] ?? '';
   if (!value) throw new UsageError(`the ${what} file ${path} is empty`);
   registerSecret(value);

@@ -1,6 +1,6 @@
 // The URLs to create reports for: from arguments and --from-file, comments and blanks skipped, checked before sending.
-import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
+import { readUserFile } from './files.js';
 import { readAll, type Terminal } from './terminal.js';
 
 export interface UrlInput {
@@ -15,7 +15,7 @@ export interface UrlInput {
 export async function readUrlInput(io: Terminal, args: string[], fromFile: string | undefined): Promise<UrlInput> {
   const entries: { where: string; value: string }[] = args.map((value, index) => ({ where: `argument ${index + 1}`, value }));
   if (fromFile !== undefined) {
-    const text = fromFile === '-' ? await readAll(io.stdin) : await readFileOrFail(fromFile);
+    const text = fromFile === '-' ? await readAll(io.stdin) : await readUserFile(fromFile, 'URL file');
     const name = fromFile === '-' ? 'stdin' : fromFile;
     text.split(/\r?\n/).forEach((line, index) => {
       const value = line.trim();
@@ -41,14 +41,6 @@ export function isHttpUrl(value: string): boolean {
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
   } catch {
     return false;
-  }
-}
-
-async function readFileOrFail(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
 }
 

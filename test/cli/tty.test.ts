@@ -44,6 +44,12 @@ describe('on a terminal', () => {
     expect(screen).not.toMatch(/next:/);
   });
 
+  it('a page past the end says so, with the real number of pages', async () => {
+    const { code, screen } = await onTerminal(['reports', 'list', '--page', '99']);
+    expect(code).toBe(0);
+    expect(screen).toMatch(/page 99 is past the end: 7 pages, 63 reports/);
+  });
+
   it('delete asks for confirmation, naming what it will delete, and a "no" deletes nothing', async () => {
     const { code, screen } = await runOnTerminal(['reports', 'delete', '12'], { env: mock.env, answers: [[/Delete report 12\?/, 'n\r']] });
     expect(screen).toMatch(/Delete report 12\? This cannot be undone/);

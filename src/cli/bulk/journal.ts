@@ -1,6 +1,6 @@
 // The bulk-create journal: one JSON line per event, appended and written synchronously, read back to resume a run.
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { UsageError } from '../../api/errors.js';
+import { fileError } from '../files.js';
 
 /**
  * `sending` is written before a URL's first request, `created` or `failed` when it ends. A URL whose
@@ -48,7 +48,7 @@ export class Journal {
     try {
       fd = openSync(path, 'a', 0o600);
     } catch (error) {
-      throw new UsageError(`cannot open the journal ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw fileError('open the journal', path, error);
     }
     // A torn last line must not swallow the first new entry.
     if (text !== '' && !text.endsWith('\n')) writeSync(fd, '\n');
@@ -73,7 +73,7 @@ function readExisting(path: string): string {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return '';
-    throw new UsageError(`cannot read the journal ${path}: ${code ?? String(error)}`);
+    throw fileError('read the journal', path, error);
   }
 }
 

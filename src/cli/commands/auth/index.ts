@@ -6,6 +6,15 @@ import { registerStatus } from './status.js';
 
 export function registerAuth(program: Command): void {
   const auth = program.command('auth').description('Log in, check and forget the API key');
+  auth.addHelpText(
+    'after',
+    `
+Examples:
+  $ rsapi auth login
+  $ printenv RANK_TOKEN | rsapi auth login --with-token --base-url https://rank.example.com
+  $ rsapi auth status
+  $ rsapi auth logout --profile staging`,
+  );
   registerLogin(auth);
   registerStatus(auth);
   registerLogout(auth);

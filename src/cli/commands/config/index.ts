@@ -12,7 +12,13 @@ export function registerConfig(program: Command): void {
     'after',
     `
 Settings: base-url, timeout (seconds), retries (0-10), output (table, json, ndjson, csv, tsv);
-api-key is stored only by \`rsapi auth login\` and always shown masked.`,
+api-key is stored only by \`rsapi auth login\` and always shown masked.
+
+Examples:
+  $ rsapi config list
+  $ rsapi config set output json --profile ci
+  $ rsapi config unset timeout
+  $ rsapi config path`,
   );
   registerGet(config);
   registerSet(config);

@@ -5,6 +5,13 @@ import { registerList } from './list.js';
 
 export function registerProjects(program: Command): void {
   const projects = program.command('projects').alias('project').description('List and delete projects');
+  projects.addHelpText(
+    'after',
+    `
+Examples:
+  $ rsapi projects list --all
+  $ rsapi projects delete old.example.com --yes`,
+  );
   registerList(projects);
   registerDelete(projects);
 }

@@ -8,6 +8,16 @@ import { registerUpdate } from './update.js';
 
 export function registerReports(program: Command): void {
   const reports = program.command('reports').alias('report').description('List, show, create, update and delete reports');
+  reports.addHelpText(
+    'after',
+    `
+Examples:
+  $ rsapi reports list --result bad --all
+  $ rsapi reports show 42 --json
+  $ rsapi reports create --from-file urls.txt --journal urls.journal
+  $ rsapi reports update 42 --refresh
+  $ rsapi reports delete 42 --yes`,
+  );
   registerList(reports);
   registerShow(reports);
   registerCreate(reports);

@@ -1,0 +1,26 @@
+// Files the user names (URL lists, password files, journals): read or opened, with a plain-words error.
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../api/errors.js';
+
+const REASONS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+};
+
+/** A usage error for a file that cannot be used: `cannot read the password file x: no such file`. */
+export function fileError(action: string, path: string, error: unknown): UsageError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = (code && REASONS[code]) ?? code ?? String(error);
+  return new UsageError(`cannot ${action} ${path}: ${reason}`);
+}
+
+export async function readUserFile(path: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw fileError(`read the ${what}`, path, error);
+  }
+}
