@@ -10,6 +10,9 @@ export class Gate {
   private seen = 0;
   private resultFailures = 0;
   private scoreFailures = 0;
+  /** Failures for want of a result or score at all: counted as failures, and said apart. */
+  private missingResults = 0;
+  private missingScores = 0;
 
   constructor(private readonly options: GateOptions) {}
 
@@ -23,10 +26,12 @@ export class Gate {
     if (failOn !== undefined) {
       const rank = RANK.get(record.result);
       // A report without a known result cannot be shown to be better: it fails the gate.
+      if (rank === undefined) this.missingResults++;
       if (rank === undefined || rank >= RANK.get(failOn)!) this.resultFailures++;
     }
     if (minScore !== undefined) {
       const score = toNumber(record.score);
+      if (score === undefined) this.missingScores++;
       if (score === undefined || score < minScore) this.scoreFailures++;
     }
   }
@@ -41,10 +46,12 @@ export class Gate {
     const of = `of ${this.seen} report${this.seen === 1 ? '' : 's'}`;
     if (failOn !== undefined) {
       const worse = failOn === 'bad' ? 'bad' : `${failOn} or worse`;
-      parts.push(`${this.resultFailures} ${of} ${this.resultFailures === 1 ? 'is' : 'are'} ${worse} (--fail-on ${failOn})`);
+      const missing = this.missingResults > 0 ? `, ${this.missingResults} of them with no known result` : '';
+      parts.push(`${this.resultFailures} ${of} ${this.resultFailures === 1 ? 'is' : 'are'} ${worse}${missing} (--fail-on ${failOn})`);
     }
     if (minScore !== undefined) {
-      parts.push(`${this.scoreFailures} ${of} score below ${minScore} or have no score (--min-score ${minScore})`);
+      const missing = this.missingScores > 0 ? `, ${this.missingScores} of them with no score` : '';
+      parts.push(`${this.scoreFailures} ${of} score below ${minScore}${missing} (--min-score ${minScore})`);
     }
     return `rsapi: gate ${this.failed ? 'failed' : 'passed'}: ${parts.join('; ')}`;
   }
