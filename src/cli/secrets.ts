@@ -23,8 +23,3 @@ export function redact(text: string): string {
   for (const secret of secrets) result = result.split(secret).join('***');
   return result;
 }
-
-/** The key as users may see it: only its last 4 characters. */
-export function maskKey(key: string): string {
-  return key.length <= 8 ? '****' : `****${key.slice(-4)}`;
-}

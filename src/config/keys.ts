@@ -1,7 +1,6 @@
 // The settings a profile holds: their names, how a typed value is checked and stored, and how each is shown.
 import { normaliseBaseUrl } from '../api/base-url.js';
 import { UsageError } from '../api/errors.js';
-import { maskKey } from '../cli/secrets.js';
 import { OUTPUT_FORMATS } from '../output/index.js';
 import type { ProfileSettings } from './store.js';
 
@@ -78,4 +77,9 @@ export function displaySetting(key: SettingKey, value: ProfileSettings[SettingKe
   if (value === undefined || value === null) return undefined;
   if (key === 'api-key') return maskKey(String(value));
   return String(value);
+}
+
+/** The key as users may see it: only its last 4 characters. */
+export function maskKey(key: string): string {
+  return key.length <= 8 ? '****' : `****${key.slice(-4)}`;
 }

@@ -6,7 +6,8 @@ import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
 import { handle } from '../../handler.js';
 import { canPrompt, promptSecret, promptText, readSecretFromStdin } from '../../prompts.js';
-import { maskKey, registerSecret } from '../../secrets.js';
+import { maskKey } from '../../../config/keys.js';
+import { registerSecret } from '../../secrets.js';
 import { checkKey } from './verify.js';
 
 interface LoginFlags {

@@ -5,7 +5,8 @@ import { ApiError, AuthError, MissingKeyError, RsapiError } from '../../../api/e
 import type { SettingSource } from '../../../config/resolve.js';
 import type { CommandContext } from '../../context.js';
 import { handle } from '../../handler.js';
-import { maskKey, redact } from '../../secrets.js';
+import { maskKey } from '../../../config/keys.js';
+import { redact } from '../../secrets.js';
 import { checkKey } from './verify.js';
 
 /** What `--json` prints: one object. */
