@@ -1,6 +1,7 @@
 // One place that sends requests: headers, bodies, timeouts, the retry policy, and turning answers into typed errors.
-import type { Dispatcher } from 'undici';
 import { decodeBody, errorForStatus, serviceMessage } from './decode.js';
+import { describeNetworkFailure } from './network-failure.js';
+import { createSender, type Sender } from './transport.js';
 import {
   InterruptedError,
   NetworkError,
@@ -8,7 +9,6 @@ import {
   RsapiError,
   ServerError,
   UsageError,
-  type NetworkFailureKind,
   type RequestInfo,
 } from './errors.js';
 
@@ -79,7 +79,7 @@ const IDEMPOTENT = new Set<HttpMethod>(['GET', 'PUT', 'PATCH', 'DELETE']);
 
 export class HttpClient {
   readonly options: HttpClientOptions;
-  private dispatcher: Promise<Sender> | undefined;
+  private sender: Promise<Sender> | undefined;
   /** Service clock minus ours, from the last answer's Date header (1 s resolution, truncated). */
   private clockOffsetMs: number | undefined;
 
@@ -137,9 +137,9 @@ export class HttpClient {
 
   /** Closes the connection pool; the client is unusable afterwards. */
   async close(): Promise<void> {
-    const dispatcher = this.dispatcher;
-    this.dispatcher = undefined;
-    if (dispatcher) await (await dispatcher).close();
+    const sender = this.sender;
+    this.sender = undefined;
+    if (sender) await (await sender).close();
   }
 
   /** The request's path and query, as shown in messages (relative to the base URL). */
@@ -160,7 +160,7 @@ export class HttpClient {
   }
 
   private async send(req: HttpRequest, url: string): Promise<RawResponse> {
-    const dispatcher = await this.getDispatcher();
+    const sender = await this.getSender();
     const target = new URL(url);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.options.apiKey}`,
@@ -175,7 +175,7 @@ export class HttpClient {
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = this.options.signal ? AbortSignal.any([timeout, this.options.signal]) : timeout;
-    const response = await dispatcher.request({
+    const response = await sender.request({
       origin: target.origin,
       path: target.pathname + target.search,
       method: req.method,
@@ -248,9 +248,9 @@ export class HttpClient {
     this.options.onTrace?.({ method: req.method, url, attempt, ms: Math.round(performance.now() - started), ...extra });
   }
 
-  private getDispatcher(): Promise<Sender> {
-    this.dispatcher ??= createDispatcher();
-    return this.dispatcher;
+  private getSender(): Promise<Sender> {
+    this.sender ??= createSender();
+    return this.sender;
   }
 }
 
@@ -258,36 +258,6 @@ interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-}
-
-/**
- * undici is the heaviest dependency, so it is loaded on the first request only. Without a proxy,
- * only the parts used (agent, request API): half the cost of its index. A proxy agent needs the
- * whole package (it relies on methods the index adds to every dispatcher).
- * One pool per origin, kept alive across requests and pages.
- */
-async function createDispatcher(): Promise<Sender> {
-  const env = process.env;
-  const options = { keepAliveTimeout: 10_000, connect: { timeout: 10_000 } };
-  if (env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy) {
-    const imported = await import('undici');
-    // undici is CommonJS: bundled, its exports arrive on `default`.
-    const undici = (imported as unknown as { default?: typeof imported }).default ?? imported;
-    const dispatcher = new undici.EnvHttpProxyAgent(options);
-    return { request: (opts) => dispatcher.request(opts), close: () => dispatcher.close() };
-  }
-  const [{ default: request }, { default: Agent }] = await Promise.all([
-    import('undici/lib/api/api-request.js'),
-    import('undici/lib/dispatcher/agent.js'),
-  ]);
-  const dispatcher = new Agent(options);
-  return { request: (opts) => request.call(dispatcher, opts), close: () => dispatcher.close() };
-}
-
-/** What the client needs of undici: send a request on the pool, close the pool. */
-interface Sender {
-  request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
-  close(): Promise<void>;
 }
 
 /**
@@ -325,29 +295,4 @@ function contentType(headers: Record<string, string | string[] | undefined>): st
 
 function redactQuery(location: string): string {
   return location.replace(/\?.*$/, '');
-}
-
-const ERROR_KINDS: Record<string, { kind: NetworkFailureKind; detail: string; neverSent?: boolean }> = {
-  ECONNREFUSED: { kind: 'refused', detail: 'connection refused' },
-  ENOTFOUND: { kind: 'dns', detail: 'host not found' },
-  EAI_AGAIN: { kind: 'dns', detail: 'DNS lookup failed' },
-  ECONNRESET: { kind: 'reset', detail: 'connection reset by the service' },
-  EPIPE: { kind: 'reset', detail: 'connection closed while sending' },
-  UND_ERR_SOCKET: { kind: 'reset', detail: 'connection closed by the service before it answered' },
-  UND_ERR_CLOSED: { kind: 'reset', detail: 'connection closed' },
-  UND_ERR_HEADERS_TIMEOUT: { kind: 'timeout', detail: 'no answer in time' },
-  UND_ERR_BODY_TIMEOUT: { kind: 'timeout', detail: 'the answer stalled' },
-  UND_ERR_CONNECT_TIMEOUT: { kind: 'timeout', detail: 'could not connect in time', neverSent: true },
-  EHOSTUNREACH: { kind: 'refused', detail: 'host unreachable' },
-  ENETUNREACH: { kind: 'refused', detail: 'network unreachable' },
-};
-
-function describeNetworkFailure(error: unknown): { kind: NetworkFailureKind; detail: string; neverSent?: boolean } {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e.name === 'TimeoutError') return { kind: 'timeout', detail: 'no answer in time' };
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code && ERROR_KINDS[code]) return ERROR_KINDS[code];
-    if (e instanceof AggregateError && e.errors[0]) return describeNetworkFailure(e.errors[0]);
-  }
-  return { kind: 'other', detail: error instanceof Error ? error.message : String(error) };
 }

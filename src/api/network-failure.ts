@@ -1,0 +1,27 @@
+// What a failed connection was, from the error codes of Node and undici: refused, DNS, timeout, reset; and whether the request surely never left.
+import type { NetworkFailureKind } from './errors.js';
+
+const ERROR_KINDS: Record<string, { kind: NetworkFailureKind; detail: string; neverSent?: boolean }> = {
+  ECONNREFUSED: { kind: 'refused', detail: 'connection refused' },
+  ENOTFOUND: { kind: 'dns', detail: 'host not found' },
+  EAI_AGAIN: { kind: 'dns', detail: 'DNS lookup failed' },
+  ECONNRESET: { kind: 'reset', detail: 'connection reset by the service' },
+  EPIPE: { kind: 'reset', detail: 'connection closed while sending' },
+  UND_ERR_SOCKET: { kind: 'reset', detail: 'connection closed by the service before it answered' },
+  UND_ERR_CLOSED: { kind: 'reset', detail: 'connection closed' },
+  UND_ERR_HEADERS_TIMEOUT: { kind: 'timeout', detail: 'no answer in time' },
+  UND_ERR_BODY_TIMEOUT: { kind: 'timeout', detail: 'the answer stalled' },
+  UND_ERR_CONNECT_TIMEOUT: { kind: 'timeout', detail: 'could not connect in time', neverSent: true },
+  EHOSTUNREACH: { kind: 'refused', detail: 'host unreachable' },
+  ENETUNREACH: { kind: 'refused', detail: 'network unreachable' },
+};
+
+export function describeNetworkFailure(error: unknown): { kind: NetworkFailureKind; detail: string; neverSent?: boolean } {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e.name === 'TimeoutError') return { kind: 'timeout', detail: 'no answer in time' };
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code && ERROR_KINDS[code]) return ERROR_KINDS[code];
+    if (e instanceof AggregateError && e.errors[0]) return describeNetworkFailure(e.errors[0]);
+  }
+  return { kind: 'other', detail: error instanceof Error ? error.message : String(error) };
+}
