@@ -1,7 +1,7 @@
 // One place that sends requests: headers, bodies, timeouts, the retry policy, and turning answers into typed errors.
 import { decodeBody, errorForStatus, serviceMessage } from './decode.js';
 import { describeNetworkFailure } from './network-failure.js';
-import { createSender, type Sender } from './transport.js';
+import { createSender, proxyConfigured, type Sender } from './transport.js';
 import {
   InterruptedError,
   NetworkError,
@@ -218,7 +218,8 @@ export class HttpClient {
     const info = HttpClient.describe(req);
     const host = new URL(this.options.baseUrl).host;
     const { kind, detail, neverSent } = describeNetworkFailure(error);
-    return new NetworkError(info, kind, detail, { cause: error, host, neverSent });
+    const via = proxyConfigured() ? ' (through the proxy in HTTPS_PROXY/HTTP_PROXY, unless NO_PROXY exempts it)' : '';
+    return new NetworkError(info, kind, `${detail}${via}`, { cause: error, host, neverSent });
   }
 
   private backoff(attempt: number, retryAfter: string | string[] | undefined): number {

@@ -8,9 +8,8 @@ import type { Dispatcher } from 'undici';
  * One pool per origin, kept alive across requests and pages.
  */
 export async function createSender(): Promise<Sender> {
-  const env = process.env;
   const options = { keepAliveTimeout: 10_000, connect: { timeout: 10_000 } };
-  if (env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy) {
+  if (proxyConfigured()) {
     const imported = await import('undici');
     // undici is CommonJS: bundled, its exports arrive on `default`.
     const undici = (imported as unknown as { default?: typeof imported }).default ?? imported;
@@ -29,4 +28,9 @@ export async function createSender(): Promise<Sender> {
 export interface Sender {
   request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
   close(): Promise<void>;
+}
+
+/** Whether requests may go through a proxy (NO_PROXY may still exempt the service's host). */
+export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
 }
