@@ -166,11 +166,11 @@ describe('projects', () => {
     expect(weird.result.code).toBe(4);
   });
 
-  it('a name that is a path step (. or ..) is refused before any request', async () => {
-    for (const name of ['..', '.']) {
-      const { result, requests } = await requestsOf(['projects', 'delete', name, '--yes']);
+  it('an empty name or a path step (. or ..) anywhere in the batch is refused before any request', async () => {
+    for (const name of ['..', '.', '']) {
+      const { result, requests } = await requestsOf(['projects', 'delete', 'example.com', name, '--yes']);
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(/cannot name a report or project/);
+      expect(result.stderr).toMatch(/is not a project name/);
       expect(requests).toHaveLength(0);
     }
   });
