@@ -1,7 +1,6 @@
 // `rsapi auth logout`: forgets the profile's stored key; its base URL and defaults stay.
 import type { Command } from 'commander';
 import { configPath } from '../../../config/paths.js';
-import { readProfile } from '../../../config/store.js';
 import { updateProfile } from '../../../config/write.js';
 import { handle } from '../../handler.js';
 
@@ -15,9 +14,9 @@ Examples:
   $ rsapi auth logout --profile staging`,
   );
   handle(command, async (ctx) => {
-    const { profile, apiKeySource } = ctx.settings();
+    const { profile, apiKeySource, stored } = ctx.settings();
     const env = ctx.io.env;
-    if (readProfile(profile, env)['api-key'] === undefined) {
+    if (stored['api-key'] === undefined) {
       ctx.note(`no key stored for profile "${profile}"; nothing to forget`);
     } else {
       await updateProfile(profile, (stored) => ({ ...stored, 'api-key': undefined }), env);

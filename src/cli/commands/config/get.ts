@@ -1,7 +1,6 @@
 // `rsapi config get KEY`: one stored value of the profile (the key masked); nothing, exit 0, when it is not set.
 import { Argument, type Command } from 'commander';
 import { displaySetting, SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
-import { readProfile } from '../../../config/store.js';
 import { handle } from '../../handler.js';
 
 export function registerGet(config: Command): void {
@@ -21,7 +20,7 @@ Examples:
   );
   handle(command, async (ctx, self) => {
     const key = self.args[0] as SettingKey;
-    const value = displaySetting(key, readProfile(ctx.settings().profile, ctx.io.env)[key]);
+    const value = displaySetting(key, ctx.settings().stored[key]);
     if (value !== undefined) ctx.io.stdout.write(`${value}\n`);
   });
 }

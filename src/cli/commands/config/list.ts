@@ -1,7 +1,6 @@
 // `rsapi config list`: the profile's stored settings as key=value lines (or one JSON object), the key masked.
 import type { Command } from 'commander';
 import { displaySetting, SETTING_KEYS } from '../../../config/keys.js';
-import { readProfile } from '../../../config/store.js';
 import { handle } from '../../handler.js';
 import { redact } from '../../secrets.js';
 
@@ -18,7 +17,7 @@ Examples:
   $ rsapi config list --profile staging --json`,
   );
   handle(command, async (ctx) => {
-    const stored = readProfile(ctx.settings().profile, ctx.io.env);
+    const { stored } = ctx.settings();
     const shown: Record<string, string | number> = {};
     for (const key of SETTING_KEYS) {
       const value = stored[key];

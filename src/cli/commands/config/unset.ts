@@ -1,7 +1,6 @@
 // `rsapi config unset KEY`: removes one stored setting from the profile.
 import { Argument, type Command } from 'commander';
 import { SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
-import { readProfile } from '../../../config/store.js';
 import { updateProfile } from '../../../config/write.js';
 import { handle } from '../../handler.js';
 
@@ -19,8 +18,8 @@ Examples:
   );
   handle(command, async (ctx, self) => {
     const key = self.args[0] as SettingKey;
-    const { profile } = ctx.settings();
-    if (readProfile(profile, ctx.io.env)[key] === undefined) {
+    const { profile, stored } = ctx.settings();
+    if (stored[key] === undefined) {
       ctx.note(`${key} is not set in profile "${profile}"`);
       return;
     }
