@@ -3,6 +3,7 @@ import { ExitCode, RsapiError, type ExitCodeValue } from '../api/errors.js';
 import type { DeleteResult } from '../api/reports.js';
 import type { CommandContext } from './context.js';
 import { confirmOrRefuse } from './prompts.js';
+import { listLines } from './files.js';
 import { readAll } from './terminal.js';
 
 export interface DeleteRun {
@@ -41,9 +42,6 @@ export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<E
 
 async function expandStdin(ctx: CommandContext, args: string[]): Promise<string[]> {
   if (!args.includes('-')) return args;
-  const fromStdin = (await readAll(ctx.io.stdin))
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line && !line.startsWith('#'));
+  const fromStdin = listLines(await readAll(ctx.io.stdin)).map(({ value }) => value);
   return args.flatMap((arg) => (arg === '-' ? fromStdin : [arg]));
 }

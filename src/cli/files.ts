@@ -1,4 +1,4 @@
-// Files the user names (URL lists, password files, journals): read or opened, with a plain-words error.
+// Files the user names (URL lists, password files, journals): read or opened with a plain-words error, and one-item-a-line lists.
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 
@@ -23,4 +23,12 @@ export async function readUserFile(path: string, what: string): Promise<string> 
   } catch (error) {
     throw fileError(`read the ${what}`, path, error);
   }
+}
+
+/** A list given one item a line (a URL file, ids on stdin): trimmed, blank lines and `#` comments skipped. */
+export function listLines(text: string): { line: number; value: string }[] {
+  return text
+    .split(/\r?\n/)
+    .map((line, index) => ({ line: index + 1, value: line.trim() }))
+    .filter(({ value }) => value && !value.startsWith('#'));
 }

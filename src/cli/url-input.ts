@@ -1,6 +1,6 @@
 // The URLs to create reports for: from arguments and --from-file, comments and blanks skipped, checked before sending.
 import { UsageError } from '../api/errors.js';
-import { readUserFile } from './files.js';
+import { listLines, readUserFile } from './files.js';
 import { readAll, type Terminal } from './terminal.js';
 
 export interface UrlInput {
@@ -17,10 +17,7 @@ export async function readUrlInput(io: Terminal, args: string[], fromFile: strin
   if (fromFile !== undefined) {
     const text = fromFile === '-' ? await readAll(io.stdin) : await readUserFile(fromFile, 'URL file');
     const name = fromFile === '-' ? 'stdin' : fromFile;
-    text.split(/\r?\n/).forEach((line, index) => {
-      const value = line.trim();
-      if (value && !value.startsWith('#')) entries.push({ where: `${name}:${index + 1}`, value });
-    });
+    for (const { line, value } of listLines(text)) entries.push({ where: `${name}:${line}`, value });
   }
   const seen = new Set<string>();
   const result: UrlInput = { urls: [], invalid: [], duplicates: [] };
