@@ -66,11 +66,10 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       progress.stop();
     });
     await output.end();
-    // One URL fails like any single request: its own error line, hint and exit code.
-    if (singleFailure && !journal) throw singleFailure;
     if (!single || journal) {
       ctx.note(summaryLine(outcome, { skipped, duplicates: plan.input.duplicates.length, invalid: plan.input.invalid.length }));
     }
+    // One URL fails like any single request: its own error line, hint and exit code.
     if (singleFailure) throw singleFailure;
     const gateCode = finishGate(ctx, gate);
     if (outcome.interrupted) return ExitCode.interrupted;
