@@ -7,6 +7,8 @@ export default defineConfig({
   define: { __RSAPI_VERSION__: JSON.stringify(pkg.version) },
   test: {
     include: ['test/**/*.test.ts'],
+    // Spawned-binary tests run dist/: build it once per vitest run (a single file run included).
+    globalSetup: ['test/helpers/build-once.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -1,7 +1,7 @@
 // One place that sends requests: headers, bodies, timeouts, the retry policy, and turning answers into typed errors.
 import { decodeBody, errorForStatus, serviceMessage } from './decode.js';
 import { describeNetworkFailure } from './network-failure.js';
-import { createSender, proxyConfigured, type Sender } from './transport.js';
+import { createSender, proxyConfigured, proxyFromEnv, type ProxySettings, type Sender } from './transport.js';
 import {
   InterruptedError,
   NetworkError,
@@ -32,6 +32,8 @@ export interface HttpClientOptions {
   signal?: AbortSignal;
   /** Observes each attempt, for --verbose. Never given the key. */
   onTrace?: (event: TraceEvent) => void;
+  /** Proxies to use; default: HTTPS_PROXY, HTTP_PROXY and NO_PROXY of the process environment. */
+  proxy?: ProxySettings;
 }
 
 export interface TraceEvent {
@@ -218,7 +220,7 @@ export class HttpClient {
     const info = HttpClient.describe(req);
     const host = new URL(this.options.baseUrl).host;
     const { kind, detail, neverSent } = describeNetworkFailure(error);
-    const via = proxyConfigured() ? ' (through the proxy in HTTPS_PROXY/HTTP_PROXY, unless NO_PROXY exempts it)' : '';
+    const via = proxyConfigured(this.proxy()) ? ' (through the proxy in HTTPS_PROXY/HTTP_PROXY, unless NO_PROXY exempts it)' : '';
     return new NetworkError(info, kind, `${detail}${via}`, { cause: error, host, neverSent });
   }
 
@@ -250,8 +252,12 @@ export class HttpClient {
   }
 
   private getSender(): Promise<Sender> {
-    this.sender ??= createSender();
+    this.sender ??= createSender(this.proxy());
     return this.sender;
+  }
+
+  private proxy(): ProxySettings {
+    return this.options.proxy ?? proxyFromEnv(process.env);
   }
 }
 

@@ -7,13 +7,14 @@ import type { Dispatcher } from 'undici';
  * whole package (it relies on methods the index adds to every dispatcher).
  * One pool per origin, kept alive across requests and pages.
  */
-export async function createSender(): Promise<Sender> {
+export async function createSender(proxy: ProxySettings = proxyFromEnv(process.env)): Promise<Sender> {
   const options = { keepAliveTimeout: 10_000, connect: { timeout: 10_000 } };
-  if (proxyConfigured()) {
+  if (proxyConfigured(proxy)) {
     const imported = await import('undici');
     // undici is CommonJS: bundled, its exports arrive on `default`.
     const undici = (imported as unknown as { default?: typeof imported }).default ?? imported;
-    const dispatcher = new undici.EnvHttpProxyAgent(options);
+    // Empty rather than undefined: undici falls back to process.env for what is not given.
+    const dispatcher = new undici.EnvHttpProxyAgent({ ...options, httpProxy: proxy.httpProxy ?? '', httpsProxy: proxy.httpsProxy ?? '', noProxy: proxy.noProxy ?? '' });
     return { request: (opts) => dispatcher.request(opts), close: () => dispatcher.close() };
   }
   const [{ default: request }, { default: Agent }] = await Promise.all([
@@ -30,7 +31,24 @@ export interface Sender {
   close(): Promise<void>;
 }
 
+/** The proxies to go through, as HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or their lower-case forms) name them. */
+export interface ProxySettings {
+  httpsProxy?: string;
+  httpProxy?: string;
+  noProxy?: string;
+}
+
+/** The proxy settings of an environment (the CLI passes its terminal's; a library caller gets the process's). */
+export function proxyFromEnv(env: NodeJS.ProcessEnv): ProxySettings {
+  const pick = (...values: (string | undefined)[]) => values.find((value) => value !== undefined && value !== '');
+  return {
+    httpsProxy: pick(env.HTTPS_PROXY, env.https_proxy),
+    httpProxy: pick(env.HTTP_PROXY, env.http_proxy),
+    noProxy: pick(env.NO_PROXY, env.no_proxy),
+  };
+}
+
 /** Whether requests may go through a proxy (NO_PROXY may still exempt the service's host). */
-export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
-  return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
+export function proxyConfigured(proxy: ProxySettings): boolean {
+  return Boolean(proxy.httpsProxy || proxy.httpProxy);
 }

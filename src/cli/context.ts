@@ -1,6 +1,7 @@
 // What every command gets: the terminal, the global options, resolved settings, a lazily made API client, output options.
 import { ApiClient } from '../api/client.js';
 import type { TraceEvent } from '../api/http.js';
+import { proxyFromEnv } from '../api/transport.js';
 import { isLoopbackHost, normaliseBaseUrl } from '../api/base-url.js';
 import { MissingKeyError, UsageError } from '../api/errors.js';
 import { storedSetting } from '../config/keys.js';
@@ -86,6 +87,7 @@ export class CommandContext {
       retryBaseMs: retryBaseMs(this.io.env),
       signal: options.abortOnInterrupt === false ? undefined : this.signal,
       onTrace: (event) => this.trace(event),
+      proxy: proxyFromEnv(this.io.env),
     });
     this.openClients.push(client);
     return client;

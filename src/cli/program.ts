@@ -4,7 +4,7 @@ import { ExitCode, RsapiError, type ExitCodeValue } from '../api/errors.js';
 import { OUTPUT_FORMATS } from '../output/index.js';
 import { VERSION } from '../version.js';
 import { reportError } from './exit.js';
-import { redact, registerInvocationSecrets } from './secrets.js';
+import { forgetSecrets, redact, registerInvocationSecrets } from './secrets.js';
 import { addGlobalOptions } from './options.js';
 import type { Terminal } from './terminal.js';
 import { attachInvocation, invocationOf, type Invocation } from './handler.js';
@@ -76,6 +76,7 @@ export async function run(argv: string[], io: Terminal, signal: AbortSignal): Pr
   const program = buildProgram();
   const invocation: Invocation = { io, signal, exitCode: ExitCode.ok };
   attachInvocation(program, invocation);
+  forgetSecrets();
   registerInvocationSecrets(argv, io.env);
   const debug = argv.includes('--verbose') || argv.includes('-v') || io.env.RSAPI_DEBUG === '1';
   try {

@@ -1,6 +1,11 @@
 // Secrets known to this run (the API key, report passwords), and the one function that scrubs them from any text.
 const secrets = new Set<string>();
 
+/** A new invocation starts with no secrets known (in-process tests run many invocations in one process). */
+export function forgetSecrets(): void {
+  secrets.clear();
+}
+
 /** Registers a value that must never be printed. Very short values are ignored (they would redact ordinary words). */
 export function registerSecret(value: string | undefined): void {
   if (value && value.length >= 4) secrets.add(value);

@@ -8,6 +8,9 @@ export interface Terminal {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
+  /** The width of the terminal on stdout; undefined when it is not one. */
+  columns: number | undefined;
+  /** The environment: the only one the program reads (never process.env). */
   env: NodeJS.ProcessEnv;
 }
 
@@ -19,6 +22,7 @@ export function processTerminal(): Terminal {
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     stdinIsTTY: process.stdin.isTTY === true,
+    columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
     env: process.env,
   };
 }

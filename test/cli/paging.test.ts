@@ -1,7 +1,7 @@
 // --all and --limit across the three list shapes the service may use, counting the requests made.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '../../src/mock/server.js';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 
 const envelopes: Envelope[] = ['length-aware', 'simple', 'bare'];
@@ -18,7 +18,7 @@ describe.each(envelopes)('%s pages', (envelope) => {
 
   async function run(...args: string[]) {
     const before = mock.server.requests.length;
-    const result = await runCli(['reports', 'list', '-o', 'ndjson', ...args], { env: mock.env });
+    const result = await runInProcess({ argv: ['reports', 'list', '-o', 'ndjson', ...args], env: mock.env });
     const ids = result.stdout.trim() ? result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: number }).id) : [];
     return { result, ids, pages: mock.server.requests.slice(before).map((r) => r.query.page ?? '1') };
   }
