@@ -20,20 +20,29 @@ export class Gate {
     return this.options.failOn !== undefined || this.options.minScore !== undefined;
   }
 
-  check(record: Record<string, unknown>): void {
+  /** Judges one report; returns why it failed (empty when it passed), for per-report output such as JUnit. */
+  check(record: Record<string, unknown>): string[] {
     this.seen++;
+    const reasons: string[] = [];
     const { failOn, minScore } = this.options;
     if (failOn !== undefined) {
       const rank = RANK.get(record.result);
       // A report without a known result cannot be shown to be better: it fails the gate.
       if (rank === undefined) this.missingResults++;
-      if (rank === undefined || rank >= RANK.get(failOn)!) this.resultFailures++;
+      if (rank === undefined || rank >= RANK.get(failOn)!) {
+        this.resultFailures++;
+        reasons.push(rank === undefined ? `no known result (--fail-on ${failOn})` : `result ${String(record.result)} (--fail-on ${failOn})`);
+      }
     }
     if (minScore !== undefined) {
       const score = toNumber(record.score);
       if (score === undefined) this.missingScores++;
-      if (score === undefined || score < minScore) this.scoreFailures++;
+      if (score === undefined || score < minScore) {
+        this.scoreFailures++;
+        reasons.push(score === undefined ? `no score (--min-score ${minScore})` : `score ${score} below ${minScore} (--min-score ${minScore})`);
+      }
     }
+    return reasons;
   }
 
   get failed(): boolean {

@@ -3,6 +3,7 @@ import type { ApiRecord, Page } from '../api/decode.js';
 import { ExitCode, type ExitCodeValue } from '../api/errors.js';
 import { createListWriter, writeRecord, type RecordKind } from '../output/index.js';
 import type { CommandContext } from './context.js';
+import type { CiReporter } from './ci/reporter.js';
 import { Gate } from './gates.js';
 import type { GateOptions } from './options.js';
 
@@ -13,7 +14,7 @@ export async function printPages(
   ctx: CommandContext,
   kind: RecordKind,
   pages: AsyncIterable<Page>,
-  options: { gate?: GateOptions; paging: { all: boolean; limit?: number } },
+  options: { gate?: GateOptions; ci?: CiReporter; paging: { all: boolean; limit?: number } },
 ): Promise<ExitCodeValue> {
   const writer = createListWriter(ctx.io.stdout, ctx.outputOptions(kind));
   const gate = new Gate(options.gate ?? {});
@@ -21,7 +22,8 @@ export async function printPages(
   let count = 0;
   for await (const page of pages) {
     for (const record of page.records) {
-      gate.check(record);
+      const gateFailures = gate.check(record);
+      options.ci?.addReport(record, gateFailures);
       await writer.write(record);
     }
     count += page.records.length;
@@ -32,21 +34,28 @@ export async function printPages(
     if (count === 0) ctx.note(emptyNote(kind, last));
     else if (last) ctx.note(footer(kind, last, count, !options.paging.all && options.paging.limit === undefined));
   }
-  return finishGate(ctx, gate);
+  return finishGate(ctx, gate, options.ci);
 }
 
 /** Prints one record (show, update) and judges it against the gate. */
-export async function printRecord(ctx: CommandContext, kind: RecordKind, record: ApiRecord, gateOptions: GateOptions = {}): Promise<ExitCodeValue> {
+export async function printRecord(
+  ctx: CommandContext,
+  kind: RecordKind,
+  record: ApiRecord,
+  gateOptions: GateOptions = {},
+  ci?: CiReporter,
+): Promise<ExitCodeValue> {
   await writeRecord(ctx.io.stdout, record, ctx.outputOptions(kind));
   const gate = new Gate(gateOptions);
-  gate.check(record);
-  return finishGate(ctx, gate);
+  ci?.addReport(record, gate.check(record));
+  return finishGate(ctx, gate, ci);
 }
 
-export function finishGate(ctx: CommandContext, gate: Gate): ExitCodeValue {
-  if (!gate.active) return ExitCode.ok;
-  ctx.note(gate.verdict());
-  return gate.failed ? ExitCode.gate : ExitCode.ok;
+/** The gate's verdict line and exit code; with CI flags, the baseline's too, and the JUnit and summary files written. */
+export async function finishGate(ctx: CommandContext, gate: Gate, ci?: CiReporter, code: ExitCodeValue = ExitCode.ok): Promise<ExitCodeValue> {
+  if (gate.active) ctx.note(gate.verdict());
+  const judged = code === ExitCode.ok && gate.failed ? ExitCode.gate : code;
+  return ci ? ci.finish(ctx, gate, judged) : judged;
 }
 
 /** Nothing to show: none at all, or a page past the last one. */

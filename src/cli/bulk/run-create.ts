@@ -1,6 +1,7 @@
 // `reports create` over many URLs, end to end: journal skips, output, gate, progress, Ctrl-C, summary, exit code.
 import { ExitCode, type ExitCodeValue, type RsapiError } from '../../api/errors.js';
 import type { Privacy } from '../../api/reports.js';
+import type { CiReporter } from '../ci/reporter.js';
 import type { CommandContext } from '../context.js';
 import { Gate } from '../gates.js';
 import { finishGate } from '../listing.js';
@@ -19,6 +20,8 @@ export interface BulkCreatePlan {
   password?: string;
   journalPath?: string;
   gate: GateOptions;
+  /** --junit, --summary, --baseline: fed each outcome. */
+  ci?: CiReporter;
 }
 
 export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): Promise<ExitCodeValue> {
@@ -28,8 +31,10 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
   try {
     const all = plan.input.urls;
     const done = journal?.history.created ?? new Set<string>();
+    if (plan.ci) plan.ci.inputOrder = all;
     const urls = all.filter((url) => !done.has(url));
     const skipped = all.length - urls.length;
+    for (const url of all) if (done.has(url)) plan.ci?.addSkipped(url, `created by an earlier run (journal ${journal?.path})`);
     if (skipped > 0) ctx.note(`rsapi: skipping ${skipped} URL${skipped === 1 ? '' : 's'} already created (journal ${journal?.path})`);
     const single = all.length === 1;
     const live = ctx.io.stderrIsTTY && ctx.globals.quiet !== true && urls.length > 1;
@@ -42,10 +47,15 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const onInterrupt = () => say('rsapi: interrupted: starting no new URL; waiting for the requests under way (Ctrl-C again quits at once)');
     ctx.signal.addEventListener('abort', onInterrupt, { once: true });
     let singleFailure: RsapiError | undefined;
+    const sentAt = new Map<string, number>();
+    const secondsOf = (url: string) => (sentAt.has(url) ? (performance.now() - sentAt.get(url)!) / 1000 : undefined);
     const outcome = await createAll({
       urls,
       concurrency: plan.concurrency,
-      create: (report) => client.reports.create(report),
+      create: (report) => {
+        sentAt.set(report.url, performance.now());
+        return client.reports.create(report);
+      },
       lookUp: (url, sentAt) => client.reports.findCreated(url, sentAt),
       input: { privacy: plan.privacy, password: plan.password },
       journal,
@@ -54,10 +64,11 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       onCreated: async (url, index, { report, recovered }) => {
         // Counted in the summary; named one by one only when asked (or for a single URL).
         if (recovered && (single || ctx.globals.verbose)) say(`rsapi: ${url}: the answer was lost, but the report was created (found it by URL)`);
-        gate.check(report);
+        plan.ci?.addReport(report, gate.check(report), secondsOf(url));
         await output.write(index, report);
       },
       onFailed: (url, _index, error) => {
+        plan.ci?.addError(url, error, secondsOf(url));
         if (single) singleFailure = error;
         else say(`rsapi: ${url}: ${error.message}`);
       },
@@ -69,11 +80,13 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     if (!single || journal) {
       ctx.note(summaryLine(outcome, { skipped, duplicates: plan.input.duplicates.length, invalid: plan.input.invalid.length }));
     }
+    for (const url of urls.slice(urls.length - outcome.notStarted)) plan.ci?.addSkipped(url, 'not started: interrupted');
     // One URL fails like any single request: its own error line, hint and exit code.
-    if (singleFailure) throw singleFailure;
-    const gateCode = finishGate(ctx, gate);
-    if (outcome.interrupted) return ExitCode.interrupted;
-    return outcome.firstFailure ?? gateCode;
+    if (singleFailure) {
+      await plan.ci?.finish(ctx, gate, singleFailure.exitCode);
+      throw singleFailure;
+    }
+    return finishGate(ctx, gate, plan.ci, outcome.interrupted ? ExitCode.interrupted : (outcome.firstFailure ?? ExitCode.ok));
   } finally {
     journal?.close();
   }

@@ -1,12 +1,13 @@
 // `rsapi reports create URL...`: checks every URL first, then creates one report per distinct URL, N at a time.
 import type { Command } from 'commander';
 import { UsageError } from '../../../api/errors.js';
+import { addCiOptions, CiReporter, type CiFlags } from '../../ci/reporter.js';
 import { handle } from '../../handler.js';
 import { addGateOptions, integerParser, type GateOptions } from '../../options.js';
 import { addPrivacyOptions, resolvePassword, type PrivacyFlags } from '../../report-flags.js';
 import { readUrlInput, rejectInvalid } from '../../url-input.js';
 
-interface CreateFlags extends PrivacyFlags, GateOptions {
+interface CreateFlags extends PrivacyFlags, GateOptions, CiFlags {
   fromFile?: string;
   skipInvalid?: boolean;
   concurrency: number;
@@ -26,6 +27,7 @@ export function registerCreate(reports: Command): void {
     .option('--journal <path>', "record each URL's outcome in this file; a re-run skips the URLs it shows created");
   addPrivacyOptions(command);
   addGateOptions(command);
+  addCiOptions(command);
   command.addHelpText(
     'after',
     `
@@ -48,6 +50,7 @@ Run again with the same --journal after failures or Ctrl-C: created URLs are ski
     rejectInvalid(input, flags.skipInvalid === true, (line) => ctx.note(line));
     if (input.urls.length === 0) throw new UsageError('no URL to create a report for', { hint: 'give URLs as arguments or with --from-file' });
     for (const duplicate of new Set(input.duplicates)) ctx.note(`rsapi: ${duplicate} given more than once; creating it once`);
+    const ci = await CiReporter.prepare('reports create', flags);
     const password = await resolvePassword(ctx.io, flags, { required: true });
     const { runBulkCreate } = await import('../../bulk/run-create.js');
     return runBulkCreate(ctx, {
@@ -57,6 +60,7 @@ Run again with the same --journal after failures or Ctrl-C: created URLs are ski
       password,
       journalPath: flags.journal,
       gate: { failOn: flags.failOn, minScore: flags.minScore },
+      ci,
     });
   });
 }

@@ -1,11 +1,12 @@
 // `rsapi reports list`: filters, sorting and paging mapped to GET /reports.
 import { Option, type Command } from 'commander';
 import { REPORT_SORT_FIELDS, RESULTS, type ReportListParams } from '../../../api/reports.js';
+import { addCiOptions, CiReporter, type CiFlags } from '../../ci/reporter.js';
 import { printPages } from '../../listing.js';
 import { addGateOptions, addPagingOptions, addSortOption, pagingOptions, type GateOptions, type PagingFlags } from '../../options.js';
 import { handle } from '../../handler.js';
 
-interface ListFlags extends PagingFlags, GateOptions {
+interface ListFlags extends PagingFlags, GateOptions, CiFlags {
   search?: string;
   searchBy?: 'url';
   project?: string;
@@ -27,6 +28,7 @@ export function registerList(reports: Command): void {
   addSortOption(command);
   addPagingOptions(command);
   addGateOptions(command);
+  addCiOptions(command);
   command.addHelpText(
     'after',
     `
@@ -48,6 +50,7 @@ Examples:
       perPage: flags.perPage,
     };
     const paging = pagingOptions(flags);
-    return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate: flags, paging });
+    const ci = await CiReporter.prepare('reports list', flags);
+    return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate: flags, ci, paging });
   });
 }

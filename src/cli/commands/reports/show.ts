@@ -1,5 +1,6 @@
 // `rsapi reports show ID`: one report, judged by the gates.
 import type { Command } from 'commander';
+import { addCiOptions, CiReporter, type CiFlags } from '../../ci/reporter.js';
 import { printRecord } from '../../listing.js';
 import { addGateOptions, type GateOptions } from '../../options.js';
 import { handle } from '../../handler.js';
@@ -12,6 +13,7 @@ export function registerShow(reports: Command): void {
     .description('Show one report')
     .argument('<id>', 'report id', reportId);
   addGateOptions(command);
+  addCiOptions(command);
   command.addHelpText(
     'after',
     `
@@ -23,7 +25,9 @@ Examples:
   );
   handle(command, async (ctx, self) => {
     const [id] = self.processedArgs as [string];
+    const flags = self.opts<GateOptions & CiFlags>();
+    const ci = await CiReporter.prepare('reports show', flags);
     const report = await ctx.client().reports.show(id);
-    return printRecord(ctx, 'report', report, self.opts<GateOptions>());
+    return printRecord(ctx, 'report', report, flags, ci);
   });
 }

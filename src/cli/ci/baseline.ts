@@ -1,0 +1,198 @@
+// `--baseline FILE` and `--max-drop N`: an earlier json or ndjson output of rsapi, compared URL by URL with this run.
+import type { ApiRecord } from '../../api/decode.js';
+import { isObject, toNumber } from '../../api/decode.js';
+import { UsageError } from '../../api/errors.js';
+import { RESULTS } from '../../api/reports.js';
+import { readUserFile } from '../files.js';
+import { urlKey } from './url-key.js';
+
+/** What is compared of a report. */
+export interface Standing {
+  url: string;
+  score?: number;
+  result?: string;
+  /** The report it was read from. */
+  record: ApiRecord;
+}
+
+export interface Baseline {
+  path: string;
+  /** By normalised URL; the newest report of a URL when the file holds several. */
+  byUrl: Map<string, Standing>;
+}
+
+export interface Regression {
+  url: string;
+  before: Standing;
+  now: Standing;
+  /** Points lost (before - now), when both have a score. */
+  drop?: number;
+  worseResult: boolean;
+  /** A score is gone where the baseline had one. */
+  lostScore: boolean;
+}
+
+export interface BaselineComparison {
+  path: string;
+  maxDrop?: number;
+  /** URLs of this run that the baseline has too. */
+  compared: number;
+  /** Worst first. Without --max-drop: every fall in score or result, listed but not failed. */
+  regressions: Regression[];
+  newUrls: string[];
+  vanished: string[];
+  /** Only with --max-drop. */
+  failed: boolean;
+}
+
+const RANK = new Map<unknown, number>(RESULTS.map((result, index) => [result, index]));
+
+/** Reads and checks the file before any request: a usage error (exit 2) names what is wrong with it. */
+export async function loadBaseline(path: string): Promise<Baseline> {
+  const text = await readUserFile(path, 'baseline file');
+  const records = parseRecords(text, path);
+  const byUrl = newestByUrl(records);
+  if (records.length > 0 && byUrl.size === 0) throw new UsageError(`the baseline file ${path} holds no report with a url`, { hint: BASELINE_HINT });
+  return { path, byUrl };
+}
+
+const BASELINE_HINT = 'give a file written earlier by rsapi with -o json or -o ndjson (reports list, show or create)';
+
+/** A JSON array, one JSON object, a `{ "data": [...] }` envelope, or ndjson (one object a line). */
+function parseRecords(text: string, path: string): ApiRecord[] {
+  if (text.trim() === '') throw new UsageError(`the baseline file ${path} is empty`, { hint: BASELINE_HINT });
+  let whole: unknown;
+  try {
+    whole = JSON.parse(text);
+  } catch {
+    return parseNdjson(text, path);
+  }
+  if (Array.isArray(whole)) return whole.filter(isObject);
+  if (isObject(whole) && Array.isArray(whole.data)) return whole.data.filter(isObject);
+  if (isObject(whole) && isObject(whole.data)) return [whole.data];
+  if (isObject(whole)) return [whole];
+  throw new UsageError(`the baseline file ${path} is neither json nor ndjson of reports`, { hint: BASELINE_HINT });
+}
+
+function parseNdjson(text: string, path: string): ApiRecord[] {
+  const records: ApiRecord[] = [];
+  const lines = text.split('\n');
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new UsageError(`the baseline file ${path} is neither json nor ndjson: line ${index + 1} is not JSON`, { hint: BASELINE_HINT });
+    }
+    if (!isObject(value)) throw new UsageError(`the baseline file ${path}: line ${index + 1} is not a report object`, { hint: BASELINE_HINT });
+    records.push(value);
+  }
+  return records;
+}
+
+/** One standing per normalised URL: the newest report (generated_at, then id) when there are several. */
+export function newestByUrl(records: Iterable<ApiRecord>): Map<string, Standing> {
+  const newest = new Map<string, { record: ApiRecord; standing: Standing }>();
+  for (const record of records) {
+    if (typeof record.url !== 'string' || record.url.trim() === '') continue;
+    const key = urlKey(record.url);
+    const held = newest.get(key);
+    if (held && !isNewer(record, held.record)) continue;
+    newest.set(key, { record, standing: standingOf(record) });
+  }
+  return new Map([...newest].map(([key, { standing }]) => [key, standing]));
+}
+
+function standingOf(record: ApiRecord): Standing {
+  return {
+    url: String(record.url),
+    score: toNumber(record.score),
+    result: typeof record.result === 'string' ? record.result : undefined,
+    record,
+  };
+}
+
+function isNewer(a: ApiRecord, b: ApiRecord): boolean {
+  const at = (record: ApiRecord) => (typeof record.generated_at === 'string' ? Date.parse(record.generated_at) : NaN);
+  const [ta, tb] = [at(a), at(b)];
+  if (!Number.isNaN(ta) && !Number.isNaN(tb) && ta !== tb) return ta > tb;
+  return (toNumber(a.id) ?? -Infinity) >= (toNumber(b.id) ?? -Infinity);
+}
+
+export interface CompareOptions {
+  maxDrop?: number;
+  /** Baseline URLs outside this run's scope (another shard's) are not counted as vanished. */
+  inScope?: (url: string) => boolean;
+}
+
+export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRecord>, options: CompareOptions = {}): BaselineComparison {
+  const current = newestByUrl(records);
+  const threshold = options.maxDrop ?? 0;
+  const regressions: Regression[] = [];
+  const newUrls: string[] = [];
+  let compared = 0;
+  for (const [key, now] of current) {
+    const before = baseline.byUrl.get(key);
+    if (!before) {
+      newUrls.push(now.url);
+      continue;
+    }
+    compared++;
+    const drop = before.score !== undefined && now.score !== undefined ? before.score - now.score : undefined;
+    const rankBefore = RANK.get(before.result);
+    const rankNow = RANK.get(now.result);
+    const worseResult = rankBefore !== undefined && (rankNow === undefined || rankNow > rankBefore);
+    const lostScore = before.score !== undefined && now.score === undefined;
+    if ((drop !== undefined && drop > threshold) || worseResult || lostScore) {
+      regressions.push({ url: now.url, before, now, drop, worseResult, lostScore });
+    }
+  }
+  const vanished = [...baseline.byUrl]
+    .filter(([key, standing]) => !current.has(key) && (options.inScope?.(standing.url) ?? true))
+    .map(([, standing]) => standing.url);
+  regressions.sort(worstFirst);
+  return {
+    path: baseline.path,
+    maxDrop: options.maxDrop,
+    compared,
+    regressions,
+    newUrls: newUrls.sort(),
+    vanished: vanished.sort(),
+    failed: options.maxDrop !== undefined && regressions.length > 0,
+  };
+}
+
+function worstFirst(a: Regression, b: Regression): number {
+  const severity = (r: Regression) => (r.lostScore ? Infinity : (r.drop ?? 0));
+  const rankDelta = (r: Regression) => (RANK.get(r.now.result) ?? RESULTS.length) - (RANK.get(r.before.result) ?? 0);
+  return severity(b) - severity(a) || rankDelta(b) - rankDelta(a) || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0);
+}
+
+/** `score 92 → 61 (-31), result good → decent` */
+export function describeChange(regression: Regression): string {
+  const parts: string[] = [];
+  const { before, now } = regression;
+  if (regression.lostScore) parts.push(`score ${before.score} → none`);
+  else if (regression.drop !== undefined && regression.drop !== 0) parts.push(`score ${before.score} → ${now.score} (${signed(-regression.drop)})`);
+  if (regression.worseResult) parts.push(`result ${before.result} → ${now.result ?? 'none'}`);
+  return parts.join(', ');
+}
+
+function signed(value: number): string {
+  const rounded = Math.round(value * 100) / 100;
+  return rounded > 0 ? `+${rounded}` : String(rounded);
+}
+
+/** The one line on stderr: how many regressed, the worst of them, and how many URLs are new or gone. */
+export function baselineVerdict(comparison: BaselineComparison): string {
+  const { regressions, compared, maxDrop } = comparison;
+  const of = `${regressions.length} of ${compared} report${compared === 1 ? '' : 's'}`;
+  const head =
+    maxDrop === undefined
+      ? `rsapi: baseline: ${of} scored lower or got a worse result than in ${comparison.path} (not a gate without --max-drop)`
+      : `rsapi: baseline ${comparison.failed ? 'failed' : 'passed'}: ${of} fell by more than ${maxDrop} point${maxDrop === 1 ? '' : 's'} or got a worse result (--max-drop ${maxDrop})`;
+  const worst = regressions[0] ? `; worst: ${regressions[0].url} ${describeChange(regressions[0])}` : '';
+  const others = comparison.newUrls.length + comparison.vanished.length > 0 ? `; ${comparison.newUrls.length} new, ${comparison.vanished.length} vanished (listed, not failed)` : '';
+  return `${head}${worst}${others}`;
+}

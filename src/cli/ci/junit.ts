@@ -1,0 +1,94 @@
+// `--junit PATH`: the run as JUnit XML, as the test-report views of GitHub (JUnit actions), GitLab, Jenkins and Azure read it.
+import { describeChange } from './baseline.js';
+import { xmlAttribute as attr, xmlText as text } from './escape.js';
+import { projectOf, type CiCase, type CiRun, type ReportCase } from './run-record.js';
+
+/**
+ * One <testsuites> holding one <testsuite> (the command), one <testcase> per report: name the URL, classname
+ * the project. A report failing the gate or the baseline is a <failure>; a URL that could not be created an
+ * <error>; a URL not sent (journal, Ctrl-C) <skipped>. Result and score go to the case's <system-out>.
+ */
+export function renderJunit(run: CiRun): string {
+  const counts = { tests: run.cases.length, failures: 0, errors: 0, skipped: 0 };
+  for (const c of run.cases) {
+    if (c.kind === 'error') counts.errors++;
+    else if (c.kind === 'skipped') counts.skipped++;
+    else if (failuresOf(c, run).length > 0) counts.failures++;
+  }
+  const countAttrs = `tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${seconds(run.seconds)}"`;
+  const timestamp = run.startedAt.toISOString().slice(0, 19);
+  const suiteName = `rsapi ${run.command}${run.share ? ` (share ${run.share.index} of ${run.share.count})` : ''}`;
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="rsapi" ${countAttrs}>`,
+    `  <testsuite name="${attr(suiteName)}" ${countAttrs} timestamp="${timestamp}">`,
+    ...properties(run),
+    ...run.cases.map((c) => testcase(c, run)),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function properties(run: CiRun): string[] {
+  const props: [string, string][] = [];
+  if (run.share) props.push(['shard', `${run.share.index}/${run.share.count}`], ['shard.urls', `${run.share.urls} of ${run.share.of}`]);
+  if (run.gate.active) props.push(['gate', run.gate.verdict]);
+  if (run.baseline) props.push(['baseline', run.baseline.path]);
+  if (props.length === 0) return [];
+  return ['    <properties>', ...props.map(([name, value]) => `      <property name="${attr(name)}" value="${attr(value)}"/>`), '    </properties>'];
+}
+
+function testcase(c: CiCase, run: CiRun): string {
+  const open = (classname: string, time?: number) =>
+    `    <testcase name="${attr(c.url)}" classname="${attr(classname)}"${time === undefined ? ' time="0"' : ` time="${seconds(time)}"`}>`;
+  if (c.kind === 'skipped') return [open(hostOf(c.url)), `      <skipped message="${attr(c.reason)}"/>`, '    </testcase>'].join('\n');
+  if (c.kind === 'error') {
+    const body = c.hint ? `${c.message}\nhint: ${c.hint}` : c.message;
+    return [
+      open(hostOf(c.url), c.seconds),
+      `      <error message="${attr(c.message)}" type="exit ${c.exitCode}">${text(body)}</error>`,
+      '    </testcase>',
+    ].join('\n');
+  }
+  const failures = failuresOf(c, run);
+  const lines = [open(projectOf(c.record) ?? hostOf(c.url), c.seconds)];
+  if (failures.length > 0) {
+    lines.push(`      <failure message="${attr(failures.join('; '))}" type="${c.gateFailures.length > 0 ? 'gate' : 'baseline'}">${text(failures.join('\n'))}</failure>`);
+  }
+  lines.push(`      <system-out>${text(systemOut(c))}</system-out>`, '    </testcase>');
+  return lines.join('\n');
+}
+
+/** The gate's reasons, and the baseline's when --max-drop makes it a gate. */
+function failuresOf(c: ReportCase, run: CiRun): string[] {
+  const failures = [...c.gateFailures];
+  if (c.regression && run.baseline?.maxDrop !== undefined) failures.push(`regressed: ${describeChange(c.regression)} (--max-drop ${run.baseline.maxDrop})`);
+  return failures;
+}
+
+function systemOut(c: ReportCase): string {
+  const { record } = c;
+  const lines = [`result: ${show(record.result)}`, `score: ${show(record.score)}`];
+  for (const field of ['id', 'project', 'generated_at']) if (record[field] !== undefined && record[field] !== null) lines.push(`${field}: ${show(record[field])}`);
+  if (c.regression) lines.push(`baseline: ${describeChange(c.regression)}`);
+  return lines.join('\n');
+}
+
+function show(value: unknown): string {
+  if (value === undefined || value === null) return 'none';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return 'rsapi';
+  }
+}
+
+function seconds(value: number): string {
+  return Math.max(0, value).toFixed(3);
+}

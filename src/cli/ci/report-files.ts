@@ -1,0 +1,45 @@
+// The files a CI run leaves (JUnit, Markdown summary): their paths checked before any request, written whole or appended.
+import { randomBytes } from 'node:crypto';
+import { appendFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { ExitCode, RsapiError, UsageError } from '../../api/errors.js';
+import { fileError } from '../files.js';
+import { redact } from '../secrets.js';
+
+/** A path rsapi will write at the end of the run: refused now (exit 2) if its folder is missing or it is a folder. */
+export async function checkOutputPath(path: string, flag: string): Promise<void> {
+  if (path.trim() === '') throw new UsageError(`${flag} needs a file path (it was empty)`);
+  const folder = dirname(path);
+  const folderStat = await stat(folder).catch((error: unknown) => {
+    throw fileError(`write ${flag} to`, path, error);
+  });
+  if (!folderStat.isDirectory()) throw new UsageError(`cannot write ${flag} to ${path}: ${folder} is not a directory`);
+  const existing = await stat(path).catch(() => undefined);
+  if (existing?.isDirectory()) throw new UsageError(`cannot write ${flag} to ${path}: it is a directory`);
+}
+
+/** Written beside the target and renamed over it: a reader never sees half a file. Known secrets are redacted. */
+export async function writeFileAtomically(path: string, content: string): Promise<void> {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFile(temporary, redact(content), { flag: 'wx', mode: 0o644 });
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw writeFailure(path, error);
+  }
+}
+
+/** Appended in one write, as $GITHUB_STEP_SUMMARY expects (each step adds to it). Known secrets are redacted. */
+export async function appendToFile(path: string, content: string): Promise<void> {
+  try {
+    await appendFile(path, redact(content), { mode: 0o644 });
+  } catch (error) {
+    throw writeFailure(path, error);
+  }
+}
+
+function writeFailure(path: string, error: unknown): RsapiError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new RsapiError(`cannot write ${path}: ${code ?? String(error)}`, ExitCode.unexpected, { cause: error });
+}

@@ -1,0 +1,110 @@
+// The CI flags of `reports create|show|list` (--junit, --summary, --baseline, --max-drop): checked up front, fed each report, written at the end.
+import { InvalidArgumentError, type Command } from 'commander';
+import type { ApiRecord } from '../../api/decode.js';
+import { ExitCode, UsageError, type ExitCodeValue, type RsapiError } from '../../api/errors.js';
+import type { CommandContext } from '../context.js';
+import type { Gate } from '../gates.js';
+import { compareWithBaseline, baselineVerdict, loadBaseline, type Baseline } from './baseline.js';
+import { checkOutputPath } from './report-files.js';
+import type { CiCase, CiRun } from './run-record.js';
+import type { ShareInfo } from './shard.js';
+
+export interface CiFlags {
+  junit?: string;
+  summary?: string;
+  baseline?: string;
+  maxDrop?: number;
+}
+
+export function addCiOptions(command: Command): Command {
+  return command
+    .option('--junit <path>', 'write a JUnit XML file: one test case per report, failed when it fails a gate')
+    .option('--summary <path>', 'append a Markdown summary to this file (made for $GITHUB_STEP_SUMMARY)')
+    .option('--baseline <file>', 'compare with an earlier json or ndjson output of rsapi, URL by URL')
+    .option('--max-drop <points>', 'with --baseline: exit 10 when a score fell by more than this or a result got worse', maxDropParser);
+}
+
+function maxDropParser(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('--max-drop must be a number of points, 0 or more.');
+  return n;
+}
+
+export class CiReporter {
+  private readonly cases: CiCase[] = [];
+  private readonly startedAt = new Date();
+  private readonly started = performance.now();
+  /** Set by `reports create --shard`: the share run, and which baseline URLs belong to it. */
+  share?: ShareInfo & { contains: (url: string) => boolean };
+  /** Bulk create: cases finish in any order; the files list them in input order. */
+  inputOrder?: readonly string[];
+
+  private constructor(
+    private readonly command: string,
+    private readonly flags: CiFlags,
+    private readonly baseline: Baseline | undefined,
+  ) {}
+
+  /** Before any request: the output paths are checked and the baseline read (exit 2 if either is wrong). Undefined without CI flags. */
+  static async prepare(command: string, flags: CiFlags): Promise<CiReporter | undefined> {
+    if (flags.maxDrop !== undefined && flags.baseline === undefined) {
+      throw new UsageError('--max-drop needs --baseline FILE to compare with');
+    }
+    if (flags.junit === undefined && flags.summary === undefined && flags.baseline === undefined) return undefined;
+    if (flags.junit !== undefined) await checkOutputPath(flags.junit, '--junit');
+    if (flags.summary !== undefined) await checkOutputPath(flags.summary, '--summary');
+    const baseline = flags.baseline === undefined ? undefined : await loadBaseline(flags.baseline);
+    return new CiReporter(command, flags, baseline);
+  }
+
+  addReport(record: ApiRecord, gateFailures: string[], seconds?: number): void {
+    const url = typeof record.url === 'string' ? record.url : String(record.id ?? 'unknown');
+    this.cases.push({ kind: 'report', url, record, gateFailures, seconds });
+  }
+
+  addError(url: string, error: RsapiError, seconds?: number): void {
+    this.cases.push({ kind: 'error', url, message: error.message, exitCode: error.exitCode, hint: error.hint, seconds });
+  }
+
+  addSkipped(url: string, reason: string): void {
+    this.cases.push({ kind: 'skipped', url, reason });
+  }
+
+  /**
+   * Compares with the baseline (its verdict on stderr), writes the JUnit file and appends the summary.
+   * Returns the run's exit code: `code` as the command had it, or 10 when it was 0 and the baseline failed.
+   */
+  async finish(ctx: CommandContext, gate: Gate, code: ExitCodeValue): Promise<ExitCodeValue> {
+    if (this.inputOrder) {
+      const position = new Map(this.inputOrder.map((url, index) => [url, index]));
+      this.cases.sort((a, b) => (position.get(a.url) ?? Infinity) - (position.get(b.url) ?? Infinity));
+    }
+    const run: CiRun = {
+      command: this.command,
+      startedAt: this.startedAt,
+      seconds: (performance.now() - this.started) / 1000,
+      cases: this.cases,
+      share: this.share,
+      gate: { active: gate.active, failed: gate.failed, verdict: gate.verdict().replace(/^rsapi: /, '') },
+    };
+    if (this.baseline) {
+      const records = this.cases.flatMap((c) => (c.kind === 'report' ? [c.record] : []));
+      run.baseline = compareWithBaseline(this.baseline, records, { maxDrop: this.flags.maxDrop, inScope: this.share?.contains });
+      // Only the newest report of a URL is compared; older ones in a list keep their own standing.
+      const byRecord = new Map(run.baseline.regressions.map((regression) => [regression.now.record, regression]));
+      for (const c of this.cases) if (c.kind === 'report') c.regression = byRecord.get(c.record);
+      ctx.note(baselineVerdict(run.baseline));
+    }
+    const exitCode = code === ExitCode.ok && run.baseline?.failed ? ExitCode.gate : code;
+    const files = await import('./report-files.js');
+    if (this.flags.junit !== undefined) {
+      const { renderJunit } = await import('./junit.js');
+      await files.writeFileAtomically(this.flags.junit, renderJunit(run));
+    }
+    if (this.flags.summary !== undefined) {
+      const { renderSummary } = await import('./summary.js');
+      await files.appendToFile(this.flags.summary, renderSummary(run, exitCode));
+    }
+    return exitCode;
+  }
+}

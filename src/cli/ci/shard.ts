@@ -1,0 +1,49 @@
+// `--shard I/N`: the I-th of N shares of the input URLs, by a stable hash of each normalised URL.
+import { createHash } from 'node:crypto';
+import { InvalidArgumentError } from 'commander';
+import { urlKey } from './url-key.js';
+
+export interface Shard {
+  /** 1-based. */
+  index: number;
+  count: number;
+}
+
+/** The most shares a list may be cut into; far more than any CI matrix runs. */
+export const MAX_SHARDS = 1000;
+
+/** Parses `I/N` (1 <= I <= N); commander reports the error as a usage error (exit 2). */
+export function parseShard(value: string): Shard {
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(value);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || count > MAX_SHARDS || index < 1 || index > count) {
+    throw new InvalidArgumentError(`give I/N with 1 <= I <= N <= ${MAX_SHARDS}, such as 2/3 (the second of three shares).`);
+  }
+  return { index, count };
+}
+
+/**
+ * The share (1-based) a URL falls in: sha1 of its normalised form, first 48 bits, modulo N. The same on
+ * every machine and run, so N jobs given the same list split it with no URL in two shares and none left out.
+ */
+export function shareOf(url: string, count: number): number {
+  const digest = createHash('sha1').update(urlKey(url)).digest();
+  return (digest.readUIntBE(0, 6) % count) + 1;
+}
+
+export function inShare(url: string, shard: Shard): boolean {
+  return shareOf(url, shard.count) === shard.index;
+}
+
+/** How a run's share is described: `share 2 of 3: 40 of 118 URLs`. */
+export interface ShareInfo extends Shard {
+  /** URLs in this share. */
+  urls: number;
+  /** URLs in the whole input, after de-duplication. */
+  of: number;
+}
+
+export function describeShare(share: ShareInfo): string {
+  return `share ${share.index} of ${share.count}: ${share.urls} of ${share.of} URL${share.of === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,121 @@
+// `--summary PATH`: the run as Markdown for $GITHUB_STEP_SUMMARY: counts, lowest scores, regressions, the verdict.
+import { toNumber } from '../../api/decode.js';
+import { RESULTS } from '../../api/reports.js';
+import { describeChange, type BaselineComparison } from './baseline.js';
+import { markdownText as md } from './escape.js';
+import type { CiRun, ErrorCase, ReportCase } from './run-record.js';
+import { describeShare } from './shard.js';
+
+/** How many lowest scores are shown. */
+export const LOWEST_SHOWN = 10;
+/** Longer lists (errors, regressions, new and vanished URLs) stop here, saying how many more there are. */
+export const LIST_CAP = 50;
+
+/** The Markdown for one run; `exitCode` is the run's own, which the verdict states. */
+export function renderSummary(run: CiRun, exitCode: number): string {
+  const reports = run.cases.filter((c): c is ReportCase => c.kind === 'report');
+  const errors = run.cases.filter((c): c is ErrorCase => c.kind === 'error');
+  const skipped = run.cases.length - reports.length - errors.length;
+  const blocks: string[][] = [[`### rsapi ${run.command}`]];
+  if (run.share) blocks.push([`${capitalise(describeShare(run.share))}.`]);
+  blocks.push(countTable(reports, errors.length, skipped));
+  if (errors.length > 0) blocks.push(errorTable(errors));
+  const lowest = lowestScores(reports);
+  if (lowest.length > 0) blocks.push(lowest);
+  if (run.baseline) blocks.push(...baselineBlocks(run.baseline));
+  blocks.push(verdict(run, exitCode, errors.length));
+  return `${blocks.map((lines) => lines.join('\n')).join('\n\n')}\n\n`;
+}
+
+function countTable(reports: ReportCase[], errors: number, skipped: number): string[] {
+  const counts = new Map<string, number>(RESULTS.map((result) => [result, 0]));
+  let unknown = 0;
+  for (const { record } of reports) {
+    if (typeof record.result === 'string' && counts.has(record.result)) counts.set(record.result, counts.get(record.result)! + 1);
+    else unknown++;
+  }
+  const rows = [...counts].map(([result, count]) => `| ${result} | ${count} |`);
+  if (unknown > 0) rows.push(`| no known result | ${unknown} |`);
+  if (errors > 0) rows.push(`| not created | ${errors} |`);
+  if (skipped > 0) rows.push(`| skipped | ${skipped} |`);
+  return ['| result | reports |', '| --- | ---: |', ...rows];
+}
+
+function errorTable(errors: ErrorCase[]): string[] {
+  return [
+    `**Not created: ${errors.length}**`,
+    '',
+    '| URL | error |',
+    '| --- | --- |',
+    ...capped(errors, (e) => `| ${md(e.url)} | ${md(e.message)} (exit ${e.exitCode}) |`),
+  ];
+}
+
+function lowestScores(reports: ReportCase[]): string[] {
+  const scored = reports
+    .map((c) => ({ c, score: toNumber(c.record.score) }))
+    .filter((entry): entry is { c: ReportCase; score: number } => entry.score !== undefined)
+    .sort((a, b) => a.score - b.score || (a.c.url < b.c.url ? -1 : a.c.url > b.c.url ? 1 : 0))
+    .slice(0, LOWEST_SHOWN);
+  if (scored.length === 0) return [];
+  return [
+    `**Lowest scores**`,
+    '',
+    '| score | result | URL |',
+    '| ---: | --- | --- |',
+    ...scored.map(({ c, score }) => `| ${score} | ${md(typeof c.record.result === 'string' ? c.record.result : 'none')} | ${md(c.url)} |`),
+  ];
+}
+
+function baselineBlocks(comparison: BaselineComparison): string[][] {
+  const { regressions, compared, maxDrop } = comparison;
+  const rule = maxDrop === undefined ? 'any fall, not a gate' : `--max-drop ${maxDrop}`;
+  const blocks: string[][] = [
+    [`**Against the baseline** ${md(comparison.path)} (${rule}): ${regressions.length} of ${compared} report${compared === 1 ? '' : 's'} regressed.`],
+  ];
+  if (regressions.length > 0) {
+    blocks.push([
+      '| URL | before | now | change |',
+      '| --- | --- | --- | --- |',
+      ...capped(regressions, (r) => `| ${md(r.url)} | ${standing(r.before)} | ${standing(r.now)} | ${md(describeChange(r))} |`),
+    ]);
+  }
+  const lists: string[] = [];
+  if (comparison.newUrls.length > 0) lists.push(`- New since the baseline (${comparison.newUrls.length}): ${cappedInline(comparison.newUrls)}`);
+  if (comparison.vanished.length > 0) lists.push(`- Vanished since the baseline (${comparison.vanished.length}): ${cappedInline(comparison.vanished)}`);
+  if (lists.length > 0) blocks.push(lists);
+  return blocks;
+}
+
+function standing(s: { score?: number; result?: string }): string {
+  return md(`${s.score ?? 'no score'} ${s.result ?? 'no result'}`);
+}
+
+function verdict(run: CiRun, exitCode: number, errors: number): string[] {
+  const lines = [exitCode === 0 ? '**Verdict: passed.**' : `**Verdict: failed** (exit ${exitCode}).`];
+  const reasons: string[] = [];
+  if (run.gate.active) reasons.push(run.gate.verdict);
+  if (run.baseline?.maxDrop !== undefined) {
+    const { regressions, maxDrop } = run.baseline;
+    const worst = regressions[0] ? `; worst: ${regressions[0].url} ${describeChange(regressions[0])}` : '';
+    reasons.push(`baseline ${run.baseline.failed ? 'failed' : 'passed'}: ${regressions.length} regressed (--max-drop ${maxDrop})${worst}`);
+  }
+  if (errors > 0) reasons.push(`${errors} URL${errors === 1 ? '' : 's'} could not be created`);
+  if (reasons.length === 0) reasons.push('no gate set (--fail-on, --min-score, --baseline with --max-drop)');
+  return [...lines, '', ...reasons.map((reason) => `- ${md(reason)}`)];
+}
+
+function capped<T>(items: T[], line: (item: T) => string): string[] {
+  const lines = items.slice(0, LIST_CAP).map(line);
+  if (items.length > LIST_CAP) lines.push(`| … and ${items.length - LIST_CAP} more | |`);
+  return lines;
+}
+
+function cappedInline(urls: string[]): string {
+  const shown = urls.slice(0, LIST_CAP).map(md).join(', ');
+  return urls.length > LIST_CAP ? `${shown}, … and ${urls.length - LIST_CAP} more` : shown;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,184 @@
+// The JUnit and Markdown renderers and the baseline comparison, in-process: hostile service text, exact Markdown, thresholds.
+import { describe, expect, it } from 'vitest';
+import type { ApiRecord } from '../../src/api/decode.js';
+import { compareWithBaseline, newestByUrl, type Baseline } from '../../src/cli/ci/baseline.js';
+import { renderJunit } from '../../src/cli/ci/junit.js';
+import type { CiRun } from '../../src/cli/ci/run-record.js';
+import { renderSummary } from '../../src/cli/ci/summary.js';
+import { childNamed, childrenNamed, parseXml } from '../helpers/xml.js';
+
+const NO_GATE = { active: false, failed: false, verdict: 'gate passed' };
+
+function run(cases: CiRun['cases'], extra: Partial<CiRun> = {}): CiRun {
+  return { command: 'reports list', startedAt: new Date('2026-11-20T09:00:00Z'), seconds: 1.5, cases, gate: NO_GATE, ...extra };
+}
+
+function report(url: string, score: number | undefined, result: string | undefined, more: ApiRecord = {}): CiRun['cases'][number] {
+  return { kind: 'report', url, record: { id: 1, url, project: 'p', result, score, ...more }, gateFailures: [] };
+}
+
+function baselineOf(records: ApiRecord[]): Baseline {
+  return { path: 'base.json', byUrl: newestByUrl(records) };
+}
+
+describe('renderJunit', () => {
+  it('escapes markup, quotes, controls, bidi overrides and lone surrogates from the service into well-formed XML', () => {
+    const hostile = 'https://x.test/a?q=<script>&"\'\u0000\u001b[31m\u202e\ud800]]>';
+    const xml = renderJunit(
+      run([
+        { kind: 'report', url: hostile, record: { url: hostile, project: 'p<&>"\n', result: 'bad\u0007', score: '12' }, gateFailures: ['result bad (--fail-on bad)'] },
+        { kind: 'error', url: 'https://y.test/', message: 'refused: <html> & "quotes"\nsecond line', exitCode: 5 },
+      ]),
+    );
+    const suite = childNamed(parseXml(xml), 'testsuite')!;
+    const [first, second] = childrenNamed(suite, 'testcase');
+    expect(first!.attributes.name).toBe('https://x.test/a?q=<script>&"\'\\u{0000}\\u{001b}[31m\\u{202e}\\u{d800}]]>');
+    expect(first!.attributes.classname).toBe('p<&>"\n');
+    expect(childNamed(first!, 'system-out')!.text).toContain('result: bad\\u{0007}\nscore: 12');
+    expect(childNamed(second!, 'error')!.attributes).toEqual({ message: 'refused: <html> & "quotes"\nsecond line', type: 'exit 5' });
+    expect(suite.attributes).toMatchObject({ tests: '2', failures: '1', errors: '1', skipped: '0', time: '1.500', timestamp: '2026-11-20T09:00:00' });
+  });
+
+  it('counts skipped cases and names the share', () => {
+    const xml = renderJunit(
+      run([report('https://a.test/', 90, 'good'), { kind: 'skipped', url: 'https://b.test/', reason: 'created by an earlier run (journal j)' }], {
+        command: 'reports create',
+        share: { index: 2, count: 3, urls: 2, of: 7 },
+      }),
+    );
+    const suite = childNamed(parseXml(xml), 'testsuite')!;
+    expect(suite.attributes).toMatchObject({ name: 'rsapi reports create (share 2 of 3)', tests: '2', skipped: '1', failures: '0' });
+    const properties = childrenNamed(childNamed(suite, 'properties')!, 'property').map((p) => [p.attributes.name, p.attributes.value]);
+    expect(properties).toEqual([
+      ['shard', '2/3'],
+      ['shard.urls', '2 of 7'],
+    ]);
+  });
+});
+
+describe('compareWithBaseline', () => {
+  const before = [
+    { url: 'https://a.test/', score: 80, result: 'good' },
+    { url: 'https://b.test/', score: 80, result: 'good' },
+    { url: 'https://c.test/', score: 60, result: 'decent' },
+    { url: 'https://gone.test/', score: 10, result: 'bad' },
+  ];
+
+  it.each([
+    [5, 75, false],
+    [5, 74, true],
+    [0, 80, false],
+    [0, 79.5, true],
+  ])('--max-drop %d, score 80 -> %d: regressed %s', (maxDrop, score, regressed) => {
+    const comparison = compareWithBaseline(baselineOf(before), [{ url: 'https://a.test', score, result: 'good' }], { maxDrop });
+    expect(comparison.failed).toBe(regressed);
+    expect(comparison.regressions.map((r) => r.url)).toEqual(regressed ? ['https://a.test'] : []);
+  });
+
+  it('a worse result regresses at any drop; new and vanished URLs are listed; the worst comes first; other shards are not vanished', () => {
+    const comparison = compareWithBaseline(
+      baselineOf(before),
+      [
+        { url: 'https://a.test/', score: 79, result: 'decent' },
+        { url: 'HTTPS://B.TEST:443/', score: 40, result: 'decent' },
+        { url: 'https://c.test/', score: 70, result: 'decent' },
+        { url: 'https://new.test/', score: 1, result: 'bad' },
+      ],
+      { maxDrop: 10, inScope: (url) => !url.includes('gone') },
+    );
+    expect(comparison.regressions.map((r) => r.url)).toEqual(['HTTPS://B.TEST:443/', 'https://a.test/']);
+    expect(comparison).toMatchObject({ compared: 3, newUrls: ['https://new.test/'], vanished: [], failed: true });
+  });
+
+  it('compares the newest report of a URL when a list holds several', () => {
+    const comparison = compareWithBaseline(
+      baselineOf(before),
+      [
+        { id: 7, url: 'https://c.test/', score: 10, result: 'bad', generated_at: '2026-11-01T00:00:00Z' },
+        { id: 9, url: 'https://c.test/', score: 65, result: 'decent', generated_at: '2026-11-02T00:00:00Z' },
+      ],
+      { maxDrop: 0 },
+    );
+    expect(comparison.failed).toBe(false);
+    expect(comparison.vanished).toEqual(['https://a.test/', 'https://b.test/', 'https://gone.test/']);
+  });
+});
+
+describe('renderSummary', () => {
+  it('counts, lowest scores, regressions, new and vanished URLs and the verdict, with service text escaped', () => {
+    const cases: CiRun['cases'] = [
+      report('https://a.test/', 50, 'decent'),
+      report('https://b.test/x|y', 20, 'bad'),
+      report('https://c.test/`code`', 95, 'good'),
+      report('https://d.test/[link](http://evil)', undefined, undefined),
+      { kind: 'error', url: 'https://e.test/<img src=x>', message: 'the service rejected the request: *bold* | pipe', exitCode: 5 },
+    ];
+    const comparison = compareWithBaseline(
+      baselineOf([
+        { url: 'https://a.test/', score: 70, result: 'good' },
+        { url: 'https://old.test/', score: 70, result: 'good' },
+      ]),
+      cases.flatMap((c) => (c.kind === 'report' ? [c.record] : [])),
+      { maxDrop: 5 },
+    );
+    const markdown = renderSummary(
+      run(cases, {
+        command: 'reports create',
+        share: { index: 1, count: 2, urls: 5, of: 9 },
+        gate: { active: true, failed: true, verdict: 'gate failed: 1 of 4 reports score below 30 (--min-score 30)' },
+        baseline: comparison,
+      }),
+      10,
+    );
+    expect(markdown).toBe(
+      [
+        '### rsapi reports create',
+        '',
+        'Share 1 of 2: 5 of 9 URLs.',
+        '',
+        '| result | reports |',
+        '| --- | ---: |',
+        '| good | 1 |',
+        '| decent | 1 |',
+        '| bad | 1 |',
+        '| no known result | 1 |',
+        '| not created | 1 |',
+        '',
+        '**Not created: 1**',
+        '',
+        '| URL | error |',
+        '| --- | --- |',
+        '| https://e.test/&lt;img src=x&gt; | the service rejected the request: \\*bold\\* \\| pipe (exit 5) |',
+        '',
+        '**Lowest scores**',
+        '',
+        '| score | result | URL |',
+        '| ---: | --- | --- |',
+        '| 20 | bad | https://b.test/x\\|y |',
+        '| 50 | decent | https://a.test/ |',
+        '| 95 | good | https://c.test/\\`code\\` |',
+        '',
+        '**Against the baseline** base.json (--max-drop 5): 1 of 1 report regressed.',
+        '',
+        '| URL | before | now | change |',
+        '| --- | --- | --- | --- |',
+        '| https://a.test/ | 70 good | 50 decent | score 70 → 50 (-20), result good → decent |',
+        '',
+        '- New since the baseline (3): https://b.test/x\\|y, https://c.test/\\`code\\`, https://d.test/\\[link\\](http://evil)',
+        '- Vanished since the baseline (1): https://old.test/',
+        '',
+        '**Verdict: failed** (exit 10).',
+        '',
+        '- gate failed: 1 of 4 reports score below 30 (--min-score 30)',
+        '- baseline failed: 1 regressed (--max-drop 5); worst: https://a.test/ score 70 → 50 (-20), result good → decent',
+        '- 1 URL could not be created',
+        '',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('without any gate the verdict says so', () => {
+    expect(renderSummary(run([report('https://a.test/', 90, 'good')]), 0)).toContain('**Verdict: passed.**\n\n- no gate set (--fail-on, --min-score, --baseline with --max-drop)\n');
+  });
+});
