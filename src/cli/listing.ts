@@ -47,7 +47,8 @@ export async function printRecord(
 ): Promise<ExitCodeValue> {
   await writeRecord(ctx.io.stdout, record, ctx.outputOptions(kind));
   const gate = new Gate(gateOptions);
-  ci?.addReport(record, gate.check(record));
+  const gateFailures = gate.check(record);
+  ci?.addReport(record, gateFailures);
   return finishGate(ctx, gate, ci);
 }
 

@@ -64,7 +64,8 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       onCreated: async (url, index, { report, recovered }) => {
         // Counted in the summary; named one by one only when asked (or for a single URL).
         if (recovered && (single || ctx.globals.verbose)) say(`rsapi: ${url}: the answer was lost, but the report was created (found it by URL)`);
-        plan.ci?.addReport(report, gate.check(report), secondsOf(url));
+        const gateFailures = gate.check(report);
+        plan.ci?.addReport(report, gateFailures, secondsOf(url));
         await output.write(index, report);
       },
       onFailed: (url, _index, error) => {
