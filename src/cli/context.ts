@@ -10,7 +10,7 @@ import { resolveSettings, type ResolvedSettings } from '../config/resolve.js';
 import type { OutputFormat, OutputOptions, RecordKind } from '../output/index.js';
 import { USER_AGENT } from '../version.js';
 import { redact, registerSecret } from './secrets.js';
-import { colorEnabled, type Terminal } from './terminal.js';
+import { colorEnabled, terminalWidth, type Terminal } from './terminal.js';
 
 /** The options every command accepts, before or after its name. */
 export interface GlobalOptions {
@@ -21,6 +21,7 @@ export interface GlobalOptions {
   json?: boolean;
   fields?: string[];
   quiet?: boolean;
+  wide?: boolean;
   color: boolean;
   verbose?: boolean;
   timeout?: number;
@@ -115,6 +116,9 @@ export class CommandContext {
       fields: this.globals.fields,
       quiet: this.globals.quiet,
       color: colorEnabled(this.io, this.globals.color),
+      // Only a table on a terminal is fitted to its width; a table piped to a file or a pager stays whole.
+      width: this.io.stdoutIsTTY && !this.globals.wide ? terminalWidth(this.io) : undefined,
+      notice: (line) => this.note(line),
     };
   }
 

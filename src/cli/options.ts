@@ -52,6 +52,7 @@ export function addGlobalOptions(program: Command, outputFormats: readonly strin
     .option('--json', 'same as -o json')
     .option('--fields <list>', 'fields/columns to show, comma-separated, in that order', fieldListParser)
     .option('-q, --quiet', 'print only identifiers (report ids, project names), one a line')
+    .option('--wide', 'tables: show every column and value whole instead of fitting the terminal')
     .option('--no-color', 'no colour (also NO_COLOR=1; FORCE_COLOR=1 forces it)')
     .option('-v, --verbose', 'trace each request on stderr; stack traces on errors')
     .option('--timeout <seconds>', 'per-request timeout (default 30, report creation 120)', timeoutParser)

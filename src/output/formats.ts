@@ -1,7 +1,7 @@
 // Dispatch on the output format: a streaming or buffering writer for lists, and the rendering of one record.
 import { csvLine } from './csv.js';
 import { columnsFor, fieldValue, rawCell, recordId, selectFields } from './fields.js';
-import { renderListTable, renderRecordTable } from './table.js';
+import { drawRecordTable, ListTable, type TableOptions } from './table.js';
 import { tsvLine } from './tsv.js';
 import type { ListWriter, OutputOptions, ServiceRecord, Sink } from './types.js';
 
@@ -33,8 +33,7 @@ export async function writeRecord(out: Sink, record: ServiceRecord, options: Out
       return;
     case 'table': {
       const fields = options.fields && options.fields.length > 0 ? options.fields : Object.keys(record);
-      const text = await renderRecordTable(record, fields, options.color);
-      if (text) out.write(text);
+      await drawRecordTable(out, record, fields, tableOptions(options));
       return;
     }
     default: {
@@ -82,16 +81,29 @@ function rowWriter(out: Sink, options: OutputOptions, line: (cells: readonly str
   };
 }
 
-/** Column widths depend on every row, so the table is drawn at end(); an empty list draws nothing. */
+/**
+ * Column widths depend on every row, so the table is drawn at end(); an empty list draws nothing. The columns are
+ * fixed by the first record, and each record is kept only as its display cells.
+ */
 function tableWriter(out: Sink, options: OutputOptions): ListWriter {
-  const records: ServiceRecord[] = [];
+  let table: ListTable | undefined;
   return {
-    write: (record) => void records.push(record),
-    end: async () => {
-      const columns = columnsFor(options.kind, options.fields, records[0]);
-      const text = await renderListTable(records, columns, options.color);
-      if (text) out.write(text);
+    write: (record) => {
+      table ??= new ListTable(columnsFor(options.kind, options.fields, record));
+      table.add(record);
     },
+    end: async () => {
+      await table?.draw(out, tableOptions(options));
+    },
+  };
+}
+
+function tableOptions(options: OutputOptions): TableOptions {
+  return {
+    kind: options.kind,
+    color: options.color,
+    width: options.width,
+    onHidden: (columns) => options.notice?.(`rsapi: ${columns.join(', ')} left out to fit the terminal; --wide shows every column whole`),
   };
 }
 

@@ -1,38 +1,109 @@
-// Tables for people at a terminal, drawn with cli-table3 (loaded only when a table is drawn).
+// Tables for people at a terminal: columns two spaces apart, fitted to the terminal's width, drawn in time linear in rows.
 import { loadPalette, type Palette } from './colors.js';
 import { displayCell, fieldValue, terminalSafe } from './fields.js';
-import type { ServiceRecord } from './types.js';
+import { fitColumns } from './table-fit.js';
+import type { RecordKind, ServiceRecord, Sink } from './types.js';
+import { displayWidth, fitToWidth } from './width.js';
 
-/** A table with one row per record; '' for no records (the caller prints its "none found" hint on stderr). */
-export async function renderListTable(records: readonly ServiceRecord[], columns: readonly string[], color: boolean): Promise<string> {
-  if (records.length === 0 || columns.length === 0) return '';
-  const palette = await loadPalette(color);
-  const table = await newTable({ head: columns.map((column) => palette.head(terminalSafe(column))) });
-  for (const record of records) {
-    table.push(columns.map((column) => displayValue(palette, column, fieldValue(record, column))));
+const GAP = '  ';
+/** Lines handed to the sink at once: output starts early and no single string holds a whole 10,000-row table. */
+const LINES_PER_WRITE = 500;
+
+export interface TableOptions {
+  kind: RecordKind;
+  color: boolean;
+  /** The terminal's width; undefined draws every value whole (--wide, or not a terminal). */
+  width?: number;
+  /** Told of columns left out because the terminal is too narrow for them. */
+  onHidden?: (columns: string[]) => void;
+}
+
+/** The rows of a list table, made into display cells as records arrive; drawn at the end, when every width is known. */
+export class ListTable {
+  private readonly rows: string[][] = [];
+
+  constructor(private readonly columns: readonly string[]) {}
+
+  add(record: ServiceRecord): void {
+    this.rows.push(this.columns.map((column) => displayCell(column, fieldValue(record, column))));
   }
-  return `${table.toString()}\n`;
-}
 
-/** A two-column table (field | value) for one record; '' if there is no field to show. */
-export async function renderRecordTable(record: ServiceRecord, fields: readonly string[], color: boolean): Promise<string> {
-  if (fields.length === 0) return '';
-  const palette = await loadPalette(color);
-  const table = await newTable({});
-  for (const field of fields) {
-    table.push([palette.head(terminalSafe(field)), displayValue(palette, field, fieldValue(record, field))]);
+  /** Writes the table to `out`; nothing for no rows (the caller prints its "none found" hint on stderr). */
+  async draw(out: Sink, options: TableOptions): Promise<void> {
+    if (this.rows.length === 0 || this.columns.length === 0) return;
+    const heads = this.columns.map((column) => terminalSafe(column));
+    const natural = heads.map(displayWidth);
+    const allDates = heads.map(() => true);
+    for (const row of this.rows) {
+      for (let i = 0; i < row.length; i++) {
+        const cell = row[i] ?? '';
+        const width = displayWidth(cell);
+        if (width > (natural[i] ?? 0)) natural[i] = width;
+        if (allDates[i] && cell !== '' && !LOCAL_DATE_TIME.test(cell)) allDates[i] = false;
+      }
+    }
+    const fit = fitColumns(this.columns, natural, { width: options.width, gap: GAP.length, keep: keptWhole(options.kind) });
+    const palette = await loadPalette(options.color);
+    const shown = fit.widths.flatMap((width, index) => (width === undefined ? [] : [{ index, width, shorten: shortener(width, allDates[index] === true) }]));
+    const line = (cells: readonly string[], style: (column: number, text: string) => string, head = false): string => {
+      let text = '';
+      shown.forEach(({ index, width, shorten }, position) => {
+        const cell = head ? fitToWidth(cells[index] ?? '', width) : shorten(cells[index] ?? '');
+        const styled = style(index, cell.text);
+        const last = position === shown.length - 1;
+        text += last ? styled : styled + ' '.repeat(Math.max(0, width - cell.width)) + GAP;
+      });
+      return `${text.trimEnd()}\n`;
+    };
+    let chunk = line(heads, (_column, text) => palette.head(text), true);
+    let pending = 1;
+    for (const row of this.rows) {
+      chunk += line(row, (column, text) => (this.columns[column] === 'result' ? palette.result(text) : text));
+      if (++pending >= LINES_PER_WRITE) {
+        out.write(chunk);
+        chunk = '';
+        pending = 0;
+      }
+    }
+    if (chunk) out.write(chunk);
+    if (fit.hidden.length > 0) options.onHidden?.(fit.hidden.map((index) => this.columns[index] ?? ''));
   }
-  return `${table.toString()}\n`;
 }
 
-function displayValue(palette: Palette, field: string, value: unknown): string {
-  const text = displayCell(field, value);
-  return field === 'result' ? palette.result(text) : text;
+/** `2026-11-20 14:44:03` as displayCell writes a date-time in local time. */
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/**
+ * How a cell is cut to a column's width. A column of date-times too narrow for the seconds drops them, then the time:
+ * `2026-11-20 14:44` and `2026-11-20` read better than `2026-11-20 1…`.
+ */
+function shortener(width: number, dates: boolean): (cell: string) => { text: string; width: number } {
+  if (dates && width < 19 && width >= 10) {
+    const keep = width >= 16 ? 16 : 10;
+    return (cell) => ({ text: cell.slice(0, keep), width: Math.min(cell.length, keep) });
+  }
+  return (cell) => fitToWidth(cell, width);
 }
 
-async function newTable(options: { head?: string[] }) {
-  const { default: Table } = await import('cli-table3');
-  // cli-table3 colours head and border by default on its own judgement; colour is the palette's job.
-  // compact: no rule between rows, so a page of reports stays one screen high.
-  return new Table({ ...options, style: { head: [], border: [], compact: true } });
+/** A two-column table (field, value) for one record; values shortened to the width unless it is undefined. */
+export async function drawRecordTable(out: Sink, record: ServiceRecord, fields: readonly string[], options: TableOptions): Promise<void> {
+  if (fields.length === 0) return;
+  const palette = await loadPalette(options.color);
+  const names = fields.map((field) => terminalSafe(field));
+  const nameWidth = Math.max(...names.map(displayWidth));
+  const keyWidth = options.width === undefined ? nameWidth : Math.min(nameWidth, Math.max(4, Math.floor(options.width / 3)));
+  const valueWidth = options.width === undefined ? Infinity : Math.max(1, options.width - keyWidth - GAP.length);
+  let text = '';
+  fields.forEach((field, index) => {
+    const name = fitToWidth(names[index] ?? '', keyWidth);
+    const value = fitToWidth(displayCell(field, fieldValue(record, field)), valueWidth).text;
+    const padding = ' '.repeat(Math.max(0, keyWidth - name.width));
+    text += `${palette.head(name.text)}${padding}${GAP}${field === 'result' ? palette.result(value) : value}`.trimEnd() + '\n';
+  });
+  out.write(text);
+}
+
+/** The identifier and the verdict are what a row is read for: they are never shortened. */
+function keptWhole(kind: RecordKind): ReadonlySet<string> {
+  return new Set(kind === 'report' ? ['id', 'result', 'score'] : ['project']);
 }

@@ -22,6 +22,10 @@ export interface OutputOptions {
   quiet?: boolean;
   /** Decided by the caller (TTY, NO_COLOR, FORCE_COLOR, --no-color); only the table format uses colour. */
   color: boolean;
+  /** Tables only: the terminal's width to fit (undefined: every value whole, for --wide or when not a terminal). */
+  width?: number;
+  /** Tells the user something about the output (columns left out for width, unknown --fields): a line for stderr. */
+  notice?: (line: string) => void;
 }
 
 /** A writer for a list of records. */

@@ -17,6 +17,8 @@ export interface TerminalOptions {
   keepInputOpen?: boolean;
   /** The run is killed after this long; default 20 s. */
   timeoutMs?: number;
+  /** The pseudo-terminal's size, set with stty before rsapi starts (script(1) alone leaves it 0 by 0: unknown). */
+  size?: { columns: number; rows: number };
 }
 
 export interface TerminalResult {
@@ -27,7 +29,8 @@ export interface TerminalResult {
 
 /** Runs rsapi with stdin, stdout and stderr on a pseudo-terminal (`script -qfec`), typing `answers` as their prompts show. */
 export function runOnTerminal(args: string[], options: TerminalOptions = {}): Promise<TerminalResult> {
-  const command = [process.execPath, BIN, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  const rsapi = [process.execPath, BIN, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  const command = options.size ? `stty cols ${options.size.columns} rows ${options.size.rows} && exec ${rsapi}` : rsapi;
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qfec', command, '/dev/null'], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'ignore'] });
     let screen = '';

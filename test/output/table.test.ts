@@ -3,6 +3,7 @@ process.env.TZ = 'Asia/Kolkata'; // UTC+05:30, no daylight saving: local times b
 
 import { describe, expect, it } from 'vitest';
 import { createListWriter, writeRecord, type OutputOptions } from '../../src/output/index.js';
+import { displayWidth, truncateToWidth } from '../../src/output/width.js';
 import { BufferSink } from './buffer-sink.js';
 
 const ANSI = /\u001b\[/;
@@ -25,12 +26,23 @@ async function renderList(records: Record<string, unknown>[], opts: OutputOption
   return out;
 }
 
-/** The cells of the table's data lines, trimmed (cli-table3 draws cells between │ characters). */
+/** The cells of every line, trimmed: columns start where the header's names start (cells are left-aligned, ASCII here). */
 function rows(text: string): string[][] {
+  const lines = stripAnsi(text).split('\n').filter((line) => line !== '');
+  const header = lines[0] ?? '';
+  const starts = [...header.matchAll(/\S+/g)].map((match) => match.index);
+  return lines.map((line) => starts.map((start, i) => line.slice(start, starts[i + 1]).trim()));
+}
+
+/** The cells of a field/value table: the name, then the rest of the line. */
+function recordRows(text: string): string[][] {
   return stripAnsi(text)
     .split('\n')
-    .filter((line) => line.startsWith('│'))
-    .map((line) => line.slice(1, -1).split('│').map((cell) => cell.trim()));
+    .filter((line) => line !== '')
+    .map((line) => {
+      const [, name = '', value = ''] = /^(\S+)\s*(.*)$/.exec(line) ?? [];
+      return [name, value];
+    });
 }
 
 describe('table list', () => {
@@ -61,7 +73,7 @@ describe('table list', () => {
 
   it('leaves an unknown result plain even with colour', async () => {
     const out = await renderList([{ id: 1, result: 'pending' }], options(true, { fields: ['result'] }));
-    expect(out.text).toContain('│ pending │');
+    expect(out.text).toBe('\u001b[1mresult\u001b[22m\npending\n');
   });
 
   it('follows --fields, with unknown fields, objects as JSON and any ISO date-time converted', async () => {
@@ -104,7 +116,7 @@ describe('table record', () => {
   it('shows every field as a field | value row', async () => {
     const out = new BufferSink();
     await writeRecord(out, record, options(false));
-    expect(rows(out.text)).toEqual([
+    expect(recordRows(out.text)).toEqual([
       ['id', '12'],
       ['url', 'https://e.com/'],
       ['privacy', 'password'],
@@ -118,7 +130,7 @@ describe('table record', () => {
   it('shows only --fields, in order, and colours the result when colour is on', async () => {
     const out = new BufferSink();
     await writeRecord(out, record, options(true, { fields: ['result', 'missing', 'id'] }));
-    expect(rows(out.text)).toEqual([
+    expect(recordRows(out.text)).toEqual([
       ['result', 'bad'],
       ['missing', ''],
       ['id', '12'],
@@ -130,5 +142,111 @@ describe('table record', () => {
     const out = new BufferSink();
     await writeRecord(out, {}, options(false));
     expect(out.text).toBe('');
+  });
+});
+
+describe('display width', () => {
+  it('counts wide East Asian characters and emoji as two columns, combining marks as none', () => {
+    expect(displayWidth('https://a.example/')).toBe(18);
+    expect(displayWidth('日本語')).toBe(6);
+    expect(displayWidth('한국')).toBe(4);
+    expect(displayWidth('ｆｕｌｌ')).toBe(8);
+    expect(displayWidth('👍🏽')).toBe(2);
+    expect(displayWidth('👨‍👩‍👧')).toBe(2);
+    expect(displayWidth('🇫🇷')).toBe(2);
+    expect(displayWidth('e\u0301')).toBe(1);
+    expect(displayWidth('café…')).toBe(5);
+  });
+
+  it('cuts text to a width with an ellipsis, never splitting a wide character or an emoji', () => {
+    expect(truncateToWidth('https://example.com/', 10)).toBe('https://e…');
+    expect(truncateToWidth('日本語のページ', 6)).toBe('日本…');
+    expect(truncateToWidth('日本語のページ', 5)).toBe('日本…');
+    expect(truncateToWidth('a👨‍👩‍👧b', 3)).toBe('a…');
+    expect(truncateToWidth('short', 10)).toBe('short');
+  });
+});
+
+describe('table fitted to a width', () => {
+  const longUrl = 'https://www.example.com/a/rather/long/path/to/a/page/that/goes/on/and/on?with=query&and=more';
+  const wideRecords = [
+    { id: 101, url: longUrl, project: 'www.example.com', result: 'decent', score: 71, privacy: 1, generated_at: '2026-11-20T09:14:03Z' },
+    { id: 102, url: 'https://例え.jp/日本語のページ/👍', project: '例え.jp', result: 'good', score: 95, privacy: 0, generated_at: '2026-11-21T09:14:03Z' },
+    { id: 103, url: 'https://b.example/', project: 'b.example', result: 'bad', score: 3, privacy: 2, generated_at: '2026-11-22T09:14:03Z' },
+  ];
+
+  async function fitted(width: number | undefined, extra: Partial<OutputOptions> = {}) {
+    const notices: string[] = [];
+    const out = await renderList(wideRecords, options(true, { width, notice: (line) => notices.push(line), ...extra }));
+    const lines = out.text.split('\n').filter((line) => line !== '').map(stripAnsi);
+    return { out, lines, notices };
+  }
+
+  for (const width of [120, 80, 60, 40, 30]) {
+    it(`no line is wider than ${width} columns, ids and results stay whole, the URL is shortened with …`, async () => {
+      const { lines, out } = await fitted(width);
+      for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
+      const text = stripAnsi(out.text);
+      for (const id of ['101', '102', '103']) expect(text).toMatch(new RegExp(`^${id} `, 'm'));
+      for (const result of ['decent', 'good', 'bad']) expect(text).toMatch(new RegExp(`\\b${result}\\b`));
+      expect(text).not.toContain(longUrl);
+      expect(text).toMatch(/^101 +https:\/\/w[^ ]*… /m);
+    });
+  }
+
+  it('shortens the URL before anything else when a little room is missing', async () => {
+    const { lines } = await fitted(110);
+    expect(lines[0]).toMatch(/^id +url +project +result +score +privacy +generated_at$/);
+    expect(lines[1]).toContain('www.example.com');
+    expect(lines[1]).toContain('2026-11-20 14:44:03');
+    expect(lines[1]).toContain('…');
+  });
+
+  it('leaves out the last columns when even shortened they cannot fit, and says which', async () => {
+    const { lines, notices } = await fitted(40);
+    expect(lines[0]).not.toContain('generated_at');
+    expect(notices).toEqual([expect.stringMatching(/privacy, generated_at left out to fit the terminal; --wide shows/)]);
+  });
+
+  it('without a width (--wide, or not a terminal) shows every value whole', async () => {
+    const { out, notices } = await fitted(undefined);
+    expect(stripAnsi(out.text)).toContain(longUrl);
+    expect(stripAnsi(out.text)).toContain('https://例え.jp/日本語のページ/👍');
+    expect(notices).toEqual([]);
+  });
+
+  it('aligns columns after wide characters by display width', async () => {
+    const { lines } = await fitted(undefined);
+    const resultColumn = lines.map((line) => displayWidth(line.slice(0, line.search(/\b(result|decent|good|bad)\b/))));
+    expect(new Set(resultColumn).size).toBe(1);
+  });
+
+  it('shortens a single record\'s values to the width', async () => {
+    const out = new BufferSink();
+    await writeRecord(out, wideRecords[0] ?? {}, options(false, { width: 40 }));
+    const lines = out.text.split('\n').filter(Boolean);
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+    expect(lines).toContain('id            101');
+    expect(lines).toContain('url           https://www.example.com/a…');
+  });
+
+  it('draws 10,000 rows in well under a second, and in chunks rather than one string', async () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => ({
+      id: i + 1,
+      url: `https://www.example-${i % 97}.com/some/longer/path/segment-${i}?q=${i}`,
+      project: `example-${i % 97}.com`,
+      result: ['good', 'decent', 'bad'][i % 3],
+      score: i % 101,
+      privacy: i % 3,
+      generated_at: '2026-11-20T09:14:03.000000Z',
+    }));
+    for (const width of [undefined, 80]) {
+      const started = performance.now();
+      const out = await renderList(many, options(true, { width }));
+      const elapsed = performance.now() - started;
+      expect(elapsed, `width ${width}: ${elapsed.toFixed(0)} ms`).toBeLessThan(1000);
+      expect(out.chunks.length).toBeGreaterThan(10);
+      expect(out.text.split('\n').length).toBe(10_002);
+    }
   });
 });

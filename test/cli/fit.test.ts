@@ -1,0 +1,85 @@
+// Tables on a real pseudo-terminal of a set width: no line wider than the terminal, ids and results whole, --wide whole.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { displayWidth } from '../../src/output/width.js';
+import { runCli } from '../helpers/cli.js';
+import { startMock, type MockFixture } from '../helpers/mock.js';
+import { runOnTerminal } from '../helpers/terminal.js';
+
+let mock: MockFixture;
+
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(async () => {
+  await mock.close();
+});
+
+/** What the screen shows, line by line, without colour codes or carriage returns. */
+function screenLines(screen: string): string[] {
+  return screen
+    .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
+    .split(/\r?\n/)
+    .map((line) => line.replace(/\r/g, ''))
+    .filter((line) => line !== '');
+}
+
+async function onTerminal(args: string[], columns: number): Promise<string[]> {
+  const { code, screen } = await runOnTerminal(args, { env: { ...mock.env, TERM: 'xterm-256color' }, size: { columns, rows: 50 } });
+  expect(code).toBe(0);
+  return screenLines(screen);
+}
+
+/** The first page as the service lists it: newest first. */
+function firstPage() {
+  return [...mock.server.reports()].sort((a, b) => Number(b.id) - Number(a.id)).slice(0, 10);
+}
+
+describe('reports list fitted to the terminal', () => {
+  for (const columns of [80, 40]) {
+    it(`at ${columns} columns no line is wider than the terminal; ids and results are whole`, async () => {
+      const lines = await onTerminal(['reports', 'list'], columns);
+      // The table's lines; stderr's notes and footer are sentences a terminal may wrap.
+      const table = lines.filter((line) => !/^(rsapi:|page \d)/.test(line));
+      expect(table).toHaveLength(11);
+      for (const line of table) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
+      expect(lines[0]).toMatch(/^id +url +/);
+      for (const report of firstPage()) {
+        expect(lines.some((line) => new RegExp(`^${report.id} +\\S+ .*\\b${report.result}\\b`).test(line)), String(report.id)).toBe(true);
+      }
+      expect(lines.some((line) => line.includes('…'))).toBe(true);
+      expect(lines).toContain('page 1 of 7, 63 reports; next: --page 2, or --all');
+    });
+  }
+
+  it('at 40 columns says which columns were left out', async () => {
+    const lines = await onTerminal(['reports', 'list'], 40);
+    expect(lines.join('\n')).toMatch(/left out to fit the terminal; --wide shows every column whole/);
+  });
+
+  it('--wide shows every URL whole, wider than the terminal', async () => {
+    const lines = await onTerminal(['reports', 'list', '--wide'], 40);
+    const text = lines.join('\n');
+    for (const report of firstPage()) expect(text).toContain(String(report.url));
+    expect(text).toMatch(/generated_at/);
+    expect(lines.some((line) => displayWidth(line) > 40)).toBe(true);
+  });
+
+  it('reports show fits too, and --wide restores the whole URL', async () => {
+    const report = mock.server.reports().find((r) => String(r.url).length > 30) ?? mock.server.reports()[0];
+    const narrow = await onTerminal(['reports', 'show', String(report?.id)], 30);
+    for (const line of narrow) expect(displayWidth(line), line).toBeLessThanOrEqual(30);
+    expect(narrow.join('\n')).not.toContain(String(report?.url));
+    const wide = await onTerminal(['reports', 'show', String(report?.id), '--wide'], 30);
+    expect(wide.join('\n')).toContain(String(report?.url));
+  });
+});
+
+describe('a table that is not on a terminal', () => {
+  it('-o table into a pipe keeps every value whole', async () => {
+    const { code, stdout } = await runCli(['reports', 'list', '-o', 'table'], { env: { ...mock.env, COLUMNS: '40' } });
+    expect(code).toBe(0);
+    for (const report of firstPage()) expect(stdout).toContain(String(report.url));
+    expect(stdout).toMatch(/generated_at/);
+    expect(stdout).not.toContain('…');
+  });
+});
