@@ -12,8 +12,6 @@ export interface Terminal {
   columns: number | undefined;
   /** The environment: the only one the program reads (never process.env). */
   env: NodeJS.ProcessEnv;
-  /** The width of the terminal stdout shows on, when the system tells it (a pty may report 0: unknown). */
-  stdoutColumns?: number;
 }
 
 export function processTerminal(): Terminal {
@@ -26,14 +24,13 @@ export function processTerminal(): Terminal {
     stdinIsTTY: process.stdin.isTTY === true,
     columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
     env: process.env,
-    stdoutColumns: process.stdout.columns || undefined,
   };
 }
 
-/** The width tables fit on a terminal: as the terminal says, else $COLUMNS, else 80. */
+/** The width tables fit on a terminal: as the terminal says (a pty may say 0: unknown), else $COLUMNS, else 80. */
 export function terminalWidth(terminal: Terminal): number {
   const fromEnv = Number(terminal.env.COLUMNS);
-  if (terminal.stdoutColumns && terminal.stdoutColumns > 0) return terminal.stdoutColumns;
+  if (terminal.columns && terminal.columns > 0) return terminal.columns;
   return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 80;
 }
 
