@@ -8,6 +8,7 @@ import {
   ValidationError,
   type RequestInfo,
 } from './errors.js';
+import { JsonTooDeepError, parseJson } from './json.js';
 
 export type ApiRecord = Record<string, unknown>;
 
@@ -37,8 +38,15 @@ interface DecodedBody {
 export function decodeBody(text: string, status: number, request: RequestInfo, contentType: string): DecodedBody {
   if (text.trim() === '') return { value: undefined, isHtml: false };
   try {
-    return { value: JSON.parse(text), isHtml: false };
+    return { value: parseJson(text), isHtml: false };
   } catch (cause) {
+    if (cause instanceof JsonTooDeepError) {
+      if (status >= 400) return { value: undefined, isHtml: false };
+      throw new ServerError(`the service answered with ${cause.message}, more than any answer of this API`, request, status, {
+        cause,
+        hint: 'check the base URL: it should point at the API (…/api/v1) of a Webpage Report Service',
+      });
+    }
     const isHtml = /html/i.test(contentType) || /^\s*</.test(text);
     if (status >= 400) return { value: undefined, isHtml };
     throw new ServerError(
@@ -65,7 +73,8 @@ export function errorForStatus(status: number, request: RequestInfo, body: unkno
   if (status >= 500) {
     return new ServerError(message ? `server error: ${message}` : 'server error', request, status, { serviceMessage: message, hint: htmlHint });
   }
-  return new ApiError(message ? `request refused: ${message}` : 'request refused', ExitCode.unexpected, request, status, {
+  // Every other 4xx (405, 409, 413, 418...): the service refused the request as sent.
+  return new ApiError(message ? `request refused: ${message}` : 'request refused', ExitCode.validation, request, status, {
     serviceMessage: message,
     hint: htmlHint,
   });
@@ -139,6 +148,7 @@ function pageFromLink(link: unknown): number | undefined {
 /** Numbers may arrive as strings; anything else is undefined. */
 export function toNumber(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
   return undefined;
 }

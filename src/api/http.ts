@@ -1,6 +1,7 @@
 // One place that sends requests: headers, bodies, timeouts, the retry policy, and turning answers into typed errors.
 import { decodeBody, errorForStatus, serviceMessage } from './decode.js';
 import { describeNetworkFailure } from './network-failure.js';
+import type { Dispatcher } from 'undici';
 import { createSender, proxyConfigured, proxyFromEnv, type ProxySettings, type Sender } from './transport.js';
 import {
   InterruptedError,
@@ -30,6 +31,8 @@ export interface HttpClientOptions {
   maxRetryAfterMs?: number;
   /** Aborts every request under way (Ctrl-C). */
   signal?: AbortSignal;
+  /** The largest body read from the service; a larger one is cut off (exit 8), never retried. Default MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
   /** Observes each attempt, for --verbose. Never given the key. */
   onTrace?: (event: TraceEvent) => void;
   /** Proxies to use; default: HTTPS_PROXY, HTTP_PROXY and NO_PROXY of the process environment. */
@@ -75,6 +78,8 @@ export function isAmbiguousFailure(error: unknown): boolean {
 }
 
 const RETRY_STATUSES = new Set([408, 429, 502, 503, 504]);
+/** A page of 100 reports is tens of kilobytes; a body past this is not an answer of this API. */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** The longest wait a Retry-After header may impose, unless the client says otherwise. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 const IDEMPOTENT = new Set<HttpMethod>(['GET', 'PUT', 'PATCH', 'DELETE']);
@@ -187,7 +192,7 @@ export class HttpClient {
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
-    const text = await response.body.text();
+    const text = await readCapped(response, this.options.maxBodyBytes ?? MAX_BODY_BYTES, HttpClient.describe(req));
     const date = typeof response.headers.date === 'string' ? Date.parse(response.headers.date) : NaN;
     if (!Number.isNaN(date)) this.clockOffsetMs = date - Date.now();
     return { status: response.statusCode, headers: response.headers, text };
@@ -259,6 +264,39 @@ export class HttpClient {
   private proxy(): ProxySettings {
     return this.options.proxy ?? proxyFromEnv(process.env);
   }
+}
+
+/**
+ * The body as text, read as it streams in and dropped as soon as it passes `maxBytes` (or says in its
+ * Content-Length that it will): an oversized answer never sits in memory whole. The error is a
+ * ServerError, which the retry policy does not retry: the download is not repeated.
+ */
+async function readCapped(response: Dispatcher.ResponseData, maxBytes: number, info: RequestInfo): Promise<string> {
+  const tooLarge = () =>
+    new ServerError(`the service's answer is larger than ${formatBytes(maxBytes)}; rsapi stopped reading it`, info, response.statusCode, {
+      hint: 'no answer of this API is that large: check the base URL (…/api/v1) and any proxy in between',
+    });
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    response.body.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of response.body) {
+    const buffer = chunk as Buffer;
+    received += buffer.length;
+    if (received > maxBytes) {
+      response.body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks, received).toString('utf8');
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
 interface RawResponse {

@@ -1,6 +1,7 @@
 // Paging as async iterators: page by page, or record by record, stopping at the end or at a limit.
 import type { ApiRecord, Page } from './decode.js';
 import { ServerError } from './errors.js';
+import { stringifyJson } from './json.js';
 
 export interface PagingOptions {
   /** First page to fetch (1-based). */
@@ -22,7 +23,7 @@ export async function* iteratePages(fetchPage: PageFetcher, options: PagingOptio
   while (pageNumber !== undefined && seen < limit) {
     const page = await fetchPage(pageNumber);
     // A service that ignores `page` sends the same records again: following it would never end.
-    const fingerprint = JSON.stringify(page.records);
+    const fingerprint = stringifyJson(page.records);
     if (previous !== undefined && page.records.length > 0 && fingerprint === previous) {
       throw new ServerError('the service sent the same records as for the page before; it seems not to support paging', page.request, undefined, {
         hint: 'use --per-page 100 without --all, or `rsapi api GET …` to see what it answers',

@@ -10,6 +10,7 @@ import { resolveSettings, type ResolvedSettings } from '../config/resolve.js';
 import type { OutputFormat, OutputOptions, RecordKind } from '../output/index.js';
 import { USER_AGENT } from '../version.js';
 import { redact, registerSecret } from './secrets.js';
+import { forStderr } from './stderr.js';
 import { colorEnabled, terminalWidth, type Terminal } from './terminal.js';
 
 /** The options every command accepts, before or after its name. */
@@ -115,6 +116,7 @@ export class CommandContext {
       kind,
       fields: this.globals.fields,
       quiet: this.globals.quiet,
+      terminal: this.io.stdoutIsTTY,
       color: colorEnabled(this.io, this.globals.color),
       // Only a table on a terminal is fitted to its width; a table piped to a file or a pager stays whole.
       width: this.io.stdoutIsTTY && !this.globals.wide ? terminalWidth(this.io) : undefined,
@@ -124,7 +126,7 @@ export class CommandContext {
 
   /** Prints a line on stderr (hints, warnings, progress), never on stdout. */
   note(line: string): void {
-    this.io.stderr.write(`${redact(line)}\n`);
+    this.io.stderr.write(`${forStderr(line)}\n`);
   }
 
   async close(): Promise<void> {

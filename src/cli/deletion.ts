@@ -5,6 +5,7 @@ import type { CommandContext } from './context.js';
 import { confirmOrRefuse } from './prompts.js';
 import { listLines } from './files.js';
 import { readAll } from './terminal.js';
+import { singleLine, terminalText } from '../output/terminal-text.js';
 
 export interface DeleteRun {
   /** 'report' or 'project', for messages. */
@@ -21,7 +22,7 @@ export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<E
   const validated = ids.map((id) => (run.validate ? run.validate(id) : id));
   const unique = [...new Set(validated)];
   const what = unique.length === 1 ? `${run.noun} ${unique[0]}` : `${unique.length} ${run.noun}s (${unique.join(', ')})`;
-  if (!(await confirmOrRefuse(ctx.io, run.yes, `Delete ${what}? This cannot be undone.`))) {
+  if (!(await confirmOrRefuse(ctx.io, run.yes, `Delete ${terminalText(what)}? This cannot be undone.`))) {
     ctx.note('rsapi: nothing deleted');
     return ExitCode.ok;
   }
@@ -30,7 +31,7 @@ export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<E
     try {
       const result = await run.remove(id);
       ctx.note(`deleted ${run.noun} ${id}${result.goneAfterRetry ? ' (confirmed on retry)' : ''}`);
-      if (ctx.globals.quiet) ctx.io.stdout.write(`${id}\n`);
+      if (ctx.globals.quiet) ctx.io.stdout.write(`${ctx.io.stdoutIsTTY ? terminalText(id) : singleLine(id)}\n`);
     } catch (error) {
       if (!(error instanceof RsapiError) || error.exitCode === ExitCode.interrupted) throw error;
       ctx.note(`rsapi: ${run.noun} ${id}: ${error.message}`);

@@ -11,10 +11,14 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // the process waits for that at exit (~100 ms, longer than a whole one-page request). The baseline
   // compiler is plenty for a CLI's few responses. Set before undici is loaded.
   setFlagsFromString('--liftoff-only');
-  // A reader that goes away (`rsapi reports list | head`) is not an error.
+  // A reader that goes away (`rsapi reports list | head`) is not an error. Any other write failure
+  // (a full disk, /dev/full) is one line and exit 1, never a stack trace; nothing more is written.
+  let writeFailed = false;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
-    throw error;
+    if (writeFailed) return;
+    writeFailed = true;
+    process.stderr.write(`rsapi: cannot write the output: ${writeFailure(error)}\n`, () => process.exit(1));
   });
   const controller = new AbortController();
   let interrupts = 0;
@@ -30,4 +34,15 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.exitCode = code;
   // Nothing left to do: do not wait for idle sockets or stdin listeners to let go.
   process.stdout.write('', () => process.exit(code));
+}
+
+function writeFailure(error: NodeJS.ErrnoException): string {
+  const reasons: Record<string, string> = {
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'disk quota exceeded',
+    EFBIG: 'the file is too large',
+    EIO: 'input/output error',
+    EBADF: 'standard output is closed',
+  };
+  return error.code ? `${reasons[error.code] ?? error.message} (${error.code})` : error.message;
 }

@@ -4,7 +4,8 @@ import { ExitCode, RsapiError, type ExitCodeValue } from '../api/errors.js';
 import { OUTPUT_FORMATS } from '../output/index.js';
 import { VERSION } from '../version.js';
 import { reportError } from './exit.js';
-import { forgetSecrets, redact, registerInvocationSecrets } from './secrets.js';
+import { forgetSecrets, registerInvocationSecrets } from './secrets.js';
+import { forStderr } from './stderr.js';
 import { addGlobalOptions } from './options.js';
 import type { Terminal } from './terminal.js';
 import { attachInvocation, invocationOf, type Invocation } from './handler.js';
@@ -27,7 +28,7 @@ Examples:
   $ rsapi mock-server        # try it all without a service
 
 Exit codes:
-  0  success                    5  the service rejected a field (422, 400)
+  0  success                    5  the service refused the request (4xx)
   1  unexpected failure         6  still rate limited (429) after the retries
   2  usage: bad flag or value   7  network: refused, reset, DNS, timeout
   3  authentication refused,    8  server fault (5xx) or not the JSON expected
@@ -59,7 +60,7 @@ export function buildProgram(): Command {
     command.exitOverride();
     command.configureOutput({
       writeOut: (text) => invocationOf(program).io.stdout.write(text),
-      writeErr: (text) => invocationOf(program).io.stderr.write(redact(text)),
+      writeErr: (text) => invocationOf(program).io.stderr.write(forStderr(text)),
       outputError: (text, write) => write(`rsapi: ${text.replace(/^error: /, '')}`),
     });
   });

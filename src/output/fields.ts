@@ -1,5 +1,7 @@
 // Which fields a record is rendered with, and how one field's value becomes a cell: raw (csv, tsv) or for display (table).
 import { formatLocalDateTime, parseIsoDateTime } from './dates.js';
+import { stringifyJson } from '../api/json.js';
+import { terminalText } from './terminal-text.js';
 import type { RecordKind, ServiceRecord } from './types.js';
 
 const REPORT_COLUMNS = ['id', 'url', 'project', 'result', 'score', 'privacy', 'generated_at'];
@@ -49,7 +51,7 @@ export function rawCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (isScalar(value)) return String(value);
-  return JSON.stringify(value) ?? '';
+  return stringifyJson(value) ?? '';
 }
 
 /** A value for a human: privacy as a label, date-times in local time, control characters made visible. */
@@ -61,20 +63,7 @@ export function displayCell(field: string, value: unknown): string {
   // generated_at, created_at, updated_at and any unknown field holding an ISO date-time alike.
   const date = typeof value === 'string' ? parseIsoDateTime(value) : undefined;
   if (date) return formatLocalDateTime(date);
-  return terminalSafe(rawCell(value));
-}
-
-/**
- * Service text must not drive the terminal (an ESC in a URL could rewrite the screen) nor
- * break a row over several lines, so control characters are shown as escapes.
- */
-export function terminalSafe(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => {
-    if (char === '\n') return '\\n';
-    if (char === '\r') return '\\r';
-    if (char === '\t') return '\\t';
-    return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
+  return terminalText(rawCell(value));
 }
 
 function isScalar(value: unknown): value is string | number | boolean | bigint {

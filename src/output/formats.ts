@@ -1,7 +1,9 @@
 // Dispatch on the output format: a streaming or buffering writer for lists, and the rendering of one record.
+import { stringifyJson } from '../api/json.js';
 import { csvLine } from './csv.js';
 import { columnsFor, fieldValue, rawCell, recordId, selectFields } from './fields.js';
 import { drawRecordTable, ListTable, type TableOptions } from './table.js';
+import { singleLine, terminalJson, terminalText } from './terminal-text.js';
 import { tsvLine } from './tsv.js';
 import type { ListWriter, OutputOptions, ServiceRecord, Sink } from './types.js';
 
@@ -29,7 +31,7 @@ export async function writeRecord(out: Sink, record: ServiceRecord, options: Out
   }
   switch (options.format) {
     case 'json':
-      out.write(prettyJson(selectFields(record, options.fields)));
+      out.write(prettyJson(selectFields(record, options.fields), options));
       return;
     case 'table': {
       const fields = options.fields && options.fields.length > 0 ? options.fields : Object.keys(record);
@@ -45,10 +47,13 @@ export async function writeRecord(out: Sink, record: ServiceRecord, options: Out
   }
 }
 
-/** A record without an id prints nothing rather than a blank line a script would take for an id. */
+/**
+ * A record without an id prints nothing rather than a blank line a script would take for an id. One id is
+ * always one line: on a terminal every control is escaped, in a pipe only the line breaks (the rest is data).
+ */
 function writeId(out: Sink, record: ServiceRecord, options: OutputOptions): void {
   const id = recordId(record, options.kind);
-  if (id) out.write(`${id}\n`);
+  if (id) out.write(`${options.terminal ? terminalText(id) : singleLine(id)}\n`);
 }
 
 /** Nothing is written before end(): a failure half-way through a list leaves stdout empty, never half a document. */
@@ -56,7 +61,7 @@ function jsonWriter(out: Sink, options: OutputOptions): ListWriter {
   const records: ServiceRecord[] = [];
   return {
     write: (record) => void records.push(selectFields(record, options.fields)),
-    end: async () => void out.write(prettyJson(records)),
+    end: async () => void out.write(prettyJson(records, options)),
   };
 }
 
@@ -73,7 +78,9 @@ function rowWriter(out: Sink, options: OutputOptions, line: (cells: readonly str
         columns = columnsFor(options.kind, options.fields, record);
         if (header) out.write(line(columns));
       }
-      out.write(line(columns.map((column) => rawCell(fieldValue(record, column)))));
+      // On a terminal the cells are shown, not kept: escaped like any service text. In a pipe, exact.
+      const cell = options.terminal ? (value: unknown) => terminalText(rawCell(value)) : rawCell;
+      out.write(line(columns.map((column) => cell(fieldValue(record, column)))));
     },
     end: async () => {
       if (!columns && header) out.write(line(columnsFor(options.kind, options.fields)));
@@ -108,9 +115,13 @@ function tableOptions(options: OutputOptions): TableOptions {
 }
 
 function ndjsonLine(record: ServiceRecord, options: OutputOptions): string {
-  return `${JSON.stringify(selectFields(record, options.fields))}\n`;
+  return `${forTerminal(stringifyJson(selectFields(record, options.fields)), options)}\n`;
 }
 
-function prettyJson(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
+function prettyJson(value: unknown, options: OutputOptions): string {
+  return `${forTerminal(stringifyJson(value, 2), options)}\n`;
+}
+
+function forTerminal(json: string, options: OutputOptions): string {
+  return options.terminal ? terminalJson(json) : json;
 }

@@ -1,6 +1,7 @@
 // Tables for people at a terminal: columns two spaces apart, fitted to the terminal's width, drawn in time linear in rows.
 import { loadPalette, type Palette } from './colors.js';
-import { displayCell, fieldValue, terminalSafe } from './fields.js';
+import { displayCell, fieldValue } from './fields.js';
+import { terminalText } from './terminal-text.js';
 import { fitColumns } from './table-fit.js';
 import type { RecordKind, ServiceRecord, Sink } from './types.js';
 import { displayWidth, fitToWidth } from './width.js';
@@ -31,7 +32,7 @@ export class ListTable {
   /** Writes the table to `out`; nothing for no rows (the caller prints its "none found" hint on stderr). */
   async draw(out: Sink, options: TableOptions): Promise<void> {
     if (this.rows.length === 0 || this.columns.length === 0) return;
-    const heads = this.columns.map((column) => terminalSafe(column));
+    const heads = this.columns.map((column) => terminalText(column));
     const natural = heads.map(displayWidth);
     const allDates = heads.map(() => true);
     for (const row of this.rows) {
@@ -89,7 +90,7 @@ function shortener(width: number, dates: boolean): (cell: string) => { text: str
 export async function drawRecordTable(out: Sink, record: ServiceRecord, fields: readonly string[], options: TableOptions): Promise<void> {
   if (fields.length === 0) return;
   const palette = await loadPalette(options.color);
-  const names = fields.map((field) => terminalSafe(field));
+  const names = fields.map((field) => terminalText(field));
   const nameWidth = Math.max(...names.map(displayWidth));
   const keyWidth = options.width === undefined ? nameWidth : Math.min(nameWidth, Math.max(4, Math.floor(options.width / 3)));
   const valueWidth = options.width === undefined ? Infinity : Math.max(1, options.width - keyWidth - GAP.length);

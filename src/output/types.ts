@@ -20,6 +20,11 @@ export interface OutputOptions {
   fields?: string[];
   /** -q: only identifiers, one a line (report id, project name), whatever the format. */
   quiet?: boolean;
+  /**
+   * stdout is a terminal: service text in every format is escaped (terminal-text.ts). Otherwise csv, tsv,
+   * json and ndjson keep the data exact.
+   */
+  terminal?: boolean;
   /** Decided by the caller (TTY, NO_COLOR, FORCE_COLOR, --no-color); only the table format uses colour. */
   color: boolean;
   /** Tables only: the terminal's width to fit (undefined: every value whole, for --wide or when not a terminal). */

@@ -239,10 +239,11 @@ describe('errorForStatus', () => {
     expect(error.fields).toEqual({ url: ['The url field is required.'], privacy: ['The selected privacy is invalid.'] });
   });
 
-  it('answers an unexpected 4xx with a plain ApiError (exit 1)', () => {
-    const error = errorForStatus(405, LIST, undefined, false, undefined);
+  it.each([405, 409, 410, 413, 418, 451])('answers an unlisted 4xx (%i) with a plain ApiError, exit 5, keeping the message', (status) => {
+    const error = errorForStatus(status, LIST, { message: 'No.' }, false, 'No.');
     expect(error.constructor).toBe(ApiError);
-    expect(error.exitCode).toBe(ExitCode.unexpected);
+    expect(error.exitCode).toBe(ExitCode.validation);
+    expect(error.message).toMatch(/^request refused: No\. \(HTTP \d+, GET/);
   });
 
   it('hints at the base URL when a 5xx body was HTML', () => {

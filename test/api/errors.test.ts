@@ -161,10 +161,10 @@ describe('error statuses from a raw server', () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it('another 4xx (405) is an ApiError with exit 1', async () => {
+  it('another 4xx (405) is an ApiError with exit 5, not retried', async () => {
     const server = await raw((_req, res) => sendJson(res, 405, { message: 'Method not allowed.' }));
     const client = pool.create(server.url);
-    const error = await expectFailure(client.reports.list(), ApiError, ExitCode.unexpected);
+    const error = await expectFailure(client.reports.list(), ApiError, ExitCode.validation);
     expect(error.status).toBe(405);
     expect(server.requests).toHaveLength(1);
   });

@@ -94,7 +94,8 @@ describe('displayCell', () => {
     { field: 'generated_at', value: '2026-11-20', text: '2026-11-20' },
     { field: 'generated_at', value: null, text: '' },
     { field: 'extra', value: { a: 1 }, text: '{"a":1}' },
-    { field: 'url', value: 'https://e.com/\u001b[2Jx\ny', text: 'https://e.com/\\u001b[2Jx\\ny' },
+    { field: 'url', value: 'https://e.com/\u001b[2Jx\ny', text: 'https://e.com/\\x1b[2Jx\\ny' },
+    { field: 'project', value: 'a\u202eexe.txt\u0007\u009b', text: 'a\\u202eexe.txt\\x07\\x9b' },
   ])('$field $value -> "$text"', ({ field, value, text }) => {
     expect(displayCell(field, value)).toBe(text);
   });

@@ -106,7 +106,7 @@ describe('table list', () => {
   it('cannot be driven by escape sequences in the data', async () => {
     const out = await renderList([{ id: 1, url: 'https://x/\u001b[2J\nnext' }], options(false));
     expect(out.text).not.toMatch(ANSI);
-    expect(out.text).toContain('https://x/\\u001b[2J\\nnext');
+    expect(out.text).toContain('https://x/\\x1b[2J\\nnext');
   });
 });
 

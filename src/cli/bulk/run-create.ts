@@ -6,7 +6,7 @@ import type { CommandContext } from '../context.js';
 import { Gate } from '../gates.js';
 import { finishGate } from '../listing.js';
 import type { GateOptions } from '../options.js';
-import { redact } from '../secrets.js';
+import { forStderr } from '../stderr.js';
 import type { UrlInput } from '../url-input.js';
 import { createAll } from './create-all.js';
 import { Journal } from './journal.js';
@@ -43,7 +43,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const stdout = live && ctx.io.stdoutIsTTY ? { write: (text: string) => progress.above(() => ctx.io.stdout.write(text)) } : ctx.io.stdout;
     const output = createBulkOutput(stdout, ctx.outputOptions('report'), { single });
     const gate = new Gate(plan.gate);
-    const say = (line: string) => progress.log(redact(line));
+    const say = (line: string) => progress.log(forStderr(line));
     const onInterrupt = () => say('rsapi: interrupted: starting no new URL; waiting for the requests under way (Ctrl-C again quits at once)');
     ctx.signal.addEventListener('abort', onInterrupt, { once: true });
     let singleFailure: RsapiError | undefined;

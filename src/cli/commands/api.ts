@@ -2,6 +2,8 @@
 import { Argument, InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../../api/errors.js';
 import type { HttpMethod, Params } from '../../api/http.js';
+import { stringifyJson } from '../../api/json.js';
+import { terminalJson } from '../../output/terminal-text.js';
 import { handle } from '../handler.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -64,6 +66,8 @@ Examples:
     const [method, path] = self.processedArgs as [HttpMethod, string];
     const fields = fieldsOf(self.opts<{ field?: string[] }>().field ?? []);
     const response = await ctx.client().raw(method, path, fields);
-    if (response.body !== undefined) ctx.io.stdout.write(`${JSON.stringify(response.body, null, 2)}\n`);
+    if (response.body === undefined) return;
+    const json = stringifyJson(response.body, 2);
+    ctx.io.stdout.write(`${ctx.io.stdoutIsTTY ? terminalJson(json) : json}\n`);
   });
 }

@@ -7,6 +7,7 @@ import type { CommandContext } from '../../context.js';
 import { handle } from '../../handler.js';
 import { maskKey } from '../../../config/keys.js';
 import { redact } from '../../secrets.js';
+import { terminalJson, terminalLines } from '../../../output/terminal-text.js';
 import { checkKey } from './verify.js';
 
 /** What `--json` prints: one object. */
@@ -86,7 +87,9 @@ function printStatus(ctx: CommandContext, status: AuthStatus): void {
           `key: ${status.key ? `${status.key} (from ${status.key_source})` : 'none'}`,
           `service: ${verdict(status)}`,
         ].join('\n') + '\n';
-  ctx.io.stdout.write(redact(text));
+  // The error may quote the service: on a terminal, escaped like any service text.
+  const shown = redact(text);
+  ctx.io.stdout.write(!ctx.io.stdoutIsTTY ? shown : format === 'json' || format === 'ndjson' ? terminalJson(shown) : terminalLines(shown));
 }
 
 function verdict(status: AuthStatus): string {

@@ -1,0 +1,86 @@
+// JSON from and to the service, exactly: integers beyond 2^53 kept as bigint (ids are names, not quantities), nesting capped, no stack overflow.
+import { randomUUID } from 'node:crypto';
+
+/** Deeper than any answer of this API (records are 2-3 levels); far below what would exhaust the stack. */
+export const MAX_JSON_DEPTH = 128;
+
+/** A body nested deeper than the cap: rejected before anything recursive touches it. */
+export class JsonTooDeepError extends Error {
+  constructor(readonly maxDepth: number) {
+    super(`JSON nested deeper than ${maxDepth} levels`);
+    this.name = 'JsonTooDeepError';
+  }
+}
+
+/**
+ * JSON.parse, except that an integer literal beyond Number.MAX_SAFE_INTEGER becomes a bigint holding its
+ * exact value (`9007199254740993` would otherwise become ...992 and name another report). Throws
+ * JsonTooDeepError past `maxDepth` levels of arrays and objects, SyntaxError for text that is not JSON.
+ */
+export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+  const bigIntegers = scan(text, maxDepth);
+  if (bigIntegers.length === 0) return JSON.parse(text);
+  // Each big literal is wrapped in a string carrying a marker no service can guess, then revived as a bigint.
+  const marker = `rsapi-integer-${randomUUID()}:`;
+  let rewritten = '';
+  let from = 0;
+  for (const [start, end] of bigIntegers) {
+    rewritten += `${text.slice(from, start)}"${marker}${text.slice(start, end)}"`;
+    from = end;
+  }
+  rewritten += text.slice(from);
+  return JSON.parse(rewritten, (_key, value: unknown) =>
+    typeof value === 'string' && value.startsWith(marker) ? BigInt(value.slice(marker.length)) : value,
+  );
+}
+
+/**
+ * One pass over the text, outside strings: the nesting depth (checked against the cap) and where the
+ * integer literals too big for a double are. Text that is not JSON is left for JSON.parse to refuse.
+ */
+function scan(text: string, maxDepth: number): [number, number][] {
+  const found: [number, number][] = [];
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      for (i++; i < text.length; i++) {
+        const s = text.charCodeAt(i);
+        if (s === 0x5c /* \ */) i++;
+        else if (s === 0x22) break;
+      }
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > maxDepth) throw new JsonTooDeepError(maxDepth);
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
+      depth--;
+    } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
+      let end = i + 1;
+      while (end < text.length && isNumberChar(text.charCodeAt(end))) end++;
+      const literal = text.slice(i, end);
+      // 15 digits always fit a double exactly; an integer literal (no fraction, no exponent) beyond that may not.
+      if (/^-?\d{16,}$/.test(literal) && !Number.isSafeInteger(Number(literal))) found.push([i, end]);
+      i = end - 1;
+    }
+  }
+  return found;
+}
+
+function isNumberChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
+}
+
+/**
+ * JSON.stringify that writes a bigint as the bare integer it is (JSON.stringify would throw), so a big id
+ * read from the service is written out exactly as it came. `indent` as JSON.stringify's.
+ */
+export function stringifyJson(value: unknown, indent?: number): string {
+  let marker: string | undefined;
+  const text = JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item !== 'bigint') return item;
+    marker ??= `rsapi-integer-${randomUUID()}:`;
+    return `${marker}${item.toString()}`;
+  }, indent);
+  if (marker === undefined) return text;
+  const quoted = new RegExp(`"${marker}(-?\\d+)"`, 'g');
+  return text.replace(quoted, '$1');
+}
