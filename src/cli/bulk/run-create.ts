@@ -20,6 +20,8 @@ export interface BulkCreatePlan {
   password?: string;
   journalPath?: string;
   gate: GateOptions;
+  /** Output a list, and report failures per URL, even for one URL (a share, a sitemap). */
+  alwaysList?: boolean;
   /** --junit, --summary, --baseline: fed each outcome. */
   ci?: CiReporter;
 }
@@ -36,7 +38,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const skipped = all.length - urls.length;
     for (const url of all) if (done.has(url)) plan.ci?.addSkipped(url, `created by an earlier run (journal ${journal?.path})`);
     if (skipped > 0) ctx.note(`rsapi: skipping ${skipped} URL${skipped === 1 ? '' : 's'} already created (journal ${journal?.path})`);
-    const single = all.length === 1;
+    const single = all.length === 1 && plan.alwaysList !== true;
     const live = ctx.io.stderrIsTTY && ctx.globals.quiet !== true && urls.length > 1;
     const progress = await createProgress({ stderr: ctx.io.stderr, live }, urls.length);
     // Records shown on the bar's screen go above it, not onto its line.

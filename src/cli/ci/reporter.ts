@@ -7,7 +7,7 @@ import type { Gate } from '../gates.js';
 import { compareWithBaseline, baselineVerdict, loadBaseline, type Baseline } from './baseline.js';
 import { checkOutputPath } from './report-files.js';
 import type { CiCase, CiRun } from './run-record.js';
-import type { ShareInfo } from './shard.js';
+import type { SelectedShare } from './shard.js';
 
 export interface CiFlags {
   junit?: string;
@@ -35,7 +35,7 @@ export class CiReporter {
   private readonly startedAt = new Date();
   private readonly started = performance.now();
   /** Set by `reports create --shard`: the share run, and which baseline URLs belong to it. */
-  share?: ShareInfo & { contains: (url: string) => boolean };
+  share?: SelectedShare;
   /** Bulk create: cases finish in any order; the files list them in input order. */
   inputOrder?: readonly string[];
 

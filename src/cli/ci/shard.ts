@@ -47,3 +47,14 @@ export interface ShareInfo extends Shard {
 export function describeShare(share: ShareInfo): string {
   return `share ${share.index} of ${share.count}: ${share.urls} of ${share.of} URL${share.of === 1 ? '' : 's'}`;
 }
+
+/** A share as a run took it: its description, and a test of whether any URL (a baseline's) belongs to it. */
+export interface SelectedShare extends ShareInfo {
+  contains(url: string): boolean;
+}
+
+/** The URLs of one share, in input order, and the share's description. */
+export function selectShare(urls: readonly string[], shard: Shard): { urls: string[]; share: SelectedShare } {
+  const selected = urls.filter((url) => inShare(url, shard));
+  return { urls: selected, share: { ...shard, urls: selected.length, of: urls.length, contains: (url) => inShare(url, shard) } };
+}

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../../api/errors.js';
 import { addCiOptions, CiReporter, type CiFlags } from '../../ci/reporter.js';
+import { describeShare, parseShard, selectShare, type Shard } from '../../ci/shard.js';
 import { handle } from '../../handler.js';
 import { addGateOptions, integerParser, type GateOptions } from '../../options.js';
 import { addPrivacyOptions, resolvePassword, type PrivacyFlags } from '../../report-flags.js';
@@ -12,6 +13,7 @@ interface CreateFlags extends PrivacyFlags, GateOptions, CiFlags {
   skipInvalid?: boolean;
   concurrency: number;
   journal?: string;
+  shard?: Shard;
 }
 
 export const MAX_CONCURRENCY = 32;
@@ -24,7 +26,8 @@ export function registerCreate(reports: Command): void {
     .option('--from-file <path>', 'read URLs from a file, one a line (- for stdin); blank lines and # comments skipped')
     .option('--skip-invalid', 'skip input lines that are not URLs instead of stopping')
     .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4)
-    .option('--journal <path>', "record each URL's outcome in this file; a re-run skips the URLs it shows created");
+    .option('--journal <path>', "record each URL's outcome in this file; a re-run skips the URLs it shows created")
+    .option('--shard <i/n>', 'create only the I-th of N shares of the input (by a stable hash of each URL), for N parallel CI jobs', parseShard);
   addPrivacyOptions(command);
   addGateOptions(command);
   addCiOptions(command);
@@ -37,6 +40,7 @@ Examples:
   $ rsapi reports create --from-file urls.txt --concurrency 8 --journal urls.journal -o ndjson
   $ printf '%s\\n' "$PASS" | rsapi reports create https://example.com/ --privacy password --password-stdin
   $ rsapi reports create https://example.com/ --fail-on bad     # CI gate
+  $ rsapi reports create --from-file urls.txt --shard 2/3 --junit rsapi.xml --summary "$GITHUB_STEP_SUMMARY"
 
 Results are printed as they complete (ndjson, csv, tsv stream; json is one array at the end).
 Run again with the same --journal after failures or Ctrl-C: created URLs are skipped, the rest retried.`,
@@ -51,10 +55,17 @@ Run again with the same --journal after failures or Ctrl-C: created URLs are ski
     if (input.urls.length === 0) throw new UsageError('no URL to create a report for', { hint: 'give URLs as arguments or with --from-file' });
     for (const duplicate of new Set(input.duplicates)) ctx.note(`rsapi: ${duplicate} given more than once; creating it once`);
     const ci = await CiReporter.prepare('reports create', flags);
+    const selected = flags.shard === undefined ? undefined : selectShare(input.urls, flags.shard);
+    if (selected) {
+      ctx.note(`rsapi: ${describeShare(selected.share)}`);
+      if (ci) ci.share = selected.share;
+    }
     const password = await resolvePassword(ctx.io, flags, { required: true });
     const { runBulkCreate } = await import('../../bulk/run-create.js');
     return runBulkCreate(ctx, {
-      input,
+      input: selected ? { ...input, urls: selected.urls } : input,
+      // A share's size depends on the hash: its output is a list even when it holds one URL.
+      alwaysList: selected !== undefined,
       concurrency: flags.concurrency,
       privacy: flags.privacy,
       password,
