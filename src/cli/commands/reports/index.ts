@@ -4,10 +4,11 @@ import { registerCreate } from './create.js';
 import { registerDelete } from './delete.js';
 import { registerList } from './list.js';
 import { registerShow } from './show.js';
+import { registerStats } from './stats.js';
 import { registerUpdate } from './update.js';
 
 export function registerReports(program: Command): void {
-  const reports = program.command('reports').alias('report').description('List, show, create, update and delete reports');
+  const reports = program.command('reports').alias('report').description('List, show, create, update and delete reports; stats over them');
   reports.addHelpText(
     'after',
     `
@@ -16,11 +17,13 @@ Examples:
   $ rsapi reports show 42 --json
   $ rsapi reports create --from-file urls.txt --journal urls.journal
   $ rsapi reports update 42 --refresh
-  $ rsapi reports delete 42 --yes`,
+  $ rsapi reports delete 42 --yes
+  $ rsapi reports stats --by project`,
   );
   registerList(reports);
   registerShow(reports);
   registerCreate(reports);
   registerUpdate(reports);
   registerDelete(reports);
+  registerStats(reports);
 }

@@ -1,16 +1,13 @@
 // `rsapi reports list`: filters, sorting and paging mapped to GET /reports.
 import { Option, type Command } from 'commander';
-import { REPORT_SORT_FIELDS, RESULTS, type ReportListParams } from '../../../api/reports.js';
+import { REPORT_SORT_FIELDS, type ReportListParams } from '../../../api/reports.js';
 import { addCiOptions, CiReporter, type CiFlags } from '../../ci/reporter.js';
 import { printPages } from '../../listing.js';
 import { addGateOptions, addPagingOptions, addSortOption, pagingOptions, type GateOptions, type PagingFlags } from '../../options.js';
 import { handle } from '../../handler.js';
+import { addReportFilterOptions, type ReportFilterFlags } from '../../report-filters.js';
 
-interface ListFlags extends PagingFlags, GateOptions, CiFlags {
-  search?: string;
-  searchBy?: 'url';
-  project?: string;
-  result?: ReportListParams['result'];
+interface ListFlags extends ReportFilterFlags, PagingFlags, GateOptions, CiFlags {
   sortBy?: ReportListParams['sortBy'];
   sort?: ReportListParams['sort'];
 }
@@ -19,12 +16,8 @@ export function registerList(reports: Command): void {
   const command = reports
     .command('list')
     .alias('ls')
-    .description('List reports, one page at a time (or all of them with --all)')
-    .option('--search <query>', 'search the URL for this text')
-    .addOption(new Option('--search-by <field>', 'field the search applies to').choices(['url']))
-    .option('--project <name>', 'only reports of this project')
-    .addOption(new Option('--result <result>', 'only reports with this result').choices(RESULTS))
-    .addOption(new Option('--sort-by <field>', 'sort field').choices(REPORT_SORT_FIELDS));
+    .description('List reports, one page at a time (or all of them with --all)');
+  addReportFilterOptions(command).addOption(new Option('--sort-by <field>', 'sort field').choices(REPORT_SORT_FIELDS));
   addSortOption(command);
   addPagingOptions(command);
   addGateOptions(command);

@@ -1,0 +1,54 @@
+// `rsapi reports stats`: reads every matching report and shows counts per result, score figures and a histogram.
+import { Option, type Command } from 'commander';
+import { UsageError } from '../../../api/errors.js';
+import { handle } from '../../handler.js';
+import { addReportFilterOptions, filterParams, type ReportFilterFlags } from '../../report-filters.js';
+import { startStatusLine } from '../../status-line.js';
+
+interface StatsFlags extends ReportFilterFlags {
+  by?: 'project';
+}
+
+export function registerStats(reports: Command): void {
+  const command = reports
+    .command('stats')
+    .description('Counts per result, score min/median/mean/max and a histogram of every matching report');
+  addReportFilterOptions(command).addOption(new Option('--by <group>', 'one row per project').choices(['project']));
+  command.addHelpText(
+    'after',
+    `
+Examples:
+  $ rsapi reports stats
+  $ rsapi reports stats --project example.com
+  $ rsapi reports stats --by project
+  $ rsapi reports stats --by project -o csv > stats.csv
+  $ rsapi reports stats --search /blog --json
+
+Reads every matching report, 100 a request. On a terminal: counts, score figures and a histogram
+of 10-point buckets drawn with block characters; -o json|ndjson|csv|tsv for machines.`,
+  );
+  handle(command, async (ctx, self) => {
+    const flags = self.opts<StatsFlags>();
+    if (ctx.globals.quiet) throw new UsageError('-q prints identifiers, and stats has none', { hint: 'leave out -q, or use `rsapi reports list -q`' });
+    if (ctx.globals.fields) throw new UsageError('--fields does not apply to reports stats', { hint: 'use -o json or -o csv and pick the figures there' });
+    const [{ StatsCollector }, { writeStats }] = await Promise.all([import('../../../output/report-stats.js'), import('../../../output/stats.js')]);
+    const collector = new StatsCollector(flags.by === 'project');
+    const pages = ctx.client().reports.pages({ ...filterParams(flags), perPage: 100 }, { all: true });
+    const status = startStatusLine(ctx.io, 'reading reports…');
+    let read = 0;
+    try {
+      for await (const page of pages) {
+        for (const record of page.records) collector.add(record);
+        read += page.records.length;
+        const of = page.lastPage !== undefined ? ` of ${page.lastPage}` : '';
+        const total = page.total !== undefined ? ` of ${page.total}` : '';
+        status.update(`reading reports: page ${page.page}${of}, ${read}${total} reports`);
+      }
+    } finally {
+      status.stop();
+    }
+    const output = ctx.outputOptions('report');
+    if (read === 0 && ctx.io.stderrIsTTY) ctx.note('no reports found');
+    await writeStats(ctx.io.stdout, collector.total(), flags.by === 'project' ? collector.perProject() : undefined, output);
+  });
+}

@@ -1,0 +1,95 @@
+// Summing up reports for `reports stats`: counts per result, score minimum/median/mean/maximum, 10-point histogram.
+import { toNumber } from '../api/decode.js';
+import { RESULTS } from '../api/reports.js';
+import type { ServiceRecord } from './types.js';
+
+/** Ten buckets: 0-9, 10-19, ..., 80-89 and 90-100 (a perfect 100 joins the top bucket). */
+export const BUCKETS = Array.from({ length: 10 }, (_, i) => ({ from: i * 10, to: i === 9 ? 100 : i * 10 + 9 }));
+
+export interface ReportStats {
+  /** The project, with --by project; undefined for the whole set. */
+  project?: string;
+  reports: number;
+  good: number;
+  decent: number;
+  bad: number;
+  /** Reports whose result is missing or not one of good, decent, bad. */
+  other: number;
+  /** Reports that had a numeric score (the others count in `reports` but not in the score figures). */
+  scored: number;
+  min?: number;
+  median?: number;
+  mean?: number;
+  max?: number;
+  /** Reports per bucket of BUCKETS, in order. */
+  histogram: number[];
+}
+
+/** Collects reports as they arrive; memory grows by one number a scored report. */
+export class StatsCollector {
+  private readonly groups = new Map<string, { counts: Record<string, number>; scores: number[] }>();
+  private readonly all = { counts: {} as Record<string, number>, scores: [] as number[] };
+
+  constructor(private readonly byProject: boolean) {}
+
+  add(record: ServiceRecord): void {
+    const result = typeof record.result === 'string' ? record.result.trim().toLowerCase() : '';
+    const key = (RESULTS as readonly string[]).includes(result) ? result : 'other';
+    const score = toNumber(record.score);
+    const targets = [this.all];
+    if (this.byProject) {
+      const project = typeof record.project === 'string' || typeof record.project === 'number' ? String(record.project) : '';
+      let group = this.groups.get(project);
+      if (!group) {
+        group = { counts: {}, scores: [] };
+        this.groups.set(project, group);
+      }
+      targets.push(group);
+    }
+    for (const target of targets) {
+      target.counts[key] = (target.counts[key] ?? 0) + 1;
+      if (score !== undefined && Number.isFinite(score)) target.scores.push(score);
+    }
+  }
+
+  /** The whole set's figures. */
+  total(): ReportStats {
+    return summarise(this.all.counts, this.all.scores);
+  }
+
+  /** One entry a project, by name ('' for reports without a project, last). */
+  perProject(): ReportStats[] {
+    return [...this.groups.entries()]
+      .sort(([a], [b]) => (a === '' ? 1 : b === '' ? -1 : a.localeCompare(b)))
+      .map(([project, group]) => ({ project, ...summarise(group.counts, group.scores) }));
+  }
+}
+
+function summarise(counts: Record<string, number>, scores: number[]): ReportStats {
+  const sorted = Float64Array.from(scores).sort();
+  const histogram = BUCKETS.map(() => 0);
+  let sum = 0;
+  for (const score of sorted) {
+    sum += score;
+    const bucket = Math.min(9, Math.max(0, Math.floor(score / 10)));
+    histogram[bucket] = (histogram[bucket] ?? 0) + 1;
+  }
+  const n = sorted.length;
+  const good = counts.good ?? 0;
+  const decent = counts.decent ?? 0;
+  const bad = counts.bad ?? 0;
+  const other = counts.other ?? 0;
+  return {
+    reports: good + decent + bad + other,
+    good,
+    decent,
+    bad,
+    other,
+    scored: n,
+    min: n > 0 ? sorted[0] : undefined,
+    median: n === 0 ? undefined : n % 2 === 1 ? sorted[(n - 1) / 2] : ((sorted[n / 2 - 1] ?? 0) + (sorted[n / 2] ?? 0)) / 2,
+    mean: n > 0 ? Math.round((sum / n) * 100) / 100 : undefined,
+    max: n > 0 ? sorted[n - 1] : undefined,
+    histogram,
+  };
+}

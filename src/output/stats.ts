@@ -1,0 +1,151 @@
+// Rendering `reports stats`: a summary with a block-character histogram for people, json/ndjson/csv/tsv for machines.
+import { BUCKETS, type ReportStats } from './report-stats.js';
+import { loadPalette, type Palette } from './colors.js';
+import { csvLine } from './csv.js';
+import { ListTable } from './table.js';
+import { tsvLine } from './tsv.js';
+import type { OutputFormat, Sink } from './types.js';
+
+export interface StatsOutput {
+  format: OutputFormat;
+  color: boolean;
+  /** The terminal's width for tables; undefined: not fitted. */
+  width?: number;
+  notice?: (line: string) => void;
+}
+
+const BUCKET_LABELS = BUCKETS.map(({ from, to }) => `${from}-${to}`);
+const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+const SPARKS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+
+/** The figures as flat named values, in a fixed order: a csv row, an ndjson line's base. */
+function flat(stats: ReportStats, byProject: boolean): Record<string, string | number | null> {
+  const row: Record<string, string | number | null> = {};
+  if (byProject) row.project = stats.project ?? '';
+  Object.assign(row, {
+    reports: stats.reports,
+    good: stats.good,
+    decent: stats.decent,
+    bad: stats.bad,
+    other: stats.other,
+    scored: stats.scored,
+    min: stats.min ?? null,
+    median: stats.median ?? null,
+    mean: stats.mean ?? null,
+    max: stats.max ?? null,
+  });
+  BUCKET_LABELS.forEach((label, i) => (row[label] = stats.histogram[i] ?? 0));
+  return row;
+}
+
+/** For json and ndjson: the histogram as buckets with their bounds rather than bare columns. */
+function structured(stats: ReportStats, byProject: boolean): Record<string, unknown> {
+  const { histogram, project, ...figures } = stats;
+  return {
+    ...(byProject ? { project: project ?? '' } : {}),
+    ...figures,
+    min: figures.min ?? null,
+    median: figures.median ?? null,
+    mean: figures.mean ?? null,
+    max: figures.max ?? null,
+    histogram: BUCKETS.map(({ from, to }, i) => ({ from, to, count: histogram[i] ?? 0 })),
+  };
+}
+
+/** Writes the whole set's stats, or with `groups` one entry a project (then the total as the table's last row). */
+export async function writeStats(out: Sink, total: ReportStats, groups: ReportStats[] | undefined, options: StatsOutput): Promise<void> {
+  const byProject = groups !== undefined;
+  const entries = groups ?? [total];
+  switch (options.format) {
+    case 'json':
+      out.write(`${JSON.stringify(byProject ? entries.map((s) => structured(s, true)) : structured(total, false), null, 2)}\n`);
+      return;
+    case 'ndjson':
+      for (const stats of entries) out.write(`${JSON.stringify(structured(stats, byProject))}\n`);
+      return;
+    case 'csv':
+    case 'tsv': {
+      const line = options.format === 'csv' ? csvLine : tsvLine;
+      const rows = entries.map((stats) => flat(stats, byProject));
+      if (options.format === 'csv') out.write(line(Object.keys(flat(total, byProject))));
+      for (const row of rows) out.write(line(Object.values(row).map((value) => (value === null ? '' : String(value)))));
+      return;
+    }
+    case 'table':
+      if (byProject) await writeProjectTable(out, total, entries, options);
+      else await writeSummary(out, total, options);
+  }
+}
+
+function percent(part: number, whole: number): string {
+  return whole === 0 ? '' : `${Math.round((part / whole) * 100)}%`;
+}
+
+function figure(value: number | undefined): string {
+  if (value === undefined) return '-';
+  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+}
+
+/** The whole set: counts per result, the score's figures, and a histogram of horizontal bars. */
+async function writeSummary(out: Sink, stats: ReportStats, options: StatsOutput): Promise<void> {
+  const palette = await loadPalette(options.color);
+  const lines: string[] = [];
+  const count = (n: number): string => String(n).padStart(String(stats.reports).length);
+  lines.push(`${palette.head('reports')}  ${stats.reports}${stats.scored < stats.reports ? `  (${stats.scored} with a score)` : ''}`);
+  for (const result of ['good', 'decent', 'bad'] as const) {
+    lines.push(`${palette.result(result.padEnd(7))}  ${count(stats[result])}  ${percent(stats[result], stats.reports).padStart(4)}`);
+  }
+  if (stats.other > 0) lines.push(`${'other'.padEnd(7)}  ${count(stats.other)}  ${percent(stats.other, stats.reports).padStart(4)}`);
+  lines.push('');
+  lines.push(`${palette.head('score')}    min ${figure(stats.min)}  median ${figure(stats.median)}  mean ${figure(stats.mean)}  max ${figure(stats.max)}`);
+  if (stats.scored > 0) {
+    lines.push('');
+    lines.push(...histogramLines(stats.histogram, options.width, palette));
+  }
+  out.write(`${lines.join('\n')}\n`);
+}
+
+/** One line a bucket: `70-79    ██████▍   12`, bars scaled so the largest bucket fills the room there is. */
+function histogramLines(histogram: readonly number[], width: number | undefined, palette: Palette): string[] {
+  const largest = Math.max(...histogram);
+  const countWidth = String(largest).length;
+  const labelWidth = Math.max(...BUCKET_LABELS.map((label) => label.length));
+  const room = Math.max(4, Math.min(40, (width ?? 80) - labelWidth - countWidth - 4));
+  return histogram.map((count, i) => {
+    const eighths = largest === 0 ? 0 : Math.round((count / largest) * room * 8);
+    const bar = '█'.repeat(Math.floor(eighths / 8)) + (EIGHTHS[eighths % 8] ?? '');
+    const shown = count > 0 && bar === '' ? '▏' : bar;
+    return `${palette.head((BUCKET_LABELS[i] ?? '').padStart(labelWidth))}  ${shown.padEnd(room)}  ${String(count).padStart(countWidth)}`;
+  });
+}
+
+/** --by project: a table with one row a project and a last row for all of them; scores as a 10-bucket sparkline. */
+async function writeProjectTable(out: Sink, total: ReportStats, groups: ReportStats[], options: StatsOutput): Promise<void> {
+  const columns = ['project', 'reports', 'good', 'decent', 'bad', 'min', 'median', 'mean', 'max', 'scores 0-100'];
+  const table = new ListTable(columns);
+  const row = (stats: ReportStats, name: string) => ({
+    project: name,
+    reports: stats.reports,
+    good: stats.good,
+    decent: stats.decent,
+    bad: stats.bad,
+    min: figure(stats.min),
+    median: figure(stats.median),
+    mean: figure(stats.mean),
+    max: figure(stats.max),
+    'scores 0-100': sparkline(stats.histogram),
+  });
+  for (const stats of groups) table.add(row(stats, stats.project === '' ? '(none)' : (stats.project ?? '')));
+  table.add(row(total, '(all)'));
+  await table.draw(out, {
+    kind: 'project',
+    color: options.color,
+    width: options.width,
+    onHidden: (hidden) => options.notice?.(`rsapi: ${hidden.join(', ')} left out to fit the terminal; --wide shows every column whole`),
+  });
+}
+
+function sparkline(histogram: readonly number[]): string {
+  const largest = Math.max(...histogram);
+  return histogram.map((count) => (count === 0 ? ' ' : (SPARKS[Math.min(7, Math.ceil((count / largest) * 8) - 1)] ?? '█'))).join('');
+}
