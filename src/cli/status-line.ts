@@ -1,5 +1,5 @@
 // A spinner line on stderr while the user waits: only on a terminal, only after half a second, erased before data is printed.
-import { terminalSafe } from '../output/fields.js';
+import { terminalText } from '../output/terminal-text.js';
 import { truncateToWidth } from '../output/width.js';
 import { terminalWidth, type Terminal } from './terminal.js';
 
@@ -47,7 +47,7 @@ export function startStatusLine(io: Terminal, text: string, options: { showAfter
   const draw = (): void => {
     if (stopped) return;
     const width = Math.max(10, terminalWidth(io) - 1);
-    const line = truncateToWidth(`${FRAMES[frame % FRAMES.length]} ${terminalSafe(current)}`, width);
+    const line = truncateToWidth(`${FRAMES[frame % FRAMES.length]} ${terminalText(current)}`, width);
     frame++;
     io.stderr.write(`${ERASE_LINE}${line}`);
     drawn = true;
