@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/rsapi', import.meta.url));
+/** The Node that runs the CLI: RSAPI_TEST_NODE names another line's binary (scripts/node-lines.mjs), else the one running the tests. */
+export const NODE = process.env.RSAPI_TEST_NODE || process.execPath;
 
 export interface CliResult {
   code: number | null;
@@ -39,7 +41,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(NODE, [BIN, ...args], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

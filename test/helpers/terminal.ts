@@ -1,6 +1,6 @@
 // Running the built `bin/rsapi` on a real pseudo-terminal under script(1): what the screen showed, prompts answered by typing.
 import { spawn } from 'node:child_process';
-import { BIN, cleanEnv } from './cli.js';
+import { BIN, NODE, cleanEnv } from './cli.js';
 
 /** A prompt to wait for on the screen, and the keys to type once it shows. */
 export type Answer = [prompt: RegExp, keys: string];
@@ -29,7 +29,7 @@ export interface TerminalResult {
 
 /** Runs rsapi with stdin, stdout and stderr on a pseudo-terminal (`script -qfec`), typing `answers` as their prompts show. */
 export function runOnTerminal(args: string[], options: TerminalOptions = {}): Promise<TerminalResult> {
-  const rsapi = [process.execPath, BIN, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  const rsapi = [NODE, BIN, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
   const command = options.size ? `stty cols ${options.size.columns} rows ${options.size.rows} && exec ${rsapi}` : rsapi;
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qfec', command, '/dev/null'], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'ignore'] });
