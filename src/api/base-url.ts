@@ -28,7 +28,16 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host);
 }
 
-/** Never echo credentials someone pasted into the address. */
-function withoutCredentials(input: string): string {
+/** Never echo credentials someone pasted into the address (`http://user:secret@host` shows as `http://***@host`). */
+export function withoutCredentials(input: string): string {
   return input.replace(/^([^@/]*\/\/)?[^@/]*@/, '$1***@');
+}
+
+/** The origin (scheme, host, port) of a base URL as rsapi would use it; undefined when it is not a usable one. */
+export function originOf(baseUrl: string): string | undefined {
+  try {
+    return new URL(normaliseBaseUrl(baseUrl)).origin;
+  } catch {
+    return undefined;
+  }
 }

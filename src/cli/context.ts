@@ -3,10 +3,10 @@ import { ApiClient } from '../api/client.js';
 import type { TraceEvent } from '../api/http.js';
 import { proxyFromEnv } from '../api/transport.js';
 import { isLoopbackHost, normaliseBaseUrl } from '../api/base-url.js';
-import { MissingKeyError, UsageError } from '../api/errors.js';
-import { storedSetting } from '../config/keys.js';
+import { ExitCode, MissingKeyError, RsapiError, UsageError } from '../api/errors.js';
+import { checkApiKey, storedSetting } from '../config/keys.js';
 import { configPath } from '../config/paths.js';
-import { resolveSettings, type ResolvedSettings } from '../config/resolve.js';
+import { resolveSettings, storedKeyElsewhere, type ResolvedSettings } from '../config/resolve.js';
 import type { OutputFormat, OutputOptions, RecordKind } from '../output/index.js';
 import { USER_AGENT } from '../version.js';
 import { redact, registerSecret } from './secrets.js';
@@ -48,6 +48,8 @@ export class CommandContext {
     if (!this.resolved) {
       this.resolved = resolveSettings(this.globals, this.io.env);
       registerSecret(this.resolved.apiKey);
+      // A base URL with credentials is refused where it is used; its password is kept out of every message meanwhile.
+      registerSecret(urlPassword(this.resolved.baseUrl));
     }
     return this.resolved;
   }
@@ -66,6 +68,15 @@ export class CommandContext {
       });
     }
     if (!settings.apiKey) throw new MissingKeyError(settings.profile);
+    checkApiKey(settings.apiKey, KEY_SOURCES[settings.apiKeySource ?? 'profile']);
+    const elsewhere = storedKeyElsewhere(settings);
+    if (elsewhere) {
+      throw new RsapiError(
+        `the stored key of profile "${settings.profile}" belongs to ${elsewhere.keyOrigin}; it is not sent to ${elsewhere.baseOrigin}`,
+        ExitCode.auth,
+        { hint: `log in there: \`rsapi auth login --base-url ${elsewhere.baseOrigin}\`; or give a key for it with --api-key or RSAPI_API_KEY` },
+      );
+    }
     this.apiClient = this.connect(settings.baseUrl, settings.apiKey, { abortOnInterrupt: options.abortOnInterrupt });
     return this.apiClient;
   }
@@ -163,9 +174,20 @@ export class CommandContext {
 }
 
 const NOTICEABLE_WAIT_MS = 2_000;
+const KEY_SOURCES = { flag: 'the API key given with --api-key', env: 'the API key in RSAPI_API_KEY', profile: 'the stored API key' } as const;
 
 /** Test hook: RSAPI_RETRY_BASE_MS shortens the backoff so tests of retries run fast. */
 function retryBaseMs(env: NodeJS.ProcessEnv): number | undefined {
   const value = Number(env.RSAPI_RETRY_BASE_MS);
   return env.RSAPI_RETRY_BASE_MS && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+function urlPassword(url: string | undefined): string | undefined {
+  try {
+    const password = url ? new URL(url).password : '';
+    if (password) registerSecret(password); // as typed, percent-encoded
+    return password ? decodeURIComponent(password) : undefined;
+  } catch {
+    return undefined;
+  }
 }

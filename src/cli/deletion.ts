@@ -43,6 +43,6 @@ export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<E
 
 async function expandStdin(ctx: CommandContext, args: string[]): Promise<string[]> {
   if (!args.includes('-')) return args;
-  const fromStdin = listLines(await readAll(ctx.io.stdin)).map(({ value }) => value);
+  const fromStdin = listLines(await readAll(ctx.io.stdin, ctx.signal)).map(({ value }) => value);
   return args.flatMap((arg) => (arg === '-' ? fromStdin : [arg]));
 }

@@ -43,9 +43,19 @@ async function interruptible<T>(answer: Promise<T>): Promise<T> {
   }
 }
 
-/** Reads a secret from stdin: the first line, without its line end. */
-export async function readSecretFromStdin(io: Terminal, what: string): Promise<string> {
-  const text = await readAll(io.stdin);
+/**
+ * Reads a secret from stdin (a pipe or a file): the first line, without its line end. Standard input on a
+ * terminal would show the secret as it is typed: there the masked prompt asks instead, or, with no terminal
+ * to draw it on, the run is refused.
+ */
+export async function readSecretFromStdin(io: Terminal, what: string, signal?: AbortSignal): Promise<string> {
+  if (io.stdinIsTTY) {
+    if (canPrompt(io)) return promptSecret(io, what);
+    throw new UsageError(`standard input is a terminal: the ${what} would show as it is typed`, {
+      hint: `pipe it in or redirect it from a file (\`< file\`)`,
+    });
+  }
+  const text = await readAll(io.stdin, signal);
   const value = text.split(/\r?\n/)[0] ?? '';
   if (!value) throw new UsageError(`no ${what} on standard input`);
   registerSecret(value);

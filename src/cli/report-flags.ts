@@ -30,12 +30,12 @@ function parsePrivacy(value: string): Privacy {
  * The password, when privacy is `password`: from stdin, a file, or a masked prompt on a terminal.
  * Never from a flag value, so it shows neither in shell history nor in the process list.
  */
-export async function resolvePassword(io: Terminal, flags: PrivacyFlags, options: { required: boolean }): Promise<string | undefined> {
+export async function resolvePassword(io: Terminal, flags: PrivacyFlags, options: { required: boolean; signal?: AbortSignal }): Promise<string | undefined> {
   const given = flags.passwordStdin || flags.passwordFile !== undefined;
   if (given && flags.privacy !== PRIVACY.password) {
     throw new UsageError('a password goes only with --privacy password (2)');
   }
-  if (flags.passwordStdin) return readSecretFromStdin(io, 'password');
+  if (flags.passwordStdin) return readSecretFromStdin(io, 'password', options.signal);
   if (flags.passwordFile !== undefined) return readSecretFromFile(flags.passwordFile, 'password');
   if (flags.privacy !== PRIVACY.password) return undefined;
   if (canPrompt(io)) return promptSecret(io, 'Report page password');

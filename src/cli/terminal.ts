@@ -1,4 +1,5 @@
 // The terminal a command talks to: streams, whether each is a TTY, colour. Injected so tests can swap it.
+import { InterruptedError } from '../api/errors.js';
 import type { Sink } from '../output/index.js';
 
 export interface Terminal {
@@ -43,9 +44,29 @@ export function colorEnabled(terminal: Terminal, colorFlag: boolean, stream: 'st
   return stream === 'stdout' ? terminal.stdoutIsTTY : terminal.stderrIsTTY;
 }
 
-/** Reads all of stdin as text (for --password-stdin, --with-token, --from-file -). */
-export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+/**
+ * Reads all of stdin as text (for --password-stdin, --with-token, --from-file -, ids from `-`). The first
+ * Ctrl-C (`signal`) ends the wait at once with an InterruptedError (exit 130), input or not.
+ */
+export async function readAll(stream: NodeJS.ReadableStream, signal?: AbortSignal): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  const reading = (async () => {
+    for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  })();
+  if (signal) {
+    if (signal.aborted) throw new InterruptedError();
+    let onAbort: (() => void) | undefined;
+    const interrupted = new Promise<never>((_resolve, reject) => {
+      onAbort = () => reject(new InterruptedError());
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await Promise.race([reading, interrupted]);
+    } finally {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  } else {
+    await reading;
+  }
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -12,10 +12,10 @@ export interface UrlInput {
   duplicates: string[];
 }
 
-export async function readUrlInput(io: Terminal, args: string[], fromFile: string | undefined): Promise<UrlInput> {
+export async function readUrlInput(io: Terminal, args: string[], fromFile: string | undefined, signal?: AbortSignal): Promise<UrlInput> {
   const entries: { where: string; value: string }[] = args.map((value, index) => ({ where: `argument ${index + 1}`, value }));
   if (fromFile !== undefined) {
-    const text = fromFile === '-' ? await readAll(io.stdin) : await readUserFile(fromFile, 'URL file');
+    const text = fromFile === '-' ? await readAll(io.stdin, signal) : await readUserFile(fromFile, 'URL file');
     const name = fromFile === '-' ? 'stdin' : fromFile;
     for (const { line, value } of listLines(text)) entries.push({ where: `${name}:${line}`, value });
   }

@@ -1,5 +1,5 @@
 // The settings a profile holds: their names, how a typed value is checked and stored, and how each is shown.
-import { normaliseBaseUrl } from '../api/base-url.js';
+import { normaliseBaseUrl, withoutCredentials } from '../api/base-url.js';
 import { UsageError } from '../api/errors.js';
 import { OUTPUT_FORMATS } from '../output/index.js';
 import type { ProfileSettings } from './store.js';
@@ -76,10 +76,27 @@ export function storedSetting<K extends 'timeout' | 'retries' | 'output'>(
 export function displaySetting(key: SettingKey, value: ProfileSettings[SettingKey]): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (key === 'api-key') return maskKey(String(value));
+  // A hand-edited file may hold a base URL with credentials in it: never shown.
+  if (key === 'base-url') return withoutCredentials(String(value));
   return String(value);
 }
 
 /** The key as users may see it: only its last 4 characters. */
 export function maskKey(key: string): string {
   return key.length <= 8 ? '****' : `****${key.slice(-4)}`;
+}
+
+/**
+ * A key goes in an HTTP header: a control character (a pasted line end, an escape) or anything beyond
+ * printable ASCII cannot be sent, and would otherwise fail as a "network failure" after every retry.
+ * A usage error, naming where the key came from, never the key.
+ */
+export function checkApiKey(key: string, what: string): void {
+  const bad = /[^\x21-\x7e]/.exec(key);
+  if (!bad) return;
+  const char = bad[0].charCodeAt(0);
+  const kind = char < 0x20 || char === 0x7f ? 'a control character' : char === 0x20 ? 'a space' : 'a character beyond printable ASCII';
+  throw new UsageError(`${what} holds ${kind}; it cannot be sent in an HTTP header`, {
+    hint: 'check the key for a stray line end or escape from copying; API keys are printable ASCII',
+  });
 }

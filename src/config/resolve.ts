@@ -1,4 +1,5 @@
 // Precedence of each connection setting: flag, then environment, then the profile's stored value.
+import { originOf } from '../api/base-url.js';
 import { UsageError } from '../api/errors.js';
 import { checkProfileName } from './keys.js';
 import { readProfile, type ProfileSettings } from './store.js';
@@ -17,6 +18,11 @@ export interface ResolvedSettings {
   baseUrlSource: SettingSource | undefined;
   apiKey: string | undefined;
   apiKeySource: SettingSource | undefined;
+  /**
+   * For a key from the profile: the origin it was stored for (`auth login` records it; a profile stored
+   * before that is taken to belong to its stored base URL, saved with it).
+   */
+  keyOrigin: string | undefined;
   /** The profile's stored values, for defaults such as timeout, retries, output. */
   stored: ProfileSettings;
 }
@@ -36,8 +42,22 @@ export function resolveSettings(flags: ConnectionFlags, env: NodeJS.ProcessEnv =
     baseUrlSource: baseUrl?.source,
     apiKey: apiKey?.value,
     apiKeySource: apiKey?.source,
+    keyOrigin: apiKey?.source === 'profile' ? (stored['key-origin'] ?? (stored['base-url'] ? originOf(stored['base-url']) : undefined)) : undefined,
     stored,
   };
+}
+
+/**
+ * A stored key is sent only to the origin it was stored for: after `config set base-url`, RSAPI_BASE_URL or
+ * --base-url elsewhere, it stays home. Returns the two origins when they differ (keys from a flag or the
+ * environment are the user's explicit choice: never refused here).
+ */
+export function storedKeyElsewhere(settings: ResolvedSettings): { keyOrigin: string; baseOrigin: string } | undefined {
+  if (settings.apiKeySource !== 'profile' || !settings.baseUrl) return undefined;
+  const baseOrigin = originOf(settings.baseUrl);
+  if (baseOrigin === undefined) return undefined; // not a usable URL: the client says so itself
+  const keyOrigin = settings.keyOrigin ?? 'an unknown address';
+  return keyOrigin === baseOrigin ? undefined : { keyOrigin, baseOrigin };
 }
 
 function pick(flag: string | undefined, env: string | undefined, stored: string | undefined) {

@@ -7,6 +7,8 @@ import { configPath } from './paths.js';
 export interface ProfileSettings {
   'base-url'?: string;
   'api-key'?: string;
+  /** The origin (scheme://host:port) the key was stored for by `auth login`: it is sent nowhere else. */
+  'key-origin'?: string;
   timeout?: number;
   retries?: number;
   output?: string;

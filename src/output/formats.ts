@@ -3,11 +3,18 @@ import { stringifyJson } from '../api/json.js';
 import { csvLine } from './csv.js';
 import { columnsFor, fieldValue, rawCell, recordId, selectFields } from './fields.js';
 import { drawRecordTable, ListTable, type TableOptions } from './table.js';
+import { maskSecretFields } from './masking.js';
 import { singleLine, terminalJson, terminalText } from './terminal-text.js';
 import { tsvLine } from './tsv.js';
 import type { ListWriter, OutputOptions, ServiceRecord, Sink } from './types.js';
 
+/** A list writer in the chosen format; secret-named fields (a report's password) are masked in every one. */
 export function createListWriter(out: Sink, options: OutputOptions): ListWriter {
+  const writer = formatWriter(out, options);
+  return { write: (record) => writer.write(maskSecretFields(record)), end: () => writer.end() };
+}
+
+function formatWriter(out: Sink, options: OutputOptions): ListWriter {
   if (options.quiet) return { write: (record) => writeId(out, record, options), end: async () => {} };
   switch (options.format) {
     case 'json':
@@ -24,7 +31,8 @@ export function createListWriter(out: Sink, options: OutputOptions): ListWriter 
 }
 
 /** One record (reports show, create of one URL, update). */
-export async function writeRecord(out: Sink, record: ServiceRecord, options: OutputOptions): Promise<void> {
+export async function writeRecord(out: Sink, received: ServiceRecord, options: OutputOptions): Promise<void> {
+  const record = maskSecretFields(received);
   if (options.quiet) {
     writeId(out, record, options);
     return;

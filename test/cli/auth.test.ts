@@ -40,7 +40,7 @@ describe('auth login --with-token', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ method: 'GET', path: '/api/v1/reports', query: { per_page: '10' }, status: 200 });
     expect(seen[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
-    expect(home.settings.read()).toEqual({ profiles: { default: { 'base-url': mock.server.baseUrl, 'api-key': KEY } } });
+    expect(home.settings.read()).toEqual({ profiles: { default: { 'base-url': mock.server.baseUrl, 'api-key': KEY, 'key-origin': mock.server.url } } });
     expect(statSync(home.settings.path).mode & 0o777).toBe(0o600);
   });
 
@@ -51,7 +51,7 @@ describe('auth login --with-token', () => {
     });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/as profile "staging"/);
-    expect(home.settings.read().profiles).toEqual({ staging: { 'base-url': mock.server.baseUrl, 'api-key': KEY } });
+    expect(home.settings.read().profiles).toEqual({ staging: { 'base-url': mock.server.baseUrl, 'api-key': KEY, 'key-origin': mock.server.url } });
   });
 
   it('a rejected key saves nothing (exit 3) and leaves an earlier login in place', async () => {
@@ -86,14 +86,14 @@ describe('auth login --with-token', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/not checked/);
     expect(mock.server.requests.length).toBe(before);
-    expect(home.settings.read().profiles.default).toEqual({ 'base-url': `${closedUrl}/api/v1`, 'api-key': KEY });
+    expect(home.settings.read().profiles.default).toEqual({ 'base-url': `${closedUrl}/api/v1`, 'api-key': KEY, 'key-origin': closedUrl });
   });
 
   it('keeps the profile\'s other settings', async () => {
     home.settings.store({ default: { output: 'json', retries: 1 } });
     const result = await runCli(['auth', 'login', '--with-token', '--base-url', mock.server.url], { env, input: `${KEY}\n` });
     expect(result.code).toBe(0);
-    expect(home.settings.read().profiles.default).toEqual({ output: 'json', retries: 1, 'base-url': mock.server.baseUrl, 'api-key': KEY });
+    expect(home.settings.read().profiles.default).toEqual({ output: 'json', retries: 1, 'base-url': mock.server.baseUrl, 'api-key': KEY, 'key-origin': mock.server.url });
   });
 
   it.each([

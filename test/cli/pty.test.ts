@@ -41,7 +41,7 @@ describe('auth login on a terminal', () => {
     expect(screen).not.toMatch(/toggle visibility/);
     expect(screen).not.toContain(KEY);
     expect(screen).toMatch(/Logged in to 127\.0\.0\.1:\d+ as profile "default" \(key \*\*\*\*9Rt4\)/);
-    expect(home.settings.read().profiles).toEqual({ default: { 'base-url': mock.server.baseUrl, 'api-key': KEY } });
+    expect(home.settings.read().profiles).toEqual({ default: { 'base-url': mock.server.baseUrl, 'api-key': KEY, 'key-origin': mock.server.url } });
     expect(mock.server.requests.slice(before).map((request) => request.headers.authorization)).toEqual([`Bearer ${KEY}`]);
   });
 
@@ -56,7 +56,7 @@ describe('auth login on a terminal', () => {
     );
     expect(code).toBe(0);
     expect(screen).not.toContain(KEY);
-    expect(home.settings.read().profiles).toEqual({ work: { 'base-url': mock.server.baseUrl, output: 'json', 'api-key': KEY } });
+    expect(home.settings.read().profiles).toEqual({ work: { 'base-url': mock.server.baseUrl, output: 'json', 'api-key': KEY, 'key-origin': mock.server.url } });
   });
 
   it('asks again after an invalid base URL', async () => {

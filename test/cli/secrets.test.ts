@@ -71,9 +71,9 @@ describe('precedence: flag > env > profile, by what the server received', () => 
 
   it.each(combinations)('API key from %s', async (_label, sources: readonly string[]) => {
     const keys = { flag: 'key-from-flag-1111', env: 'key-from-env-2222', profile: 'key-from-profile-3333' };
-    if (sources.includes('profile')) home.settings.store({ default: { 'api-key': keys.profile } });
-    const flag = sources.includes('flag') ? ['--api-key', keys.flag] : [];
     const target = servers.flag.server;
+    if (sources.includes('profile')) home.settings.store({ default: { 'api-key': keys.profile, 'key-origin': target.url } });
+    const flag = sources.includes('flag') ? ['--api-key', keys.flag] : [];
     const before = target.requests.length;
     await runCli([...flag, 'reports', 'list', '--retries', '0', '--base-url', target.url], {
       env: { ...env, RSAPI_API_KEY: sources.includes('env') ? keys.env : undefined },
@@ -146,7 +146,8 @@ describe('the key never leaks', () => {
       [['reports', 'list', '--retries', '0'], viaEnv(limited), 0],
       [['reports', 'list', '--retries', '0', '--verbose'], { ...viaEnv(limited), ...debug }, 6],
       [['reports', 'list', '--retries', '1', '--verbose'], { ...viaEnv(failing), ...debug }, 8],
-      [['reports', 'list', '--retries', '0', '--verbose', '--base-url', closedUrl], { ...env, ...debug }, 7],
+      // A key given on purpose goes to any address (the stored one would be refused elsewhere: exit 3).
+      [['reports', 'list', '--retries', '0', '--verbose', '--base-url', closedUrl], { ...env, RSAPI_API_KEY: CANARY, ...debug }, 7],
       [['reports', 'list', '--verbose'], { ...viaEnv(otherKey), ...debug }, 3],
       [['auth', 'status', '--verbose'], { ...viaEnv(otherKey), ...debug }, 3],
       [['reports', 'list', '--min-score', '101'], env, 10],

@@ -15,6 +15,11 @@ export interface TerminalOptions {
   answers?: Answer[];
   /** Leave stdin open to the end; otherwise it is closed once every answer is typed, at once when there are none. */
   keepInputOpen?: boolean;
+  /**
+   * Typed this long after the start, whatever the screen shows (for a program that reads without a prompt);
+   * the terminal echoes it, which answers can wait for.
+   */
+  typeAfter?: { ms: number; keys: string };
   /** The run is killed after this long; default 20 s. */
   timeoutMs?: number;
   /** The pseudo-terminal's size, set with stty before rsapi starts (script(1) alone leaves it 0 by 0: unknown). */
@@ -40,6 +45,8 @@ export function runOnTerminal(args: string[], options: TerminalOptions = {}): Pr
       if (pending.length === 0 && !options.keepInputOpen) child.stdin.end();
     };
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    const typeAfter = options.typeAfter;
+    const typing = typeAfter ? setTimeout(() => child.stdin.write(typeAfter.keys), typeAfter.ms) : undefined;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       screen += chunk;
       const next = pending[0];
@@ -54,6 +61,7 @@ export function runOnTerminal(args: string[], options: TerminalOptions = {}): Pr
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearTimeout(typing);
       resolve({ code, screen });
     });
     closeInputIfDone();

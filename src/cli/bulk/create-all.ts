@@ -92,5 +92,7 @@ function mayHaveCreated(failure: RsapiError): boolean {
 
 function recordIdOf(report: ApiRecord): string | number | undefined {
   const id = report.id;
+  // An id beyond 2^53 arrives as a bigint (api/json.ts): the journal keeps it exact, as text.
+  if (typeof id === 'bigint') return id.toString();
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }

@@ -1,6 +1,7 @@
 // The bulk-create journal: one JSON line per event, appended and written synchronously, read back to resume a run.
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { fileError } from '../files.js';
+import { redact } from '../secrets.js';
 
 /**
  * `sending` is written before a URL's first request, `created` or `failed` when it ends. A URL whose
@@ -58,7 +59,10 @@ export class Journal {
   /** Appends one line; on disk (in the OS's hands) before this returns. */
   record(entry: Omit<JournalEntry, 'at'>): void {
     if (this.fd === undefined) throw new Error(`the journal ${this.path} is closed`);
-    writeSync(this.fd, `${JSON.stringify({ ...entry, at: new Date().toISOString() })}\n`);
+    // Redacted as stderr is: a service's error message may echo the key or the report password. The
+    // message is redacted before JSON escaping could hide a secret from the redaction of the line.
+    const error = entry.error === undefined ? undefined : redact(entry.error);
+    writeSync(this.fd, `${redact(JSON.stringify({ ...entry, error, at: new Date().toISOString() }))}\n`);
   }
 
   close(): void {

@@ -1,4 +1,5 @@
 // `--junit PATH`: the run as JUnit XML, as the test-report views of GitHub (JUnit actions), GitLab, Jenkins and Azure read it.
+import { stringifyJson } from '../../api/json.js';
 import { describeChange } from './baseline.js';
 import { xmlAttribute as attr, xmlText as text } from './escape.js';
 import { projectOf, type CiCase, type CiRun, type ReportCase } from './run-record.js';
@@ -78,7 +79,7 @@ function systemOut(c: ReportCase): string {
 
 function show(value: unknown): string {
   if (value === undefined || value === null) return 'none';
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return typeof value === 'string' ? value : stringifyJson(value);
 }
 
 function hostOf(url: string): string {

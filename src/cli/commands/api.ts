@@ -3,6 +3,7 @@ import { Argument, InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../../api/errors.js';
 import type { HttpMethod, Params } from '../../api/http.js';
 import { stringifyJson } from '../../api/json.js';
+import { maskSecretFields } from '../../output/masking.js';
 import { terminalJson } from '../../output/terminal-text.js';
 import { handle } from '../handler.js';
 
@@ -67,7 +68,7 @@ Examples:
     const fields = fieldsOf(self.opts<{ field?: string[] }>().field ?? []);
     const response = await ctx.client().raw(method, path, fields);
     if (response.body === undefined) return;
-    const json = stringifyJson(response.body, 2);
+    const json = stringifyJson(maskSecretFields(response.body), 2);
     ctx.io.stdout.write(`${ctx.io.stdoutIsTTY ? terminalJson(json) : json}\n`);
   });
 }

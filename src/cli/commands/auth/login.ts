@@ -6,7 +6,7 @@ import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
 import { handle } from '../../handler.js';
 import { canPrompt, promptSecret, promptText, readSecretFromStdin } from '../../prompts.js';
-import { maskKey } from '../../../config/keys.js';
+import { checkApiKey, maskKey } from '../../../config/keys.js';
 import { registerSecret } from '../../secrets.js';
 import { checkKey } from './verify.js';
 
@@ -50,7 +50,9 @@ Examples:
     const apiKey = await loginKey(ctx, interactive);
     if (flags.verify) await verifyBeforeSaving(ctx, baseUrl, apiKey);
     else ctx.warnIfPlainHttp(baseUrl);
-    await updateProfile(profile, (stored) => ({ ...stored, 'base-url': baseUrl, 'api-key': apiKey }), ctx.io.env);
+    // The key is bound to this origin: a base URL changed later does not carry it elsewhere.
+    const keyOrigin = new URL(baseUrl).origin;
+    await updateProfile(profile, (stored) => ({ ...stored, 'base-url': baseUrl, 'api-key': apiKey, 'key-origin': keyOrigin }), ctx.io.env);
     const checked = flags.verify ? '' : ', not checked';
     ctx.note(`Logged in to ${new URL(baseUrl).host} as profile "${profile}" (key ${maskKey(apiKey)}${checked})`);
     const source = ctx.settings().apiKeySource;
@@ -77,10 +79,11 @@ async function loginBaseUrl(ctx: CommandContext, interactive: boolean): Promise<
 }
 
 async function loginKey(ctx: CommandContext, interactive: boolean): Promise<string> {
-  const raw = interactive ? await promptSecret(ctx.io, 'API key') : await readSecretFromStdin(ctx.io, 'API key');
+  const raw = interactive ? await promptSecret(ctx.io, 'API key') : await readSecretFromStdin(ctx.io, 'API key', ctx.signal);
   const key = raw.trim();
   if (!key) throw new UsageError('the API key is empty; nothing saved');
   registerSecret(key);
+  checkApiKey(key, 'the API key');
   return key;
 }
 

@@ -1,6 +1,6 @@
 // `rsapi auth status`: profile, base URL and key in use (masked), where each came from, and whether the service accepts the key.
 import type { Command } from 'commander';
-import { normaliseBaseUrl } from '../../../api/base-url.js';
+import { normaliseBaseUrl, withoutCredentials } from '../../../api/base-url.js';
 import { ApiError, AuthError, MissingKeyError, RsapiError } from '../../../api/errors.js';
 import type { SettingSource } from '../../../config/resolve.js';
 import type { CommandContext } from '../../context.js';
@@ -105,6 +105,7 @@ function displayBaseUrl(value: string): string {
   try {
     return normaliseBaseUrl(value);
   } catch {
-    return value;
+    // Refused (credentials in it, or not a URL): shown as given, credentials masked.
+    return withoutCredentials(value);
   }
 }

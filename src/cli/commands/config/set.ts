@@ -1,5 +1,6 @@
 // `rsapi config set KEY VALUE`: checks the value, then stores it in the profile (never the key: see auth login).
 import { Argument, type Command } from 'commander';
+import { originOf } from '../../../api/base-url.js';
 import { parseSettingValue, SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
 import { updateProfile } from '../../../config/write.js';
 import { handle } from '../../handler.js';
@@ -24,8 +25,12 @@ Examples:
     // A key typed here is refused, but it is still a key: keep it out of every message.
     if (key === 'api-key') registerSecret(raw);
     const value = parseSettingValue(key, raw);
-    const { profile } = ctx.settings();
+    const { profile, stored } = ctx.settings();
     await updateProfile(profile, (stored) => ({ ...stored, [key]: value }), ctx.io.env);
     ctx.note(`${key} = ${value} (profile "${profile}")`);
+    const keyOrigin = stored['key-origin'] ?? (stored['base-url'] ? originOf(stored['base-url']) : undefined);
+    if (key === 'base-url' && stored['api-key'] && keyOrigin !== originOf(String(value))) {
+      ctx.note(`note: the stored key belongs to ${keyOrigin ?? 'another address'} and is not sent to ${originOf(String(value))}; run \`rsapi auth login\` to store one for it`);
+    }
   });
 }

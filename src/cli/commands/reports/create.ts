@@ -50,7 +50,7 @@ Run again with the same --journal after failures or Ctrl-C: created URLs are ski
     if (flags.passwordStdin && flags.fromFile === '-') {
       throw new UsageError('--password-stdin and --from-file - both want standard input', { hint: 'use --password-file PATH' });
     }
-    const input = await readUrlInput(ctx.io, self.args, flags.fromFile);
+    const input = await readUrlInput(ctx.io, self.args, flags.fromFile, ctx.signal);
     rejectInvalid(input, flags.skipInvalid === true, (line) => ctx.note(line));
     if (input.urls.length === 0) throw new UsageError('no URL to create a report for', { hint: 'give URLs as arguments or with --from-file' });
     for (const duplicate of new Set(input.duplicates)) ctx.note(`rsapi: ${duplicate} given more than once; creating it once`);
@@ -60,7 +60,7 @@ Run again with the same --journal after failures or Ctrl-C: created URLs are ski
       ctx.note(`rsapi: ${describeShare(selected.share)}`);
       if (ci) ci.share = selected.share;
     }
-    const password = await resolvePassword(ctx.io, flags, { required: true });
+    const password = await resolvePassword(ctx.io, flags, { required: true, signal: ctx.signal });
     const { runBulkCreate } = await import('../../bulk/run-create.js');
     return runBulkCreate(ctx, {
       input: selected ? { ...input, urls: selected.urls } : input,

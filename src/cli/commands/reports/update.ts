@@ -31,7 +31,7 @@ Examples:
     if (flags.privacy === undefined && !flags.refresh && !flags.passwordStdin && flags.passwordFile === undefined) {
       throw new UsageError('nothing to update', { hint: 'give --privacy, --password-stdin/--password-file, or --refresh' });
     }
-    const password = await resolvePassword(ctx.io, flags, { required: false });
+    const password = await resolvePassword(ctx.io, flags, { required: false, signal: ctx.signal });
     const report = await ctx.client().reports.update(id, { privacy: flags.privacy, password, refresh: flags.refresh });
     return printRecord(ctx, 'report', report);
   });
