@@ -3,6 +3,7 @@ import { BUCKETS, type ReportStats } from './report-stats.js';
 import { loadPalette, type Palette } from './colors.js';
 import { csvLine } from './csv.js';
 import { ListTable } from './table.js';
+import { terminalJson, terminalText } from './terminal-text.js';
 import { tsvLine } from './tsv.js';
 import type { OutputFormat, Sink } from './types.js';
 
@@ -12,6 +13,8 @@ export interface StatsOutput {
   /** The terminal's width for tables; undefined: not fitted. */
   width?: number;
   notice?: (line: string) => void;
+  /** stdout is a terminal: project names are escaped (terminal-text.ts); in a pipe, exact. */
+  terminal?: boolean;
 }
 
 const BUCKET_LABELS = BUCKETS.map(({ from, to }) => `${from}-${to}`);
@@ -58,23 +61,28 @@ export async function writeStats(out: Sink, total: ReportStats, groups: ReportSt
   const entries = groups ?? [total];
   switch (options.format) {
     case 'json':
-      out.write(`${JSON.stringify(byProject ? entries.map((s) => structured(s, true)) : structured(total, false), null, 2)}\n`);
+      out.write(`${forTerminal(JSON.stringify(byProject ? entries.map((s) => structured(s, true)) : structured(total, false), null, 2), options)}\n`);
       return;
     case 'ndjson':
-      for (const stats of entries) out.write(`${JSON.stringify(structured(stats, byProject))}\n`);
+      for (const stats of entries) out.write(`${forTerminal(JSON.stringify(structured(stats, byProject)), options)}\n`);
       return;
     case 'csv':
     case 'tsv': {
       const line = options.format === 'csv' ? csvLine : tsvLine;
       const rows = entries.map((stats) => flat(stats, byProject));
       if (options.format === 'csv') out.write(line(Object.keys(flat(total, byProject))));
-      for (const row of rows) out.write(line(Object.values(row).map((value) => (value === null ? '' : String(value)))));
+      const cell = (value: string | number | null) => (value === null ? '' : options.terminal ? terminalText(String(value)) : String(value));
+      for (const row of rows) out.write(line(Object.values(row).map(cell)));
       return;
     }
     case 'table':
       if (byProject) await writeProjectTable(out, total, entries, options);
       else await writeSummary(out, total, options);
   }
+}
+
+function forTerminal(json: string, options: StatsOutput): string {
+  return options.terminal ? terminalJson(json) : json;
 }
 
 function percent(part: number, whole: number): string {
