@@ -3,7 +3,8 @@
 import type { MockProject, ReportResource, ReportResult } from './data.js';
 import { FieldErrors, optionalOneOf, optionalPositiveInteger, presentValue, type Input, type Validated } from './validation.js';
 
-export type Envelope = 'length-aware' | 'simple' | 'bare';
+/** `unpaged`: the whole list as one bare array, whatever page and per_page ask (a service that does not page). */
+export type Envelope = 'length-aware' | 'simple' | 'bare' | 'unpaged';
 export type SortDirection = 'asc' | 'desc';
 
 const PER_PAGE_VALUES = ['10', '25', '50', '100'] as const;
@@ -133,6 +134,7 @@ function pageWindow<T>(records: T[], paging: PageSelection): PageWindow<T> {
 
 /** One page of `records` (already filtered and sorted) in the requested envelope. */
 export function pageBody<T>(records: T[], paging: PageSelection, envelope: Envelope, location: ListLocation): unknown {
+  if (envelope === 'unpaged') return records;
   const window = pageWindow(records, paging);
   if (envelope === 'bare') return window.items;
   const prev = paging.page > 1 ? pageUrl(location, paging.page - 1) : null;

@@ -26,6 +26,8 @@ export interface MockOptions {
   dropAfterCreate?: number;
   failAfterCreate?: number;
   stallRate?: number;
+  /** A create is stored (and answered) only this long after it arrived, as a service that audits the page first; it is stored even if the client gave up meanwhile. */
+  storeDelayMs?: number;
   random?: () => number;
 }
 
@@ -70,6 +72,7 @@ function withDefaults(options: MockOptions): MockOptions {
     dropAfterCreate: 0,
     failAfterCreate: 0,
     stallRate: 0,
+    storeDelayMs: 0,
     // An option given as undefined means "the default", not "none".
     ...Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)),
   };
@@ -157,6 +160,7 @@ class MockService {
       return this.reply(response, record, 401, { message: 'Unauthenticated.' }, limitHeaders);
     }
 
+    if (isCreate(record) && !(await this.waitStoreDelay())) return;
     const answer = this.route(record, headers['host'] ? `http://${headers['host']}` : fallbackOrigin);
     if (answer.createdReport === true && this.chance(this.options.dropAfterCreate)) {
       response.socket?.destroy();
@@ -177,6 +181,18 @@ class MockService {
       } catch {
         return false;
       }
+    }
+    return !this.isClosed;
+  }
+
+  /** The audit before a create is stored; false when the server closed meanwhile (nothing is stored then). */
+  private async waitStoreDelay(): Promise<boolean> {
+    const storeDelayMs = this.options.storeDelayMs ?? 0;
+    if (storeDelayMs <= 0) return true;
+    try {
+      await delay(storeDelayMs, undefined, { signal: this.shutdown.signal });
+    } catch {
+      return false;
     }
     return !this.isClosed;
   }
@@ -203,6 +219,10 @@ class MockService {
       return { status: 500, body: { message: 'Server Error' } };
     }
   }
+}
+
+function isCreate(record: RecordedRequest): boolean {
+  return record.method === 'POST' && record.path.replace(/\/+$/, '') === `${API_PREFIX}/reports`;
 }
 
 function listen(server: ReturnType<typeof createServer>, host: string, port: number): Promise<AddressInfo> {

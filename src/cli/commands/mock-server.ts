@@ -16,6 +16,7 @@ interface MockFlags {
   dropAfterCreate?: number;
   failAfterCreate?: number;
   stallRate?: number;
+  storeDelay?: number;
 }
 
 function rate(name: string) {
@@ -38,10 +39,11 @@ export function registerMockServer(program: Command): void {
     .option('--latency <ms>', 'delay added to every request', integerParser('--latency', 0, 600_000))
     .option('--fail-rate <r>', 'fraction of requests answered 503 (0 to 1)', rate('--fail-rate'))
     .option('--rate-limit <n>', 'requests allowed a minute; past it 429 with Retry-After', integerParser('--rate-limit', 1))
-    .addOption(new Option('--envelope <shape>', 'list response shape').choices(['length-aware', 'simple', 'bare']).default('length-aware'))
+    .addOption(new Option('--envelope <shape>', 'list response shape').choices(['length-aware', 'simple', 'bare', 'unpaged']).default('length-aware'))
     .option('--drop-after-create <r>', 'fraction of creates stored and then left unanswered (connection dropped)', rate('--drop-after-create'))
     .option('--fail-after-create <r>', 'fraction of creates stored and then answered 503', rate('--fail-after-create'))
-    .option('--stall-rate <r>', 'fraction of requests never answered', rate('--stall-rate'));
+    .option('--stall-rate <r>', 'fraction of requests never answered', rate('--stall-rate'))
+    .option('--store-delay <ms>', 'store each new report only this long after the create arrived (a slow audit), answering then', integerParser('--store-delay', 0, 600_000));
   command.addHelpText(
     'after',
     `
@@ -50,7 +52,9 @@ The key the mock accepts is --api-key (global flag), else a fixed demo key print
 Examples:
   $ rsapi mock-server
   $ rsapi mock-server --port 0 --seed 200 --latency 50
-  $ rsapi mock-server --fail-rate 0.1 --rate-limit 120 --envelope simple`,
+  $ rsapi mock-server --fail-rate 0.1 --rate-limit 120 --envelope simple
+  $ rsapi mock-server --store-delay 3000 --drop-after-create 0.2   # slow audits, lost answers
+  $ rsapi mock-server --envelope unpaged                           # a service that does not page`,
   );
   handle(command, async (ctx, self) => {
     const flags = self.opts<MockFlags>();
@@ -67,6 +71,7 @@ Examples:
       dropAfterCreate: flags.dropAfterCreate,
       failAfterCreate: flags.failAfterCreate,
       stallRate: flags.stallRate,
+      storeDelayMs: flags.storeDelay,
     };
     await runMockServer(options, ctx.io);
   });
