@@ -188,3 +188,19 @@ function networkWhat(kind: NetworkFailureKind, host: string | undefined): string
       return 'network failure';
   }
 }
+
+/**
+ * A create whose answer was lost while the service may still have been working on it, and whose report did
+ * not show up while rsapi watched: it may exist, or appear later. It is never sent again by this run.
+ */
+export class UnsettledCreateError extends ApiError {
+  /** The report may exist: a resume looks it up before sending it. */
+  readonly maybeCreated = true;
+
+  constructor(url: string, why: string, options: { cause?: unknown } = {}) {
+    super(`${why}; the report for ${url} may still be created (the service may still be auditing the page), so it was not sent again`, ExitCode.network, { method: 'POST', path: '/reports' }, undefined, {
+      cause: options.cause,
+      hint: `check before creating it again: \`rsapi reports list --search '${url}'\`; a run with --journal looks it up first when resumed`,
+    });
+  }
+}

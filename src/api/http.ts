@@ -1,6 +1,7 @@
 // One place that sends requests: headers, bodies, timeouts, the retry policy, and turning answers into typed errors.
 import { decodeBody, errorForStatus, serviceMessage } from './decode.js';
 import { describeNetworkFailure } from './network-failure.js';
+import { parseRetryAfter, RetryPolicy, systemClock, type AttemptOutcome, type Clock, type HttpMethod } from './retry-policy.js';
 import type { Dispatcher } from 'undici';
 import { createSender, proxyConfigured, proxyFromEnv, type ProxySettings, type Sender } from './transport.js';
 import {
@@ -13,7 +14,7 @@ import {
   type RequestInfo,
 } from './errors.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type { HttpMethod } from './retry-policy.js';
 export type Params = Record<string, string | number | undefined>;
 
 export interface HttpClientOptions {
@@ -31,6 +32,10 @@ export interface HttpClientOptions {
   maxRetryAfterMs?: number;
   /** Aborts every request under way (Ctrl-C). */
   signal?: AbortSignal;
+  /** Once raised, no new attempt starts (retries, look-ups), but requests under way run to their end (bulk Ctrl-C). */
+  stop?: AbortSignal;
+  /** Time and sleep for backoff and deadlines; tests pass a fake one. */
+  clock?: Clock;
   /** The largest body read from the service; a larger one is cut off (exit 8), never retried. Default MAX_BODY_BYTES. */
   maxBodyBytes?: number;
   /** Observes each attempt, for --verbose. Never given the key. */
@@ -71,22 +76,14 @@ export interface HttpResponse {
   goneAfterRetry?: boolean;
 }
 
-/** A failure the caller may want to act on before the policy retries (used by create's look-up). */
-export function isAmbiguousFailure(error: unknown): boolean {
-  if (error instanceof NetworkError) return !error.neverSent;
-  return error instanceof ServerError && error.status !== undefined && RETRY_STATUSES.has(error.status);
-}
-
-const RETRY_STATUSES = new Set([408, 429, 502, 503, 504]);
 /** A page of 100 reports is tens of kilobytes; a body past this is not an answer of this API. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
-/** The longest wait a Retry-After header may impose, unless the client says otherwise. */
-export const MAX_RETRY_AFTER_MS = 60_000;
-const IDEMPOTENT = new Set<HttpMethod>(['GET', 'PUT', 'PATCH', 'DELETE']);
+export { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry-policy.js';
 
 export class HttpClient {
   readonly options: HttpClientOptions;
   private sender: Promise<Sender> | undefined;
+  private retryPolicy: RetryPolicy | undefined;
   /** Service clock minus ours, from the last answer's Date header (1 s resolution, truncated). */
   private clockOffsetMs: number | undefined;
 
@@ -94,11 +91,12 @@ export class HttpClient {
     this.options = options;
   }
 
-  /** Sends a request under the retry policy of the contract; throws a typed error from errors.ts. */
+  /** Sends a request under the retry policy (retry-policy.ts); throws a typed error from errors.ts. */
   async request(req: HttpRequest): Promise<HttpResponse> {
     const retries = req.retries ?? this.options.retries;
-    let ambiguousSeen = false;
+    let arrivedBefore = false;
     for (let attempt = 1; ; attempt++) {
+      this.checkNotStopped();
       const started = performance.now();
       const url = this.url(req);
       let response: RawResponse;
@@ -106,32 +104,55 @@ export class HttpClient {
         response = await this.send(req, url);
       } catch (error) {
         const failure = this.classify(error, req);
-        const retryable = failure instanceof NetworkError && (IDEMPOTENT.has(req.method) || failure.neverSent);
-        if (retryable && attempt <= retries) {
-          if (!failure.neverSent) ambiguousSeen = true;
-          const wait = this.backoff(attempt, undefined);
+        const outcome: AttemptOutcome | undefined = failure instanceof NetworkError ? { type: 'network', neverSent: failure.neverSent } : undefined;
+        if (outcome && this.policy.shouldRetry(req.method, outcome, attempt, retries)) {
+          arrivedBefore ||= RetryPolicy.mayHaveArrived(outcome);
+          const wait = this.policy.delayMs(attempt, outcome);
           this.trace(req, url, attempt, started, { error: failure.message, retryInMs: wait });
-          await this.sleep(wait);
+          await this.pause(wait);
           continue;
         }
         this.trace(req, url, attempt, started, { error: failure.message });
         throw failure;
       }
       // Outside the try: each answer is traced once, not a second time as the typed error interpret() throws.
-      if (RETRY_STATUSES.has(response.status) && this.mayRetry(req, response.status, attempt, retries)) {
-        // A gateway's 502/504 may hide the service's answer; 503, 408 and 429 say nothing was done.
-        if (response.status === 502 || response.status === 504) ambiguousSeen = true;
-        const wait = this.backoff(attempt, response.headers['retry-after']);
+      const outcome: AttemptOutcome = { type: 'answer', status: response.status, retryAfter: response.headers['retry-after'] };
+      if (response.status >= 400 && this.policy.shouldRetry(req.method, outcome, attempt, retries)) {
+        arrivedBefore ||= RetryPolicy.mayHaveArrived(outcome);
+        const wait = this.policy.delayMs(attempt, outcome);
         this.trace(req, url, attempt, started, { status: response.status, retryInMs: wait });
-        await this.sleep(wait);
+        await this.pause(wait);
         continue;
       }
       this.trace(req, url, attempt, started, { status: response.status });
-      if (response.status === 404 && req.method === 'DELETE' && ambiguousSeen) {
+      if (response.status === 404 && req.method === 'DELETE' && arrivedBefore) {
         return { ...response, body: undefined, goneAfterRetry: true };
       }
       return this.interpret(req, url, response, attempt);
     }
+  }
+
+  /** The retry policy this client sends under (create's look-ups and settling use it too). */
+  get policy(): RetryPolicy {
+    this.retryPolicy ??= new RetryPolicy({
+      retries: this.options.retries,
+      baseMs: this.options.retryBaseMs,
+      maxRetryAfterMs: this.options.maxRetryAfterMs,
+      clock: this.options.clock ?? systemClock,
+    });
+    return this.retryPolicy;
+  }
+
+  /** Throws InterruptedError when no new request may start (Ctrl-C). */
+  checkNotStopped(): void {
+    if (this.options.signal?.aborted || this.options.stop?.aborted) throw new InterruptedError();
+  }
+
+  /** Waits `ms` on the policy's clock; ends early with InterruptedError on Ctrl-C (either signal). */
+  pause(ms: number): Promise<void> {
+    const { signal, stop } = this.options;
+    const any = signal && stop ? AbortSignal.any([signal, stop]) : (signal ?? stop);
+    return this.policy.clock.sleep(ms, any);
   }
 
   /**
@@ -158,12 +179,6 @@ export class HttpClient {
   private url(req: HttpRequest): string {
     const query = encodeParams(req.query);
     return `${this.options.baseUrl}${req.path}${query ? `?${query}` : ''}`;
-  }
-
-  private mayRetry(req: HttpRequest, status: number, attempt: number, retries: number): boolean {
-    if (attempt > retries) return false;
-    // A POST answered 429 was refused before anything happened; any other status may hide a created report.
-    return IDEMPOTENT.has(req.method) || status === 429;
   }
 
   private async send(req: HttpRequest, url: string): Promise<RawResponse> {
@@ -214,7 +229,8 @@ export class HttpClient {
       throw new RateLimitError(info, retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000), attempts);
     }
     if (status === 408) {
-      throw new NetworkError(info, 'timeout', `the service gave up waiting (HTTP 408) after ${attempts} attempt${attempts === 1 ? '' : 's'}`, { host: new URL(url).host });
+      // The service gave up receiving the request: nothing was done with it.
+      throw new NetworkError(info, 'timeout', `the service gave up waiting (HTTP 408) after ${attempts} attempt${attempts === 1 ? '' : 's'}`, { host: new URL(url).host, neverSent: true });
     }
     throw errorForStatus(status, info, body.value, body.isHtml, serviceMessage(body.value));
   }
@@ -227,29 +243,6 @@ export class HttpClient {
     const { kind, detail, neverSent } = describeNetworkFailure(error);
     const via = proxyConfigured(this.proxy()) ? ' (through the proxy in HTTPS_PROXY/HTTP_PROXY, unless NO_PROXY exempts it)' : '';
     return new NetworkError(info, kind, `${detail}${via}`, { cause: error, host, neverSent });
-  }
-
-  private backoff(attempt: number, retryAfter: string | string[] | undefined): number {
-    const fromHeader = parseRetryAfter(retryAfter);
-    if (fromHeader !== undefined && fromHeader > 0) return Math.min(fromHeader, this.options.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS);
-    const base = (this.options.retryBaseMs ?? 300) * 2 ** (attempt - 1);
-    return Math.round(base / 2 + Math.random() * (base / 2));
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const signal = this.options.signal;
-      if (signal?.aborted) return reject(new InterruptedError());
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(new InterruptedError());
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
   }
 
   private trace(req: HttpRequest, url: string, attempt: number, started: number, extra: Partial<TraceEvent>): void {
@@ -321,16 +314,6 @@ export function encodeParams(params: Params | undefined): string {
     if (value !== undefined) search.append(key, String(value));
   }
   return search.toString();
-}
-
-/** Retry-After as milliseconds: delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | string[] | undefined): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (!text) return undefined;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(text)) return Math.round(Number(text) * 1000);
-  const date = Date.parse(text);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - Date.now());
 }
 
 function contentType(headers: Record<string, string | string[] | undefined>): string {

@@ -1,8 +1,10 @@
 // The reports endpoints, typed: list, show, create (safe against duplicates), update, delete.
 import { decodePage, decodeRecord, type ApiRecord, type Page } from './decode.js';
-import { NotFoundError } from './errors.js';
-import { HttpClient, isAmbiguousFailure, pathSegment, type Params } from './http.js';
+import { InterruptedError, UnsettledCreateError } from './errors.js';
+import { HttpClient, pathSegment, type Params } from './http.js';
 import { iteratePages, type PagingOptions } from './paging.js';
+import { normaliseReportUrl, reportUrlSearchTerm } from './report-url.js';
+import { outcomeOfError, RetryPolicy } from './retry-policy.js';
 
 export const RESULTS = ['good', 'decent', 'bad'] as const;
 export type ReportResult = (typeof RESULTS)[number];
@@ -47,6 +49,20 @@ export interface CreateResult {
   attempts: number;
 }
 
+export interface CreateOptions {
+  /**
+   * Told when an answer was lost while the service may still be working: rsapi now watches for the report
+   * for up to `windowMs` before calling it unsettled (for a line on the terminal).
+   */
+  onSettling?: (url: string, windowMs: number) => void;
+}
+
+/** When an earlier run's attempt at a URL began and when it was last heard of (ms, our clock), from its journal. */
+export interface EarlierAttempt {
+  sentAt: number;
+  lastSeenAt: number;
+}
+
 export interface DeleteResult {
   /** True when a retried DELETE met 404: an earlier attempt had deleted it. */
   goneAfterRetry: boolean;
@@ -86,41 +102,105 @@ export class ReportsApi {
   }
 
   /**
-   * Creates one report. POST is not idempotent, so after an ambiguous failure (timeout, reset after
-   * sending, 502/503/504) it looks for the report first and sends again only if it is not there.
-   * The last attempt's ambiguous failure is looked up too: the report may exist all the same.
+   * Creates one report, never twice. A POST is sent again blindly only when it surely did nothing (never
+   * sent, 429). After an answer that ended the service's handling (502, 503, 500) one look-up tells whether
+   * the report was stored; after one that may leave it still working (our timeout, a reset after sending,
+   * 504) a look-up that finds nothing proves nothing: it watches for the report for a settle window and,
+   * if it never shows, throws UnsettledCreateError without sending again. The URL is sent normalised.
    */
-  async create(input: ReportCreateInput): Promise<CreateResult> {
-    const retries = this.http.options.retries;
-    const form: Params = { url: input.url, privacy: input.privacy, password: input.password };
+  async create(input: ReportCreateInput, options: CreateOptions = {}): Promise<CreateResult> {
+    const url = normaliseReportUrl(input.url);
+    const form: Params = { url, privacy: input.privacy, password: input.password };
     const req = { method: 'POST' as const, path: '/reports', form, timeoutMs: this.createTimeoutMs };
+    const policy = this.http.policy;
     const sentAt = Date.now();
     for (let attempt = 1; ; attempt++) {
+      let failure: unknown;
       try {
         const response = await this.http.request(req);
         return { report: decodeRecord(response.body, HttpClient.describe(req)), recovered: false, attempts: attempt };
       } catch (error) {
-        if (!isAmbiguousFailure(error)) throw error;
-        const found = await this.findCreated(input.url, sentAt);
-        if (found) return { report: found, recovered: true, attempts: attempt };
-        if (attempt > retries) throw error;
+        failure = error;
+      }
+      const outcome = outcomeOfError(failure);
+      const doubt = RetryPolicy.createDoubt(outcome);
+      if (outcome === undefined || doubt === 'none') throw failure;
+      if (doubt === 'running') {
+        const windowMs = RetryPolicy.settleWindowMs(this.createTimeoutMs);
+        const watched = await this.settle(url, sentAt, windowMs, options);
+        if (watched.found) return { report: watched.found, recovered: true, attempts: attempt };
+        throw (watched.unsure ?? ((cause: unknown) => new UnsettledCreateError(url, `the answer was lost and no report showed up within ${seconds(windowMs)} s`, { cause })))(failure);
+      }
+      let found: ApiRecord | undefined;
+      try {
+        found = await this.findCreated(url, sentAt);
+      } catch (lookUpError) {
+        throw new UnsettledCreateError(url, `the answer was lost and looking the report up failed (${messageOf(lookUpError)})`, { cause: failure });
+      }
+      if (found) return { report: found, recovered: true, attempts: attempt };
+      if (!policy.mayResendCreate(outcome, attempt)) throw failure;
+      await this.http.pause(policy.delayMs(attempt, outcome));
+    }
+  }
+
+  /**
+   * Resumes a URL an earlier run left unsettled: looks it up first (watching until a settle window after
+   * that run last heard of it, if that is not over yet) and sends it only if the report is surely not there.
+   */
+  async createUnlessStored(input: ReportCreateInput, earlier: EarlierAttempt, options: CreateOptions = {}): Promise<CreateResult> {
+    const url = normaliseReportUrl(input.url);
+    const windowMs = Math.max(0, earlier.lastSeenAt + RetryPolicy.settleWindowMs(this.createTimeoutMs) - Date.now());
+    const watched = await this.settle(url, earlier.sentAt, windowMs, options);
+    if (watched.found) return { report: watched.found, recovered: true, attempts: 0 };
+    if (watched.unsure) throw watched.unsure(undefined);
+    return this.create(input, options);
+  }
+
+  /**
+   * Looks for the report at once, then again with growing waits until `windowMs` has passed. Not found
+   * by then, it is absent; a failed look-up is tried again at the next turn, and if the last one failed
+   * too (or Ctrl-C stopped the watch) rsapi is unsure: `unsure` makes the error to throw.
+   */
+  private async settle(url: string, sentAt: number, windowMs: number, options: CreateOptions): Promise<SettleOutcome> {
+    const clock = this.http.policy.clock;
+    const deadline = clock.now() + windowMs;
+    if (windowMs > 0) options.onSettling?.(url, windowMs);
+    const unsure = (why: string) => ({ unsure: (cause: unknown) => new UnsettledCreateError(url, why, { cause }) });
+    const interrupted = unsure('interrupted while waiting for the report to show up');
+    let lookUpError: unknown;
+    for (let lookUp = 1; ; lookUp++) {
+      try {
+        const found = await this.findCreated(url, sentAt);
+        if (found) return { found };
+        lookUpError = undefined;
+      } catch (error) {
+        if (error instanceof InterruptedError) return interrupted;
+        lookUpError = error;
+      }
+      const remaining = deadline - clock.now();
+      if (remaining <= 0) return lookUpError === undefined ? {} : unsure(`the answer was lost and looking the report up failed (${messageOf(lookUpError)})`);
+      try {
+        await this.http.pause(Math.min(RetryPolicy.settleDelayMs(lookUp, this.createTimeoutMs), remaining));
+      } catch {
+        return interrupted;
       }
     }
   }
 
   /**
-   * The newest report for exactly this URL created since `sentAt` (ms, our clock: when the request
-   * that may have created it was first sent), if any. Timestamps are compared on the service's clock,
+   * The newest report for this URL (compared normalised) created since `sentAt` (ms, our clock: when the
+   * request that may have created it was first sent), if any. Timestamps are compared on the service's clock,
    * known from the look-up's own Date header, so a report made a minute earlier is not taken for ours.
    * The search is a substring match (…/page/1 also finds …/page/10), so it pages on, newest first,
-   * until it meets an older report or the end.
+   * until it meets an older report or the end. Ctrl-C stops it before its next request.
    */
   async findCreated(url: string, sentAt: number): Promise<ApiRecord | undefined> {
-    const params: ReportListParams = { search: url, searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: LOOKUP_PER_PAGE };
+    const wanted = normaliseReportUrl(url);
+    const params: ReportListParams = { search: reportUrlSearchTerm(wanted), searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: LOOKUP_PER_PAGE };
     for await (const page of this.pages(params, { all: true })) {
       const onServiceClock = this.http.toServiceTime(sentAt);
       const since = onServiceClock === undefined ? sentAt - CLOCK_SKEW_MS : onServiceClock - TIMESTAMP_SLACK_MS;
-      const found = page.records.find((record) => record.url === url && createdSince(record, since));
+      const found = page.records.find((record) => typeof record.url === 'string' && normaliseReportUrl(record.url) === wanted && createdSince(record, since));
       if (found) return found;
       if (page.page >= LOOKUP_MAX_PAGES || page.records.some((record) => !createdSince(record, since))) return undefined;
     }
@@ -150,6 +230,20 @@ function listQuery(params: ReportListParams): Params {
     sort: params.sort,
     per_page: params.perPage,
   };
+}
+
+/** What watching for a report came to: found, absent (neither field), or unsure (the error to throw). */
+interface SettleOutcome {
+  found?: ApiRecord;
+  unsure?: (cause: unknown) => UnsettledCreateError;
+}
+
+function seconds(ms: number): number {
+  return Math.round(ms / 100) / 10;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** A record without any timestamp cannot be placed in time: take it as ours rather than create a duplicate. */

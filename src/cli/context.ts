@@ -99,6 +99,8 @@ export class CommandContext {
       retries: options.retries ?? this.globals.retries ?? this.storedSetting('retries'),
       retryBaseMs: retryBaseMs(this.io.env),
       signal: options.abortOnInterrupt === false ? undefined : this.signal,
+      // Whatever happens to requests under way, none starts after Ctrl-C: retries and look-ups included.
+      stop: this.signal,
       onTrace: (event) => this.trace(event),
       proxy: proxyFromEnv(this.io.env),
     });

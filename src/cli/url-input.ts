@@ -1,14 +1,15 @@
 // The URLs to create reports for: from arguments and --from-file, comments and blanks skipped, checked before sending.
 import { UsageError } from '../api/errors.js';
+import { normaliseReportUrl, reportUrlProblem } from '../api/report-url.js';
 import { listLines, readUserFile } from './files.js';
 import { readAll, type Terminal } from './terminal.js';
 
 export interface UrlInput {
-  /** Distinct valid URLs, in input order. */
+  /** Distinct valid URLs, normalised (the form they are sent, looked up and journaled in), in input order. */
   urls: string[];
-  /** Lines that are not absolute http(s) URLs, with where they came from. */
-  invalid: { where: string; value: string }[];
-  /** URLs given more than once (sent once). */
+  /** Lines a service would refuse as URLs, with where they came from and why. */
+  invalid: { where: string; value: string; problem: string }[];
+  /** URLs given more than once, perhaps in another form (`HTTPS://Example.com`, `https://example.com/`): sent once. */
   duplicates: string[];
 }
 
@@ -22,35 +23,28 @@ export async function readUrlInput(io: Terminal, args: string[], fromFile: strin
   const seen = new Set<string>();
   const result: UrlInput = { urls: [], invalid: [], duplicates: [] };
   for (const entry of entries) {
-    if (!isHttpUrl(entry.value)) result.invalid.push(entry);
-    else if (seen.has(entry.value)) result.duplicates.push(entry.value);
+    const problem = reportUrlProblem(entry.value);
+    const url = normaliseReportUrl(entry.value);
+    if (problem !== undefined) result.invalid.push({ ...entry, problem });
+    else if (seen.has(url)) result.duplicates.push(entry.value);
     else {
-      seen.add(entry.value);
-      result.urls.push(entry.value);
+      seen.add(url);
+      result.urls.push(url);
     }
   }
   return result;
 }
 
-export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
-
 /** Stops the run before any request when an input line is not a URL, naming each bad line. */
 export function rejectInvalid(input: UrlInput, skipInvalid: boolean, note: (line: string) => void): void {
   if (input.invalid.length === 0) return;
-  const lines = input.invalid.map((entry) => `  ${entry.where}: ${JSON.stringify(entry.value)}`);
+  const lines = input.invalid.map((entry) => `  ${entry.where}: ${JSON.stringify(entry.value)} ${entry.problem}`);
   if (skipInvalid) {
     note(`rsapi: skipping ${input.invalid.length} invalid URL${input.invalid.length === 1 ? '' : 's'}:\n${lines.join('\n')}`);
     return;
   }
   throw new UsageError(
-    `${input.invalid.length} input line${input.invalid.length === 1 ? ' is' : 's are'} not an absolute http(s) URL; nothing was sent:\n${lines.join('\n')}`,
+    `${input.invalid.length} input line${input.invalid.length === 1 ? ' is' : 's are'} not a URL a service would accept; nothing was sent:\n${lines.join('\n')}`,
     { hint: 'fix them, or pass --skip-invalid to create the valid ones' },
   );
 }

@@ -303,28 +303,7 @@ describe('POST (create) is never sent twice for one report', () => {
     expect(methods(server.requests)).toEqual(['POST', 'GET']);
   });
 
-  it('gives up after retries + 1 POSTs when every answer is lost and nothing is found', async () => {
-    const server = await raw((req, res) =>
-      req.method === 'GET' ? sendJson(res, 200, []) : sendJson(res, 504, { message: 'Gateway Timeout' }),
-    );
-    const client = pool.create(server.url, { retries: 2 });
-    const error = await rejectionOf(client.reports.create({ url: 'https://never.example.com/' }));
-    expect(error).toBeInstanceOf(ServerError);
-    expect((error as ServerError).status).toBe(504);
-    const sequence = methods(server.requests);
-    expect(sequence.filter((method) => method === 'POST')).toHaveLength(3);
-    // Never two POSTs without a look-up between them.
-    expect(sequence.join(' ')).not.toMatch(/POST POST/);
-    expect(sequence.slice(0, 5)).toEqual(['POST', 'GET', 'POST', 'GET', 'POST']);
-  });
-
-  it('a 500 on POST is neither retried nor looked up', async () => {
-    const server = await raw((_req, res) => sendJson(res, 500, { message: 'Server Error' }));
-    const client = pool.create(server.url);
-    const error = await rejectionOf(client.reports.create({ url: 'https://five-hundred.example.com/' }));
-    expect(error).toBeInstanceOf(ServerError);
-    expect(methods(server.requests)).toEqual(['POST']);
-  });
+  // Lost answers with nothing found, 500s, and answers that may leave the service still working: create-settle.test.ts.
 
   it('a 422 on POST is neither retried nor looked up', async () => {
     const server = await mock();

@@ -1,8 +1,7 @@
 // Bulk report creation: bounded concurrency, the journal kept, each outcome reported as it comes, Ctrl-C honoured.
 import type { ApiRecord } from '../../api/decode.js';
-import { ApiError, ExitCode, RsapiError, type ExitCodeValue } from '../../api/errors.js';
-import { isAmbiguousFailure } from '../../api/http.js';
-import type { CreateResult, ReportCreateInput } from '../../api/reports.js';
+import { ApiError, ExitCode, RsapiError, UnsettledCreateError, type ExitCodeValue } from '../../api/errors.js';
+import type { CreateResult, EarlierAttempt, ReportCreateInput } from '../../api/reports.js';
 import type { Journal } from './journal.js';
 import { runPool } from './pool.js';
 import type { ProgressDisplay } from './progress.js';
@@ -13,8 +12,8 @@ export interface BulkCreateRun {
   concurrency: number;
   /** Creates one report; safe against duplicates after an ambiguous failure (ReportsApi.create). */
   create: (input: ReportCreateInput) => Promise<CreateResult>;
-  /** Finds the report an earlier run may have created for this URL, sent at `sentAt` (ms) (ReportsApi.findCreated). */
-  lookUp: (url: string, sentAt: number) => Promise<ApiRecord | undefined>;
+  /** For a URL an earlier run left unsettled: looks it up first, creates it only if surely absent (ReportsApi.createUnlessStored). */
+  resume: (input: ReportCreateInput, earlier: EarlierAttempt) => Promise<CreateResult>;
   input: Omit<ReportCreateInput, 'url'>;
   journal?: Journal;
   /** Raised on Ctrl-C: no new URL is started; requests under way finish or time out. */
@@ -31,13 +30,15 @@ export interface BulkCreateOutcome {
   notStarted: number;
   /** Created only after a lost answer, found by looking the URL up. */
   recovered: number;
+  /** Failed with the report perhaps created: its answer was lost and it never showed up (counted in `failed` too). */
+  unsettled: number;
   /** The exit code of the first failure class met, in completion order. */
   firstFailure: ExitCodeValue | undefined;
   interrupted: boolean;
 }
 
 export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> {
-  const outcome: BulkCreateOutcome = { created: 0, failed: 0, notStarted: 0, recovered: 0, firstFailure: undefined, interrupted: false };
+  const outcome: BulkCreateOutcome = { created: 0, failed: 0, notStarted: 0, recovered: 0, unsettled: 0, firstFailure: undefined, interrupted: false };
   let inFlight = 0;
   const update = () => run.progress.update({ created: outcome.created, failed: outcome.failed, inFlight });
   const unsettled = run.journal?.history.unsettled;
@@ -49,10 +50,9 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
     let result: CreateResult | undefined;
     let failure: RsapiError | undefined;
     try {
-      // A URL an earlier run left unsettled (killed mid-request, or a failed look-up) may exist: look first.
+      // A URL an earlier run left unsettled (killed mid-request, or its report never showed up) may exist: look first.
       const earlier = unsettled?.get(url);
-      const found = earlier === undefined ? undefined : await run.lookUp(url, earlier);
-      result = found ? { report: found, recovered: true, attempts: 0 } : await run.create({ ...run.input, url });
+      result = earlier === undefined ? await run.create({ ...run.input, url }) : await run.resume({ ...run.input, url }, earlier);
     } catch (error) {
       failure = asRsapiError(error);
     }
@@ -63,8 +63,10 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
       if (result.recovered) outcome.recovered++;
       await run.onCreated(url, index, result);
     } else if (failure) {
-      run.journal?.record({ url, status: 'failed', error: failure.message, code: failure.exitCode, ...(mayHaveCreated(failure) ? { maybeCreated: true } : {}) });
+      const maybeCreated = mayHaveCreated(failure);
+      run.journal?.record({ url, status: 'failed', error: failure.message, code: failure.exitCode, ...(maybeCreated ? { maybeCreated: true } : {}) });
       outcome.failed++;
+      if (maybeCreated) outcome.unsettled++;
       outcome.firstFailure ??= failure.exitCode;
       run.onFailed(url, index, failure);
     }
@@ -83,11 +85,12 @@ function asRsapiError(error: unknown): RsapiError {
 }
 
 /**
- * Whether the report may exist despite the failure: the answer to the POST was lost (timeout, reset, 502-504:
- * the service may still store it), the look-up itself failed, or something unforeseen happened.
+ * Whether the report may exist despite the failure: the create said so (its answer was lost and the report
+ * never showed up), a resume's look-up failed, or something unforeseen happened (Ctrl-C included). Any
+ * other failed create surely stored nothing: it was refused, or a look-up proved it absent.
  */
 function mayHaveCreated(failure: RsapiError): boolean {
-  return !(failure instanceof ApiError) || failure.method !== 'POST' || isAmbiguousFailure(failure);
+  return failure instanceof UnsettledCreateError || !(failure instanceof ApiError) || failure.method !== 'POST';
 }
 
 function recordIdOf(report: ApiRecord): string | number | undefined {

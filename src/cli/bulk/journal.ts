@@ -1,5 +1,7 @@
 // The bulk-create journal: one JSON line per event, appended and written synchronously, read back to resume a run.
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { normaliseReportUrl } from '../../api/report-url.js';
+import type { EarlierAttempt } from '../../api/reports.js';
 import { fileError } from '../files.js';
 import { redact } from '../secrets.js';
 
@@ -28,8 +30,8 @@ export interface JournalEntry {
 export interface JournalHistory {
   /** URLs whose last entry is `created`. */
   created: Set<string>;
-  /** URLs that may have been created by an earlier run without its knowing, with the time (ms) of their first entry. */
-  unsettled: Map<string, number>;
+  /** URLs that may have been created by an earlier run without its knowing, with when it first sent them and last heard of them. */
+  unsettled: Map<string, EarlierAttempt>;
   /** Lines that could not be read (a torn last line after a kill, or damage). */
   unreadable: number;
 }
@@ -84,6 +86,7 @@ function readExisting(path: string): string {
 export function parseHistory(text: string): JournalHistory {
   const history: JournalHistory = { created: new Set(), unsettled: new Map(), unreadable: 0 };
   const firstSeen = new Map<string, number>();
+  const lastSeen = new Map<string, number>();
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     const entry = parseEntry(line);
@@ -91,15 +94,19 @@ export function parseHistory(text: string): JournalHistory {
       history.unreadable++;
       continue;
     }
-    const at = Date.parse(entry.at);
-    if (!firstSeen.has(entry.url)) firstSeen.set(entry.url, Number.isNaN(at) ? 0 : at);
+    // Journals of older versions hold URLs as typed: compared in normalised form, like the input.
+    const url = normaliseReportUrl(entry.url);
+    const parsed = Date.parse(entry.at);
+    const at = Number.isNaN(parsed) ? 0 : parsed;
+    if (!firstSeen.has(url)) firstSeen.set(url, at);
+    lastSeen.set(url, Math.max(lastSeen.get(url) ?? 0, at));
     if (entry.status === 'created') {
-      history.created.add(entry.url);
-      history.unsettled.delete(entry.url);
+      history.created.add(url);
+      history.unsettled.delete(url);
     } else {
-      history.created.delete(entry.url);
-      if (entry.status === 'sending' || entry.maybeCreated === true) history.unsettled.set(entry.url, firstSeen.get(entry.url) ?? 0);
-      else history.unsettled.delete(entry.url);
+      history.created.delete(url);
+      if (entry.status === 'sending' || entry.maybeCreated === true) history.unsettled.set(url, { sentAt: firstSeen.get(url) ?? 0, lastSeenAt: lastSeen.get(url) ?? 0 });
+      else history.unsettled.delete(url);
     }
   }
   return history;

@@ -28,20 +28,21 @@ export function createBulkOutput(out: Sink, options: OutputOptions, shape: { sin
 }
 
 export interface InputCounts {
-  /** Already created according to the journal. */
-  skipped: number;
+  /** Already created according to the journal; undefined without a journal. */
+  skipped: number | undefined;
   duplicates: number;
   invalid: number;
 }
 
-/** `created 297, failed 3 (exit 7), skipped 0 (journal), duplicates 2`, and what else applies. */
+/** `created 297, failed 3 (exit 7), unsettled 1 (...), skipped 0 (journal), duplicates 2`: only what happened or was asked for. */
 export function summaryLine(outcome: BulkCreateOutcome, counts: InputCounts): string {
   const parts = [
     `created ${outcome.created}${outcome.recovered > 0 ? ` (${outcome.recovered} found after a lost answer)` : ''}`,
     `failed ${outcome.failed}${outcome.firstFailure === undefined ? '' : ` (exit ${outcome.firstFailure})`}`,
-    `skipped ${counts.skipped} (journal)`,
-    `duplicates ${counts.duplicates}`,
   ];
+  if (outcome.unsettled > 0) parts.push(`unsettled ${outcome.unsettled} (of the failed: may exist; a resume with --journal looks them up first)`);
+  if (counts.skipped !== undefined) parts.push(`skipped ${counts.skipped} (journal)`);
+  if (counts.duplicates > 0) parts.push(`duplicates ${counts.duplicates}`);
   if (counts.invalid > 0) parts.push(`invalid ${counts.invalid} (skipped)`);
   if (outcome.interrupted) parts.push(`not started ${outcome.notStarted} (interrupted)`);
   return parts.join(', ');

@@ -51,14 +51,21 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     let singleFailure: RsapiError | undefined;
     const sentAt = new Map<string, number>();
     const secondsOf = (url: string) => (sentAt.has(url) ? (performance.now() - sentAt.get(url)!) / 1000 : undefined);
+    // What a wait for a lost answer means is said for one URL (or with --verbose); a bulk run counts them in the summary.
+    const onSettling = (url: string, windowMs: number) => {
+      if (single || ctx.globals.verbose) say(`rsapi: ${url}: no answer in time; the service may still be auditing the page: watching up to ${Math.ceil(windowMs / 1000)} s for its report (it is not sent again)`);
+    };
     const outcome = await createAll({
       urls,
       concurrency: plan.concurrency,
       create: (report) => {
         sentAt.set(report.url, performance.now());
-        return client.reports.create(report);
+        return client.reports.create(report, { onSettling });
       },
-      lookUp: (url, sentAt) => client.reports.findCreated(url, sentAt),
+      resume: (report, earlier) => {
+        sentAt.set(report.url, performance.now());
+        return client.reports.createUnlessStored(report, earlier, { onSettling });
+      },
       input: { privacy: plan.privacy, password: plan.password },
       journal,
       stop: ctx.signal,
@@ -81,7 +88,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     });
     await output.end();
     if (!single || journal) {
-      ctx.note(summaryLine(outcome, { skipped, duplicates: plan.input.duplicates.length, invalid: plan.input.invalid.length }));
+      ctx.note(summaryLine(outcome, { skipped: journal ? skipped : undefined, duplicates: plan.input.duplicates.length, invalid: plan.input.invalid.length }));
     }
     for (const url of urls.slice(urls.length - outcome.notStarted)) plan.ci?.addSkipped(url, 'not started: interrupted');
     // One URL fails like any single request: its own error line, hint and exit code.
