@@ -1,4 +1,5 @@
 // Entry point of the bundled CLI: the --version fast path, signals, and the process exit code.
+import { setMaxListeners } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { VERSION } from '../version.js';
 
@@ -21,6 +22,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stderr.write(`rsapi: cannot write the output: ${writeFailure(error)}\n`, () => process.exit(1));
   });
   const controller = new AbortController();
+  // Every request, retry wait and look-up under way listens to it (a bulk run has dozens at once).
+  setMaxListeners(0, controller.signal);
   let interrupts = 0;
   const onSignal = () => {
     interrupts++;
