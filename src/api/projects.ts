@@ -19,14 +19,15 @@ export interface ProjectListParams {
 export class ProjectsApi {
   constructor(private readonly http: HttpClient) {}
 
-  async list(params: ProjectListParams = {}, page = 1): Promise<Page> {
+  /** One page; `page` is sent unless it is the first one left implicit (`sendPage` false). */
+  async list(params: ProjectListParams = {}, page = 1, sendPage = page !== 1): Promise<Page> {
     const query = {
       search: params.search,
       search_by: params.searchBy,
       sort_by: params.sortBy,
       sort: params.sort,
       per_page: params.perPage,
-      page: page === 1 ? undefined : page,
+      page: sendPage ? page : undefined,
     };
     const req = { method: 'GET' as const, path: '/projects', query };
     const response = await this.http.request(req);
@@ -34,7 +35,7 @@ export class ProjectsApi {
   }
 
   pages(params: ProjectListParams = {}, paging: PagingOptions = {}): AsyncGenerator<Page> {
-    return iteratePages((page) => this.list(params, page), paging);
+    return iteratePages((page) => this.list(params, page, page !== 1 || paging.startPage !== undefined), paging);
   }
 
   /** The name is sent as one percent-encoded path segment. */

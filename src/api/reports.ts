@@ -85,14 +85,16 @@ export class ReportsApi {
     private readonly createTimeoutMs: number,
   ) {}
 
-  async list(params: ReportListParams = {}, page = 1): Promise<Page> {
-    const req = { method: 'GET' as const, path: '/reports', query: { ...listQuery(params), page: page === 1 ? undefined : page } };
+  /** One page; `page` is sent unless it is the first one left implicit (`sendPage` false). */
+  async list(params: ReportListParams = {}, page = 1, sendPage = page !== 1): Promise<Page> {
+    const req = { method: 'GET' as const, path: '/reports', query: { ...listQuery(params), page: sendPage ? page : undefined } };
     const response = await this.http.request(req);
     return decodePage(response.body, page, params.perPage ?? DEFAULT_PER_PAGE, HttpClient.describe(req));
   }
 
+  /** The pages from `paging.startPage`; a start page the caller gave is sent, `page=1` included. */
   pages(params: ReportListParams = {}, paging: PagingOptions = {}): AsyncGenerator<Page> {
-    return iteratePages((page) => this.list(params, page), paging);
+    return iteratePages((page) => this.list(params, page, page !== 1 || paging.startPage !== undefined), paging);
   }
 
   async show(id: string): Promise<ApiRecord> {

@@ -95,5 +95,6 @@ export interface PagingFlags {
 
 /** How to walk the pages: from --page, through all of them with --all, or until --limit records. */
 export function pagingOptions(flags: PagingFlags) {
-  return { startPage: flags.page ?? 1, all: flags.all === true, limit: flags.limit };
+  // A --page the user gave is sent as given, --page 1 included.
+  return { startPage: flags.page, all: flags.all === true, limit: flags.limit };
 }
