@@ -25,12 +25,15 @@ export function reportUrlProblem(value: string): string | undefined {
 
 /**
  * The one form URLs are compared (and sent) in: scheme and host in lower case, the default port dropped,
- * an empty path written `/`, percent-encoding as WHATWG does it. `HTTPS://Example.com` and
- * `https://example.com/` are one URL. A value that does not parse is kept as it is.
+ * an empty path written `/`, percent-encoding as WHATWG does it, no #fragment (it never reaches the page's
+ * server). `HTTPS://Example.com` and `https://example.com/` are one URL. A value that does not parse is
+ * kept as it is. (The same form as --shard's and --baseline's URL key.)
  */
 export function normaliseReportUrl(value: string): string {
   try {
-    return new URL(value.trim()).href;
+    const url = new URL(value.trim());
+    url.hash = '';
+    return url.href;
   } catch {
     return value;
   }
