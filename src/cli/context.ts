@@ -6,7 +6,7 @@ import { isLoopbackHost, normaliseBaseUrl } from '../api/base-url.js';
 import { ExitCode, MissingKeyError, RsapiError, UsageError } from '../api/errors.js';
 import { checkApiKey, storedSetting } from '../config/keys.js';
 import { configPath } from '../config/paths.js';
-import { resolveSettings, storedKeyElsewhere, type ResolvedSettings } from '../config/resolve.js';
+import { resolveSettings, storedKeyElsewhere, unknownProfileError, type ResolvedSettings } from '../config/resolve.js';
 import type { OutputFormat, OutputOptions, RecordKind } from '../output/index.js';
 import { USER_AGENT } from '../version.js';
 import { redact, registerSecret } from './secrets.js';
@@ -62,6 +62,11 @@ export class CommandContext {
   client(options: { abortOnInterrupt?: boolean } = {}): ApiClient {
     if (this.apiClient) return this.apiClient;
     const settings = this.settings();
+    if (!settings.baseUrl || !settings.apiKey) {
+      // `--profile defualt` is a typo to point out, not a "no base URL" to puzzle over.
+      const unknown = unknownProfileError(settings);
+      if (unknown) throw unknown;
+    }
     if (!settings.baseUrl) {
       throw new UsageError(`no base URL configured for profile "${settings.profile}"`, {
         hint: 'pass --base-url, set RSAPI_BASE_URL, or run `rsapi auth login`',

@@ -28,6 +28,12 @@ export async function promptText(
   return interruptible(input({ message, default: defaultValue, validate }, { input: io.stdin, output: io.stderr as NodeJS.WritableStream }));
 }
 
+/** One of `choices`, picked with the arrow keys; `selected` is where the cursor starts. */
+export async function promptSelect(io: Terminal, message: string, choices: { value: string; name: string }[], selected?: string): Promise<string> {
+  const { default: select } = await import('@inquirer/select');
+  return interruptible(select({ message, choices, default: selected }, { input: io.stdin, output: io.stderr as NodeJS.WritableStream }));
+}
+
 export async function promptConfirm(io: Terminal, message: string): Promise<boolean> {
   const { default: confirm } = await import('@inquirer/confirm');
   return interruptible(confirm({ message, default: false }, { input: io.stdin, output: io.stderr as NodeJS.WritableStream }));

@@ -2,9 +2,11 @@
 import { originOf } from '../api/base-url.js';
 import { UsageError } from '../api/errors.js';
 import { checkProfileName } from './keys.js';
-import { readProfile, type ProfileSettings } from './store.js';
+import { profileOf, readStoredConfig, storedActiveProfile, storedProfileNames, type ProfileSettings } from './store.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile';
+/** Where the profile's name came from: --profile, RSAPI_PROFILE, `auth switch`, or the default. */
+export type ProfileSource = 'flag' | 'env' | 'active' | 'default';
 
 export interface ConnectionFlags {
   baseUrl?: string;
@@ -14,6 +16,9 @@ export interface ConnectionFlags {
 
 export interface ResolvedSettings {
   profile: string;
+  profileSource: ProfileSource;
+  /** The names of every stored profile (for messages about an unknown one). */
+  storedProfiles: string[];
   baseUrl: string | undefined;
   baseUrlSource: SettingSource | undefined;
   apiKey: string | undefined;
@@ -32,12 +37,23 @@ export function resolveSettings(flags: ConnectionFlags, env: NodeJS.ProcessEnv =
   for (const [flag, value] of [['--base-url', flags.baseUrl], ['--api-key', flags.apiKey], ['--profile', flags.profile]] as const) {
     if (value !== undefined && value.trim() === '') throw new UsageError(`${flag} is empty`, { hint: 'is the shell variable you meant to pass set?' });
   }
-  const profile = checkProfileName(flags.profile || env.RSAPI_PROFILE || 'default');
-  const stored = readProfile(profile, env);
+  const config = readStoredConfig(env);
+  const active = storedActiveProfile(config);
+  const [name, profileSource]: [string, ProfileSource] = flags.profile
+    ? [flags.profile, 'flag']
+    : env.RSAPI_PROFILE
+      ? [env.RSAPI_PROFILE, 'env']
+      : active
+        ? [active, 'active']
+        : ['default', 'default'];
+  const profile = checkProfileName(name);
+  const stored = profileOf(config, profile);
   const baseUrl = pick(flags.baseUrl, env.RSAPI_BASE_URL, stored['base-url']);
   const apiKey = pick(flags.apiKey, env.RSAPI_API_KEY, stored['api-key']);
   return {
     profile,
+    profileSource,
+    storedProfiles: storedProfileNames(config),
     baseUrl: baseUrl?.value,
     baseUrlSource: baseUrl?.source,
     apiKey: apiKey?.value,
@@ -65,4 +81,47 @@ function pick(flag: string | undefined, env: string | undefined, stored: string 
   if (env) return { value: env, source: 'env' as const };
   if (stored) return { value: stored, source: 'profile' as const };
   return undefined;
+}
+
+/**
+ * A profile chosen by name (--profile, RSAPI_PROFILE, `auth switch`) that is not stored: a typo more often than not.
+ * The error lists the stored names and suggests the nearest one. Undefined when the profile is stored or is the default.
+ */
+export function unknownProfileError(settings: Pick<ResolvedSettings, 'profile' | 'profileSource' | 'storedProfiles'>): UsageError | undefined {
+  if (settings.profileSource === 'default' || settings.storedProfiles.includes(settings.profile)) return undefined;
+  return unknownProfile(settings.profile, settings.storedProfiles, settings.profileSource);
+}
+
+export function unknownProfile(name: string, stored: string[], source?: ProfileSource): UsageError {
+  const from = source === 'env' ? ' (from RSAPI_PROFILE)' : source === 'active' ? ' (the active profile, set by `rsapi auth switch`)' : '';
+  const near = nearest(name, stored);
+  const known = stored.length > 0 ? `stored profiles: ${stored.join(', ')}` : 'no profile is stored yet';
+  return new UsageError(`no profile "${name}"${from}; ${known}`, {
+    hint: near ? `did you mean "${near}"?` : `create it with \`rsapi auth login --profile ${name}\``,
+  });
+}
+
+/** The stored name closest to a typo: at most 2 edits away (1 for short names). */
+export function nearest(name: string, candidates: readonly string[]): string | undefined {
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (distance <= (name.length <= 4 ? 1 : 2) && (!best || distance < best.distance)) best = { candidate, distance };
+  }
+  return best?.candidate;
+}
+
+/** Damerau-Levenshtein (optimal string alignment): a swap of two letters, as in `defualt`, is one edit. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const row = d[i] as number[];
+      const above = d[i - 1] as number[];
+      row[j] = Math.min((above[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (above[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] ?? 0, ((d[i - 2] as number[])[j - 2] ?? 0) + 1);
+    }
+  }
+  return (d[a.length] as number[])[b.length] ?? 0;
 }

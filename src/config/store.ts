@@ -17,6 +17,8 @@ export interface ProfileSettings {
 /** The whole file, as conf writes it. */
 export interface StoredConfig {
   profiles?: Record<string, ProfileSettings>;
+  /** The profile `rsapi auth switch` made active: used when neither --profile nor RSAPI_PROFILE names one. */
+  'active-profile'?: string;
 }
 
 export function readStoredConfig(env: NodeJS.ProcessEnv = process.env): StoredConfig {
@@ -43,8 +45,25 @@ export function readStoredConfig(env: NodeJS.ProcessEnv = process.env): StoredCo
 }
 
 export function readProfile(profile: string, env: NodeJS.ProcessEnv = process.env): ProfileSettings {
-  const profiles = readStoredConfig(env).profiles;
+  return profileOf(readStoredConfig(env), profile);
+}
+
+/** One profile's settings from the file's contents; {} when it is not stored. */
+export function profileOf(config: StoredConfig, profile: string): ProfileSettings {
+  const profiles = config.profiles;
   // hasOwn: a profile called "constructor" must not find Object's.
   const settings = profiles && Object.hasOwn(profiles, profile) ? profiles[profile] : undefined;
   return typeof settings === 'object' && settings !== null ? settings : {};
+}
+
+/** The names of the stored profiles, in the file's order. */
+export function storedProfileNames(config: StoredConfig): string[] {
+  const profiles = config.profiles;
+  return typeof profiles === 'object' && profiles !== null ? Object.keys(profiles) : [];
+}
+
+/** The active profile's name as stored, if it is a string (a hand-edited file may hold anything). */
+export function storedActiveProfile(config: StoredConfig): string | undefined {
+  const active = config['active-profile'];
+  return typeof active === 'string' && active !== '' ? active : undefined;
 }

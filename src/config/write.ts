@@ -27,10 +27,22 @@ export async function updateProfile(
   return store.path;
 }
 
+/** Makes `profile` the active one (`rsapi auth switch`); returns the file's path. */
+export async function setActiveProfile(profile: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  checkProfileName(profile);
+  const dir = configDir(env);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const store = await openStore(dir, env);
+  store.set('active-profile', profile);
+  chmodSync(store.path, 0o600);
+  return store.path;
+}
+
 interface SettingsStore {
   path: string;
   get(key: 'profiles'): unknown;
   set(key: 'profiles', value: Record<string, ProfileSettings>): void;
+  set(key: 'active-profile', value: string): void;
 }
 
 async function openStore(dir: string, env: NodeJS.ProcessEnv): Promise<SettingsStore> {

@@ -17,6 +17,8 @@ export interface TableOptions {
   width?: number;
   /** Told of columns left out because the terminal is too narrow for them. */
   onHidden?: (columns: string[]) => void;
+  /** Columns never shortened; default: the kind's identifier and verdict. */
+  keep?: ReadonlySet<string>;
 }
 
 /** The rows of a list table, made into display cells as records arrive; drawn at the end, when every width is known. */
@@ -43,7 +45,7 @@ export class ListTable {
         if (allDates[i] && cell !== '' && !LOCAL_DATE_TIME.test(cell)) allDates[i] = false;
       }
     }
-    const fit = fitColumns(this.columns, natural, { width: options.width, gap: GAP.length, keep: keptWhole(options.kind) });
+    const fit = fitColumns(this.columns, natural, { width: options.width, gap: GAP.length, keep: options.keep ?? keptWhole(options.kind) });
     const palette = await loadPalette(options.color);
     const shown = fit.widths.flatMap((width, index) => (width === undefined ? [] : [{ index, width, shorten: shortener(width, allDates[index] === true) }]));
     const line = (cells: readonly string[], style: (column: number, text: string) => string, head = false): string => {

@@ -176,6 +176,7 @@ describe('auth status', () => {
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
       profile: 'ci',
+      profile_source: 'flag',
       base_url: mock.server.baseUrl,
       base_url_source: 'env',
       key: '****6071',

@@ -3,9 +3,10 @@ import type { Command } from 'commander';
 import { registerLogin } from './login.js';
 import { registerLogout } from './logout.js';
 import { registerStatus } from './status.js';
+import { registerSwitch } from './switch.js';
 
 export function registerAuth(program: Command): void {
-  const auth = program.command('auth').description('Log in, check and forget the API key');
+  const auth = program.command('auth').description('Log in, check and forget the API key; switch between profiles');
   auth.addHelpText(
     'after',
     `
@@ -13,9 +14,12 @@ Examples:
   $ rsapi auth login
   $ printenv RANK_TOKEN | rsapi auth login --with-token --base-url https://rank.example.com
   $ rsapi auth status
+  $ rsapi auth status --all
+  $ rsapi auth switch staging
   $ rsapi auth logout --profile staging`,
   );
   registerLogin(auth);
   registerStatus(auth);
   registerLogout(auth);
+  registerSwitch(auth);
 }

@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { normaliseBaseUrl, withoutCredentials } from '../../../api/base-url.js';
 import { ApiError, AuthError, MissingKeyError, RsapiError } from '../../../api/errors.js';
-import type { SettingSource } from '../../../config/resolve.js';
+import { unknownProfileError, type ProfileSource, type SettingSource } from '../../../config/resolve.js';
+import { printAllProfiles } from './profiles.js';
 import type { CommandContext } from '../../context.js';
 import { handle } from '../../handler.js';
 import { maskKey } from '../../../config/keys.js';
@@ -13,6 +14,7 @@ import { checkKey } from './verify.js';
 /** What `--json` prints: one object. */
 interface AuthStatus {
   profile: string;
+  profile_source: ProfileSource;
   base_url: string | null;
   base_url_source: SettingSource | null;
   key: string | null;
@@ -24,7 +26,10 @@ interface AuthStatus {
 }
 
 export function registerStatus(auth: Command): void {
-  const command = auth.command('status').description('Show the profile, base URL and key in use, and whether the service accepts the key');
+  const command = auth
+    .command('status')
+    .description('Show the profile, base URL and key in use, and whether the service accepts the key')
+    .option('--all', 'list every stored profile (base URL, masked key, which is active) without contacting any service');
   command.addHelpText(
     'after',
     `
@@ -34,12 +39,19 @@ the service cannot be reached.
 Examples:
   $ rsapi auth status
   $ rsapi auth status --profile staging --json
+  $ rsapi auth status --all
   $ RSAPI_API_KEY=... rsapi auth status       # check a key without storing it`,
   );
-  handle(command, async (ctx) => {
+  handle(command, async (ctx, self) => {
+    if (self.opts<{ all?: boolean }>().all) return printAllProfiles(ctx);
     const settings = ctx.settings();
+    if (!settings.baseUrl || !settings.apiKey) {
+      const unknown = unknownProfileError(settings);
+      if (unknown) throw unknown;
+    }
     const status: AuthStatus = {
       profile: settings.profile,
+      profile_source: settings.profileSource,
       base_url: settings.baseUrl ? displayBaseUrl(settings.baseUrl) : null,
       base_url_source: settings.baseUrlSource ?? null,
       key: settings.apiKey ? maskKey(settings.apiKey) : null,
@@ -82,7 +94,7 @@ function printStatus(ctx: CommandContext, status: AuthStatus): void {
     format === 'json' || format === 'ndjson'
       ? `${JSON.stringify(status, null, format === 'json' ? 2 : undefined)}\n`
       : [
-          `profile: ${status.profile}`,
+          `profile: ${status.profile}${PROFILE_SOURCE[status.profile_source]}`,
           `base URL: ${status.base_url ? `${status.base_url} (from ${status.base_url_source})` : 'none'}`,
           `key: ${status.key ? `${status.key} (from ${status.key_source})` : 'none'}`,
           `service: ${verdict(status)}`,
@@ -91,6 +103,13 @@ function printStatus(ctx: CommandContext, status: AuthStatus): void {
   const shown = redact(text);
   ctx.io.stdout.write(!ctx.io.stdoutIsTTY ? shown : format === 'json' || format === 'ndjson' ? terminalJson(shown) : terminalLines(shown));
 }
+
+const PROFILE_SOURCE: Record<ProfileSource, string> = {
+  flag: ' (from --profile)',
+  env: ' (from RSAPI_PROFILE)',
+  active: ' (active: `rsapi auth switch`)',
+  default: '',
+};
 
 function verdict(status: AuthStatus): string {
   if (status.accepted === true) return 'accepts the key';
