@@ -1,6 +1,7 @@
 // The API client: one HTTP client (one connection pool) and the typed resources over it.
 import { normaliseBaseUrl } from './base-url.js';
-import { HttpClient, type HttpClientOptions, type HttpMethod, type HttpResponse, type Params } from './http.js';
+import { UsageError } from './errors.js';
+import { HttpClient, mayLeaveBasePath, type HttpClientOptions, type HttpMethod, type HttpResponse, type Params } from './http.js';
 import { ProjectsApi } from './projects.js';
 import { ReportsApi } from './reports.js';
 
@@ -39,10 +40,13 @@ export class ApiClient {
    * Any request under the base URL (the `api` command): fields go to the query for GET/DELETE, else to the
    * form body. A query string in `path` stays in the query (fields win over its keys).
    */
-  raw(method: HttpMethod, path: string, fields: Params = {}): Promise<HttpResponse> {
+  async raw(method: HttpMethod, path: string, fields: Params = {}): Promise<HttpResponse> {
     const inQuery = method === 'GET' || method === 'DELETE';
     const [pathOnly = '', queryString] = splitOnce(path, '?');
     const fromPath: Params = Object.fromEntries(new URLSearchParams(queryString ?? ''));
+    if (mayLeaveBasePath(pathOnly)) {
+      throw new UsageError(`the path ${JSON.stringify(pathOnly)} could leave the base URL: "." and ".." steps and backslashes are refused, encoded or not`);
+    }
     const normalised = `/${pathOnly.replace(/^\/+/, '').replace(/^api\/v1(\/|$)/, '')}`;
     const query = inQuery ? { ...fromPath, ...fields } : fromPath;
     return this.http.request({ method, path: normalised, query, form: inQuery ? undefined : fields });

@@ -176,9 +176,19 @@ export class HttpClient {
     return { method: req.method, path: query ? `${req.path}?${query}` : req.path };
   }
 
+  /**
+   * The URL as it will be requested (what URL parsing makes of it, so the trace shows what is sent). One
+   * that would leave the base path is refused: the key is sent nowhere else on the origin either.
+   */
   private url(req: HttpRequest): string {
     const query = encodeParams(req.query);
-    return `${this.options.baseUrl}${req.path}${query ? `?${query}` : ''}`;
+    const base = new URL(this.options.baseUrl);
+    const target = new URL(`${this.options.baseUrl}${req.path}${query ? `?${query}` : ''}`);
+    const under = target.origin === base.origin && (target.pathname === base.pathname || target.pathname.startsWith(`${base.pathname}/`));
+    if (!under) {
+      throw new UsageError(`the path ${JSON.stringify(req.path)} would leave the base URL ${base.pathname}; "." and ".." steps are refused, encoded or not`);
+    }
+    return target.href;
   }
 
   private async send(req: HttpRequest, url: string): Promise<RawResponse> {
@@ -296,6 +306,29 @@ interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+}
+
+/**
+ * Whether a path (under the base URL, query excluded) could step out of it: a `.` or `..` segment, written
+ * out or percent-encoded (`%2e%2e`, `.%2e`, `%2E`, even encoded twice), or a backslash, which URL parsers and
+ * servers may read as a slash. Such paths are refused, never normalised: the key goes only under the base path.
+ */
+export function mayLeaveBasePath(path: string): boolean {
+  let decoded = path;
+  for (let round = 0; round < 4; round++) {
+    if (/\\/.test(decoded)) return true;
+    if (decoded.split('/').some((segment) => segment === '.' || segment === '..')) return true;
+    let next: string;
+    try {
+      next = decodeURIComponent(decoded);
+    } catch {
+      // A stray % that is not an escape: decode what can be decoded and look again.
+      next = decoded.replace(/%([0-9a-f]{2})/gi, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    }
+    if (next === decoded) return false;
+    decoded = next;
+  }
+  return true; // encoded more than three times over: nothing honest does that
 }
 
 /**

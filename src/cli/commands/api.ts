@@ -1,7 +1,7 @@
 // `rsapi api METHOD PATH [-f key=value ...]`: any request under the base URL, the raw JSON body out.
 import { Argument, InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../../api/errors.js';
-import type { HttpMethod, Params } from '../../api/http.js';
+import { mayLeaveBasePath, type HttpMethod, type Params } from '../../api/http.js';
 import { stringifyJson } from '../../api/json.js';
 import { maskSecretFields } from '../../output/masking.js';
 import { terminalJson } from '../../output/terminal-text.js';
@@ -22,8 +22,8 @@ function pathArgument(value: string): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(value) || value.startsWith('//')) {
     throw new InvalidArgumentError('give a path under the base URL, such as /reports (the key is never sent elsewhere).');
   }
-  if (value.split('?')[0]!.split('/').some((segment) => segment === '..' || segment === '.')) {
-    throw new InvalidArgumentError('the path must not contain "." or ".." segments.');
+  if (mayLeaveBasePath(value.split('?')[0]!)) {
+    throw new InvalidArgumentError('the path must stay under the base URL: "." and ".." steps and backslashes are refused, encoded (%2e%2e) or not.');
   }
   return value;
 }
