@@ -32,9 +32,15 @@ export class MockStore {
   private readonly reportsById = new Map<number, MockReport>();
   private readonly projectsByName = new Map<string, StoredProject>();
   private nextId = 1;
+  private changes = 0;
 
   constructor(seedCount: number) {
     for (const report of seededReports(seedCount)) this.insert(report);
+  }
+
+  /** Moves on with every change to the reports, so a list computed from them can be kept until then. */
+  get revision(): number {
+    return this.changes;
   }
 
   reports(): MockReport[] {
@@ -54,6 +60,7 @@ export class MockStore {
   }
 
   createReport(input: NewReportInput, now: Date): MockReport {
+    this.changes++;
     const score = scoreForUrl(input.url);
     const timestamp = formatTimestamp(now);
     const report: MockReport = {
@@ -76,6 +83,7 @@ export class MockStore {
   updateReport(id: number, changes: ReportChanges, now: Date): MockReport | undefined {
     const report = this.reportsById.get(id);
     if (report === undefined) return undefined;
+    this.changes++;
     const timestamp = formatTimestamp(now);
     let changed = false;
     if (changes.privacy !== undefined && changes.privacy !== report.privacy) {
@@ -96,11 +104,13 @@ export class MockStore {
   }
 
   deleteReport(id: number): boolean {
+    this.changes++;
     return this.reportsById.delete(id);
   }
 
   /** Deletes a project and every report in it; answers false when no such project exists. */
   deleteProject(name: string): boolean {
+    this.changes++;
     if (!this.projectsByName.delete(name)) return false;
     for (const [id, report] of this.reportsById) {
       if (report.project === name) this.reportsById.delete(id);

@@ -294,3 +294,22 @@ describe('GET /projects', () => {
     expectFieldRejected(answer, field, message);
   });
 });
+
+describe('report lists kept between pages', () => {
+  it('shows every create, update and delete on the next page asked for', async () => {
+    const own = await startMockServer({ port: 0, seed: 30 });
+    try {
+      const page = async () => as<PageBody<ReportBody>>((await call(own, 'GET', '/reports', { query: { per_page: '10', sort_by: 'id', sort: 'desc' } })).body);
+      expect((await page()).data[0]?.id).toBe(30);
+      const created = as<{ data: ReportBody }>((await call(own, 'POST', '/reports', { form: { url: 'https://example.com/kept' } })).body).data;
+      expect((await page()).data[0]?.id).toBe(created.id);
+      await call(own, 'PATCH', `/reports/${created.id}`, { form: { privacy: '1' } });
+      expect((await page()).data[0]?.privacy).toBe(1);
+      await call(own, 'DELETE', `/reports/${created.id}`);
+      expect((await page()).data[0]?.id).toBe(30);
+      expect((await page()).meta.total).toBe(30);
+    } finally {
+      await own.close();
+    }
+  });
+});

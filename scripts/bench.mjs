@@ -1,0 +1,242 @@
+#!/usr/bin/env node
+// `npm run bench`: the performance budgets of issue 10, measured as ratios against references run in the same pass, on every Node found.
+//
+//   npm run bench [-- --runs 20] [--lines 20,24] [--cases startup,page,all,rss] [--no-hyperfine] [--install] [--write-readme]
+//
+// Starts the mock service on loopback (rsapi mock-server), then on each Node (this one, plus the lines cached by
+// scripts/node-lines.mjs; --install fetches 22, 24 and 26 first) times every case against its reference with hyperfine
+// when it is installed, else with its own loop of alternating runs. Peak RSS comes from a preloaded exit hook
+// (scripts/bench/max-rss.cjs). --write-readme puts the table into README.md's performance section.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { installedLines, installLine, DEFAULT_LINES } from './node-lines.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'rsapi');
+const BENCH = join(ROOT, 'scripts', 'bench');
+const KEY = 'bench-key-0123456789';
+
+const { values: opts } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '20' },
+    'slow-runs': { type: 'string', default: '5' },
+    lines: { type: 'string' },
+    cases: { type: 'string', default: 'startup,page,all,rss' },
+    'no-hyperfine': { type: 'boolean', default: false },
+    install: { type: 'boolean', default: false },
+    'write-readme': { type: 'boolean', default: false },
+  },
+});
+const RUNS = Number(opts.runs);
+const SLOW_RUNS = Number(opts['slow-runs']);
+const CASES = new Set(opts.cases.split(','));
+const HYPERFINE = !opts['no-hyperfine'] && spawnSync('hyperfine', ['--version'], { stdio: 'ignore' }).status === 0;
+
+if (!existsSync(join(ROOT, 'dist', 'main.js'))) spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit' });
+if (opts.install) for (const line of DEFAULT_LINES) installLine(line);
+
+const nodes = findNodes();
+const work = mkdtempSync(join(tmpdir(), 'rsapi-bench-'));
+const mocks = [];
+const rows = [];
+try {
+  log(`bench: ${nodes.map((node) => `Node ${node.version}`).join(', ')}; timing with ${HYPERFINE ? 'hyperfine' : 'its own loop (hyperfine not installed)'}`);
+  const small = CASES.has('startup') || CASES.has('page') ? await startMock(63, 0) : undefined;
+  const slow = CASES.has('all') ? await startMock(10_000, 20) : undefined;
+  const [tenK, hundredK] = CASES.has('rss') ? await Promise.all([startMock(10_000, 0), startMock(100_000, 0)]) : [];
+  for (const node of nodes) {
+    const rsapi = (...args) => [node.path, BIN, ...args];
+    if (CASES.has('startup')) {
+      const [floor, version, help] = time([[node.path, '-e', '0'], rsapi('--version'), rsapi('--help')], small.env, RUNS);
+      rows.push(ratioRow(node, '`rsapi --version` / `node -e 0`', 1.15, floor, version, peakRss(rsapi('--version'), small.env)));
+      rows.push(ratioRow(node, '`rsapi --help` / `node -e 0`', 2, floor, help, peakRss(rsapi('--help'), small.env)));
+    }
+    if (CASES.has('page')) {
+      const [script, list] = time([[node.path, join(BENCH, 'one-page.mjs')], rsapi('reports', 'list', '-o', 'json')], small.env, RUNS);
+      rows.push(ratioRow(node, 'one page `-o json` / undici script', 1.25, script, list, peakRss(rsapi('reports', 'list', '-o', 'json'), small.env)));
+    }
+    if (CASES.has('all')) {
+      const command = rsapi('reports', 'list', '--all', '-o', 'ndjson');
+      const [loop, all] = time([[node.path, join(BENCH, 'page-loop.mjs')], command], slow.env, SLOW_RUNS, 1);
+      rows.push(ratioRow(node, '`--all` 10,000 at 20 ms / sequential page loop', 0.35, loop, all, peakRss(command, slow.env)));
+    }
+    if (CASES.has('rss')) {
+      for (const format of ['ndjson', 'csv', 'tsv']) {
+        const command = rsapi('reports', 'list', '--all', '-o', format);
+        const small10k = timedRss(command, tenK.env, 3);
+        const large100k = timedRss(command, hundredK.env, 3);
+        rows.push({
+          node: node.version,
+          name: `peak RSS \`--all -o ${format}\` 100,000 / 10,000`,
+          budget: '<= 1.3x, < 100 MB',
+          reference: `${small10k.ms} ms, ${small10k.mb} MB`,
+          subject: `${large100k.ms} ms, ${large100k.mb} MB`,
+          ratio: large100k.mb / small10k.mb,
+          ok: large100k.mb / small10k.mb <= 1.3 && large100k.mb < 100,
+        });
+      }
+    }
+    log(`bench: Node ${node.version} done`);
+  }
+} finally {
+  for (const mock of mocks) mock.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+
+const table = render(rows);
+process.stdout.write(`${table}\n`);
+if (opts['write-readme']) writeReadme(table);
+process.exitCode = rows.every((row) => row.ok) ? 0 : 1;
+
+/** This Node, and each cached registry line that is another version. */
+function findNodes() {
+  const here = { version: process.version, path: process.execPath };
+  const lines = installedLines().filter((line) => line.version !== process.version);
+  const all = [here, ...lines].sort((a, b) => major(a.version) - major(b.version));
+  if (!opts.lines) return all;
+  const wanted = new Set(opts.lines.split(',').map(Number));
+  return all.filter((node) => wanted.has(major(node.version)));
+}
+
+function major(version) {
+  return Number(/^v(\d+)/.exec(version)[1]);
+}
+
+/** `rsapi mock-server` on a free loopback port, with `seed` reports and `latency` ms per request. */
+function startMock(seed, latency) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'mock-server', '--port', '0', '--seed', String(seed), '--latency', String(latency), '--api-key', KEY], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: cleanEnv(),
+    });
+    const mock = { stop: () => child.kill('SIGTERM') };
+    mocks.push(mock);
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      out += chunk;
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url && !mock.env) {
+        const config = mkdtempSync(join(work, 'config-'));
+        mock.env = { ...cleanEnv(), RSAPI_BASE_URL: url, RSAPI_API_KEY: KEY, RSAPI_CONFIG_DIR: config };
+        resolve(mock);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`the mock service exited (${code}) before it listened`)));
+  });
+}
+
+/** The environment minus anything that would change what rsapi or Node does. */
+function cleanEnv() {
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(RSAPI_|NODE_OPTIONS$|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$)/i.test(key)) continue;
+    env[key] = value;
+  }
+  return env;
+}
+
+/** Median wall time (ms) of each command, all measured in one pass so they see the same machine. */
+function time(commands, env, runs, warmup = 3) {
+  return HYPERFINE ? timeWithHyperfine(commands, env, runs, warmup) : timeWithLoop(commands, env, runs, warmup);
+}
+
+function timeWithHyperfine(commands, env, runs, warmup) {
+  const out = join(work, 'hyperfine.json');
+  const quoted = commands.map((words) => words.map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' '));
+  const result = spawnSync('hyperfine', ['-N', '--style', 'none', '--warmup', String(warmup), '--runs', String(runs), '--export-json', out, ...quoted], {
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  // Its warnings (outliers on a busy machine) are noise here; its errors are not.
+  if (result.status !== 0) throw new Error(`hyperfine failed on: ${quoted.join(' | ')}\n${result.stderr}`);
+  return JSON.parse(readFileSync(out, 'utf8')).results.map((entry) => entry.median * 1000);
+}
+
+function timeWithLoop(commands, env, runs, warmup) {
+  const samples = commands.map(() => []);
+  for (let round = 0; round < warmup + runs; round++) {
+    commands.forEach((words, index) => {
+      const ms = runOnce(words, env);
+      if (round >= warmup) samples[index].push(ms);
+    });
+  }
+  return samples.map(median);
+}
+
+function runOnce(words, env) {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(words[0], words.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 20 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0) throw new Error(`${words.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return ms;
+}
+
+/** Peak RSS (MB) of one run, from the preloaded exit hook. */
+function peakRss(words, env) {
+  return timedRss(words, env, 1).mb;
+}
+
+/** Median wall time (ms) and median peak RSS (MB) over `runs` runs with the exit hook preloaded. */
+function timedRss(words, env, runs) {
+  const file = join(work, 'rss.txt');
+  rmSync(file, { force: true });
+  const hooked = { ...env, NODE_OPTIONS: `--require ${join(BENCH, 'max-rss.cjs')}`, RSAPI_BENCH_RSS_FILE: file };
+  const times = [];
+  for (let run = 0; run < runs; run++) times.push(runOnce(words, hooked));
+  const kib = readFileSync(file, 'utf8').trim().split('\n').map(Number);
+  return { ms: Math.round(median(times)), mb: round1(median(kib) / 1024) };
+}
+
+function ratioRow(node, name, budget, reference, subject, rssMb) {
+  return {
+    node: node.version,
+    name,
+    budget: `<= ${budget}x`,
+    reference: `${Math.round(reference)} ms`,
+    subject: `${Math.round(subject)} ms, ${rssMb} MB`,
+    ratio: subject / reference,
+    ok: subject / reference <= budget,
+  };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function round1(value) {
+  return Math.round(value * 10) / 10;
+}
+
+function render(list) {
+  const header = '| case | Node | reference (median) | rsapi (median, peak RSS) | ratio | budget | met |\n|---|---|---|---|---|---|---|';
+  const body = list.map((row) => `| ${row.name} | ${row.node} | ${row.reference} | ${row.subject} | ${row.ratio.toFixed(2)}x | ${row.budget} | ${row.ok ? 'yes' : '**no**'} |`);
+  return [header, ...body].join('\n');
+}
+
+/** Replaces what lies between the bench markers of README.md's performance section. */
+function writeReadme(tableText) {
+  const readme = join(ROOT, 'README.md');
+  const text = readFileSync(readme, 'utf8');
+  const begin = '<!-- bench:begin -->';
+  const end = '<!-- bench:end -->';
+  const from = text.indexOf(begin);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`README.md has no ${begin} … ${end} section`);
+  const cpu = cpus();
+  const intro = `Generated by \`npm run bench -- --write-readme\` on ${new Date().toISOString().slice(0, 10)}: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'CPU'}, ` +
+    `Node ${nodes.map((node) => node.version).join(', ')}; ${HYPERFINE ? `hyperfine, ${RUNS} runs` : `${RUNS} alternating runs`} ` +
+    `(${SLOW_RUNS} for \`--all\`, 3 for peak RSS), against \`rsapi mock-server\` on loopback.`;
+  writeFileSync(readme, `${text.slice(0, from + begin.length)}\n${intro}\n\n${tableText}\n${text.slice(to)}`);
+  log('bench: README.md performance table written');
+}
+
+function log(message) {
+  process.stderr.write(`${message}\n`);
+}
