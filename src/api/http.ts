@@ -86,6 +86,8 @@ export class HttpClient {
   private retryPolicy: RetryPolicy | undefined;
   /** Service clock minus ours, from the last answer's Date header (1 s resolution, truncated). */
   private clockOffsetMs: number | undefined;
+  /** On the policy's clock: no attempt starts before this, after a 429 or 503 asked to wait (pages fetched together). */
+  private heldUntil = 0;
 
   constructor(options: HttpClientOptions) {
     this.options = options;
@@ -97,6 +99,8 @@ export class HttpClient {
     let arrivedBefore = false;
     for (let attempt = 1; ; attempt++) {
       this.checkNotStopped();
+      const held = this.heldUntil - this.policy.clock.now();
+      if (held > 0) await this.pause(held);
       const started = performance.now();
       const url = this.url(req);
       let response: RawResponse;
@@ -121,6 +125,8 @@ export class HttpClient {
         arrivedBefore ||= RetryPolicy.mayHaveArrived(outcome);
         const wait = this.policy.delayMs(attempt, outcome);
         this.trace(req, url, attempt, started, { status: response.status, retryInMs: wait });
+        // The service asked us to slow down: every request of this client waits, not only this one.
+        if (response.status === 429 || response.status === 503) this.heldUntil = Math.max(this.heldUntil, this.policy.clock.now() + wait);
         await this.pause(wait);
         continue;
       }

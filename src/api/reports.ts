@@ -2,7 +2,7 @@
 import { decodePage, decodeRecord, type ApiRecord, type Page } from './decode.js';
 import { InterruptedError, UnsettledCreateError } from './errors.js';
 import { HttpClient, pathSegment, type Params } from './http.js';
-import { iteratePages, type PagingOptions } from './paging.js';
+import { iteratePages, withLargestPage, type PagingOptions } from './paging.js';
 import { normaliseReportUrl, reportUrlSearchTerm } from './report-url.js';
 import { outcomeOfError, RetryPolicy } from './retry-policy.js';
 
@@ -93,8 +93,13 @@ export class ReportsApi {
   }
 
   /** The pages from `paging.startPage`; a start page the caller gave is sent, `page=1` included. */
+  /**
+   * Pages of the list. Following pages (`all` or `limit`) without a page size asks for the largest, so fewer
+   * requests; when the service tells the number of pages, a few are fetched at a time (paging.ts).
+   */
   pages(params: ReportListParams = {}, paging: PagingOptions = {}): AsyncGenerator<Page> {
-    return iteratePages((page) => this.list(params, page, page !== 1 || paging.startPage !== undefined), paging);
+    const asked = withLargestPage(params, paging);
+    return iteratePages((page) => this.list(asked, page, page !== 1 || paging.startPage !== undefined), paging);
   }
 
   async show(id: string): Promise<ApiRecord> {
@@ -199,7 +204,7 @@ export class ReportsApi {
   async findCreated(url: string, sentAt: number): Promise<ApiRecord | undefined> {
     const wanted = normaliseReportUrl(url);
     const params: ReportListParams = { search: reportUrlSearchTerm(wanted), searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: LOOKUP_PER_PAGE };
-    for await (const page of this.pages(params, { all: true })) {
+    for await (const page of this.pages(params, { all: true, concurrency: 1 })) {
       const onServiceClock = this.http.toServiceTime(sentAt);
       const since = onServiceClock === undefined ? sentAt - CLOCK_SKEW_MS : onServiceClock - TIMESTAMP_SLACK_MS;
       const found = page.records.find((record) => typeof record.url === 'string' && normaliseReportUrl(record.url) === wanted && createdSince(record, since));
