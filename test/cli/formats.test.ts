@@ -98,7 +98,7 @@ describe('output formats', () => {
       const { code, stdout, stderr } = await runCli(['reports', 'list', '--all', '--json'], { env: { ...mock.env, RSAPI_BASE_URL: server.url } });
       expect(pages).toEqual(['1', '2']);
       expect(code).toBe(8);
-      expect(stderr).toMatch(/server error: Server Error \(HTTP 500, GET \/reports\?page=2\)/);
+      expect(stderr).toMatch(/server error: Server Error \(HTTP 500, GET \/reports\?per_page=100&page=2\)/);
       expect(stdout).toBe('');
     } finally {
       await server.close();

@@ -33,7 +33,8 @@ describe('gate on reports list', () => {
     expect(result.code).toBe(10);
     expect(result.stderr).toContain(`rsapi: gate failed: ${below} of 63 reports score below ${threshold}`);
     expect(result.stdout.trim().split('\n')).toHaveLength(63);
-    expect(pagesAsked(before)).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+    // Pages asked for together may reach the service in any order.
+    expect(pagesAsked(before).sort()).toEqual(['1', '2', '3', '4', '5', '6', '7']);
   });
 
   it('with --page, only that page is judged (and page 1 is sent when given)', async () => {

@@ -65,7 +65,7 @@ describe('reports list', () => {
   });
 
   it('--limit stops after N records without fetching pages it does not need', async () => {
-    const { result, requests } = await requestsOf(['reports', 'list', '--limit', '15', '-o', 'ndjson']);
+    const { result, requests } = await requestsOf(['reports', 'list', '--limit', '15', '--per-page', '10', '-o', 'ndjson']);
     expect(result.stdout.trim().split('\n')).toHaveLength(15);
     expect(requests.map((r) => r.query.page)).toEqual([undefined, '2']);
   });
