@@ -62,6 +62,9 @@ export class CommandContext {
   client(options: { abortOnInterrupt?: boolean } = {}): ApiClient {
     if (this.apiClient) return this.apiClient;
     const settings = this.settings();
+    // Everything the output needs is resolved before the first request: a conflict (--json with -o csv)
+    // or a broken stored `output` is a usage error with nothing sent, not a failure after the change was made.
+    this.format();
     if (!settings.baseUrl || !settings.apiKey) {
       // `--profile defualt` is a typo to point out, not a "no base URL" to puzzle over.
       const unknown = unknownProfileError(settings);

@@ -50,6 +50,8 @@ Run again with the same --journal after failures or Ctrl-C: created URLs are ski
     if (flags.passwordStdin && flags.fromFile === '-') {
       throw new UsageError('--password-stdin and --from-file - both want standard input', { hint: 'use --password-file PATH' });
     }
+    // Settings, key and output resolved first: a usage error there sends nothing, not even a sitemap fetch.
+    ctx.client({ abortOnInterrupt: false });
     const input = await readUrlInput(ctx.io, self.args, flags.fromFile, ctx.signal);
     rejectInvalid(input, flags.skipInvalid === true, (line) => ctx.note(line));
     if (input.urls.length === 0) throw new UsageError('no URL to create a report for', { hint: 'give URLs as arguments or with --from-file' });

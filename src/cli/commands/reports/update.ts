@@ -31,8 +31,10 @@ Examples:
     if (flags.privacy === undefined && !flags.refresh && !flags.passwordStdin && flags.passwordFile === undefined) {
       throw new UsageError('nothing to update', { hint: 'give --privacy, --password-stdin/--password-file, or --refresh' });
     }
+    // Settings and output resolved before asking for a password, and both before the request.
+    const client = ctx.client();
     const password = await resolvePassword(ctx.io, flags, { required: false, signal: ctx.signal });
-    const report = await ctx.client().reports.update(id, { privacy: flags.privacy, password, refresh: flags.refresh });
+    const report = await client.reports.update(id, { privacy: flags.privacy, password, refresh: flags.refresh });
     return printRecord(ctx, 'report', report);
   });
 }
