@@ -13,6 +13,8 @@ export const ExitCode = {
   server: 8,
   gate: 10,
   interrupted: 130,
+  /** A bulk run whose stdout went away (EPIPE) before every item was done: 128 + SIGPIPE, as a shell reports it. */
+  stdoutClosed: 141,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -1,4 +1,5 @@
 // What every command gets: the terminal, the global options, resolved settings, a lazily made API client, output options.
+import { setMaxListeners } from 'node:events';
 import { ApiClient } from '../api/client.js';
 import type { TraceEvent } from '../api/http.js';
 import { proxyFromEnv } from '../api/transport.js';
@@ -34,6 +35,9 @@ export class CommandContext {
   private apiClient: ApiClient | undefined;
   private readonly openClients: ApiClient[] = [];
   private warnedPlainHttp = false;
+  private readonly halt = new AbortController();
+  /** Raised on Ctrl-C or by haltRequests(): from then on no request of this run starts (retries and look-ups included). */
+  readonly noNewRequests: AbortSignal;
 
   constructor(
     readonly io: Terminal,
@@ -42,6 +46,13 @@ export class CommandContext {
     readonly signal: AbortSignal,
   ) {
     registerSecret(globals.apiKey);
+    this.noNewRequests = AbortSignal.any([signal, this.halt.signal]);
+    setMaxListeners(0, this.noNewRequests);
+  }
+
+  /** No further request starts in this run (a bulk run's journal failed, or its stdout went away); those under way finish. */
+  haltRequests(): void {
+    this.halt.abort();
   }
 
   settings(): ResolvedSettings {
@@ -108,7 +119,7 @@ export class CommandContext {
       retryBaseMs: retryBaseMs(this.io.env),
       signal: options.abortOnInterrupt === false ? undefined : this.signal,
       // Whatever happens to requests under way, none starts after Ctrl-C: retries and look-ups included.
-      stop: this.signal,
+      stop: this.noNewRequests,
       onTrace: (event) => this.trace(event),
       proxy: proxyFromEnv(this.io.env),
     });

@@ -2,6 +2,7 @@
 import { setMaxListeners } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { VERSION } from '../version.js';
+import { reportStdoutGone } from './stdout-gone.js';
 
 const argv = process.argv.slice(2);
 
@@ -14,9 +15,16 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   setFlagsFromString('--liftoff-only');
   // A reader that goes away (`rsapi reports list | head`) is not an error. Any other write failure
   // (a full disk, /dev/full) is one line and exit 1, never a stack trace; nothing more is written.
+  // A bulk run holds on through EPIPE: it starts no new item, ends the ones under way and picks the exit code.
   let writeFailed = false;
+  let readerGone = false;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
+    if (readerGone) return; // later writes fail too: nothing more to say
+    if (error.code === 'EPIPE') {
+      readerGone = true;
+      if (!reportStdoutGone()) process.exit(0);
+      return;
+    }
     if (writeFailed) return;
     writeFailed = true;
     process.stderr.write(`rsapi: cannot write the output: ${writeFailure(error)}\n`, () => process.exit(1));

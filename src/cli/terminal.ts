@@ -1,6 +1,7 @@
 // The terminal a command talks to: streams, whether each is a TTY, colour. Injected so tests can swap it.
 import { InterruptedError } from '../api/errors.js';
 import type { Sink } from '../output/index.js';
+import { stdoutGone } from './stdout-gone.js';
 
 export interface Terminal {
   stdout: Sink;
@@ -13,6 +14,8 @@ export interface Terminal {
   columns: number | undefined;
   /** The environment: the only one the program reads (never process.env). */
   env: NodeJS.ProcessEnv;
+  /** Raised when the reader of stdout went away (EPIPE); never, for a terminal that cannot tell. */
+  stdoutGone?: AbortSignal;
 }
 
 export function processTerminal(): Terminal {
@@ -25,6 +28,7 @@ export function processTerminal(): Terminal {
     stdinIsTTY: process.stdin.isTTY === true,
     columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
     env: process.env,
+    stdoutGone,
   };
 }
 

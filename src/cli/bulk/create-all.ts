@@ -2,7 +2,7 @@
 import type { ApiRecord } from '../../api/decode.js';
 import { ApiError, ExitCode, RsapiError, UnsettledCreateError, type ExitCodeValue } from '../../api/errors.js';
 import type { CreateResult, EarlierAttempt, ReportCreateInput } from '../../api/reports.js';
-import type { Journal } from './journal.js';
+import { JournalWriteError, type Journal, type JournalEntry } from './journal.js';
 import { runPool } from './pool.js';
 import type { ProgressDisplay } from './progress.js';
 
@@ -16,8 +16,10 @@ export interface BulkCreateRun {
   resume: (input: ReportCreateInput, earlier: EarlierAttempt) => Promise<CreateResult>;
   input: Omit<ReportCreateInput, 'url'>;
   journal?: Journal;
-  /** Raised on Ctrl-C: no new URL is started; requests under way finish or time out. */
+  /** Raised on Ctrl-C (or by `halt`): no new URL is started; requests under way finish or time out. */
   stop: AbortSignal;
+  /** Stops every new request of the run (the journal can no longer be written). */
+  halt: () => void;
   progress: ProgressDisplay;
   onCreated: (url: string, index: number, result: CreateResult) => Promise<void>;
   onFailed: (url: string, index: number, error: RsapiError) => void;
@@ -26,7 +28,7 @@ export interface BulkCreateRun {
 export interface BulkCreateOutcome {
   created: number;
   failed: number;
-  /** URLs never started because of Ctrl-C. */
+  /** URLs never sent: the run was stopped (Ctrl-C, the journal failed, stdout went away) before their turn. */
   notStarted: number;
   /** Created only after a lost answer, found by looking the URL up. */
   recovered: number;
@@ -35,18 +37,46 @@ export interface BulkCreateOutcome {
   /** The exit code of the first failure class met, in completion order. */
   firstFailure: ExitCodeValue | undefined;
   interrupted: boolean;
+  /** The first journal write that failed: the run stopped there. */
+  journalFailure: JournalWriteError | undefined;
 }
 
 export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> {
-  const outcome: BulkCreateOutcome = { created: 0, failed: 0, notStarted: 0, recovered: 0, unsettled: 0, firstFailure: undefined, interrupted: false };
+  const outcome: BulkCreateOutcome = {
+    created: 0,
+    failed: 0,
+    notStarted: 0,
+    recovered: 0,
+    unsettled: 0,
+    firstFailure: undefined,
+    interrupted: false,
+    journalFailure: undefined,
+  };
+  let neverSent = 0;
+  /** Writes a journal line; false (and the run halted) when it could not be written whole. */
+  const journaled = (entry: Omit<JournalEntry, 'at'>): boolean => {
+    if (!run.journal) return true;
+    try {
+      run.journal.record(entry);
+      return true;
+    } catch (error) {
+      outcome.journalFailure ??= error instanceof JournalWriteError ? error : new JournalWriteError(run.journal.path, String(error), { cause: error });
+      run.halt();
+      return false;
+    }
+  };
   let inFlight = 0;
   const update = () => run.progress.update({ created: outcome.created, failed: outcome.failed, inFlight });
   const unsettled = run.journal?.history.unsettled;
 
   const { started } = await runPool(run.urls, { concurrency: run.concurrency, stop: run.stop }, async (url, index) => {
+    // No request without its `sending` line on disk: a resume must know it may have gone out.
+    if (outcome.journalFailure || !journaled({ url, status: 'sending' })) {
+      neverSent++;
+      return;
+    }
     inFlight++;
     update();
-    run.journal?.record({ url, status: 'sending' });
     let result: CreateResult | undefined;
     let failure: RsapiError | undefined;
     try {
@@ -58,13 +88,13 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
     }
     inFlight--;
     if (result) {
-      run.journal?.record({ url, status: 'created', id: recordIdOf(result.report) });
+      journaled({ url, status: 'created', id: recordIdOf(result.report) });
       outcome.created++;
       if (result.recovered) outcome.recovered++;
       await run.onCreated(url, index, result);
     } else if (failure) {
       const maybeCreated = mayHaveCreated(failure);
-      run.journal?.record({ url, status: 'failed', error: failure.message, code: failure.exitCode, ...(maybeCreated ? { maybeCreated: true } : {}) });
+      journaled({ url, status: 'failed', error: failure.message, code: failure.exitCode, ...(maybeCreated ? { maybeCreated: true } : {}) });
       outcome.failed++;
       if (maybeCreated) outcome.unsettled++;
       outcome.firstFailure ??= failure.exitCode;
@@ -72,7 +102,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
     }
     update();
   });
-  outcome.notStarted = run.urls.length - started;
+  outcome.notStarted = run.urls.length - started + neverSent;
   outcome.interrupted = run.stop.aborted;
   return outcome;
 }

@@ -1,5 +1,6 @@
-// The bulk-create journal: one JSON line per event, appended and written synchronously, read back to resume a run.
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+// The bulk-create journal: one run at a time (a lock file), one JSON line per event written synchronously and checked, read back to resume a run.
+import { closeSync, ftruncateSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { ExitCode, RsapiError, UsageError } from '../../api/errors.js';
 import { normaliseReportUrl } from '../../api/report-url.js';
 import type { EarlierAttempt } from '../../api/reports.js';
 import { fileError } from '../files.js';
@@ -36,41 +37,155 @@ export interface JournalHistory {
   unreadable: number;
 }
 
+/** A journal line that could not be written whole: the run stops before its next request. */
+export class JournalWriteError extends RsapiError {
+  constructor(path: string, reason: string, options: { cause?: unknown } = {}) {
+    super(`cannot write the journal ${path}: ${reason}; stopped before the next request`, ExitCode.unexpected, {
+      cause: options.cause,
+      hint: 'free some space (or give --journal on another disk), then run the same command again: the journal resumes the run',
+    });
+  }
+}
+
+/** Writes text at the file's end; answers how many bytes went out (a test passes one that falls short). */
+export type JournalWriter = (fd: number, text: string) => number;
+
 export class Journal {
   private constructor(
     readonly path: string,
     private fd: number | undefined,
     readonly history: JournalHistory,
+    private readonly lock: JournalLock,
+    private readonly write: JournalWriter,
   ) {}
 
-  /** Reads what is there (tolerating a torn last line) and opens the file for appending; usage error if it cannot. */
-  static open(path: string): Journal {
-    const text = readExisting(path);
-    const history = parseHistory(text);
-    let fd: number;
+  /**
+   * Takes the journal's lock (a second run on it is a usage error at once), reads what is there (tolerating
+   * a torn last line) and opens the file for appending; usage error if it cannot.
+   */
+  static open(path: string, write: JournalWriter = (fd, text) => writeSync(fd, text)): Journal {
+    const lock = JournalLock.take(path);
     try {
-      fd = openSync(path, 'a', 0o600);
+      const text = readExisting(path);
+      // A line counts only once its newline is on disk: a torn tail (a kill, a full disk) was never acted
+      // on (no request goes out before its `sending` line is whole), so it is cut off, not resumed from.
+      const committed = text.slice(0, text.lastIndexOf('\n') + 1);
+      const history = parseHistory(committed);
+      if (committed !== text) history.unreadable++;
+      let fd: number;
+      try {
+        fd = openSync(path, 'a', 0o600);
+        if (committed !== text) ftruncateSync(fd, Buffer.byteLength(committed));
+      } catch (error) {
+        throw fileError('open the journal', path, error);
+      }
+      const journal = new Journal(path, fd, history, lock, write);
+      return journal;
     } catch (error) {
-      throw fileError('open the journal', path, error);
+      lock.release();
+      throw error;
     }
-    // A torn last line must not swallow the first new entry.
-    if (text !== '' && !text.endsWith('\n')) writeSync(fd, '\n');
-    return new Journal(path, fd, history);
   }
 
-  /** Appends one line; on disk (in the OS's hands) before this returns. */
+  /** Appends one line; on disk (in the OS's hands) before this returns, or JournalWriteError. */
   record(entry: Omit<JournalEntry, 'at'>): void {
-    if (this.fd === undefined) throw new Error(`the journal ${this.path} is closed`);
     // Redacted as stderr is: a service's error message may echo the key or the report password. The
     // message is redacted before JSON escaping could hide a secret from the redaction of the line.
     const error = entry.error === undefined ? undefined : redact(entry.error);
-    writeSync(this.fd, `${redact(JSON.stringify({ ...entry, error, at: new Date().toISOString() }))}\n`);
+    this.append(`${redact(JSON.stringify({ ...entry, error, at: new Date().toISOString() }))}\n`);
+  }
+
+  private append(text: string): void {
+    if (this.fd === undefined) throw new JournalWriteError(this.path, 'it is closed');
+    let written: number;
+    try {
+      written = this.write(this.fd, text);
+    } catch (error) {
+      throw new JournalWriteError(this.path, describeFileFailure(error), { cause: error });
+    }
+    const bytes = Buffer.byteLength(text);
+    if (written < bytes) throw new JournalWriteError(this.path, `only ${written} of ${bytes} bytes of a line were written (disk full?)`);
   }
 
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
+    this.lock.release();
   }
+}
+
+/** `PATH.lock`, holding the pid of the run using the journal; a lock whose process is gone is stale and taken over. */
+class JournalLock {
+  private constructor(private readonly path: string) {}
+
+  static take(journalPath: string): JournalLock {
+    const path = `${journalPath}.lock`;
+    for (let tries = 0; tries < 2; tries++) {
+      try {
+        const fd = openSync(path, 'wx', 0o600);
+        writeSync(fd, `${process.pid}\n`);
+        closeSync(fd);
+        return new JournalLock(path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw fileError('open the journal', journalPath, error);
+      }
+      const holder = lockHolder(path);
+      if (holder !== undefined) {
+        throw new UsageError(`the journal ${journalPath} is in use by another run (pid ${holder}, lock file ${path})`, {
+          hint: 'wait for that run to end, or give this one another --journal',
+        });
+      }
+      try {
+        unlinkSync(path); // stale: its run is gone (killed); the journal itself says how far it got
+      } catch {
+        // taken away meanwhile by another run: try again
+      }
+    }
+    throw new UsageError(`the journal ${journalPath} is in use by another run (lock file ${path})`, { hint: 'give this run another --journal' });
+  }
+
+  release(): void {
+    try {
+      if (lockHolderPid(this.path) === process.pid) unlinkSync(this.path);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** The pid of a live run holding the lock, or undefined when the lock is stale. */
+function lockHolder(path: string): number | undefined {
+  const pid = lockHolderPid(path);
+  if (pid === undefined) {
+    // Just created by a run that has not written its pid yet, or damaged: fresh means in use.
+    try {
+      return Date.now() - statSync(path).mtimeMs < 5_000 ? 0 : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  if (pid === process.pid) return undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
+  }
+}
+
+function lockHolderPid(path: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function describeFileFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reasons: Record<string, string> = { ENOSPC: 'no space left on the device', EDQUOT: 'disk quota exceeded', EIO: 'input/output error', EFBIG: 'the file is too large' };
+  return code ? `${reasons[code] ?? (error as Error).message} (${code})` : String(error);
 }
 
 function readExisting(path: string): string {

@@ -32,6 +32,8 @@ export interface InputCounts {
   skipped: number | undefined;
   duplicates: number;
   invalid: number;
+  /** Why URLs were left unsent (Ctrl-C, the journal, stdout), if they were. */
+  stoppedBy?: string;
 }
 
 /** `created 297, failed 3 (exit 7), unsettled 1 (...), skipped 0 (journal), duplicates 2`: only what happened or was asked for. */
@@ -44,6 +46,6 @@ export function summaryLine(outcome: BulkCreateOutcome, counts: InputCounts): st
   if (counts.skipped !== undefined) parts.push(`skipped ${counts.skipped} (journal)`);
   if (counts.duplicates > 0) parts.push(`duplicates ${counts.duplicates}`);
   if (counts.invalid > 0) parts.push(`invalid ${counts.invalid} (skipped)`);
-  if (outcome.interrupted) parts.push(`not started ${outcome.notStarted} (interrupted)`);
+  if (outcome.interrupted || outcome.notStarted > 0) parts.push(`not started ${outcome.notStarted} (${counts.stoppedBy ?? 'interrupted'})`);
   return parts.join(', ');
 }

@@ -8,10 +8,11 @@ import { finishGate } from '../listing.js';
 import type { GateOptions } from '../options.js';
 import { forStderr } from '../stderr.js';
 import type { UrlInput } from '../url-input.js';
-import { createAll } from './create-all.js';
+import { createAll, type BulkCreateOutcome } from './create-all.js';
 import { Journal } from './journal.js';
 import { createBulkOutput, summaryLine } from './output.js';
 import { createProgress } from './progress.js';
+import { holdThroughStdoutGone } from '../stdout-gone.js';
 
 export interface BulkCreatePlan {
   input: UrlInput;
@@ -46,8 +47,13 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const output = createBulkOutput(stdout, ctx.outputOptions('report'), { single });
     const gate = new Gate(plan.gate);
     const say = (line: string) => progress.log(forStderr(line));
-    const onInterrupt = () => say('rsapi: interrupted: starting no new URL; waiting for the requests under way (Ctrl-C again quits at once)');
+    const onInterrupt = () => say('rsapi: interrupted: starting no new request; waiting for the ones under way (Ctrl-C again quits at once)');
     ctx.signal.addEventListener('abort', onInterrupt, { once: true });
+    // The reader of stdout went away (`| head -2`): no new URL is started; those under way end as usual.
+    const stdoutGone = ctx.io.stdoutGone;
+    const release = stdoutGone ? holdThroughStdoutGone() : () => {};
+    const onStdoutGone = () => say('rsapi: stdout was closed: starting no new URL; waiting for the ones under way');
+    stdoutGone?.addEventListener('abort', onStdoutGone, { once: true });
     let singleFailure: RsapiError | undefined;
     const sentAt = new Map<string, number>();
     const secondsOf = (url: string) => (sentAt.has(url) ? (performance.now() - sentAt.get(url)!) / 1000 : undefined);
@@ -68,7 +74,8 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       },
       input: { privacy: plan.privacy, password: plan.password },
       journal,
-      stop: ctx.signal,
+      stop: stdoutGone ? AbortSignal.any([ctx.noNewRequests, stdoutGone]) : ctx.noNewRequests,
+      halt: () => ctx.haltRequests(),
       progress,
       onCreated: async (url, index, { report, recovered }) => {
         // Counted in the summary; named one by one only when asked (or for a single URL).
@@ -84,20 +91,33 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       },
     }).finally(() => {
       ctx.signal.removeEventListener('abort', onInterrupt);
+      stdoutGone?.removeEventListener('abort', onStdoutGone);
+      release();
       progress.stop();
     });
-    await output.end();
-    if (!single || journal) {
-      ctx.note(summaryLine(outcome, { skipped: journal ? skipped : undefined, duplicates: plan.input.duplicates.length, invalid: plan.input.invalid.length }));
+    const readerGone = stdoutGone?.aborted === true;
+    if (!readerGone) await output.end();
+    const stoppedBy = ctx.signal.aborted ? 'interrupted' : outcome.journalFailure ? 'the journal could not be written' : readerGone ? 'stdout was closed' : undefined;
+    if (outcome.journalFailure) ctx.note(`rsapi: ${outcome.journalFailure.message}`);
+    if (!single || journal || outcome.journalFailure) {
+      ctx.note(summaryLine(outcome, { skipped: journal ? skipped : undefined, duplicates: plan.input.duplicates.length, invalid: plan.input.invalid.length, stoppedBy }));
     }
-    for (const url of urls.slice(urls.length - outcome.notStarted)) plan.ci?.addSkipped(url, 'not started: interrupted');
+    for (const url of urls.slice(urls.length - outcome.notStarted)) plan.ci?.addSkipped(url, `not started: ${stoppedBy ?? 'interrupted'}`);
     // One URL fails like any single request: its own error line, hint and exit code.
     if (singleFailure) {
       await plan.ci?.finish(ctx, gate, singleFailure.exitCode);
       throw singleFailure;
     }
-    return finishGate(ctx, gate, plan.ci, outcome.interrupted ? ExitCode.interrupted : (outcome.firstFailure ?? ExitCode.ok));
+    return finishGate(ctx, gate, plan.ci, stopCode(ctx.signal.aborted, outcome, readerGone) ?? outcome.firstFailure ?? ExitCode.ok);
   } finally {
     journal?.close();
   }
+}
+
+/** Why the run did not try every URL, as an exit code: Ctrl-C, then a failed journal, then a reader gone with URLs left. */
+function stopCode(interrupted: boolean, outcome: BulkCreateOutcome, readerGone: boolean): ExitCodeValue | undefined {
+  if (interrupted) return ExitCode.interrupted;
+  if (outcome.journalFailure) return outcome.journalFailure.exitCode;
+  if (readerGone && outcome.notStarted > 0) return ExitCode.stdoutClosed;
+  return undefined;
 }
