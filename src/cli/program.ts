@@ -34,6 +34,7 @@ Exit codes:
   3  authentication refused,    8  server fault (5xx) or not the JSON expected
      or no key configured      10  a gate (--fail-on, --min-score) failed
   4  not found (404)          130  interrupted (Ctrl-C)
+                              141  bulk create: stdout closed before all were done
 
 Environment: RSAPI_BASE_URL, RSAPI_API_KEY, RSAPI_PROFILE, RSAPI_CONFIG_DIR,
 NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY, RSAPI_DEBUG=1.`;
