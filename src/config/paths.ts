@@ -6,9 +6,11 @@ export const CONFIG_FILE_NAME = 'config.json';
 
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.RSAPI_CONFIG_DIR) return env.RSAPI_CONFIG_DIR;
-  if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'rsapi');
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'rsapi');
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'rsapi');
+  if (process.platform === 'win32') return join(env.APPDATA ?? join(env.USERPROFILE || homedir(), 'AppData', 'Roaming'), 'rsapi');
+  // HOME of the given environment (the terminal's), not the process's: os.homedir() reads process.env.
+  const home = env.HOME || homedir();
+  if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'rsapi');
+  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'rsapi');
 }
 
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {

@@ -1,17 +1,10 @@
 // Stored settings: where the file goes and with what mode, config get/set/unset/list/path, profiles, stored defaults in use.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runInProcess } from '../helpers/run.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { tempHomePerTest } from '../helpers/settings.js';
-
-/** How often `conf` was imported by the in-process tests below (the CLI runs in child processes). */
-const confLoads = vi.hoisted(() => ({ count: 0 }));
-vi.mock('conf', async (importOriginal) => {
-  confLoads.count++;
-  return importOriginal();
-});
 
 const home = tempHomePerTest('rsapi-home-', 'settings');
 let env: Record<string, string | undefined>;
@@ -28,7 +21,7 @@ function filesUnder(dir: string): string[] {
 
 describe('the settings file', () => {
   it('is created with mode 0600 in RSAPI_CONFIG_DIR (directory 0700), and nothing lands in HOME', async () => {
-    const result = await runCli(['config', 'set', 'timeout', '45'], { env });
+    const result = await runInProcess({ argv: ['config', 'set', 'timeout', '45'], env });
     expect(result.code).toBe(0);
     const file = home.settings.path;
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -39,21 +32,21 @@ describe('the settings file', () => {
 
   it('without RSAPI_CONFIG_DIR it follows HOME (here a temp dir), under .config/rsapi', async () => {
     const noDir = { ...env, RSAPI_CONFIG_DIR: undefined };
-    const path = await runCli(['config', 'path'], { env: noDir });
+    const path = await runInProcess({ argv: ['config', 'path'], env: noDir });
     expect(path.stdout.trim()).toBe(join(home.path, '.config', 'rsapi', 'config.json'));
-    expect((await runCli(['config', 'set', 'output', 'csv'], { env: noDir })).code).toBe(0);
+    expect((await runInProcess({ argv: ['config', 'set', 'output', 'csv'], env: noDir })).code).toBe(0);
     expect(statSync(path.stdout.trim()).mode & 0o777).toBe(0o600);
   });
 
   it('a file with a loose mode is tightened to 0600 when rsapi writes it', async () => {
     home.settings.write('{"profiles":{"default":{"retries":1}}}', 0o644);
-    expect((await runCli(['config', 'set', 'retries', '3'], { env })).code).toBe(0);
+    expect((await runInProcess({ argv: ['config', 'set', 'retries', '3'], env })).code).toBe(0);
     expect(statSync(home.settings.path).mode & 0o777).toBe(0o600);
     expect(home.settings.read().profiles.default).toEqual({ retries: 3 });
   });
 
   it('config path prints the file path even before it exists', async () => {
-    const result = await runCli(['config', 'path'], { env });
+    const result = await runInProcess({ argv: ['config', 'path'], env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`${home.settings.path}\n`);
     expect(existsSync(home.settings.dir)).toBe(false);
@@ -62,7 +55,7 @@ describe('the settings file', () => {
   it('a file that is not JSON is a usage error naming it', async () => {
     home.settings.write('{not json');
     for (const args of [['config', 'list'], ['config', 'set', 'timeout', '5']]) {
-      const result = await runCli(args, { env });
+      const result = await runInProcess({ argv: args, env });
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(home.settings.path);
     }
@@ -78,10 +71,10 @@ describe('config set / get / unset / list', () => {
       ['retries', '0', 0],
       ['output', 'ndjson', 'ndjson'],
     ];
-    for (const [key, value] of sets) expect((await runCli(['config', 'set', key, value], { env })).code).toBe(0);
+    for (const [key, value] of sets) expect((await runInProcess({ argv: ['config', 'set', key, value], env })).code).toBe(0);
     expect(home.settings.read().profiles.default).toEqual(Object.fromEntries(sets.map(([key, , value]) => [key, value])));
     for (const [key, , value] of sets) {
-      const result = await runCli(['config', 'get', key], { env });
+      const result = await runInProcess({ argv: ['config', 'get', key], env });
       expect(result).toMatchObject({ code: 0, stdout: `${String(value)}\n` });
     }
   });
@@ -95,7 +88,7 @@ describe('config set / get / unset / list', () => {
     ['base-url', 'ftp://rank.example.com'],
     ['base-url', 'not a url'],
   ])('refuses %s=%s with exit 2 and writes nothing', async (key, value) => {
-    const result = await runCli(['config', 'set', key, value], { env });
+    const result = await runInProcess({ argv: ['config', 'set', key, value], env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^rsapi: /);
     expect(home.settings.exists()).toBe(false);
@@ -103,7 +96,7 @@ describe('config set / get / unset / list', () => {
 
   it('an unknown key is exit 2 naming the valid keys', async () => {
     for (const verb of ['get', 'set', 'unset']) {
-      const result = await runCli(['config', verb, 'colour', ...(verb === 'set' ? ['on'] : [])], { env });
+      const result = await runInProcess({ argv: ['config', verb, 'colour', ...(verb === 'set' ? ['on'] : [])], env });
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/base-url, api-key, timeout, retries, output/);
     }
@@ -111,7 +104,7 @@ describe('config set / get / unset / list', () => {
 
   it('config set api-key is refused with a hint to log in, and the value is not echoed or stored', async () => {
     const key = 'typed-on-the-command-line-9f8e7d';
-    const result = await runCli(['config', 'set', 'api-key', key], { env });
+    const result = await runInProcess({ argv: ['config', 'set', 'api-key', key], env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/auth login/);
     expect(result.stdout + result.stderr).not.toContain(key);
@@ -119,30 +112,30 @@ describe('config set / get / unset / list', () => {
   });
 
   it('get of a setting that is not stored prints nothing and exits 0', async () => {
-    const result = await runCli(['config', 'get', 'timeout'], { env });
+    const result = await runInProcess({ argv: ['config', 'get', 'timeout'], env });
     expect(result).toMatchObject({ code: 0, stdout: '' });
   });
 
   it('list prints key=value lines with the key masked; --json one object', async () => {
     const profile = { 'base-url': 'https://rank.example.com/api/v1', 'api-key': 'stored-key-abcdef-7788', retries: 4 };
     home.settings.write(JSON.stringify({ profiles: { default: profile } }));
-    const list = await runCli(['config', 'list'], { env });
+    const list = await runInProcess({ argv: ['config', 'list'], env });
     expect(list.code).toBe(0);
     expect(list.stdout).toBe('base-url=https://rank.example.com/api/v1\napi-key=****7788\nretries=4\n');
-    const json = await runCli(['config', 'list', '--json'], { env });
+    const json = await runInProcess({ argv: ['config', 'list', '--json'], env });
     expect(JSON.parse(json.stdout)).toEqual({ 'base-url': 'https://rank.example.com/api/v1', 'api-key': '****7788', retries: 4 });
-    const get = await runCli(['config', 'get', 'api-key'], { env });
+    const get = await runInProcess({ argv: ['config', 'get', 'api-key'], env });
     expect(get.stdout).toBe('****7788\n');
     for (const result of [list, json, get]) expect(result.stdout + result.stderr).not.toContain('stored-key-abcdef');
   });
 
   it('unset removes one setting and keeps the others', async () => {
-    await runCli(['config', 'set', 'timeout', '9'], { env });
-    await runCli(['config', 'set', 'output', 'json'], { env });
-    const result = await runCli(['config', 'unset', 'timeout'], { env });
+    await runInProcess({ argv: ['config', 'set', 'timeout', '9'], env });
+    await runInProcess({ argv: ['config', 'set', 'output', 'json'], env });
+    const result = await runInProcess({ argv: ['config', 'unset', 'timeout'], env });
     expect(result.code).toBe(0);
     expect(home.settings.read().profiles.default).toEqual({ output: 'json' });
-    const again = await runCli(['config', 'unset', 'timeout'], { env });
+    const again = await runInProcess({ argv: ['config', 'unset', 'timeout'], env });
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/not set/);
   });
@@ -150,20 +143,20 @@ describe('config set / get / unset / list', () => {
 
 describe('profiles', () => {
   it('--profile and RSAPI_PROFILE pick the profile each verb works on; default is "default"', async () => {
-    await runCli(['config', 'set', 'timeout', '1'], { env });
-    await runCli(['config', 'set', 'timeout', '2', '--profile', 'staging'], { env });
-    await runCli(['config', 'set', 'timeout', '3'], { env: { ...env, RSAPI_PROFILE: 'ci' } });
+    await runInProcess({ argv: ['config', 'set', 'timeout', '1'], env });
+    await runInProcess({ argv: ['config', 'set', 'timeout', '2', '--profile', 'staging'], env });
+    await runInProcess({ argv: ['config', 'set', 'timeout', '3'], env: { ...env, RSAPI_PROFILE: 'ci' } });
     expect(home.settings.read().profiles).toEqual({ default: { timeout: 1 }, staging: { timeout: 2 }, ci: { timeout: 3 } });
-    expect((await runCli(['--profile', 'staging', 'config', 'get', 'timeout'], { env })).stdout).toBe('2\n');
-    expect((await runCli(['config', 'list'], { env: { ...env, RSAPI_PROFILE: 'ci' } })).stdout).toBe('timeout=3\n');
-    expect((await runCli(['config', 'list', '--profile', 'staging'], { env: { ...env, RSAPI_PROFILE: 'ci' } })).stdout).toBe('timeout=2\n');
+    expect((await runInProcess({ argv: ['--profile', 'staging', 'config', 'get', 'timeout'], env })).stdout).toBe('2\n');
+    expect((await runInProcess({ argv: ['config', 'list'], env: { ...env, RSAPI_PROFILE: 'ci' } })).stdout).toBe('timeout=3\n');
+    expect((await runInProcess({ argv: ['config', 'list', '--profile', 'staging'], env: { ...env, RSAPI_PROFILE: 'ci' } })).stdout).toBe('timeout=2\n');
   });
 
   it('a profile name that is not a plain word is exit 2', async () => {
-    await runCli(['config', 'set', 'timeout', '1'], { env });
+    await runInProcess({ argv: ['config', 'set', 'timeout', '1'], env });
     for (const name of ['../escape', '__proto__', 'a b', 'x'.repeat(65)]) {
-      const viaFlag = await runCli(['config', 'set', 'timeout', '2', '--profile', name], { env });
-      const viaEnv = await runCli(['config', 'list'], { env: { ...env, RSAPI_PROFILE: name } });
+      const viaFlag = await runInProcess({ argv: ['config', 'set', 'timeout', '2', '--profile', name], env });
+      const viaEnv = await runInProcess({ argv: ['config', 'list'], env: { ...env, RSAPI_PROFILE: name } });
       for (const result of [viaFlag, viaEnv]) {
         expect(result.code).toBe(2);
         expect(result.stderr).toMatch(/invalid profile name/);
@@ -185,53 +178,37 @@ describe('stored defaults are used', () => {
   });
 
   it('output: a stored format applies; a flag overrides it', async () => {
-    await runCli(['config', 'set', 'output', 'json'], { env });
+    await runInProcess({ argv: ['config', 'set', 'output', 'json'], env });
     const connection = { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: mock.server.apiKey };
-    const asJson = await runCli(['reports', 'list'], { env: connection });
+    const asJson = await runInProcess({ argv: ['reports', 'list'], env: connection });
     expect(asJson.code).toBe(0);
     expect(JSON.parse(asJson.stdout)).toHaveLength(10);
-    const asCsv = await runCli(['reports', 'list', '-o', 'csv'], { env: connection });
+    const asCsv = await runInProcess({ argv: ['reports', 'list', '-o', 'csv'], env: connection });
     expect(asCsv.stdout.split('\n')[0]).toMatch(/^id,/);
   });
 
   it('retries: a stored 0 means one attempt; --retries overrides it', async () => {
-    await runCli(['config', 'set', 'retries', '0'], { env });
+    await runInProcess({ argv: ['config', 'set', 'retries', '0'], env });
     const connection = { ...env, RSAPI_BASE_URL: failing.server.url, RSAPI_API_KEY: failing.server.apiKey };
     const before = failing.server.requests.length;
-    expect((await runCli(['reports', 'list'], { env: connection })).code).toBe(8);
+    expect((await runInProcess({ argv: ['reports', 'list'], env: connection })).code).toBe(8);
     expect(failing.server.requests.length - before).toBe(1);
     const again = failing.server.requests.length;
-    expect((await runCli(['reports', 'list', '--retries', '2'], { env: connection })).code).toBe(8);
+    expect((await runInProcess({ argv: ['reports', 'list', '--retries', '2'], env: connection })).code).toBe(8);
     expect(failing.server.requests.length - again).toBe(3);
   });
 
   it('timeout: a stored timeout bounds each request', async () => {
     const slow = await startMock({ latencyMs: 3000 });
     try {
-      await runCli(['config', 'set', 'timeout', '0.3'], { env });
+      await runInProcess({ argv: ['config', 'set', 'timeout', '0.3'], env });
       const started = Date.now();
-      const result = await runCli(['reports', 'list', '--retries', '0'], {
-        env: { ...env, RSAPI_BASE_URL: slow.server.url, RSAPI_API_KEY: slow.server.apiKey },
-      });
+      const result = await runInProcess({ argv: ['reports', 'list', '--retries', '0'], env: { ...env, RSAPI_BASE_URL: slow.server.url, RSAPI_API_KEY: slow.server.apiKey } });
       expect(result.code).toBe(7);
       expect(result.stderr).toMatch(/timed out/);
       expect(Date.now() - started).toBeLessThan(2500);
     } finally {
       await slow.close();
     }
-  });
-});
-
-describe('start-up cost', () => {
-  it('reading settings never loads conf; the first write does', async () => {
-    const { resolveSettings } = await import('../../src/config/resolve.js');
-    const { updateProfile } = await import('../../src/config/write.js');
-    home.settings.write(JSON.stringify({ profiles: { default: { retries: 1 } } }));
-    const settingsEnv = { RSAPI_CONFIG_DIR: home.settings.dir };
-    expect(resolveSettings({}, settingsEnv).stored).toEqual({ retries: 1 });
-    expect(confLoads.count).toBe(0);
-    await updateProfile('default', (settings) => ({ ...settings, timeout: 3 }), settingsEnv);
-    expect(confLoads.count).toBe(1);
-    expect(resolveSettings({}, settingsEnv).stored).toEqual({ retries: 1, timeout: 3 });
   });
 });

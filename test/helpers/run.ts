@@ -1,4 +1,5 @@
 // Running one rsapi invocation in-process, through an injected terminal: the fast way to test a command.
+import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { run } from '../../src/cli/program.js';
 import type { Terminal } from '../../src/cli/terminal.js';
@@ -11,9 +12,10 @@ import { tempDir } from './cli.js';
  * - `tty`: `true` makes stdin, stdout and stderr all terminals; an object sets them one by one; default none is.
  *   A TTY here flips what the code decides from it (table vs tsv, colour, progress bar, prompts allowed); it is
  *   not a pseudo-terminal: for real key presses and a screen, use `runOnTerminal` (test/helpers/terminal.ts).
- * - `env`: the whole environment the program sees (process.env is never read). RSAPI_CONFIG_DIR defaults to a
- *   fresh temp dir removed after the run, RSAPI_RETRY_BASE_MS to 20; pass `mock.env` (test/helpers/mock.ts) to
- *   point at a loopback mock, and its RSAPI_CONFIG_DIR to keep settings across several runs.
+ * - `env`: the whole environment the program sees (process.env is never read). HOME and RSAPI_CONFIG_DIR default
+ *   to a fresh temp dir (and a dir in it) removed after the run, RSAPI_RETRY_BASE_MS to 20; a key given as
+ *   undefined is removed. Pass `mock.env` (test/helpers/mock.ts) to point at a loopback mock: its
+ *   RSAPI_CONFIG_DIR keeps settings across several runs.
  * - `stdin`: text on standard input, then end of input (default: empty).
  * - `columns`: the terminal's width (default: undefined, as for a pipe).
  * - `signal`: abort it to act as Ctrl-C.
@@ -45,9 +47,8 @@ export interface InProcessResult {
 
 export async function runInProcess(options: InProcessOptions): Promise<InProcessResult> {
   const tty = typeof options.tty === 'object' ? options.tty : { stdin: options.tty, stdout: options.tty, stderr: options.tty };
-  const config = options.env?.RSAPI_CONFIG_DIR === undefined ? tempDir('rsapi-config-') : undefined;
-  const env: NodeJS.ProcessEnv = { RSAPI_RETRY_BASE_MS: '20' };
-  if (config) env.RSAPI_CONFIG_DIR = config.path;
+  const home = tempDir('rsapi-home-');
+  const env: NodeJS.ProcessEnv = { HOME: home.path, RSAPI_CONFIG_DIR: join(home.path, 'config'), RSAPI_RETRY_BASE_MS: '20' };
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];
     else env[key] = value;
@@ -69,7 +70,7 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
     const code = await run(options.argv, terminal, options.signal ?? new AbortController().signal);
     return { code, stdout: stdout.text, stderr: stderr.text };
   } finally {
-    config?.cleanup();
+    home.cleanup();
   }
 }
 
