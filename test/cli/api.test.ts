@@ -1,7 +1,7 @@
 // `rsapi api METHOD PATH [-f key=value]`: raw requests under the base URL, raw JSON out, the usual errors and exit codes.
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/api/errors.js';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { mockPerTest } from '../helpers/mock.js';
 
 const mock = mockPerTest({ seed: 30 });
@@ -14,7 +14,7 @@ interface ListBody {
 describe('rsapi api', () => {
   it('GET with -f fields sends them as the query and prints the body as pretty JSON', async () => {
     const server = await mock();
-    const result = await runCli(['api', 'GET', '/reports', '-f', 'result=bad', '-f', 'per_page=25'], { env: server.env });
+    const result = await runInProcess({ argv: ['api', 'GET', '/reports', '-f', 'result=bad', '-f', 'per_page=25'], env: server.env });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^\{\n {2}"data": \[/);
     const body = JSON.parse(result.stdout) as ListBody;
@@ -28,7 +28,7 @@ describe('rsapi api', () => {
 
   it('keeps a query string given in PATH, accepts the /api/v1 prefix and a lowercase method', async () => {
     const server = await mock();
-    const result = await runCli(['api', 'get', '/api/v1/reports?result=good&sort=asc', '-f', 'per_page=10'], { env: server.env });
+    const result = await runInProcess({ argv: ['api', 'get', '/api/v1/reports?result=good&sort=asc', '-f', 'per_page=10'], env: server.env });
     expect(result.code).toBe(0);
     const body = JSON.parse(result.stdout) as ListBody;
     expect(body.data.every((report) => report.result === 'good')).toBe(true);
@@ -37,14 +37,14 @@ describe('rsapi api', () => {
 
   it('POST sends the fields as a form body; DELETE with an empty answer prints nothing', async () => {
     const server = await mock();
-    const created = await runCli(['api', 'post', 'reports', '-f', 'url=https://api-test.example/a?b=c', '-f', 'privacy=1'], { env: server.env });
+    const created = await runInProcess({ argv: ['api', 'post', 'reports', '-f', 'url=https://api-test.example/a?b=c', '-f', 'privacy=1'], env: server.env });
     expect(created.code).toBe(0);
     const { data } = JSON.parse(created.stdout) as { data: { id: number; url: string; privacy: number } };
     expect(data).toMatchObject({ url: 'https://api-test.example/a?b=c', privacy: 1 });
     expect(server.server.requests[0]).toMatchObject({ method: 'POST', query: {}, form: { url: 'https://api-test.example/a?b=c', privacy: '1' } });
     expect(server.server.requests[0]?.headers['content-type']).toBe('application/x-www-form-urlencoded');
 
-    const deleted = await runCli(['api', 'DELETE', `/reports/${data.id}`], { env: server.env });
+    const deleted = await runInProcess({ argv: ['api', 'DELETE', `/reports/${data.id}`], env: server.env });
     expect(deleted.code).toBe(0);
     expect(deleted.stdout).toBe('');
     expect(server.server.reports().some((report) => report.id === data.id)).toBe(false);
@@ -52,27 +52,27 @@ describe('rsapi api', () => {
 
   it('reaches the projects endpoints too', async () => {
     const server = await mock();
-    const list = await runCli(['api', 'GET', '/projects', '-f', 'search=example.com'], { env: server.env });
+    const list = await runInProcess({ argv: ['api', 'GET', '/projects', '-f', 'search=example.com'], env: server.env });
     expect(list.code).toBe(0);
     expect((JSON.parse(list.stdout) as { data: { project: string }[] }).data.map((p) => p.project)).toContain('example.com');
-    const deleted = await runCli(['api', 'DELETE', '/projects/example.com'], { env: server.env });
+    const deleted = await runInProcess({ argv: ['api', 'DELETE', '/projects/example.com'], env: server.env });
     expect(deleted.code).toBe(0);
     expect(JSON.parse(deleted.stdout)).toMatchObject({ deleted: true });
   });
 
   it('errors are the usual ones: 404 exit 4, 422 exit 5 with the field, 401 exit 3; nothing on stdout', async () => {
     const server = await mock();
-    const missing = await runCli(['api', 'GET', '/reports/99999'], { env: server.env });
+    const missing = await runInProcess({ argv: ['api', 'GET', '/reports/99999'], env: server.env });
     expect(missing.code).toBe(ExitCode.notFound);
     expect(missing.stderr).toContain('rsapi: not found');
     expect(missing.stderr).toContain('(HTTP 404, GET /reports/99999)');
     expect(missing.stdout).toBe('');
 
-    const rejected = await runCli(['api', 'POST', '/reports', '-f', 'url=not-a-url'], { env: server.env });
+    const rejected = await runInProcess({ argv: ['api', 'POST', '/reports', '-f', 'url=not-a-url'], env: server.env });
     expect(rejected.code).toBe(ExitCode.validation);
     expect(rejected.stderr).toContain('  url: The url field must be a valid URL.');
 
-    const refused = await runCli(['api', 'GET', '/reports'], { env: { ...server.env, RSAPI_API_KEY: 'wrong-key-456' } });
+    const refused = await runInProcess({ argv: ['api', 'GET', '/reports'], env: { ...server.env, RSAPI_API_KEY: 'wrong-key-456' } });
     expect(refused.code).toBe(ExitCode.auth);
     expect(refused.stderr).not.toContain('wrong-key-456');
   });
@@ -80,7 +80,7 @@ describe('rsapi api', () => {
   it('retries a GET answered 503, like every other read', async () => {
     const queue = [0.1, 0.9];
     const server = await mock({ failRate: 0.5, random: () => queue.shift() ?? 0.9 });
-    const result = await runCli(['api', 'GET', '/reports'], { env: server.env });
+    const result = await runInProcess({ argv: ['api', 'GET', '/reports'], env: server.env });
     expect(result.code).toBe(0);
     expect(server.server.requests.map((request) => request.status)).toEqual([503, 200]);
   });
@@ -94,7 +94,7 @@ describe('rsapi api', () => {
       ['api', 'GET', '/reports', '-f', 'result'],
       ['api', 'GET', '/reports', '-f', 'a=1', '-f', 'a=2'],
     ]) {
-      const result = await runCli(args, { env: server.env });
+      const result = await runInProcess({ argv: args, env: server.env });
       expect(result.code, args.join(' ')).toBe(ExitCode.usage);
     }
     expect(server.server.requests).toHaveLength(0);

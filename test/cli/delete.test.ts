@@ -1,7 +1,7 @@
 // Multi-delete of reports and projects: every item tried, an outcome line each, the first failure class as exit code.
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/api/errors.js';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { mockPerTest, type MockFixture } from '../helpers/mock.js';
 
 const mock = mockPerTest({ seed: 20 });
@@ -23,7 +23,7 @@ function deletes(mockFixture: MockFixture): string[] {
 describe('reports delete ID...', () => {
   it('deletes the known ids, reports the unknown ones, and exits 4 after trying them all', async () => {
     const server = await mock();
-    const result = await runCli(['reports', 'delete', '3', '9999', '5', '8888', '7', '--yes'], { env: server.env });
+    const result = await runInProcess({ argv: ['reports', 'delete', '3', '9999', '5', '8888', '7', '--yes'], env: server.env });
     expect(result.code).toBe(ExitCode.notFound);
     for (const id of [3, 5, 7]) expect(reportIds(server)).not.toContain(id);
     expect(reportIds(server)).toHaveLength(17);
@@ -41,7 +41,7 @@ describe('reports delete ID...', () => {
 
   it('reads ids from stdin with -, skipping blanks and comments, sends each once; -q prints the deleted ids', async () => {
     const server = await mock();
-    const result = await runCli(['reports', 'delete', '-', '2', '--yes', '-q'], { env: server.env, input: '# bad ones\n4\n\n6\n2\n' });
+    const result = await runInProcess({ argv: ['reports', 'delete', '-', '2', '--yes', '-q'], env: server.env, stdin: '# bad ones\n4\n\n6\n2\n' });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('4\n6\n2\n');
     expect(deletes(server)).toHaveLength(3);
@@ -50,7 +50,7 @@ describe('reports delete ID...', () => {
 
   it('an id that is not an id stops the run before any request (exit 2)', async () => {
     const server = await mock();
-    const result = await runCli(['reports', 'delete', '-', '--yes'], { env: server.env, input: '4\nfour?\n' });
+    const result = await runInProcess({ argv: ['reports', 'delete', '-', '--yes'], env: server.env, stdin: '4\nfour?\n' });
     expect(result.code).toBe(ExitCode.usage);
     expect(result.stderr).toContain('"four?" is not a report id');
     expect(server.server.requests).toHaveLength(0);
@@ -58,7 +58,7 @@ describe('reports delete ID...', () => {
 
   it('without a terminal and without --yes refuses and deletes nothing (exit 2)', async () => {
     const server = await mock();
-    const result = await runCli(['reports', 'delete', '1', '2'], { env: server.env });
+    const result = await runInProcess({ argv: ['reports', 'delete', '1', '2'], env: server.env });
     expect(result.code).toBe(ExitCode.usage);
     expect(result.stderr).toContain('refusing to delete without confirmation');
     expect(server.server.requests).toHaveLength(0);
@@ -68,20 +68,20 @@ describe('reports delete ID...', () => {
   it('the exit code is the first failure class met, not the last', async () => {
     // A 503 on every attempt (exit 8) for report 1, a 404 (exit 4) for 9999: whichever comes first decides.
     const notFoundFirst = await mock({ failRate: 0.5, random: dice([0.9, 0.1, 0.1, 0.1]) });
-    const a = await runCli(['reports', 'delete', '9999', '1', '--yes', '--retries', '2'], { env: notFoundFirst.env });
+    const a = await runInProcess({ argv: ['reports', 'delete', '9999', '1', '--yes', '--retries', '2'], env: notFoundFirst.env });
     expect(a.code).toBe(ExitCode.notFound);
     expect(a.stderr).toMatch(/report 1: server error.*HTTP 503/);
     expect(reportIds(notFoundFirst)).toContain(1);
 
     const serverFirst = await mock({ failRate: 0.5, random: dice([0.1, 0.1, 0.1, 0.9]) });
-    const b = await runCli(['reports', 'delete', '1', '9999', '--yes', '--retries', '2'], { env: serverFirst.env });
+    const b = await runInProcess({ argv: ['reports', 'delete', '1', '9999', '--yes', '--retries', '2'], env: serverFirst.env });
     expect(b.code).toBe(ExitCode.server);
     expect(b.stderr).toMatch(/report 9999: not found/);
   });
 
   it('a wrong key refuses every item (exit 3) and deletes nothing', async () => {
     const server = await mock();
-    const refused = await runCli(['reports', 'delete', '2', '9999', '--yes'], { env: { ...server.env, RSAPI_API_KEY: 'not-the-key-123' } });
+    const refused = await runInProcess({ argv: ['reports', 'delete', '2', '9999', '--yes'], env: { ...server.env, RSAPI_API_KEY: 'not-the-key-123' } });
     expect(refused.code).toBe(ExitCode.auth);
     expect(refused.stderr.match(/authentication refused/g)).toHaveLength(2);
     expect(reportIds(server)).toHaveLength(20);
@@ -93,7 +93,7 @@ describe('projects delete NAME...', () => {
     const server = await mock();
     const names = server.server.projects().map((project) => project.project);
     expect(names).toEqual(expect.arrayContaining(['example.com', 'blog.example.net']));
-    const result = await runCli(['projects', 'delete', 'example.com', 'no-such.example', 'blog.example.net', '--yes'], { env: server.env });
+    const result = await runInProcess({ argv: ['projects', 'delete', 'example.com', 'no-such.example', 'blog.example.net', '--yes'], env: server.env });
     expect(result.code).toBe(ExitCode.notFound);
     const left = server.server.projects().map((project) => project.project);
     expect(left).not.toContain('example.com');
@@ -106,7 +106,7 @@ describe('projects delete NAME...', () => {
 
   it('reads names from stdin with -', async () => {
     const server = await mock();
-    const result = await runCli(['projects', 'delete', '-', '--yes', '-q'], { env: server.env, input: 'shop.example.org\ndocs.example.io\n' });
+    const result = await runInProcess({ argv: ['projects', 'delete', '-', '--yes', '-q'], env: server.env, stdin: 'shop.example.org\ndocs.example.io\n' });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('shop.example.org\ndocs.example.io\n');
     const left = server.server.projects().map((project) => project.project);

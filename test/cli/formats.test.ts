@@ -1,6 +1,6 @@
 // Each output format, produced by the built binary against the mock and parsed back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { parseCsv } from '../helpers/csv.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { startRawServer } from '../helpers/raw-server.js';
@@ -14,7 +14,7 @@ afterAll(async () => {
   await mock.close();
 });
 
-const list = (...args: string[]) => runCli(['reports', 'list', '--per-page', '25', ...args], { env: mock.env });
+const list = (...args: string[]) => runInProcess({ argv: ['reports', 'list', '--per-page', '25', ...args], env: mock.env });
 
 describe('output formats', () => {
   it('json: one array, records as the service sent them', async () => {
@@ -27,7 +27,7 @@ describe('output formats', () => {
 
   it('--json is -o json, before or after the command', async () => {
     const after = await list('--json');
-    const before = await runCli(['--json', 'reports', 'list', '--per-page', '25'], { env: mock.env });
+    const before = await runInProcess({ argv: ['--json', 'reports', 'list', '--per-page', '25'], env: mock.env });
     expect(JSON.parse(after.stdout)).toEqual(JSON.parse(before.stdout));
   });
 
@@ -66,18 +66,18 @@ describe('output formats', () => {
   it('-q prints only ids; for projects, names', async () => {
     const { stdout } = await list('-q');
     expect(stdout.trim().split('\n').every((line) => /^\d+$/.test(line))).toBe(true);
-    const projects = await runCli(['projects', 'list', '-q'], { env: mock.env });
+    const projects = await runInProcess({ argv: ['projects', 'list', '-q'], env: mock.env });
     expect(projects.stdout.trim().split('\n').sort()).toEqual(mock.server.projects().map((p) => p.project).sort());
   });
 
   it('a stored default output format applies when no flag is given', async () => {
-    const set = await runCli(['config', 'set', 'output', 'ndjson'], { env: mock.env });
+    const set = await runInProcess({ argv: ['config', 'set', 'output', 'ndjson'], env: mock.env });
     expect(set.code, set.stderr).toBe(0);
     const { stdout } = await list();
     expect(JSON.parse(stdout.trim().split('\n')[0]!)).toHaveProperty('id');
     const flag = await list('-o', 'tsv');
     expect(flag.stdout.split('\n')[0]).toMatch(/^\d+\t/);
-    await runCli(['config', 'unset', 'output'], { env: mock.env });
+    await runInProcess({ argv: ['config', 'unset', 'output'], env: mock.env });
   });
 
   it('a failure midway leaves no half-written JSON on stdout', async () => {
@@ -95,7 +95,7 @@ describe('output formats', () => {
       }
     });
     try {
-      const { code, stdout, stderr } = await runCli(['reports', 'list', '--all', '--json'], { env: { ...mock.env, RSAPI_BASE_URL: server.url } });
+      const { code, stdout, stderr } = await runInProcess({ argv: ['reports', 'list', '--all', '--json'], env: { ...mock.env, RSAPI_BASE_URL: server.url } });
       expect(pages).toEqual(['1', '2']);
       expect(code).toBe(8);
       expect(stderr).toMatch(/server error: Server Error \(HTTP 500, GET \/reports\?per_page=100&page=2\)/);

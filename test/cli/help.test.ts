@@ -1,6 +1,6 @@
 // Every command's --help: a description, its flags, examples; the root help lists the exit codes.
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 
 const COMMANDS = [
   [],
@@ -13,19 +13,19 @@ const COMMANDS = [
 
 describe('--help', () => {
   it.each(COMMANDS.map((words) => [words.join(' ') || '(root)', words]))('%s has usage and examples, exit 0', async (_name, words) => {
-    const { code, stdout } = await runCli([...(words as string[]), '--help']);
+    const { code, stdout } = await runInProcess({ argv: [...(words as string[]), '--help'] });
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Usage: rsapi/);
     expect(stdout).toMatch(/Examples:\n {2}\$ .*rsapi /);
   });
 
   it('the root help lists every exit code', async () => {
-    const { stdout } = await runCli(['--help']);
+    const { stdout } = await runInProcess({ argv: ['--help'] });
     for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 130]) expect(stdout).toMatch(new RegExp(`\\b${code}  \\S`));
   });
 
   it('enum flags show their allowed values', async () => {
-    const { stdout } = await runCli(['reports', 'list', '--help']);
+    const { stdout } = await runInProcess({ argv: ['reports', 'list', '--help'] });
     expect(stdout).toMatch(/--result <result>[\s\S]*"good", "decent", "bad"/);
     expect(stdout).toMatch(/--per-page <n>[\s\S]*"10", "25", "50", "100"/);
   });

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 
 let mock: MockFixture;
@@ -16,7 +16,7 @@ afterAll(async () => {
 
 async function refused(args: string[], env: Record<string, string> = {}) {
   const before = mock.server.requests.length;
-  const result = await runCli(args, { env: { ...mock.env, ...env } });
+  const result = await runInProcess({ argv: args, env: { ...mock.env, ...env } });
   expect(result.code, result.stderr).toBe(2);
   expect(mock.server.requests.length).toBe(before);
   expect(result.stdout).toBe('');
@@ -54,7 +54,7 @@ describe('refused before any request (exit 2)', () => {
 describe('accepted as meant', () => {
   it('a base URL ending in /API/V1 in capitals is the API prefix, not a path before it', async () => {
     const before = mock.server.requests.length;
-    const result = await runCli(['reports', 'list', '--limit', '1'], { env: { ...mock.env, RSAPI_BASE_URL: `${mock.server.url}/API/V1/` } });
+    const result = await runInProcess({ argv: ['reports', 'list', '--limit', '1'], env: { ...mock.env, RSAPI_BASE_URL: `${mock.server.url}/API/V1/` } });
     expect(result.code, result.stderr).toBe(0);
     expect(mock.server.requests.slice(before).map((r) => r.path)).toEqual(['/api/v1/reports']);
   });
@@ -62,8 +62,8 @@ describe('accepted as meant', () => {
   it('a long wait for a retry is said on stderr without --verbose', async () => {
     const limited = await startMock({ rateLimit: 1, rateLimitWindowMs: 2_500 });
     try {
-      await runCli(['reports', 'list'], { env: limited.env });
-      const result = await runCli(['reports', 'list', '--retries', '1'], { env: limited.env });
+      await runInProcess({ argv: ['reports', 'list'], env: limited.env });
+      const result = await runInProcess({ argv: ['reports', 'list', '--retries', '1'], env: limited.env });
       expect(result.code, result.stderr).toBe(0);
       expect(result.stderr).toMatch(/^rsapi: GET \/api\/v1\/reports: HTTP 429; retrying in \d+ s \(attempt 2\)$/m);
     } finally {

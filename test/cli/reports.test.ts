@@ -1,6 +1,6 @@
 // Each reports/projects command and flag, checked by the request the mock service received and by the output.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import type { RecordedRequest } from '../../src/mock/server.js';
 
@@ -16,7 +16,7 @@ afterAll(async () => {
 /** Runs the command and returns the requests it made. */
 async function requestsOf(args: string[], input?: string) {
   const before = mock.server.requests.length;
-  const result = await runCli(args, { env: mock.env, input });
+  const result = await runInProcess({ argv: args, env: mock.env, stdin: input });
   return { result, requests: mock.server.requests.slice(before) };
 }
 
