@@ -1,7 +1,7 @@
 // auth login (--with-token, checked before saving), auth status (sources, masked key, verdict, exit codes), auth logout.
 import { readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { refusedPort } from '../helpers/raw-server.js';
 import { tempHomePerTest } from '../helpers/settings.js';
@@ -32,7 +32,7 @@ function requestsSince(count: number) {
 describe('auth login --with-token', () => {
   it('checks the key with one read, then stores base URL and key (file 0600) and says so', async () => {
     const before = mock.server.requests.length;
-    const result = await runCli(['auth', 'login', '--with-token', '--base-url', mock.server.url], { env, input: `${KEY}\n` });
+    const result = await runInProcess({ argv: ['auth', 'login', '--with-token', '--base-url', mock.server.url], env, stdin: `${KEY}\n` });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(`Logged in to ${new URL(mock.server.url).host} as profile "default" (key ****6071)\n`);
     expect(result.stdout).toBe('');
@@ -45,10 +45,8 @@ describe('auth login --with-token', () => {
   });
 
   it('takes the base URL from RSAPI_BASE_URL, trims the line end, and stores in --profile', async () => {
-    const result = await runCli(['auth', 'login', '--with-token', '--profile', 'staging'], {
-      env: { ...env, RSAPI_BASE_URL: `${mock.server.url}/api/v1/` },
-      input: `  ${KEY}\r\nsecond line ignored\n`,
-    });
+    const result = await runInProcess({ argv: ['auth', 'login', '--with-token', '--profile', 'staging'], env: { ...env, RSAPI_BASE_URL: `${mock.server.url}/api/v1/` },
+      stdin: `  ${KEY}\r\nsecond line ignored\n` });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/as profile "staging"/);
     expect(home.settings.read().profiles).toEqual({ staging: { 'base-url': mock.server.baseUrl, 'api-key': KEY, 'key-origin': mock.server.url } });
@@ -58,7 +56,7 @@ describe('auth login --with-token', () => {
     home.settings.store({ default: { 'base-url': mock.server.baseUrl, 'api-key': KEY, timeout: 5 } });
     const before = readFileSync(home.settings.path, 'utf8');
     const wrong = 'wrong-key-000000000000';
-    const result = await runCli(['auth', 'login', '--with-token', '--base-url', mock.server.url], { env, input: `${wrong}\n` });
+    const result = await runInProcess({ argv: ['auth', 'login', '--with-token', '--base-url', mock.server.url], env, stdin: `${wrong}\n` });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/^rsapi: authentication refused.*HTTP 401/);
     expect(result.stderr).toMatch(/nothing was saved/);
@@ -67,13 +65,13 @@ describe('auth login --with-token', () => {
   });
 
   it('a rejected key on a fresh setup creates no file at all', async () => {
-    const result = await runCli(['auth', 'login', '--with-token', '--base-url', mock.server.url], { env, input: 'wrong-key-111111111111\n' });
+    const result = await runInProcess({ argv: ['auth', 'login', '--with-token', '--base-url', mock.server.url], env, stdin: 'wrong-key-111111111111\n' });
     expect(result.code).toBe(3);
     expect(home.settings.exists()).toBe(false);
   });
 
   it('an unreachable service saves nothing (exit 7) and suggests --no-verify', async () => {
-    const result = await runCli(['auth', 'login', '--with-token', '--base-url', closedUrl], { env, input: `${KEY}\n` });
+    const result = await runInProcess({ argv: ['auth', 'login', '--with-token', '--base-url', closedUrl], env, stdin: `${KEY}\n` });
     expect(result.code).toBe(7);
     expect(result.stderr).toMatch(/could not connect/);
     expect(result.stderr).toMatch(/nothing was saved.*--no-verify/);
@@ -82,7 +80,7 @@ describe('auth login --with-token', () => {
 
   it('--no-verify stores without sending anything', async () => {
     const before = mock.server.requests.length;
-    const result = await runCli(['auth', 'login', '--with-token', '--no-verify', '--base-url', closedUrl], { env, input: `${KEY}\n` });
+    const result = await runInProcess({ argv: ['auth', 'login', '--with-token', '--no-verify', '--base-url', closedUrl], env, stdin: `${KEY}\n` });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/not checked/);
     expect(mock.server.requests.length).toBe(before);
@@ -91,7 +89,7 @@ describe('auth login --with-token', () => {
 
   it('keeps the profile\'s other settings', async () => {
     home.settings.store({ default: { output: 'json', retries: 1 } });
-    const result = await runCli(['auth', 'login', '--with-token', '--base-url', mock.server.url], { env, input: `${KEY}\n` });
+    const result = await runInProcess({ argv: ['auth', 'login', '--with-token', '--base-url', mock.server.url], env, stdin: `${KEY}\n` });
     expect(result.code).toBe(0);
     expect(home.settings.read().profiles.default).toEqual({ output: 'json', retries: 1, 'base-url': mock.server.baseUrl, 'api-key': KEY, 'key-origin': mock.server.url });
   });
@@ -105,7 +103,7 @@ describe('auth login --with-token', () => {
     ['a bad base URL', ['auth', 'login', '--with-token', '--base-url', 'ftp://rank.example.com'], `${KEY}\n`, /only http and https/],
   ])('exit 2 before any request with %s', async (_name, args, input, message) => {
     const before = mock.server.requests.length;
-    const result = await runCli(args, { env, input });
+    const result = await runInProcess({ argv: args, env, stdin: input });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stdout + result.stderr).not.toContain(KEY);
@@ -114,10 +112,8 @@ describe('auth login --with-token', () => {
   });
 
   it('says when RSAPI_API_KEY will still take precedence over the stored key', async () => {
-    const result = await runCli(['auth', 'login', '--with-token', '--base-url', mock.server.url], {
-      env: { ...env, RSAPI_API_KEY: 'env-key-zzzzzzzzzzzz' },
-      input: `${KEY}\n`,
-    });
+    const result = await runInProcess({ argv: ['auth', 'login', '--with-token', '--base-url', mock.server.url], env: { ...env, RSAPI_API_KEY: 'env-key-zzzzzzzzzzzz' },
+      stdin: `${KEY}\n` });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/RSAPI_API_KEY is set and takes precedence/);
     expect(home.settings.read().profiles.default?.['api-key']).toBe(KEY);
@@ -127,7 +123,7 @@ describe('auth login --with-token', () => {
 describe('auth status', () => {
   it('reports profile, base URL and key with their sources, and that the service accepts the key', async () => {
     home.settings.store({ default: { 'base-url': mock.server.baseUrl, 'api-key': KEY } });
-    const result = await runCli(['auth', 'status'], { env });
+    const result = await runInProcess({ argv: ['auth', 'status'], env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
       [`profile: default`, `base URL: ${mock.server.baseUrl} (from profile)`, `key: ****6071 (from profile)`, `service: accepts the key`, ''].join('\n'),
@@ -135,18 +131,18 @@ describe('auth status', () => {
   });
 
   it('names env and flag as sources', async () => {
-    const fromEnv = await runCli(['auth', 'status'], { env: { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: KEY } });
+    const fromEnv = await runInProcess({ argv: ['auth', 'status'], env: { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: KEY } });
     expect(fromEnv.code).toBe(0);
     expect(fromEnv.stdout).toMatch(/^base URL: .* \(from env\)$/m);
     expect(fromEnv.stdout).toMatch(/^key: \*\*\*\*6071 \(from env\)$/m);
-    const fromFlag = await runCli(['auth', 'status', '--base-url', mock.server.url, '--api-key', KEY], { env });
+    const fromFlag = await runInProcess({ argv: ['auth', 'status', '--base-url', mock.server.url, '--api-key', KEY], env });
     expect(fromFlag.stdout).toMatch(/^base URL: .* \(from flag\)$/m);
     expect(fromFlag.stdout).toMatch(/^key: \*\*\*\*6071 \(from flag\)$/m);
   });
 
   it('a refused key: exit 3, "refused the key (HTTP 401)", only the last 4 characters shown', async () => {
     const wrong = 'refused-key-abcdefgh-WXYZ';
-    const result = await runCli(['auth', 'status'], { env: { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: wrong } });
+    const result = await runInProcess({ argv: ['auth', 'status'], env: { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: wrong } });
     expect(result.code).toBe(3);
     expect(result.stdout).toMatch(/^service: refused the key \(HTTP 401\)$/m);
     expect(result.stdout).toMatch(/^key: \*\*\*\*WXYZ \(from env\)$/m);
@@ -156,7 +152,7 @@ describe('auth status', () => {
 
   it('no key anywhere: exit 3 with a hint, and nothing is sent', async () => {
     const before = mock.server.requests.length;
-    const result = await runCli(['auth', 'status'], { env: { ...env, RSAPI_BASE_URL: mock.server.url } });
+    const result = await runInProcess({ argv: ['auth', 'status'], env: { ...env, RSAPI_BASE_URL: mock.server.url } });
     expect(result.code).toBe(3);
     expect(result.stdout).toMatch(/^key: none$/m);
     expect(result.stdout).toMatch(/^service: not checked$/m);
@@ -166,13 +162,13 @@ describe('auth status', () => {
   });
 
   it('an unreachable service: exit 7', async () => {
-    const result = await runCli(['auth', 'status', '--retries', '0'], { env: { ...env, RSAPI_BASE_URL: closedUrl, RSAPI_API_KEY: KEY } });
+    const result = await runInProcess({ argv: ['auth', 'status', '--retries', '0'], env: { ...env, RSAPI_BASE_URL: closedUrl, RSAPI_API_KEY: KEY } });
     expect(result.code).toBe(7);
     expect(result.stdout).toMatch(/^service: unreachable/m);
   });
 
   it('--json prints one object', async () => {
-    const result = await runCli(['auth', 'status', '--json', '--profile', 'ci'], { env: { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: KEY } });
+    const result = await runInProcess({ argv: ['auth', 'status', '--json', '--profile', 'ci'], env: { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: KEY } });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
       profile: 'ci',
@@ -185,7 +181,7 @@ describe('auth status', () => {
       status: null,
       error: null,
     });
-    const refused = await runCli(['auth', 'status', '--json'], { env: { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: 'nope-nope-nope-nope' } });
+    const refused = await runInProcess({ argv: ['auth', 'status', '--json'], env: { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: 'nope-nope-nope-nope' } });
     expect(refused.code).toBe(3);
     expect(JSON.parse(refused.stdout)).toMatchObject({ accepted: false, status: 401 });
   });
@@ -194,27 +190,27 @@ describe('auth status', () => {
 describe('auth logout', () => {
   it('forgets the key, keeps the base URL and the other settings', async () => {
     home.settings.store({ default: { 'base-url': mock.server.baseUrl, 'api-key': KEY, output: 'csv' }, other: { 'api-key': KEY } });
-    const result = await runCli(['auth', 'logout'], { env });
+    const result = await runInProcess({ argv: ['auth', 'logout'], env });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/forgot the key of profile "default"/);
     expect(home.settings.read().profiles).toEqual({ default: { 'base-url': mock.server.baseUrl, output: 'csv' }, other: { 'api-key': KEY } });
-    const status = await runCli(['auth', 'status'], { env });
+    const status = await runInProcess({ argv: ['auth', 'status'], env });
     expect(status.code).toBe(3);
   });
 
   it('with no key stored: exit 0, and says there was nothing to forget', async () => {
-    const result = await runCli(['auth', 'logout', '--profile', 'staging'], { env });
+    const result = await runInProcess({ argv: ['auth', 'logout', '--profile', 'staging'], env });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/no key stored for profile "staging"/);
     expect(home.settings.exists()).toBe(false);
   });
 
   it('login, status, logout round trip', async () => {
-    expect((await runCli(['auth', 'login', '--with-token', '--base-url', mock.server.url], { env, input: KEY })).code).toBe(0);
-    expect((await runCli(['reports', 'list', '-q'], { env })).stdout.trim().split('\n')).toHaveLength(10);
-    expect((await runCli(['auth', 'status'], { env })).code).toBe(0);
-    expect((await runCli(['auth', 'logout'], { env })).code).toBe(0);
-    const after = await runCli(['reports', 'list'], { env });
+    expect((await runInProcess({ argv: ['auth', 'login', '--with-token', '--base-url', mock.server.url], env, stdin: KEY })).code).toBe(0);
+    expect((await runInProcess({ argv: ['reports', 'list', '-q'], env })).stdout.trim().split('\n')).toHaveLength(10);
+    expect((await runInProcess({ argv: ['auth', 'status'], env })).code).toBe(0);
+    expect((await runInProcess({ argv: ['auth', 'logout'], env })).code).toBe(0);
+    const after = await runInProcess({ argv: ['reports', 'list'], env });
     expect(after.code).toBe(3);
     expect(after.stderr).toMatch(/no API key configured/);
   });
