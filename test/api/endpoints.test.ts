@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { NotFoundError, type ApiClient } from '../../src/api/index.js';
 import { startMockServer, type MockServer, type RecordedRequest } from '../../src/mock/server.js';
 import { USER_AGENT } from '../../src/version.js';
-import { ClientPool, rejectionOf } from './servers.js';
+import { ClientPool, rejectionOf } from '../helpers/clients.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 

@@ -12,7 +12,7 @@ import {
 } from '../../src/api/index.js';
 import { startMockServer, type MockServer } from '../../src/mock/server.js';
 import { refusedPort, sendJson, sendText, startRawServer, type RawServer } from '../helpers/raw-server.js';
-import { ClientPool, TEST_KEY, rejectionOf, timed } from './servers.js';
+import { ClientPool, TEST_KEY, rejectionOf, timed } from '../helpers/clients.js';
 
 const pool = new ClientPool();
 const servers: Array<RawServer | MockServer> = [];

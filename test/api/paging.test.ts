@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { iteratePages, iterateRecords, ServerError, type ApiRecord, type Page } from '../../src/api/index.js';
 import { startMockServer, type Envelope, type MockServer } from '../../src/mock/server.js';
-import { ClientPool } from './servers.js';
+import { ClientPool } from '../helpers/clients.js';
 
 const pool = new ClientPool();
 afterEach(async () => {

@@ -14,7 +14,7 @@ import {
 import { parseRetryAfter } from '../../src/api/http.js';
 import { startMockServer, type MockServer } from '../../src/mock/server.js';
 import { refusedPort, sendJson, startRawServer, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
-import { ClientPool, rejectionOf, timed } from './servers.js';
+import { ClientPool, rejectionOf, timed } from '../helpers/clients.js';
 
 const pool = new ClientPool();
 const closers: Array<() => Promise<void>> = [];

@@ -1,5 +1,5 @@
-// Test helpers of the client-core tests: clients that are closed after each test, and checks on rejections and timing.
-// The loopback servers they talk to besides the mock are in ../helpers/raw-server.ts.
+// Clients for the client-core tests, closed after each test; and checks on rejections and timing.
+// The loopback servers they talk to are the mock (./mock.ts) and purpose-built ones (./raw-server.ts).
 import { ApiClient, type ApiClientOptions } from '../../src/api/index.js';
 import { USER_AGENT } from '../../src/version.js';
 
