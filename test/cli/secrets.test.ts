@@ -6,7 +6,8 @@ import type { IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, type CliResult } from '../helpers/cli.js';
+import { BIN, cleanEnv } from '../helpers/cli.js';
+import { runInProcess, type InProcessResult } from '../helpers/run.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { refusedPort, startRawServer, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
 import { tempHomePerTest } from '../helpers/settings.js';
@@ -60,9 +61,7 @@ describe('precedence: flag > env > profile, by what the server received', () => 
     const flag = sources.includes('flag') ? ['--base-url', servers.flag.server.url] : [];
     const before = counts();
     // The global flag goes after the subcommand here: it must work in either place.
-    const result = await runCli(['reports', 'list', '-q', ...flag], {
-      env: { ...env, RSAPI_API_KEY: KEY, RSAPI_BASE_URL: sources.includes('env') ? servers.env.server.url : undefined },
-    });
+    const result = await runInProcess({ argv: ['reports', 'list', '-q', ...flag], env: { ...env, RSAPI_API_KEY: KEY, RSAPI_BASE_URL: sources.includes('env') ? servers.env.server.url : undefined } });
     expect(result.code).toBe(0);
     const after = counts();
     const winner = sources[0];
@@ -75,9 +74,7 @@ describe('precedence: flag > env > profile, by what the server received', () => 
     if (sources.includes('profile')) home.settings.store({ default: { 'api-key': keys.profile, 'key-origin': target.url } });
     const flag = sources.includes('flag') ? ['--api-key', keys.flag] : [];
     const before = target.requests.length;
-    await runCli([...flag, 'reports', 'list', '--retries', '0', '--base-url', target.url], {
-      env: { ...env, RSAPI_API_KEY: sources.includes('env') ? keys.env : undefined },
-    });
+    await runInProcess({ argv: [...flag, 'reports', 'list', '--retries', '0', '--base-url', target.url], env: { ...env, RSAPI_API_KEY: sources.includes('env') ? keys.env : undefined } });
     const seen = target.requests.slice(before);
     expect(seen).toHaveLength(1);
     expect(seen[0]?.headers.authorization).toBe(`Bearer ${keys[sources[0] as keyof typeof keys]}`);
@@ -96,9 +93,7 @@ describe('precedence: flag > env > profile, by what the server received', () => 
     });
     const flag = (sources as readonly string[]).includes('flag') ? ['--profile', 'p-flag'] : [];
     const before = counts();
-    const result = await runCli([...flag, 'reports', 'list', '-q'], {
-      env: { ...env, RSAPI_PROFILE: (sources as readonly string[]).includes('env') ? 'p-env' : undefined },
-    });
+    const result = await runInProcess({ argv: [...flag, 'reports', 'list', '-q'], env: { ...env, RSAPI_PROFILE: (sources as readonly string[]).includes('env') ? 'p-env' : undefined } });
     expect(result.code).toBe(0);
     const after = counts();
     for (const source of ['flag', 'env', 'profile']) expect(after[source]! - before[source]!).toBe(source === winner ? 1 : 0);
@@ -164,9 +159,9 @@ describe('the key never leaks', () => {
       [['auth', 'status', '--json', '--verbose'], { ...env, ...debug }, 0],
       [['auth', 'status'], viaEnv(good), 0],
     ];
-    const results: CliResult[] = [];
+    const results: InProcessResult[] = [];
     for (const [args, runEnv, code, input] of runs) {
-      const result = await runCli(args, { env: runEnv, input });
+      const result = await runInProcess({ argv: args, env: runEnv, stdin: input });
       expect({ args, code: result.code }).toEqual({ args, code });
       results.push(result);
     }
@@ -193,7 +188,7 @@ describe('the key never leaks', () => {
   });
 
   it('is never in the argv of rsapi or any process under it (key from env, from stdin, from the profile)', async () => {
-    const slow = await startMock({ apiKey: CANARY, latencyMs: 1500 });
+    const slow = await startMock({ apiKey: CANARY, latencyMs: 700 });
     try {
       home.settings.store({ default: { 'base-url': slow.server.baseUrl, 'api-key': CANARY } });
       const cases: [string[], Record<string, string | undefined>, string][] = [
@@ -263,7 +258,7 @@ describe('redirects are not followed', () => {
   it.each([301, 302, 303, 307, 308])('a %i to another origin: exit 8, and that origin never sees a request or the key', async (code) => {
     status = code;
     seenByRedirector = [];
-    const result = await runCli(['reports', 'list', '--verbose'], { env: { ...env, RSAPI_BASE_URL: redirector.url, RSAPI_API_KEY: CANARY } });
+    const result = await runInProcess({ argv: ['reports', 'list', '--verbose'], env: { ...env, RSAPI_BASE_URL: redirector.url, RSAPI_API_KEY: CANARY } });
     expect(result.code).toBe(8);
     expect(result.stderr).toMatch(/redirect/);
     expect(result.stderr).toMatch(/^hint: check the base URL/m);
@@ -303,18 +298,14 @@ describe('the plain-http warning', () => {
   const WARNING = /^rsapi: warning: rsapi-test\.invalid is reached over plain http; the API key travels unencrypted$/m;
 
   it('appears on stderr, once, for http:// to a non-loopback host', async () => {
-    const result = await runCli(['reports', 'list', '-q', '--retries', '0'], {
-      env: { ...env, RSAPI_BASE_URL: 'http://rsapi-test.invalid', RSAPI_API_KEY: mock.server.apiKey, HTTP_PROXY: proxy.url },
-    });
+    const result = await runInProcess({ argv: ['reports', 'list', '-q', '--retries', '0'], env: { ...env, RSAPI_BASE_URL: 'http://rsapi-test.invalid', RSAPI_API_KEY: mock.server.apiKey, HTTP_PROXY: proxy.url } });
     expect(result.stderr).toMatch(WARNING);
     expect(result.stderr.match(/warning/g)).toHaveLength(1);
   });
 
   it('such a host is reached through HTTP_PROXY (a loopback tunnel here), never resolved by rsapi', async () => {
     tunnels.length = 0;
-    const result = await runCli(['reports', 'list', '-q', '--retries', '0'], {
-      env: { ...env, RSAPI_BASE_URL: 'http://rsapi-test.invalid', RSAPI_API_KEY: mock.server.apiKey, HTTP_PROXY: proxy.url },
-    });
+    const result = await runInProcess({ argv: ['reports', 'list', '-q', '--retries', '0'], env: { ...env, RSAPI_BASE_URL: 'http://rsapi-test.invalid', RSAPI_API_KEY: mock.server.apiKey, HTTP_PROXY: proxy.url } });
     expect(result.stderr).toMatch(WARNING);
     expect(tunnels).toEqual(['rsapi-test.invalid:80']);
     expect(result.code).toBe(0);
@@ -322,20 +313,18 @@ describe('the plain-http warning', () => {
   });
 
   it('appears when auth login stores such an address unchecked', async () => {
-    const result = await runCli(['auth', 'login', '--with-token', '--no-verify', '--base-url', 'http://rsapi-test.invalid'], {
-      env,
-      input: 'some-key-123456789\n',
-    });
+    const result = await runInProcess({ argv: ['auth', 'login', '--with-token', '--no-verify', '--base-url', 'http://rsapi-test.invalid'], env,
+      stdin: 'some-key-123456789\n' });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(WARNING);
   });
 
   it('does not appear for loopback http, nor for https', async () => {
-    const loopback = await runCli(['reports', 'list', '-q'], { env: { ...env, ...mock.env } });
+    const loopback = await runInProcess({ argv: ['reports', 'list', '-q'], env: { ...env, ...mock.env } });
     expect(loopback.code).toBe(0);
     expect(loopback.stderr).toBe('');
     for (const baseUrl of ['http://localhost:1', 'http://[::1]:1', 'http://127.0.0.2:1', 'https://rsapi-test.invalid']) {
-      const result = await runCli(['auth', 'login', '--with-token', '--no-verify', '--base-url', baseUrl], { env, input: 'some-key-123456789\n' });
+      const result = await runInProcess({ argv: ['auth', 'login', '--with-token', '--no-verify', '--base-url', baseUrl], env, stdin: 'some-key-123456789\n' });
       expect(result.code).toBe(0);
       expect(result.stderr).not.toMatch(/warning/);
     }
@@ -358,7 +347,7 @@ describe('destructive commands without a terminal', () => {
     ['projects delete', ['projects', 'delete', 'example.com']],
   ])('%s without --yes: exit 2 and nothing deleted', async (_name, args) => {
     const before = mock.server.requests.length;
-    const result = await runCli(args, { env: { ...env, ...mock.env }, input: '8\n' });
+    const result = await runInProcess({ argv: args, env: { ...env, ...mock.env }, stdin: '8\n' });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/refusing to delete/);
     expect(result.stderr).toMatch(/--yes/);
@@ -369,7 +358,7 @@ describe('destructive commands without a terminal', () => {
   });
 
   it('with --yes the same command deletes', async () => {
-    const result = await runCli(['reports', 'delete', '5', '--yes'], { env: { ...env, ...mock.env } });
+    const result = await runInProcess({ argv: ['reports', 'delete', '5', '--yes'], env: { ...env, ...mock.env } });
     expect(result.code).toBe(0);
     expect(mock.server.reports().map((report) => report.id)).not.toContain(5);
   });
