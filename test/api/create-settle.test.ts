@@ -5,7 +5,7 @@ import { RetryPolicy, type AttemptOutcome } from '../../src/api/retry-policy.js'
 import { startMockServer, type MockServer } from '../../src/mock/server.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { sendJson, startRawServer, type RawHandler, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
-import { ClientPool, rejectionOf, timed } from './servers.js';
+import { ClientPool, rejectionOf, timed } from '../helpers/clients.js';
 
 const pool = new ClientPool();
 const closers: Array<() => Promise<void>> = [];
