@@ -1,15 +1,23 @@
-// Bundles the CLI with esbuild: one entry, lazily loaded chunks per command, dependencies inlined.
+// Bundles the CLI (dist/main.js) and the library entry (dist/index.js) with esbuild: lazily loaded chunks per command,
+// dependencies inlined (their licences gathered into dist/THIRD_PARTY_NOTICES), source maps beside the code.
+// `--types` also writes the library's declarations (dist/types); `--clean` starts from an empty dist/.
 import { build } from 'esbuild';
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const dist = new URL('../dist', import.meta.url).pathname;
-// Built beside dist/ and swapped in at the end, so a binary running meanwhile never sees half a build.
+const root = new URL('..', import.meta.url).pathname;
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const dist = join(root, 'dist');
+const args = new Set(process.argv.slice(2));
+// Built beside dist/ and moved in at the end, so a binary running meanwhile never sees half a build.
 const outdir = `${dist}.building-${process.pid}`;
 rmSync(outdir, { recursive: true, force: true });
 
-await build({
-  entryPoints: { main: 'src/cli/main.ts' },
+const result = await build({
+  entryPoints: { main: 'src/cli/main.ts', index: 'src/api/index.ts' },
+  absWorkingDir: root,
   outdir,
   bundle: true,
   splitting: true,
@@ -18,7 +26,12 @@ await build({
   target: 'node20',
   minifyWhitespace: true,
   minifySyntax: true,
+  // Licences are collected whole into THIRD_PARTY_NOTICES below (most packages keep theirs in a file, not a comment).
   legalComments: 'none',
+  // Used for stack traces only under RSAPI_DEBUG=1 / --verbose (main.ts turns them on then): start-up does not pay.
+  sourcemap: 'linked',
+  sourcesContent: false,
+  metafile: true,
   chunkNames: 'chunks/[name]-[hash]',
   define: { __RSAPI_VERSION__: JSON.stringify(pkg.version) },
   // Some CommonJS dependencies (undici, conf's helpers) call require() on Node built-ins.
@@ -26,5 +39,57 @@ await build({
   logLevel: 'warning',
 });
 
-rmSync(dist, { recursive: true, force: true });
-renameSync(outdir, dist);
+writeFileSync(join(outdir, 'THIRD_PARTY_NOTICES'), thirdPartyNotices(Object.keys(result.metafile.inputs)));
+if (args.has('--types')) writeDeclarations(join(outdir, 'types'));
+swapIn(outdir, dist, { clean: args.has('--clean') });
+
+/**
+ * Moves the new build into dist/ without a moment where a running binary cannot find what it imports: chunks are
+ * content-hashed, so new ones are added beside the old (a binary started before keeps importing its own), then each
+ * entry file is replaced by one rename. Chunks no build has produced for an hour are removed.
+ */
+function swapIn(from, to, { clean }) {
+  if (clean) rmSync(to, { recursive: true, force: true });
+  mkdirSync(join(to, 'chunks'), { recursive: true });
+  const fresh = new Set(readdirSync(join(from, 'chunks')));
+  for (const name of fresh) renameSync(join(from, 'chunks', name), join(to, 'chunks', name));
+  rmSync(join(from, 'chunks'), { recursive: true });
+  if (existsSync(join(from, 'types'))) {
+    rmSync(join(to, 'types'), { recursive: true, force: true });
+    renameSync(join(from, 'types'), join(to, 'types'));
+  }
+  for (const name of readdirSync(from)) renameSync(join(from, name), join(to, name));
+  rmSync(from, { recursive: true });
+  const hourAgo = Date.now() - 60 * 60 * 1000;
+  for (const name of readdirSync(join(to, 'chunks'))) {
+    const path = join(to, 'chunks', name);
+    if (!fresh.has(name) && statSync(path).mtimeMs < hourAgo) rmSync(path);
+  }
+}
+
+/** The name, version, licence and licence text of every package whose code went into the bundle. */
+function thirdPartyNotices(inputs) {
+  const packages = new Map();
+  for (const input of inputs) {
+    const at = input.lastIndexOf('node_modules/');
+    if (at < 0) continue;
+    const parts = input.slice(at + 'node_modules/'.length).split('/');
+    const name = parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
+    const dir = join(root, input.slice(0, at), 'node_modules', name);
+    if (!packages.has(dir)) packages.set(dir, name);
+  }
+  const sections = new Map();
+  for (const [dir, name] of packages) {
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const licenceFile = readdirSync(dir).find((file) => /^(licen[cs]e|copying)(\.|$)/i.test(file));
+    const text = licenceFile ? readFileSync(join(dir, licenceFile), 'utf8').trim() : `Licence: ${manifest.license ?? 'see the package'}`;
+    sections.set(`${name}@${manifest.version}`, `${name}@${manifest.version} (${manifest.license ?? 'unknown licence'})\n\n${text}\n`);
+  }
+  return `rsapi bundles the following packages; their licences follow.\n\n${[...sections.keys()].sort().map((key) => sections.get(key)).join(`\n${'-'.repeat(72)}\n\n`)}`;
+}
+
+/** The library's type declarations (tsc, declarations only), for `import { ApiClient } from 'rsapi'`. */
+function writeDeclarations(outDir) {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.lib.json'), '--outDir', outDir], { stdio: 'inherit' });
+}

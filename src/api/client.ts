@@ -3,9 +3,10 @@ import { normaliseBaseUrl } from './base-url.js';
 import { UsageError } from './errors.js';
 import { HttpClient, mayLeaveBasePath, type HttpClientOptions, type HttpMethod, type HttpResponse, type Params } from './http.js';
 import { ProjectsApi } from './projects.js';
+import { USER_AGENT } from '../version.js';
 import { ReportsApi } from './reports.js';
 
-export interface ApiClientOptions extends Omit<HttpClientOptions, 'baseUrl' | 'timeoutMs' | 'retries'> {
+export interface ApiClientOptions extends Omit<HttpClientOptions, 'baseUrl' | 'timeoutMs' | 'retries' | 'userAgent'> {
   /** Site root or …/api/v1; normalised here. */
   baseUrl: string;
   /** Per attempt for reads, updates and deletes. Default 30 s. */
@@ -14,6 +15,8 @@ export interface ApiClientOptions extends Omit<HttpClientOptions, 'baseUrl' | 't
   createTimeoutMs?: number;
   /** Default 2. */
   retries?: number;
+  /** Default `rsapi/<version>`. */
+  userAgent?: string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -31,6 +34,7 @@ export class ApiClient {
       baseUrl: normaliseBaseUrl(options.baseUrl),
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       retries: options.retries ?? DEFAULT_RETRIES,
+      userAgent: options.userAgent ?? USER_AGENT,
     });
     this.reports = new ReportsApi(this.http, options.createTimeoutMs ?? DEFAULT_CREATE_TIMEOUT_MS);
     this.projects = new ProjectsApi(this.http);

@@ -3,7 +3,8 @@ import { decodeBody, errorForStatus, serviceMessage } from './decode.js';
 import { describeNetworkFailure } from './network-failure.js';
 import { parseRetryAfter, RetryPolicy, systemClock, type AttemptOutcome, type Clock, type HttpMethod } from './retry-policy.js';
 import type { Dispatcher } from 'undici';
-import { createSender, proxyConfigured, proxyFromEnv, type ProxySettings, type Sender } from './transport.js';
+import { proxyConfigured, proxyFromEnv, type ProxySettings } from './proxy.js';
+import { createSender, type Sender } from './transport.js';
 import {
   InterruptedError,
   NetworkError,

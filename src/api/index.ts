@@ -1,4 +1,4 @@
-// The API client core, usable on its own from a Node script: `new ApiClient({ baseUrl, apiKey, userAgent })`.
+// The library entry (`import { ApiClient } from 'rsapi'`): the API client core, usable on its own: `new ApiClient({ baseUrl, apiKey })`.
 export * from './client.js';
 export * from './errors.js';
 export * from './base-url.js';
@@ -7,3 +7,4 @@ export { HttpClient, type HttpMethod, type HttpRequest, type HttpResponse, type 
 export { iteratePages, iterateRecords, type PagingOptions } from './paging.js';
 export * from './reports.js';
 export * from './projects.js';
+export type { ProxySettings } from './proxy.js';

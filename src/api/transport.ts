@@ -1,5 +1,6 @@
 // The connection pool: undici, loaded on the first request, and the one call the HTTP client makes of it.
 import type { Dispatcher } from 'undici';
+import { proxyConfigured, proxyFromEnv, type ProxySettings } from './proxy.js';
 
 /**
  * undici is the heaviest dependency, so it is loaded on the first request only. Without a proxy,
@@ -29,26 +30,4 @@ export async function createSender(proxy: ProxySettings = proxyFromEnv(process.e
 export interface Sender {
   request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
   close(): Promise<void>;
-}
-
-/** The proxies to go through, as HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or their lower-case forms) name them. */
-export interface ProxySettings {
-  httpsProxy?: string;
-  httpProxy?: string;
-  noProxy?: string;
-}
-
-/** The proxy settings of an environment (the CLI passes its terminal's; a library caller gets the process's). */
-export function proxyFromEnv(env: NodeJS.ProcessEnv): ProxySettings {
-  const pick = (...values: (string | undefined)[]) => values.find((value) => value !== undefined && value !== '');
-  return {
-    httpsProxy: pick(env.HTTPS_PROXY, env.https_proxy),
-    httpProxy: pick(env.HTTP_PROXY, env.http_proxy),
-    noProxy: pick(env.NO_PROXY, env.no_proxy),
-  };
-}
-
-/** Whether requests may go through a proxy (NO_PROXY may still exempt the service's host). */
-export function proxyConfigured(proxy: ProxySettings): boolean {
-  return Boolean(proxy.httpsProxy || proxy.httpProxy);
 }

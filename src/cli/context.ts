@@ -2,7 +2,7 @@
 import { setMaxListeners } from 'node:events';
 import { ApiClient } from '../api/client.js';
 import type { TraceEvent } from '../api/http.js';
-import { proxyFromEnv } from '../api/transport.js';
+import { proxyFromEnv } from '../api/proxy.js';
 import { isLoopbackHost, normaliseBaseUrl } from '../api/base-url.js';
 import { ExitCode, MissingKeyError, RsapiError, UsageError } from '../api/errors.js';
 import { checkApiKey, storedSetting } from '../config/keys.js';

@@ -40,6 +40,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // Stack traces of RSAPI_DEBUG=1 / --verbose point into src/*.ts through the shipped source maps; set before the
+  // chunks load, and only then, so an ordinary start-up does not parse the maps.
+  if (process.env.RSAPI_DEBUG === '1' || argv.includes('--verbose') || argv.includes('-v')) process.setSourceMapsEnabled(true);
   const { run, processTerminal } = await import('./program.js');
   const code = await run(argv, processTerminal(), controller.signal);
   process.exitCode = code;

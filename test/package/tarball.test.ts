@@ -1,0 +1,110 @@
+// The published package, as a user gets it: packed, installed into an empty directory from the npm cache, used as a
+// library from TypeScript (type-checked with tsc, then run) and as a command, against the loopback mock.
+import { execFile } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, tempDir } from '../helpers/cli.js';
+import { startMock, type MockFixture } from '../helpers/mock.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const NODE_TYPES = join(ROOT, 'node_modules', '@types');
+
+const dir = tempDir('rsapi-tarball-');
+const app = join(dir.path, 'app');
+let tarball: string;
+let mock: MockFixture;
+
+/** Runs a program to its end without blocking this process (the mock answers from it). */
+async function exec(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = cleanEnv()): Promise<string> {
+  const { stdout } = await promisify(execFile)(file, args, { cwd, env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  return stdout;
+}
+
+beforeAll(async () => {
+  mock = await startMock();
+  // The bundle is built by the global setup; the declarations only here (tsc takes seconds).
+  await exec(process.execPath, ['scripts/build.mjs', '--types'], ROOT);
+  const packed = JSON.parse(await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir.path], ROOT)) as { filename: string }[];
+  tarball = join(dir.path, packed[0]!.filename);
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  await exec('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], app);
+}, 120_000);
+
+afterAll(async () => {
+  await mock.close();
+  dir.cleanup();
+});
+
+describe('the packed tarball', () => {
+  it('installs nothing but rsapi itself: every dependency is in the bundle', () => {
+    expect(readdirSync(join(app, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['rsapi']);
+    expect(statSync(tarball).size).toBeLessThan(2_000_000);
+  });
+
+  it('holds the licence notices of the bundled packages and the source maps', () => {
+    const files = readdirSync(join(app, 'node_modules', 'rsapi', 'dist'));
+    expect(files).toEqual(expect.arrayContaining(['THIRD_PARTY_NOTICES', 'main.js', 'main.js.map', 'index.js', 'types']));
+    const notices = readFileSync(join(app, 'node_modules', 'rsapi', 'dist', 'THIRD_PARTY_NOTICES'), 'utf8');
+    for (const name of ['commander@', 'undici@', 'conf@']) expect(notices).toContain(name);
+    expect(notices).toMatch(/Permission is hereby granted/);
+  });
+
+  it('is a typed library: a TypeScript file type-checks with tsc and runs against the mock', async () => {
+    writeFileSync(
+      join(app, 'use.ts'),
+      `import { ApiClient, ApiError, NotFoundError, type Page } from 'rsapi';
+
+const client = new ApiClient({ baseUrl: process.argv[2]!, apiKey: process.argv[3]! });
+const page: Page = await client.reports.list({ result: 'good' });
+let pages = 0;
+for await (const each of client.projects.pages({}, { all: true })) pages += each.records.length > 0 ? 1 : 0;
+let status: number | undefined;
+try {
+  await client.reports.show('99999');
+} catch (error) {
+  if (error instanceof NotFoundError) status = error.status;
+  else if (error instanceof ApiError) status = -1;
+}
+await client.close();
+console.log(JSON.stringify({ results: [...new Set(page.records.map((report) => report.result))], pages, status }));
+`,
+    );
+    writeFileSync(
+      join(app, 'misuse.ts'),
+      `import { ApiClient } from 'rsapi';
+
+const client = new ApiClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k' });
+// @ts-expect-error no such method: the declarations are real, not any
+client.reports.remove('1');
+// @ts-expect-error the key is required
+new ApiClient({ baseUrl: 'http://127.0.0.1:9' });
+// @ts-expect-error an id is a string
+void client.reports.show(7);
+`,
+    );
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, outDir: 'out', skipLibCheck: true, typeRoots: [NODE_TYPES], types: ['node'] },
+        files: ['use.ts', 'misuse.ts'],
+      }),
+    );
+    await exec(process.execPath, [TSC, '-p', 'tsconfig.json'], app);
+    const output = await exec(process.execPath, ['out/use.js', mock.server.url, mock.server.apiKey], app);
+    expect(JSON.parse(output)).toEqual({ results: ['good'], pages: expect.any(Number), status: 404 });
+    expect(JSON.parse(output).pages).toBeGreaterThan(0);
+  });
+
+  it('installs the rsapi command, which runs from the bundle alone', async () => {
+    const bin = join(app, 'node_modules', '.bin', 'rsapi');
+    expect((await exec(bin, ['--version'], app)).trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const ids = (await exec(bin, ['reports', 'list', '-q', '--limit', '3'], app, cleanEnv(mock.env))).trim().split('\n');
+    expect(ids).toHaveLength(3);
+  });
+});
