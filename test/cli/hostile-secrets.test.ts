@@ -148,9 +148,10 @@ describe('credentials in a base URL', () => {
     expectNoSecret(result, [PASSWORD, CANARY]);
   });
 
-  it('are masked by auth status, config get and config list when a hand-edited file holds them', async () => {
+  it('are masked by auth status (--all too), auth switch, config get and config list when a hand-edited file holds them', async () => {
     home.settings.store({ default: { 'base-url': `http://user:${PASSWORD}@127.0.0.1:9/api/v1`, 'api-key': CANARY } });
-    for (const argv of [['auth', 'status'], ['auth', 'status', '--json'], ['config', 'get', 'base-url'], ['config', 'list'], ['reports', 'list']]) {
+    const runs = [['auth', 'status'], ['auth', 'status', '--json'], ['auth', 'status', '--all'], ['auth', 'switch', 'default'], ['config', 'get', 'base-url'], ['config', 'list'], ['reports', 'list']];
+    for (const argv of runs) {
       const result = await runInProcess({ argv, env });
       expect(result.stdout + result.stderr).not.toContain(PASSWORD);
       expect(result.stdout + result.stderr).not.toContain(CANARY);

@@ -1,4 +1,5 @@
 // `rsapi auth status --all`: every stored profile with its base URL, its key masked, and which one is active; no request.
+import { withoutCredentials } from '../../../api/base-url.js';
 import { maskKey } from '../../../config/keys.js';
 import { profileOf, readStoredConfig, storedActiveProfile, storedProfileNames } from '../../../config/store.js';
 import { createListWriter, type ServiceRecord } from '../../../output/index.js';
@@ -19,7 +20,7 @@ export async function printAllProfiles(ctx: CommandContext): Promise<void> {
     return {
       profile: name,
       active: name === active,
-      base_url: settings['base-url'] ?? null,
+      base_url: settings['base-url'] ? withoutCredentials(settings['base-url']) : null,
       key: settings['api-key'] ? maskKey(settings['api-key']) : null,
     };
   });

@@ -1,4 +1,5 @@
 // `rsapi auth switch [NAME]`: makes a stored profile the active one; without NAME on a terminal, offers the stored profiles.
+import { withoutCredentials } from '../../../api/base-url.js';
 import type { Command } from 'commander';
 import { UsageError } from '../../../api/errors.js';
 import { maskKey } from '../../../config/keys.js';
@@ -30,14 +31,14 @@ Examples:
     if (name === undefined) {
       if (names.length === 0) throw new UsageError('no profile is stored yet', { hint: 'run `rsapi auth login` (add --profile NAME for another one)' });
       if (!canPrompt(ctx.io)) throw new UsageError('give the profile to switch to', { hint: `stored profiles: ${names.join(', ')}` });
-      const choices = names.map((profile) => ({ value: profile, name: `${profile}${profile === active ? ' (active)' : ''}  ${profileOf(config, profile)['base-url'] ?? ''}` }));
+      const choices = names.map((profile) => ({ value: profile, name: `${profile}${profile === active ? ' (active)' : ''}  ${withoutCredentials(profileOf(config, profile)['base-url'] ?? '')}` }));
       name = await promptSelect(ctx.io, 'Profile to make active', choices, names.includes(active) ? active : undefined);
     }
     if (!names.includes(name)) throw unknownProfile(name, names);
     const path = await setActiveProfile(name, env);
     const settings = profileOf(config, name);
     const key = settings['api-key'] ? `key ${maskKey(settings['api-key'])}` : 'no key stored';
-    ctx.note(`Active profile: ${name} (${settings['base-url'] ?? 'no base URL'}, ${key}); saved in ${path}`);
+    ctx.note(`Active profile: ${name} (${settings['base-url'] ? withoutCredentials(settings['base-url']) : 'no base URL'}, ${key}); saved in ${path}`);
     if (env.RSAPI_PROFILE && env.RSAPI_PROFILE !== name) ctx.note(`note: RSAPI_PROFILE=${env.RSAPI_PROFILE} in this shell still takes precedence`);
   });
 }
