@@ -58,10 +58,17 @@ export function decodeBody(text: string, status: number, request: RequestInfo, c
   }
 }
 
-/** The `message` of a Laravel error body, if any. */
+/** A service's message longer than this is cut (a hostile or broken one could send megabytes). */
+export const MAX_SERVICE_MESSAGE = 1_000;
+
+/** The `message` of a Laravel error body, if any, cut to MAX_SERVICE_MESSAGE characters. */
 export function serviceMessage(body: unknown): string | undefined {
-  if (isObject(body) && typeof body.message === 'string' && body.message.trim() !== '') return body.message.trim();
+  if (isObject(body) && typeof body.message === 'string' && body.message.trim() !== '') return shortened(body.message.trim());
   return undefined;
+}
+
+function shortened(text: string): string {
+  return text.length <= MAX_SERVICE_MESSAGE ? text : `${text.slice(0, MAX_SERVICE_MESSAGE)}… (${text.length - MAX_SERVICE_MESSAGE} more characters)`;
 }
 
 /** Maps an error status (other than 3xx, 408 and 429, which the HTTP client handles) to its typed error. */
@@ -93,7 +100,7 @@ function fieldErrors(body: unknown): Record<string, string[]> {
   const fields: Record<string, string[]> = {};
   if (!isObject(errors)) return fields;
   for (const [field, messages] of Object.entries(errors)) {
-    fields[field] = Array.isArray(messages) ? messages.map(String) : [String(messages)];
+    fields[shortened(field)] = (Array.isArray(messages) ? messages.map(String) : [String(messages)]).map(shortened);
   }
   return fields;
 }

@@ -8,6 +8,8 @@ export interface ErrorReportOptions {
   debug: boolean;
 }
 
+const MAX_FIELD_LINES = 50;
+
 /** Prints the error and returns the exit code for it. */
 export function reportError(error: unknown, stderr: Sink, options: ErrorReportOptions): ExitCodeValue {
   const lines: string[] = [];
@@ -16,9 +18,12 @@ export function reportError(error: unknown, stderr: Sink, options: ErrorReportOp
     code = error.exitCode;
     lines.push(`rsapi: ${oneLineForStderr(error.message)}`);
     if (error instanceof ValidationError) {
-      for (const [field, messages] of Object.entries(error.fields)) {
-        for (const message of messages) lines.push(`  ${oneLineForStderr(field)}: ${oneLineForStderr(message)}`);
-      }
+      // One line a field error, as many as a person reads; a service sending thousands gets a count.
+      const fieldLines = Object.entries(error.fields).flatMap(([field, messages]) =>
+        messages.map((message) => `  ${oneLineForStderr(field)}: ${oneLineForStderr(message)}`),
+      );
+      lines.push(...fieldLines.slice(0, MAX_FIELD_LINES));
+      if (fieldLines.length > MAX_FIELD_LINES) lines.push(`  … and ${fieldLines.length - MAX_FIELD_LINES} more field errors`);
     }
     if (error.hint) lines.push(`hint: ${oneLineForStderr(error.hint)}`);
   } else {

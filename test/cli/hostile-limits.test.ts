@@ -4,6 +4,7 @@ import { closeSync, openSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
 import { BIG_ID, startHostileServer, type HostileAnswer, type HostileServer } from '../helpers/hostile-server.js';
+import { runInProcess } from '../helpers/run.js';
 import { tempHomePerTest } from '../helpers/settings.js';
 
 const KEY = 'hostile-limits-key-Wx42';
@@ -102,6 +103,20 @@ describe('unlisted 4xx statuses', () => {
     expect(code).toBe(5);
     expect(stderr).toContain(`rsapi: request refused: No way (${status}). (HTTP ${status}, GET /reports)`);
     expect(server!.requests).toHaveLength(1);
+  });
+});
+
+describe('an error body built to flood the screen', () => {
+  it('a 422 with a 1 MB message and 5,000 field errors: exit 5, the message cut, 50 field lines and a count', async () => {
+    const errors = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`field${i}`, [`bad ${i}`]]));
+    await serve(() => ({ status: 422, json: { message: 'x'.repeat(1024 * 1024), errors } }));
+    const { code, stderr } = await runInProcess({ argv: ['reports', 'list', '--base-url', server!.url, '--api-key', KEY] });
+    expect(code).toBe(5);
+    const lines = stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^rsapi: the service rejected the request: x{1000}… \(1047576 more characters\) \(HTTP 422, GET \/reports\)$/);
+    expect(lines.slice(1, 51)).toEqual(Array.from({ length: 50 }, (_, i) => `  field${i}: bad ${i}`));
+    expect(lines[51]).toBe('  … and 4950 more field errors');
+    expect(lines).toHaveLength(52);
   });
 });
 
