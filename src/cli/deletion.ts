@@ -2,7 +2,7 @@
 import { ExitCode, RsapiError, type ExitCodeValue } from '../api/errors.js';
 import type { DeleteResult } from '../api/reports.js';
 import type { CommandContext } from './context.js';
-import { confirmOrRefuse } from './prompts.js';
+import { canPrompt, confirmOrRefuse } from './prompts.js';
 import { listLines } from './files.js';
 import { readAll } from './terminal.js';
 import { singleLine, terminalText } from '../output/terminal-text.js';
@@ -15,16 +15,40 @@ export interface DeleteRun {
   yes: boolean | undefined;
   validate?: (value: string) => string;
   remove: (id: string) => Promise<DeleteResult>;
+  /** --dry-run: say what would be deleted, delete nothing, send no DELETE. */
+  dryRun?: boolean;
+  /**
+   * What goes with each item, for a confirmation or a dry run (projects: their reports). Called only when a person
+   * is asked or with --dry-run, never with --yes: a script's delete costs no look-up.
+   */
+  describe?: (ids: string[]) => Promise<Map<string, ItemDescription>>;
+}
+
+export interface ItemDescription {
+  /** `project example.com and its 13 reports`. */
+  title: string;
+  /** Shown under the title (a few URLs of those reports). */
+  lines: string[];
 }
 
 export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<ExitCodeValue> {
   const ids = await expandStdin(ctx, run.args);
   const validated = ids.map((id) => (run.validate ? run.validate(id) : id));
   const unique = [...new Set(validated)];
-  const what = unique.length === 1 ? `${run.noun} ${unique[0]}` : `${unique.length} ${run.noun}s (${unique.join(', ')})`;
+  if (run.dryRun) return dryRun(ctx, run, unique);
+  let what = unique.length === 1 ? `${run.noun} ${unique[0]}` : `${unique.length} ${run.noun}s (${unique.join(', ')})`;
+  if (!run.yes && canPrompt(ctx.io) && run.describe) {
+    const described = await run.describe(unique);
+    if (unique.length === 1) what = described.get(unique[0] ?? '')?.title ?? what;
+    for (const id of unique) {
+      const item = described.get(id);
+      if (item && (unique.length > 1 || item.lines.length > 0)) ctx.note([...(unique.length > 1 ? [item.title] : []), ...item.lines].join('\n'));
+    }
+  }
   if (!(await confirmOrRefuse(ctx.io, run.yes, `Delete ${terminalText(what)}? This cannot be undone.`))) {
+    // As gh does for a cancelled command: exit 2, so `rsapi reports delete 5 && echo done` prints nothing.
     ctx.note('rsapi: nothing deleted');
-    return ExitCode.ok;
+    return ExitCode.usage;
   }
   let failure: ExitCodeValue | undefined;
   for (const id of unique) {
@@ -39,6 +63,23 @@ export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<E
     }
   }
   return failure ?? ExitCode.ok;
+}
+
+/** Says on stdout what would be deleted (with -q only the ids), and on stderr that nothing was. */
+async function dryRun(ctx: CommandContext, run: DeleteRun, ids: string[]): Promise<ExitCodeValue> {
+  const described = !ctx.globals.quiet && run.describe ? await run.describe(ids) : new Map<string, ItemDescription>();
+  const shown = (text: string): string => (ctx.io.stdoutIsTTY ? terminalText(text) : singleLine(text));
+  for (const id of ids) {
+    if (ctx.globals.quiet) {
+      ctx.io.stdout.write(`${shown(id)}\n`);
+      continue;
+    }
+    const item = described.get(id);
+    ctx.io.stdout.write(`would delete ${shown(item?.title ?? `${run.noun} ${id}`)}\n`);
+    for (const line of item?.lines ?? []) ctx.io.stdout.write(`${shown(line)}\n`);
+  }
+  ctx.note(`dry run: ${ids.length} ${run.noun}${ids.length === 1 ? '' : 's'} would be deleted; nothing was deleted`);
+  return ExitCode.ok;
 }
 
 async function expandStdin(ctx: CommandContext, args: string[]): Promise<string[]> {

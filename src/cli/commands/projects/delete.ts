@@ -1,6 +1,7 @@
 // `rsapi projects delete NAME...`: confirmed on a terminal, refused without one unless --yes.
 import type { Command } from 'commander';
-import { deleteEach } from '../../deletion.js';
+import { deleteEach, type ItemDescription } from '../../deletion.js';
+import { describeProject, PREVIEW_MAX_PROJECTS, previewLines, previewProject } from '../../project-preview.js';
 import { UsageError } from '../../../api/errors.js';
 import { handle } from '../../handler.js';
 
@@ -16,22 +17,35 @@ export function registerDelete(projects: Command): void {
     .alias('rm')
     .description('Delete projects (asks first on a terminal; scripts pass --yes)')
     .argument('<names...>', 'project names; - reads more from stdin, one a line')
-    .option('-y, --yes', 'delete without asking');
+    .option('-y, --yes', 'delete without asking')
+    .option('--dry-run', 'print what would be deleted (with report counts), delete nothing');
   command.addHelpText(
     'after',
     `
 Examples:
   $ rsapi projects delete example.com
-  $ rsapi projects delete old.example.com staging.example.com --yes`,
+  $ rsapi projects delete old.example.com staging.example.com --yes
+  $ rsapi projects delete old.example.com --dry-run
+
+A declined confirmation deletes nothing and exits 2 (as gh does for a cancelled command).`,
   );
   handle(command, async (ctx, self) => {
     const client = ctx.client();
+    const flags = self.opts<{ yes?: boolean; dryRun?: boolean }>();
     return deleteEach(ctx, {
       noun: 'project',
       args: self.args,
-      yes: self.opts<{ yes?: boolean }>().yes,
+      yes: flags.yes,
+      dryRun: flags.dryRun,
       validate: checkProjectName,
       remove: (name) => client.projects.delete(name),
+      describe: async (names) => {
+        const described = new Map<string, ItemDescription>();
+        if (names.length > PREVIEW_MAX_PROJECTS) return described;
+        const previews = await Promise.all(names.map((name) => previewProject(client, name)));
+        names.forEach((name, i) => described.set(name, { title: describeProject(name, previews[i]), lines: previewLines(previews[i]) }));
+        return described;
+      },
     });
   });
 }

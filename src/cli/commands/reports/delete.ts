@@ -10,21 +10,27 @@ export function registerDelete(reports: Command): void {
     .alias('rm')
     .description('Delete reports (asks first on a terminal; scripts pass --yes)')
     .argument('<ids...>', 'report ids; - reads more from stdin, one a line')
-    .option('-y, --yes', 'delete without asking');
+    .option('-y, --yes', 'delete without asking')
+    .option('--dry-run', 'print what would be deleted, delete nothing (no request is sent)');
   command.addHelpText(
     'after',
     `
 Examples:
   $ rsapi reports delete 42
   $ rsapi reports delete 42 43 44 --yes
-  $ rsapi reports list --result bad -q --all | rsapi reports delete - --yes`,
+  $ rsapi reports list --result bad -q --all | rsapi reports delete - --dry-run
+  $ rsapi reports list --result bad -q --all | rsapi reports delete - --yes
+
+A declined confirmation deletes nothing and exits 2 (as gh does for a cancelled command).`,
   );
   handle(command, async (ctx, self) => {
     const client = ctx.client();
+    const flags = self.opts<{ yes?: boolean; dryRun?: boolean }>();
     return deleteEach(ctx, {
       noun: 'report',
       args: self.args,
-      yes: self.opts<{ yes?: boolean }>().yes,
+      yes: flags.yes,
+      dryRun: flags.dryRun,
       validate: checkReportId,
       remove: (id) => client.reports.delete(id),
     });
