@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAll } from '../../src/cli/bulk/create-all.js';
 import { Journal } from '../../src/cli/bulk/journal.js';
 import { plainProgress } from '../../src/cli/bulk/progress.js';
-import { BIN, cleanEnv, runCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { BIN, cleanEnv, tempDir, type CliResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { mockPerTest } from '../helpers/mock.js';
 
 const mock = mockPerTest({ seed: 0 });
@@ -73,7 +74,7 @@ describe('one run per journal', () => {
     await until(() => fixture.server.requests.length > 0);
     const seen = fixture.server.requests.length;
     const started = Date.now();
-    const second = await runCli(['reports', 'create', '--from-file', file, '--journal', journal, '-q'], { env: fixture.env });
+    const second = await runInProcess({ argv: ['reports', 'create', '--from-file', file, '--journal', journal, '-q'], env: fixture.env });
     expect(second.code).toBe(2);
     expect(second.stderr).toContain(`the journal ${journal} is in use by another run (pid ${first.child.pid}`);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -91,7 +92,7 @@ describe('one run per journal', () => {
     const journal = join(dir, 'run.journal');
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     writeFileSync(`${journal}.lock`, `${gone.stdout}\n`);
-    const result = await runCli(['reports', 'create', ...urls('stale.example', 3), '--journal', journal, '-q'], { env: fixture.env });
+    const result = await runInProcess({ argv: ['reports', 'create', ...urls('stale.example', 3), '--journal', journal, '-q'], env: fixture.env });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim().split('\n')).toHaveLength(3);
     expect(existsSync(`${journal}.lock`)).toBe(false);
@@ -148,7 +149,7 @@ describe('a journal that cannot be written stops the run before the next request
     const wanted = urls('full-disk.example', 80);
     const file = urlFile(dir, wanted);
     const args = ['reports', 'create', '--from-file', file, '--concurrency', '1', '--journal', journal, '-q'];
-    const first = await runCli(args, { env: fixture.env, timeoutMs: 60_000 });
+    const first = await runInProcess({ argv: args, env: fixture.env });
     expect(first.code).toBe(1);
     expect(first.stderr).toMatch(/cannot write the journal .*run\.journal: (no space left on the device \(ENOSPC\)|only \d+ of \d+ bytes)/);
     expect(first.stderr).toMatch(/created \d+, failed 0, skipped 0 \(journal\), not started \d+ \(the journal could not be written\)/);
@@ -166,7 +167,7 @@ describe('a journal that cannot be written stops the run before the next request
     expect(sendingLines).toEqual(posts);
 
     spawnSync('rm', [join(small, 'filler')]);
-    const second = await runCli(args, { env: fixture.env, timeoutMs: 60_000 });
+    const second = await runInProcess({ argv: args, env: fixture.env });
     expect(second.code, second.stderr).toBe(0);
     const counts = new Map<string, number>();
     for (const report of fixture.server.reports()) counts.set(report.url, (counts.get(report.url) ?? 0) + 1);

@@ -8,7 +8,8 @@ import { parseHistory } from '../../src/cli/bulk/journal.js';
 import { runPool } from '../../src/cli/bulk/pool.js';
 import { createProgress, plainProgress } from '../../src/cli/bulk/progress.js';
 import { ExitCode, NotFoundError } from '../../src/api/errors.js';
-import { BIN, cleanEnv, runCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { BIN, cleanEnv, tempDir, type CliResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { mockPerTest, type MockFixture } from '../helpers/mock.js';
 import { runOnTerminal } from '../helpers/terminal.js';
 import { seededRandom } from '../mock/http.js';
@@ -86,10 +87,7 @@ describe('bulk create under faults', () => {
     writeFileSync(file, `${input}\n`);
     const journal = join(dir, 'journal.ndjson');
 
-    const result = await runCli(
-      ['reports', 'create', '--from-file', file, '--skip-invalid', '--concurrency', '8', '--retries', '4', '--journal', journal, '-o', 'ndjson'],
-      { env: fixture.env, timeoutMs: 60_000 },
-    );
+    const result = await runInProcess({ argv: ['reports', 'create', '--from-file', file, '--skip-invalid', '--concurrency', '8', '--retries', '4', '--journal', journal, '-o', 'ndjson'], env: fixture.env });
 
     expect(result.stderr).toMatch(/created 300 \(\d+ found after a lost answer\), failed 0, skipped 0 \(journal\), duplicates 2, invalid 1/);
     expect(result.code).toBe(0);
@@ -109,7 +107,7 @@ describe('bulk create under faults', () => {
   it('the last attempt\'s lost answer is looked up too: with no retries left, a stored report still counts as created', async () => {
     const fixture = await mock({ dropAfterCreate: 1 });
     const wanted = urls('last-attempt.example', 5);
-    const result = await runCli(['reports', 'create', ...wanted, '--retries', '0', '-o', 'ndjson'], { env: fixture.env });
+    const result = await runInProcess({ argv: ['reports', 'create', ...wanted, '--retries', '0', '-o', 'ndjson'], env: fixture.env });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('created 5 (5 found after a lost answer), failed 0');
     const ids = expectExactlyOnce(fixture, wanted);
@@ -120,10 +118,7 @@ describe('bulk create under faults', () => {
     const fixture = await mock({ stallRate: 0.25, random: seededRandom(3) });
     const journal = join(scratch(), 'journal.ndjson');
     const wanted = urls('stall.example', 12);
-    const first = await runCli(['reports', 'create', ...wanted, '--timeout', '0.4', '--retries', '5', '--concurrency', '6', '--journal', journal, '-o', 'ndjson'], {
-      env: fixture.env,
-      timeoutMs: 60_000,
-    });
+    const first = await runInProcess({ argv: ['reports', 'create', ...wanted, '--timeout', '0.4', '--retries', '5', '--concurrency', '6', '--journal', journal, '-o', 'ndjson'], env: fixture.env });
     const stalled = fixture.server.requests.filter((request) => request.method === 'POST' && request.status === undefined).map((request) => request.form.url);
     expect(stalled.length).toBeGreaterThan(0);
     expect(first.code).toBe(ExitCode.network);
@@ -135,7 +130,7 @@ describe('bulk create under faults', () => {
     for (const url of stalled) expect(last.get(url ?? '')).toMatchObject({ status: 'failed', code: 7, maybeCreated: true });
 
     fixture.server.options.stallRate = 0;
-    const second = await runCli(['reports', 'create', ...wanted, '--timeout', '0.4', '--journal', journal, '-o', 'ndjson'], { env: fixture.env, timeoutMs: 60_000 });
+    const second = await runInProcess({ argv: ['reports', 'create', ...wanted, '--timeout', '0.4', '--journal', journal, '-o', 'ndjson'], env: fixture.env });
     expect(second.code).toBe(0);
     expect(ndjson(second.stdout).map((record) => record.url).sort()).toEqual([...stalled].sort());
     expectExactlyOnce(fixture, wanted);
@@ -163,7 +158,7 @@ describe('bulk create under faults', () => {
     expect(createdFirst.length).toBeLessThan(300);
     expect(ndjson(first.stdout).map((record) => record.url).sort()).toEqual(createdFirst.map((line) => line.url).sort());
 
-    const second = await runCli(args, { env: fixture.env, timeoutMs: 60_000 });
+    const second = await runInProcess({ argv: args, env: fixture.env });
     expect(second.code).toBe(0);
     expect(second.stderr).toContain(`skipping ${createdFirst.length} URLs already created (journal`);
     const ids = expectExactlyOnce(fixture, wanted);
@@ -183,10 +178,10 @@ describe('bulk create: journal', () => {
     const [sending, done, torn] = urls('journal.example', 3) as [string, string, string];
     // `sending` (…/p/1) was stored by the service, but the run was killed before its answer was journaled;
     // since then, more than a page of newer reports whose URLs contain it (…/p/10, …/p/100) were created.
-    const before = await runCli(['reports', 'create', sending, '--json'], { env: fixture.env });
+    const before = await runInProcess({ argv: ['reports', 'create', sending, '--json'], env: fixture.env });
     const storedId = (JSON.parse(before.stdout) as { id: number }).id;
     const newer = ['10', '11', '12', '13', '14', '15', '16', '17', '18', '19', '100', '101'].map((n) => `https://journal.example/p/${n}`);
-    expect((await runCli(['reports', 'create', ...newer, '-q'], { env: fixture.env })).code).toBe(0);
+    expect((await runInProcess({ argv: ['reports', 'create', ...newer, '-q'], env: fixture.env })).code).toBe(0);
     const at = new Date().toISOString();
     writeFileSync(
       journal,
@@ -197,7 +192,7 @@ describe('bulk create: journal', () => {
       ].join('\n'),
     );
 
-    const result = await runCli(['reports', 'create', done, sending, torn, '--journal', journal, '-o', 'ndjson'], { env: fixture.env });
+    const result = await runInProcess({ argv: ['reports', 'create', done, sending, torn, '--journal', journal, '-o', 'ndjson'], env: fixture.env });
 
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('skipping 1 URL already created');
@@ -222,7 +217,7 @@ describe('bulk create: journal', () => {
     const wanted = urls('limited.example', 7);
     const args = ['reports', 'create', ...wanted, '--concurrency', '1', '--retries', '0', '--journal', journal, '-o', 'tsv', '--fields', 'url'];
 
-    const first = await runCli(args, { env: fixture.env });
+    const first = await runInProcess({ argv: args, env: fixture.env });
     expect(first.code).toBe(ExitCode.rateLimited);
     expect(first.stdout.trim().split('\n')).toEqual(wanted.slice(0, 4));
     for (const url of wanted.slice(4)) expect(first.stderr).toContain(`rsapi: ${url}: still rate limited`);
@@ -232,7 +227,7 @@ describe('bulk create: journal', () => {
     expect(failed.map((line) => [line.url, line.code])).toEqual(wanted.slice(4).map((url) => [url, 6]));
 
     await new Promise((resolve) => setTimeout(resolve, 1600));
-    const second = await runCli(args, { env: fixture.env });
+    const second = await runInProcess({ argv: args, env: fixture.env });
     expect(second.code).toBe(0);
     expect(second.stdout.trim().split('\n')).toEqual(wanted.slice(4));
     expect(second.stderr).toContain('skipping 4 URLs already created');
@@ -241,7 +236,7 @@ describe('bulk create: journal', () => {
 
   it('a journal that cannot be opened is a usage error before any request', async () => {
     const fixture = await mock();
-    const result = await runCli(['reports', 'create', 'https://a.example/', '--journal', join(scratch(), 'missing-dir', 'j')], { env: fixture.env });
+    const result = await runInProcess({ argv: ['reports', 'create', 'https://a.example/', '--journal', join(scratch(), 'missing-dir', 'j')], env: fixture.env });
     expect(result.code).toBe(ExitCode.usage);
     expect(result.stderr).toContain('cannot open the journal');
     expect(fixture.server.requests).toHaveLength(0);
@@ -251,7 +246,7 @@ describe('bulk create: journal', () => {
 describe('bulk create: input and output', () => {
   it('an invalid line stops the run before any request, naming it', async () => {
     const fixture = await mock();
-    const result = await runCli(['reports', 'create', '--from-file', '-'], { env: fixture.env, input: 'https://a.example/\nftp://b.example/\n' });
+    const result = await runInProcess({ argv: ['reports', 'create', '--from-file', '-'], env: fixture.env, stdin: 'https://a.example/\nftp://b.example/\n' });
     expect(result.code).toBe(ExitCode.usage);
     expect(result.stderr).toContain('stdin:2: "ftp://b.example/"');
     expect(fixture.server.requests).toHaveLength(0);
@@ -261,7 +256,7 @@ describe('bulk create: input and output', () => {
     const fixture = await mock({ latencyMs: 5 });
     const wanted = urls('order.example', 12);
     const input = ['# header', ...wanted, '', wanted[0], '   '].join('\n');
-    const result = await runCli(['reports', 'create', '--from-file', '-', '--json', '--concurrency', '6'], { env: fixture.env, input });
+    const result = await runInProcess({ argv: ['reports', 'create', '--from-file', '-', '--json', '--concurrency', '6'], env: fixture.env, stdin: input });
     expect(result.code).toBe(0);
     const records = JSON.parse(result.stdout) as { url: string }[];
     expect(records.map((record) => record.url)).toEqual(wanted);
@@ -272,11 +267,11 @@ describe('bulk create: input and output', () => {
 
   it('one URL prints one json object and no summary; its failure is the usual error and exit code', async () => {
     const fixture = await mock();
-    const ok = await runCli(['reports', 'create', 'https://one.example/', '--json'], { env: fixture.env });
+    const ok = await runInProcess({ argv: ['reports', 'create', 'https://one.example/', '--json'], env: fixture.env });
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ url: 'https://one.example/' });
     expect(ok.stderr).toBe('');
-    const refused = await runCli(['reports', 'create', 'https://one.example/', '--json'], { env: { ...fixture.env, RSAPI_API_KEY: 'wrong-key-123' } });
+    const refused = await runInProcess({ argv: ['reports', 'create', 'https://one.example/', '--json'], env: { ...fixture.env, RSAPI_API_KEY: 'wrong-key-123' } });
     expect(refused.code).toBe(ExitCode.auth);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toMatch(/^rsapi: authentication refused/);
@@ -284,7 +279,7 @@ describe('bulk create: input and output', () => {
 
   it('the gate judges every created report after the output (exit 10)', async () => {
     const fixture = await mock();
-    const result = await runCli(['reports', 'create', ...urls('gate.example', 3), '--fail-on', 'good', '--json'], { env: fixture.env });
+    const result = await runInProcess({ argv: ['reports', 'create', ...urls('gate.example', 3), '--fail-on', 'good', '--json'], env: fixture.env });
     expect(result.code).toBe(ExitCode.gate);
     expect(JSON.parse(result.stdout)).toHaveLength(3);
     expect(result.stderr).toContain('rsapi: gate failed');
@@ -292,7 +287,7 @@ describe('bulk create: input and output', () => {
 
   it('--concurrency must be a whole number from 1 to 32', async () => {
     for (const value of ['0', '33', 'two']) {
-      const result = await runCli(['reports', 'create', 'https://a.example/', '--concurrency', value], { env: { RSAPI_BASE_URL: 'http://127.0.0.1:9' } });
+      const result = await runInProcess({ argv: ['reports', 'create', 'https://a.example/', '--concurrency', value], env: { RSAPI_BASE_URL: 'http://127.0.0.1:9' } });
       expect(result.code).toBe(ExitCode.usage);
       expect(result.stderr).toContain('--concurrency must be a whole number from 1 to 32');
     }
@@ -300,7 +295,7 @@ describe('bulk create: input and output', () => {
 
   it('no progress bar when stderr is not a terminal: only the summary line', async () => {
     const fixture = await mock();
-    const result = await runCli(['reports', 'create', ...urls('plain.example', 5), '-q'], { env: fixture.env });
+    const result = await runInProcess({ argv: ['reports', 'create', ...urls('plain.example', 5), '-q'], env: fixture.env });
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n')).toHaveLength(5);
     expect(result.stderr).toBe('created 5, failed 0\n');

@@ -2,7 +2,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { mockPerTest, type MockFixture } from '../helpers/mock.js';
 import { childNamed, childrenNamed, parseXml, type XmlElement } from '../helpers/xml.js';
 
@@ -58,9 +59,7 @@ describe('--junit', () => {
     const dir = scratch();
     const junit = join(dir, 'rsapi.xml');
     const urls = ['https://example.com/', 'https://example.com/pricing', 'https://docs.example.net/a', failing];
-    const run = await runCli(['reports', 'create', ...urls, '--concurrency', '1', '--retries', '0', '--min-score', '50', '--junit', junit, '-o', 'ndjson'], {
-      env: fixture.env,
-    });
+    const run = await runInProcess({ argv: ['reports', 'create', ...urls, '--concurrency', '1', '--retries', '0', '--min-score', '50', '--junit', junit, '-o', 'ndjson'], env: fixture.env });
     expect(run.code).toBe(8);
     const created = ndjson(run.stdout);
     expect(created).toHaveLength(3);
@@ -96,7 +95,7 @@ describe('--junit', () => {
     const dir = scratch();
     const junit = join(dir, 'list.xml');
     writeFileSync(junit, 'old content that is not XML');
-    const list = await runCli(['reports', 'list', '--per-page', '25', '--fail-on', 'bad', '--junit', junit, '--json'], { env: fixture.env });
+    const list = await runInProcess({ argv: ['reports', 'list', '--per-page', '25', '--fail-on', 'bad', '--junit', junit, '--json'], env: fixture.env });
     const listed = JSON.parse(list.stdout) as Report[];
     expect(list.code).toBe(listed.some((report) => report.result === 'bad') ? 10 : 0);
     const suite = childNamed(parseXml(readFileSync(junit, 'utf8')), 'testsuite')!;
@@ -104,7 +103,7 @@ describe('--junit', () => {
     expect(childrenNamed(suite, 'testcase').map((testcase) => testcase.attributes.name)).toEqual(listed.map((report) => report.url));
     expect(Number(suite.attributes.failures)).toBe(listed.filter((report) => report.result === 'bad').length);
 
-    const show = await runCli(['reports', 'show', String(listed[0]!.id), '--junit', junit, '--json'], { env: fixture.env });
+    const show = await runInProcess({ argv: ['reports', 'show', String(listed[0]!.id), '--junit', junit, '--json'], env: fixture.env });
     expect(show.code).toBe(0);
     const shown = childNamed(parseXml(readFileSync(junit, 'utf8')), 'testsuite')!;
     expect(shown.attributes).toMatchObject({ name: 'rsapi reports show', tests: '1', failures: '0' });
@@ -113,7 +112,7 @@ describe('--junit', () => {
 
   it('a --junit path in a missing folder is a usage error before any request', async () => {
     const fixture = await mock();
-    const run = await runCli(['reports', 'list', '--junit', join(scratch(), 'no', 'such', 'x.xml')], { env: fixture.env });
+    const run = await runInProcess({ argv: ['reports', 'list', '--junit', join(scratch(), 'no', 'such', 'x.xml')], env: fixture.env });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/cannot write --junit to .*no such file/);
     expect(fixture.server.requests).toHaveLength(0);
@@ -123,7 +122,7 @@ describe('--junit', () => {
 describe('--baseline and --max-drop', () => {
   /** Creates the URLs once (the mock's scores are a function of the URL) and returns their reports. */
   async function scoresOf(fixture: MockFixture, urls: string[]): Promise<Report[]> {
-    const run = await runCli(['reports', 'create', ...urls, '-o', 'ndjson'], { env: fixture.env });
+    const run = await runInProcess({ argv: ['reports', 'create', ...urls, '-o', 'ndjson'], env: fixture.env });
     expect(run.code).toBe(0);
     return ndjson(run.stdout);
   }
@@ -150,14 +149,14 @@ describe('--baseline and --max-drop', () => {
     const args = ['reports', 'create', ...urls, '--baseline', baseline, '--max-drop', '5', '-o', 'ndjson'];
 
     write(first.score + 5);
-    const atThreshold = await runCli(args, { env: fixture.env });
+    const atThreshold = await runInProcess({ argv: args, env: fixture.env });
     expect(atThreshold.code).toBe(0);
     expect(atThreshold.stderr).toContain(
       `rsapi: baseline passed: 0 of 2 reports fell by more than 5 points or got a worse result (--max-drop 5); 1 new, 1 vanished (listed, not failed)`,
     );
 
     write(first.score + 6);
-    const beyond = await runCli(args, { env: fixture.env });
+    const beyond = await runInProcess({ argv: args, env: fixture.env });
     expect(beyond.code).toBe(10);
     expect(beyond.stderr).toContain(
       `rsapi: baseline failed: 1 of 2 reports fell by more than 5 points or got a worse result (--max-drop 5); worst: ${first.url} score ${first.score + 6} → ${first.score} (-6); 1 new, 1 vanished (listed, not failed)`,
@@ -180,7 +179,7 @@ describe('--baseline and --max-drop', () => {
         { url: y.url, score: y.score + 30, result: y.result },
       ]),
     );
-    const run = await runCli(['reports', 'create', ...urls, '--baseline', baseline, '--max-drop', '10', '-o', 'ndjson'], { env: fixture.env });
+    const run = await runInProcess({ argv: ['reports', 'create', ...urls, '--baseline', baseline, '--max-drop', '10', '-o', 'ndjson'], env: fixture.env });
     expect(run.code).toBe(10);
     expect(run.stderr).toContain(`worst: ${y.url} score ${y.score + 30} → ${y.score} (-30)`);
     const regressed = x.result === 'good' ? 1 : 2;
@@ -196,7 +195,7 @@ describe('--baseline and --max-drop', () => {
     const fixture = await mock();
     const path = join(scratch(), 'baseline.json');
     if (content !== undefined) writeFileSync(path, content);
-    const run = await runCli(['reports', 'create', 'https://example.com/', '--baseline', path, '--max-drop', '3'], { env: fixture.env });
+    const run = await runInProcess({ argv: ['reports', 'create', 'https://example.com/', '--baseline', path, '--max-drop', '3'], env: fixture.env });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
     expect(fixture.server.requests).toHaveLength(0);
@@ -204,7 +203,7 @@ describe('--baseline and --max-drop', () => {
 
   it('--max-drop without --baseline is a usage error', async () => {
     const fixture = await mock();
-    const run = await runCli(['reports', 'list', '--max-drop', '3'], { env: fixture.env });
+    const run = await runInProcess({ argv: ['reports', 'list', '--max-drop', '3'], env: fixture.env });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--max-drop needs --baseline FILE');
     expect(fixture.server.requests).toHaveLength(0);
@@ -217,7 +216,7 @@ describe('--summary', () => {
     const summary = join(scratch(), 'step-summary.md');
     writeFileSync(summary, '# earlier step\n\n');
     for (const url of ['https://example.com/s1', 'https://example.com/s2']) {
-      const run = await runCli(['reports', 'create', url, '--summary', summary, '-o', 'ndjson'], { env: fixture.env });
+      const run = await runInProcess({ argv: ['reports', 'create', url, '--summary', summary, '-o', 'ndjson'], env: fixture.env });
       expect(run.code).toBe(0);
     }
     const text = readFileSync(summary, 'utf8');

@@ -1,7 +1,7 @@
 // Tables on a real pseudo-terminal of a set width: no line wider than the terminal, ids and results whole, --wide whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/width.js';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { runOnTerminal } from '../helpers/terminal.js';
 
@@ -76,7 +76,7 @@ describe('reports list fitted to the terminal', () => {
 
 describe('a table that is not on a terminal', () => {
   it('-o table into a pipe keeps every value whole', async () => {
-    const { code, stdout } = await runCli(['reports', 'list', '-o', 'table'], { env: { ...mock.env, COLUMNS: '40' } });
+    const { code, stdout } = await runInProcess({ argv: ['reports', 'list', '-o', 'table'], env: { ...mock.env, COLUMNS: '40' } });
     expect(code).toBe(0);
     for (const report of firstPage()) expect(stdout).toContain(String(report.url));
     expect(stdout).toMatch(/generated_at/);

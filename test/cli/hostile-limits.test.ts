@@ -2,7 +2,8 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { BIN, cleanEnv } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { BIG_ID, startHostileServer, type HostileAnswer, type HostileServer } from '../helpers/hostile-server.js';
 import { runInProcess } from '../helpers/run.js';
 import { tempHomePerTest } from '../helpers/settings.js';
@@ -22,7 +23,7 @@ async function serve(answer: (url: string, method: string) => HostileAnswer): Pr
 }
 
 function rsapi(args: string[], input?: string) {
-  return runCli([...args, '--base-url', server!.url, '--api-key', KEY], { env: { HOME: home.path, RSAPI_CONFIG_DIR: home.settings.dir }, input });
+  return runInProcess({ argv: [...args, '--base-url', server!.url, '--api-key', KEY], env: { HOME: home.path, RSAPI_CONFIG_DIR: home.settings.dir }, stdin: input });
 }
 
 const GIB = 1024 ** 3;

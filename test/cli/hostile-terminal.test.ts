@@ -1,6 +1,6 @@
 // A hostile service against a real terminal and a pipe: nothing it sends drives the terminal; pipes keep the data exact.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { ALL_ATTACKS, RAW_CONTROLS, TERMINAL_ATTACKS, hostileReport, startHostileServer, type HostileServer } from '../helpers/hostile-server.js';
 import { tempHomePerTest } from '../helpers/settings.js';
 import { runOnTerminal } from '../helpers/terminal.js';
@@ -73,34 +73,34 @@ describe('on a terminal, nothing the service sends reaches it raw', () => {
 
 describe('into a pipe, data formats stay exact', () => {
   it('json is the records as sent, controls and all', async () => {
-    const { stdout, code } = await runCli(['reports', 'list', '-o', 'json', ...connection()]);
+    const { stdout, code } = await runInProcess({ argv: ['reports', 'list', '-o', 'json', ...connection()] });
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual(records);
   });
 
   it('ndjson is one exact record a line', async () => {
-    const { stdout } = await runCli(['reports', 'list', '-o', 'ndjson', ...connection()]);
+    const { stdout } = await runInProcess({ argv: ['reports', 'list', '-o', 'ndjson', ...connection()] });
     expect(stdout.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(records);
   });
 
   it('csv keeps the raw characters (quoted as RFC 4180 says)', async () => {
-    const { stdout } = await runCli(['reports', 'list', '-o', 'csv', '--fields', 'id,project', ...connection()]);
+    const { stdout } = await runInProcess({ argv: ['reports', 'list', '-o', 'csv', '--fields', 'id,project', ...connection()] });
     expect(stdout).toBe(`id,project\r\n7,${records[0]!.project}\r\n8,${records[1]!.project}\r\n`);
   });
 
   it('tsv keeps the raw characters, escaping only what would break its lines', async () => {
-    const { stdout } = await runCli(['reports', 'list', '--fields', 'id,url', ...connection()]);
+    const { stdout } = await runInProcess({ argv: ['reports', 'list', '--fields', 'id,url', ...connection()] });
     const url = String(records[0]!.url).replace(/\\/g, '\\\\');
     expect(stdout).toBe(`7\t${url}\n8\thttps://example.com/first\\nsecond\n`);
   });
 
   it('-q never splits one name over two lines', async () => {
-    const { stdout } = await runCli(['projects', 'list', '-q', ...connection()]);
+    const { stdout } = await runInProcess({ argv: ['projects', 'list', '-q', ...connection()] });
     expect(stdout).toBe(`evilfirst\\nsecond.com\n${TERMINAL_ATTACKS.clearScreen}x\n`);
   });
 
   it('stderr is escaped even when it is not a terminal (CI logs are shown on terminals)', async () => {
-    const { stderr, code } = await runCli(['reports', 'create', 'https://example.com/', ...connection()]);
+    const { stderr, code } = await runInProcess({ argv: ['reports', 'create', 'https://example.com/', ...connection()] });
     expect(code).toBe(5);
     expect(stderr).not.toMatch(RAW_CONTROLS);
     expect(stderr).toContain('\\x1b]52;c;');

@@ -2,7 +2,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 
 let mock: MockFixture;
@@ -18,7 +19,7 @@ afterAll(async () => {
 
 async function refusedWithNothingSent(args: string[], env: Record<string, string> = {}, input?: string): Promise<string> {
   const before = mock.server.requests.length;
-  const result = await runCli(args, { env: { ...mock.env, ...env }, input });
+  const result = await runInProcess({ argv: args, env: { ...mock.env, ...env }, stdin: input });
   expect(result.code, result.stderr).toBe(2);
   expect(mock.server.requests.slice(before)).toEqual([]);
   expect(result.stdout).toBe('');

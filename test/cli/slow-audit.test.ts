@@ -2,7 +2,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { mockPerTest, type MockFixture } from '../helpers/mock.js';
 
 const mock = mockPerTest({ seed: 0 });
@@ -34,7 +34,7 @@ describe('slow audits with a short timeout (mock storeDelayMs)', () => {
       mkdirSync(fixture.configDir, { recursive: true });
       writeFileSync(join(fixture.configDir, 'config.json'), JSON.stringify({ profiles: { default: { timeout: 0.3 } } }), { mode: 0o600 });
     }
-    const result = await runCli(args, { env: fixture.env, timeoutMs: 60_000 });
+    const result = await runInProcess({ argv: args, env: fixture.env });
     expect(result.stderr).toContain(`created ${count} (${count} found after a lost answer), failed 0, duplicates 1`);
     expect(result.code).toBe(0);
     expect(countsByUrl(fixture)).toEqual(new Map(wanted.map((url) => [url, 1])));
@@ -44,7 +44,7 @@ describe('slow audits with a short timeout (mock storeDelayMs)', () => {
 
   it('one URL: says what it waits for, then prints the report found', async () => {
     const fixture = await mock({ storeDelayMs: 700 });
-    const result = await runCli(['reports', 'create', 'https://one.slow.example/', '--timeout', '0.3', '--json'], { env: fixture.env });
+    const result = await runInProcess({ argv: ['reports', 'create', 'https://one.slow.example/', '--timeout', '0.3', '--json'], env: fixture.env });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/may still be auditing the page: watching up to 3 s for its report \(it is not sent again\)/);
     expect(JSON.parse(result.stdout)).toMatchObject({ url: 'https://one.slow.example/' });
@@ -53,7 +53,7 @@ describe('slow audits with a short timeout (mock storeDelayMs)', () => {
 
   it('an audit slower than the watch: unsettled, exit 7, with the hint to check before creating again; never a second POST', async () => {
     const fixture = await mock({ storeDelayMs: 5_000 });
-    const result = await runCli(['reports', 'create', 'https://slower.example/', '--timeout', '0.3'], { env: fixture.env, timeoutMs: 30_000 });
+    const result = await runInProcess({ argv: ['reports', 'create', 'https://slower.example/', '--timeout', '0.3'], env: fixture.env });
     expect(result.code).toBe(7);
     expect(result.stderr).toMatch(/no report showed up within 3 s; the report for https:\/\/slower\.example\/ may still be created/);
     expect(result.stderr).toContain("rsapi reports list --search 'https://slower.example/'");

@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseReportUrl, reportUrlProblem } from '../../src/api/report-url.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 
 const BAD = ['http:example.com', 'http:/x.example', 'https:\\\\x.example\\a', 'https://example.com/a b', 'https://example.com/\ta', 'ftp://example.com/', 'example.com', 'https:///nohost'];
@@ -38,7 +39,7 @@ describe('reports create refuses bad URLs before any request', () => {
   it('one bad line among good ones: exit 2, every bad line named with its reason, nothing sent', async () => {
     const file = join(dir.path, 'urls.txt');
     writeFileSync(file, ['https://good.example/1', ...BAD, 'https://good.example/2'].join('\n'));
-    const result = await runCli(['reports', 'create', '--from-file', file], { env: mock.env });
+    const result = await runInProcess({ argv: ['reports', 'create', '--from-file', file], env: mock.env });
     expect(result.code).toBe(2);
     expect(mock.server.requests).toHaveLength(0);
     for (let line = 2; line <= BAD.length + 1; line++) expect(result.stderr).toContain(`${file}:${line}: `);
@@ -50,7 +51,7 @@ describe('reports create refuses bad URLs before any request', () => {
   });
 
   it('--skip-invalid skips them and creates the rest; another form of one URL is the same URL', async () => {
-    const result = await runCli(['reports', 'create', 'HTTPS://Good.example', 'http:/x.example', 'https://good.example/', '--skip-invalid', '-q'], { env: mock.env });
+    const result = await runInProcess({ argv: ['reports', 'create', 'HTTPS://Good.example', 'http:/x.example', 'https://good.example/', '--skip-invalid', '-q'], env: mock.env });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('skipping 1 invalid URL');
     expect(result.stderr).toContain('https://good.example/ given more than once; creating it once');
