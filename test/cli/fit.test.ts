@@ -1,4 +1,4 @@
-// Tables on a real pseudo-terminal of a set width: no line wider than the terminal, ids and results whole, --wide whole.
+// Tables on a terminal of a set width (in-process, and once on a real pseudo-terminal): no line wider than the terminal, ids and results whole, --wide whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/width.js';
 import { runInProcess } from '../helpers/run.js';
@@ -23,10 +23,11 @@ function screenLines(screen: string): string[] {
     .filter((line) => line !== '');
 }
 
+/** The run on a terminal of `columns` (in-process, every stream a TTY): the screen's lines, stdout then stderr. */
 async function onTerminal(args: string[], columns: number): Promise<string[]> {
-  const { code, screen } = await runOnTerminal(args, { env: { ...mock.env, TERM: 'xterm-256color' }, size: { columns, rows: 50 } });
+  const { code, stdout, stderr } = await runInProcess({ argv: args, env: { ...mock.env, TERM: 'xterm-256color' }, tty: true, columns });
   expect(code).toBe(0);
-  return screenLines(screen);
+  return screenLines(stdout + stderr);
 }
 
 /** The first page as the service lists it: newest first. */
@@ -71,6 +72,16 @@ describe('reports list fitted to the terminal', () => {
     expect(narrow.join('\n')).not.toContain(String(report?.url));
     const wide = await onTerminal(['reports', 'show', String(report?.id), '--wide'], 30);
     expect(wide.join('\n')).toContain(String(report?.url));
+  });
+});
+
+describe('on a real pseudo-terminal', () => {
+  it('the width comes from the terminal itself: 60 columns, no line wider', async () => {
+    const { code, screen } = await runOnTerminal(['reports', 'list'], { env: { ...mock.env, TERM: 'xterm-256color' }, size: { columns: 60, rows: 50 } });
+    expect(code).toBe(0);
+    const table = screenLines(screen).filter((line) => !/^(rsapi:|page \d)/.test(line));
+    expect(table).toHaveLength(11);
+    for (const line of table) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
   });
 });
 

@@ -36,6 +36,12 @@ beforeEach(() => {
 
 const connection = () => ['--base-url', server.url, '--api-key', KEY];
 
+/** The run on a terminal (in-process, every stream a TTY): what the screen would show, stdout and stderr together. */
+async function onTerminal(args: string[]): Promise<{ screen: string; code: number }> {
+  const { stdout, stderr, code } = await runInProcess({ argv: args, env, tty: true, columns: 200 });
+  return { screen: stdout + stderr, code };
+}
+
 describe('on a terminal, nothing the service sends reaches it raw', () => {
   it.each([
     ['a table of reports', ['reports', 'list']],
@@ -50,7 +56,7 @@ describe('on a terminal, nothing the service sends reaches it raw', () => {
     ['a 422 with hostile message, field names and messages', ['reports', 'create', 'https://example.com/']],
     ['an unlisted 4xx with a hostile message', ['api', 'GET', '/elsewhere']],
   ])('%s', async (_name, args) => {
-    const { screen, code } = await runOnTerminal([...args, ...connection()], { env });
+    const { screen, code } = await onTerminal([...args, ...connection()]);
     expect(screen).not.toMatch(RAW_CONTROLS);
     // Escaped visibly, never dropped.
     expect(screen).toMatch(/\\(x1b|u001b|x07|x9b|u009b|u202e|u2066)/);
@@ -58,16 +64,24 @@ describe('on a terminal, nothing the service sends reaches it raw', () => {
   });
 
   it('a 422 is exit 5 and lists each hostile field escaped, one line each', async () => {
-    const { screen, code } = await runOnTerminal(['reports', 'create', 'https://example.com/', ...connection()], { env });
+    const { screen, code } = await onTerminal(['reports', 'create', 'https://example.com/', ...connection()]);
     expect(code).toBe(5);
     expect(screen).toContain('url\\x1b]0;pwned\\x07: no \\x1b]52;c;ZWNobyBwd25lZA==\\x07');
     expect(screen).toMatch(/rsapi: the service rejected the request: Bad .*first\\nsecond/);
   });
 
   it('-q shows a project name holding a newline as one escaped line', async () => {
-    const { screen } = await runOnTerminal(['projects', 'list', '-q', ...connection()], { env });
+    const { screen } = await onTerminal(['projects', 'list', '-q', ...connection()]);
     expect(screen).toContain('evilfirst\\nsecond.com');
     expect(screen.split(/\r?\n/).filter((line) => line.includes('evil'))).toHaveLength(1);
+  });
+
+  it('on a real pseudo-terminal too: a table of reports and a hostile 422', async () => {
+    for (const args of [['reports', 'list'], ['reports', 'create', 'https://example.com/']]) {
+      const { screen } = await runOnTerminal([...args, ...connection()], { env });
+      expect(screen).not.toMatch(RAW_CONTROLS);
+      expect(screen).toMatch(/\\(x1b|u001b|x07|x9b|u009b|u202e|u2066)/);
+    }
   });
 });
 
