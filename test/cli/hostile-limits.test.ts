@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/run.js';
 import { BIG_ID, startHostileServer, type HostileAnswer, type HostileServer } from '../helpers/hostile-server.js';
-import { runInProcess } from '../helpers/run.js';
 import { tempHomePerTest } from '../helpers/settings.js';
 
 const KEY = 'hostile-limits-key-Wx42';
