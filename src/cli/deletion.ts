@@ -1,10 +1,12 @@
-// Deleting one or many reports or projects: confirmation, every item tried, an outcome line each, the first failure's code.
+// Deleting one or many reports or projects: confirmation, N at a time, an outcome line each, a summary, the first failure's code; Ctrl-C and a closed stdout start nothing new.
 import { ExitCode, RsapiError, type ExitCodeValue } from '../api/errors.js';
 import type { DeleteResult } from '../api/reports.js';
 import type { CommandContext } from './context.js';
 import { canPrompt, confirmOrRefuse } from './prompts.js';
 import { listLines } from './files.js';
 import { readAll } from './terminal.js';
+import { runPool } from './bulk/pool.js';
+import { holdThroughStdoutGone } from './stdout-gone.js';
 import { singleLine, terminalText } from '../output/terminal-text.js';
 
 export interface DeleteRun {
@@ -22,6 +24,8 @@ export interface DeleteRun {
    * is asked or with --dry-run, never with --yes: a script's delete costs no look-up.
    */
   describe?: (ids: string[]) => Promise<Map<string, ItemDescription>>;
+  /** Deletes in flight at once (--concurrency); 1 when not given. */
+  concurrency?: number;
 }
 
 export interface ItemDescription {
@@ -50,19 +54,47 @@ export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<E
     ctx.note('rsapi: nothing deleted');
     return ExitCode.usage;
   }
+  // No new delete after Ctrl-C, nor once the reader of stdout (-q) went away.
+  const stdoutGone = ctx.io.stdoutGone;
+  const release = stdoutGone ? holdThroughStdoutGone() : () => {};
+  const stop = stdoutGone ? AbortSignal.any([ctx.noNewRequests, stdoutGone]) : ctx.noNewRequests;
   let failure: ExitCodeValue | undefined;
-  for (const id of unique) {
+  let deleted = 0;
+  let failed = 0;
+  let interrupted = 0;
+  const { started } = await runPool(unique, { concurrency: run.concurrency ?? 1, stop }, async (id) => {
     try {
       const result = await run.remove(id);
+      deleted++;
       ctx.note(`deleted ${run.noun} ${id}${result.goneAfterRetry ? ' (confirmed on retry)' : ''}`);
-      if (ctx.globals.quiet) ctx.io.stdout.write(`${ctx.io.stdoutIsTTY ? terminalText(id) : singleLine(id)}\n`);
+      if (ctx.globals.quiet && !stdoutGone?.aborted) ctx.io.stdout.write(`${ctx.io.stdoutIsTTY ? terminalText(id) : singleLine(id)}\n`);
     } catch (error) {
-      if (!(error instanceof RsapiError) || error.exitCode === ExitCode.interrupted) throw error;
+      if (!(error instanceof RsapiError)) throw error;
+      // Cut short by Ctrl-C: it may or may not be gone; said in the summary, exit 130.
+      if (error.exitCode === ExitCode.interrupted) return void interrupted++;
+      failed++;
       ctx.note(`rsapi: ${run.noun} ${id}: ${error.message}`);
       failure ??= error.exitCode;
     }
-  }
+  }).finally(release);
+  const notStarted = unique.length - started;
+  const readerGone = stdoutGone?.aborted === true;
+  if (unique.length > 1) ctx.note(deleteSummary(run.noun, { deleted, failed, failure, interrupted, notStarted }, ctx.signal.aborted ? 'interrupted' : 'stdout was closed'));
+  if (ctx.signal.aborted) return ExitCode.interrupted;
+  if (readerGone && notStarted > 0) return ExitCode.stdoutClosed;
   return failure ?? ExitCode.ok;
+}
+
+/** `deleted 3 reports, failed 2 (exit 4)`, and what was cut short or never started, if anything was. */
+function deleteSummary(
+  noun: string,
+  counts: { deleted: number; failed: number; failure: ExitCodeValue | undefined; interrupted: number; notStarted: number },
+  stoppedBy: string,
+): string {
+  const parts = [`deleted ${counts.deleted} ${noun}${counts.deleted === 1 ? '' : 's'}`, `failed ${counts.failed}${counts.failure === undefined ? '' : ` (exit ${counts.failure})`}`];
+  if (counts.interrupted > 0) parts.push(`interrupted ${counts.interrupted} (may be deleted)`);
+  if (counts.notStarted > 0) parts.push(`not started ${counts.notStarted} (${stoppedBy})`);
+  return parts.join(', ');
 }
 
 /** Says on stdout what would be deleted (with -q only the ids), and on stderr that nothing was. */

@@ -4,6 +4,9 @@ import { PER_PAGE_VALUES, RESULTS, SORT_DIRECTIONS } from '../api/reports.js';
 import { toNumber } from '../api/decode.js';
 import { parseSettingValue } from '../config/keys.js';
 
+/** The most requests a bulk command (create, multi-delete) keeps in flight at once. */
+export const MAX_CONCURRENCY = 32;
+
 export function integerParser(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     const n = Number(value);

@@ -204,6 +204,20 @@ describe('Ctrl-C and a reader that goes away', () => {
     expect([...last.values()].some((line) => line.status === 'sending')).toBe(false);
   });
 
+  it('reports delete: after Ctrl-C no new delete starts; the summary says how many were not started; exit 130', async () => {
+    const fixture = await mock({ seed: 40, latencyMs: 300 });
+    const ids = Array.from({ length: 40 }, (_, index) => String(index + 1));
+    const run = start(['reports', 'delete', ...ids, '--yes', '--concurrency', '2'], fixture.env);
+    await until(() => fixture.server.requests.length >= 4);
+    run.child.kill('SIGINT');
+    await sleep(150);
+    const atInterrupt = fixture.server.requests.length;
+    const result = await run.done;
+    expect(result.code).toBe(130);
+    expect(fixture.server.requests).toHaveLength(atInterrupt);
+    expect(result.stderr).toMatch(/deleted \d+ reports, failed 0, (interrupted \d+ \(may be deleted\), )?not started \d+ \(interrupted\)/);
+  });
+
   it('stdout closed mid-run (`| head -2`): no new URL starts, the summary says so, exit 141', async () => {
     const fixture = await mock({ latencyMs: 100 });
     const dir = scratch();

@@ -35,6 +35,7 @@ describe('reports delete ID...', () => {
       'deleted report 5',
       expect.stringMatching(/^rsapi: report 8888: not found/),
       'deleted report 7',
+      'deleted 3 reports, failed 2 (exit 4)',
     ]);
     expect(result.stdout).toBe('');
   });
@@ -112,5 +113,31 @@ describe('projects delete NAME...', () => {
     const left = server.server.projects().map((project) => project.project);
     expect(left).not.toContain('shop.example.org');
     expect(left).not.toContain('docs.example.io');
+  });
+});
+
+describe('multi-delete, N at a time', () => {
+  it('--concurrency 8 deletes 40 reports with up to 8 in flight and ends with a summary', async () => {
+    const server = await mock({ seed: 60, latencyMs: 60 });
+    const ids = Array.from({ length: 40 }, (_, index) => String(index + 1));
+    const started = performance.now();
+    const result = await runCli(['reports', 'delete', ...ids, '--yes', '--concurrency', '8'], { env: server.env });
+    expect(result.code).toBe(0);
+    expect(result.stderr.trim().split('\n').at(-1)).toBe('deleted 40 reports, failed 0');
+    expect(reportIds(server)).toHaveLength(20);
+    expect(deletes(server).sort()).toEqual(ids.map((id) => `/api/v1/reports/${id}`).sort());
+    // Sequentially 40 x 60 ms would take 2.4 s.
+    expect(performance.now() - started).toBeLessThan(2_400);
+  });
+
+  it('projects delete takes --concurrency too, bounded 1 to 32', async () => {
+    const server = await mock();
+    const names = server.server.projects().map((project) => project.project);
+    const result = await runCli(['projects', 'delete', ...names, '--yes', '--concurrency', '3'], { env: server.env });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`deleted ${names.length} projects, failed 0`);
+    expect(server.server.projects()).toEqual([]);
+    const refused = await runCli(['projects', 'delete', 'x', '--yes', '--concurrency', '33'], { env: server.env });
+    expect(refused.code).toBe(ExitCode.usage);
   });
 });

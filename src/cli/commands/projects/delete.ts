@@ -4,6 +4,7 @@ import { deleteEach, type ItemDescription } from '../../deletion.js';
 import { describeProject, PREVIEW_MAX_PROJECTS, previewLines, previewProject } from '../../project-preview.js';
 import { UsageError } from '../../../api/errors.js';
 import { handle } from '../../handler.js';
+import { integerParser, MAX_CONCURRENCY } from '../../options.js';
 
 /** Checked for the whole batch before anything is deleted: an empty name or a path step names no project. */
 function checkProjectName(name: string): string {
@@ -18,7 +19,8 @@ export function registerDelete(projects: Command): void {
     .description('Delete projects (asks first on a terminal; scripts pass --yes)')
     .argument('<names...>', 'project names; - reads more from stdin, one a line')
     .option('-y, --yes', 'delete without asking')
-    .option('--dry-run', 'print what would be deleted (with report counts), delete nothing');
+    .option('--dry-run', 'print what would be deleted (with report counts), delete nothing')
+    .option('--concurrency <n>', `deletes in flight at once (1 to ${MAX_CONCURRENCY}, default 1)`, integerParser('--concurrency', 1, MAX_CONCURRENCY));
   command.addHelpText(
     'after',
     `
@@ -31,12 +33,13 @@ A declined confirmation deletes nothing and exits 2 (as gh does for a cancelled 
   );
   handle(command, async (ctx, self) => {
     const client = ctx.client();
-    const flags = self.opts<{ yes?: boolean; dryRun?: boolean }>();
+    const flags = self.opts<{ yes?: boolean; dryRun?: boolean; concurrency?: number }>();
     return deleteEach(ctx, {
       noun: 'project',
       args: self.args,
       yes: flags.yes,
       dryRun: flags.dryRun,
+      concurrency: flags.concurrency,
       validate: checkProjectName,
       remove: (name) => client.projects.delete(name),
       describe: async (names) => {

@@ -4,7 +4,7 @@ import { UsageError } from '../../../api/errors.js';
 import { addCiOptions, CiReporter, type CiFlags } from '../../ci/reporter.js';
 import { describeShare, parseShard, selectShare, type Shard } from '../../ci/shard.js';
 import { handle } from '../../handler.js';
-import { addGateOptions, integerParser, type GateOptions } from '../../options.js';
+import { addGateOptions, integerParser, MAX_CONCURRENCY, type GateOptions } from '../../options.js';
 import { addPrivacyOptions, resolvePassword, type PrivacyFlags } from '../../report-flags.js';
 import { readUrlInput, rejectInvalid } from '../../url-input.js';
 
@@ -16,7 +16,6 @@ interface CreateFlags extends PrivacyFlags, GateOptions, CiFlags {
   shard?: Shard;
 }
 
-export const MAX_CONCURRENCY = 32;
 
 export function registerCreate(reports: Command): void {
   const command = reports
