@@ -22,6 +22,8 @@ export interface Page<T = ApiRecord> {
   /** Total records and pages, when the service says (length-aware pages only). */
   total?: number;
   lastPage?: number;
+  /** A bare JSON array, with no paging information of its own. */
+  bare?: boolean;
   /** The request that fetched it, for messages. */
   request: RequestInfo;
 }
@@ -120,8 +122,9 @@ export function decodeRecord(body: unknown, request: RequestInfo): ApiRecord {
  */
 export function decodePage(body: unknown, page: number, perPage: number, request: RequestInfo): Page {
   if (Array.isArray(body)) {
+    // Fewer than asked for: the last page. More: the service does not page at all, and this is the whole list.
     const records = body.filter(isObject);
-    return { records, page, nextPage: records.length >= perPage ? page + 1 : undefined, request };
+    return { records, page, nextPage: records.length === perPage ? page + 1 : undefined, bare: true, request };
   }
   if (!isObject(body) || !Array.isArray(body.data)) {
     throw new ServerError('the service answered without the expected list', request, undefined);

@@ -40,16 +40,21 @@ export async function* iteratePages(fetchPage: PageFetcher, options: PagingOptio
   let pageNumber: number | undefined = options.startPage ?? 1;
   let seen = 0;
   let previous: string | undefined;
+  let first: string | undefined;
   while (pageNumber !== undefined && seen < limit) {
     const page = await ahead.take(pageNumber);
-    // A service that ignores `page` sends the same records again: following it would never end.
+    // A service that ignores `page` sends the same records again (the page before, or the first page):
+    // following it would never end. A bare array that comes again was the whole list: it ends there, each
+    // record once. A page that claims to page and repeats itself hides the rest of the list: an error.
     const fingerprint = stringifyJson(page.records);
-    if (previous !== undefined && page.records.length > 0 && fingerprint === previous) {
-      throw new ServerError('the service sent the same records as for the page before; it seems not to support paging', page.request, undefined, {
+    if (page.records.length > 0 && (fingerprint === previous || fingerprint === first)) {
+      if (page.bare) return;
+      throw new ServerError('the service sent the same records as for an earlier page; it seems not to support paging', page.request, undefined, {
         hint: 'use --per-page 100 without --all, or `rsapi api GET …` to see what it answers',
       });
     }
     previous = fingerprint;
+    first ??= fingerprint;
     const records = page.records.slice(0, limit - seen);
     seen += records.length;
     if (!followsPages(options)) {

@@ -161,9 +161,13 @@ describe('decodePage', () => {
   });
 
   it('reads a bare array, guessing the next page from the page size asked for', () => {
-    expect(decodePage(rows(25), 2, 25, LIST)).toEqual({ records: rows(25), page: 2, nextPage: 3, request: LIST });
+    expect(decodePage(rows(25), 2, 25, LIST)).toEqual({ records: rows(25), page: 2, nextPage: 3, bare: true, request: LIST });
     expect(decodePage(rows(24), 2, 25, LIST).nextPage).toBeUndefined();
-    expect(decodePage([], 1, 10, LIST)).toEqual({ records: [], page: 1, nextPage: undefined, request: LIST });
+    expect(decodePage([], 1, 10, LIST)).toEqual({ records: [], page: 1, nextPage: undefined, bare: true, request: LIST });
+  });
+
+  it('takes a bare array longer than the page asked for as the whole list (a service that does not page)', () => {
+    expect(decodePage(rows(26), 1, 25, LIST).nextPage).toBeUndefined();
   });
 
   it('drops entries that are not records, and keeps records untouched', () => {
