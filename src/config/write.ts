@@ -1,6 +1,7 @@
-// Writing the stored settings through `conf` (loaded only here): a 0600 file in a directory created 0700.
+// Writing the stored settings through `conf` (loaded only here): a 0600 file in a directory created 0700, one writer at a time.
 import { chmodSync, mkdirSync } from 'node:fs';
-import { UsageError } from '../api/errors.js';
+import { ExitCode, RsapiError, UsageError } from '../api/errors.js';
+import { withLock } from './lock-file.js';
 import { checkProfileName } from './keys.js';
 import { configDir, configPath } from './paths.js';
 import type { ProfileSettings, StoredConfig } from './store.js';
@@ -15,16 +16,20 @@ export async function updateProfile(
   const dir = configDir(env);
   // conf creates missing directories with the default mode; create ours first so it is not world-readable.
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const store = await openStore(dir, env);
-  const profiles = { ...plainObject(store.get('profiles')) } as Record<string, ProfileSettings>;
-  const current = { ...plainObject(Object.hasOwn(profiles, profile) ? profiles[profile] : undefined) } as ProfileSettings;
-  const next = withoutUndefined(change(current));
-  if (Object.keys(next).length > 0) profiles[profile] = next;
-  else delete profiles[profile];
-  store.set('profiles', profiles);
-  // A file created by hand (or by an older version) keeps its mode through conf's atomic rename: tighten it.
-  chmodSync(store.path, 0o600);
-  return store.path;
+  // Read, change and write under the lock: two `auth login`s (or a login and a `config set`) at the same
+  // moment each write the other's change too; conf's atomic rename keeps the file whole for readers.
+  return underLock(env, async () => {
+    const store = await openStore(dir, env);
+    const profiles = { ...plainObject(store.get('profiles')) } as Record<string, ProfileSettings>;
+    const current = { ...plainObject(Object.hasOwn(profiles, profile) ? profiles[profile] : undefined) } as ProfileSettings;
+    const next = withoutUndefined(change(current));
+    if (Object.keys(next).length > 0) profiles[profile] = next;
+    else delete profiles[profile];
+    store.set('profiles', profiles);
+    // A file created by hand (or by an older version) keeps its mode through conf's atomic rename: tighten it.
+    chmodSync(store.path, 0o600);
+    return store.path;
+  });
 }
 
 /** Makes `profile` the active one (`rsapi auth switch`); returns the file's path. */
@@ -32,10 +37,24 @@ export async function setActiveProfile(profile: string, env: NodeJS.ProcessEnv =
   checkProfileName(profile);
   const dir = configDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const store = await openStore(dir, env);
-  store.set('active-profile', profile);
-  chmodSync(store.path, 0o600);
-  return store.path;
+  return underLock(env, async () => {
+    const store = await openStore(dir, env);
+    store.set('active-profile', profile);
+    chmodSync(store.path, 0o600);
+    return store.path;
+  });
+}
+
+/** How long a writer waits for another to finish with the settings file before giving up. */
+const SETTINGS_LOCK_WAIT_MS = 10_000;
+
+function underLock<T>(env: NodeJS.ProcessEnv, work: () => Promise<T>): Promise<T> {
+  const path = configPath(env);
+  return withLock(`${path}.lock`, SETTINGS_LOCK_WAIT_MS, work, (holder) =>
+    new RsapiError(`the settings file ${path} stayed locked by another rsapi${holder > 0 ? ` (pid ${holder})` : ''} for ${SETTINGS_LOCK_WAIT_MS / 1000} s; nothing was changed`, ExitCode.unexpected, {
+      hint: `try again; if no other rsapi runs, remove ${path}.lock`,
+    }),
+  );
 }
 
 interface SettingsStore {

@@ -1,7 +1,8 @@
 // The bulk-create journal: one run at a time (a lock file), one JSON line per event written synchronously and checked, read back to resume a run.
-import { closeSync, ftruncateSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { ExitCode, RsapiError, UsageError } from '../../api/errors.js';
 import { normaliseReportUrl } from '../../api/report-url.js';
+import { tryLock, type HeldLock, type LockAttempt } from '../../config/lock-file.js';
 import type { EarlierAttempt } from '../../api/reports.js';
 import { fileError } from '../files.js';
 import { redact } from '../secrets.js';
@@ -55,7 +56,7 @@ export class Journal {
     readonly path: string,
     private fd: number | undefined,
     readonly history: JournalHistory,
-    private readonly lock: JournalLock,
+    private readonly lock: HeldLock,
     private readonly write: JournalWriter,
   ) {}
 
@@ -64,7 +65,7 @@ export class Journal {
    * a torn last line) and opens the file for appending; usage error if it cannot.
    */
   static open(path: string, write: JournalWriter = (fd, text) => writeSync(fd, text)): Journal {
-    const lock = JournalLock.take(path);
+    const lock = lockJournal(path);
     try {
       const text = readExisting(path);
       // A line counts only once its newline is on disk: a torn tail (a kill, a full disk) was never acted
@@ -114,72 +115,20 @@ export class Journal {
   }
 }
 
-/** `PATH.lock`, holding the pid of the run using the journal; a lock whose process is gone is stale and taken over. */
-class JournalLock {
-  private constructor(private readonly path: string) {}
-
-  static take(journalPath: string): JournalLock {
-    const path = `${journalPath}.lock`;
-    for (let tries = 0; tries < 2; tries++) {
-      try {
-        const fd = openSync(path, 'wx', 0o600);
-        writeSync(fd, `${process.pid}\n`);
-        closeSync(fd);
-        return new JournalLock(path);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw fileError('open the journal', journalPath, error);
-      }
-      const holder = lockHolder(path);
-      if (holder !== undefined) {
-        throw new UsageError(`the journal ${journalPath} is in use by another run (pid ${holder}, lock file ${path})`, {
-          hint: 'wait for that run to end, or give this one another --journal',
-        });
-      }
-      try {
-        unlinkSync(path); // stale: its run is gone (killed); the journal itself says how far it got
-      } catch {
-        // taken away meanwhile by another run: try again
-      }
-    }
-    throw new UsageError(`the journal ${journalPath} is in use by another run (lock file ${path})`, { hint: 'give this run another --journal' });
-  }
-
-  release(): void {
-    try {
-      if (lockHolderPid(this.path) === process.pid) unlinkSync(this.path);
-    } catch {
-      // already gone
-    }
-  }
-}
-
-/** The pid of a live run holding the lock, or undefined when the lock is stale. */
-function lockHolder(path: string): number | undefined {
-  const pid = lockHolderPid(path);
-  if (pid === undefined) {
-    // Just created by a run that has not written its pid yet, or damaged: fresh means in use.
-    try {
-      return Date.now() - statSync(path).mtimeMs < 5_000 ? 0 : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  if (pid === process.pid) return undefined;
+/** `PATH.lock`, holding the pid of the run using the journal: a second run is refused at once; a dead run's lock is taken over. */
+function lockJournal(journalPath: string): HeldLock {
+  const lockPath = `${journalPath}.lock`;
+  let attempt: LockAttempt;
   try {
-    process.kill(pid, 0);
-    return pid;
+    attempt = tryLock(lockPath);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
+    throw fileError('open the journal', journalPath, error);
   }
-}
-
-function lockHolderPid(path: string): number | undefined {
-  try {
-    const pid = Number(readFileSync(path, 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
+  if ('held' in attempt) return attempt.held;
+  const pid = attempt.holder > 0 ? `pid ${attempt.holder}, ` : '';
+  throw new UsageError(`the journal ${journalPath} is in use by another run (${pid}lock file ${lockPath})`, {
+    hint: 'wait for that run to end, or give this one another --journal',
+  });
 }
 
 function describeFileFailure(error: unknown): string {

@@ -1,0 +1,98 @@
+// Lock files (`PATH.lock` holding the owner's pid) that keep one writer at a time on a file: taken at once or waited for; a dead owner's lock is taken over.
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** Lock files this process holds now: its own pid in any other lock file is left from an earlier process (a reused pid). */
+const heldHere = new Set<string>();
+
+/** A lock this process holds. */
+export interface HeldLock {
+  readonly path: string;
+  release(): void;
+}
+
+/** The outcome of one try: the lock, or who holds it (pid 0: a lock just being written, or unreadable but fresh). */
+export type LockAttempt = { held: HeldLock } | { holder: number };
+
+/**
+ * Tries once to take `lockPath`. A lock whose process is gone (a killed run) is stale: it is removed and
+ * taken. Errors other than "already locked" (no such directory, permission) are thrown as they are.
+ */
+export function tryLock(lockPath: string): LockAttempt {
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      const fd = openSync(lockPath, 'wx', 0o600);
+      try {
+        writeSync(fd, `${process.pid}\n`);
+      } finally {
+        closeSync(fd);
+      }
+      heldHere.add(lockPath);
+      return { held: { path: lockPath, release: () => releaseLock(lockPath) } };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = liveHolder(lockPath);
+    if (holder !== undefined) return { holder };
+    try {
+      unlinkSync(lockPath);
+    } catch {
+      // removed meanwhile by another process taking it over: try again
+    }
+  }
+  return { holder: liveHolder(lockPath) ?? 0 };
+}
+
+/** Runs `work` holding `lockPath`, waiting (a few ms at a time) up to `waitMs` for another holder to let go. */
+export async function withLock<T>(lockPath: string, waitMs: number, work: () => Promise<T> | T, onTimeout: (holder: number) => Error): Promise<T> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const attempt = tryLock(lockPath);
+    if ('held' in attempt) {
+      try {
+        return await work();
+      } finally {
+        attempt.held.release();
+      }
+    }
+    if (Date.now() >= deadline) throw onTimeout(attempt.holder);
+    await sleep(5 + Math.random() * 20);
+  }
+}
+
+function releaseLock(lockPath: string): void {
+  if (!heldHere.delete(lockPath)) return;
+  try {
+    if (lockPid(lockPath) === process.pid) unlinkSync(lockPath);
+  } catch {
+    // already gone
+  }
+}
+
+/** The pid of a live process holding the lock, 0 for a lock too fresh to have its pid yet, undefined when stale. */
+function liveHolder(lockPath: string): number | undefined {
+  const pid = lockPid(lockPath);
+  if (pid === undefined) {
+    try {
+      return Date.now() - statSync(lockPath).mtimeMs < 5_000 ? 0 : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  if (pid === process.pid) return heldHere.has(lockPath) ? pid : undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
+  }
+}
+
+function lockPid(lockPath: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(lockPath, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
