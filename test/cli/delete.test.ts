@@ -121,7 +121,7 @@ describe('multi-delete, N at a time', () => {
     const server = await mock({ seed: 60, latencyMs: 60 });
     const ids = Array.from({ length: 40 }, (_, index) => String(index + 1));
     const started = performance.now();
-    const result = await runCli(['reports', 'delete', ...ids, '--yes', '--concurrency', '8'], { env: server.env });
+    const result = await runInProcess({ argv: ['reports', 'delete', ...ids, '--yes', '--concurrency', '8'], env: server.env });
     expect(result.code).toBe(0);
     expect(result.stderr.trim().split('\n').at(-1)).toBe('deleted 40 reports, failed 0');
     expect(reportIds(server)).toHaveLength(20);
@@ -133,11 +133,11 @@ describe('multi-delete, N at a time', () => {
   it('projects delete takes --concurrency too, bounded 1 to 32', async () => {
     const server = await mock();
     const names = server.server.projects().map((project) => project.project);
-    const result = await runCli(['projects', 'delete', ...names, '--yes', '--concurrency', '3'], { env: server.env });
+    const result = await runInProcess({ argv: ['projects', 'delete', ...names, '--yes', '--concurrency', '3'], env: server.env });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`deleted ${names.length} projects, failed 0`);
     expect(server.server.projects()).toEqual([]);
-    const refused = await runCli(['projects', 'delete', 'x', '--yes', '--concurrency', '33'], { env: server.env });
+    const refused = await runInProcess({ argv: ['projects', 'delete', 'x', '--yes', '--concurrency', '33'], env: server.env });
     expect(refused.code).toBe(ExitCode.usage);
   });
 });

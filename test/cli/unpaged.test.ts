@@ -1,6 +1,6 @@
 // A service that does not page (the whole list as one bare array, whatever `page` says): each record once, exit 0; a looping one still stops.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { mockPerTest } from '../helpers/mock.js';
 import { sendJson, startRawServer, type RawServer } from '../helpers/raw-server.js';
 
@@ -22,7 +22,7 @@ describe('a service that does not page (mock --envelope unpaged)', () => {
     ['projects', 63, ['projects', 'list', '--all', '--per-page', '10', '-q'], 1],
   ] as const)('%s: each record once, exit 0', async (_name, seed, args, requests) => {
     const fixture = await mock({ seed, envelope: 'unpaged' });
-    const result = await runCli([...args], { env: fixture.env });
+    const result = await runInProcess({ argv: [...args], env: fixture.env });
     expect(result.code, result.stderr).toBe(0);
     const printed = ids(result.stdout);
     expect(new Set(printed).size).toBe(printed.length);
@@ -33,7 +33,7 @@ describe('a service that does not page (mock --envelope unpaged)', () => {
 
   it('a gate over it judges each report once', async () => {
     const fixture = await mock({ seed: 100, envelope: 'unpaged' });
-    const result = await runCli(['reports', 'list', '--min-score', '0', '-q'], { env: fixture.env });
+    const result = await runInProcess({ argv: ['reports', 'list', '--min-score', '0', '-q'], env: fixture.env });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('gate passed: 0 of 100 reports');
   });
@@ -45,7 +45,7 @@ describe('a service that loops', () => {
       sendJson(res, 200, { data: [{ id: 1 }, { id: 2 }], links: { next: 'http://127.0.0.1/api/v1/reports?page=99' } }),
     );
     raws.push(server);
-    const result = await runCli(['reports', 'list', '--all', '-q'], { env: { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: 'k-0123456789' } });
+    const result = await runInProcess({ argv: ['reports', 'list', '--all', '-q'], env: { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: 'k-0123456789' } });
     expect(result.code).toBe(8);
     expect(result.stderr).toContain('the same records as for an earlier page');
     expect(server.requests.length).toBeLessThan(5);
