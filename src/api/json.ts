@@ -1,5 +1,4 @@
 // JSON from and to the service, exactly: integers beyond 2^53 kept as bigint (ids are names, not quantities), nesting capped, no stack overflow.
-import { randomUUID } from 'node:crypto';
 
 /** Deeper than any answer of this API (records are 2-3 levels); far below what would exhaust the stack. */
 export const MAX_JSON_DEPTH = 128;
@@ -21,7 +20,7 @@ export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   const bigIntegers = scan(text, maxDepth);
   if (bigIntegers.length === 0) return JSON.parse(text);
   // Each big literal is wrapped in a string carrying a marker no service can guess, then revived as a bigint.
-  const marker = `rsapi-integer-${randomUUID()}:`;
+  const marker = `rsapi-integer-${markerId()}:`;
   let rewritten = '';
   let from = 0;
   for (const [start, end] of bigIntegers) {
@@ -65,6 +64,11 @@ function scan(text: string, maxDepth: number): [number, number][] {
   return found;
 }
 
+/** A marker no service can guess; Web Crypto's global, so node:crypto is not loaded at start-up for it. */
+function markerId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
 function isNumberChar(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
 }
@@ -77,7 +81,7 @@ export function stringifyJson(value: unknown, indent?: number): string {
   let marker: string | undefined;
   const text = JSON.stringify(value, (_key, item: unknown) => {
     if (typeof item !== 'bigint') return item;
-    marker ??= `rsapi-integer-${randomUUID()}:`;
+    marker ??= `rsapi-integer-${markerId()}:`;
     return `${marker}${item.toString()}`;
   }, indent);
   if (marker === undefined) return text;

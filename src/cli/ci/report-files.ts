@@ -1,5 +1,4 @@
 // The files a CI run leaves (JUnit, Markdown summary): their paths checked before any request, written whole or appended.
-import { randomBytes } from 'node:crypto';
 import { appendFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ExitCode, RsapiError, UsageError } from '../../api/errors.js';
@@ -20,7 +19,7 @@ export async function checkOutputPath(path: string, flag: string): Promise<void>
 
 /** Written beside the target and renamed over it: a reader never sees half a file. Known secrets are redacted. */
 export async function writeFileAtomically(path: string, content: string): Promise<void> {
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${globalThis.crypto.randomUUID().slice(0, 8)}.tmp`);
   try {
     await writeFile(temporary, redact(content), { flag: 'wx', mode: 0o644 });
     await rename(temporary, path);

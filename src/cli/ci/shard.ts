@@ -1,5 +1,4 @@
 // `--shard I/N`: the I-th of N shares of the input URLs, by a stable hash of each normalised URL.
-import { createHash } from 'node:crypto';
 import { InvalidArgumentError } from 'commander';
 import { urlKey } from './url-key.js';
 
@@ -28,6 +27,8 @@ export function parseShard(value: string): Shard {
  * every machine and run, so N jobs given the same list split it with no URL in two shares and none left out.
  */
 export function shareOf(url: string, count: number): number {
+  // Loaded on first use: node:crypto costs every command's start-up when imported (~6 ms on Node 24).
+  const { createHash } = process.getBuiltinModule('node:crypto');
   const digest = createHash('sha1').update(urlKey(url)).digest();
   return (digest.readUIntBE(0, 6) % count) + 1;
 }
