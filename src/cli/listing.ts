@@ -1,10 +1,11 @@
 // Printing lists and single records the same way for every command: writer, gate, empty hint, paging footer.
 import type { ApiRecord, Page } from '../api/decode.js';
 import { ExitCode, type ExitCodeValue } from '../api/errors.js';
-import { createListWriter, writeRecord, type RecordKind } from '../output/index.js';
+import { createListWriter, writeRecord, type RecordKind, type Sink } from '../output/index.js';
 import type { CommandContext } from './context.js';
 import type { CiReporter } from './ci/reporter.js';
 import { Gate } from './gates.js';
+import { preferSmallHeap } from './heap.js';
 import type { GateOptions } from './options.js';
 
 const NOUN: Record<RecordKind, [string, string]> = { report: ['report', 'reports'], project: ['project', 'projects'] };
@@ -16,7 +17,9 @@ export async function printPages(
   pages: AsyncIterable<Page>,
   options: { gate?: GateOptions; ci?: CiReporter; paging: { all: boolean; limit?: number } },
 ): Promise<ExitCodeValue> {
-  const writer = createListWriter(ctx.io.stdout, ctx.outputOptions(kind));
+  if (options.paging.all || options.paging.limit !== undefined) await preferSmallHeap();
+  const out = new PageBuffer(ctx.io.stdout);
+  const writer = createListWriter(out, ctx.outputOptions(kind));
   const gate = new Gate(options.gate ?? {});
   let last: Page | undefined;
   let count = 0;
@@ -26,10 +29,12 @@ export async function printPages(
       options.ci?.addReport(record, gateFailures);
       await writer.write(record);
     }
+    await out.flush();
     count += page.records.length;
     last = page;
   }
   await writer.end();
+  await out.flush();
   if (ctx.io.stderrIsTTY && !ctx.globals.quiet) {
     if (count === 0) ctx.note(emptyNote(kind, last));
     else if (last) ctx.note(footer(kind, last, count, !options.paging.all && options.paging.limit === undefined));
@@ -75,4 +80,40 @@ function footer(kind: RecordKind, last: Page, shown: number, suggestNext: boolea
   const total = last.total !== undefined ? `, ${last.total} ${last.total === 1 ? one : many}` : `, ${shown} shown`;
   const next = last.nextPage !== undefined && suggestNext ? `; next: --page ${last.nextPage}, or --all` : '';
   return `page ${last.page}${of}${total}${next}`;
+}
+
+/**
+ * What one page writes, sent to stdout in one write when the page is done (a write a record was most of the time
+ * --all spent on output), and no more taken from the service while stdout cannot keep up: memory stays bounded
+ * by a page whatever the list's length.
+ */
+class PageBuffer implements Sink {
+  private parts: string[] = [];
+
+  constructor(private readonly out: Sink) {}
+
+  write(chunk: string): boolean {
+    this.parts.push(chunk);
+    return true;
+  }
+
+  async flush(): Promise<void> {
+    if (this.parts.length === 0) return;
+    const text = this.parts.join('');
+    this.parts = [];
+    const accepted = this.out.write(text);
+    const stream = this.out as Partial<Pick<NodeJS.WritableStream, 'once' | 'removeListener'>>;
+    if (accepted !== false || typeof stream.once !== 'function') return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        stream.removeListener?.('drain', done);
+        stream.removeListener?.('close', done);
+        stream.removeListener?.('error', done);
+        resolve();
+      };
+      stream.once!('drain', done);
+      stream.once!('close', done);
+      stream.once!('error', done);
+    });
+  }
 }

@@ -23,9 +23,12 @@ function masked(value: unknown): unknown {
 function hasSecretField(value: unknown, depth: number): boolean {
   if (typeof value !== 'object' || value === null || depth > 200) return false;
   if (Array.isArray(value)) return value.some((item) => hasSecretField(item, depth + 1));
-  for (const [key, item] of Object.entries(value)) {
-    if (SECRET_FIELD.test(key) && isSecretText(item)) return true;
-    if (hasSecretField(item, depth + 1)) return true;
+  // Called for every record printed: no [key, value] pairs allocated, and only keys long enough are matched.
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const item = record[key];
+    if (key.length >= 8 && SECRET_FIELD.test(key) && isSecretText(item)) return true;
+    if (typeof item === 'object' && item !== null && hasSecretField(item, depth + 1)) return true;
   }
   return false;
 }
