@@ -12,5 +12,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most test time is waiting (loopback requests, timers, child processes), not CPU: on a 2-core machine the default
+    // (cores - 1 = one file at a time) leaves the CPU idle. Four files at once keeps it busy.
+    maxWorkers: 4,
   },
 });

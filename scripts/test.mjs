@@ -1,0 +1,22 @@
+// `npm test`: the type check and the test suite at once (vitest mostly waits on loopback I/O and timers, so tsc
+// uses CPU it would leave idle); fails when either does. Arguments go to vitest (`npm test -- test/cli/x.test.ts`).
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+
+function run(script, args, stdio) {
+  const child = spawn(process.execPath, [join(root, 'node_modules', script), ...args], { cwd: root, stdio });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output })));
+}
+
+const [typecheck, tests] = await Promise.all([
+  run('typescript/bin/tsc', ['--noEmit', '-p', 'tsconfig.json'], ['ignore', 'pipe', 'pipe']),
+  run('vitest/vitest.mjs', ['run', ...process.argv.slice(2)], 'inherit'),
+]);
+if (typecheck.code !== 0) process.stderr.write(`\ntsc --noEmit failed:\n${typecheck.output}`);
+else process.stdout.write('tsc --noEmit: no type errors\n');
+process.exit(typecheck.code !== 0 ? typecheck.code : tests.code);
