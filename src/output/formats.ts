@@ -61,7 +61,11 @@ export async function writeRecord(out: Sink, received: ServiceRecord, options: O
  */
 function writeId(out: Sink, record: ServiceRecord, options: OutputOptions): void {
   const id = recordId(record, options.kind);
-  if (id) out.write(`${options.terminal ? terminalText(id) : singleLine(id)}\n`);
+  if (!id) return;
+  const line = options.terminal ? terminalText(id) : singleLine(id);
+  // In a pipe the escaped form is not the name: say so, as a script reading it would act on another one.
+  if (!options.terminal && line !== id) options.notice?.(`rsapi: warning: the ${options.kind === 'report' ? 'report id' : 'project name'} ${line} holds a line break; written escaped`);
+  out.write(`${line}\n`);
 }
 
 /** Nothing is written before end(): a failure half-way through a list leaves stdout empty, never half a document. */

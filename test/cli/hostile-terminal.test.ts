@@ -108,9 +108,10 @@ describe('into a pipe, data formats stay exact', () => {
     expect(stdout).toBe(`7\t${url}\n8\thttps://example.com/first\\nsecond\n`);
   });
 
-  it('-q never splits one name over two lines', async () => {
-    const { stdout } = await runInProcess({ argv: ['projects', 'list', '-q', ...connection()] });
+  it('-q never splits one name over two lines, and says on stderr which name it escaped', async () => {
+    const { stdout, stderr } = await runInProcess({ argv: ['projects', 'list', '-q', ...connection()] });
     expect(stdout).toBe(`evilfirst\\nsecond.com\n${TERMINAL_ATTACKS.clearScreen}x\n`);
+    expect(stderr).toBe('rsapi: warning: the project name evilfirst\\nsecond.com holds a line break; written escaped\n');
   });
 
   it('stderr is escaped even when it is not a terminal (CI logs are shown on terminals)', async () => {
