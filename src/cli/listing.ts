@@ -6,6 +6,7 @@ import type { CommandContext } from './context.js';
 import type { CiReporter } from './ci/reporter.js';
 import { Gate } from './gates.js';
 import { preferSmallHeap } from './heap.js';
+import { startStatusLine } from './status-line.js';
 import type { GateOptions } from './options.js';
 
 const NOUN: Record<RecordKind, [string, string]> = { report: ['report', 'reports'], project: ['project', 'projects'] };
@@ -18,26 +19,35 @@ export async function printPages(
   options: { gate?: GateOptions; ci?: CiReporter; paging: { all: boolean; limit?: number } },
 ): Promise<ExitCodeValue> {
   if (options.paging.all || options.paging.limit !== undefined) await preferSmallHeap();
+  const [, many] = NOUN[kind];
+  // A wait for pages shows a spinner on a terminal; what a page writes goes out with it erased.
+  const status = startStatusLine(ctx.io, `reading ${many}…`);
   const out = new PageBuffer(ctx.io.stdout);
   const writer = createListWriter(out, ctx.outputOptions(kind));
   const gate = new Gate(options.gate ?? {});
   let last: Page | undefined;
   let count = 0;
-  for await (const page of pages) {
-    for (const record of page.records) {
-      const gateFailures = gate.check(record);
-      options.ci?.addReport(record, gateFailures);
-      await writer.write(record);
+  try {
+    for await (const page of pages) {
+      for (const record of page.records) {
+        const gateFailures = gate.check(record);
+        options.ci?.addReport(record, gateFailures);
+        await writer.write(record);
+      }
+      count += page.records.length;
+      last = page;
+      status.update(`reading ${many}: page ${page.page}${page.lastPage !== undefined ? ` of ${page.lastPage}` : ''}, ${count} so far`);
+      status.clear();
+      await out.flush();
     }
-    await out.flush();
-    count += page.records.length;
-    last = page;
+  } finally {
+    status.stop();
   }
   await writer.end();
   await out.flush();
   if (ctx.io.stderrIsTTY && !ctx.globals.quiet) {
     if (count === 0) ctx.note(emptyNote(kind, last));
-    else if (last) ctx.note(footer(kind, last, count, !options.paging.all && options.paging.limit === undefined));
+    else if (last) ctx.note(footer(kind, last, count, options.paging));
   }
   return finishGate(ctx, gate, options.ci);
 }
@@ -73,13 +83,25 @@ function emptyNote(kind: RecordKind, last: Page | undefined): string {
   return `no ${many} found`;
 }
 
-/** `page 1 of 7, 63 reports; next: --page 2, or --all` — only what the service told us. */
-function footer(kind: RecordKind, last: Page, shown: number, suggestNext: boolean): string {
+/**
+ * What was shown and what was not, from what the service told: one page (`page 1 of 7, 63 reports; next: --page 2,
+ * or --all`), the first N (`2 of 6 projects shown (--limit 2); all of them: --all`) or all (`all 63 reports`).
+ */
+function footer(kind: RecordKind, last: Page, shown: number, paging: { all: boolean; limit?: number }): string {
   const [one, many] = NOUN[kind];
+  const noun = (n: number) => `${n} ${n === 1 ? one : many}`;
+  const total = last.total;
+  const more = last.nextPage !== undefined || (total !== undefined && total > shown);
+  if (paging.limit !== undefined) {
+    if (!more) return total !== undefined && total !== shown ? `${noun(shown)} shown, of ${total}` : `all ${noun(shown)}`;
+    const of = total !== undefined ? ` of ${total}` : '';
+    return `${shown}${of} ${shown === 1 && total === undefined ? one : many} shown (--limit ${paging.limit}); all of them: --all`;
+  }
+  if (paging.all) return total !== undefined && total !== shown ? `${noun(shown)} read; the service counted ${total}` : `all ${noun(shown)}`;
   const of = last.lastPage !== undefined ? ` of ${last.lastPage}` : '';
-  const total = last.total !== undefined ? `, ${last.total} ${last.total === 1 ? one : many}` : `, ${shown} shown`;
-  const next = last.nextPage !== undefined && suggestNext ? `; next: --page ${last.nextPage}, or --all` : '';
-  return `page ${last.page}${of}${total}${next}`;
+  const count = total !== undefined ? `, ${noun(total)}` : `, ${shown} shown`;
+  const next = last.nextPage !== undefined ? `; next: --page ${last.nextPage}, or --all` : '';
+  return `page ${last.page}${of}${count}${next}`;
 }
 
 /**

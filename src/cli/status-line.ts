@@ -37,8 +37,9 @@ const SILENT: StatusLine = { update: () => {}, clear: () => {}, pause: (write) =
  * Starts a status line: nothing at all unless stderr is a terminal outside CI; otherwise drawn from `showAfterMs`
  * on, redrawn every 80 ms. Never keeps the process alive.
  */
-export function startStatusLine(io: Terminal, text: string, options: { showAfterMs?: number } = {}): StatusLine {
+export function startStatusLine(io: Terminal, text: string, options: { showAfterMs?: number; elapsed?: boolean } = {}): StatusLine {
   if (!canAnimate(io)) return SILENT;
+  const started = performance.now();
   let current = text;
   let frame = 0;
   let drawn = false;
@@ -47,7 +48,9 @@ export function startStatusLine(io: Terminal, text: string, options: { showAfter
   const draw = (): void => {
     if (stopped) return;
     const width = Math.max(10, terminalWidth(io) - 1);
-    const line = truncateToWidth(`${FRAMES[frame % FRAMES.length]} ${terminalText(current)}`, width);
+    const seconds = Math.floor((performance.now() - started) / 1000);
+    const elapsed = options.elapsed && seconds > 0 ? ` (${seconds} s)` : '';
+    const line = truncateToWidth(`${FRAMES[frame % FRAMES.length]} ${terminalText(current)}${elapsed}`, width);
     frame++;
     io.stderr.write(`${ERASE_LINE}${line}`);
     drawn = true;

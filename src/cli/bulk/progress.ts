@@ -1,5 +1,7 @@
 // The bulk run's progress on stderr: a live bar on a terminal (cli-progress, loaded only then), plain lines otherwise.
 import type { Sink } from '../../output/index.js';
+import { startStatusLine } from '../status-line.js';
+import type { Terminal } from '../terminal.js';
 
 export interface ProgressCounts {
   created: number;
@@ -26,6 +28,23 @@ export interface ProgressTarget {
 /** Plain lines, no bar: stderr is not a terminal, or --quiet. */
 export function plainProgress(stderr: Sink): ProgressDisplay {
   return { update: () => {}, log: (line) => void stderr.write(`${line}\n`), above: (write) => write(), stop: () => {} };
+}
+
+/**
+ * One URL: a spinner naming it while the service audits the page (a terminal only, after half a second), with the
+ * seconds waited; notes are written with it erased, and it is gone for good before the record is printed.
+ */
+export function spinnerProgress(io: Terminal, url: string): ProgressDisplay {
+  const status = startStatusLine(io, `auditing ${url}`, { elapsed: true });
+  return {
+    update: () => {},
+    log: (line) => status.pause(() => io.stderr.write(`${line}\n`)),
+    above: (write) => {
+      status.stop();
+      write();
+    },
+    stop: () => status.stop(),
+  };
 }
 
 const FORMAT = '{bar} {value}/{total} | created {created} | failed {failed} | in flight {inFlight} | {rate}/s | ETA {eta_formatted}';

@@ -11,7 +11,8 @@ import type { UrlInput } from '../url-input.js';
 import { createAll, type BulkCreateOutcome } from './create-all.js';
 import { Journal } from './journal.js';
 import { createBulkOutput, summaryLine } from './output.js';
-import { createProgress } from './progress.js';
+import { createProgress, spinnerProgress } from './progress.js';
+import { canAnimate } from '../status-line.js';
 import { holdThroughStdoutGone } from '../stdout-gone.js';
 
 export interface BulkCreatePlan {
@@ -40,10 +41,11 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     for (const url of all) if (done.has(url)) plan.ci?.addSkipped(url, `created by an earlier run (journal ${journal?.path})`);
     if (skipped > 0) ctx.note(`rsapi: skipping ${skipped} URL${skipped === 1 ? '' : 's'} already created (journal ${journal?.path})`);
     const single = all.length === 1 && plan.alwaysList !== true;
-    const live = ctx.io.stderrIsTTY && ctx.globals.quiet !== true && urls.length > 1;
-    const progress = await createProgress({ stderr: ctx.io.stderr, live }, urls.length);
+    // The bar shows under -q too (it is on stderr; -q shapes stdout), but never in a CI log.
+    const live = canAnimate(ctx.io) && urls.length > 1;
+    const progress = urls.length === 1 ? spinnerProgress(ctx.io, urls[0] ?? '') : await createProgress({ stderr: ctx.io.stderr, live }, urls.length);
     // Records shown on the bar's screen go above it, not onto its line.
-    const stdout = live && ctx.io.stdoutIsTTY ? { write: (text: string) => progress.above(() => ctx.io.stdout.write(text)) } : ctx.io.stdout;
+    const stdout = (live || urls.length === 1) && ctx.io.stdoutIsTTY ? { write: (text: string) => progress.above(() => ctx.io.stdout.write(text)) } : ctx.io.stdout;
     const output = createBulkOutput(stdout, ctx.outputOptions('report'), { single });
     const gate = new Gate(plan.gate);
     const say = (line: string) => progress.log(forStderr(line));

@@ -1,0 +1,80 @@
+// Feedback while waiting, under a real pseudo-terminal: a spinner for a slow create and for pages, gone before data; none in a pipe or CI.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { startMock, type MockFixture } from '../helpers/mock.js';
+import { runOnTerminal } from '../helpers/terminal.js';
+
+const FRAME = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/g;
+let slow: MockFixture;
+
+beforeAll(async () => {
+  slow = await startMock({ latencyMs: 1200, seed: 250 });
+});
+afterAll(async () => {
+  await slow.close();
+});
+
+const onTerminal = (args: string[], env: Record<string, string> = {}) =>
+  runOnTerminal(args, { env: { ...slow.env, TERM: 'xterm-256color', ...env }, size: { columns: 80, rows: 40 } });
+
+/** Where the last spinner frame is drawn on the screen, -1 if none. */
+function lastFrameAt(screen: string): number {
+  return Math.max(-1, ...[...screen.matchAll(FRAME)].map((match) => match.index));
+}
+
+describe('a slow create on a terminal', () => {
+  it('shows a spinner naming the URL after half a second, erased before the record is printed', async () => {
+    const url = 'https://example.com/slow-audit';
+    const { code, screen } = await onTerminal(['reports', 'create', url, '--no-color']);
+    expect(code).toBe(0);
+    expect(screen).toMatch(new RegExp(`[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] auditing ${url.replace(/[./]/g, '\\$&')}`));
+    const recordAt = screen.search(/id +\d+\r?\n/);
+    expect(recordAt).toBeGreaterThan(0);
+    expect(lastFrameAt(screen)).toBeLessThan(recordAt);
+    // The line the spinner used is erased (CR, erase line) right before the record.
+    expect(screen.slice(0, recordAt)).toMatch(/\r\u001b\[2K$/);
+  });
+
+  it('none of it in a pipe, nor on a terminal in CI', async () => {
+    const piped = await runCli(['reports', 'create', 'https://example.com/slow-pipe'], { env: slow.env });
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).not.toMatch(FRAME);
+    expect(piped.stderr).not.toContain('\u001b[2K');
+    const ci = await onTerminal(['reports', 'create', 'https://example.com/slow-ci'], { CI: 'true' });
+    expect(ci.code).toBe(0);
+    expect(ci.screen).not.toMatch(FRAME);
+  });
+});
+
+describe('waiting for pages on a terminal', () => {
+  it('reports list --all: a spinner with pages and records so far, gone before the table; the footer says all', async () => {
+    const { code, screen } = await onTerminal(['reports', 'list', '--all', '--no-color']);
+    expect(code).toBe(0);
+    expect(screen).toMatch(/reading reports…|reading reports: page \d+ of 3, \d+ so far/);
+    const tableAt = screen.search(/id +url/);
+    expect(tableAt).toBeGreaterThan(0);
+    expect(lastFrameAt(screen)).toBeLessThan(tableAt);
+    // Every report, whatever the tests before created: the footer says all, not "page 3 of 3".
+    const count = slow.server.reports().length;
+    expect(screen).toContain(`all ${count} reports`);
+    expect(screen).not.toMatch(/page \d+ of \d+, \d+ reports/);
+  });
+
+  it('reports stats: a progress line while it reads, then the histogram', async () => {
+    const { code, screen } = await onTerminal(['reports', 'stats', '--no-color']);
+    expect(code).toBe(0);
+    expect(screen).toMatch(/reading reports/);
+    const summaryAt = screen.search(/reports +\d+\r?\n/);
+    expect(summaryAt).toBeGreaterThan(0);
+    expect(lastFrameAt(screen)).toBeLessThan(summaryAt);
+    expect(screen).toMatch(/90-100  [█▏▎▍▌▋▊▉]+/);
+  });
+});
+
+describe('the bulk progress bar', () => {
+  it('stays on a terminal under -q (it is on stderr; -q shapes stdout only)', async () => {
+    const { code, screen } = await onTerminal(['reports', 'create', '-q', 'https://example.com/q1', 'https://example.com/q2', 'https://example.com/q3', '--concurrency', '1']);
+    expect(code).toBe(0);
+    expect(screen).toMatch(/\d\/3 \| created \d/);
+  });
+});
