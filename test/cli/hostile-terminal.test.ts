@@ -31,7 +31,8 @@ afterAll(async () => {
   await server.close();
 });
 beforeEach(() => {
-  env = { HOME: home.path, RSAPI_CONFIG_DIR: home.settings.dir, TERM: 'xterm-256color', COLUMNS: '200', LINES: '40', NO_COLOR: '1' };
+  // CI: no spinner on a slow machine; its own erase sequence is not service text, but RAW_CONTROLS would match it.
+  env = { HOME: home.path, RSAPI_CONFIG_DIR: home.settings.dir, TERM: 'xterm-256color', COLUMNS: '200', LINES: '40', NO_COLOR: '1', CI: 'true' };
 });
 
 const connection = () => ['--base-url', server.url, '--api-key', KEY];

@@ -28,7 +28,8 @@ export interface CliOptions {
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(RSAPI_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$)/i.test(key)) continue;
+    // CI too: whether a spinner or a progress bar is drawn must not depend on where the suite runs.
+    if (/^(RSAPI_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$|CI$)/i.test(key)) continue;
     env[key] = value;
   }
   env.RSAPI_RETRY_BASE_MS = '20';

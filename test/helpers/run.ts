@@ -48,7 +48,9 @@ export interface InProcessResult {
 export async function runInProcess(options: InProcessOptions): Promise<InProcessResult> {
   const tty = typeof options.tty === 'object' ? options.tty : { stdin: options.tty, stdout: options.tty, stderr: options.tty };
   const home = tempDir('rsapi-home-');
-  const env: NodeJS.ProcessEnv = { HOME: home.path, RSAPI_CONFIG_DIR: join(home.path, 'config'), RSAPI_RETRY_BASE_MS: '20' };
+  // CI=true: no spinner, whose frames would appear or not depending on how long a loaded machine takes (over 0.5 s);
+  // a test of the spinner passes CI: undefined.
+  const env: NodeJS.ProcessEnv = { HOME: home.path, RSAPI_CONFIG_DIR: join(home.path, 'config'), RSAPI_RETRY_BASE_MS: '20', CI: 'true' };
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];
     else env[key] = value;
