@@ -4,7 +4,7 @@ import { ExitCode, RsapiError, type ExitCodeValue } from '../api/errors.js';
 import { OUTPUT_FORMATS } from '../output/index.js';
 import { VERSION } from '../version.js';
 import { reportError } from './exit.js';
-import { forgetSecrets, redact, registerInvocationSecrets } from './secrets.js';
+import { forgetSecrets, redactedSink, registerInvocationSecrets } from './secrets.js';
 import { forStderr } from './stderr.js';
 import { addGlobalOptions } from './options.js';
 import type { Terminal } from './terminal.js';
@@ -76,7 +76,7 @@ function applyToTree(command: Command, apply: (command: Command) => void): void 
 /** Runs one invocation and returns its exit code. Never throws. */
 export async function run(argv: string[], terminal: Terminal, signal: AbortSignal): Promise<ExitCodeValue> {
   // No command prints a known secret: a service echoing the key in a record gets it masked on stdout too.
-  const io: Terminal = { ...terminal, stdout: { write: (chunk: string) => terminal.stdout.write(redact(chunk)) } };
+  const io: Terminal = { ...terminal, stdout: redactedSink(terminal.stdout) };
   const program = buildProgram();
   const invocation: Invocation = { io, signal, exitCode: ExitCode.ok };
   attachInvocation(program, invocation);

@@ -1,4 +1,6 @@
 // Secrets known to this run (the API key, report passwords), and the one function that scrubs them from any text.
+import type { Sink } from '../output/index.js';
+
 const secrets = new Set<string>();
 
 /** A new invocation starts with no secrets known (in-process tests run many invocations in one process). */
@@ -27,4 +29,25 @@ export function redact(text: string): string {
   let result = text;
   for (const secret of secrets) result = result.split(secret).join('***');
   return result;
+}
+
+type StreamSink = Sink & Partial<Pick<NodeJS.WritableStream, 'once' | 'removeListener'>>;
+
+/**
+ * A sink that redacts every chunk before `target` gets it. A stream's `once` and `removeListener` are passed
+ * through, so writers waiting for 'drain' (backpressure) still can.
+ */
+export function redactedSink(target: StreamSink): StreamSink {
+  const sink: StreamSink = { write: (chunk: string) => target.write(redact(chunk)) };
+  if (typeof target.once === 'function') {
+    sink.once = ((event: string, listener: (...args: unknown[]) => void) => {
+      target.once!(event, listener);
+      return sink;
+    }) as StreamSink['once'];
+    sink.removeListener = ((event: string, listener: (...args: unknown[]) => void) => {
+      target.removeListener?.(event, listener);
+      return sink;
+    }) as StreamSink['removeListener'];
+  }
+  return sink;
 }
