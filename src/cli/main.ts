@@ -1,8 +1,10 @@
 // Entry point of the bundled CLI: the --version fast path, V8's compile cache, signals, and the process exit code.
 import { setMaxListeners } from 'node:events';
 import module from 'node:module';
-import { VERSION } from '../version.js';
-import { reportStdoutGone } from './stdout-gone.js';
+
+// The version as the build fixes it (scripts/build.mjs), not imported: for --version this file is the only one loaded.
+declare const __RSAPI_VERSION__: string;
+const VERSION = __RSAPI_VERSION__;
 
 const argv = process.argv.slice(2);
 
@@ -15,6 +17,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // A reader that goes away (`rsapi reports list | head`) is not an error. Any other write failure
   // (a full disk, /dev/full) is one line and exit 1, never a stack trace; nothing more is written.
   // A bulk run holds on through EPIPE: it starts no new item, ends the ones under way and picks the exit code.
+  const { reportStdoutGone } = await import('./stdout-gone.js');
   let writeFailed = false;
   let readerGone = false;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
