@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: the performance budgets of issue 10, measured as ratios against references run in the same pass, on every Node found.
 //
-//   npm run bench [-- --runs 20] [--lines 20,24] [--cases startup,page,all,rss] [--no-hyperfine] [--install] [--write-readme]
+//   npm run bench [-- --runs 20] [--lines 20,24] [--cases startup,page,all,rss] [--no-hyperfine] [--install] [--write-readme] [--strict]
 //
 // Starts the mock service on loopback (rsapi mock-server), then on each Node (this one, plus the lines cached by
 // scripts/node-lines.mjs; --install fetches 22, 24 and 26 first) times every case against its reference with hyperfine
@@ -29,6 +29,7 @@ const { values: opts } = parseArgs({
     'no-hyperfine': { type: 'boolean', default: false },
     install: { type: 'boolean', default: false },
     'write-readme': { type: 'boolean', default: false },
+    strict: { type: 'boolean', default: false },
   },
 });
 const RUNS = Number(opts.runs);
@@ -90,7 +91,10 @@ try {
 const table = render(rows);
 process.stdout.write(`${table}\n`);
 if (opts['write-readme']) writeReadme(table);
-process.exitCode = rows.every((row) => row.ok) ? 0 : 1;
+// A budget missed is a finding, not a failure of the bench: said on stderr, exit 0 (--strict: exit 1).
+const missed = rows.filter((row) => !row.ok);
+if (missed.length > 0) log(`bench: ${missed.length} of ${rows.length} budgets not met on this run`);
+if (opts.strict && missed.length > 0) process.exitCode = 1;
 
 /** This Node, and each cached registry line that is another version. */
 function findNodes() {
