@@ -129,8 +129,11 @@ export class CommandContext {
 
   /** The output format: flag, then the profile's `output`, then table on a terminal and tsv elsewhere. */
   format(): OutputFormat {
-    const { json, output } = this.globals;
+    const { json, output, quiet, fields } = this.globals;
     if (json && output && output !== 'json') throw new UsageError(`--json and -o ${output} ask for different formats`, { hint: 'give one of them' });
+    // -q prints ids and nothing else: a format or fields given beside it would be silently ignored.
+    if (quiet && (json || output)) throw new UsageError(`-q prints only ids, one a line; it cannot be combined with ${json ? '--json' : `-o ${output}`}`, { hint: 'give one of them' });
+    if (quiet && fields) throw new UsageError('-q prints only ids, one a line; it cannot be combined with --fields', { hint: `for one field a line: -o tsv --fields ${fields[0] ?? 'url'}` });
     if (json) return 'json';
     if (output) return output;
     return (this.storedSetting('output') as OutputFormat | undefined) ?? (this.io.stdoutIsTTY ? 'table' : 'tsv');

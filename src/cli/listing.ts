@@ -25,11 +25,13 @@ export async function printPages(
   const out = new PageBuffer(ctx.io.stdout);
   const writer = createListWriter(out, ctx.outputOptions(kind));
   const gate = new Gate(options.gate ?? {});
+  const fields = new FieldCheck(ctx.globals.fields);
   let last: Page | undefined;
   let count = 0;
   try {
     for await (const page of pages) {
       for (const record of page.records) {
+        fields.see(record);
         const gateFailures = gate.check(record);
         options.ci?.addReport(record, gateFailures);
         await writer.write(record);
@@ -45,6 +47,7 @@ export async function printPages(
   }
   await writer.end();
   await out.flush();
+  fields.warn(ctx, kind);
   if (ctx.io.stderrIsTTY && !ctx.globals.quiet) {
     if (count === 0) ctx.note(emptyNote(kind, last));
     else if (last) ctx.note(footer(kind, last, count, options.paging));
@@ -61,6 +64,9 @@ export async function printRecord(
   ci?: CiReporter,
 ): Promise<ExitCodeValue> {
   await writeRecord(ctx.io.stdout, record, ctx.outputOptions(kind));
+  const fields = new FieldCheck(ctx.globals.fields);
+  fields.see(record);
+  fields.warn(ctx, kind);
   const gate = new Gate(gateOptions);
   const gateFailures = gate.check(record);
   ci?.addReport(record, gateFailures);
@@ -137,5 +143,36 @@ class PageBuffer implements Sink {
       stream.once!('close', done);
       stream.once!('error', done);
     });
+  }
+}
+
+/**
+ * --fields names any field, known or not, so a typo prints an empty column: after the output, a warning names the
+ * fields no record had and the fields the records do have. Keys are collected only while some are still unseen.
+ */
+class FieldCheck {
+  private readonly unseen: Set<string>;
+  private readonly present = new Set<string>();
+  private records = 0;
+
+  constructor(fields: string[] | undefined) {
+    this.unseen = new Set(fields ?? []);
+  }
+
+  see(record: Record<string, unknown>): void {
+    if (this.unseen.size === 0) return;
+    this.records++;
+    for (const key of Object.keys(record)) {
+      this.present.add(key);
+      this.unseen.delete(key);
+    }
+  }
+
+  warn(ctx: CommandContext, kind: RecordKind): void {
+    if (this.unseen.size === 0 || this.records === 0) return;
+    const missing = [...this.unseen];
+    const [one, many] = NOUN[kind];
+    const which = this.records === 1 ? `the ${one} has no` : `none of the ${this.records} ${many} has a`;
+    ctx.note(`rsapi: warning: ${which} field ${missing.map((field) => `"${field}"`).join(', ')}; fields there: ${[...this.present].join(', ')}`);
   }
 }

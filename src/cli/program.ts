@@ -7,6 +7,7 @@ import { reportError } from './exit.js';
 import { forgetSecrets, redactedSink, registerInvocationSecrets } from './secrets.js';
 import { forStderr } from './stderr.js';
 import { addGlobalOptions } from './options.js';
+import { nearest } from '../config/resolve.js';
 import type { Terminal } from './terminal.js';
 import { attachInvocation, invocationOf, type Invocation } from './handler.js';
 import { registerReports } from './commands/reports/index.js';
@@ -46,9 +47,11 @@ export function buildProgram(): Command {
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
     .helpCommand('help [command]', 'show help for a command')
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    // A command's help shows its own options and examples first; the global options come after them (afterAll).
+    .configureHelp({ showGlobalOptions: false, sortSubcommands: false })
     .showSuggestionAfterError(true)
-    .addHelpText('after', EXIT_CODES_HELP);
+    .addHelpText('after', EXIT_CODES_HELP)
+    .addHelpText('afterAll', ({ command }) => (command === program ? '' : globalOptionsHelp(command)));
   addGlobalOptions(program, OUTPUT_FORMATS);
   registerReports(program);
   registerProjects(program);
@@ -68,6 +71,37 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** The options every command accepts, as commander would list them, for the end of a subcommand's help. */
+function globalOptionsHelp(command: Command): string {
+  const help = command.createHelp();
+  help.showGlobalOptions = true;
+  const options = help.visibleGlobalOptions(command).filter((option) => option.long !== '--version');
+  if (options.length === 0) return '';
+  const termWidth = Math.max(...options.map((option) => help.optionTerm(option).length));
+  const items = options.map((option) => help.formatItem(help.optionTerm(option), termWidth, help.optionDescription(option), help));
+  return `\nGlobal options (before or after the command):\n${items.join('\n')}\n`;
+}
+
+/**
+ * `rsapi help WORDS...`: the help of the command the words name; a word that names no command is a usage error
+ * (commander alone would print the root help as if nothing were wrong).
+ */
+function helpTarget(program: Command, argv: string[]): { argv: string[] } | { unknown: string; suggestion?: string; path: string[] } {
+  if (argv[0] !== 'help' || argv.length < 2) return { argv };
+  const words = argv.slice(1).filter((word) => !word.startsWith('-'));
+  let current = program;
+  const path: string[] = [];
+  for (const word of words) {
+    const next = current.commands.find((command) => command.name() === word || command.aliases().includes(word));
+    if (!next || next.name() === 'help') {
+      return { unknown: word, suggestion: nearest(word, current.commands.map((command) => command.name())), path };
+    }
+    path.push(next.name());
+    current = next;
+  }
+  return { argv: [...path, '--help'] };
+}
+
 function applyToTree(command: Command, apply: (command: Command) => void): void {
   apply(command);
   for (const sub of command.commands) applyToTree(sub, apply);
@@ -83,8 +117,15 @@ export async function run(argv: string[], terminal: Terminal, signal: AbortSigna
   forgetSecrets();
   registerInvocationSecrets(argv, io.env);
   const debug = argv.includes('--verbose') || argv.includes('-v') || io.env.RSAPI_DEBUG === '1';
+  const target = helpTarget(program, argv);
+  if ('unknown' in target) {
+    const where = target.path.length > 0 ? `rsapi ${target.path.join(' ')}` : 'rsapi';
+    io.stderr.write(forStderr(`rsapi: unknown command "${target.unknown}"${target.path.length > 0 ? ` for "${where}"` : ''}\n`));
+    io.stderr.write(target.suggestion ? `hint: did you mean "${target.suggestion}"? see \`${where} --help\`\n` : `hint: see \`${where} --help\`\n`);
+    return ExitCode.usage;
+  }
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(target.argv, { from: 'user' });
     return invocation.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return commanderExit(error, io, commandWords(program, argv));
