@@ -136,7 +136,8 @@ export class ReportsApi {
         const windowMs = RetryPolicy.settleWindowMs(this.createTimeoutMs);
         const watched = await this.settle(url, sentAt, windowMs, options);
         if (watched.found) return { report: watched.found, recovered: true, attempts: attempt };
-        throw (watched.unsure ?? ((cause: unknown) => new UnsettledCreateError(url, `the answer was lost and no report showed up within ${seconds(windowMs)} s`, { cause })))(failure);
+        if (watched.unsure) throw watched.unsure(failure);
+        throw new UnsettledCreateError(url, `the answer was lost and no report showed up within ${seconds(windowMs)} s`, { cause: failure });
       }
       let found: ApiRecord | undefined;
       try {
