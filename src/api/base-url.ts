@@ -1,5 +1,5 @@
 // Normalising the base URL: site root or /api/v1 prefix in, `.../api/v1` with no trailing slash out.
-import { UsageError } from './errors.js';
+import { InvalidRequestError } from './errors.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -8,13 +8,13 @@ export function normaliseBaseUrl(input: string): string {
   try {
     url = new URL(input.trim());
   } catch {
-    throw new UsageError(`invalid base URL "${withoutCredentials(input)}"`, { hint: 'give it as https://host or https://host/api/v1' });
+    throw new InvalidRequestError(`invalid base URL "${withoutCredentials(input)}"`, { hint: 'give it as https://host or https://host/api/v1' });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`invalid base URL "${withoutCredentials(input)}": only http and https are supported`);
+    throw new InvalidRequestError(`invalid base URL "${withoutCredentials(input)}": only http and https are supported`);
   }
   if (url.username || url.password) {
-    throw new UsageError('the base URL must not contain credentials; use --api-key or `rsapi auth login`');
+    throw new InvalidRequestError('the base URL must not contain credentials; use --api-key or `rsapi auth login`');
   }
   let path = url.pathname.replace(/\/+$/, '');
   if (path.toLowerCase().endsWith(API_PREFIX)) path = path.slice(0, -API_PREFIX.length);

@@ -1,6 +1,6 @@
 // The API client: one HTTP client (one connection pool) and the typed resources over it.
 import { normaliseBaseUrl } from './base-url.js';
-import { UsageError } from './errors.js';
+import { InvalidRequestError } from './errors.js';
 import { HttpClient, mayLeaveBasePath, type HttpClientOptions, type HttpMethod, type HttpResponse, type Params } from './http.js';
 import { ProjectsApi } from './projects.js';
 import { USER_AGENT } from '../version.js';
@@ -49,7 +49,7 @@ export class ApiClient {
     const [pathOnly = '', queryString] = splitOnce(path, '?');
     const fromPath: Params = Object.fromEntries(new URLSearchParams(queryString ?? ''));
     if (mayLeaveBasePath(pathOnly)) {
-      throw new UsageError(`the path ${JSON.stringify(pathOnly)} could leave the base URL: "." and ".." steps and backslashes are refused, encoded or not`);
+      throw new InvalidRequestError(`the path ${JSON.stringify(pathOnly)} could leave the base URL: "." and ".." steps and backslashes are refused, encoded or not`);
     }
     const normalised = `/${pathOnly.replace(/^\/+/, '').replace(/^api\/v1(\/|$)/, '')}`;
     const query = inQuery ? { ...fromPath, ...fields } : fromPath;

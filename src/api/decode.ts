@@ -1,13 +1,5 @@
 // Tolerant decoding of the service's answers: JSON or not, record wrapped in `data` or bare, every list shape.
-import {
-  ApiError,
-  AuthError,
-  ExitCode,
-  NotFoundError,
-  ServerError,
-  ValidationError,
-  type RequestInfo,
-} from './errors.js';
+import { ApiError, AuthError, NotFoundError, ServerError, ValidationError, type RequestInfo } from './errors.js';
 import { JsonTooDeepError, parseJson } from './json.js';
 
 export type ApiRecord = Record<string, unknown>;
@@ -83,17 +75,15 @@ export function errorForStatus(status: number, request: RequestInfo, body: unkno
     return new ServerError(message ? `server error: ${message}` : 'server error', request, status, { serviceMessage: message, hint: htmlHint });
   }
   // Every other 4xx (405, 409, 413, 418...): the service refused the request as sent.
-  return new ApiError(message ? `request refused: ${message}` : 'request refused', ExitCode.validation, request, status, {
+  return new ApiError(message ? `request refused: ${message}` : 'request refused', request, status, {
     serviceMessage: message,
     hint: htmlHint,
   });
 }
 
 /** A missing route means a wrong base URL, not a wrong id. */
-function notFoundHint(path: string, message: string | undefined): string | undefined {
+function notFoundHint(_path: string, message: string | undefined): string | undefined {
   if (message && /route .* could not be found/i.test(message)) return 'the service has no such route: check the base URL (…/api/v1)';
-  if (path.startsWith('/reports')) return 'check the id; `rsapi reports list` lists reports';
-  if (path.startsWith('/projects')) return 'check the name; `rsapi projects list` lists projects';
   return undefined;
 }
 

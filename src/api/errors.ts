@@ -1,22 +1,5 @@
-// Every failure the client can meet, typed where it arises; src/cli/exit.ts turns them into exit codes.
-
-/** The exit codes of the command contract, one per failure class. */
-export const ExitCode = {
-  ok: 0,
-  unexpected: 1,
-  usage: 2,
-  auth: 3,
-  notFound: 4,
-  validation: 5,
-  rateLimited: 6,
-  network: 7,
-  server: 8,
-  gate: 10,
-  interrupted: 130,
-  /** A bulk run whose stdout went away (EPIPE) before every item was done: 128 + SIGPIPE, as a shell reports it. */
-  stdoutClosed: 141,
-} as const;
-export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+// Every failure the client can meet, typed where it arises, with its status and context; no exit codes and no CLI
+// words here: src/cli/exit-codes.ts alone turns an error into an exit code and a hint.
 
 export interface RequestInfo {
   method: string;
@@ -24,35 +7,20 @@ export interface RequestInfo {
   path: string;
 }
 
-/** Base class of every error rsapi raises on purpose; `exitCode` picks the process exit code. */
+/** Base class of every error rsapi raises on purpose (the class says what kind of failure it is). */
 export class RsapiError extends Error {
-  readonly exitCode: ExitCodeValue;
-  /** A second line for the user: what to do about it. */
+  /** What to do about it, when the place that raised it knows better than its class (no flag or command names). */
   hint?: string;
 
-  constructor(message: string, exitCode: ExitCodeValue, options?: { cause?: unknown; hint?: string }) {
+  constructor(message: string, options?: { cause?: unknown; hint?: string }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
-    this.exitCode = exitCode;
     this.hint = options?.hint;
   }
 }
 
-/** Bad flag, argument or value, caught before any request. */
-export class UsageError extends RsapiError {
-  constructor(message: string, options?: { hint?: string }) {
-    super(message, ExitCode.usage, options);
-  }
-}
-
-/** No key configured anywhere: an auth failure that never reached the service. */
-export class MissingKeyError extends RsapiError {
-  constructor(profile: string) {
-    super(`no API key configured for profile "${profile}"`, ExitCode.auth, {
-      hint: 'run `rsapi auth login`, or set RSAPI_API_KEY, or pass --api-key',
-    });
-  }
-}
+/** A value given to the client that it refuses before any request: a bad base URL, a path that leaves it, an empty id. */
+export class InvalidRequestError extends RsapiError {}
 
 /** A request the service answered with an error status, or an answer that is not what a client can use. */
 export class ApiError extends RsapiError {
@@ -64,14 +32,13 @@ export class ApiError extends RsapiError {
 
   constructor(
     what: string,
-    exitCode: ExitCodeValue,
     request: RequestInfo,
     status: number | undefined,
     options?: { cause?: unknown; hint?: string; serviceMessage?: string },
   ) {
     const statusText = status === undefined ? '' : ` (HTTP ${status}, ${request.method} ${request.path})`;
     const where = status === undefined ? ` (${request.method} ${request.path})` : statusText;
-    super(`${what}${where}`, exitCode, options);
+    super(`${what}${where}`, options);
     this.status = status;
     this.method = request.method;
     this.path = request.path;
@@ -83,12 +50,9 @@ export class ApiError extends RsapiError {
 export class AuthError extends ApiError {
   constructor(request: RequestInfo, status: number, serviceMessage?: string) {
     const what = status === 403 ? 'permission refused' : 'authentication refused';
-    super(withServiceMessage(what, serviceMessage), ExitCode.auth, request, status, {
+    super(withServiceMessage(what, serviceMessage), request, status, {
       serviceMessage,
-      hint:
-        status === 403
-          ? 'the key is valid but lacks the right for this; check the account or plan'
-          : 'check the key: `rsapi auth status`, or log in again with `rsapi auth login`',
+      hint: status === 403 ? 'the key is valid but lacks the right for this; check the account or plan' : undefined,
     });
   }
 }
@@ -96,7 +60,7 @@ export class AuthError extends ApiError {
 /** 404. */
 export class NotFoundError extends ApiError {
   constructor(request: RequestInfo, serviceMessage?: string, hint?: string) {
-    super(withServiceMessage('not found', serviceMessage), ExitCode.notFound, request, 404, {
+    super(withServiceMessage('not found', serviceMessage), request, 404, {
       serviceMessage,
       hint,
     });
@@ -109,7 +73,7 @@ export class ValidationError extends ApiError {
   readonly fields: Record<string, string[]>;
 
   constructor(request: RequestInfo, status: number, serviceMessage: string | undefined, fields: Record<string, string[]>) {
-    super(withServiceMessage('the service rejected the request', serviceMessage), ExitCode.validation, request, status, {
+    super(withServiceMessage('the service rejected the request', serviceMessage), request, status, {
       serviceMessage,
     });
     this.fields = fields;
@@ -121,12 +85,7 @@ export class RateLimitError extends ApiError {
   readonly retryAfterSeconds: number | undefined;
 
   constructor(request: RequestInfo, retryAfterSeconds: number | undefined, attempts: number) {
-    super(`still rate limited after ${attempts} attempt${attempts === 1 ? '' : 's'}`, ExitCode.rateLimited, request, 429, {
-      hint:
-        retryAfterSeconds === undefined
-          ? 'wait a moment and try again, or raise --retries'
-          : `the service asks to wait ${retryAfterSeconds}s; try again then, or raise --retries`,
-    });
+    super(`still rate limited after ${attempts} attempt${attempts === 1 ? '' : 's'}`, request, 429);
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
@@ -144,13 +103,7 @@ export class NetworkError extends ApiError {
     detail: string,
     options: { cause?: unknown; host?: string; neverSent?: boolean },
   ) {
-    super(`${networkWhat(kind, options.host)}: ${detail}`, ExitCode.network, request, undefined, {
-      cause: options.cause,
-      hint:
-        kind === 'timeout'
-          ? 'the service did not answer in time; raise --timeout or try again'
-          : 'check the base URL and that the service is running',
-    });
+    super(`${networkWhat(kind, options.host)}: ${detail}`, request, undefined, { cause: options.cause });
     this.kind = kind;
     this.neverSent = options.neverSent ?? (kind === 'refused' || kind === 'dns');
   }
@@ -160,14 +113,21 @@ export type NetworkFailureKind = 'refused' | 'dns' | 'timeout' | 'reset' | 'othe
 /** The user pressed Ctrl-C (or the run was otherwise aborted) while a request was under way. */
 export class InterruptedError extends RsapiError {
   constructor() {
-    super('interrupted', ExitCode.interrupted);
+    super('interrupted');
   }
 }
 
 /** 5xx, a redirect, or a body that is not the JSON expected. */
 export class ServerError extends ApiError {
   constructor(what: string, request: RequestInfo, status: number | undefined, options?: { cause?: unknown; hint?: string; serviceMessage?: string }) {
-    super(what, ExitCode.server, request, status, options);
+    super(what, request, status, options);
+  }
+}
+
+/** A list whose pages repeat: the service seems to ignore `page`, so following the pages would never end. */
+export class PagingUnsupportedError extends ServerError {
+  constructor(request: RequestInfo) {
+    super('the service sent the same records as for an earlier page; it seems not to support paging', request, undefined);
   }
 }
 
@@ -198,11 +158,13 @@ function networkWhat(kind: NetworkFailureKind, host: string | undefined): string
 export class UnsettledCreateError extends ApiError {
   /** The report may exist: a resume looks it up before sending it. */
   readonly maybeCreated = true;
+  /** The page whose report is in doubt. */
+  readonly url: string;
 
   constructor(url: string, why: string, options: { cause?: unknown } = {}) {
-    super(`${why}; the report for ${url} may still be created (the service may still be auditing the page), so it was not sent again`, ExitCode.network, { method: 'POST', path: '/reports' }, undefined, {
+    super(`${why}; the report for ${url} may still be created (the service may still be auditing the page), so it was not sent again`, { method: 'POST', path: '/reports' }, undefined, {
       cause: options.cause,
-      hint: `check before creating it again: \`rsapi reports list --search '${url}'\`; a run with --journal looks it up first when resumed`,
     });
+    this.url = url;
   }
 }

@@ -5,15 +5,7 @@ import { parseRetryAfter, RetryPolicy, systemClock, type AttemptOutcome, type Cl
 import type { Dispatcher } from 'undici';
 import { proxyConfigured, proxyFromEnv, type ProxySettings } from './proxy.js';
 import { createSender, type Sender } from './transport.js';
-import {
-  InterruptedError,
-  NetworkError,
-  RateLimitError,
-  RsapiError,
-  ServerError,
-  UsageError,
-  type RequestInfo,
-} from './errors.js';
+import { InterruptedError, NetworkError, RateLimitError, RsapiError, ServerError, InvalidRequestError, type RequestInfo } from './errors.js';
 
 export type { HttpMethod } from './retry-policy.js';
 export type Params = Record<string, string | number | undefined>;
@@ -193,7 +185,7 @@ export class HttpClient {
     const target = new URL(`${this.options.baseUrl}${req.path}${query ? `?${query}` : ''}`);
     const under = target.origin === base.origin && (target.pathname === base.pathname || target.pathname.startsWith(`${base.pathname}/`));
     if (!under) {
-      throw new UsageError(`the path ${JSON.stringify(req.path)} would leave the base URL ${base.pathname}; "." and ".." steps are refused, encoded or not`);
+      throw new InvalidRequestError(`the path ${JSON.stringify(req.path)} would leave the base URL ${base.pathname}; "." and ".." steps are refused, encoded or not`);
     }
     return target.href;
   }
@@ -343,7 +335,7 @@ export function mayLeaveBasePath(path: string): boolean {
  * path steps even encoded (…/projects/.. is …/), so they are refused before any request.
  */
 export function pathSegment(value: string): string {
-  if (value === '' || value === '.' || value === '..') throw new UsageError(`"${value}" cannot name a report or project`);
+  if (value === '' || value === '.' || value === '..') throw new InvalidRequestError(`"${value}" cannot name a report or project`);
   return encodeURIComponent(value);
 }
 

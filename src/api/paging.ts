@@ -1,6 +1,6 @@
 // Paging as async iterators: page by page, or record by record, in order, a few pages fetched at a time, stopping at the end or at a limit.
 import type { ApiRecord, Page } from './decode.js';
-import { ServerError } from './errors.js';
+import { PagingUnsupportedError } from './errors.js';
 import { stringifyJson } from './json.js';
 
 export interface PagingOptions {
@@ -49,9 +49,7 @@ export async function* iteratePages(fetchPage: PageFetcher, options: PagingOptio
     const fingerprint = fingerprintOf(page.records);
     if (page.records.length > 0 && (fingerprint === previous || fingerprint === first)) {
       if (page.bare) return;
-      throw new ServerError('the service sent the same records as for an earlier page; it seems not to support paging', page.request, undefined, {
-        hint: 'use --per-page 100 without --all, or `rsapi api GET …` to see what it answers',
-      });
+      throw new PagingUnsupportedError(page.request);
     }
     previous = fingerprint;
     first ??= fingerprint;

@@ -4,7 +4,7 @@ import { ApiClient } from '../api/client.js';
 import type { TraceEvent } from '../api/http.js';
 import { proxyFromEnv } from '../api/proxy.js';
 import { isLoopbackHost, normaliseBaseUrl } from '../api/base-url.js';
-import { ExitCode, MissingKeyError, RsapiError, UsageError } from '../api/errors.js';
+import { MissingKeyError, UsageError } from './errors.js';
 import { checkApiKey, storedSetting } from '../config/keys.js';
 import { configPath } from '../config/paths.js';
 import { resolveSettings, storedKeyElsewhere, unknownProfileError, type ResolvedSettings } from '../config/resolve.js';
@@ -86,13 +86,12 @@ export class CommandContext {
         hint: 'pass --base-url, set RSAPI_BASE_URL, or run `rsapi auth login`',
       });
     }
-    if (!settings.apiKey) throw new MissingKeyError(settings.profile);
+    if (!settings.apiKey) throw MissingKeyError.forProfile(settings.profile);
     checkApiKey(settings.apiKey, KEY_SOURCES[settings.apiKeySource ?? 'profile']);
     const elsewhere = storedKeyElsewhere(settings);
     if (elsewhere) {
-      throw new RsapiError(
+      throw new MissingKeyError(
         `the stored key of profile "${settings.profile}" belongs to ${elsewhere.keyOrigin}; it is not sent to ${elsewhere.baseOrigin}`,
-        ExitCode.auth,
         { hint: `log in there: \`rsapi auth login --base-url ${elsewhere.baseOrigin}\`; or give a key for it with --api-key or RSAPI_API_KEY` },
       );
     }

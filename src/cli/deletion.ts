@@ -1,5 +1,6 @@
 // Deleting one or many reports or projects: confirmation, N at a time, an outcome line each, a summary, the first failure's code; Ctrl-C and a closed stdout start nothing new.
-import { ExitCode, RsapiError, type ExitCodeValue } from '../api/errors.js';
+import { RsapiError } from '../api/errors.js';
+import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines } from './exit-codes.js';
 import type { DeleteResult } from '../api/reports.js';
 import type { CommandContext } from './context.js';
 import { canPrompt, confirmOrRefuse } from './prompts.js';
@@ -71,10 +72,12 @@ export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<E
     } catch (error) {
       if (!(error instanceof RsapiError)) throw error;
       // Cut short by Ctrl-C: it may or may not be gone; said in the summary, exit 130.
-      if (error.exitCode === ExitCode.interrupted) return void interrupted++;
+      if (exitCodeOf(error) === ExitCode.interrupted) return void interrupted++;
       failed++;
       ctx.note(`rsapi: ${run.noun} ${id}: ${error.message}`);
-      failure ??= error.exitCode;
+      // The same field lines and hint as a single failure gets (exit-codes.ts), under the item's line.
+      for (const line of detailLines(error)) ctx.note(line);
+      failure ??= exitCodeOf(error);
     }
   }).finally(release);
   const notStarted = unique.length - started;

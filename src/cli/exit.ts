@@ -1,5 +1,6 @@
-// The one place errors become output and exit codes: a line on stderr, a hint, and the contract's code.
-import { ExitCode, RsapiError, ValidationError, type ExitCodeValue } from '../api/errors.js';
+// Printing the error that ends a run: its line on stderr, field lines and hint, and its exit code (from exit-codes.ts).
+import { RsapiError } from '../api/errors.js';
+import { detailLines, exitCodeOf, type ExitCodeValue } from './exit-codes.js';
 import { forStderr, oneLineForStderr } from './stderr.js';
 import type { Sink } from '../output/index.js';
 
@@ -13,19 +14,9 @@ const MAX_FIELD_LINES = 50;
 /** Prints the error and returns the exit code for it. */
 export function reportError(error: unknown, stderr: Sink, options: ErrorReportOptions): ExitCodeValue {
   const lines: string[] = [];
-  let code: ExitCodeValue = ExitCode.unexpected;
   if (error instanceof RsapiError) {
-    code = error.exitCode;
     lines.push(`rsapi: ${oneLineForStderr(error.message)}`);
-    if (error instanceof ValidationError) {
-      // One line a field error, as many as a person reads; a service sending thousands gets a count.
-      const fieldLines = Object.entries(error.fields).flatMap(([field, messages]) =>
-        messages.map((message) => `  ${oneLineForStderr(field)}: ${oneLineForStderr(message)}`),
-      );
-      lines.push(...fieldLines.slice(0, MAX_FIELD_LINES));
-      if (fieldLines.length > MAX_FIELD_LINES) lines.push(`  … and ${fieldLines.length - MAX_FIELD_LINES} more field errors`);
-    }
-    if (error.hint) lines.push(`hint: ${oneLineForStderr(error.hint)}`);
+    lines.push(...detailLines(error, MAX_FIELD_LINES).map(oneLineForStderr));
   } else {
     const message = error instanceof Error ? error.message : String(error);
     lines.push(`rsapi: unexpected error: ${oneLineForStderr(message)}`);
@@ -34,5 +25,5 @@ export function reportError(error: unknown, stderr: Sink, options: ErrorReportOp
   if (options.debug && error instanceof Error && error.stack) lines.push(error.stack);
   // The stack is ours, several lines: forStderr keeps its line breaks and escapes anything else.
   stderr.write(`${forStderr(lines.join('\n'))}\n`);
-  return code;
+  return exitCodeOf(error);
 }

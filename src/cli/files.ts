@@ -1,6 +1,6 @@
 // Files the user names (URL lists, password files, journals): read or opened with a plain-words error, and one-item-a-line lists.
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../api/errors.js';
+import { UsageError } from './errors.js';
 
 const REASONS: Record<string, string> = {
   ENOENT: 'no such file',

@@ -1,6 +1,6 @@
 // Running a command's handler: the per-invocation state, the context built from merged options, the exit code.
 import type { Command } from 'commander';
-import { ExitCode, type ExitCodeValue } from '../api/errors.js';
+import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { CommandContext, type GlobalOptions } from './context.js';
 import type { Terminal } from './terminal.js';
 

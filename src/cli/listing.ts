@@ -1,6 +1,6 @@
 // Printing lists and single records the same way for every command: writer, gate, empty hint, paging footer.
 import type { ApiRecord, Page } from '../api/decode.js';
-import { ExitCode, type ExitCodeValue } from '../api/errors.js';
+import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { createListWriter, writeRecord, type RecordKind, type Sink } from '../output/index.js';
 import type { CommandContext } from './context.js';
 import type { CiReporter } from './ci/reporter.js';

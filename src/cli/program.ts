@@ -1,6 +1,7 @@
 // The program: root command, global options, the command tree, and running one invocation to an exit code.
 import { Command, CommanderError } from 'commander';
-import { ExitCode, RsapiError, type ExitCodeValue } from '../api/errors.js';
+import { RsapiError } from '../api/errors.js';
+import { ExitCode, type ExitCodeValue, exitCodeOf } from './exit-codes.js';
 import { OUTPUT_FORMATS } from '../output/index.js';
 import { VERSION } from '../version.js';
 import { reportError } from './exit.js';
@@ -129,7 +130,7 @@ export async function run(argv: string[], terminal: Terminal, signal: AbortSigna
     return invocation.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return commanderExit(error, io, commandWords(program, argv));
-    if (signal.aborted && !(error instanceof RsapiError && error.exitCode !== ExitCode.interrupted)) {
+    if (signal.aborted && !(error instanceof RsapiError && exitCodeOf(error) !== ExitCode.interrupted)) {
       io.stderr.write('rsapi: interrupted\n');
       return ExitCode.interrupted;
     }

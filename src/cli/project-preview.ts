@@ -1,6 +1,7 @@
 // What goes with a project when it is deleted: its report count (as the projects list tells) and a few of its report URLs.
 import type { ApiClient } from '../api/client.js';
-import { ExitCode, RsapiError } from '../api/errors.js';
+import { RsapiError } from '../api/errors.js';
+import { ExitCode, exitCodeOf } from './exit-codes.js';
 import { toNumber } from '../api/decode.js';
 
 /** URLs shown under a project in a confirmation or a dry run; the rest are counted. */
@@ -47,7 +48,7 @@ async function quietly(lookUp: () => Promise<void>): Promise<void> {
   try {
     await lookUp();
   } catch (error) {
-    if (error instanceof RsapiError && error.exitCode !== ExitCode.interrupted) return;
+    if (error instanceof RsapiError && exitCodeOf(error) !== ExitCode.interrupted) return;
     throw error;
   }
 }

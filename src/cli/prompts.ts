@@ -1,5 +1,6 @@
 // Asking a person: masked secrets, confirmations. The prompt library is loaded only when a prompt is shown.
-import { InterruptedError, UsageError } from '../api/errors.js';
+import { InterruptedError } from '../api/errors.js';
+import { UsageError } from './errors.js';
 import { readUserFile } from './files.js';
 import { registerSecret } from './secrets.js';
 import { readAll, type Terminal } from './terminal.js';

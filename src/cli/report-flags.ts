@@ -1,6 +1,6 @@
 // Flags shared by `reports create` and `reports update`: privacy by name or number, and where a password comes from.
 import { Option, type Command } from 'commander';
-import { UsageError } from '../api/errors.js';
+import { UsageError } from './errors.js';
 import { PRIVACY, type Privacy } from '../api/reports.js';
 import { canPrompt, promptSecret, readSecretFromFile, readSecretFromStdin } from './prompts.js';
 import type { Terminal } from './terminal.js';

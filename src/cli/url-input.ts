@@ -1,5 +1,5 @@
 // The URLs to create reports for: from arguments and --from-file, comments and blanks skipped, checked before sending.
-import { UsageError } from '../api/errors.js';
+import { UsageError } from './errors.js';
 import { normaliseReportUrl, reportUrlProblem } from '../api/report-url.js';
 import { listLines, readUserFile } from './files.js';
 import { readAll, type Terminal } from './terminal.js';

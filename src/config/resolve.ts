@@ -1,6 +1,6 @@
 // Precedence of each connection setting: flag, then environment, then the profile's stored value.
 import { originOf } from '../api/base-url.js';
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../cli/errors.js';
 import { checkProfileName } from './keys.js';
 import { profileOf, readStoredConfig, storedActiveProfile, storedProfileNames, type ProfileSettings } from './store.js';
 

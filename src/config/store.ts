@@ -1,6 +1,7 @@
 // Reading the stored settings file: plain fs + JSON, so commands that only read never load `conf`.
 import { readFileSync } from 'node:fs';
-import { ExitCode, RsapiError, UsageError } from '../api/errors.js';
+import { RsapiError } from '../api/errors.js';
+import { UsageError } from '../cli/errors.js';
 import { configPath } from './paths.js';
 
 /** The settings one profile may hold. Keys are the names users type in `rsapi config set`. */
@@ -29,7 +30,7 @@ export function readStoredConfig(env: NodeJS.ProcessEnv = process.env): StoredCo
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return {};
-    throw new RsapiError(`cannot read the settings file ${path}: ${code ?? String(error)}`, ExitCode.unexpected, {
+    throw new RsapiError(`cannot read the settings file ${path}: ${code ?? String(error)}`, {
       cause: error,
       hint: 'check RSAPI_CONFIG_DIR and the file\'s permissions; `rsapi config path` prints where it is',
     });

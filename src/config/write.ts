@@ -1,6 +1,7 @@
 // Writing the stored settings through `conf` (loaded only here): a 0600 file in a directory created 0700, one writer at a time.
 import { chmodSync, mkdirSync } from 'node:fs';
-import { ExitCode, RsapiError, UsageError } from '../api/errors.js';
+import { RsapiError } from '../api/errors.js';
+import { UsageError } from '../cli/errors.js';
 import { withLock } from './lock-file.js';
 import { checkProfileName } from './keys.js';
 import { configDir, configPath } from './paths.js';
@@ -51,7 +52,7 @@ const SETTINGS_LOCK_WAIT_MS = 10_000;
 function underLock<T>(env: NodeJS.ProcessEnv, work: () => Promise<T>): Promise<T> {
   const path = configPath(env);
   return withLock(`${path}.lock`, SETTINGS_LOCK_WAIT_MS, work, (holder) =>
-    new RsapiError(`the settings file ${path} stayed locked by another rsapi${holder > 0 ? ` (pid ${holder})` : ''} for ${SETTINGS_LOCK_WAIT_MS / 1000} s; nothing was changed`, ExitCode.unexpected, {
+    new RsapiError(`the settings file ${path} stayed locked by another rsapi${holder > 0 ? ` (pid ${holder})` : ''} for ${SETTINGS_LOCK_WAIT_MS / 1000} s; nothing was changed`, {
       hint: `try again; if no other rsapi runs, remove ${path}.lock`,
     }),
   );

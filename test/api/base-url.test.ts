@@ -1,6 +1,8 @@
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { describe, expect, it } from 'vitest';
 import { isLoopbackHost, normaliseBaseUrl } from '../../src/api/base-url.js';
-import { ExitCode, UsageError } from '../../src/api/errors.js';
+import { ExitCode } from '../../src/cli/exit-codes.js';
+import { InvalidRequestError } from '../../src/api/errors.js';
 
 describe('normaliseBaseUrl', () => {
   it.each([
@@ -36,8 +38,8 @@ describe('normaliseBaseUrl', () => {
     } catch (error) {
       caught = error;
     }
-    expect(caught).toBeInstanceOf(UsageError);
-    expect((caught as UsageError).exitCode).toBe(ExitCode.usage);
+    expect(caught).toBeInstanceOf(InvalidRequestError);
+    expect(exitCodeOf(caught)).toBe(ExitCode.usage);
   });
 
   it('never repeats credentials in its error message', () => {

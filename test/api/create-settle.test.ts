@@ -1,6 +1,8 @@
 // A create whose earlier attempt may still be running at the service is never sent again: the policy, the settle watch, the resume.
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExitCode, InterruptedError, ServerError, UnsettledCreateError } from '../../src/api/index.js';
+import { InterruptedError, ServerError, UnsettledCreateError } from '../../src/api/index.js';
+import { ExitCode } from '../../src/cli/exit-codes.js';
 import { RetryPolicy, type AttemptOutcome } from '../../src/api/retry-policy.js';
 import { startMockServer, type MockServer } from '../../src/mock/server.js';
 import { FakeClock } from '../helpers/fake-clock.js';
@@ -108,7 +110,7 @@ describe('create after an answer that may leave the service still working', () =
     const client = pool.create(server.url, { createTimeoutMs: 150, retries: 3, clock });
     const { ms, value: error } = await timed(() => rejectionOf(client.reports.create({ url: 'https://never-shows.example.com/' })));
     expect(error).toBeInstanceOf(UnsettledCreateError);
-    expect((error as UnsettledCreateError).exitCode).toBe(ExitCode.network);
+    expect(exitCodeOf(error)).toBe(ExitCode.network);
     expect((error as UnsettledCreateError).maybeCreated).toBe(true);
     expect((error as Error).message).toMatch(/no report showed up within 3 s.*not sent again/);
     expect(methods(server.requests).filter((method) => method === 'POST')).toHaveLength(1);

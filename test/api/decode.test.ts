@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBody, decodePage, decodeRecord, errorForStatus, serviceMessage, toNumber } from '../../src/api/decode.js';
-import { ApiError, AuthError, ExitCode, NotFoundError, ServerError, ValidationError } from '../../src/api/errors.js';
+import { ApiError, AuthError, NotFoundError, ServerError, ValidationError } from '../../src/api/errors.js';
+import { ExitCode, exitCodeOf, hintOf } from '../../src/cli/exit-codes.js';
 
 const LIST = { method: 'GET', path: '/reports' };
 const SHOW = { method: 'GET', path: '/reports/12' };
@@ -28,9 +29,9 @@ describe('decodeBody', () => {
   it('turns an HTML page with a success status into a ServerError that says HTML', () => {
     const error = thrown(() => decodeBody('<!doctype html><html><body>Login</body></html>', 200, LIST, 'text/html; charset=UTF-8'));
     expect(error).toBeInstanceOf(ServerError);
-    expect((error as ServerError).exitCode).toBe(ExitCode.server);
+    expect(exitCodeOf(error)).toBe(ExitCode.server);
     expect((error as ServerError).message).toMatch(/HTML/);
-    expect((error as ServerError).hint).toMatch(/base URL/);
+    expect(hintOf(error)).toMatch(/base URL/);
   });
 
   it('recognises HTML by its first character when the Content-Type is wrong', () => {
@@ -96,7 +97,7 @@ describe('decodeRecord', () => {
   ])('answers %s with a ServerError (exit 8)', (_name, body) => {
     const error = thrown(() => decodeRecord(body, SHOW));
     expect(error).toBeInstanceOf(ServerError);
-    expect((error as ServerError).exitCode).toBe(ExitCode.server);
+    expect(exitCodeOf(error)).toBe(ExitCode.server);
   });
 });
 
@@ -184,7 +185,7 @@ describe('decodePage', () => {
   ])('answers %s with a ServerError (exit 8)', (_name, body) => {
     const error = thrown(() => decodePage(body, 1, 10, LIST));
     expect(error).toBeInstanceOf(ServerError);
-    expect((error as ServerError).exitCode).toBe(ExitCode.server);
+    expect(exitCodeOf(error)).toBe(ExitCode.server);
   });
 });
 
@@ -230,7 +231,7 @@ describe('errorForStatus', () => {
   ] as const)('%i -> %s, exit %i', (status, type, code) => {
     const error = errorForStatus(status, SHOW, { message: 'why' }, false, 'why');
     expect(error).toBeInstanceOf(type);
-    expect(error.exitCode).toBe(code);
+    expect(exitCodeOf(error)).toBe(code);
     expect(error.status).toBe(status);
     expect(error.message).toContain(`HTTP ${status}`);
     expect(error.message).toContain('GET /reports/12');
@@ -246,17 +247,17 @@ describe('errorForStatus', () => {
   it.each([405, 409, 410, 413, 418, 451])('answers an unlisted 4xx (%i) with a plain ApiError, exit 5, keeping the message', (status) => {
     const error = errorForStatus(status, LIST, { message: 'No.' }, false, 'No.');
     expect(error.constructor).toBe(ApiError);
-    expect(error.exitCode).toBe(ExitCode.validation);
+    expect(exitCodeOf(error)).toBe(ExitCode.validation);
     expect(error.message).toMatch(/^request refused: No\. \(HTTP \d+, GET/);
   });
 
   it('hints at the base URL when a 5xx body was HTML', () => {
-    expect(errorForStatus(502, LIST, undefined, true, undefined).hint).toMatch(/HTML.*base URL/);
-    expect(errorForStatus(502, LIST, undefined, false, undefined).hint).toBeUndefined();
+    expect(hintOf(errorForStatus(502, LIST, undefined, true, undefined))).toMatch(/HTML.*base URL/);
+    expect(hintOf(errorForStatus(502, LIST, undefined, false, undefined))).toBeUndefined();
   });
 
   it('hints at the list command on 404', () => {
-    expect(errorForStatus(404, SHOW, undefined, false, undefined).hint).toMatch(/rsapi reports list/);
-    expect(errorForStatus(404, { method: 'DELETE', path: '/projects/x' }, undefined, false, undefined).hint).toMatch(/rsapi projects list/);
+    expect(hintOf(errorForStatus(404, SHOW, undefined, false, undefined))).toMatch(/rsapi reports list/);
+    expect(hintOf(errorForStatus(404, { method: 'DELETE', path: '/projects/x' }, undefined, false, undefined))).toMatch(/rsapi projects list/);
   });
 });

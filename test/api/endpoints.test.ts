@@ -1,4 +1,5 @@
 // The client against the bundled mock over loopback: every endpoint and parameter, checked by what the server received.
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError, type ApiClient } from '../../src/api/index.js';
@@ -210,7 +211,7 @@ describe('reports.delete', () => {
   it('a report that is not there is a NotFoundError (exit 4), not a quiet success', async () => {
     const error = await rejectionOf(client.reports.delete('999999'));
     expect(error).toBeInstanceOf(NotFoundError);
-    expect((error as NotFoundError).exitCode).toBe(4);
+    expect(exitCodeOf(error)).toBe(4);
     expect(server.requests).toHaveLength(1);
   });
 });

@@ -1,15 +1,7 @@
 // Every way a request can fail, over real loopback sockets, and the typed error and exit code each one becomes.
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ApiError,
-  AuthError,
-  ExitCode,
-  NetworkError,
-  NotFoundError,
-  RateLimitError,
-  ServerError,
-  ValidationError,
-} from '../../src/api/index.js';
+import { ApiError, AuthError, NetworkError, NotFoundError, RateLimitError, ServerError, ValidationError } from '../../src/api/index.js';
+import { ExitCode, exitCodeOf, hintOf } from '../../src/cli/exit-codes.js';
 import { startMockServer, type MockServer } from '../../src/mock/server.js';
 import { refusedPort, sendJson, sendText, startRawServer, type RawServer } from '../helpers/raw-server.js';
 import { ClientPool, TEST_KEY, rejectionOf, timed } from '../helpers/clients.js';
@@ -34,7 +26,7 @@ async function mock(options: Parameters<typeof startMockServer>[0] = {}): Promis
   return server;
 }
 
-/** Rejects with `type` and `exitCode`, and returns the error for further checks. */
+/** Rejects with `type` and the exit code the CLI maps it to, and returns the error for further checks. */
 async function expectFailure<T extends Error>(
   promise: Promise<unknown>,
   type: abstract new (...args: never[]) => T,
@@ -42,7 +34,7 @@ async function expectFailure<T extends Error>(
 ): Promise<T> {
   const error = await rejectionOf(promise);
   expect(error).toBeInstanceOf(type);
-  expect((error as unknown as { exitCode: number }).exitCode).toBe(exitCode);
+  expect(exitCodeOf(error)).toBe(exitCode);
   return error as T;
 }
 
@@ -54,7 +46,7 @@ describe('error statuses from the mock', () => {
     expect(error.status).toBe(401);
     expect(error.message).toContain('Unauthenticated.');
     expect(error.message).toContain('HTTP 401, GET /reports');
-    expect(error.hint).toMatch(/rsapi auth login/);
+    expect(hintOf(error)).toMatch(/rsapi auth login/);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -65,7 +57,7 @@ describe('error statuses from the mock', () => {
     expect(error.status).toBe(404);
     expect(error.serviceMessage).toMatch(/No query results/);
     expect(error.message).toContain('GET /reports/424242');
-    expect(error.hint).toMatch(/reports list/);
+    expect(hintOf(error)).toMatch(/reports list/);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -94,7 +86,7 @@ describe('error statuses from a raw server', () => {
     const error = await expectFailure(client.reports.list(), AuthError, ExitCode.auth);
     expect(error.status).toBe(403);
     expect(error.message).toMatch(/^permission refused: Your plan does not include the API\./);
-    expect(error.hint).toMatch(/lacks the right/);
+    expect(hintOf(error)).toMatch(/lacks the right/);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -149,7 +141,7 @@ describe('error statuses from a raw server', () => {
     expect(error.status).toBe(429);
     expect(error.retryAfterSeconds).toBe(7);
     expect(error.message).toMatch(/after 3 attempts/);
-    expect(error.hint).toMatch(/7s/);
+    expect(hintOf(error)).toMatch(/7s/);
     expect(server.requests).toHaveLength(3);
   });
 
@@ -179,7 +171,7 @@ describe('answers that are not the JSON expected', () => {
     const error = await expectFailure(client.reports.list(), ServerError, ExitCode.server);
     expect(error.message).toMatch(/HTML page instead of JSON/);
     expect(error.message).toContain('HTTP 200, GET /reports');
-    expect(error.hint).toMatch(/base URL/);
+    expect(hintOf(error)).toMatch(/base URL/);
     expect(error.message).not.toMatch(/Unexpected token|SyntaxError/);
     expect(server.requests).toHaveLength(1);
   });
@@ -189,8 +181,8 @@ describe('answers that are not the JSON expected', () => {
     const client = pool.create(server.url);
     const error = await expectFailure(client.reports.show('4'), ServerError, ExitCode.server);
     expect(error.status).toBe(502);
-    expect(`${error.message}\n${error.hint ?? ''}`).toMatch(/HTML/);
-    expect(error.hint).toMatch(/base URL/);
+    expect(`${error.message}\n${hintOf(error) ?? ''}`).toMatch(/HTML/);
+    expect(hintOf(error)).toMatch(/base URL/);
     expect(server.requests).toHaveLength(3);
   });
 
@@ -230,7 +222,7 @@ describe('redirects', () => {
     expect(error.message).toMatch(/redirect/);
     expect(error.message).toContain(elsewhere.url);
     expect(error.message).not.toContain('token=abc');
-    expect(error.hint).toMatch(/base URL/);
+    expect(hintOf(error)).toMatch(/base URL/);
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
     expect(elsewhere.requests).toHaveLength(0);
@@ -267,7 +259,7 @@ describe('network failures', () => {
     const client = pool.create(server.url, { timeoutMs: 150, retries: 1 });
     const { ms, value: error } = await timed(() => expectFailure(client.reports.list(), NetworkError, ExitCode.network));
     expect(error.kind).toBe('timeout');
-    expect(error.hint).toMatch(/--timeout/);
+    expect(hintOf(error)).toMatch(/--timeout/);
     expect(server.requests).toHaveLength(2);
     expect(ms).toBeGreaterThanOrEqual(280);
     expect(ms).toBeLessThan(2_000);
@@ -321,7 +313,7 @@ describe('what an error never carries', () => {
     failures.push(await rejectionOf(client.reports.list()));
     for (const failure of failures) {
       expect(failure).toBeInstanceOf(ApiError);
-      expect(JSON.stringify({ message: (failure as ApiError).message, hint: (failure as ApiError).hint })).not.toContain(secret);
+      expect(JSON.stringify({ message: (failure as ApiError).message, hint: hintOf(failure) })).not.toContain(secret);
     }
     expect(server.requests.every((request) => request.headers.authorization === `Bearer ${secret}`)).toBe(true);
   });

@@ -1,16 +1,10 @@
 // The retry policy over loopback: what is retried, how long it waits, how often, and how POST and DELETE stay safe.
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ExitCode,
-  InterruptedError,
-  NetworkError,
-  NotFoundError,
-  RateLimitError,
-  ServerError,
-  type TraceEvent,
-} from '../../src/api/index.js';
+import { InterruptedError, NetworkError, NotFoundError, RateLimitError, ServerError, type TraceEvent } from '../../src/api/index.js';
+import { ExitCode } from '../../src/cli/exit-codes.js';
 import { parseRetryAfter } from '../../src/api/http.js';
 import { startMockServer, type MockServer } from '../../src/mock/server.js';
 import { refusedPort, sendJson, startRawServer, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
@@ -152,7 +146,7 @@ describe('retries of reads and updates', () => {
     const client = pool.create(server.url, { retries: 1 });
     const error = await rejectionOf(client.reports.list());
     expect(error).toBeInstanceOf(RateLimitError);
-    expect((error as RateLimitError).exitCode).toBe(ExitCode.rateLimited);
+    expect(exitCodeOf(error)).toBe(ExitCode.rateLimited);
     expect(server.requests).toHaveLength(2);
   });
 
@@ -308,7 +302,7 @@ describe('POST (create) is never sent twice for one report', () => {
   it('a 422 on POST is neither retried nor looked up', async () => {
     const server = await mock();
     const client = pool.create(server.url, { apiKey: server.apiKey });
-    await expect(client.reports.create({ url: 'ftp://nope' })).rejects.toMatchObject({ exitCode: ExitCode.validation });
+    expect(exitCodeOf(await client.reports.create({ url: 'ftp://nope' }).catch((error: unknown) => error))).toBe(ExitCode.validation);
     expect(server.requests.map((request) => request.method)).toEqual(['POST']);
   });
 
@@ -442,7 +436,7 @@ describe('the AbortSignal', () => {
     setTimeout(() => controller.abort(), 100);
     const { ms, value: error } = await timed(() => rejectionOf(client.reports.list()));
     expect(error).toBeInstanceOf(InterruptedError);
-    expect((error as InterruptedError).exitCode).toBe(ExitCode.interrupted);
+    expect(exitCodeOf(error)).toBe(ExitCode.interrupted);
     expect(server.requests).toHaveLength(1);
     expect(ms).toBeLessThan(2_000);
   });

@@ -7,7 +7,8 @@ import { createAll } from '../../src/cli/bulk/create-all.js';
 import { parseHistory } from '../../src/cli/bulk/journal.js';
 import { runPool } from '../../src/cli/bulk/pool.js';
 import { createProgress, plainProgress } from '../../src/cli/bulk/progress.js';
-import { ExitCode, NotFoundError } from '../../src/api/errors.js';
+import { NotFoundError } from '../../src/api/errors.js';
+import { ExitCode, exitCodeOf } from '../../src/cli/exit-codes.js';
 import { BIN, cleanEnv, tempDir, type CliResult } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/run.js';
 import { mockPerTest, type MockFixture } from '../helpers/mock.js';
@@ -354,7 +355,7 @@ describe('bulk building blocks', () => {
       halt: () => {},
       progress: plainProgress({ write: () => true }),
       onCreated: async (url) => void outcomes.push(`ok ${url}`),
-      onFailed: (url, _index, error) => void outcomes.push(`failed ${url} ${error.exitCode}`),
+      onFailed: (url, _index, error) => void outcomes.push(`failed ${url} ${exitCodeOf(error)}`),
     });
     expect(outcomes).toEqual(['ok https://a.example/', 'failed https://b.example/ 4', 'ok https://c.example/']);
     expect(outcome).toMatchObject({ created: 2, failed: 1, recovered: 1, firstFailure: 4, interrupted: false, notStarted: 0 });

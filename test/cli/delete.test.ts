@@ -1,6 +1,6 @@
 // Multi-delete of reports and projects: every item tried, an outcome line each, the first failure class as exit code.
 import { describe, expect, it } from 'vitest';
-import { ExitCode } from '../../src/api/errors.js';
+import { ExitCode } from '../../src/cli/exit-codes.js';
 import { runInProcess } from '../helpers/run.js';
 import { mockPerTest, type MockFixture } from '../helpers/mock.js';
 
@@ -21,7 +21,7 @@ function deletes(mockFixture: MockFixture): string[] {
 }
 
 describe('reports delete ID...', () => {
-  it('deletes the known ids, reports the unknown ones, and exits 4 after trying them all', async () => {
+  it('deletes the known ids, reports the unknown ones with the same hint a single failure gets, and exits 4 after trying them all', async () => {
     const server = await mock();
     const result = await runInProcess({ argv: ['reports', 'delete', '3', '9999', '5', '8888', '7', '--yes'], env: server.env });
     expect(result.code).toBe(ExitCode.notFound);
@@ -32,8 +32,10 @@ describe('reports delete ID...', () => {
     expect(lines).toEqual([
       'deleted report 3',
       expect.stringMatching(/^rsapi: report 9999: not found.*\(HTTP 404, DELETE \/reports\/9999\)$/),
+      'hint: check the id; `rsapi reports list` lists reports',
       'deleted report 5',
       expect.stringMatching(/^rsapi: report 8888: not found/),
+      'hint: check the id; `rsapi reports list` lists reports',
       'deleted report 7',
       'deleted 3 reports, failed 2 (exit 4)',
     ]);

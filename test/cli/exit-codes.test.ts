@@ -98,6 +98,23 @@ describe('exit codes', () => {
     expect(result.stderr).toMatch(/could not connect.*connection refused/);
   });
 
+  it('per-item failures of a multi-delete carry the same field lines and hint as a single failure (one map)', async () => {
+    const refusing = await startRawServer((_request, response) => {
+      response.writeHead(422, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ message: 'The report is locked.', errors: { id: ['is locked by an audit'] } }));
+    });
+    try {
+      const single = await runInProcess({ argv: ['reports', 'delete', '1', '--yes', '--base-url', refusing.url, '--api-key', 'key-12345678'] });
+      const many = await runInProcess({ argv: ['reports', 'delete', '1', '2', '--yes', '--base-url', refusing.url, '--api-key', 'key-12345678'] });
+      expect(single.code).toBe(5);
+      expect(many.code).toBe(5);
+      expect(single.stderr).toMatch(/^ {2}id: is locked by an audit$/m);
+      for (const id of ['1', '2']) expect(many.stderr).toMatch(new RegExp(`^rsapi: report ${id}: .*locked.*\\n {2}id: is locked by an audit$`, 'm'));
+    } finally {
+      await refusing.close();
+    }
+  });
+
   describe('a page of HTML instead of JSON', () => {
     let html: RawServer;
     beforeAll(async () => {

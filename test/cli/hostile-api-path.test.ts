@@ -1,7 +1,7 @@
 // `rsapi api` stays under the base path: `..` refused in any encoding before any request; the verbose trace shows the URL actually sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
-import { UsageError } from '../../src/api/errors.js';
+import { InvalidRequestError } from '../../src/api/errors.js';
 import { HttpClient, mayLeaveBasePath } from '../../src/api/http.js';
 import { startHostileServer, type HostileServer } from '../helpers/hostile-server.js';
 import { runInProcess } from '../helpers/run.js';
@@ -46,7 +46,7 @@ describe('a path that could leave the base path', () => {
   it.each(ESCAPES)('%s is refused by the library too (ApiClient.raw)', async (path) => {
     const client = new ApiClient({ baseUrl: server.url, apiKey: KEY, userAgent: 'test' });
     try {
-      await expect(client.raw('GET', path)).rejects.toThrow(UsageError);
+      await expect(client.raw('GET', path)).rejects.toThrow(InvalidRequestError);
     } finally {
       await client.close();
     }
@@ -57,7 +57,7 @@ describe('a path that could leave the base path', () => {
     const http = new HttpClient({ baseUrl: `${server.url}/api/v1`, apiKey: KEY, userAgent: 'test', timeoutMs: 5000, retries: 0 });
     try {
       for (const path of ['/%2e%2e/admin', '/..', '/reports/../../x', '\\..\\x']) {
-        await expect(http.request({ method: 'GET', path })).rejects.toThrow(UsageError);
+        await expect(http.request({ method: 'GET', path })).rejects.toThrow(InvalidRequestError);
       }
     } finally {
       await http.close();

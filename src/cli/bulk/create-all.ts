@@ -1,6 +1,7 @@
 // Bulk report creation: bounded concurrency, the journal kept, each outcome reported as it comes, Ctrl-C honoured.
 import type { ApiRecord } from '../../api/decode.js';
-import { ApiError, ExitCode, RsapiError, UnsettledCreateError, type ExitCodeValue } from '../../api/errors.js';
+import { ApiError, RsapiError, UnsettledCreateError } from '../../api/errors.js';
+import { type ExitCodeValue, exitCodeOf } from '../exit-codes.js';
 import type { CreateResult, EarlierAttempt, ReportCreateInput } from '../../api/reports.js';
 import { JournalWriteError, type Journal, type JournalEntry } from './journal.js';
 import { runPool } from './pool.js';
@@ -94,10 +95,10 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
       await run.onCreated(url, index, result);
     } else if (failure) {
       const maybeCreated = mayHaveCreated(failure);
-      journaled({ url, status: 'failed', error: failure.message, code: failure.exitCode, ...(maybeCreated ? { maybeCreated: true } : {}) });
+      journaled({ url, status: 'failed', error: failure.message, code: exitCodeOf(failure), ...(maybeCreated ? { maybeCreated: true } : {}) });
       outcome.failed++;
       if (maybeCreated) outcome.unsettled++;
-      outcome.firstFailure ??= failure.exitCode;
+      outcome.firstFailure ??= exitCodeOf(failure);
       run.onFailed(url, index, failure);
     }
     update();
@@ -111,7 +112,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
 function asRsapiError(error: unknown): RsapiError {
   if (error instanceof RsapiError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new RsapiError(`unexpected error: ${message}`, ExitCode.unexpected, { cause: error });
+  return new RsapiError(`unexpected error: ${message}`, { cause: error });
 }
 
 /**

@@ -1,6 +1,7 @@
 // The bulk-create journal: one run at a time (a lock file), one JSON line per event written synchronously and checked, read back to resume a run.
 import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { ExitCode, RsapiError, UsageError } from '../../api/errors.js';
+import { RsapiError } from '../../api/errors.js';
+import { UsageError } from '../errors.js';
 import { normaliseReportUrl } from '../../api/report-url.js';
 import { tryLock, type HeldLock, type LockAttempt } from '../../config/lock-file.js';
 import type { EarlierAttempt } from '../../api/reports.js';
@@ -41,7 +42,7 @@ export interface JournalHistory {
 /** A journal line that could not be written whole: the run stops before its next request. */
 export class JournalWriteError extends RsapiError {
   constructor(path: string, reason: string, options: { cause?: unknown } = {}) {
-    super(`cannot write the journal ${path}: ${reason}; stopped before the next request`, ExitCode.unexpected, {
+    super(`cannot write the journal ${path}: ${reason}; stopped before the next request`, {
       cause: options.cause,
       hint: 'free some space (or give --journal on another disk), then run the same command again: the journal resumes the run',
     });

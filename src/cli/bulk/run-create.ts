@@ -1,5 +1,6 @@
 // `reports create` over many URLs, end to end: journal skips, output, gate, progress, Ctrl-C, summary, exit code.
-import { ExitCode, type ExitCodeValue, type RsapiError } from '../../api/errors.js';
+import { type RsapiError } from '../../api/errors.js';
+import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines } from '../exit-codes.js';
 import type { Privacy } from '../../api/reports.js';
 import type { CiReporter } from '../ci/reporter.js';
 import type { CommandContext } from '../context.js';
@@ -89,7 +90,11 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       onFailed: (url, _index, error) => {
         plan.ci?.addError(url, error, secondsOf(url));
         if (single) singleFailure = error;
-        else say(`rsapi: ${url}: ${error.message}`);
+        else {
+          // The same field lines and hint as a single failure gets (exit-codes.ts), under the URL's line.
+          say(`rsapi: ${url}: ${error.message}`);
+          for (const line of detailLines(error)) say(line);
+        }
       },
     }).finally(() => {
       ctx.signal.removeEventListener('abort', onInterrupt);
@@ -107,7 +112,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     for (const url of urls.slice(urls.length - outcome.notStarted)) plan.ci?.addSkipped(url, `not started: ${stoppedBy ?? 'interrupted'}`);
     // One URL fails like any single request: its own error line, hint and exit code.
     if (singleFailure) {
-      await plan.ci?.finish(ctx, gate, singleFailure.exitCode);
+      await plan.ci?.finish(ctx, gate, exitCodeOf(singleFailure));
       throw singleFailure;
     }
     return finishGate(ctx, gate, plan.ci, stopCode(ctx.signal.aborted, outcome, readerGone) ?? outcome.firstFailure ?? ExitCode.ok);
@@ -119,7 +124,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
 /** Why the run did not try every URL, as an exit code: Ctrl-C, then a failed journal, then a reader gone with URLs left. */
 function stopCode(interrupted: boolean, outcome: BulkCreateOutcome, readerGone: boolean): ExitCodeValue | undefined {
   if (interrupted) return ExitCode.interrupted;
-  if (outcome.journalFailure) return outcome.journalFailure.exitCode;
+  if (outcome.journalFailure) return exitCodeOf(outcome.journalFailure);
   if (readerGone && outcome.notStarted > 0) return ExitCode.stdoutClosed;
   return undefined;
 }

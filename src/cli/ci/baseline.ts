@@ -1,7 +1,7 @@
 // `--baseline FILE` and `--max-drop N`: an earlier json or ndjson output of rsapi, compared URL by URL with this run.
 import type { ApiRecord } from '../../api/decode.js';
 import { isObject, toNumber } from '../../api/decode.js';
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../errors.js';
 import { RESULTS } from '../../api/reports.js';
 import { readUserFile } from '../files.js';
 import { urlKey } from './url-key.js';

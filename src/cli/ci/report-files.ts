@@ -1,7 +1,8 @@
 // The files a CI run leaves (JUnit, Markdown summary): their paths checked before any request, written whole or appended.
 import { appendFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { ExitCode, RsapiError, UsageError } from '../../api/errors.js';
+import { RsapiError } from '../../api/errors.js';
+import { UsageError } from '../errors.js';
 import { fileError } from '../files.js';
 import { redact } from '../secrets.js';
 
@@ -40,5 +41,5 @@ export async function appendToFile(path: string, content: string): Promise<void>
 
 function writeFailure(path: string, error: unknown): RsapiError {
   const code = (error as NodeJS.ErrnoException).code;
-  return new RsapiError(`cannot write ${path}: ${code ?? String(error)}`, ExitCode.unexpected, { cause: error });
+  return new RsapiError(`cannot write ${path}: ${code ?? String(error)}`, { cause: error });
 }

@@ -1,7 +1,9 @@
 // The CI flags of `reports create|show|list` (--junit, --summary, --baseline, --max-drop): checked up front, fed each report, written at the end.
 import { InvalidArgumentError, type Command } from 'commander';
 import type { ApiRecord } from '../../api/decode.js';
-import { ExitCode, UsageError, type ExitCodeValue, type RsapiError } from '../../api/errors.js';
+import { type RsapiError } from '../../api/errors.js';
+import { ExitCode, type ExitCodeValue, exitCodeOf, hintOf } from '../exit-codes.js';
+import { UsageError } from '../errors.js';
 import type { CommandContext } from '../context.js';
 import type { Gate } from '../gates.js';
 import { compareWithBaseline, baselineVerdict, loadBaseline, type Baseline } from './baseline.js';
@@ -63,7 +65,7 @@ export class CiReporter {
   }
 
   addError(url: string, error: RsapiError, seconds?: number): void {
-    this.cases.push({ kind: 'error', url, message: error.message, exitCode: error.exitCode, hint: error.hint, seconds });
+    this.cases.push({ kind: 'error', url, message: error.message, exitCode: exitCodeOf(error), hint: hintOf(error), seconds });
   }
 
   addSkipped(url: string, reason: string): void {

@@ -1,6 +1,6 @@
 // `rsapi api METHOD PATH [-f key=value ...]`: any request under the base URL, the raw JSON body out.
 import { Argument, InvalidArgumentError, type Command } from 'commander';
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../errors.js';
 import { mayLeaveBasePath, type HttpMethod, type Params } from '../../api/http.js';
 import { stringifyJson } from '../../api/json.js';
 import { maskSecretFields } from '../../output/masking.js';

@@ -1,7 +1,9 @@
 // `rsapi auth login`: a base URL and a key (masked prompt or --with-token), checked with one read, then stored.
 import type { Command } from 'commander';
 import { normaliseBaseUrl } from '../../../api/base-url.js';
-import { AuthError, ExitCode, NetworkError, RsapiError, UsageError } from '../../../api/errors.js';
+import { AuthError, NetworkError, RsapiError } from '../../../api/errors.js';
+import { ExitCode, exitCodeOf, hintOf } from '../../exit-codes.js';
+import { UsageError } from '../../errors.js';
 import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
 import { handle } from '../../handler.js';
@@ -95,9 +97,9 @@ async function verifyBeforeSaving(ctx: CommandContext, baseUrl: string, apiKey: 
     if (error instanceof AuthError) {
       error.hint = 'nothing was saved; check the key is right and belongs to this service';
     } else if (error instanceof NetworkError) {
-      error.hint = `nothing was saved; ${error.hint ?? 'check the base URL'} (or store it unchecked with --no-verify)`;
-    } else if (error instanceof RsapiError && error.exitCode !== ExitCode.interrupted) {
-      error.hint = `nothing was saved${error.hint ? `; ${error.hint}` : ''}`;
+      error.hint = `nothing was saved; ${hintOf(error) ?? 'check the base URL'} (or store it unchecked with --no-verify)`;
+    } else if (error instanceof RsapiError && exitCodeOf(error) !== ExitCode.interrupted) {
+      error.hint = `nothing was saved${hintOf(error) ? `; ${hintOf(error)}` : ''}`;
     }
     throw error;
   }

@@ -1,7 +1,8 @@
 // `rsapi auth status`: profile, base URL and key in use (masked), where each came from, and whether the service accepts the key.
 import type { Command } from 'commander';
 import { normaliseBaseUrl, withoutCredentials } from '../../../api/base-url.js';
-import { ApiError, AuthError, MissingKeyError, RsapiError } from '../../../api/errors.js';
+import { ApiError, AuthError, RsapiError } from '../../../api/errors.js';
+import { MissingKeyError } from '../../errors.js';
 import { unknownProfileError, type ProfileSource, type SettingSource } from '../../../config/resolve.js';
 import { printAllProfiles } from './profiles.js';
 import type { CommandContext } from '../../context.js';
@@ -68,7 +69,7 @@ Examples:
 
 /** Fills in the service's verdict; returns the error that decides the exit code, if any. */
 async function check(ctx: CommandContext, status: AuthStatus): Promise<unknown> {
-  if (!ctx.settings().apiKey) return new MissingKeyError(status.profile);
+  if (!ctx.settings().apiKey) return MissingKeyError.forProfile(status.profile);
   let client;
   try {
     client = ctx.client();

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { deleteEach, type ItemDescription } from '../../deletion.js';
 import { describeProject, PREVIEW_MAX_PROJECTS, previewLines, previewProject } from '../../project-preview.js';
-import { UsageError } from '../../../api/errors.js';
+import { UsageError } from '../../errors.js';
 import { handle } from '../../handler.js';
 import { integerParser, MAX_CONCURRENCY } from '../../options.js';
 

@@ -1,6 +1,6 @@
 // `rsapi reports create URL...`: checks every URL first, then creates one report per distinct URL, N at a time.
 import type { Command } from 'commander';
-import { UsageError } from '../../../api/errors.js';
+import { UsageError } from '../../errors.js';
 import { addCiOptions, CiReporter, type CiFlags } from '../../ci/reporter.js';
 import { describeShare, parseShard, selectShare, type Shard } from '../../ci/shard.js';
 import { handle } from '../../handler.js';

@@ -1,6 +1,6 @@
 // Report ids as arguments: checked before any request, so a typo is a usage error, not a 404.
 import { InvalidArgumentError } from 'commander';
-import { UsageError } from '../../../api/errors.js';
+import { UsageError } from '../../errors.js';
 
 const ID = /^[A-Za-z0-9_-]+$/;
 

@@ -1,6 +1,6 @@
 // `rsapi reports stats`: reads every matching report and shows counts per result, score figures and a histogram.
 import { Option, type Command } from 'commander';
-import { UsageError } from '../../../api/errors.js';
+import { UsageError } from '../../errors.js';
 import { handle } from '../../handler.js';
 import { addReportFilterOptions, filterParams, type ReportFilterFlags } from '../../report-filters.js';
 import { startStatusLine } from '../../status-line.js';

@@ -1,6 +1,6 @@
 // `rsapi reports update ID`: privacy, password, or a refresh (update=1); nothing to change is a usage error.
 import type { Command } from 'commander';
-import { UsageError } from '../../../api/errors.js';
+import { UsageError } from '../../errors.js';
 import { handle } from '../../handler.js';
 import { printRecord } from '../../listing.js';
 import { addPrivacyOptions, resolvePassword, type PrivacyFlags } from '../../report-flags.js';

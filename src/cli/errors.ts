@@ -1,0 +1,18 @@
+// The CLI's own failures: a usage error (bad flag, argument, value or setting) and no key configured.
+import { RsapiError } from '../api/errors.js';
+
+/** Bad flag, argument or value, caught before any request: exit 2. */
+export class UsageError extends RsapiError {}
+
+/** No key configured anywhere, or only one stored for another address: an auth failure that never reached the service. */
+export class MissingKeyError extends RsapiError {
+  constructor(message: string, options?: { hint?: string }) {
+    super(message, options);
+  }
+
+  static forProfile(profile: string): MissingKeyError {
+    return new MissingKeyError(`no API key configured for profile "${profile}"`, {
+      hint: 'run `rsapi auth login`, or set RSAPI_API_KEY, or pass --api-key',
+    });
+  }
+}

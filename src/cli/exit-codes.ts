@@ -1,0 +1,74 @@
+// The one map from an error to the contract's exit code and the hint shown with it, for the top level and every per-item line.
+import { ApiError, AuthError, InterruptedError, InvalidRequestError, NetworkError, NotFoundError, PagingUnsupportedError, RateLimitError, ServerError, UnsettledCreateError, ValidationError } from '../api/errors.js';
+import { MissingKeyError, UsageError } from './errors.js';
+
+/** The exit codes of the command contract, one per failure class. */
+export const ExitCode = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  validation: 5,
+  rateLimited: 6,
+  network: 7,
+  server: 8,
+  gate: 10,
+  interrupted: 130,
+  /** A bulk run whose stdout went away (EPIPE) before every item was done: 128 + SIGPIPE, as a shell reports it. */
+  stdoutClosed: 141,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** The exit code for any error: by its class, and for the service's answers by status (every unlisted 4xx is 5). */
+export function exitCodeOf(error: unknown): ExitCodeValue {
+  if (error instanceof UsageError || error instanceof InvalidRequestError) return ExitCode.usage;
+  if (error instanceof MissingKeyError || error instanceof AuthError) return ExitCode.auth;
+  if (error instanceof InterruptedError) return ExitCode.interrupted;
+  if (error instanceof NotFoundError) return ExitCode.notFound;
+  if (error instanceof ValidationError) return ExitCode.validation;
+  if (error instanceof RateLimitError) return ExitCode.rateLimited;
+  if (error instanceof NetworkError || error instanceof UnsettledCreateError) return ExitCode.network;
+  if (error instanceof ServerError) return ExitCode.server;
+  if (error instanceof ApiError) {
+    if (error.status !== undefined && error.status >= 400 && error.status < 500) return ExitCode.validation;
+    return ExitCode.server;
+  }
+  return ExitCode.unexpected;
+}
+
+/** What to do about it: the advice the error was raised with, else its class's, in the CLI's words (flags, commands). */
+export function hintOf(error: unknown): string | undefined {
+  if (error instanceof Error && 'hint' in error && typeof error.hint === 'string') return error.hint;
+  if (error instanceof AuthError && error.status !== 403) return 'check the key: `rsapi auth status`, or log in again with `rsapi auth login`';
+  if (error instanceof RateLimitError) {
+    return error.retryAfterSeconds === undefined
+      ? 'wait a moment and try again, or raise --retries'
+      : `the service asks to wait ${error.retryAfterSeconds}s; try again then, or raise --retries`;
+  }
+  if (error instanceof PagingUnsupportedError) return 'use --per-page 100 without --all, or `rsapi api GET …` to see what it answers';
+  if (error instanceof UnsettledCreateError) {
+    return `check before creating it again: \`rsapi reports list --search '${error.url}'\`; a run with --journal looks it up first when resumed`;
+  }
+  if (error instanceof NetworkError) {
+    return error.kind === 'timeout' ? 'the service did not answer in time; raise --timeout or try again' : 'check the base URL and that the service is running';
+  }
+  if (error instanceof NotFoundError) {
+    if (error.path.startsWith('/reports')) return 'check the id; `rsapi reports list` lists reports';
+    if (error.path.startsWith('/projects')) return 'check the name; `rsapi projects list` lists projects';
+  }
+  return undefined;
+}
+
+/** The lines below the message: one per rejected field (capped), then the hint. Unescaped: the caller escapes for stderr. */
+export function detailLines(error: unknown, maxFieldLines = 50): string[] {
+  const lines: string[] = [];
+  if (error instanceof ValidationError) {
+    const fieldLines = Object.entries(error.fields).flatMap(([field, messages]) => messages.map((message) => ({ field, message })));
+    for (const { field, message } of fieldLines.slice(0, maxFieldLines)) lines.push(`  ${field}: ${message}`);
+    if (fieldLines.length > maxFieldLines) lines.push(`  … and ${fieldLines.length - maxFieldLines} more field errors`);
+  }
+  const hint = hintOf(error);
+  if (hint) lines.push(`hint: ${hint}`);
+  return lines;
+}
