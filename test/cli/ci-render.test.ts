@@ -32,9 +32,9 @@ describe('renderJunit', () => {
     );
     const suite = childNamed(parseXml(xml), 'testsuite')!;
     const [first, second] = childrenNamed(suite, 'testcase');
-    expect(first!.attributes.name).toBe('https://x.test/a?q=<script>&"\'\\u{0000}\\u{001b}[31m\\u{202e}\\u{d800}]]>');
+    expect(first!.attributes.name).toBe('https://x.test/a?q=<script>&"\'\\x00\\x1b[31m\\u202e\\ud800]]>');
     expect(first!.attributes.classname).toBe('p<&>"\n');
-    expect(childNamed(first!, 'system-out')!.text).toContain('result: bad\\u{0007}\nscore: 12');
+    expect(childNamed(first!, 'system-out')!.text).toContain('result: bad\\x07\nscore: 12');
     expect(childNamed(second!, 'error')!.attributes).toEqual({ message: 'refused: <html> & "quotes"\nsecond line', type: 'exit 5' });
     expect(suite.attributes).toMatchObject({ tests: '2', failures: '1', errors: '1', skipped: '0', time: '1.500', timestamp: '2026-11-20T09:00:00' });
   });

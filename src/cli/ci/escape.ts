@@ -1,15 +1,16 @@
 // Service text made safe for the files a CI reads (JUnit XML, Markdown): invisible and spoofing characters shown, markup escaped.
+import { terminalLines, terminalText } from '../../output/terminal-text.js';
 
 /**
- * C0 and C1 controls (tab and newline kept where the caller allows), bidirectional overrides and isolates, lone
- * surrogates and XML's non-characters: none belongs in a URL, a project name or a message a person reads in a
- * CI's web view, and XML 1.0 forbids most of them. Each is shown as `\u{…}`, so nothing is lost or hidden.
+ * Beyond what a terminal would act on (terminal-text.ts): what XML 1.0 cannot hold at all, lone surrogates
+ * and the non-characters U+FFFE and U+FFFF. Shown as `\uXXXX` too, so nothing is lost or hidden.
  */
-const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NOT_XML = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|[\ufffe\uffff]/g;
 
+/** Controls, escape sequences and bidi overrides shown escaped (terminal-text.ts), then what XML cannot hold. */
 export function showInvisible(text: string, options: { keepNewlines: boolean }): string {
-  const shown = text.replace(INVISIBLE, (char) => `\\u{${char.charCodeAt(0).toString(16).padStart(4, '0')}}`);
-  return options.keepNewlines ? shown : shown.replace(/\r\n|[\r\n\t]/g, ' ');
+  const shown = options.keepNewlines ? terminalLines(text) : terminalText(text);
+  return shown.replace(NOT_XML, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
