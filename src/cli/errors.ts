@@ -16,3 +16,9 @@ export class MissingKeyError extends RsapiError {
     });
   }
 }
+
+/** A sitemap (--from-sitemap) that could not be fetched: the site refused the connection, timed out, reset it. Exit 7. */
+export class SitemapUnreachableError extends RsapiError {}
+
+/** A sitemap's answer that is none: an HTTP error, a redirect off its host, not XML, not a sitemap, beyond a limit. Exit 8. */
+export class BadSitemapError extends RsapiError {}

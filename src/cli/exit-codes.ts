@@ -1,6 +1,6 @@
 // The one map from an error to the contract's exit code and the hint shown with it, for the top level and every per-item line.
 import { ApiError, AuthError, InterruptedError, InvalidRequestError, NetworkError, NotFoundError, PagingUnsupportedError, RateLimitError, ServerError, UnsettledCreateError, ValidationError } from '../api/errors.js';
-import { MissingKeyError, UsageError } from './errors.js';
+import { BadSitemapError, MissingKeyError, SitemapUnreachableError, UsageError } from './errors.js';
 
 /** The exit codes of the command contract, one per failure class. */
 export const ExitCode = {
@@ -28,8 +28,8 @@ export function exitCodeOf(error: unknown): ExitCodeValue {
   if (error instanceof NotFoundError) return ExitCode.notFound;
   if (error instanceof ValidationError) return ExitCode.validation;
   if (error instanceof RateLimitError) return ExitCode.rateLimited;
-  if (error instanceof NetworkError || error instanceof UnsettledCreateError) return ExitCode.network;
-  if (error instanceof ServerError) return ExitCode.server;
+  if (error instanceof NetworkError || error instanceof UnsettledCreateError || error instanceof SitemapUnreachableError) return ExitCode.network;
+  if (error instanceof ServerError || error instanceof BadSitemapError) return ExitCode.server;
   if (error instanceof ApiError) {
     if (error.status !== undefined && error.status >= 400 && error.status < 500) return ExitCode.validation;
     return ExitCode.server;

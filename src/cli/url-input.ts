@@ -13,13 +13,21 @@ export interface UrlInput {
   duplicates: string[];
 }
 
-export async function readUrlInput(io: Terminal, args: string[], fromFile: string | undefined, signal?: AbortSignal): Promise<UrlInput> {
+/** `more`: URLs from another source (a sitemap), checked and de-duplicated with the rest. */
+export async function readUrlInput(
+  io: Terminal,
+  args: string[],
+  fromFile: string | undefined,
+  signal?: AbortSignal,
+  more: { where: string; value: string }[] = [],
+): Promise<UrlInput> {
   const entries: { where: string; value: string }[] = args.map((value, index) => ({ where: `argument ${index + 1}`, value }));
   if (fromFile !== undefined) {
     const text = fromFile === '-' ? await readAll(io.stdin, signal) : await readUserFile(fromFile, 'URL file');
     const name = fromFile === '-' ? 'stdin' : fromFile;
     for (const { line, value } of listLines(text)) entries.push({ where: `${name}:${line}`, value });
   }
+  entries.push(...more);
   const seen = new Set<string>();
   const result: UrlInput = { urls: [], invalid: [], duplicates: [] };
   for (const entry of entries) {

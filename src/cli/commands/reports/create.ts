@@ -1,8 +1,10 @@
 // `rsapi reports create URL...`: checks every URL first, then creates one report per distinct URL, N at a time.
 import type { Command } from 'commander';
+import { proxyFromEnv } from '../../../api/proxy.js';
 import { UsageError } from '../../errors.js';
 import { addCiOptions, CiReporter, type CiFlags } from '../../ci/reporter.js';
 import { describeShare, parseShard, selectShare, type Shard } from '../../ci/shard.js';
+import type { CommandContext } from '../../context.js';
 import { handle } from '../../handler.js';
 import { addGateOptions, integerParser, MAX_CONCURRENCY, type GateOptions } from '../../options.js';
 import { addPrivacyOptions, resolvePassword, type PrivacyFlags } from '../../report-flags.js';
@@ -14,6 +16,7 @@ interface CreateFlags extends PrivacyFlags, GateOptions, CiFlags {
   concurrency: number;
   journal?: string;
   shard?: Shard;
+  fromSitemap?: string;
 }
 
 
@@ -23,6 +26,7 @@ export function registerCreate(reports: Command): void {
     .description('Create a report for each URL (the service fetches and audits each page)')
     .argument('[urls...]', 'absolute http(s) URLs')
     .option('--from-file <path>', 'read URLs from a file, one a line (- for stdin); blank lines and # comments skipped')
+    .option('--from-sitemap <url|path>', 'read page URLs from a sitemap or sitemap index (gzip or not): an http(s) URL, fetched without the API key, or a file')
     .option('--skip-invalid', 'skip input lines that are not URLs instead of stopping')
     .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4)
     .option('--journal <path>', "record each URL's outcome in this file; a re-run skips the URLs it shows created")
@@ -39,6 +43,7 @@ Examples:
   $ rsapi reports create --from-file urls.txt --concurrency 8 --journal urls.journal -o ndjson
   $ printf '%s\\n' "$PASS" | rsapi reports create https://example.com/ --privacy password --password-stdin
   $ rsapi reports create https://example.com/ --fail-on bad     # CI gate
+  $ rsapi reports create --from-sitemap https://example.com/sitemap.xml --concurrency 8 --fail-on bad
   $ rsapi reports create --from-file urls.txt --shard 2/3 --junit rsapi.xml --summary "$GITHUB_STEP_SUMMARY"
 
 Results are printed as they complete (ndjson, csv, tsv stream; json is one array at the end).
@@ -51,11 +56,13 @@ Run again with the same --journal after failures or Ctrl-C: created URLs are ski
     }
     // Settings, key and output resolved first: a usage error there sends nothing, not even a sitemap fetch.
     ctx.client({ abortOnInterrupt: false });
-    const input = await readUrlInput(ctx.io, self.args, flags.fromFile, ctx.signal);
-    rejectInvalid(input, flags.skipInvalid === true, (line) => ctx.note(line));
-    if (input.urls.length === 0) throw new UsageError('no URL to create a report for', { hint: 'give URLs as arguments or with --from-file' });
-    for (const duplicate of new Set(input.duplicates)) ctx.note(`rsapi: ${duplicate} given more than once; creating it once`);
+    // Then the files: a bad baseline or report path stops the run before the sitemap is fetched.
     const ci = await CiReporter.prepare('reports create', flags);
+    const fromSitemap = flags.fromSitemap === undefined ? [] : await sitemapEntries(ctx, flags.fromSitemap);
+    const input = await readUrlInput(ctx.io, self.args, flags.fromFile, ctx.signal, fromSitemap);
+    rejectInvalid(input, flags.skipInvalid === true, (line) => ctx.note(line));
+    if (input.urls.length === 0) throw new UsageError('no URL to create a report for', { hint: 'give URLs as arguments, with --from-file or --from-sitemap' });
+    for (const duplicate of new Set(input.duplicates)) ctx.note(`rsapi: ${duplicate} given more than once; creating it once`);
     const selected = flags.shard === undefined ? undefined : selectShare(input.urls, flags.shard);
     if (selected) {
       ctx.note(`rsapi: ${describeShare(selected.share)}`);
@@ -66,7 +73,7 @@ Run again with the same --journal after failures or Ctrl-C: created URLs are ski
     return runBulkCreate(ctx, {
       input: selected ? { ...input, urls: selected.urls } : input,
       // A share's size depends on the hash: its output is a list even when it holds one URL.
-      alwaysList: selected !== undefined,
+      alwaysList: selected !== undefined || flags.fromSitemap !== undefined,
       concurrency: flags.concurrency,
       privacy: flags.privacy,
       password,
@@ -76,3 +83,17 @@ Run again with the same --journal after failures or Ctrl-C: created URLs are ski
     });
   });
 }
+
+/** The sitemap's page URLs, read with a plain client of its own (never the API key); saxes loads only here. */
+async function sitemapEntries(ctx: CommandContext, source: string): Promise<{ where: string; value: string }[]> {
+  const { readSitemap } = await import('../../sitemap/read.js');
+  const { entries, sitemaps } = await readSitemap(source, {
+    proxy: proxyFromEnv(ctx.io.env),
+    timeoutMs: (ctx.globals.timeout ?? DEFAULT_SITEMAP_TIMEOUT_S) * 1000,
+    signal: ctx.signal,
+  });
+  ctx.note(`rsapi: ${entries.length} URL${entries.length === 1 ? '' : 's'} from ${sitemaps} sitemap${sitemaps === 1 ? '' : 's'}`);
+  return entries;
+}
+
+const DEFAULT_SITEMAP_TIMEOUT_S = 30;

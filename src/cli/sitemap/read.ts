@@ -1,0 +1,144 @@
+// `reports create --from-sitemap URL|PATH`: the page URLs of a sitemap, a sitemap index followed to its sitemaps, within limits.
+import { readFile } from 'node:fs/promises';
+import { SaxesParser } from 'saxes';
+import type { ProxySettings } from '../../api/proxy.js';
+import { createSender, type Sender } from '../../api/transport.js';
+import { BadSitemapError, UsageError } from '../errors.js';
+import { fileError } from '../files.js';
+import { decode, fetchSitemap, MAX_SITEMAP_BYTES } from './fetch.js';
+
+/** The protocol's cap on URLs in one sitemap (and on sitemaps in one index). */
+export const MAX_URLS_PER_SITEMAP = 50_000;
+/** Sitemaps fetched for one run, the index included: a bound on a sprawling or looping index. */
+export const MAX_SITEMAPS = 200;
+
+export interface SitemapUrls {
+  /** Page URLs as the sitemaps list them, in order, with where each came from. */
+  entries: { where: string; value: string }[];
+  /** Sitemaps read, the index included. */
+  sitemaps: number;
+}
+
+export interface ReadOptions {
+  proxy: ProxySettings;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  maxSitemaps?: number;
+  maxBytes?: number;
+}
+
+/**
+ * Reads a sitemap from a local file (a bad path or unparseable file: exit 2, as for --from-file) or an http(s)
+ * URL (a network failure: exit 7; an answer that is not a sitemap, too large, or a redirect off the host: exit 8).
+ * A sitemap index is followed to its sitemaps, each fetched once. No request carries the API key.
+ */
+export async function readSitemap(source: string, options: ReadOptions): Promise<SitemapUrls> {
+  const maxSitemaps = options.maxSitemaps ?? MAX_SITEMAPS;
+  const maxBytes = options.maxBytes ?? MAX_SITEMAP_BYTES;
+  const remote = /^https?:\/\//i.test(source);
+  let sender: Sender | undefined;
+  const entries: SitemapUrls['entries'] = [];
+  const queue = [source];
+  const seen = new Set<string>(queue);
+  let read = 0;
+  try {
+    while (queue.length > 0) {
+      const location = queue.shift()!;
+      read++;
+      const isFile = read === 1 && !remote;
+      let text: string;
+      if (isFile) {
+        text = await readLocal(location, maxBytes);
+      } else {
+        sender ??= await createSender(options.proxy);
+        text = await fetchSitemap(location, { sender, timeoutMs: options.timeoutMs, signal: options.signal, maxBytes });
+      }
+      const parsed = parseSitemap(text, location, isFile);
+      if (parsed.kind === 'urlset') {
+        parsed.locs.forEach((loc, index) => entries.push({ where: `${location} url ${index + 1}`, value: loc }));
+        continue;
+      }
+      for (const child of parsed.locs) {
+        if (!/^https?:\/\//i.test(child)) {
+          throw fault(isFile, `the sitemap index ${location} lists ${JSON.stringify(child)}, which is not an http(s) URL`);
+        }
+        if (seen.has(child)) continue;
+        seen.add(child);
+        if (seen.size > maxSitemaps) {
+          throw fault(isFile, `the sitemap index ${location} leads to more than ${maxSitemaps} sitemaps; rsapi reads at most ${maxSitemaps} in one run`, {
+            hint: 'give the sitemaps one at a time',
+          });
+        }
+        queue.push(child);
+      }
+    }
+  } finally {
+    await sender?.close();
+  }
+  return { entries, sitemaps: read };
+}
+
+async function readLocal(path: string, maxBytes: number): Promise<string> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    throw fileError('read the sitemap', path, error);
+  }
+  if (bytes.byteLength > maxBytes) throw new UsageError(`the sitemap ${path} is larger than ${maxBytes} bytes, the protocol's limit`);
+  return decode(bytes, maxBytes, path, true);
+}
+
+interface ParsedSitemap {
+  kind: 'urlset' | 'sitemapindex';
+  /** <loc> of each <url> (urlset) or <sitemap> (index), trimmed. */
+  locs: string[];
+}
+
+/** Strict XML (saxes): no DTD entities expanded, so no entity bomb and no external entity. Prefixes ignored. */
+export function parseSitemap(text: string, where: string, local: boolean): ParsedSitemap {
+  const parser = new SaxesParser();
+  const stack: string[] = [];
+  let kind: ParsedSitemap['kind'] | undefined;
+  const locs: string[] = [];
+  let loc: string | undefined;
+  const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+  parser.on('opentag', (tag) => {
+    const name = localName(tag.name);
+    if (stack.length === 0) {
+      if (name !== 'urlset' && name !== 'sitemapindex') throw fault(local, `${where} is not a sitemap: its root element is <${tag.name}>, not <urlset> or <sitemapindex>`);
+      kind = name;
+    }
+    stack.push(name);
+    if (name === 'loc' && stack.length === 3 && (stack[1] === 'url' || stack[1] === 'sitemap')) loc = '';
+  });
+  parser.on('text', (chunk) => {
+    if (loc !== undefined) loc += chunk;
+  });
+  parser.on('cdata', (chunk) => {
+    if (loc !== undefined) loc += chunk;
+  });
+  parser.on('closetag', () => {
+    const name = stack.pop();
+    if (name !== 'loc' || loc === undefined) return;
+    if (loc.trim() !== '') locs.push(loc.trim());
+    loc = undefined;
+    if (locs.length > MAX_URLS_PER_SITEMAP) {
+      throw fault(local, `the sitemap ${where} lists more than ${MAX_URLS_PER_SITEMAP} entries, the protocol's limit`);
+    }
+  });
+  try {
+    parser.write(text).close();
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof BadSitemapError) throw error;
+    const detail = error instanceof Error ? error.message : String(error);
+    throw fault(local, `${where} is not a readable sitemap: ${detail}`);
+  }
+  if (kind === undefined) throw fault(local, `${where} is not a sitemap: no root element`);
+  return { kind, locs };
+}
+
+/** A fault of a file the user named is a usage error (exit 2); of a site's answer, a bad sitemap (exit 8). */
+function fault(local: boolean, message: string, options?: { hint?: string }): UsageError | BadSitemapError {
+  return local ? new UsageError(message, options) : new BadSitemapError(message, options);
+}
