@@ -235,13 +235,17 @@ export class HttpClient {
     if (status >= 200 && status < 300) return { status, headers, body: body.value };
     if (status === 429) {
       const retryAfterMs = parseRetryAfter(headers['retry-after']);
-      throw new RateLimitError(info, retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000), attempts);
+      const limited = new RateLimitError(info, retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000), attempts);
+      limited.response = { status, headers, body: body.value };
+      throw limited;
     }
     if (status === 408) {
       // The service gave up receiving the request: nothing was done with it.
       throw new NetworkError(info, 'timeout', `the service gave up waiting (HTTP 408) after ${attempts} attempt${attempts === 1 ? '' : 's'}`, { host: new URL(url).host, neverSent: true });
     }
-    throw errorForStatus(status, info, body.value, body.isHtml, serviceMessage(body.value));
+    const error = errorForStatus(status, info, body.value, body.isHtml, serviceMessage(body.value));
+    error.response = { status, headers, body: body.value };
+    throw error;
   }
 
   private classify(error: unknown, req: HttpRequest): Error {

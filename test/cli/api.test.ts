@@ -60,13 +60,13 @@ describe('rsapi api', () => {
     expect(JSON.parse(deleted.stdout)).toMatchObject({ deleted: true });
   });
 
-  it('errors are the usual ones: 404 exit 4, 422 exit 5 with the field, 401 exit 3; nothing on stdout', async () => {
+  it('errors are the usual ones: 404 exit 4, 422 exit 5 with the field, 401 exit 3; the error body on stdout as gh api prints it', async () => {
     const server = await mock();
     const missing = await runInProcess({ argv: ['api', 'GET', '/reports/99999'], env: server.env });
     expect(missing.code).toBe(ExitCode.notFound);
     expect(missing.stderr).toContain('rsapi: not found');
     expect(missing.stderr).toContain('(HTTP 404, GET /reports/99999)');
-    expect(missing.stdout).toBe('');
+    expect(JSON.parse(missing.stdout)).toEqual({ message: expect.stringMatching(/^No query results|not found/i) });
 
     const rejected = await runInProcess({ argv: ['api', 'POST', '/reports', '-f', 'url=not-a-url'], env: server.env });
     expect(rejected.code).toBe(ExitCode.validation);

@@ -2,9 +2,7 @@
 import { Argument, InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { mayLeaveBasePath, type HttpMethod, type Params } from '../../api/http.js';
-import { stringifyJson } from '../../api/json.js';
-import { maskSecretFields } from '../../output/masking.js';
-import { terminalJson } from '../../output/terminal-text.js';
+import { runApiCall } from '../api-call.js';
 import { handle } from '../handler.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -50,25 +48,28 @@ export function registerApi(program: Command): void {
     .description('Send any request under the base URL and print the raw JSON')
     .addArgument(methodArgument())
     .argument('<path>', 'path under the base URL, with or without /api/v1; may carry a ?query', pathArgument)
-    .option('-f, --field <key=value>', 'a field: query parameter for GET and DELETE, form field otherwise (repeatable)', collectField);
+    .option('-f, --field <key=value>', 'a field: query parameter for GET and DELETE, form field otherwise (repeatable)', collectField)
+    .option('--paginate', "GET every page of a list and print their records as one JSON array")
+    .option('-i, --include', 'print the status line and headers before the body');
   command.addHelpText(
     'after',
     `
 Same key, base URL, retries, errors and exit codes as every other command; the body is printed
 as it came (pretty-printed JSON), nothing for an empty one. Output flags (-o, --fields) do not apply.
+An error's JSON body is printed on stdout too, as gh api does, with the error's exit code.
 
 Examples:
   $ rsapi api GET /reports -f result=bad -f per_page=100
   $ rsapi api get '/reports?search=example.com&sort=asc'
   $ rsapi api POST /reports -f url=https://example.com/ -f privacy=1
-  $ rsapi api DELETE /reports/42`,
+  $ rsapi api DELETE /reports/42
+  $ rsapi api GET /projects --paginate -f per_page=100 | jq length
+  $ rsapi api GET /reports/42 -i`,
   );
   handle(command, async (ctx, self) => {
     const [method, path] = self.processedArgs as [HttpMethod, string];
-    const fields = fieldsOf(self.opts<{ field?: string[] }>().field ?? []);
-    const response = await ctx.client().raw(method, path, fields);
-    if (response.body === undefined) return;
-    const json = stringifyJson(maskSecretFields(response.body), 2);
-    ctx.io.stdout.write(`${ctx.io.stdoutIsTTY ? terminalJson(json) : json}\n`);
+    const flags = self.opts<{ field?: string[]; paginate?: boolean; include?: boolean }>();
+    const fields = fieldsOf(flags.field ?? []);
+    await runApiCall(ctx, { method, path, fields, paginate: flags.paginate === true, include: flags.include === true });
   });
 }
