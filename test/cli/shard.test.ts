@@ -22,8 +22,8 @@ describe('--shard', () => {
     const dir = tempDir('rsapi-shard-');
     scratchDirs.push(dir.cleanup);
     const file = join(dir.path, 'urls.txt');
-    // A URL given twice: de-duplicated before the split.
-    writeFileSync(file, [...INPUT, INPUT[0]!, ''].join('\n'));
+    // The same URLs in other forms and twice: de-duplicated and normalised before the split.
+    writeFileSync(file, [...INPUT, INPUT[0]!, INPUT[1]!.replace('https://shard.example', 'HTTPS://Shard.Example:443'), ''].join('\n'));
     const shares: string[][] = [];
     for (const index of [1, 2, 3]) {
       const junit = join(dir.path, `share-${index}.xml`);

@@ -4,7 +4,7 @@ import { isObject, toNumber } from '../../api/decode.js';
 import { UsageError } from '../errors.js';
 import { RESULTS } from '../../api/reports.js';
 import { readUserFile } from '../files.js';
-import { urlKey } from './url-key.js';
+import { normaliseReportUrl } from '../../api/report-url.js';
 
 /** What is compared of a report. */
 export interface Standing {
@@ -96,7 +96,7 @@ export function newestByUrl(records: Iterable<ApiRecord>): Map<string, Standing>
   const newest = new Map<string, { record: ApiRecord; standing: Standing }>();
   for (const record of records) {
     if (typeof record.url !== 'string' || record.url.trim() === '') continue;
-    const key = urlKey(record.url);
+    const key = normaliseReportUrl(record.url);
     const held = newest.get(key);
     if (held && !isNewer(record, held.record)) continue;
     newest.set(key, { record, standing: standingOf(record) });

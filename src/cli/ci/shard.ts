@@ -1,6 +1,6 @@
 // `--shard I/N`: the I-th of N shares of the input URLs, by a stable hash of each normalised URL.
 import { InvalidArgumentError } from 'commander';
-import { urlKey } from './url-key.js';
+import { normaliseReportUrl } from '../../api/report-url.js';
 
 export interface Shard {
   /** 1-based. */
@@ -29,7 +29,7 @@ export function parseShard(value: string): Shard {
 export function shareOf(url: string, count: number): number {
   // Loaded on first use: node:crypto costs every command's start-up when imported (~6 ms on Node 24).
   const { createHash } = process.getBuiltinModule('node:crypto');
-  const digest = createHash('sha1').update(urlKey(url)).digest();
+  const digest = createHash('sha1').update(normaliseReportUrl(url)).digest();
   return (digest.readUIntBE(0, 6) % count) + 1;
 }
 
