@@ -2,7 +2,6 @@
 import { Argument, InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { mayLeaveBasePath, type HttpMethod, type Params } from '../../api/http.js';
-import { runApiCall } from '../api-call.js';
 import { handle } from '../handler.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -70,6 +69,8 @@ Examples:
     const [method, path] = self.processedArgs as [HttpMethod, string];
     const flags = self.opts<{ field?: string[]; paginate?: boolean; include?: boolean }>();
     const fields = fieldsOf(flags.field ?? []);
+    // Loaded when run: it brings node:http's status texts, which no other command's start-up needs.
+    const { runApiCall } = await import('../api-call.js');
     await runApiCall(ctx, { method, path, fields, paginate: flags.paginate === true, include: flags.include === true });
   });
 }
