@@ -23,7 +23,9 @@ export async function printPages(
   // A wait for pages shows a spinner on a terminal; what a page writes goes out with it erased.
   const status = startStatusLine(ctx.io, `reading ${many}…`);
   const out = new PageBuffer(ctx.io.stdout);
-  const writer = createListWriter(out, ctx.outputOptions(kind));
+  // Notes about the output (columns left out) follow it on the screen, after the buffered table is flushed.
+  const notices: string[] = [];
+  const writer = createListWriter(out, { ...ctx.outputOptions(kind), notice: (line) => void notices.push(line) });
   const gate = new Gate(options.gate ?? {});
   const fields = new FieldCheck(ctx.globals.fields);
   let last: Page | undefined;
@@ -47,6 +49,7 @@ export async function printPages(
   }
   await writer.end();
   await out.flush();
+  for (const line of notices) ctx.note(line);
   fields.warn(ctx, kind);
   if (ctx.io.stderrIsTTY && !ctx.globals.quiet) {
     if (count === 0) ctx.note(emptyNote(kind, last));

@@ -52,9 +52,11 @@ describe('reports list fitted to the terminal', () => {
     });
   }
 
-  it('at 40 columns says which columns were left out', async () => {
+  it('at 40 columns says which columns were left out, after the table', async () => {
     const lines = await onTerminal(['reports', 'list'], 40);
-    expect(lines.join('\n')).toMatch(/left out to fit the terminal; --wide shows every column whole/);
+    const note = lines.findIndex((line) => /^rsapi: project, privacy, generated_at left out to fit the terminal; --wide shows every column whole$/.test(line));
+    expect(note).toBeGreaterThan(lines.findIndex((line) => /^id +url/.test(line)));
+    expect(note).toBeGreaterThan(lines.findLastIndex((line) => /^\d+ +https?:/.test(line)));
   });
 
   it('--wide shows every URL whole, wider than the terminal', async () => {
@@ -82,6 +84,15 @@ describe('on a real pseudo-terminal', () => {
     const table = screenLines(screen).filter((line) => !/^(rsapi:|page \d)/.test(line));
     expect(table).toHaveLength(11);
     for (const line of table) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
+  });
+
+  it('at 40 columns the note of columns left out comes after the table on the screen, before the footer', async () => {
+    const { code, screen } = await runOnTerminal(['reports', 'list'], { env: { ...mock.env, TERM: 'xterm-256color' }, size: { columns: 40, rows: 50 } });
+    expect(code).toBe(0);
+    const lines = screenLines(screen);
+    const note = lines.findIndex((line) => line.startsWith('rsapi: project, privacy, generated_at left out'));
+    expect(note).toBeGreaterThan(lines.findLastIndex((line) => /^\d+ +https?:/.test(line)));
+    expect(note).toBeLessThan(lines.findIndex((line) => line.startsWith('page 1 of 7')));
   });
 });
 
