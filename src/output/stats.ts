@@ -129,7 +129,7 @@ function histogramLines(histogram: readonly number[], width: number | undefined,
 
 /** --by project: a table with one row a project and a last row for all of them; scores as a 10-bucket sparkline. */
 async function writeProjectTable(out: Sink, total: ReportStats, groups: ReportStats[], options: StatsOutput): Promise<void> {
-  const columns = ['project', 'reports', 'good', 'decent', 'bad', 'min', 'median', 'mean', 'max', 'scores 0-100'];
+  const columns = ['project', 'reports', 'good', 'decent', 'bad', 'min', 'median', 'mean', 'max', 'scores'];
   const table = new ListTable(columns);
   const row = (stats: ReportStats, name: string) => ({
     project: name,
@@ -141,7 +141,7 @@ async function writeProjectTable(out: Sink, total: ReportStats, groups: ReportSt
     median: figure(stats.median),
     mean: figure(stats.mean),
     max: figure(stats.max),
-    'scores 0-100': sparkline(stats.histogram),
+    scores: sparkline(stats.histogram),
   });
   for (const stats of groups) table.add(row(stats, stats.project === '' ? '(none)' : (stats.project ?? '')));
   table.add(row(total, '(all)'));
