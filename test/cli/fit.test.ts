@@ -30,6 +30,12 @@ async function onTerminal(args: string[], columns: number): Promise<string[]> {
   return screenLines(stdout + stderr);
 }
 
+/** The index of the last line that passes, -1 if none (Array.prototype.findLastIndex is ES2023). */
+function lastIndexWhere(lines: string[], test: (line: string) => boolean): number {
+  for (let i = lines.length - 1; i >= 0; i--) if (test(lines[i] ?? '')) return i;
+  return -1;
+}
+
 /** The first page as the service lists it: newest first. */
 function firstPage() {
   return [...mock.server.reports()].sort((a, b) => Number(b.id) - Number(a.id)).slice(0, 10);
@@ -56,7 +62,7 @@ describe('reports list fitted to the terminal', () => {
     const lines = await onTerminal(['reports', 'list'], 40);
     const note = lines.findIndex((line) => /^rsapi: project, privacy, generated_at left out to fit the terminal; --wide shows every column whole$/.test(line));
     expect(note).toBeGreaterThan(lines.findIndex((line) => /^id +url/.test(line)));
-    expect(note).toBeGreaterThan(lines.findLastIndex((line) => /^\d+ +https?:/.test(line)));
+    expect(note).toBeGreaterThan(lastIndexWhere(lines, (line) => /^\d+ +https?:/.test(line)));
   });
 
   it('--wide shows every URL whole, wider than the terminal', async () => {
@@ -91,7 +97,7 @@ describe('on a real pseudo-terminal', () => {
     expect(code).toBe(0);
     const lines = screenLines(screen);
     const note = lines.findIndex((line) => line.startsWith('rsapi: project, privacy, generated_at left out'));
-    expect(note).toBeGreaterThan(lines.findLastIndex((line) => /^\d+ +https?:/.test(line)));
+    expect(note).toBeGreaterThan(lastIndexWhere(lines, (line) => /^\d+ +https?:/.test(line)));
     expect(note).toBeLessThan(lines.findIndex((line) => line.startsWith('page 1 of 7')));
   });
 });
