@@ -2,7 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { RsapiError } from '../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf } from './exit-codes.js';
-import { OUTPUT_FORMATS } from '../output/index.js';
+import { OUTPUT_FORMATS, outputFormatsHelp } from '../output/index.js';
 import { VERSION } from '../version.js';
 import { reportError } from './exit.js';
 import { forgetSecrets, redactedSink, registerInvocationSecrets } from './secrets.js';
@@ -53,7 +53,7 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(true)
     .addHelpText('after', EXIT_CODES_HELP)
     .addHelpText('afterAll', ({ command }) => (command === program ? '' : globalOptionsHelp(command)));
-  addGlobalOptions(program, OUTPUT_FORMATS);
+  addGlobalOptions(program, OUTPUT_FORMATS, outputFormatsHelp());
   registerReports(program);
   registerProjects(program);
   registerAuth(program);

@@ -1,12 +1,12 @@
-// Dispatch on the output format: a streaming or buffering writer for lists, and the rendering of one record.
+// The one registry of output formats (help, buffering, list writer, one record, a document) and the dispatch through it.
 import { stringifyJson } from '../api/json.js';
 import { csvLine } from './csv.js';
 import { columnsFor, fieldValue, rawCell, recordId, selectFields } from './fields.js';
 import { drawRecordTable, ListTable, type TableOptions } from './table.js';
 import { maskSecretFields } from './masking.js';
-import { singleLine, terminalJson, terminalText } from './terminal-text.js';
+import { singleLine, terminalJson, terminalLines, terminalText } from './terminal-text.js';
 import { tsvLine } from './tsv.js';
-import type { ListWriter, OutputOptions, ServiceRecord, Sink } from './types.js';
+import type { ListWriter, OutputFormat, OutputOptions, ServiceRecord, Sink } from './types.js';
 
 /** A list writer in the chosen format; secret-named fields (a report's password) are masked in every one. */
 export function createListWriter(out: Sink, options: OutputOptions): ListWriter {
@@ -14,20 +14,87 @@ export function createListWriter(out: Sink, options: OutputOptions): ListWriter 
   return { write: (record) => writer.write(maskSecretFields(record)), end: () => writer.end() };
 }
 
+/** What a format is and how it renders: adding a format is one entry here (and its renderer's module). */
+export interface OutputFormatEntry {
+  /** A few words for --help. */
+  help: string;
+  /** Whether the whole list is held until its end (to size columns, or to be one document) rather than streamed. */
+  buffers: boolean;
+  /** A writer for a list of records. */
+  list(out: Sink, options: OutputOptions): ListWriter;
+  /** One record (reports show, create of one URL, update). */
+  record(out: Sink, record: ServiceRecord, options: OutputOptions): Promise<void>;
+  /** A document that is not a record (auth status, config list): as JSON, or as its plain `text` lines. */
+  document(document: unknown, text: () => string, options: DocumentOptions): string;
+}
+
+export interface DocumentOptions {
+  /** stdout is a terminal: service text is escaped. */
+  terminal?: boolean;
+}
+
+export const OUTPUT_FORMAT_REGISTRY = {
+  table: {
+    help: 'columns fitted to the terminal',
+    buffers: true,
+    list: (out, options) => tableWriter(out, options),
+    record: async (out, record, options) => {
+      const fields = options.fields && options.fields.length > 0 ? options.fields : Object.keys(record);
+      await drawRecordTable(out, record, fields, tableOptions(options));
+    },
+    document: textDocument,
+  },
+  json: {
+    help: 'one JSON document',
+    buffers: true,
+    list: (out, options) => jsonWriter(out, options),
+    record: async (out, record, options) => void out.write(prettyJson(selectFields(record, options.fields), options)),
+    document: (document, _text, options) => jsonDocument(stringifyJson(document, 2), options),
+  },
+  ndjson: {
+    help: 'one JSON object a line',
+    buffers: false,
+    list: (out, options) => ({ write: (record) => void out.write(ndjsonLine(record, options)), end: async () => {} }),
+    record: asListOfOne,
+    document: (document, _text, options) => jsonDocument(stringifyJson(document), options),
+  },
+  csv: {
+    help: 'RFC 4180, with a header',
+    buffers: false,
+    list: (out, options) => rowWriter(out, options, csvLine, true),
+    record: asListOfOne,
+    document: textDocument,
+  },
+  tsv: {
+    help: 'tab-separated, no header',
+    buffers: false,
+    list: (out, options) => rowWriter(out, options, tsvLine, false),
+    record: asListOfOne,
+    document: textDocument,
+  },
+} satisfies Record<OutputFormat, OutputFormatEntry>;
+
+/** The format names, in the registry's order: the -o choices, completion and `config set output` come from here. */
+export const OUTPUT_FORMATS = Object.keys(OUTPUT_FORMAT_REGISTRY) as OutputFormat[];
+
+/** `table (columns fitted to the terminal), json (...)`: the -o flag's help. */
+export function outputFormatsHelp(): string {
+  return OUTPUT_FORMATS.map((name) => `${name} (${OUTPUT_FORMAT_REGISTRY[name].help})`).join(', ');
+}
+
+/** Whether a list in this format is held until its end (json, table) rather than written as records come. */
+export function formatBuffers(options: Pick<OutputOptions, 'format' | 'quiet'>): boolean {
+  return !options.quiet && OUTPUT_FORMAT_REGISTRY[options.format].buffers;
+}
+
+/** A document that is not a record (auth status, config list) in the chosen format. */
+export function renderDocument(format: OutputFormat, document: unknown, text: () => string, options: DocumentOptions = {}): string {
+  return OUTPUT_FORMAT_REGISTRY[format].document(document, text, options);
+}
+
 function formatWriter(out: Sink, options: OutputOptions): ListWriter {
   if (options.quiet) return { write: (record) => writeId(out, record, options), end: async () => {} };
-  switch (options.format) {
-    case 'json':
-      return jsonWriter(out, options);
-    case 'ndjson':
-      return { write: (record) => void out.write(ndjsonLine(record, options)), end: async () => {} };
-    case 'csv':
-      return rowWriter(out, options, csvLine, true);
-    case 'tsv':
-      return rowWriter(out, options, tsvLine, false);
-    case 'table':
-      return tableWriter(out, options);
-  }
+  return OUTPUT_FORMAT_REGISTRY[options.format].list(out, options);
 }
 
 /** One record (reports show, create of one URL, update). */
@@ -37,22 +104,23 @@ export async function writeRecord(out: Sink, received: ServiceRecord, options: O
     writeId(out, record, options);
     return;
   }
-  switch (options.format) {
-    case 'json':
-      out.write(prettyJson(selectFields(record, options.fields), options));
-      return;
-    case 'table': {
-      const fields = options.fields && options.fields.length > 0 ? options.fields : Object.keys(record);
-      await drawRecordTable(out, record, fields, tableOptions(options));
-      return;
-    }
-    default: {
-      // ndjson, csv and tsv print one record exactly as a list of one.
-      const writer = createListWriter(out, options);
-      await writer.write(record);
-      await writer.end();
-    }
-  }
+  await OUTPUT_FORMAT_REGISTRY[options.format].record(out, record, options);
+}
+
+/** ndjson, csv and tsv print one record exactly as a list of one. */
+async function asListOfOne(out: Sink, record: ServiceRecord, options: OutputOptions): Promise<void> {
+  const writer = createListWriter(out, options);
+  await writer.write(record);
+  await writer.end();
+}
+
+function jsonDocument(json: string, options: DocumentOptions): string {
+  return `${options.terminal ? terminalJson(json) : json}\n`;
+}
+
+function textDocument(_document: unknown, text: () => string, options: DocumentOptions): string {
+  const shown = text();
+  return options.terminal ? terminalLines(shown) : shown;
 }
 
 /**

@@ -1,5 +1,5 @@
 // Where bulk results go: stdout as each completes (json and table at the end, in input order), and the summary line.
-import { createListWriter, writeRecord, type OutputOptions, type ServiceRecord, type Sink } from '../../output/index.js';
+import { createListWriter, formatBuffers, writeRecord, type OutputOptions, type ServiceRecord, type Sink } from '../../output/index.js';
 import type { BulkCreateOutcome } from './create-all.js';
 
 export interface BulkOutput {
@@ -15,7 +15,7 @@ export interface BulkOutput {
 export function createBulkOutput(out: Sink, options: OutputOptions, shape: { single: boolean }): BulkOutput {
   if (shape.single) return { write: (_index, record) => writeRecord(out, record, options), end: async () => {} };
   const writer = createListWriter(out, options);
-  const buffered = !options.quiet && (options.format === 'json' || options.format === 'table');
+  const buffered = formatBuffers(options);
   if (!buffered) return { write: async (_index, record) => writer.write(record), end: () => writer.end() };
   const held: { index: number; record: ServiceRecord }[] = [];
   return {

@@ -1,4 +1,5 @@
 // `rsapi auth status`: profile, base URL and key in use (masked), where each came from, and whether the service accepts the key.
+import { renderDocument } from '../../../output/index.js';
 import type { Command } from 'commander';
 import { normaliseBaseUrl, withoutCredentials } from '../../../api/base-url.js';
 import { ApiError, AuthError, RsapiError } from '../../../api/errors.js';
@@ -9,7 +10,6 @@ import type { CommandContext } from '../../context.js';
 import { handle } from '../../handler.js';
 import { maskKey } from '../../../config/keys.js';
 import { redact } from '../../secrets.js';
-import { terminalJson, terminalLines } from '../../../output/terminal-text.js';
 import { checkKey } from './verify.js';
 
 /** What `--json` prints: one object. */
@@ -90,19 +90,15 @@ async function check(ctx: CommandContext, status: AuthStatus): Promise<unknown> 
 }
 
 function printStatus(ctx: CommandContext, status: AuthStatus): void {
-  const format = ctx.format();
-  const text =
-    format === 'json' || format === 'ndjson'
-      ? `${JSON.stringify(status, null, format === 'json' ? 2 : undefined)}\n`
-      : [
-          `profile: ${status.profile}${PROFILE_SOURCE[status.profile_source]}`,
-          `base URL: ${status.base_url ? `${status.base_url} (from ${status.base_url_source})` : 'none'}`,
-          `key: ${status.key ? `${status.key} (from ${status.key_source})` : 'none'}`,
-          `service: ${verdict(status)}`,
-        ].join('\n') + '\n';
+  const text = () =>
+    [
+      `profile: ${status.profile}${PROFILE_SOURCE[status.profile_source]}`,
+      `base URL: ${status.base_url ? `${status.base_url} (from ${status.base_url_source})` : 'none'}`,
+      `key: ${status.key ? `${status.key} (from ${status.key_source})` : 'none'}`,
+      `service: ${verdict(status)}`,
+    ].join('\n') + '\n';
   // The error may quote the service: on a terminal, escaped like any service text.
-  const shown = redact(text);
-  ctx.io.stdout.write(!ctx.io.stdoutIsTTY ? shown : format === 'json' || format === 'ndjson' ? terminalJson(shown) : terminalLines(shown));
+  ctx.io.stdout.write(redact(renderDocument(ctx.format(), status, text, { terminal: ctx.io.stdoutIsTTY })));
 }
 
 const PROFILE_SOURCE: Record<ProfileSource, string> = {

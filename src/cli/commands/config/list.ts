@@ -1,4 +1,5 @@
 // `rsapi config list`: the profile's stored settings as key=value lines (or one JSON object), the key masked.
+import { renderDocument } from '../../../output/index.js';
 import type { Command } from 'commander';
 import { displaySetting, SETTING_KEYS } from '../../../config/keys.js';
 import { handle } from '../../handler.js';
@@ -24,11 +25,7 @@ Examples:
       // Numbers stay numbers in JSON; only the key is changed, to its masked form.
       if (value !== undefined) shown[key] = key === 'api-key' ? (displaySetting(key, value) as string) : value;
     }
-    const format = ctx.format();
-    const text =
-      format === 'json' || format === 'ndjson'
-        ? `${JSON.stringify(shown, null, format === 'json' ? 2 : undefined)}\n`
-        : Object.entries(shown).map(([key, value]) => `${key}=${value}\n`).join('');
-    ctx.io.stdout.write(redact(text));
+    const text = () => Object.entries(shown).map(([key, value]) => `${key}=${value}\n`).join('');
+    ctx.io.stdout.write(redact(renderDocument(ctx.format(), shown, text)));
   });
 }

@@ -1,0 +1,38 @@
+// One registry of output formats: the -o choices, its help, completion and `config set output` all come from it.
+import { describe, expect, it } from 'vitest';
+import { OUTPUT_FORMATS, renderDocument } from '../../src/output/index.js';
+import { OUTPUT_FORMAT_REGISTRY } from '../../src/output/formats.js';
+import { runInProcess } from '../helpers/run.js';
+
+describe('the output format registry', () => {
+  it('lists every format once, each with help text', () => {
+    expect(new Set(OUTPUT_FORMATS).size).toBe(OUTPUT_FORMATS.length);
+    expect(OUTPUT_FORMATS).toEqual(['table', 'json', 'ndjson', 'csv', 'tsv']);
+    for (const name of OUTPUT_FORMATS) expect(OUTPUT_FORMAT_REGISTRY[name].help.length).toBeGreaterThan(3);
+  });
+
+  it('gives -o its choices and its help', async () => {
+    const help = (await runInProcess({ argv: ['reports', 'list', '--help'] })).stdout.replace(/\s+/g, ' ');
+    for (const name of OUTPUT_FORMATS) {
+      expect(help).toContain(`${name} (${OUTPUT_FORMAT_REGISTRY[name].help})`);
+      expect(help).toContain(`"${name}"`);
+    }
+    const refused = await runInProcess({ argv: ['reports', 'list', '-o', 'yaml'] });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`Allowed choices are ${OUTPUT_FORMATS.join(', ')}`);
+  });
+
+  it('gives completion and `config set output` the same names', async () => {
+    const bash = await runInProcess({ argv: ['completion', 'bash'] });
+    expect(bash.stdout).toContain(OUTPUT_FORMATS.join(' '));
+    for (const name of OUTPUT_FORMATS) expect((await runInProcess({ argv: ['config', 'set', 'output', name] })).code).toBe(0);
+  });
+
+  it('renders documents that are not records: JSON for json and ndjson, the text form otherwise', () => {
+    const document = { profile: 'default', retries: 2 };
+    const text = () => 'profile=default\nretries=2\n';
+    expect(renderDocument('json', document, text)).toBe('{\n  "profile": "default",\n  "retries": 2\n}\n');
+    expect(renderDocument('ndjson', document, text)).toBe('{"profile":"default","retries":2}\n');
+    for (const name of ['table', 'csv', 'tsv'] as const) expect(renderDocument(name, document, text)).toBe(text());
+  });
+});
