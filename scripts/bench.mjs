@@ -150,17 +150,27 @@ function time(commands, env, runs, warmup = 3) {
   return HYPERFINE ? timeWithHyperfine(commands, env, runs, warmup) : timeWithLoop(commands, env, runs, warmup);
 }
 
+/**
+ * hyperfine runs all of one command before the next; on a machine whose load drifts that skews a ratio. So it is
+ * run in a few rounds (each command a share of the runs), and the median is taken over every round's times.
+ */
 function timeWithHyperfine(commands, env, runs, warmup) {
   const out = join(work, 'hyperfine.json');
   const quoted = commands.map((words) => words.map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' '));
-  const result = spawnSync('hyperfine', ['-N', '--style', 'none', '--warmup', String(warmup), '--runs', String(runs), '--export-json', out, ...quoted], {
-    env,
-    encoding: 'utf8',
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  // Its warnings (outliers on a busy machine) are noise here; its errors are not.
-  if (result.status !== 0) throw new Error(`hyperfine failed on: ${quoted.join(' | ')}\n${result.stderr}`);
-  return JSON.parse(readFileSync(out, 'utf8')).results.map((entry) => entry.median * 1000);
+  const rounds = Math.max(1, Math.min(4, Math.floor(runs / 2)));
+  const times = commands.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    const share = Math.floor(runs / rounds) + (round < runs % rounds ? 1 : 0);
+    const result = spawnSync('hyperfine', ['-N', '--style', 'none', '--warmup', String(round === 0 ? warmup : 1), '--runs', String(share), '--export-json', out, ...quoted], {
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    // Its warnings (outliers on a busy machine) are noise here; its errors are not.
+    if (result.status !== 0) throw new Error(`hyperfine failed on: ${quoted.join(' | ')}\n${result.stderr}`);
+    JSON.parse(readFileSync(out, 'utf8')).results.forEach((entry, index) => times[index].push(...entry.times));
+  }
+  return times.map((list) => median(list) * 1000);
 }
 
 function timeWithLoop(commands, env, runs, warmup) {
