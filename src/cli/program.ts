@@ -34,7 +34,7 @@ Exit codes:
   1  unexpected failure         6  still rate limited (429) after the retries
   2  usage: bad flag or value   7  network: refused, reset, DNS, timeout
   3  authentication refused,    8  server fault (5xx) or not the JSON expected
-     or no key configured      10  a gate (--fail-on, --min-score) failed
+     or no key configured      10  a gate (--fail-on, --min-score, --max-drop) failed
   4  not found (404)          130  interrupted (Ctrl-C)
                               141  bulk create: stdout closed before all were done
 

@@ -110,6 +110,18 @@ describe('--junit', () => {
     expect(readdirSync(dir)).toEqual(['list.xml']);
   });
 
+  it('a single URL that cannot be created still leaves a JUnit file with its error case, and fails with its own code', async () => {
+    const failing = 'https://down.example.org/';
+    const fixture = await mockFailingFor(failing);
+    const junit = join(scratch(), 'one.xml');
+    const run = await runInProcess({ argv: ['reports', 'create', failing, '--retries', '0', '--junit', junit], env: fixture.env });
+    expect(run.code).toBe(8);
+    expect(run.stderr).toMatch(/^rsapi: .*HTTP 503/m);
+    const suite = childNamed(parseXml(readFileSync(junit, 'utf8')), 'testsuite')!;
+    expect(suite.attributes).toMatchObject({ tests: '1', failures: '0', errors: '1' });
+    expect(childNamed(testcases(suite).get(failing)!, 'error')!.attributes.type).toBe('exit 8');
+  });
+
   it('a --junit path in a missing folder is a usage error before any request', async () => {
     const fixture = await mock();
     const run = await runInProcess({ argv: ['reports', 'list', '--junit', join(scratch(), 'no', 'such', 'x.xml')], env: fixture.env });
