@@ -1,6 +1,6 @@
 // Feedback while waiting, under a real pseudo-terminal: a spinner for a slow create and for pages, gone before data; none in a pipe or CI.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { runOnTerminal } from '../helpers/terminal.js';
 
@@ -36,7 +36,7 @@ describe('a slow create on a terminal', () => {
   });
 
   it('none of it in a pipe, nor on a terminal in CI', async () => {
-    const piped = await runCli(['reports', 'create', 'https://example.com/slow-pipe'], { env: slow.env });
+    const piped = await runInProcess({ argv: ['reports', 'create', 'https://example.com/slow-pipe'], env: slow.env });
     expect(piped.code).toBe(0);
     expect(piped.stderr).not.toMatch(FRAME);
     expect(piped.stderr).not.toContain('\u001b[2K');
