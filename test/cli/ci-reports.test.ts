@@ -114,8 +114,13 @@ describe('--junit', () => {
     const failing = 'https://down.example.org/';
     const fixture = await mockFailingFor(failing);
     const junit = join(scratch(), 'one.xml');
-    const run = await runInProcess({ argv: ['reports', 'create', failing, '--retries', '0', '--junit', junit], env: fixture.env });
+    const baseline = join(scratch(), 'baseline.json');
+    writeFileSync(baseline, JSON.stringify([{ url: failing, score: 50, result: 'decent' }]));
+    const run = await runInProcess({ argv: ['reports', 'create', failing, '--retries', '0', '--junit', junit, '--baseline', baseline], env: fixture.env });
     expect(run.code).toBe(8);
+    // Not created is said as such, not as vanished from the baseline.
+    expect(run.stderr).toContain('rsapi: baseline: 0 of 0 reports scored lower');
+    expect(run.stderr).not.toContain('vanished');
     expect(run.stderr).toMatch(/^rsapi: .*HTTP 503/m);
     const suite = childNamed(parseXml(readFileSync(junit, 'utf8')), 'testsuite')!;
     expect(suite.attributes).toMatchObject({ tests: '1', failures: '0', errors: '1' });

@@ -4,6 +4,7 @@ import type { ApiRecord } from '../../api/decode.js';
 import { type RsapiError } from '../../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, hintOf } from '../exit-codes.js';
 import { UsageError } from '../errors.js';
+import { normaliseReportUrl } from '../../api/report-url.js';
 import type { CommandContext } from '../context.js';
 import type { Gate } from '../gates.js';
 import { compareWithBaseline, baselineVerdict, loadBaseline, type Baseline } from './baseline.js';
@@ -91,7 +92,10 @@ export class CiReporter {
     };
     if (this.baseline) {
       const records = this.cases.flatMap((c) => (c.kind === 'report' ? [c.record] : []));
-      run.baseline = compareWithBaseline(this.baseline, records, { maxDrop: this.flags.maxDrop, inScope: this.share?.contains });
+      // A URL of this run not created (an error) or not sent (journal, Ctrl-C) is listed as such, not as vanished.
+      const unjudged = new Set(this.cases.flatMap((c) => (c.kind === 'report' ? [] : [normaliseReportUrl(c.url)])));
+      const inScope = (url: string) => !unjudged.has(normaliseReportUrl(url)) && (this.share?.contains(url) ?? true);
+      run.baseline = compareWithBaseline(this.baseline, records, { maxDrop: this.flags.maxDrop, inScope });
       // Only the newest report of a URL is compared; older ones in a list keep their own standing.
       const byRecord = new Map(run.baseline.regressions.map((regression) => [regression.now.record, regression]));
       for (const c of this.cases) if (c.kind === 'report') c.regression = byRecord.get(c.record);
