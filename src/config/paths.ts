@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 export const CONFIG_FILE_NAME = 'config.json';
 
-export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.RSAPI_CONFIG_DIR) return env.RSAPI_CONFIG_DIR;
   if (process.platform === 'win32') return join(env.APPDATA ?? join(env.USERPROFILE || homedir(), 'AppData', 'Roaming'), 'rsapi');
   // HOME of the given environment (the terminal's), not the process's: os.homedir() reads process.env.
@@ -13,6 +13,6 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'rsapi');
 }
 
-export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+export function configPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), CONFIG_FILE_NAME);
 }

@@ -32,7 +32,7 @@ export interface ResolvedSettings {
   stored: ProfileSettings;
 }
 
-export function resolveSettings(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
+export function resolveSettings(flags: ConnectionFlags, env: NodeJS.ProcessEnv): ResolvedSettings {
   // An empty flag is a mistake (an unset shell variable?), not a request for the next source.
   for (const [flag, value] of [['--base-url', flags.baseUrl], ['--api-key', flags.apiKey], ['--profile', flags.profile]] as const) {
     if (value !== undefined && value.trim() === '') throw new UsageError(`${flag} is empty`, { hint: 'is the shell variable you meant to pass set?' });

@@ -22,7 +22,7 @@ export interface StoredConfig {
   'active-profile'?: string;
 }
 
-export function readStoredConfig(env: NodeJS.ProcessEnv = process.env): StoredConfig {
+export function readStoredConfig(env: NodeJS.ProcessEnv): StoredConfig {
   const path = configPath(env);
   let text: string;
   try {
@@ -45,7 +45,7 @@ export function readStoredConfig(env: NodeJS.ProcessEnv = process.env): StoredCo
   }
 }
 
-export function readProfile(profile: string, env: NodeJS.ProcessEnv = process.env): ProfileSettings {
+export function readProfile(profile: string, env: NodeJS.ProcessEnv): ProfileSettings {
   return profileOf(readStoredConfig(env), profile);
 }
 

@@ -11,7 +11,7 @@ import type { ProfileSettings, StoredConfig } from './store.js';
 export async function updateProfile(
   profile: string,
   change: (settings: ProfileSettings) => ProfileSettings,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
 ): Promise<string> {
   checkProfileName(profile);
   const dir = configDir(env);
@@ -34,7 +34,7 @@ export async function updateProfile(
 }
 
 /** Makes `profile` the active one (`rsapi auth switch`); returns the file's path. */
-export async function setActiveProfile(profile: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+export async function setActiveProfile(profile: string, env: NodeJS.ProcessEnv): Promise<string> {
   checkProfileName(profile);
   const dir = configDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
