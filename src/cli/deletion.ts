@@ -1,4 +1,5 @@
 // Deleting one or many reports or projects: confirmation, N at a time, an outcome line each, a summary, the first failure's code; Ctrl-C and a closed stdout start nothing new.
+import { oneLineForStderr } from './stderr.js';
 import { RsapiError } from '../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines } from './exit-codes.js';
 import type { DeleteResult } from '../api/reports.js';
@@ -76,7 +77,7 @@ export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<E
       failed++;
       ctx.note(`rsapi: ${run.noun} ${id}: ${error.message}`);
       // The same field lines and hint as a single failure gets (exit-codes.ts), under the item's line.
-      for (const line of detailLines(error)) ctx.note(line);
+      for (const line of detailLines(error)) ctx.note(oneLineForStderr(line));
       failure ??= exitCodeOf(error);
     }
   }).finally(release);

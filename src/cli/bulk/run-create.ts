@@ -7,7 +7,7 @@ import type { CommandContext } from '../context.js';
 import { Gate } from '../gates.js';
 import { finishGate } from '../listing.js';
 import type { GateOptions } from '../options.js';
-import { forStderr } from '../stderr.js';
+import { forStderr, oneLineForStderr } from '../stderr.js';
 import type { UrlInput } from '../url-input.js';
 import { createAll, type BulkCreateOutcome } from './create-all.js';
 import { Journal } from './journal.js';
@@ -93,7 +93,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
         else {
           // The same field lines and hint as a single failure gets (exit-codes.ts), under the URL's line.
           say(`rsapi: ${url}: ${error.message}`);
-          for (const line of detailLines(error)) say(line);
+          for (const line of detailLines(error)) say(oneLineForStderr(line));
         }
       },
     }).finally(() => {
