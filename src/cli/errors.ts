@@ -1,8 +1,15 @@
 // The CLI's own failures: a usage error (bad flag, argument, value or setting) and no key configured.
 import { RsapiError } from '../api/errors.js';
 
-/** Bad flag, argument or value, caught before any request: exit 2. */
-export class UsageError extends RsapiError {}
+/** Bad flag, argument or value, caught before any request: exit 2. `lines` name each bad item, one a line below it. */
+export class UsageError extends RsapiError {
+  readonly lines: readonly string[];
+
+  constructor(message: string, options?: { cause?: unknown; hint?: string; lines?: readonly string[] }) {
+    super(message, options);
+    this.lines = options?.lines ?? [];
+  }
+}
 
 /** No key configured anywhere, or only one stored for another address: an auth failure that never reached the service. */
 export class MissingKeyError extends RsapiError {

@@ -63,6 +63,7 @@ export function hintOf(error: unknown): string | undefined {
 /** The lines below the message: one per rejected field (capped), then the hint. Unescaped: the caller escapes for stderr. */
 export function detailLines(error: unknown, maxFieldLines = 50): string[] {
   const lines: string[] = [];
+  if (error instanceof UsageError) lines.push(...error.lines);
   if (error instanceof ValidationError) {
     const fieldLines = Object.entries(error.fields).flatMap(([field, messages]) => messages.map((message) => ({ field, message })));
     for (const { field, message } of fieldLines.slice(0, maxFieldLines)) lines.push(`  ${field}: ${message}`);

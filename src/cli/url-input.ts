@@ -52,7 +52,7 @@ export function rejectInvalid(input: UrlInput, skipInvalid: boolean, note: (line
     return;
   }
   throw new UsageError(
-    `${input.invalid.length} input line${input.invalid.length === 1 ? ' is' : 's are'} not a URL a service would accept; nothing was sent:\n${lines.join('\n')}`,
-    { hint: 'fix them, or pass --skip-invalid to create the valid ones' },
+    `${input.invalid.length} input line${input.invalid.length === 1 ? ' is' : 's are'} not a URL a service would accept; nothing was sent:`,
+    { lines, hint: 'fix them, or pass --skip-invalid to create the valid ones' },
   );
 }

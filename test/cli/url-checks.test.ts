@@ -42,7 +42,10 @@ describe('reports create refuses bad URLs before any request', () => {
     const result = await runInProcess({ argv: ['reports', 'create', '--from-file', file], env: mock.env });
     expect(result.code).toBe(2);
     expect(mock.server.requests).toHaveLength(0);
-    for (let line = 2; line <= BAD.length + 1; line++) expect(result.stderr).toContain(`${file}:${line}: `);
+    // One bad line a stderr line: the list is ours, so its line breaks stay (a value's own controls are escaped).
+    const stderrLines = result.stderr.split('\n');
+    for (let line = 2; line <= BAD.length + 1; line++) expect(stderrLines.some((text) => text.startsWith(`  ${file}:${line}: `))).toBe(true);
+    expect(result.stderr).not.toContain('\\n');
     expect(result.stderr).toContain('"https://example.com/\\ta" holds a control character');
     expect(result.stderr).toContain('"http:example.com" does not write out scheme://host');
     expect(result.stderr).toContain('"https://example.com/a b" holds a space');
