@@ -1,5 +1,5 @@
 // Running a command's handler: the per-invocation state, the context built from merged options, the exit code.
-import type { Command } from 'commander';
+import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { CommandContext, type GlobalOptions } from './context.js';
 import type { Terminal } from './terminal.js';
@@ -10,30 +10,44 @@ export interface Invocation {
   exitCode: ExitCodeValue;
 }
 
-/** A command's work: returns its exit code (void = 0) or throws a typed error. */
-export type Handler = (ctx: CommandContext, command: Command) => Promise<ExitCodeValue | void>;
+/**
+ * A command's work, given its options and arguments as typed by the declaration: returns its exit code
+ * (void = 0) or throws a typed error. The command itself is passed last, for the few that read the tree (help).
+ */
+export type Handler<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues> = (
+  ctx: CommandContext,
+  opts: Opts,
+  args: Args,
+  command: Command<Args, Opts, GlobalOpts>,
+) => Promise<ExitCodeValue | void>;
+
+/** The options a command's declaration gives, as the compiler infers them: a run's options type, never written by hand. */
+export type OptionsOf<DeclaredCommand extends { opts(): OptionValues }> = ReturnType<DeclaredCommand['opts']>;
 
 /** Wires a handler to a command: builds the context from the merged global and local options. */
-export function handle(command: Command, handler: Handler): Command {
-  return command.action(async (...args: unknown[]) => {
-    const self = args[args.length - 1] as Command;
-    const invocation = invocationOf(self);
-    const globals = self.optsWithGlobals<GlobalOptions>();
+export function handle<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
+  command: Command<Args, Opts, GlobalOpts>,
+  handler: Handler<Args, Opts, GlobalOpts>,
+): void {
+  command.action(async () => {
+    const invocation = invocationOf(command);
+    // The global options are declared on the root (addGlobalOptions), outside this command's declared type.
+    const globals = command.optsWithGlobals() as unknown as GlobalOptions;
     const context = new CommandContext(invocation.io, globals, invocation.signal);
     try {
-      invocation.exitCode = (await handler(context, self)) ?? ExitCode.ok;
+      invocation.exitCode = (await handler(context, command.opts(), command.processedArgs, command)) ?? ExitCode.ok;
     } finally {
       await context.close();
     }
   });
 }
 
-export function invocationOf(command: Command): Invocation {
+export function invocationOf(command: CommandUnknownOpts): Invocation {
   let root = command;
   while (root.parent) root = root.parent;
-  return (root as Command & { invocation: Invocation }).invocation;
+  return (root as CommandUnknownOpts & { invocation: Invocation }).invocation;
 }
 
-export function attachInvocation(program: Command, invocation: Invocation): void {
-  (program as Command & { invocation: Invocation }).invocation = invocation;
+export function attachInvocation(program: CommandUnknownOpts, invocation: Invocation): void {
+  (program as CommandUnknownOpts & { invocation: Invocation }).invocation = invocation;
 }

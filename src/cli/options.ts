@@ -1,5 +1,5 @@
 // Shared flag definitions and value parsers: enums via commander choices, numbers via argument parsers.
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { PER_PAGE_VALUES, RESULTS, SORT_DIRECTIONS } from '../api/reports.js';
 import { toNumber } from '../api/decode.js';
 import { parseSettingValue } from '../config/keys.js';
@@ -23,7 +23,7 @@ export function integerParser(name: string, min: number, max = Number.MAX_SAFE_I
  * A choice whose value is converted (per-page numbers, privacy names): commander's argParser replaces
  * its choices check, so this parser checks the choice itself, with commander's own wording.
  */
-export function choiceOption<T>(flags: string, description: string, choices: readonly string[], convert: (value: string) => T): Option {
+export function choiceOption<Usage extends string, T>(flags: Usage, description: string, choices: readonly string[], convert: (value: string) => T) {
   const option = new Option(flags, description).choices(choices);
   return option.argParser((value: string): T => {
     if (!choices.includes(value)) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
@@ -62,24 +62,30 @@ export function addGlobalOptions(program: Command, outputFormats: readonly strin
     .option('--retries <n>', 'retries after a failed attempt (default 2)', integerParser('--retries', 0, 10));
 }
 
-export function addPagingOptions(command: Command): Command {
+/**
+ * The options a shared option helper declares, as the compiler infers them from the declaration: the type a
+ * module that reads those flags takes (e.g. `DeclaredOptions<typeof addPagingOptions<[], {}, {}>>`, on a bare
+ * command), so none is written by hand.
+ */
+export type DeclaredOptions<AddOptions extends (command: Command) => { opts(): OptionValues }> = ReturnType<ReturnType<AddOptions>['opts']>;
+
+export function addPagingOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
   return command
-    .addOption(choiceOption('--per-page <n>', 'records per page', PER_PAGE_VALUES.map(String), Number))
+    .addOption(choiceOption('--per-page <n>', 'records per page', PER_PAGE_VALUES.map(String), perPageOf))
     .option('--page <n>', 'page to fetch (1-based)', integerParser('--page', 1))
     .option('--all', 'follow the pages to the end')
     .option('--limit <n>', 'stop after N records (fetches only the pages needed)', integerParser('--limit', 1));
 }
 
-export function addSortOption(command: Command): Command {
+function perPageOf(value: string): (typeof PER_PAGE_VALUES)[number] {
+  return PER_PAGE_VALUES.find((n) => String(n) === value) ?? PER_PAGE_VALUES[0];
+}
+
+export function addSortOption<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
   return command.addOption(new Option('--sort <direction>', 'sort direction').choices(SORT_DIRECTIONS));
 }
 
-export interface GateOptions {
-  failOn?: (typeof RESULTS)[number];
-  minScore?: number;
-}
-
-export function addGateOptions(command: Command): Command {
+export function addGateOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
   return command
     .addOption(new Option('--fail-on <result>', 'exit 10 if any report has this result or a worse one').choices(RESULTS))
     .option('--min-score <n>', 'exit 10 if any report scores below N', (value: string) => {
@@ -89,12 +95,8 @@ export function addGateOptions(command: Command): Command {
     });
 }
 
-export interface PagingFlags {
-  perPage?: (typeof PER_PAGE_VALUES)[number];
-  page?: number;
-  all?: boolean;
-  limit?: number;
-}
+export type GateOptions = DeclaredOptions<typeof addGateOptions<[], {}, {}>>;
+export type PagingFlags = DeclaredOptions<typeof addPagingOptions<[], {}, {}>>;
 
 /** How to walk the pages: from --page, through all of them with --all, or until --limit records. */
 export function pagingOptions(flags: PagingFlags) {

@@ -1,5 +1,5 @@
 // The program: root command, global options, the command tree, and running one invocation to an exit code.
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { RsapiError } from '../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf } from './exit-codes.js';
 import { OUTPUT_FORMATS, outputFormatsHelp } from '../output/index.js';
@@ -90,7 +90,7 @@ function globalOptionsHelp(command: Command): string {
 function helpTarget(program: Command, argv: string[]): { argv: string[] } | { unknown: string; suggestion?: string; path: string[] } {
   if (argv[0] !== 'help' || argv.length < 2) return { argv };
   const words = argv.slice(1).filter((word) => !word.startsWith('-'));
-  let current = program;
+  let current: CommandUnknownOpts = program;
   const path: string[] = [];
   for (const word of words) {
     const next = current.commands.find((command) => command.name() === word || command.aliases().includes(word));
@@ -103,7 +103,7 @@ function helpTarget(program: Command, argv: string[]): { argv: string[] } | { un
   return { argv: [...path, '--help'] };
 }
 
-function applyToTree(command: Command, apply: (command: Command) => void): void {
+function applyToTree(command: CommandUnknownOpts, apply: (command: CommandUnknownOpts) => void): void {
   apply(command);
   for (const sub of command.commands) applyToTree(sub, apply);
 }
@@ -150,7 +150,7 @@ function commanderExit(error: CommanderError, io: Terminal, commandPath: string[
 /** The subcommands named in argv (`reports list`): never an option's value, which may be the key. */
 function commandWords(program: Command, argv: string[]): string[] {
   const words: string[] = [];
-  let current = program;
+  let current: CommandUnknownOpts = program;
   for (const word of argv) {
     const next = current.commands.find((command) => command.name() === word || command.aliases().includes(word));
     if (!next) continue;

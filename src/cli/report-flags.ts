@@ -1,25 +1,22 @@
 // Flags shared by `reports create` and `reports update`: privacy by name or number, and where a password comes from.
-import { Option, type Command } from 'commander';
+import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { UsageError } from './errors.js';
 import { PRIVACY, type Privacy } from '../api/reports.js';
 import { canPrompt, promptSecret, readSecretFromFile, readSecretFromStdin } from './prompts.js';
 import type { Terminal } from './terminal.js';
-import { choiceOption } from './options.js';
+import { choiceOption, type DeclaredOptions } from './options.js';
 
-export interface PrivacyFlags {
-  privacy?: Privacy;
-  passwordStdin?: boolean;
-  passwordFile?: string;
-}
 
 const PRIVACY_CHOICES = ['public', 'private', 'password', '0', '1', '2'];
 
-export function addPrivacyOptions(command: Command): Command {
+export function addPrivacyOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
   return command
     .addOption(choiceOption('--privacy <privacy>', 'report page privacy', PRIVACY_CHOICES, parsePrivacy))
     .addOption(new Option('--password-stdin', 'read the report page password from standard input (privacy password)').conflicts('passwordFile'))
     .option('--password-file <path>', 'read the report page password from the first line of a file (privacy password)');
 }
+
+export type PrivacyFlags = DeclaredOptions<typeof addPrivacyOptions<[], {}, {}>>;
 
 function parsePrivacy(value: string): Privacy {
   if (value in PRIVACY) return PRIVACY[value as keyof typeof PRIVACY];

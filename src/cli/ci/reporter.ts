@@ -1,5 +1,6 @@
 // The CI flags of `reports create|show|list` (--junit, --summary, --baseline, --max-drop): checked up front, fed each report, written at the end.
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
+import type { DeclaredOptions } from '../options.js';
 import type { ApiRecord } from '../../api/decode.js';
 import { type RsapiError } from '../../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, hintOf } from '../exit-codes.js';
@@ -12,20 +13,15 @@ import { checkOutputPath } from './report-files.js';
 import type { CiCase, CiRun } from './run-record.js';
 import type { SelectedShare } from './shard.js';
 
-export interface CiFlags {
-  junit?: string;
-  summary?: string;
-  baseline?: string;
-  maxDrop?: number;
-}
-
-export function addCiOptions(command: Command): Command {
+export function addCiOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
   return command
     .option('--junit <path>', 'write a JUnit XML file: one test case per report, failed when it fails a gate')
     .option('--summary <path>', 'append a Markdown summary to this file (made for $GITHUB_STEP_SUMMARY)')
     .option('--baseline <file>', 'compare with an earlier json or ndjson output of rsapi, URL by URL')
     .option('--max-drop <points>', 'with --baseline: exit 10 when a score fell by more than this or a result got worse', maxDropParser);
 }
+
+export type CiFlags = DeclaredOptions<typeof addCiOptions<[], {}, {}>>;
 
 function maxDropParser(value: string): number {
   const n = Number(value);

@@ -1,5 +1,5 @@
 // `--shard I/N`: the I-th of N shares of the input URLs, by a stable hash of each normalised URL.
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError } from '@commander-js/extra-typings';
 import { normaliseReportUrl } from '../../api/report-url.js';
 
 export interface Shard {

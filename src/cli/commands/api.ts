@@ -1,13 +1,14 @@
 // `rsapi api METHOD PATH [-f key=value ...]`: any request under the base URL, the raw JSON body out.
-import { Argument, InvalidArgumentError, type Command } from 'commander';
+import { Argument, InvalidArgumentError, type Command } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import { mayLeaveBasePath, type HttpMethod, type Params } from '../../api/http.js';
-import { handle } from '../handler.js';
+import type { CommandContext } from '../context.js';
+import { handle, type OptionsOf } from '../handler.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** Case-insensitive; the choices stay on the argument for help and shell completion. */
-function methodArgument(): Argument {
+function methodArgument() {
   return new Argument('<method>', 'HTTP method (any case)').choices(METHODS).argParser((value: string): HttpMethod => {
     const method = value.toUpperCase() as HttpMethod;
     if (!METHODS.includes(method)) throw new InvalidArgumentError(`Allowed choices are ${METHODS.join(', ')}.`);
@@ -41,8 +42,8 @@ function fieldsOf(pairs: string[]): Params {
   return fields;
 }
 
-export function registerApi(program: Command): void {
-  const command = program
+function declareApi(program: Command) {
+  return program
     .command('api')
     .description('Send any request under the base URL and print the raw JSON')
     .addArgument(methodArgument())
@@ -50,6 +51,12 @@ export function registerApi(program: Command): void {
     .option('-f, --field <key=value>', 'a field: query parameter for GET and DELETE, form field otherwise (repeatable)', collectField)
     .option('--paginate', "GET every page of a list and print their records as one JSON array")
     .option('-i, --include', 'print the status line and headers before the body');
+}
+
+export type ApiOptions = OptionsOf<ReturnType<typeof declareApi>> & { method: HttpMethod; path: string };
+
+export function registerApi(program: Command): void {
+  const command = declareApi(program);
   command.addHelpText(
     'after',
     `
@@ -65,12 +72,13 @@ Examples:
   $ rsapi api GET /projects --paginate -f per_page=100 | jq length
   $ rsapi api GET /reports/42 -i`,
   );
-  handle(command, async (ctx, self) => {
-    const [method, path] = self.processedArgs as [HttpMethod, string];
-    const flags = self.opts<{ field?: string[]; paginate?: boolean; include?: boolean }>();
-    const fields = fieldsOf(flags.field ?? []);
-    // Loaded when run: it brings node:http's status texts, which no other command's start-up needs.
-    const { runApiCall } = await import('../api-call.js');
-    await runApiCall(ctx, { method, path, fields, paginate: flags.paginate === true, include: flags.include === true });
-  });
+  handle(command, (ctx, opts, [method, path]) => apiRun(ctx, { ...opts, method, path }));
+}
+
+/** Sends the request and prints the body as it came. */
+export async function apiRun(ctx: CommandContext, opts: ApiOptions) {
+  const fields = fieldsOf(opts.field ?? []);
+  // Loaded when run: it brings node:http's status texts, which no other command's start-up needs.
+  const { runApiCall } = await import('../api-call.js');
+  await runApiCall(ctx, { method: opts.method, path: opts.path, fields, paginate: opts.paginate === true, include: opts.include === true });
 }

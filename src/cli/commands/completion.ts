@@ -1,5 +1,6 @@
 // `rsapi completion bash|zsh|fish`: a completion script generated from the live command tree, so it never goes stale.
-import { Argument, type Command } from 'commander';
+import { Argument, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { CommandContext } from '../context.js';
 import { handle } from '../handler.js';
 import { bashScript } from '../completion/bash.js';
 import { fishScript } from '../completion/fish.js';
@@ -25,10 +26,14 @@ Examples:
   $ rsapi completion zsh > "\${fpath[1]}/_rsapi"           # or: source <(rsapi completion zsh) after compinit
   $ rsapi completion fish > ~/.config/fish/completions/rsapi.fish`,
   );
-  handle(command, async (ctx, self) => {
-    let root = self;
-    while (root.parent) root = root.parent;
-    const [shell] = self.processedArgs as [Shell];
-    ctx.io.stdout.write(GENERATORS[shell](describeProgram(root), root.name()));
+  handle(command, (ctx, _opts, [shell], self) => {
+    let program: CommandUnknownOpts = self;
+    while (program.parent) program = program.parent;
+    return completionRun(ctx, { shell, program });
   });
+}
+
+/** Writes the completion script of the given command tree for the shell. */
+export async function completionRun(ctx: CommandContext, opts: { shell: Shell; program: CommandUnknownOpts }) {
+  ctx.io.stdout.write(GENERATORS[opts.shell](describeProgram(opts.program), opts.program.name()));
 }

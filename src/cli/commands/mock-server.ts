@@ -1,23 +1,9 @@
 // `rsapi mock-server`: the bundled in-memory stand-in for the service, for trying rsapi and testing scripts.
-import { InvalidArgumentError, Option, type Command } from 'commander';
-import { handle } from '../handler.js';
+import { InvalidArgumentError, Option, type Command } from '@commander-js/extra-typings';
+import type { CommandContext } from '../context.js';
+import { handle, type OptionsOf } from '../handler.js';
 import { integerParser } from '../options.js';
-import type { Envelope, MockOptions } from '../../mock/server.js';
-
-interface MockFlags {
-  host: string;
-  port: number;
-  apiKey?: string;
-  seed?: number;
-  latency?: number;
-  failRate?: number;
-  rateLimit?: number;
-  envelope?: Envelope;
-  dropAfterCreate?: number;
-  failAfterCreate?: number;
-  stallRate?: number;
-  storeDelay?: number;
-}
+import type { MockOptions } from '../../mock/server.js';
 
 function rate(name: string) {
   return (value: string): number => {
@@ -29,8 +15,8 @@ function rate(name: string) {
   };
 }
 
-export function registerMockServer(program: Command): void {
-  const command = program
+function declareMockServer(program: Command) {
+  return program
     .command('mock-server')
     .description('Run the bundled mock service on loopback (in memory, seeded, with optional faults)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -39,11 +25,17 @@ export function registerMockServer(program: Command): void {
     .option('--latency <ms>', 'delay added to every request', integerParser('--latency', 0, 600_000))
     .option('--fail-rate <r>', 'fraction of requests answered 503 (0 to 1)', rate('--fail-rate'))
     .option('--rate-limit <n>', 'requests allowed a minute; past it 429 with Retry-After', integerParser('--rate-limit', 1))
-    .addOption(new Option('--envelope <shape>', 'list response shape').choices(['length-aware', 'simple', 'bare', 'unpaged']).default('length-aware'))
+    .addOption(new Option('--envelope <shape>', 'list response shape').choices(['length-aware', 'simple', 'bare', 'unpaged'] as const).default('length-aware'))
     .option('--drop-after-create <r>', 'fraction of creates stored and then left unanswered (connection dropped)', rate('--drop-after-create'))
     .option('--fail-after-create <r>', 'fraction of creates stored and then answered 503', rate('--fail-after-create'))
     .option('--stall-rate <r>', 'fraction of requests never answered', rate('--stall-rate'))
     .option('--store-delay <ms>', 'store each new report only this long after the create arrived (a slow audit), answering then', integerParser('--store-delay', 0, 600_000));
+}
+
+export type MockServerOptions = OptionsOf<ReturnType<typeof declareMockServer>>;
+
+export function registerMockServer(program: Command): void {
+  const command = declareMockServer(program);
   command.addHelpText(
     'after',
     `
@@ -56,23 +48,25 @@ Examples:
   $ rsapi mock-server --store-delay 3000 --drop-after-create 0.2   # slow audits, lost answers
   $ rsapi mock-server --envelope unpaged                           # a service that does not page`,
   );
-  handle(command, async (ctx, self) => {
-    const flags = self.opts<MockFlags>();
-    const { runMockServer } = await import('../../mock/run.js');
-    const options: MockOptions = {
-      host: flags.host,
-      port: flags.port,
-      apiKey: ctx.globals.apiKey,
-      seed: flags.seed,
-      latencyMs: flags.latency,
-      failRate: flags.failRate,
-      rateLimit: flags.rateLimit,
-      envelope: flags.envelope,
-      dropAfterCreate: flags.dropAfterCreate,
-      failAfterCreate: flags.failAfterCreate,
-      stallRate: flags.stallRate,
-      storeDelayMs: flags.storeDelay,
-    };
-    await runMockServer(options, ctx.io);
-  });
+  handle(command, (ctx, opts) => mockServerRun(ctx, opts));
+}
+
+/** Runs the mock service on loopback until interrupted. */
+export async function mockServerRun(ctx: CommandContext, flags: MockServerOptions) {
+  const { runMockServer } = await import('../../mock/run.js');
+  const options: MockOptions = {
+    host: flags.host,
+    port: flags.port,
+    apiKey: ctx.globals.apiKey,
+    seed: flags.seed,
+    latencyMs: flags.latency,
+    failRate: flags.failRate,
+    rateLimit: flags.rateLimit,
+    envelope: flags.envelope,
+    dropAfterCreate: flags.dropAfterCreate,
+    failAfterCreate: flags.failAfterCreate,
+    stallRate: flags.stallRate,
+    storeDelayMs: flags.storeDelay,
+  };
+  await runMockServer(options, ctx.io);
 }

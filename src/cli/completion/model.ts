@@ -1,5 +1,5 @@
 // What the command tree offers at each command path, walked from commander into plain data the script generators read.
-import type { Command, Option } from 'commander';
+import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 
 export interface OptionSpec {
   /** `-o`, `--output`. */
@@ -28,11 +28,11 @@ export interface CommandSpec {
 export type ScriptGenerator = (tree: CommandSpec, bin: string) => string;
 
 /** The whole program, from its root command. */
-export function describeProgram(root: Command): CommandSpec {
+export function describeProgram(root: CommandUnknownOpts): CommandSpec {
   return describeCommand(root, '');
 }
 
-function describeCommand(command: Command, path: string): CommandSpec {
+function describeCommand(command: CommandUnknownOpts, path: string): CommandSpec {
   const help = command.createHelp();
   const own = help.visibleOptions(command);
   const subcommands = help.visibleCommands(command);

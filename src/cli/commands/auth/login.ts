@@ -1,28 +1,29 @@
 // `rsapi auth login`: a base URL and a key (masked prompt or --with-token), checked with one read, then stored.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { normaliseBaseUrl } from '../../../api/base-url.js';
 import { AuthError, NetworkError, RsapiError } from '../../../api/errors.js';
 import { ExitCode, exitCodeOf, hintOf } from '../../exit-codes.js';
 import { UsageError } from '../../errors.js';
 import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
-import { handle } from '../../handler.js';
+import { handle, type OptionsOf } from '../../handler.js';
 import { canPrompt, promptSecret, promptText, readSecretFromStdin } from '../../prompts.js';
 import { checkApiKey, maskKey } from '../../../config/keys.js';
 import { registerSecret } from '../../secrets.js';
 import { checkKey } from './verify.js';
 
-interface LoginFlags {
-  withToken?: boolean;
-  verify: boolean;
-}
-
-export function registerLogin(auth: Command): void {
-  const command = auth
+function declareLogin(auth: Command) {
+  return auth
     .command('login')
     .description('Store an API key in a profile, once the service has accepted it')
     .option('--with-token', 'read the key from standard input (its first line) instead of prompting')
     .option('--no-verify', 'store the key without checking it with the service');
+}
+
+export type LoginOptions = OptionsOf<ReturnType<typeof declareLogin>>;
+
+export function registerLogin(auth: Command): void {
+  const command = declareLogin(auth);
   command.addHelpText(
     'after',
     `
@@ -36,30 +37,34 @@ Examples:
   $ printenv RANK_TOKEN | rsapi auth login --with-token --base-url https://rank.example.com
   $ rsapi auth login --with-token --no-verify < key.txt`,
   );
-  handle(command, async (ctx, self) => {
-    const flags = self.opts<LoginFlags>();
+  handle(command, async (ctx, opts) => {
     if (ctx.globals.apiKey !== undefined) {
       throw new UsageError('auth login does not take the key from --api-key', {
         hint: 'type it at the prompt, or pipe it in with --with-token; a key on the command line lands in shell history',
       });
     }
-    const interactive = canPrompt(ctx.io) && !flags.withToken;
-    if (!flags.withToken && !interactive) {
+    if (!opts.withToken && !canPrompt(ctx.io)) {
       throw new UsageError('no terminal to ask for the key on', { hint: 'pipe the key in: `rsapi auth login --with-token < key.txt`' });
     }
-    const profile = ctx.settings().profile;
-    const baseUrl = await loginBaseUrl(ctx, interactive);
-    const apiKey = await loginKey(ctx, interactive);
-    if (flags.verify) await verifyBeforeSaving(ctx, baseUrl, apiKey);
-    else ctx.warnIfPlainHttp(baseUrl);
-    // The key is bound to this origin: a base URL changed later does not carry it elsewhere.
-    const keyOrigin = new URL(baseUrl).origin;
-    await updateProfile(profile, (stored) => ({ ...stored, 'base-url': baseUrl, 'api-key': apiKey, 'key-origin': keyOrigin }), ctx.io.env);
-    const checked = flags.verify ? '' : ', not checked';
-    ctx.note(`Logged in to ${new URL(baseUrl).host} as profile "${profile}" (key ${maskKey(apiKey)}${checked})`);
-    const source = ctx.settings().apiKeySource;
-    if (source === 'env') ctx.note('note: RSAPI_API_KEY is set and takes precedence over the stored key while it is');
+    return loginRun(ctx, opts);
   });
+}
+
+/** Asks for (or reads) the base URL and key, checks the key with one read unless --no-verify, and stores both. */
+export async function loginRun(ctx: CommandContext, flags: LoginOptions) {
+  const interactive = canPrompt(ctx.io) && !flags.withToken;
+  const profile = ctx.settings().profile;
+  const baseUrl = await loginBaseUrl(ctx, interactive);
+  const apiKey = await loginKey(ctx, interactive);
+  if (flags.verify) await verifyBeforeSaving(ctx, baseUrl, apiKey);
+  else ctx.warnIfPlainHttp(baseUrl);
+  // The key is bound to this origin: a base URL changed later does not carry it elsewhere.
+  const keyOrigin = new URL(baseUrl).origin;
+  await updateProfile(profile, (stored) => ({ ...stored, 'base-url': baseUrl, 'api-key': apiKey, 'key-origin': keyOrigin }), ctx.io.env);
+  const checked = flags.verify ? '' : ', not checked';
+  ctx.note(`Logged in to ${new URL(baseUrl).host} as profile "${profile}" (key ${maskKey(apiKey)}${checked})`);
+  const source = ctx.settings().apiKeySource;
+  if (source === 'env') ctx.note('note: RSAPI_API_KEY is set and takes precedence over the stored key while it is');
 }
 
 async function loginBaseUrl(ctx: CommandContext, interactive: boolean): Promise<string> {

@@ -1,5 +1,5 @@
 // `rsapi auth logout`: forgets the profile's stored key; its base URL and defaults stay.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { configPath } from '../../../config/paths.js';
 import { updateProfile } from '../../../config/write.js';
 import { handle } from '../../handler.js';

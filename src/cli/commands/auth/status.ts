@@ -1,13 +1,13 @@
 // `rsapi auth status`: profile, base URL and key in use (masked), where each came from, and whether the service accepts the key.
 import { renderDocument } from '../../../output/index.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { normaliseBaseUrl, withoutCredentials } from '../../../api/base-url.js';
 import { ApiError, AuthError, RsapiError } from '../../../api/errors.js';
 import { MissingKeyError } from '../../errors.js';
 import { unknownProfileError, type ProfileSource, type SettingSource } from '../../../config/resolve.js';
 import { printAllProfiles } from './profiles.js';
 import type { CommandContext } from '../../context.js';
-import { handle } from '../../handler.js';
+import { handle, type OptionsOf } from '../../handler.js';
 import { maskKey } from '../../../config/keys.js';
 import { redact } from '../../secrets.js';
 import { checkKey } from './verify.js';
@@ -26,11 +26,17 @@ interface AuthStatus {
   error: string | null;
 }
 
-export function registerStatus(auth: Command): void {
-  const command = auth
+function declareStatus(auth: Command) {
+  return auth
     .command('status')
     .description('Show the profile, base URL and key in use, and whether the service accepts the key')
     .option('--all', 'list every stored profile (base URL, masked key, which is active) without contacting any service');
+}
+
+export type StatusOptions = OptionsOf<ReturnType<typeof declareStatus>>;
+
+export function registerStatus(auth: Command): void {
+  const command = declareStatus(auth);
   command.addHelpText(
     'after',
     `
@@ -43,28 +49,31 @@ Examples:
   $ rsapi auth status --all
   $ RSAPI_API_KEY=... rsapi auth status       # check a key without storing it`,
   );
-  handle(command, async (ctx, self) => {
-    if (self.opts<{ all?: boolean }>().all) return printAllProfiles(ctx);
-    const settings = ctx.settings();
-    if (!settings.baseUrl || !settings.apiKey) {
-      const unknown = unknownProfileError(settings);
-      if (unknown) throw unknown;
-    }
-    const status: AuthStatus = {
-      profile: settings.profile,
-      profile_source: settings.profileSource,
-      base_url: settings.baseUrl ? displayBaseUrl(settings.baseUrl) : null,
-      base_url_source: settings.baseUrlSource ?? null,
-      key: settings.apiKey ? maskKey(settings.apiKey) : null,
-      key_source: settings.apiKeySource ?? null,
-      accepted: null,
-      status: null,
-      error: null,
-    };
-    const failure = await check(ctx, status);
-    printStatus(ctx, status);
-    if (failure) throw failure;
-  });
+  handle(command, (ctx, opts) => statusRun(ctx, opts));
+}
+
+/** The profile, base URL and key in use and whether the service accepts the key; with --all, every stored profile. */
+export async function statusRun(ctx: CommandContext, opts: StatusOptions) {
+  if (opts.all) return printAllProfiles(ctx);
+  const settings = ctx.settings();
+  if (!settings.baseUrl || !settings.apiKey) {
+    const unknown = unknownProfileError(settings);
+    if (unknown) throw unknown;
+  }
+  const status: AuthStatus = {
+    profile: settings.profile,
+    profile_source: settings.profileSource,
+    base_url: settings.baseUrl ? displayBaseUrl(settings.baseUrl) : null,
+    base_url_source: settings.baseUrlSource ?? null,
+    key: settings.apiKey ? maskKey(settings.apiKey) : null,
+    key_source: settings.apiKeySource ?? null,
+    accepted: null,
+    status: null,
+    error: null,
+  };
+  const failure = await check(ctx, status);
+  printStatus(ctx, status);
+  if (failure) throw failure;
 }
 
 /** Fills in the service's verdict; returns the error that decides the exit code, if any. */

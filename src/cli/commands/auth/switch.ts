@@ -1,11 +1,12 @@
 // `rsapi auth switch [NAME]`: makes a stored profile the active one; without NAME on a terminal, offers the stored profiles.
 import { withoutCredentials } from '../../../api/base-url.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import { maskKey } from '../../../config/keys.js';
 import { unknownProfile } from '../../../config/resolve.js';
 import { profileOf, readStoredConfig, storedActiveProfile, storedProfileNames } from '../../../config/store.js';
 import { setActiveProfile } from '../../../config/write.js';
+import type { CommandContext } from '../../context.js';
 import { handle } from '../../handler.js';
 import { canPrompt, promptSelect } from '../../prompts.js';
 
@@ -22,23 +23,26 @@ Examples:
   $ rsapi auth switch                 # pick from the stored profiles
   $ rsapi auth status --all           # every profile, and which one is active`,
   );
-  handle(command, async (ctx, self) => {
-    const env = ctx.io.env;
-    const config = readStoredConfig(env);
-    const names = storedProfileNames(config);
-    const active = storedActiveProfile(config) ?? 'default';
-    let [name] = self.args as [string | undefined];
-    if (name === undefined) {
-      if (names.length === 0) throw new UsageError('no profile is stored yet', { hint: 'run `rsapi auth login` (add --profile NAME for another one)' });
-      if (!canPrompt(ctx.io)) throw new UsageError('give the profile to switch to', { hint: `stored profiles: ${names.join(', ')}` });
-      const choices = names.map((profile) => ({ value: profile, name: `${profile}${profile === active ? ' (active)' : ''}  ${withoutCredentials(profileOf(config, profile)['base-url'] ?? '')}` }));
-      name = await promptSelect(ctx.io, 'Profile to make active', choices, names.includes(active) ? active : undefined);
-    }
-    if (!names.includes(name)) throw unknownProfile(name, names);
-    const path = await setActiveProfile(name, env);
-    const settings = profileOf(config, name);
-    const key = settings['api-key'] ? `key ${maskKey(settings['api-key'])}` : 'no key stored';
-    ctx.note(`Active profile: ${name} (${settings['base-url'] ? withoutCredentials(settings['base-url']) : 'no base URL'}, ${key}); saved in ${path}`);
-    if (env.RSAPI_PROFILE && env.RSAPI_PROFILE !== name) ctx.note(`note: RSAPI_PROFILE=${env.RSAPI_PROFILE} in this shell still takes precedence`);
-  });
+  handle(command, (ctx, _opts, [name]) => switchRun(ctx, { name }));
+}
+
+/** Makes the named profile active; without a name, a terminal offers the stored ones. */
+export async function switchRun(ctx: CommandContext, opts: { name?: string }) {
+  const env = ctx.io.env;
+  const config = readStoredConfig(env);
+  const names = storedProfileNames(config);
+  const active = storedActiveProfile(config) ?? 'default';
+  let name = opts.name;
+  if (name === undefined) {
+    if (names.length === 0) throw new UsageError('no profile is stored yet', { hint: 'run `rsapi auth login` (add --profile NAME for another one)' });
+    if (!canPrompt(ctx.io)) throw new UsageError('give the profile to switch to', { hint: `stored profiles: ${names.join(', ')}` });
+    const choices = names.map((profile) => ({ value: profile, name: `${profile}${profile === active ? ' (active)' : ''}  ${withoutCredentials(profileOf(config, profile)['base-url'] ?? '')}` }));
+    name = await promptSelect(ctx.io, 'Profile to make active', choices, names.includes(active) ? active : undefined);
+  }
+  if (!names.includes(name)) throw unknownProfile(name, names);
+  const path = await setActiveProfile(name, env);
+  const settings = profileOf(config, name);
+  const key = settings['api-key'] ? `key ${maskKey(settings['api-key'])}` : 'no key stored';
+  ctx.note(`Active profile: ${name} (${settings['base-url'] ? withoutCredentials(settings['base-url']) : 'no base URL'}, ${key}); saved in ${path}`);
+  if (env.RSAPI_PROFILE && env.RSAPI_PROFILE !== name) ctx.note(`note: RSAPI_PROFILE=${env.RSAPI_PROFILE} in this shell still takes precedence`);
 }

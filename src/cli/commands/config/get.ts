@@ -1,6 +1,7 @@
 // `rsapi config get KEY`: one stored value of the profile (the key masked); nothing, exit 0, when it is not set.
-import { Argument, type Command } from 'commander';
+import { Argument, type Command } from '@commander-js/extra-typings';
 import { displaySetting, SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
+import type { CommandContext } from '../../context.js';
 import { handle } from '../../handler.js';
 
 export function registerGet(config: Command): void {
@@ -18,9 +19,11 @@ Examples:
   $ rsapi config get output --profile staging
   $ [ -n "$(rsapi config get timeout)" ] || rsapi config set timeout 60`,
   );
-  handle(command, async (ctx, self) => {
-    const key = self.args[0] as SettingKey;
-    const value = displaySetting(key, ctx.settings().stored[key]);
-    if (value !== undefined) ctx.io.stdout.write(`${value}\n`);
-  });
+  handle(command, (ctx, _opts, [key]) => getRun(ctx, { key }));
+}
+
+/** Prints the stored value of one setting (the key masked), nothing when it is not set. */
+export async function getRun(ctx: CommandContext, { key }: { key: SettingKey }) {
+  const value = displaySetting(key, ctx.settings().stored[key]);
+  if (value !== undefined) ctx.io.stdout.write(`${value}\n`);
 }

@@ -1,6 +1,6 @@
 // `rsapi config list`: the profile's stored settings as key=value lines (or one JSON object), the key masked.
 import { renderDocument } from '../../../output/index.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { displaySetting, SETTING_KEYS } from '../../../config/keys.js';
 import { handle } from '../../handler.js';
 import { redact } from '../../secrets.js';

@@ -1,5 +1,5 @@
 // `rsapi config path`: where the settings file is (RSAPI_CONFIG_DIR moves it).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { configPath } from '../../../config/paths.js';
 import { handle } from '../../handler.js';
 

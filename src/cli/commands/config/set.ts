@@ -1,8 +1,9 @@
 // `rsapi config set KEY VALUE`: checks the value, then stores it in the profile (never the key: see auth login).
-import { Argument, type Command } from 'commander';
+import { Argument, type Command } from '@commander-js/extra-typings';
 import { originOf } from '../../../api/base-url.js';
 import { parseSettingValue, SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
 import { updateProfile } from '../../../config/write.js';
+import type { CommandContext } from '../../context.js';
 import { handle } from '../../handler.js';
 import { registerSecret } from '../../secrets.js';
 
@@ -20,17 +21,20 @@ Examples:
   $ rsapi config set timeout 60 --profile staging
   $ rsapi config set output json`,
   );
-  handle(command, async (ctx, self) => {
-    const [key, raw] = self.args as [SettingKey, string];
-    // A key typed here is refused, but it is still a key: keep it out of every message.
-    if (key === 'api-key') registerSecret(raw);
-    const value = parseSettingValue(key, raw);
-    const { profile, stored } = ctx.settings();
-    await updateProfile(profile, (stored) => ({ ...stored, [key]: value }), ctx.io.env);
-    ctx.note(`${key} = ${value} (profile "${profile}")`);
-    const keyOrigin = stored['key-origin'] ?? (stored['base-url'] ? originOf(stored['base-url']) : undefined);
-    if (key === 'base-url' && stored['api-key'] && keyOrigin !== originOf(String(value))) {
-      ctx.note(`note: the stored key belongs to ${keyOrigin ?? 'another address'} and is not sent to ${originOf(String(value))}; run \`rsapi auth login\` to store one for it`);
-    }
-  });
+  handle(command, (ctx, _opts, [key, value]) => setRun(ctx, { key, value }));
+}
+
+/** Checks the value, then stores it in the profile. */
+export async function setRun(ctx: CommandContext, opts: { key: SettingKey; value: string }) {
+  const { key, value: raw } = opts;
+  // A key typed here is refused, but it is still a key: keep it out of every message.
+  if (key === 'api-key') registerSecret(raw);
+  const value = parseSettingValue(key, raw);
+  const { profile, stored } = ctx.settings();
+  await updateProfile(profile, (stored) => ({ ...stored, [key]: value }), ctx.io.env);
+  ctx.note(`${key} = ${value} (profile "${profile}")`);
+  const keyOrigin = stored['key-origin'] ?? (stored['base-url'] ? originOf(stored['base-url']) : undefined);
+  if (key === 'base-url' && stored['api-key'] && keyOrigin !== originOf(String(value))) {
+    ctx.note(`note: the stored key belongs to ${keyOrigin ?? 'another address'} and is not sent to ${originOf(String(value))}; run \`rsapi auth login\` to store one for it`);
+  }
 }

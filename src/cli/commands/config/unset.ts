@@ -1,7 +1,8 @@
 // `rsapi config unset KEY`: removes one stored setting from the profile.
-import { Argument, type Command } from 'commander';
+import { Argument, type Command } from '@commander-js/extra-typings';
 import { SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
 import { updateProfile } from '../../../config/write.js';
+import type { CommandContext } from '../../context.js';
 import { handle } from '../../handler.js';
 
 export function registerUnset(config: Command): void {
@@ -16,14 +17,16 @@ Examples:
   $ rsapi config unset output
   $ rsapi config unset base-url --profile staging`,
   );
-  handle(command, async (ctx, self) => {
-    const key = self.args[0] as SettingKey;
-    const { profile, stored } = ctx.settings();
-    if (stored[key] === undefined) {
-      ctx.note(`${key} is not set in profile "${profile}"`);
-      return;
-    }
-    await updateProfile(profile, (stored) => ({ ...stored, [key]: undefined }), ctx.io.env);
-    ctx.note(`${key} removed from profile "${profile}"`);
-  });
+  handle(command, (ctx, _opts, [key]) => unsetRun(ctx, { key }));
+}
+
+/** Removes one stored setting from the profile. */
+export async function unsetRun(ctx: CommandContext, { key }: { key: SettingKey }) {
+  const { profile, stored } = ctx.settings();
+  if (stored[key] === undefined) {
+    ctx.note(`${key} is not set in profile "${profile}"`);
+    return;
+  }
+  await updateProfile(profile, (stored) => ({ ...stored, [key]: undefined }), ctx.io.env);
+  ctx.note(`${key} removed from profile "${profile}"`);
 }

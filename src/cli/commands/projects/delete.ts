@@ -1,9 +1,10 @@
 // `rsapi projects delete NAME...`: confirmed on a terminal, refused without one unless --yes.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { deleteEach, type ItemDescription } from '../../deletion.js';
 import { describeProject, PREVIEW_MAX_PROJECTS, previewLines, previewProject } from '../../project-preview.js';
 import { UsageError } from '../../errors.js';
-import { handle } from '../../handler.js';
+import type { CommandContext } from '../../context.js';
+import { handle, type OptionsOf } from '../../handler.js';
 import { integerParser, MAX_CONCURRENCY } from '../../options.js';
 
 /** Checked for the whole batch before anything is deleted: an empty name or a path step names no project. */
@@ -12,8 +13,8 @@ function checkProjectName(name: string): string {
   return name;
 }
 
-export function registerDelete(projects: Command): void {
-  const command = projects
+function declareDelete(projects: Command) {
+  return projects
     .command('delete')
     .alias('rm')
     .description('Delete projects (asks first on a terminal; scripts pass --yes)')
@@ -21,6 +22,12 @@ export function registerDelete(projects: Command): void {
     .option('-y, --yes', 'delete without asking')
     .option('--dry-run', 'print what would be deleted (with report counts), delete nothing')
     .option('--concurrency <n>', `deletes in flight at once (1 to ${MAX_CONCURRENCY}, default 1)`, integerParser('--concurrency', 1, MAX_CONCURRENCY));
+}
+
+export type DeleteOptions = OptionsOf<ReturnType<typeof declareDelete>> & { names: string[] };
+
+export function registerDelete(projects: Command): void {
+  const command = declareDelete(projects);
   command.addHelpText(
     'after',
     `
@@ -31,24 +38,26 @@ Examples:
 
 A declined confirmation deletes nothing and exits 2 (as gh does for a cancelled command).`,
   );
-  handle(command, async (ctx, self) => {
-    const client = ctx.client();
-    const flags = self.opts<{ yes?: boolean; dryRun?: boolean; concurrency?: number }>();
-    return deleteEach(ctx, {
-      noun: 'project',
-      args: self.args,
-      yes: flags.yes,
-      dryRun: flags.dryRun,
-      concurrency: flags.concurrency,
-      validate: checkProjectName,
-      remove: (name) => client.projects.delete(name),
-      describe: async (names) => {
-        const described = new Map<string, ItemDescription>();
-        if (names.length > PREVIEW_MAX_PROJECTS) return described;
-        const previews = await Promise.all(names.map((name) => previewProject(client, name)));
-        names.forEach((name, i) => described.set(name, { title: describeProject(name, previews[i]), lines: previewLines(previews[i]) }));
-        return described;
-      },
-    });
+  handle(command, (ctx, opts, [names]) => deleteRun(ctx, { ...opts, names }));
+}
+
+/** Deletes each project, after a confirmation on a terminal (with a preview of what goes) or --yes. */
+export async function deleteRun(ctx: CommandContext, flags: DeleteOptions) {
+  const client = ctx.client();
+  return deleteEach(ctx, {
+    noun: 'project',
+    args: flags.names,
+    yes: flags.yes,
+    dryRun: flags.dryRun,
+    concurrency: flags.concurrency,
+    validate: checkProjectName,
+    remove: (name) => client.projects.delete(name),
+    describe: async (names) => {
+      const described = new Map<string, ItemDescription>();
+      if (names.length > PREVIEW_MAX_PROJECTS) return described;
+      const previews = await Promise.all(names.map((name) => previewProject(client, name)));
+      names.forEach((name, i) => described.set(name, { title: describeProject(name, previews[i]), lines: previewLines(previews[i]) }));
+      return described;
+    },
   });
 }

@@ -1,27 +1,26 @@
 // `rsapi projects list`: search, sorting and paging mapped to GET /projects.
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '@commander-js/extra-typings';
 import { PROJECT_SORT_FIELDS, type ProjectListParams } from '../../../api/projects.js';
-import { handle } from '../../handler.js';
+import type { CommandContext } from '../../context.js';
+import { handle, type OptionsOf } from '../../handler.js';
 import { printPages } from '../../listing.js';
-import { addPagingOptions, addSortOption, pagingOptions, type PagingFlags } from '../../options.js';
+import { addPagingOptions, addSortOption, pagingOptions } from '../../options.js';
 
-interface ListFlags extends PagingFlags {
-  search?: string;
-  searchBy?: 'project';
-  sortBy?: ProjectListParams['sortBy'];
-  sort?: ProjectListParams['sort'];
-}
-
-export function registerList(projects: Command): void {
+function declareList(projects: Command) {
   const command = projects
     .command('list')
     .alias('ls')
     .description('List projects')
     .option('--search <query>', 'search project names for this text')
-    .addOption(new Option('--search-by <field>', 'field the search applies to').choices(['project']))
+    .addOption(new Option('--search-by <field>', 'field the search applies to').choices(['project'] as const))
     .addOption(new Option('--sort-by <field>', 'sort field').choices(PROJECT_SORT_FIELDS));
-  addSortOption(command);
-  addPagingOptions(command);
+  return addPagingOptions(addSortOption(command));
+}
+
+export type ListOptions = OptionsOf<ReturnType<typeof declareList>>;
+
+export function registerList(projects: Command): void {
+  const command = declareList(projects);
   command.addHelpText(
     'after',
     `
@@ -30,16 +29,18 @@ Examples:
   $ rsapi projects list --search example --sort-by project --sort asc
   $ rsapi projects list --all -q`,
   );
-  handle(command, async (ctx, self) => {
-    const flags = self.opts<ListFlags>();
-    const params: ProjectListParams = {
-      search: flags.search,
-      searchBy: flags.searchBy,
-      sortBy: flags.sortBy,
-      sort: flags.sort,
-      perPage: flags.perPage,
-    };
-    const paging = pagingOptions(flags);
-    return printPages(ctx, 'project', ctx.client().projects.pages(params, paging), { paging });
-  });
+  handle(command, (ctx, opts) => listRun(ctx, opts));
+}
+
+/** Lists the projects, one page or all of them. */
+export async function listRun(ctx: CommandContext, flags: ListOptions) {
+  const params: ProjectListParams = {
+    search: flags.search,
+    searchBy: flags.searchBy,
+    sortBy: flags.sortBy,
+    sort: flags.sort,
+    perPage: flags.perPage,
+  };
+  const paging = pagingOptions(flags);
+  return printPages(ctx, 'project', ctx.client().projects.pages(params, paging), { paging });
 }

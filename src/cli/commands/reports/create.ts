@@ -1,26 +1,17 @@
 // `rsapi reports create URL...`: checks every URL first, then creates one report per distinct URL, N at a time.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { proxyFromEnv } from '../../../api/proxy.js';
 import { UsageError } from '../../errors.js';
-import { addCiOptions, CiReporter, type CiFlags } from '../../ci/reporter.js';
-import { describeShare, parseShard, selectShare, type Shard } from '../../ci/shard.js';
+import { addCiOptions, CiReporter } from '../../ci/reporter.js';
+import { describeShare, parseShard, selectShare } from '../../ci/shard.js';
 import type { CommandContext } from '../../context.js';
-import { handle } from '../../handler.js';
-import { addGateOptions, integerParser, MAX_CONCURRENCY, type GateOptions } from '../../options.js';
-import { addPrivacyOptions, resolvePassword, type PrivacyFlags } from '../../report-flags.js';
+import { handle, type OptionsOf } from '../../handler.js';
+import { addGateOptions, integerParser, MAX_CONCURRENCY } from '../../options.js';
+import { addPrivacyOptions, resolvePassword } from '../../report-flags.js';
 import { readUrlInput, rejectInvalid } from '../../url-input.js';
 
-interface CreateFlags extends PrivacyFlags, GateOptions, CiFlags {
-  fromFile?: string;
-  skipInvalid?: boolean;
-  concurrency: number;
-  journal?: string;
-  shard?: Shard;
-  fromSitemap?: string;
-}
 
-
-export function registerCreate(reports: Command): void {
+function declareCreate(reports: Command) {
   const command = reports
     .command('create')
     .description('Create a report for each URL (the service fetches and audits each page)')
@@ -31,9 +22,13 @@ export function registerCreate(reports: Command): void {
     .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4)
     .option('--journal <path>', "record each URL's outcome in this file; a re-run skips the URLs it shows created")
     .option('--shard <i/n>', 'create only the I-th of N shares of the input (by a stable hash of each URL), for N parallel CI jobs', parseShard);
-  addPrivacyOptions(command);
-  addGateOptions(command);
-  addCiOptions(command);
+  return addCiOptions(addGateOptions(addPrivacyOptions(command)));
+}
+
+export type CreateOptions = OptionsOf<ReturnType<typeof declareCreate>> & { urls: string[] };
+
+export function registerCreate(reports: Command): void {
+  const command = declareCreate(reports);
   command.addHelpText(
     'after',
     `
@@ -49,38 +44,42 @@ Examples:
 Results are printed as they complete (ndjson, csv, tsv stream; json is one array at the end).
 Run again with the same --journal after failures or Ctrl-C: created URLs are skipped, the rest retried.`,
   );
-  handle(command, async (ctx, self) => {
-    const flags = self.opts<CreateFlags>();
-    if (flags.passwordStdin && flags.fromFile === '-') {
+  handle(command, async (ctx, opts, [urls]) => {
+    if (opts.passwordStdin && opts.fromFile === '-') {
       throw new UsageError('--password-stdin and --from-file - both want standard input', { hint: 'use --password-file PATH' });
     }
-    // Settings, key and output resolved first: a usage error there sends nothing, not even a sitemap fetch.
-    ctx.client({ abortOnInterrupt: false });
-    // Then the files: a bad baseline or report path stops the run before the sitemap is fetched.
-    const ci = await CiReporter.prepare('reports create', flags);
-    const fromSitemap = flags.fromSitemap === undefined ? [] : await sitemapEntries(ctx, flags.fromSitemap);
-    const input = await readUrlInput(ctx.io, self.args, flags.fromFile, ctx.signal, fromSitemap);
-    rejectInvalid(input, flags.skipInvalid === true, (line) => ctx.note(line));
-    if (input.urls.length === 0) throw new UsageError('no URL to create a report for', { hint: 'give URLs as arguments, with --from-file or --from-sitemap' });
-    for (const duplicate of new Set(input.duplicates)) ctx.note(`rsapi: ${duplicate} given more than once; creating it once`);
-    const selected = flags.shard === undefined ? undefined : selectShare(input.urls, flags.shard);
-    if (selected) {
-      ctx.note(`rsapi: ${describeShare(selected.share)}`);
-      if (ci) ci.share = selected.share;
-    }
-    const password = await resolvePassword(ctx.io, flags, { required: true, signal: ctx.signal });
-    const { runBulkCreate } = await import('../../bulk/run-create.js');
-    return runBulkCreate(ctx, {
-      input: selected ? { ...input, urls: selected.urls } : input,
-      // A share's size depends on the hash: its output is a list even when it holds one URL.
-      alwaysList: selected !== undefined || flags.fromSitemap !== undefined,
-      concurrency: flags.concurrency,
-      privacy: flags.privacy,
-      password,
-      journalPath: flags.journal,
-      gate: { failOn: flags.failOn, minScore: flags.minScore },
-      ci,
-    });
+    return createRun(ctx, { ...opts, urls });
+  });
+}
+
+/** Reads and checks every URL, then creates one report per distinct URL, N at a time. */
+export async function createRun(ctx: CommandContext, flags: CreateOptions) {
+  // Settings, key and output resolved first: a usage error there sends nothing, not even a sitemap fetch.
+  ctx.client({ abortOnInterrupt: false });
+  // Then the files: a bad baseline or report path stops the run before the sitemap is fetched.
+  const ci = await CiReporter.prepare('reports create', flags);
+  const fromSitemap = flags.fromSitemap === undefined ? [] : await sitemapEntries(ctx, flags.fromSitemap);
+  const input = await readUrlInput(ctx.io, flags.urls, flags.fromFile, ctx.signal, fromSitemap);
+  rejectInvalid(input, flags.skipInvalid === true, (line) => ctx.note(line));
+  if (input.urls.length === 0) throw new UsageError('no URL to create a report for', { hint: 'give URLs as arguments, with --from-file or --from-sitemap' });
+  for (const duplicate of new Set(input.duplicates)) ctx.note(`rsapi: ${duplicate} given more than once; creating it once`);
+  const selected = flags.shard === undefined ? undefined : selectShare(input.urls, flags.shard);
+  if (selected) {
+    ctx.note(`rsapi: ${describeShare(selected.share)}`);
+    if (ci) ci.share = selected.share;
+  }
+  const password = await resolvePassword(ctx.io, flags, { required: true, signal: ctx.signal });
+  const { runBulkCreate } = await import('../../bulk/run-create.js');
+  return runBulkCreate(ctx, {
+    input: selected ? { ...input, urls: selected.urls } : input,
+    // A share's size depends on the hash: its output is a list even when it holds one URL.
+    alwaysList: selected !== undefined || flags.fromSitemap !== undefined,
+    concurrency: flags.concurrency,
+    privacy: flags.privacy,
+    password,
+    journalPath: flags.journal,
+    gate: { failOn: flags.failOn, minScore: flags.minScore },
+    ci,
   });
 }
 

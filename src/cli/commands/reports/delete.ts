@@ -1,12 +1,13 @@
 // `rsapi reports delete ID...`: confirmed on a terminal, refused without one unless --yes.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { deleteEach } from '../../deletion.js';
-import { handle } from '../../handler.js';
+import type { CommandContext } from '../../context.js';
+import { handle, type OptionsOf } from '../../handler.js';
 import { integerParser, MAX_CONCURRENCY } from '../../options.js';
 import { checkReportId } from './ids.js';
 
-export function registerDelete(reports: Command): void {
-  const command = reports
+function declareDelete(reports: Command) {
+  return reports
     .command('delete')
     .alias('rm')
     .description('Delete reports (asks first on a terminal; scripts pass --yes)')
@@ -14,6 +15,12 @@ export function registerDelete(reports: Command): void {
     .option('-y, --yes', 'delete without asking')
     .option('--dry-run', 'print what would be deleted, delete nothing (no request is sent)')
     .option('--concurrency <n>', `deletes in flight at once (1 to ${MAX_CONCURRENCY}, default 1)`, integerParser('--concurrency', 1, MAX_CONCURRENCY));
+}
+
+export type DeleteOptions = OptionsOf<ReturnType<typeof declareDelete>> & { ids: string[] };
+
+export function registerDelete(reports: Command): void {
+  const command = declareDelete(reports);
   command.addHelpText(
     'after',
     `
@@ -25,17 +32,19 @@ Examples:
 
 A declined confirmation deletes nothing and exits 2 (as gh does for a cancelled command).`,
   );
-  handle(command, async (ctx, self) => {
-    const client = ctx.client();
-    const flags = self.opts<{ yes?: boolean; dryRun?: boolean; concurrency?: number }>();
-    return deleteEach(ctx, {
-      noun: 'report',
-      args: self.args,
-      yes: flags.yes,
-      dryRun: flags.dryRun,
-      concurrency: flags.concurrency,
-      validate: checkReportId,
-      remove: (id) => client.reports.delete(id),
-    });
+  handle(command, (ctx, opts, [ids]) => deleteRun(ctx, { ...opts, ids }));
+}
+
+/** Deletes each report, after a confirmation on a terminal (or --yes). */
+export async function deleteRun(ctx: CommandContext, opts: DeleteOptions) {
+  const client = ctx.client();
+  return deleteEach(ctx, {
+    noun: 'report',
+    args: opts.ids,
+    yes: opts.yes,
+    dryRun: opts.dryRun,
+    concurrency: opts.concurrency,
+    validate: checkReportId,
+    remove: (id) => client.reports.delete(id),
   });
 }

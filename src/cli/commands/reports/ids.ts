@@ -1,5 +1,5 @@
 // Report ids as arguments: checked before any request, so a typo is a usage error, not a 404.
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 
 const ID = /^[A-Za-z0-9_-]+$/;

@@ -1,5 +1,5 @@
 // `rsapi reports`: the report verbs.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { registerCreate } from './create.js';
 import { registerDelete } from './delete.js';
 import { registerList } from './list.js';

@@ -1,27 +1,26 @@
 // `rsapi reports list`: filters, sorting and paging mapped to GET /reports.
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '@commander-js/extra-typings';
 import { REPORT_SORT_FIELDS, type ReportListParams } from '../../../api/reports.js';
-import { addCiOptions, CiReporter, type CiFlags } from '../../ci/reporter.js';
+import { addCiOptions, CiReporter } from '../../ci/reporter.js';
+import type { CommandContext } from '../../context.js';
 import { printPages } from '../../listing.js';
-import { addGateOptions, addPagingOptions, addSortOption, pagingOptions, type GateOptions, type PagingFlags } from '../../options.js';
-import { handle } from '../../handler.js';
-import { addReportFilterOptions, type ReportFilterFlags } from '../../report-filters.js';
+import { addGateOptions, addPagingOptions, addSortOption, pagingOptions } from '../../options.js';
+import { handle, type OptionsOf } from '../../handler.js';
+import { addReportFilterOptions } from '../../report-filters.js';
 
-interface ListFlags extends ReportFilterFlags, PagingFlags, GateOptions, CiFlags {
-  sortBy?: ReportListParams['sortBy'];
-  sort?: ReportListParams['sort'];
-}
-
-export function registerList(reports: Command): void {
+function declareList(reports: Command) {
   const command = reports
     .command('list')
     .alias('ls')
     .description('List reports, one page at a time (or all of them with --all)');
-  addReportFilterOptions(command).addOption(new Option('--sort-by <field>', 'sort field').choices(REPORT_SORT_FIELDS));
-  addSortOption(command);
-  addPagingOptions(command);
-  addGateOptions(command);
-  addCiOptions(command);
+  const filtered = addReportFilterOptions(command).addOption(new Option('--sort-by <field>', 'sort field').choices(REPORT_SORT_FIELDS));
+  return addCiOptions(addGateOptions(addPagingOptions(addSortOption(filtered))));
+}
+
+export type ListOptions = OptionsOf<ReturnType<typeof declareList>>;
+
+export function registerList(reports: Command): void {
+  const command = declareList(reports);
   command.addHelpText(
     'after',
     `
@@ -31,23 +30,25 @@ Examples:
   $ rsapi reports list --search /pricing --limit 5 --json
   $ rsapi reports list --all --fail-on bad --min-score 60     # CI gate`,
   );
-  handle(command, async (ctx, self) => {
-    const flags = self.opts<ListFlags>();
-    const params: ReportListParams = {
-      search: flags.search,
-      searchBy: flags.searchBy,
-      project: flags.project,
-      result: flags.result,
-      sortBy: flags.sortBy,
-      sort: flags.sort,
-      perPage: flags.perPage,
-    };
-    const paging = pagingOptions(flags);
-    // A gate judges every report that matches: without --page or --limit it reads all pages, as --all does.
-    // So does a baseline comparison: a page of it would show the rest of the baseline as vanished.
-    const gated = flags.failOn !== undefined || flags.minScore !== undefined || flags.baseline !== undefined;
-    if (gated && flags.page === undefined && flags.limit === undefined) paging.all = true;
-    const ci = await CiReporter.prepare('reports list', flags);
-    return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate: flags, ci, paging });
-  });
+  handle(command, (ctx, opts) => listRun(ctx, opts));
+}
+
+/** Lists the matching reports; with a gate or a baseline, all of them (unless --page or --limit says otherwise). */
+export async function listRun(ctx: CommandContext, flags: ListOptions) {
+  const params: ReportListParams = {
+    search: flags.search,
+    searchBy: flags.searchBy,
+    project: flags.project,
+    result: flags.result,
+    sortBy: flags.sortBy,
+    sort: flags.sort,
+    perPage: flags.perPage,
+  };
+  const paging = pagingOptions(flags);
+  // A gate judges every report that matches: without --page or --limit it reads all pages, as --all does.
+  // So does a baseline comparison: a page of it would show the rest of the baseline as vanished.
+  const gated = flags.failOn !== undefined || flags.minScore !== undefined || flags.baseline !== undefined;
+  if (gated && flags.page === undefined && flags.limit === undefined) paging.all = true;
+  const ci = await CiReporter.prepare('reports list', flags);
+  return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate: flags, ci, paging });
 }

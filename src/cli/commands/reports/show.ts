@@ -1,19 +1,21 @@
 // `rsapi reports show ID`: one report, judged by the gates.
-import type { Command } from 'commander';
-import { addCiOptions, CiReporter, type CiFlags } from '../../ci/reporter.js';
+import type { Command } from '@commander-js/extra-typings';
+import { addCiOptions, CiReporter } from '../../ci/reporter.js';
+import type { CommandContext } from '../../context.js';
 import { printRecord } from '../../listing.js';
-import { addGateOptions, type GateOptions } from '../../options.js';
-import { handle } from '../../handler.js';
+import { addGateOptions } from '../../options.js';
+import { handle, type OptionsOf } from '../../handler.js';
 import { reportId } from './ids.js';
 
+function declareShow(reports: Command) {
+  const command = reports.command('show').alias('get').description('Show one report').argument('<id>', 'report id', reportId);
+  return addCiOptions(addGateOptions(command));
+}
+
+export type ShowOptions = OptionsOf<ReturnType<typeof declareShow>> & { id: string };
+
 export function registerShow(reports: Command): void {
-  const command = reports
-    .command('show')
-    .alias('get')
-    .description('Show one report')
-    .argument('<id>', 'report id', reportId);
-  addGateOptions(command);
-  addCiOptions(command);
+  const command = declareShow(reports);
   command.addHelpText(
     'after',
     `
@@ -23,11 +25,12 @@ Examples:
   $ rsapi reports show 42 --fields url,result,score -o tsv
   $ rsapi reports show 42 --min-score 80        # exit 10 below 80`,
   );
-  handle(command, async (ctx, self) => {
-    const [id] = self.processedArgs as [string];
-    const flags = self.opts<GateOptions & CiFlags>();
-    const ci = await CiReporter.prepare('reports show', flags);
-    const report = await ctx.client().reports.show(id);
-    return printRecord(ctx, 'report', report, flags, ci);
-  });
+  handle(command, (ctx, opts, [id]) => showRun(ctx, { ...opts, id }));
+}
+
+/** Shows one report, judged by the gates. */
+export async function showRun(ctx: CommandContext, opts: ShowOptions) {
+  const ci = await CiReporter.prepare('reports show', opts);
+  const report = await ctx.client().reports.show(opts.id);
+  return printRecord(ctx, 'report', report, opts, ci);
 }

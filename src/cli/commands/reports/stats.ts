@@ -1,19 +1,22 @@
 // `rsapi reports stats`: reads every matching report and shows counts per result, score figures and a histogram.
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
-import { handle } from '../../handler.js';
-import { addReportFilterOptions, filterParams, type ReportFilterFlags } from '../../report-filters.js';
+import type { CommandContext } from '../../context.js';
+import { handle, type OptionsOf } from '../../handler.js';
+import { addReportFilterOptions, filterParams } from '../../report-filters.js';
 import { startStatusLine } from '../../status-line.js';
 
-interface StatsFlags extends ReportFilterFlags {
-  by?: 'project';
-}
-
-export function registerStats(reports: Command): void {
+function declareStats(reports: Command) {
   const command = reports
     .command('stats')
     .description('Counts per result, score min/median/mean/max and a histogram of every matching report');
-  addReportFilterOptions(command).addOption(new Option('--by <group>', 'one row per project').choices(['project']));
+  return addReportFilterOptions(command).addOption(new Option('--by <group>', 'one row per project').choices(['project'] as const));
+}
+
+export type StatsOptions = OptionsOf<ReturnType<typeof declareStats>>;
+
+export function registerStats(reports: Command): void {
+  const command = declareStats(reports);
   command.addHelpText(
     'after',
     `
@@ -27,28 +30,32 @@ Examples:
 Reads every matching report, 100 a request. On a terminal: counts, score figures and a histogram
 of 10-point buckets drawn with block characters; -o json|ndjson|csv|tsv for machines.`,
   );
-  handle(command, async (ctx, self) => {
-    const flags = self.opts<StatsFlags>();
+  handle(command, async (ctx, opts) => {
     if (ctx.globals.quiet) throw new UsageError('-q prints identifiers, and stats has none', { hint: 'leave out -q, or use `rsapi reports list -q`' });
     if (ctx.globals.fields) throw new UsageError('--fields does not apply to reports stats', { hint: 'use -o json or -o csv and pick the figures there' });
-    const [{ StatsCollector }, { writeStats }] = await Promise.all([import('../../../output/report-stats.js'), import('../../../output/stats.js')]);
-    const collector = new StatsCollector(flags.by === 'project');
-    const pages = ctx.client().reports.pages({ ...filterParams(flags), perPage: 100 }, { all: true });
-    const status = startStatusLine(ctx.io, 'reading reports…');
-    let read = 0;
-    try {
-      for await (const page of pages) {
-        for (const record of page.records) collector.add(record);
-        read += page.records.length;
-        const of = page.lastPage !== undefined ? ` of ${page.lastPage}` : '';
-        const total = page.total !== undefined ? ` of ${page.total}` : '';
-        status.update(`reading reports: page ${page.page}${of}, ${read}${total} reports`);
-      }
-    } finally {
-      status.stop();
-    }
-    const output = ctx.outputOptions('report');
-    if (read === 0 && ctx.io.stderrIsTTY) ctx.note('no reports found');
-    await writeStats(ctx.io.stdout, collector.total(), flags.by === 'project' ? collector.perProject() : undefined, output);
+    return statsRun(ctx, opts);
   });
+}
+
+/** Reads every matching report and writes the counts, score figures and histogram. */
+export async function statsRun(ctx: CommandContext, flags: StatsOptions) {
+  const [{ StatsCollector }, { writeStats }] = await Promise.all([import('../../../output/report-stats.js'), import('../../../output/stats.js')]);
+  const collector = new StatsCollector(flags.by === 'project');
+  const pages = ctx.client().reports.pages({ ...filterParams(flags), perPage: 100 }, { all: true });
+  const status = startStatusLine(ctx.io, 'reading reports…');
+  let read = 0;
+  try {
+    for await (const page of pages) {
+      for (const record of page.records) collector.add(record);
+      read += page.records.length;
+      const of = page.lastPage !== undefined ? ` of ${page.lastPage}` : '';
+      const total = page.total !== undefined ? ` of ${page.total}` : '';
+      status.update(`reading reports: page ${page.page}${of}, ${read}${total} reports`);
+    }
+  } finally {
+    status.stop();
+  }
+  const output = ctx.outputOptions('report');
+  if (read === 0 && ctx.io.stderrIsTTY) ctx.note('no reports found');
+  await writeStats(ctx.io.stdout, collector.total(), flags.by === 'project' ? collector.perProject() : undefined, output);
 }
