@@ -46,6 +46,25 @@ export interface InProcessResult {
 }
 
 export async function runInProcess(options: InProcessOptions): Promise<InProcessResult> {
+  const { terminal, stdout, stderr, cleanup } = testTerminal(options);
+  try {
+    const code = await run(options.argv, terminal, options.signal ?? new AbortController().signal);
+    return { code, stdout: stdout.text, stderr: stderr.text };
+  } finally {
+    cleanup();
+  }
+}
+
+/**
+ * The injected terminal alone, as runInProcess builds it (same `tty`, `env`, `stdin`, `columns`): for a test that
+ * calls a command's run function (`listRun(ctx, opts)`) directly, with no program and no argv. Call `cleanup` after.
+ */
+export function testTerminal(options: Omit<InProcessOptions, 'argv' | 'signal'>): {
+  terminal: Terminal;
+  stdout: { readonly text: string };
+  stderr: { readonly text: string };
+  cleanup(): void;
+} {
   const tty = typeof options.tty === 'object' ? options.tty : { stdin: options.tty, stdout: options.tty, stderr: options.tty };
   const home = tempDir('rsapi-home-');
   // CI=true: no spinner, whose frames would appear or not depending on how long a loaded machine takes (over 0.5 s);
@@ -68,12 +87,7 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
     columns: options.columns,
     env,
   };
-  try {
-    const code = await run(options.argv, terminal, options.signal ?? new AbortController().signal);
-    return { code, stdout: stdout.text, stderr: stderr.text };
-  } finally {
-    home.cleanup();
-  }
+  return { terminal, stdout, stderr, cleanup: () => home.cleanup() };
 }
 
 /** A writable stream that keeps what it is given; it reports itself a TTY of `columns` width when asked to. */
