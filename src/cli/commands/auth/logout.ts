@@ -2,6 +2,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { configPath } from '../../../config/paths.js';
 import { updateProfile } from '../../../config/write.js';
+import type { CommandContext } from '../../context.js';
 import { handle } from '../../handler.js';
 
 export function registerLogout(auth: Command): void {
@@ -13,17 +14,20 @@ Examples:
   $ rsapi auth logout
   $ rsapi auth logout --profile staging`,
   );
-  handle(command, async (ctx) => {
-    const { profile, apiKeySource, stored } = ctx.settings();
-    const env = ctx.io.env;
-    if (stored['api-key'] === undefined) {
-      ctx.note(`no key stored for profile "${profile}"; nothing to forget`);
-    } else {
-      await updateProfile(profile, (stored) => ({ ...stored, 'api-key': undefined, 'key-origin': undefined }), env);
-      ctx.note(`Logged out: forgot the key of profile "${profile}" (${configPath(env)})`);
-    }
-    if (apiKeySource === 'env' || apiKeySource === 'flag') {
-      ctx.note(`note: a key still comes from ${apiKeySource === 'env' ? 'RSAPI_API_KEY' : '--api-key'} in this shell`);
-    }
-  });
+  handle(command, (ctx) => logoutRun(ctx));
+}
+
+/** Forgets the profile's stored key; its base URL and defaults stay. */
+export async function logoutRun(ctx: CommandContext) {
+  const { profile, apiKeySource, stored } = ctx.settings();
+  const env = ctx.io.env;
+  if (stored['api-key'] === undefined) {
+    ctx.note(`no key stored for profile "${profile}"; nothing to forget`);
+  } else {
+    await updateProfile(profile, (stored) => ({ ...stored, 'api-key': undefined, 'key-origin': undefined }), env);
+    ctx.note(`Logged out: forgot the key of profile "${profile}" (${configPath(env)})`);
+  }
+  if (apiKeySource === 'env' || apiKeySource === 'flag') {
+    ctx.note(`note: a key still comes from ${apiKeySource === 'env' ? 'RSAPI_API_KEY' : '--api-key'} in this shell`);
+  }
 }

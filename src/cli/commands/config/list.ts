@@ -2,6 +2,7 @@
 import { renderDocument } from '../../../output/index.js';
 import type { Command } from '@commander-js/extra-typings';
 import { displaySetting, SETTING_KEYS } from '../../../config/keys.js';
+import type { CommandContext } from '../../context.js';
 import { handle } from '../../handler.js';
 import { redact } from '../../secrets.js';
 
@@ -17,15 +18,18 @@ Examples:
   $ rsapi config list
   $ rsapi config list --profile staging --json`,
   );
-  handle(command, async (ctx) => {
-    const { stored } = ctx.settings();
-    const shown: Record<string, string | number> = {};
-    for (const key of SETTING_KEYS) {
-      const value = stored[key];
-      // Numbers stay numbers in JSON; only the key is changed, to its masked form.
-      if (value !== undefined) shown[key] = key === 'api-key' ? (displaySetting(key, value) as string) : value;
-    }
-    const text = () => Object.entries(shown).map(([key, value]) => `${key}=${value}\n`).join('');
-    ctx.io.stdout.write(redact(renderDocument(ctx.format(), shown, text)));
-  });
+  handle(command, (ctx) => listRun(ctx));
+}
+
+/** Prints the profile's stored settings, the key masked. */
+export async function listRun(ctx: CommandContext) {
+  const { stored } = ctx.settings();
+  const shown: Record<string, string | number> = {};
+  for (const key of SETTING_KEYS) {
+    const value = stored[key];
+    // Numbers stay numbers in JSON; only the key is changed, to its masked form.
+    if (value !== undefined) shown[key] = key === 'api-key' ? (displaySetting(key, value) as string) : value;
+  }
+  const text = () => Object.entries(shown).map(([key, value]) => `${key}=${value}\n`).join('');
+  ctx.io.stdout.write(redact(renderDocument(ctx.format(), shown, text)));
 }

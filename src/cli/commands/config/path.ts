@@ -1,6 +1,7 @@
 // `rsapi config path`: where the settings file is (RSAPI_CONFIG_DIR moves it).
 import type { Command } from '@commander-js/extra-typings';
 import { configPath } from '../../../config/paths.js';
+import type { CommandContext } from '../../context.js';
 import { handle } from '../../handler.js';
 
 export function registerPath(config: Command): void {
@@ -12,7 +13,10 @@ Examples:
   $ rsapi config path
   $ RSAPI_CONFIG_DIR=/tmp/ci-rsapi rsapi config path`,
   );
-  handle(command, async (ctx) => {
-    ctx.io.stdout.write(`${configPath(ctx.io.env)}\n`);
-  });
+  handle(command, (ctx) => pathRun(ctx));
+}
+
+/** Prints the path of the settings file. */
+export async function pathRun(ctx: CommandContext) {
+  ctx.io.stdout.write(`${configPath(ctx.io.env)}\n`);
 }
