@@ -1,4 +1,5 @@
 // What every command gets: the terminal, the global options, resolved settings, a lazily made API client, output options.
+import type { addGlobalOptions } from './options.js';
 import { setMaxListeners } from 'node:events';
 import { ApiClient } from '../api/client.js';
 import type { TraceEvent } from '../api/http.js';
@@ -15,20 +16,8 @@ import { forStderr } from './stderr.js';
 import { colorEnabled, terminalWidth, type Terminal } from './terminal.js';
 
 /** The options every command accepts, before or after its name. */
-export interface GlobalOptions {
-  baseUrl?: string;
-  apiKey?: string;
-  profile?: string;
-  output?: OutputFormat;
-  json?: boolean;
-  fields?: string[];
-  quiet?: boolean;
-  wide?: boolean;
-  color: boolean;
-  verbose?: boolean;
-  timeout?: number;
-  retries?: number;
-}
+/** The global flags, as their declaration (addGlobalOptions) types them. */
+export type GlobalOptions = ReturnType<ReturnType<typeof addGlobalOptions<OutputFormat>>['opts']>;
 
 export class CommandContext {
   private resolved: ResolvedSettings | undefined;

@@ -21,18 +21,20 @@ export type Handler<Args extends unknown[], Opts extends OptionValues, GlobalOpt
   command: Command<Args, Opts, GlobalOpts>,
 ) => Promise<ExitCodeValue | void>;
 
+/** A command that verbs are added to: the global options typed on it, for the handler's context. */
+export type ParentCommand = Command<[], {}, GlobalOptions>;
+
 /** The options a command's declaration gives, as the compiler infers them: a run's options type, never written by hand. */
 export type OptionsOf<DeclaredCommand extends { opts(): OptionValues }> = ReturnType<DeclaredCommand['opts']>;
 
 /** Wires a handler to a command: builds the context from the merged global and local options. */
-export function handle<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
+export function handle<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends GlobalOptions>(
   command: Command<Args, Opts, GlobalOpts>,
   handler: Handler<Args, Opts, GlobalOpts>,
 ): void {
   command.action(async () => {
     const invocation = invocationOf(command);
-    // The global options are declared on the root (addGlobalOptions), outside this command's declared type.
-    const globals = command.optsWithGlobals() as unknown as GlobalOptions;
+    const globals: GlobalOptions = command.optsWithGlobals();
     const context = new CommandContext(invocation.io, globals, invocation.signal);
     try {
       invocation.exitCode = (await handler(context, command.opts(), command.processedArgs, command)) ?? ExitCode.ok;

@@ -46,11 +46,11 @@ function fieldListParser(value: string): string[] {
 }
 
 /** Flags every command accepts, before or after the command name. */
-export function addGlobalOptions(program: Command, outputFormats: readonly string[], outputFormatsHelp: string): void {
-  program
+export function addGlobalOptions<Format extends string>(program: Command, outputFormats: readonly Format[], outputFormatsHelp: string) {
+  return program
     .option('--base-url <url>', 'service address, site root or …/api/v1 (env RSAPI_BASE_URL)')
     .option('--api-key <key>', 'API key (env RSAPI_API_KEY; prefer `rsapi auth login`)')
-    .option('--profile <name>', 'stored profile to use (env RSAPI_PROFILE)', undefined)
+    .option('--profile <name>', 'stored profile to use (env RSAPI_PROFILE)')
     .addOption(new Option('-o, --output <format>', `output format: ${outputFormatsHelp}`).choices(outputFormats))
     .option('--json', 'same as -o json')
     .option('--fields <list>', 'fields/columns to show, comma-separated, in that order', fieldListParser)

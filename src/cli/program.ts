@@ -41,9 +41,9 @@ Exit codes:
 Environment: RSAPI_BASE_URL, RSAPI_API_KEY, RSAPI_PROFILE, RSAPI_CONFIG_DIR,
 NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY, RSAPI_DEBUG=1.`;
 
-export function buildProgram(): Command {
-  const program = new Command('rsapi');
-  program
+export function buildProgram(): CommandUnknownOpts {
+  const root = new Command('rsapi');
+  root
     .description('Command-line client of the Webpage Report Service API: audit reports on webpages, from a terminal, a script or CI.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
@@ -52,8 +52,9 @@ export function buildProgram(): Command {
     .configureHelp({ showGlobalOptions: false, sortSubcommands: false })
     .showSuggestionAfterError(true)
     .addHelpText('after', EXIT_CODES_HELP)
-    .addHelpText('afterAll', ({ command }) => (command === program ? '' : globalOptionsHelp(command)));
-  addGlobalOptions(program, OUTPUT_FORMATS, outputFormatsHelp());
+    .addHelpText('afterAll', ({ command }) => (command === root ? '' : globalOptionsHelp(command)));
+  // The same command, typed with the global options: every verb's handler receives them typed.
+  const program = addGlobalOptions(root, OUTPUT_FORMATS, outputFormatsHelp());
   registerReports(program);
   registerProjects(program);
   registerAuth(program);
@@ -87,7 +88,7 @@ function globalOptionsHelp(command: Command): string {
  * `rsapi help WORDS...`: the help of the command the words name; a word that names no command is a usage error
  * (commander alone would print the root help as if nothing were wrong).
  */
-function helpTarget(program: Command, argv: string[]): { argv: string[] } | { unknown: string; suggestion?: string; path: string[] } {
+function helpTarget(program: CommandUnknownOpts, argv: string[]): { argv: string[] } | { unknown: string; suggestion?: string; path: string[] } {
   if (argv[0] !== 'help' || argv.length < 2) return { argv };
   const words = argv.slice(1).filter((word) => !word.startsWith('-'));
   let current: CommandUnknownOpts = program;
@@ -148,7 +149,7 @@ function commanderExit(error: CommanderError, io: Terminal, commandPath: string[
 }
 
 /** The subcommands named in argv (`reports list`): never an option's value, which may be the key. */
-function commandWords(program: Command, argv: string[]): string[] {
+function commandWords(program: CommandUnknownOpts, argv: string[]): string[] {
   const words: string[] = [];
   let current: CommandUnknownOpts = program;
   for (const word of argv) {

@@ -3,7 +3,7 @@ import { Argument, InvalidArgumentError, type Command } from '@commander-js/extr
 import { UsageError } from '../errors.js';
 import { mayLeaveBasePath, type HttpMethod, type Params } from '../../api/http.js';
 import type { CommandContext } from '../context.js';
-import { handle, type OptionsOf } from '../handler.js';
+import { handle, type ParentCommand, type OptionsOf } from '../handler.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -42,7 +42,7 @@ function fieldsOf(pairs: string[]): Params {
   return fields;
 }
 
-function declareApi(program: Command) {
+function declareApi(program: ParentCommand) {
   return program
     .command('api')
     .description('Send any request under the base URL and print the raw JSON')
@@ -55,7 +55,7 @@ function declareApi(program: Command) {
 
 export type ApiOptions = OptionsOf<ReturnType<typeof declareApi>> & { method: HttpMethod; path: string };
 
-export function registerApi(program: Command): void {
+export function registerApi(program: ParentCommand): void {
   const command = declareApi(program);
   command.addHelpText(
     'after',

@@ -1,7 +1,7 @@
 // `rsapi completion bash|zsh|fish`: a completion script generated from the live command tree, so it never goes stale.
 import { Argument, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CommandContext } from '../context.js';
-import { handle } from '../handler.js';
+import { handle, type ParentCommand } from '../handler.js';
 import { bashScript } from '../completion/bash.js';
 import { fishScript } from '../completion/fish.js';
 import { describeProgram, type ScriptGenerator } from '../completion/model.js';
@@ -12,7 +12,7 @@ type Shell = (typeof SHELLS)[number];
 
 const GENERATORS: Record<Shell, ScriptGenerator> = { bash: bashScript, zsh: zshScript, fish: fishScript };
 
-export function registerCompletion(program: Command): void {
+export function registerCompletion(program: ParentCommand): void {
   const command = program
     .command('completion')
     .description('Print a shell completion script (commands, flags, allowed values)')

@@ -1,7 +1,7 @@
 // `rsapi mock-server`: the bundled in-memory stand-in for the service, for trying rsapi and testing scripts.
 import { InvalidArgumentError, Option, type Command } from '@commander-js/extra-typings';
 import type { CommandContext } from '../context.js';
-import { handle, type OptionsOf } from '../handler.js';
+import { handle, type ParentCommand, type OptionsOf } from '../handler.js';
 import { integerParser } from '../options.js';
 import type { MockOptions } from '../../mock/server.js';
 
@@ -15,7 +15,7 @@ function rate(name: string) {
   };
 }
 
-function declareMockServer(program: Command) {
+function declareMockServer(program: ParentCommand) {
   return program
     .command('mock-server')
     .description('Run the bundled mock service on loopback (in memory, seeded, with optional faults)')
@@ -34,7 +34,7 @@ function declareMockServer(program: Command) {
 
 export type MockServerOptions = OptionsOf<ReturnType<typeof declareMockServer>>;
 
-export function registerMockServer(program: Command): void {
+export function registerMockServer(program: ParentCommand): void {
   const command = declareMockServer(program);
   command.addHelpText(
     'after',

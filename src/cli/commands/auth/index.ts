@@ -1,11 +1,12 @@
 // `rsapi auth`: log in (store a checked key), show what is in use, log out.
+import type { ParentCommand } from '../../handler.js';
 import type { Command } from '@commander-js/extra-typings';
 import { registerLogin } from './login.js';
 import { registerLogout } from './logout.js';
 import { registerStatus } from './status.js';
 import { registerSwitch } from './switch.js';
 
-export function registerAuth(program: Command): void {
+export function registerAuth(program: ParentCommand): void {
   const auth = program.command('auth').description('Log in, check and forget the API key; switch between profiles');
   auth.addHelpText(
     'after',

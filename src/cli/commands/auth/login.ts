@@ -6,13 +6,13 @@ import { ExitCode, exitCodeOf, hintOf } from '../../exit-codes.js';
 import { UsageError } from '../../errors.js';
 import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { canPrompt, promptSecret, promptText, readSecretFromStdin } from '../../prompts.js';
 import { checkApiKey, maskKey } from '../../../config/keys.js';
 import { registerSecret } from '../../secrets.js';
 import { checkKey } from './verify.js';
 
-function declareLogin(auth: Command) {
+function declareLogin(auth: ParentCommand) {
   return auth
     .command('login')
     .description('Store an API key in a profile, once the service has accepted it')
@@ -22,7 +22,7 @@ function declareLogin(auth: Command) {
 
 export type LoginOptions = OptionsOf<ReturnType<typeof declareLogin>>;
 
-export function registerLogin(auth: Command): void {
+export function registerLogin(auth: ParentCommand): void {
   const command = declareLogin(auth);
   command.addHelpText(
     'after',

@@ -3,9 +3,9 @@ import type { Command } from '@commander-js/extra-typings';
 import { configPath } from '../../../config/paths.js';
 import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
-import { handle } from '../../handler.js';
+import { handle, type ParentCommand } from '../../handler.js';
 
-export function registerLogout(auth: Command): void {
+export function registerLogout(auth: ParentCommand): void {
   const command = auth.command('logout').description("Forget the profile's stored API key (its base URL and defaults stay)");
   command.addHelpText(
     'after',

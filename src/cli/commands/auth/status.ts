@@ -7,7 +7,7 @@ import { MissingKeyError } from '../../errors.js';
 import { unknownProfileError, type ProfileSource, type SettingSource } from '../../../config/resolve.js';
 import { printAllProfiles } from './profiles.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { maskKey } from '../../../config/keys.js';
 import { redact } from '../../secrets.js';
 import { checkKey } from './verify.js';
@@ -26,7 +26,7 @@ interface AuthStatus {
   error: string | null;
 }
 
-function declareStatus(auth: Command) {
+function declareStatus(auth: ParentCommand) {
   return auth
     .command('status')
     .description('Show the profile, base URL and key in use, and whether the service accepts the key')
@@ -35,7 +35,7 @@ function declareStatus(auth: Command) {
 
 export type StatusOptions = OptionsOf<ReturnType<typeof declareStatus>>;
 
-export function registerStatus(auth: Command): void {
+export function registerStatus(auth: ParentCommand): void {
   const command = declareStatus(auth);
   command.addHelpText(
     'after',

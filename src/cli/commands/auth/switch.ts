@@ -7,10 +7,10 @@ import { unknownProfile } from '../../../config/resolve.js';
 import { profileOf, readStoredConfig, storedActiveProfile, storedProfileNames } from '../../../config/store.js';
 import { setActiveProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
-import { handle } from '../../handler.js';
+import { handle, type ParentCommand } from '../../handler.js';
 import { canPrompt, promptSelect } from '../../prompts.js';
 
-export function registerSwitch(auth: Command): void {
+export function registerSwitch(auth: ParentCommand): void {
   const command = auth
     .command('switch')
     .description('Make a stored profile the active one (used when neither --profile nor RSAPI_PROFILE names one)')

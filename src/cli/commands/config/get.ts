@@ -2,9 +2,9 @@
 import { Argument, type Command } from '@commander-js/extra-typings';
 import { displaySetting, SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
 import type { CommandContext } from '../../context.js';
-import { handle } from '../../handler.js';
+import { handle, type ParentCommand } from '../../handler.js';
 
-export function registerGet(config: Command): void {
+export function registerGet(config: ParentCommand): void {
   const command = config
     .command('get')
     .description('Print one stored setting of the profile (prints nothing when it is not set)')

@@ -3,10 +3,10 @@ import { renderDocument } from '../../../output/index.js';
 import type { Command } from '@commander-js/extra-typings';
 import { displaySetting, SETTING_KEYS } from '../../../config/keys.js';
 import type { CommandContext } from '../../context.js';
-import { handle } from '../../handler.js';
+import { handle, type ParentCommand } from '../../handler.js';
 import { redact } from '../../secrets.js';
 
-export function registerList(config: Command): void {
+export function registerList(config: ParentCommand): void {
   const command = config
     .command('list')
     .alias('ls')

@@ -2,9 +2,9 @@
 import type { Command } from '@commander-js/extra-typings';
 import { configPath } from '../../../config/paths.js';
 import type { CommandContext } from '../../context.js';
-import { handle } from '../../handler.js';
+import { handle, type ParentCommand } from '../../handler.js';
 
-export function registerPath(config: Command): void {
+export function registerPath(config: ParentCommand): void {
   const command = config.command('path').description('Print the path of the settings file (it may not exist yet)');
   command.addHelpText(
     'after',

@@ -4,10 +4,10 @@ import { originOf } from '../../../api/base-url.js';
 import { parseSettingValue, SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
 import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
-import { handle } from '../../handler.js';
+import { handle, type ParentCommand } from '../../handler.js';
 import { registerSecret } from '../../secrets.js';
 
-export function registerSet(config: Command): void {
+export function registerSet(config: ParentCommand): void {
   const command = config
     .command('set')
     .description('Store a setting in the profile (base-url, timeout, retries, output)')

@@ -3,9 +3,9 @@ import { Argument, type Command } from '@commander-js/extra-typings';
 import { SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
 import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
-import { handle } from '../../handler.js';
+import { handle, type ParentCommand } from '../../handler.js';
 
-export function registerUnset(config: Command): void {
+export function registerUnset(config: ParentCommand): void {
   const command = config
     .command('unset')
     .description('Remove a stored setting from the profile (unset api-key = auth logout)')

@@ -4,7 +4,7 @@ import { deleteEach, type ItemDescription } from '../../deletion.js';
 import { describeProject, PREVIEW_MAX_PROJECTS, previewLines, previewProject } from '../../project-preview.js';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { integerParser, MAX_CONCURRENCY } from '../../options.js';
 
 /** Checked for the whole batch before anything is deleted: an empty name or a path step names no project. */
@@ -13,7 +13,7 @@ function checkProjectName(name: string): string {
   return name;
 }
 
-function declareDelete(projects: Command) {
+function declareDelete(projects: ParentCommand) {
   return projects
     .command('delete')
     .alias('rm')
@@ -26,7 +26,7 @@ function declareDelete(projects: Command) {
 
 export type DeleteOptions = OptionsOf<ReturnType<typeof declareDelete>> & { names: string[] };
 
-export function registerDelete(projects: Command): void {
+export function registerDelete(projects: ParentCommand): void {
   const command = declareDelete(projects);
   command.addHelpText(
     'after',

@@ -1,9 +1,10 @@
 // `rsapi projects`: the project verbs.
+import type { ParentCommand } from '../../handler.js';
 import type { Command } from '@commander-js/extra-typings';
 import { registerDelete } from './delete.js';
 import { registerList } from './list.js';
 
-export function registerProjects(program: Command): void {
+export function registerProjects(program: ParentCommand): void {
   const projects = program.command('projects').alias('project').description('List and delete projects');
   projects.addHelpText(
     'after',

@@ -2,11 +2,11 @@
 import { Option, type Command } from '@commander-js/extra-typings';
 import { PROJECT_SORT_FIELDS, type ProjectListParams } from '../../../api/projects.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { printPages } from '../../listing.js';
 import { addPagingOptions, addSortOption, pagingOptions } from '../../options.js';
 
-function declareList(projects: Command) {
+function declareList(projects: ParentCommand) {
   const command = projects
     .command('list')
     .alias('ls')
@@ -19,7 +19,7 @@ function declareList(projects: Command) {
 
 export type ListOptions = OptionsOf<ReturnType<typeof declareList>>;
 
-export function registerList(projects: Command): void {
+export function registerList(projects: ParentCommand): void {
   const command = declareList(projects);
   command.addHelpText(
     'after',

@@ -5,13 +5,13 @@ import { UsageError } from '../../errors.js';
 import { addCiOptions, CiReporter } from '../../ci/reporter.js';
 import { describeShare, parseShard, selectShare } from '../../ci/shard.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { addGateOptions, integerParser, MAX_CONCURRENCY } from '../../options.js';
 import { addPrivacyOptions, resolvePassword } from '../../report-flags.js';
 import { readUrlInput, rejectInvalid } from '../../url-input.js';
 
 
-function declareCreate(reports: Command) {
+function declareCreate(reports: ParentCommand) {
   const command = reports
     .command('create')
     .description('Create a report for each URL (the service fetches and audits each page)')
@@ -27,7 +27,7 @@ function declareCreate(reports: Command) {
 
 export type CreateOptions = OptionsOf<ReturnType<typeof declareCreate>> & { urls: string[] };
 
-export function registerCreate(reports: Command): void {
+export function registerCreate(reports: ParentCommand): void {
   const command = declareCreate(reports);
   command.addHelpText(
     'after',

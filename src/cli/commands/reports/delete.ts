@@ -2,11 +2,11 @@
 import type { Command } from '@commander-js/extra-typings';
 import { deleteEach } from '../../deletion.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { integerParser, MAX_CONCURRENCY } from '../../options.js';
 import { checkReportId } from './ids.js';
 
-function declareDelete(reports: Command) {
+function declareDelete(reports: ParentCommand) {
   return reports
     .command('delete')
     .alias('rm')
@@ -19,7 +19,7 @@ function declareDelete(reports: Command) {
 
 export type DeleteOptions = OptionsOf<ReturnType<typeof declareDelete>> & { ids: string[] };
 
-export function registerDelete(reports: Command): void {
+export function registerDelete(reports: ParentCommand): void {
   const command = declareDelete(reports);
   command.addHelpText(
     'after',

@@ -1,4 +1,5 @@
 // `rsapi reports`: the report verbs.
+import type { ParentCommand } from '../../handler.js';
 import type { Command } from '@commander-js/extra-typings';
 import { registerCreate } from './create.js';
 import { registerDelete } from './delete.js';
@@ -7,7 +8,7 @@ import { registerShow } from './show.js';
 import { registerStats } from './stats.js';
 import { registerUpdate } from './update.js';
 
-export function registerReports(program: Command): void {
+export function registerReports(program: ParentCommand): void {
   const reports = program.command('reports').alias('report').description('List, show, create, update and delete reports; stats over them');
   reports.addHelpText(
     'after',

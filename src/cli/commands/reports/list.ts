@@ -5,10 +5,10 @@ import { addCiOptions, CiReporter } from '../../ci/reporter.js';
 import type { CommandContext } from '../../context.js';
 import { printPages } from '../../listing.js';
 import { addGateOptions, addPagingOptions, addSortOption, pagingOptions } from '../../options.js';
-import { handle, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { addReportFilterOptions } from '../../report-filters.js';
 
-function declareList(reports: Command) {
+function declareList(reports: ParentCommand) {
   const command = reports
     .command('list')
     .alias('ls')
@@ -19,7 +19,7 @@ function declareList(reports: Command) {
 
 export type ListOptions = OptionsOf<ReturnType<typeof declareList>>;
 
-export function registerList(reports: Command): void {
+export function registerList(reports: ParentCommand): void {
   const command = declareList(reports);
   command.addHelpText(
     'after',

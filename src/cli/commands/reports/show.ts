@@ -4,17 +4,17 @@ import { addCiOptions, CiReporter } from '../../ci/reporter.js';
 import type { CommandContext } from '../../context.js';
 import { printRecord } from '../../listing.js';
 import { addGateOptions } from '../../options.js';
-import { handle, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { reportId } from './ids.js';
 
-function declareShow(reports: Command) {
+function declareShow(reports: ParentCommand) {
   const command = reports.command('show').alias('get').description('Show one report').argument('<id>', 'report id', reportId);
   return addCiOptions(addGateOptions(command));
 }
 
 export type ShowOptions = OptionsOf<ReturnType<typeof declareShow>> & { id: string };
 
-export function registerShow(reports: Command): void {
+export function registerShow(reports: ParentCommand): void {
   const command = declareShow(reports);
   command.addHelpText(
     'after',

@@ -2,11 +2,11 @@
 import { Option, type Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
 import { startStatusLine } from '../../status-line.js';
 
-function declareStats(reports: Command) {
+function declareStats(reports: ParentCommand) {
   const command = reports
     .command('stats')
     .description('Counts per result, score min/median/mean/max and a histogram of every matching report');
@@ -15,7 +15,7 @@ function declareStats(reports: Command) {
 
 export type StatsOptions = OptionsOf<ReturnType<typeof declareStats>>;
 
-export function registerStats(reports: Command): void {
+export function registerStats(reports: ParentCommand): void {
   const command = declareStats(reports);
   command.addHelpText(
     'after',

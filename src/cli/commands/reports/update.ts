@@ -2,12 +2,12 @@
 import type { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { printRecord } from '../../listing.js';
 import { addPrivacyOptions, resolvePassword } from '../../report-flags.js';
 import { reportId } from './ids.js';
 
-function declareUpdate(reports: Command) {
+function declareUpdate(reports: ParentCommand) {
   const command = reports
     .command('update')
     .description("Change a report's privacy or password, or regenerate it with --refresh")
@@ -18,7 +18,7 @@ function declareUpdate(reports: Command) {
 
 export type UpdateOptions = OptionsOf<ReturnType<typeof declareUpdate>> & { id: string };
 
-export function registerUpdate(reports: Command): void {
+export function registerUpdate(reports: ParentCommand): void {
   const command = declareUpdate(reports);
   command.addHelpText(
     'after',
