@@ -6,7 +6,7 @@ import type { CommandContext } from '../../context.js';
 import { printPages } from '../../listing.js';
 import { addGateOptions, addPagingOptions, addSortOption, pagingOptions } from '../../options.js';
 import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
-import { addReportFilterOptions } from '../../report-filters.js';
+import { addReportFilterOptions, filterParams } from '../../report-filters.js';
 
 function declareList(reports: ParentCommand) {
   const command = reports
@@ -35,15 +35,7 @@ Examples:
 
 /** Lists the matching reports; with a gate or a baseline, all of them (unless --page or --limit says otherwise). */
 export async function listRun(ctx: CommandContext, flags: ListOptions) {
-  const params: ReportListParams = {
-    search: flags.search,
-    searchBy: flags.searchBy,
-    project: flags.project,
-    result: flags.result,
-    sortBy: flags.sortBy,
-    sort: flags.sort,
-    perPage: flags.perPage,
-  };
+  const params: ReportListParams = { ...filterParams(flags), sortBy: flags.sortBy, sort: flags.sort, perPage: flags.perPage };
   const paging = pagingOptions(flags);
   // A gate judges every report that matches: without --page or --limit it reads all pages, as --all does.
   // So does a baseline comparison: a page of it would show the rest of the baseline as vanished.
