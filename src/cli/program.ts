@@ -5,6 +5,7 @@ import { ExitCode, type ExitCodeValue, exitCodeOf } from './exit-codes.js';
 import { OUTPUT_FORMATS, outputFormatsHelp } from '../output/index.js';
 import { VERSION } from '../version.js';
 import { reportError } from './exit.js';
+import { UsageError } from './errors.js';
 import { forgetSecrets, redactedSink, registerInvocationSecrets } from './secrets.js';
 import { forStderr } from './stderr.js';
 import { addGlobalOptions } from './options.js';
@@ -122,9 +123,8 @@ export async function run(argv: string[], terminal: Terminal, signal: AbortSigna
   const target = helpTarget(program, argv);
   if ('unknown' in target) {
     const where = target.path.length > 0 ? `rsapi ${target.path.join(' ')}` : 'rsapi';
-    io.stderr.write(forStderr(`rsapi: unknown command "${target.unknown}"${target.path.length > 0 ? ` for "${where}"` : ''}\n`));
-    io.stderr.write(target.suggestion ? `hint: did you mean "${target.suggestion}"? see \`${where} --help\`\n` : `hint: see \`${where} --help\`\n`);
-    return ExitCode.usage;
+    const hint = target.suggestion ? `did you mean "${target.suggestion}"? see \`${where} --help\`` : `see \`${where} --help\``;
+    return reportError(new UsageError(`unknown command "${target.unknown}"${target.path.length > 0 ? ` for "${where}"` : ''}`, { hint }), io.stderr, { debug });
   }
   try {
     await program.parseAsync(target.argv, { from: 'user' });
