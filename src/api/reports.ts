@@ -6,8 +6,9 @@ import { iteratePages, withLargestPage, type PagingOptions } from './paging.js';
 import { normaliseReportUrl, reportUrlSearchTerm } from './report-url.js';
 import { outcomeOfError, RetryPolicy } from './retry-policy.js';
 
-export const RESULTS = ['good', 'decent', 'bad'] as const;
-export type ReportResult = (typeof RESULTS)[number];
+import { RESULTS, type ReportResult } from './report-model.js';
+
+export { RESULTS, type ReportResult };
 export const REPORT_SORT_FIELDS = ['id', 'generated_at', 'url', 'score'] as const;
 export type ReportSortField = (typeof REPORT_SORT_FIELDS)[number];
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;

@@ -1,0 +1,93 @@
+// Per-check results (phpRank's `results`): the 36 check ids, their names in words, and one report's outcomes read
+// tolerantly. The one place that knows check ids, names and the order of importance.
+import { isObject, type ApiRecord } from './decode.js';
+
+export const IMPORTANCES = ['high', 'medium', 'low'] as const;
+export type Importance = (typeof IMPORTANCES)[number];
+
+/** high first: a smaller rank is more important. */
+export const IMPORTANCE_RANK: ReadonlyMap<Importance, number> = new Map(IMPORTANCES.map((importance, index) => [importance, index]));
+
+/** Every check phpRank runs, id => name in words. */
+export const CHECK_NAMES = {
+  '404_page': 'Custom 404 page',
+  charset: 'Charset',
+  content_keywords: 'Content keywords',
+  content_length: 'Content length',
+  defer_javascript: 'Deferred JavaScript',
+  deprecated_html_tags: 'Deprecated HTML tags',
+  doctype: 'Doctype',
+  dom_size: 'DOM size',
+  favicon: 'Favicon',
+  headings: 'Headings',
+  htst: 'HSTS',
+  http2: 'HTTP/2',
+  http_requests: 'HTTP requests',
+  https_encryption: 'HTTPS encryption',
+  image_format: 'Image format',
+  image_keywords: 'Image keywords (alt text)',
+  in_page_links: 'In-page links',
+  inline_css: 'Inline CSS',
+  language: 'Language',
+  load_time: 'Load time',
+  meta_description: 'Meta description',
+  meta_viewport: 'Meta viewport',
+  mixed_content: 'Mixed content',
+  noindex: 'Noindex',
+  page_size: 'Page size',
+  plaintext_email: 'Plain-text email',
+  robots: 'Robots.txt',
+  seo_friendly_url: 'SEO-friendly URL',
+  server_signature: 'Server signature',
+  sitemap: 'Sitemap',
+  social: 'Social media tags',
+  structured_data: 'Structured data',
+  text_compression: 'Text compression',
+  text_html_ratio: 'Text to HTML ratio',
+  title: 'Title',
+  unsafe_cross_origin_links: 'Unsafe cross-origin links',
+} as const satisfies Record<string, string>;
+
+export type CheckId = keyof typeof CHECK_NAMES;
+export const CHECK_IDS = Object.keys(CHECK_NAMES) as CheckId[];
+
+export function isCheckId(id: string): id is CheckId {
+  return Object.hasOwn(CHECK_NAMES, id);
+}
+
+/** The name in words of a check id; an id this client does not know (a newer phpRank) is shown as it came. */
+export function checkName(id: string): string {
+  return isCheckId(id) ? CHECK_NAMES[id] : id;
+}
+
+export interface CheckOutcome {
+  id: string;
+  passed: boolean;
+  /** undefined when the service did not say (or said something else). */
+  importance: Importance | undefined;
+  value: unknown;
+  /** What was wrong, as the service sent it (only on a failed check). */
+  errors: unknown;
+}
+
+function asImportance(value: unknown): Importance | undefined {
+  return typeof value === 'string' && (IMPORTANCES as readonly string[]).includes(value) ? (value as Importance) : undefined;
+}
+
+/** A report's per-check results, or undefined when it carries none (the seed dialect). */
+export function reportChecks(record: ApiRecord): CheckOutcome[] | undefined {
+  const results = record.results;
+  if (!isObject(results)) return undefined;
+  const outcomes: CheckOutcome[] = [];
+  for (const [id, entry] of Object.entries(results)) {
+    if (!isObject(entry) || typeof entry.passed !== 'boolean') continue;
+    outcomes.push({ id, passed: entry.passed, importance: asImportance(entry.importance), value: entry.value, errors: entry.errors });
+  }
+  return outcomes.length > 0 ? outcomes : undefined;
+}
+
+/** Failed checks, most important first, then by id. */
+export function failedChecks(outcomes: readonly CheckOutcome[]): CheckOutcome[] {
+  const rank = (c: CheckOutcome) => (c.importance === undefined ? IMPORTANCES.length : IMPORTANCE_RANK.get(c.importance)!);
+  return outcomes.filter((c) => !c.passed).sort((a, b) => rank(a) - rank(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
