@@ -1,5 +1,6 @@
 // Every failure the client can meet, typed where it arises, with its status and context; no exit codes and no CLI
 // words here: src/cli/exit-codes.ts alone turns an error into an exit code and a hint.
+import { RsapiError } from '../errors.js';
 
 export interface RequestInfo {
   method: string;
@@ -7,17 +8,7 @@ export interface RequestInfo {
   path: string;
 }
 
-/** Base class of every error rsapi raises on purpose (the class says what kind of failure it is). */
-export class RsapiError extends Error {
-  /** What to do about it, when the place that raised it knows better than its class (no flag or command names). */
-  hint?: string;
-
-  constructor(message: string, options?: { cause?: unknown; hint?: string }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
-    this.hint = options?.hint;
-  }
-}
+export { RsapiError };
 
 /** A value given to the client that it refuses before any request: a bad base URL, a path that leaves it, an empty id. */
 export class InvalidRequestError extends RsapiError {}

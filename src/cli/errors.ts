@@ -1,15 +1,9 @@
-// The CLI's own failures: a usage error (bad flag, argument, value or setting) and no key configured.
-import { RsapiError } from '../api/errors.js';
+// The CLI's own failures: no key configured, a sitemap that cannot be read. (UsageError, which every layer may raise,
+// lives in src/errors.ts and is re-exported here for the CLI's verbs.)
+import { RsapiError } from '../errors.js';
 
-/** Bad flag, argument or value, caught before any request: exit 2. `lines` name each bad item, one a line below it. */
-export class UsageError extends RsapiError {
-  readonly lines: readonly string[];
+export { UsageError } from '../errors.js';
 
-  constructor(message: string, options?: { cause?: unknown; hint?: string; lines?: readonly string[] }) {
-    super(message, options);
-    this.lines = options?.lines ?? [];
-  }
-}
 
 /** No key configured anywhere, or only one stored for another address: an auth failure that never reached the service. */
 export class MissingKeyError extends RsapiError {

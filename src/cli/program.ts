@@ -9,7 +9,7 @@ import { UsageError } from './errors.js';
 import { forgetSecrets, redactedSink, registerInvocationSecrets } from './secrets.js';
 import { forStderr } from './stderr.js';
 import { addGlobalOptions } from './options.js';
-import { nearest } from '../config/resolve.js';
+import { nearest } from '../suggest.js';
 import type { Terminal } from './terminal.js';
 import { attachInvocation, invocationOf, type Invocation } from './handler.js';
 import { registerReports } from './commands/reports/index.js';

@@ -1,6 +1,6 @@
 // The settings a profile holds: their names, how a typed value is checked and stored, and how each is shown.
 import { normaliseBaseUrl, withoutCredentials } from '../api/base-url.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../errors.js';
 import { OUTPUT_FORMATS } from '../output/index.js';
 import type { ProfileSettings } from './store.js';
 

@@ -1,7 +1,7 @@
 // Reading the stored settings file: plain fs + JSON, so commands that only read never load `conf`.
 import { readFileSync } from 'node:fs';
-import { RsapiError } from '../api/errors.js';
-import { UsageError } from '../cli/errors.js';
+import { RsapiError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { configPath } from './paths.js';
 
 /** The settings one profile may hold. Keys are the names users type in `rsapi config set`. */

@@ -1,7 +1,7 @@
 // Writing the stored settings through `conf` (loaded only here): a 0600 file in a directory created 0700, one writer at a time.
 import { chmodSync, mkdirSync } from 'node:fs';
-import { RsapiError } from '../api/errors.js';
-import { UsageError } from '../cli/errors.js';
+import { RsapiError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { withLock } from './lock-file.js';
 import { checkProfileName } from './keys.js';
 import { configDir, configPath } from './paths.js';

@@ -1,6 +1,6 @@
 // What `rsapi mock-server` runs: start the mock service, print how to reach it, stop it cleanly on Ctrl-C or SIGTERM.
 
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../errors.js';
 import { startMockServer, type MockOptions, type MockServer } from './server.js';
 
 export interface MockRunIO {

@@ -1,0 +1,24 @@
+// The errors every layer may raise (the HTTP client, the settings, the mock, the CLI): the lowest module of all, so
+// that no layer imports upward for them. Exit codes and hints for them are chosen in src/cli/exit-codes.ts alone.
+
+/** Base class of every error rsapi raises on purpose (the class says what kind of failure it is). */
+export class RsapiError extends Error {
+  /** What to do about it, when the place that raised it knows better than its class (no flag or command names). */
+  hint?: string;
+
+  constructor(message: string, options?: { cause?: unknown; hint?: string }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.hint = options?.hint;
+  }
+}
+
+/** A value the user gave (flag, argument, setting, port) that is refused before any request: exit 2. `lines` name each bad item, one a line below it. */
+export class UsageError extends RsapiError {
+  readonly lines: readonly string[];
+
+  constructor(message: string, options?: { cause?: unknown; hint?: string; lines?: readonly string[] }) {
+    super(message, options);
+    this.lines = options?.lines ?? [];
+  }
+}
