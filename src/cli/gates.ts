@@ -1,10 +1,8 @@
 // The CI gates (--fail-on, --min-score): judged over every report a command processed, one verdict line.
-import { toNumber } from '../api/decode.js';
-import { RESULTS } from '../api/reports.js';
+// Reports are read through the record model, so a phpRank report (numeric `result`, no `score`) is judged by the
+// label and score it stands for, exactly as the same report in the seed dialect.
+import { formatScore, readReport, RESULT_RANK } from '../api/report-model.js';
 import type { GateOptions } from './options.js';
-
-/** good > decent > bad: a result "at or worse than" X has an index >= X's. */
-const RANK = new Map<unknown, number>(RESULTS.map((result, index) => [result, index]));
 
 export class Gate {
   private seen = 0;
@@ -25,21 +23,21 @@ export class Gate {
     this.seen++;
     const reasons: string[] = [];
     const { failOn, minScore } = this.options;
+    const { label, score } = readReport(record);
     if (failOn !== undefined) {
-      const rank = RANK.get(record.result);
+      const rank = label === undefined ? undefined : RESULT_RANK.get(label);
       // A report without a known result cannot be shown to be better: it fails the gate.
       if (rank === undefined) this.missingResults++;
-      if (rank === undefined || rank >= RANK.get(failOn)!) {
+      if (rank === undefined || rank >= RESULT_RANK.get(failOn)!) {
         this.resultFailures++;
-        reasons.push(rank === undefined ? `no known result (--fail-on ${failOn})` : `result ${String(record.result)} (--fail-on ${failOn})`);
+        reasons.push(rank === undefined ? `no known result (--fail-on ${failOn})` : `result ${label} (--fail-on ${failOn})`);
       }
     }
     if (minScore !== undefined) {
-      const score = toNumber(record.score);
       if (score === undefined) this.missingScores++;
       if (score === undefined || score < minScore) {
         this.scoreFailures++;
-        reasons.push(score === undefined ? `no score (--min-score ${minScore})` : `score ${score} below ${minScore} (--min-score ${minScore})`);
+        reasons.push(score === undefined ? `no score (--min-score ${minScore})` : `score ${formatScore(score)} below ${minScore} (--min-score ${minScore})`);
       }
     }
     return reasons;

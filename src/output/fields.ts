@@ -1,22 +1,29 @@
 // Which fields a record is rendered with, and how one field's value becomes a cell: raw (csv, tsv) or for display (table).
 import { formatLocalDateTime, parseIsoDateTime } from './dates.js';
 import { stringifyJson } from '../api/json.js';
+import { formatScore } from '../api/report-model.js';
 import { terminalText } from './terminal-text.js';
 import type { RecordKind, ServiceRecord } from './types.js';
 
 const REPORT_COLUMNS = ['id', 'url', 'project', 'result', 'score', 'privacy', 'generated_at'];
 const PROJECT_COLUMNS = ['project', 'created_at'];
+/** A project with figures (phpRank: `reports` and the `average` its score sum gives) shows them before its date. */
+const PROJECT_FIGURES = ['reports', 'average'];
+/** Numbers a person reads as scores: phpRank's unrounded floats are shown to one decimal in a table. */
+const SCORE_FIELDS = new Set(['score', 'average']);
 const PRIVACY_LABELS: Readonly<Record<string, string>> = { '0': 'public', '1': 'private', '2': 'password' };
 
 /**
- * The columns shown when --fields is not given. For projects, the service may add counts
- * (e.g. `reports_count`): every key of `sample` (the first record) named `count` or ending
- * in `_count` is appended, in the record's key order.
+ * The columns shown when --fields is not given. For projects, the service may add figures: phpRank's `reports` and
+ * the `average` the record model derives (project, reports, average, created_at); other counts (e.g.
+ * `reports_count`), every key of `sample` (the first record) named `count` or ending in `_count`, are appended in
+ * the record's key order.
  */
 export function defaultColumns(kind: RecordKind, sample?: ServiceRecord): string[] {
   if (kind === 'report') return [...REPORT_COLUMNS];
+  const figures = sample ? PROJECT_FIGURES.filter((key) => Object.hasOwn(sample, key)) : [];
   const counts = sample ? Object.keys(sample).filter(isCountField) : [];
-  return [...PROJECT_COLUMNS, ...counts.filter((key) => !PROJECT_COLUMNS.includes(key))];
+  return ['project', ...figures, 'created_at', ...counts.filter((key) => !PROJECT_COLUMNS.includes(key))];
 }
 
 function isCountField(key: string): boolean {
@@ -56,6 +63,7 @@ export function rawCell(value: unknown): string {
 
 /** A value for a human: privacy as a label, date-times in local time, control characters made visible. */
 export function displayCell(field: string, value: unknown): string {
+  if (SCORE_FIELDS.has(field) && typeof value === 'number' && Number.isFinite(value)) return formatScore(value);
   if (field === 'privacy' && isScalar(value)) {
     const label = PRIVACY_LABELS[String(value)];
     if (label) return label;

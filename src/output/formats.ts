@@ -1,5 +1,7 @@
 // The one registry of output formats (help, buffering, list writer, one record, a document) and the dispatch through it.
 import { stringifyJson } from '../api/json.js';
+import { modelledProject } from '../api/project-model.js';
+import { modelledRecord } from '../api/report-model.js';
 import { csvLine } from './csv.js';
 import { columnsFor, fieldValue, rawCell, recordId, selectFields } from './fields.js';
 import { drawRecordTable, ListTable, type TableOptions } from './table.js';
@@ -8,10 +10,24 @@ import { singleLine, terminalJson, terminalLines, terminalText } from './termina
 import { tsvLine } from './tsv.js';
 import type { ListWriter, OutputFormat, OutputOptions, ServiceRecord, Sink } from './types.js';
 
-/** A list writer in the chosen format; secret-named fields (a report's password) are masked in every one. */
+/**
+ * A list writer in the chosen format; secret-named fields (a report's password) are masked in every one, and the
+ * formats for people read each record through the record model.
+ */
 export function createListWriter(out: Sink, options: OutputOptions): ListWriter {
   const writer = formatWriter(out, options);
-  return { write: (record) => writer.write(maskSecretFields(record)), end: () => writer.end() };
+  return { write: (record) => writer.write(shownRecord(record, options)), end: () => writer.end() };
+}
+
+/**
+ * The one place a record becomes what a format shows. table, csv and tsv show the record model's reading: a report's
+ * `result` is its label and `score` its number in either dialect, a project gains its `average`. json and ndjson pass
+ * the record as the service sent it (only secrets masked).
+ */
+function shownRecord(received: ServiceRecord, options: OutputOptions): ServiceRecord {
+  const record = maskSecretFields(received);
+  if (!OUTPUT_FORMAT_REGISTRY[options.format].modelled) return record;
+  return options.kind === 'report' ? modelledRecord(record) : modelledProject(record);
 }
 
 /** What a format is and how it renders: adding a format is one entry here (and its renderer's module). */
@@ -20,6 +36,8 @@ export interface OutputFormatEntry {
   help: string;
   /** Whether the whole list is held until its end (to size columns, or to be one document) rather than streamed. */
   buffers: boolean;
+  /** Whether records are shown through the record model (label and score) rather than exactly as sent. */
+  modelled: boolean;
   /** A writer for a list of records. */
   list(out: Sink, options: OutputOptions): ListWriter;
   /** One record (reports show, create of one URL, update). */
@@ -37,6 +55,7 @@ export const OUTPUT_FORMAT_REGISTRY = {
   table: {
     help: 'columns fitted to the terminal',
     buffers: true,
+    modelled: true,
     list: (out, options) => tableWriter(out, options),
     record: async (out, record, options) => {
       const fields = options.fields && options.fields.length > 0 ? options.fields : Object.keys(record);
@@ -47,6 +66,7 @@ export const OUTPUT_FORMAT_REGISTRY = {
   json: {
     help: 'one JSON document',
     buffers: true,
+    modelled: false,
     list: (out, options) => jsonWriter(out, options),
     record: async (out, record, options) => void out.write(prettyJson(selectFields(record, options.fields), options)),
     document: (document, _text, options) => jsonDocument(stringifyJson(document, 2), options),
@@ -54,6 +74,7 @@ export const OUTPUT_FORMAT_REGISTRY = {
   ndjson: {
     help: 'one JSON object a line',
     buffers: false,
+    modelled: false,
     list: (out, options) => ({ write: (record) => void out.write(ndjsonLine(record, options)), end: async () => {} }),
     record: asListOfOne,
     document: (document, _text, options) => jsonDocument(stringifyJson(document), options),
@@ -61,6 +82,7 @@ export const OUTPUT_FORMAT_REGISTRY = {
   csv: {
     help: 'RFC 4180, with a header',
     buffers: false,
+    modelled: true,
     list: (out, options) => rowWriter(out, options, csvLine, true),
     record: asListOfOne,
     document: textDocument,
@@ -68,6 +90,7 @@ export const OUTPUT_FORMAT_REGISTRY = {
   tsv: {
     help: 'tab-separated, no header',
     buffers: false,
+    modelled: true,
     list: (out, options) => rowWriter(out, options, tsvLine, false),
     record: asListOfOne,
     document: textDocument,
@@ -99,7 +122,7 @@ function formatWriter(out: Sink, options: OutputOptions): ListWriter {
 
 /** One record (reports show, create of one URL, update). */
 export async function writeRecord(out: Sink, received: ServiceRecord, options: OutputOptions): Promise<void> {
-  const record = maskSecretFields(received);
+  const record = shownRecord(received, options);
   if (options.quiet) {
     writeId(out, record, options);
     return;

@@ -1,6 +1,6 @@
 // Summing up reports for `reports stats`: counts per result, score minimum/median/mean/maximum, 10-point histogram.
-import { toNumber } from '../api/decode.js';
-import { RESULTS } from '../api/reports.js';
+// Each report is read through the record model: the same figures whether it came in the seed dialect or phpRank's.
+import { readReport } from '../api/report-model.js';
 import type { ServiceRecord } from './types.js';
 
 /** Ten buckets: 0-9, 10-19, ..., 80-89 and 90-100 (a perfect 100 joins the top bucket). */
@@ -33,9 +33,8 @@ export class StatsCollector {
   constructor(private readonly byProject: boolean) {}
 
   add(record: ServiceRecord): void {
-    const result = typeof record.result === 'string' ? record.result.trim().toLowerCase() : '';
-    const key = (RESULTS as readonly string[]).includes(result) ? result : 'other';
-    const score = toNumber(record.score);
+    const { label, score } = readReport(record);
+    const key = label ?? 'other';
     const targets = [this.all];
     if (this.byProject) {
       const project = typeof record.project === 'string' || typeof record.project === 'number' ? String(record.project) : '';

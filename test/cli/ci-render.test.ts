@@ -182,3 +182,53 @@ describe('renderSummary', () => {
     expect(renderSummary(run([report('https://a.test/', 90, 'good')]), 0)).toContain('**Verdict: passed.**\n\n- no gate set (--fail-on, --min-score, --baseline with --max-drop)\n');
   });
 });
+
+/** The same report as phpRank sends it: the score as `result`, no `score` (a report with no score has no result). */
+function asPhpRank(record: ApiRecord): ApiRecord {
+  const { score, result: _label, ...rest } = record;
+  return score === undefined ? rest : { ...rest, result: score };
+}
+
+function phpRankCase(c: CiRun['cases'][number]): CiRun['cases'][number] {
+  return c.kind === 'report' ? { ...c, record: asPhpRank(c.record) } : c;
+}
+
+describe('phpRank reports (numeric result, no score) in JUnit, the summary and the baseline', () => {
+  const seedCases: CiRun['cases'] = [
+    report('https://a.test/', 78.57142857142857, 'decent'),
+    report('https://b.test/', 20, 'bad'),
+    report('https://c.test/', 95, 'good'),
+  ];
+  const seedBaseline = [
+    { url: 'https://a.test/', score: 90, result: 'good' },
+    { url: 'https://b.test/', score: 20, result: 'bad' },
+    { url: 'https://gone.test/', score: 60, result: 'decent' },
+  ];
+  const gate = { active: true, failed: true, verdict: 'gate failed: 1 of 3 reports is bad (--fail-on bad)' };
+
+  function rendered(cases: CiRun['cases'], baseline: ApiRecord[]) {
+    const comparison = compareWithBaseline(baselineOf(baseline), cases.flatMap((c) => (c.kind === 'report' ? [c.record] : [])), { maxDrop: 5 });
+    for (const c of cases) if (c.kind === 'report') c.regression = comparison.regressions.find((r) => r.now.record === c.record);
+    const ciRun = run(cases, { gate, baseline: comparison });
+    return { junit: renderJunit(ciRun), summary: renderSummary(ciRun, 10), comparison };
+  }
+
+  it('give the same JUnit and summary as the seed dialect, scores to one decimal', () => {
+    const seed = rendered(seedCases, seedBaseline);
+    const phprank = rendered(seedCases.map(phpRankCase), seedBaseline.map(asPhpRank));
+    expect(phprank.summary).toBe(seed.summary);
+    expect(phprank.junit).toBe(seed.junit);
+    expect(phprank.summary).toContain('| 78.6 | decent | https://a.test/ |');
+    expect(phprank.summary).toContain('| https://a.test/ | 90 good | 78.6 decent | score 90 → 78.6 (-11.4), result good → decent |');
+    expect(phprank.junit).toContain('result: decent\nscore: 78.6\n');
+  });
+
+  it.each([
+    ['a phpRank baseline against a seed run', seedBaseline.map(asPhpRank), seedCases],
+    ['a seed baseline against a phpRank run', seedBaseline, seedCases.map(phpRankCase)],
+  ])('%s compares by label and score', (_name, baseline, cases) => {
+    const { comparison } = rendered(cases, baseline);
+    expect(comparison.regressions.map((r) => [r.url, r.before.result, r.now.result, r.drop])).toEqual([['https://a.test/', 'good', 'decent', 90 - 78.57142857142857]]);
+    expect(comparison).toMatchObject({ compared: 2, newUrls: ['https://c.test/'], vanished: ['https://gone.test/'], failed: true });
+  });
+});

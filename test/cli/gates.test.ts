@@ -36,6 +36,26 @@ describe('Gate', () => {
     expect(judge({ failOn: 'decent' }, [{ result: 'good' }]).verdict).toBe('rsapi: gate passed: 0 of 1 report are decent or worse (--fail-on decent)');
   });
 
+  it.each([
+    [{ result: 45 }, 'bad'],
+    [{ result: '80' }, 'good'],
+    [{ result: 79.9 }, 'good'],
+    [{ result: 79 }, 'decent'],
+    [{ result: 49 }, 'decent'],
+    [{ result: '48.99' }, 'bad'],
+  ])('a phpRank report %j (score as result) is judged as %s', (record, label) => {
+    const seed = { result: label, score: Number(record.result) };
+    for (const failOn of ['good', 'decent', 'bad'] as const) {
+      expect(judge({ failOn }, [record]), `--fail-on ${failOn}`).toEqual(judge({ failOn }, [seed]));
+    }
+    expect(judge({ minScore: 49 }, [record])).toEqual(judge({ minScore: 49 }, [seed]));
+  });
+
+  it('a phpRank float score is named to one decimal in a failure reason', () => {
+    const gate = new Gate({ failOn: 'decent', minScore: 80 });
+    expect(gate.check({ result: 78.57142857142857 })).toEqual(['result decent (--fail-on decent)', 'score 78.6 below 80 (--min-score 80)']);
+  });
+
   it('is inactive without options', () => {
     expect(new Gate({}).active).toBe(false);
   });

@@ -1,8 +1,10 @@
 // `--baseline FILE` and `--max-drop N`: an earlier json or ndjson output of rsapi, compared URL by URL with this run.
+// Both sides are read through the record model: a file written from phpRank's json (numeric `result`) compares with a
+// seed-dialect run, and the other way round, by label and score.
 import type { ApiRecord } from '../../api/decode.js';
 import { isObject, toNumber } from '../../api/decode.js';
 import { UsageError } from '../errors.js';
-import { RESULTS } from '../../api/reports.js';
+import { formatScore, readReport, RESULT_RANK, RESULTS, type ReportResult } from '../../api/report-model.js';
 import { readUserFile } from '../files.js';
 import { normaliseReportUrl } from '../../api/report-url.js';
 
@@ -10,7 +12,7 @@ import { normaliseReportUrl } from '../../api/report-url.js';
 export interface Standing {
   url: string;
   score?: number;
-  result?: string;
+  result?: ReportResult;
   /** The report it was read from. */
   record: ApiRecord;
 }
@@ -44,8 +46,6 @@ export interface BaselineComparison {
   /** Only with --max-drop. */
   failed: boolean;
 }
-
-const RANK = new Map<unknown, number>(RESULTS.map((result, index) => [result, index]));
 
 /** Reads and checks the file before any request: a usage error (exit 2) names what is wrong with it. */
 export async function loadBaseline(path: string): Promise<Baseline> {
@@ -105,12 +105,12 @@ export function newestByUrl(records: Iterable<ApiRecord>): Map<string, Standing>
 }
 
 function standingOf(record: ApiRecord): Standing {
-  return {
-    url: String(record.url),
-    score: toNumber(record.score),
-    result: typeof record.result === 'string' ? record.result : undefined,
-    record,
-  };
+  const { label, score } = readReport(record);
+  return { url: String(record.url), score, result: label, record };
+}
+
+function rankOf(result: ReportResult | undefined): number | undefined {
+  return result === undefined ? undefined : RESULT_RANK.get(result);
 }
 
 function isNewer(a: ApiRecord, b: ApiRecord): boolean {
@@ -140,8 +140,8 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
     }
     compared++;
     const drop = before.score !== undefined && now.score !== undefined ? before.score - now.score : undefined;
-    const rankBefore = RANK.get(before.result);
-    const rankNow = RANK.get(now.result);
+    const rankBefore = rankOf(before.result);
+    const rankNow = rankOf(now.result);
     const worseResult = rankBefore !== undefined && (rankNow === undefined || rankNow > rankBefore);
     const lostScore = before.score !== undefined && now.score === undefined;
     if ((drop !== undefined && drop > threshold) || worseResult || lostScore) {
@@ -165,7 +165,7 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
 
 function worstFirst(a: Regression, b: Regression): number {
   const severity = (r: Regression) => (r.lostScore ? Infinity : (r.drop ?? 0));
-  const rankDelta = (r: Regression) => (RANK.get(r.now.result) ?? RESULTS.length) - (RANK.get(r.before.result) ?? 0);
+  const rankDelta = (r: Regression) => (rankOf(r.now.result) ?? RESULTS.length) - (rankOf(r.before.result) ?? 0);
   return severity(b) - severity(a) || rankDelta(b) - rankDelta(a) || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0);
 }
 
@@ -173,15 +173,19 @@ function worstFirst(a: Regression, b: Regression): number {
 export function describeChange(regression: Regression): string {
   const parts: string[] = [];
   const { before, now } = regression;
-  if (regression.lostScore) parts.push(`score ${before.score} → none`);
-  else if (regression.drop !== undefined && regression.drop !== 0) parts.push(`score ${before.score} → ${now.score} (${signed(-regression.drop)})`);
+  if (regression.lostScore) parts.push(`score ${shownScore(before.score)} → none`);
+  else if (regression.drop !== undefined && regression.drop !== 0) parts.push(`score ${shownScore(before.score)} → ${shownScore(now.score)} (${signed(-regression.drop)})`);
   if (regression.worseResult) parts.push(`result ${before.result} → ${now.result ?? 'none'}`);
   return parts.join(', ');
 }
 
+function shownScore(score: number | undefined): string {
+  return score === undefined ? 'none' : formatScore(score);
+}
+
 function signed(value: number): string {
-  const rounded = Math.round(value * 100) / 100;
-  return rounded > 0 ? `+${rounded}` : String(rounded);
+  const shown = formatScore(value);
+  return value > 0 && shown !== '0' ? `+${shown}` : shown;
 }
 
 /** The one line on stderr: how many regressed, the worst of them, and how many URLs are new or gone. */

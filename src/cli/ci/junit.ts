@@ -1,5 +1,6 @@
 // `--junit PATH`: the run as JUnit XML, as the test-report views of GitHub (JUnit actions), GitLab, Jenkins and Azure read it.
 import { stringifyJson } from '../../api/json.js';
+import { formatScore, readReport } from '../../api/report-model.js';
 import { describeChange } from './baseline.js';
 import { xmlAttribute as attr, xmlText as text } from './escape.js';
 import { projectOf, type CiCase, type CiRun, type ReportCase } from './run-record.js';
@@ -71,7 +72,9 @@ function failuresOf(c: ReportCase, run: CiRun): string[] {
 
 function systemOut(c: ReportCase): string {
   const { record } = c;
-  const lines = [`result: ${show(record.result)}`, `score: ${show(record.score)}`];
+  const { label, score } = readReport(record);
+  // A result the model cannot read (neither a label nor a number) is shown as sent rather than hidden.
+  const lines = [`result: ${label ?? show(record.result)}`, `score: ${score === undefined ? show(record.score) : formatScore(score)}`];
   for (const field of ['id', 'project', 'generated_at']) if (record[field] !== undefined && record[field] !== null) lines.push(`${field}: ${show(record[field])}`);
   if (c.regression) lines.push(`baseline: ${describeChange(c.regression)}`);
   return lines.join('\n');

@@ -1,6 +1,5 @@
 // `--summary PATH`: the run as Markdown for $GITHUB_STEP_SUMMARY: counts, lowest scores, regressions, the verdict.
-import { toNumber } from '../../api/decode.js';
-import { RESULTS } from '../../api/reports.js';
+import { formatScore, readReport, RESULTS, type ReportResult } from '../../api/report-model.js';
 import { describeChange, type BaselineComparison } from './baseline.js';
 import { markdownText as md } from './escape.js';
 import type { CiRun, ErrorCase, ReportCase } from './run-record.js';
@@ -28,10 +27,11 @@ export function renderSummary(run: CiRun, exitCode: number): string {
 }
 
 function countTable(reports: ReportCase[], errors: number, skipped: number): string[] {
-  const counts = new Map<string, number>(RESULTS.map((result) => [result, 0]));
+  const counts = new Map<ReportResult, number>(RESULTS.map((result) => [result, 0]));
   let unknown = 0;
   for (const { record } of reports) {
-    if (typeof record.result === 'string' && counts.has(record.result)) counts.set(record.result, counts.get(record.result)! + 1);
+    const { label } = readReport(record);
+    if (label !== undefined) counts.set(label, (counts.get(label) ?? 0) + 1);
     else unknown++;
   }
   const rows = [...counts].map(([result, count]) => `| ${result} | ${count} |`);
@@ -53,8 +53,8 @@ function errorTable(errors: ErrorCase[]): string[] {
 
 function lowestScores(reports: ReportCase[]): string[] {
   const scored = reports
-    .map((c) => ({ c, score: toNumber(c.record.score) }))
-    .filter((entry): entry is { c: ReportCase; score: number } => entry.score !== undefined)
+    .map((c) => ({ c, ...readReport(c.record) }))
+    .filter((entry): entry is typeof entry & { score: number } => entry.score !== undefined)
     .sort((a, b) => a.score - b.score || (a.c.url < b.c.url ? -1 : a.c.url > b.c.url ? 1 : 0))
     .slice(0, LOWEST_SHOWN);
   if (scored.length === 0) return [];
@@ -63,7 +63,7 @@ function lowestScores(reports: ReportCase[]): string[] {
     '',
     '| score | result | URL |',
     '| ---: | --- | --- |',
-    ...scored.map(({ c, score }) => `| ${score} | ${md(typeof c.record.result === 'string' ? c.record.result : 'none')} | ${md(c.url)} |`),
+    ...scored.map(({ c, score, label }) => `| ${formatScore(score)} | ${label ?? 'none'} | ${md(c.url)} |`),
   ];
 }
 
@@ -88,7 +88,7 @@ function baselineBlocks(comparison: BaselineComparison): string[][] {
 }
 
 function standing(s: { score?: number; result?: string }): string {
-  return md(`${s.score ?? 'no score'} ${s.result ?? 'no result'}`);
+  return md(`${s.score === undefined ? 'no score' : formatScore(s.score)} ${s.result ?? 'no result'}`);
 }
 
 function verdict(run: CiRun, exitCode: number, errors: number): string[] {
