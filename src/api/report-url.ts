@@ -27,7 +27,7 @@ export function reportUrlProblem(value: string): string | undefined {
  * The one form URLs are compared (and sent) in: scheme and host in lower case, the default port dropped,
  * an empty path written `/`, percent-encoding as WHATWG does it, no #fragment (it never reaches the page's
  * server). `HTTPS://Example.com` and `https://example.com/` are one URL. A value that does not parse is
- * kept as it is. (The same form as --shard's and --baseline's URL key.)
+ * kept as it is. This is the form a URL is sent in; reports are compared by reportIdentity.
  */
 export function normaliseReportUrl(value: string): string {
   try {
@@ -40,9 +40,42 @@ export function normaliseReportUrl(value: string): string {
 }
 
 /**
- * What to search for when looking a URL up: a substring every stored form of it contains, whether the
- * service keeps a root URL's trailing slash or not. The matches are then compared in normalised form.
+ * A report's identity as the service sees it: the form phpRank stores a URL in, so a URL as typed, as
+ * sent and as stored are one identity. `https://www.Example.com/`, `http://example.com` and the stored
+ * `example.com` are all `example.com`. Built from the normalised URL (host lower-cased, default port and
+ * #fragment dropped, percent-encoding as WHATWG does it), then: no scheme (http and https are one page to
+ * the service), no leading `www.`, and no `/` when the path is the root and there is no query. A trailing
+ * slash on any other path is kept, as phpRank keeps it (`example.com/a/` and `example.com/a` are two
+ * reports there). A value with no scheme (a stored URL) is read as http. The identity is the key of input
+ * de-duplication, the look-up after a lost answer, the journal, --shard, baselines and JUnit cases. It
+ * says nothing of redirects: a report stored under its final URL is found by ReportsApi's look-up rule.
  */
-export function reportUrlSearchTerm(normalised: string): string {
-  return normalised.endsWith('/') ? normalised.slice(0, -1) : normalised;
+export function reportIdentity(value: string): string {
+  const trimmed = value.trim();
+  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed);
+  let url: URL;
+  try {
+    url = new URL(hasScheme ? trimmed : `http://${trimmed}`);
+  } catch {
+    return trimmed;
+  }
+  const host = url.host.replace(/^www\./, '');
+  const path = url.pathname === '/' && url.search === '' ? '' : url.pathname;
+  return `${host}${path}${url.search}`;
+}
+
+/** The project (phpRank: the host without `www.`) a URL's report is filed under. */
+export function reportProject(value: string): string {
+  const identity = reportIdentity(value);
+  const end = identity.search(/[/?]/);
+  return (end === -1 ? identity : identity.slice(0, end)).replace(/:\d+$/, '');
+}
+
+/**
+ * What to search for when looking a URL up: its identity, a substring of every stored form of it (the
+ * seed service's full URL with or without `www.` and the root slash, phpRank's cleaned one), since the
+ * search matches substrings. The matches are then compared by identity.
+ */
+export function reportUrlSearchTerm(value: string): string {
+  return reportIdentity(value);
 }

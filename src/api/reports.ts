@@ -3,7 +3,7 @@ import { decodePage, decodeRecord, type ApiRecord, type Page } from './decode.js
 import { InterruptedError, UnsettledCreateError } from './errors.js';
 import { HttpClient, pathSegment, type Params } from './http.js';
 import { iteratePages, withLargestPage, type PagingOptions } from './paging.js';
-import { normaliseReportUrl, reportUrlSearchTerm } from './report-url.js';
+import { normaliseReportUrl, reportIdentity, reportUrlSearchTerm } from './report-url.js';
 import { outcomeOfError, RetryPolicy } from './retry-policy.js';
 
 import { RESULTS, type ReportResult } from './report-model.js';
@@ -197,19 +197,19 @@ export class ReportsApi {
   }
 
   /**
-   * The newest report for this URL (compared normalised) created since `sentAt` (ms, our clock: when the
+   * The newest report of this URL's identity (reportIdentity: as the service stores it) created since `sentAt` (ms, our clock: when the
    * request that may have created it was first sent), if any. Timestamps are compared on the service's clock,
    * known from the look-up's own Date header, so a report made a minute earlier is not taken for ours.
    * The search is a substring match (…/page/1 also finds …/page/10), so it pages on, newest first,
    * until it meets an older report or the end. Ctrl-C stops it before its next request.
    */
   async findCreated(url: string, sentAt: number): Promise<ApiRecord | undefined> {
-    const wanted = normaliseReportUrl(url);
-    const params: ReportListParams = { search: reportUrlSearchTerm(wanted), searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: LOOKUP_PER_PAGE };
+    const wanted = reportIdentity(url);
+    const params: ReportListParams = { search: reportUrlSearchTerm(url), searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: LOOKUP_PER_PAGE };
     for await (const page of this.pages(params, { all: true, concurrency: 1 })) {
       const onServiceClock = this.http.toServiceTime(sentAt);
       const since = onServiceClock === undefined ? sentAt - CLOCK_SKEW_MS : onServiceClock - TIMESTAMP_SLACK_MS;
-      const found = page.records.find((record) => typeof record.url === 'string' && normaliseReportUrl(record.url) === wanted && createdSince(record, since));
+      const found = page.records.find((record) => typeof record.url === 'string' && reportIdentity(record.url) === wanted && createdSince(record, since));
       if (found) return found;
       if (page.page >= LOOKUP_MAX_PAGES || page.records.some((record) => !createdSince(record, since))) return undefined;
     }

@@ -1,15 +1,18 @@
 // The URLs to create reports for: from arguments and --from-file, comments and blanks skipped, checked before sending.
 import { UsageError } from './errors.js';
-import { normaliseReportUrl, reportUrlProblem } from '../api/report-url.js';
+import { normaliseReportUrl, reportIdentity, reportUrlProblem } from '../api/report-url.js';
 import { listLines, readUserFile } from './files.js';
 import { readAll, type Terminal } from './terminal.js';
 
 export interface UrlInput {
-  /** Distinct valid URLs, normalised (the form they are sent, looked up and journaled in), in input order. */
+  /** Valid URLs of distinct identities (reportIdentity), normalised (the form they are sent and journaled in), in input order. */
   urls: string[];
   /** Lines a service would refuse as URLs, with where they came from and why. */
   invalid: { where: string; value: string; problem: string }[];
-  /** URLs given more than once, perhaps in another form (`HTTPS://Example.com`, `https://example.com/`): sent once. */
+  /**
+   * URLs given more than once, perhaps in another form the service stores as one report (`HTTPS://Example.com`,
+   * `https://www.example.com/`, `http://example.com`): sent once, in the form first given.
+   */
   duplicates: string[];
 }
 
@@ -32,12 +35,12 @@ export async function readUrlInput(
   const result: UrlInput = { urls: [], invalid: [], duplicates: [] };
   for (const entry of entries) {
     const problem = reportUrlProblem(entry.value);
-    const url = normaliseReportUrl(entry.value);
+    const identity = reportIdentity(entry.value);
     if (problem !== undefined) result.invalid.push({ ...entry, problem });
-    else if (seen.has(url)) result.duplicates.push(entry.value);
+    else if (seen.has(identity)) result.duplicates.push(entry.value);
     else {
-      seen.add(url);
-      result.urls.push(url);
+      seen.add(identity);
+      result.urls.push(normaliseReportUrl(entry.value));
     }
   }
   return result;

@@ -192,17 +192,20 @@ describe('create after an answer that ended the service\'s work', () => {
 });
 
 describe('URLs in one normalised form', () => {
-  it('sends HTTPS://Example.com as https://example.com/ and finds it stored without the slash', async () => {
-    const server = await raw((req, res) => {
-      if (req.method === 'POST') return sendJson(res, 502, {});
-      sendJson(res, 200, { data: [{ id: 3, url: 'https://example.com', created_at: new Date().toISOString() }], links: { next: null } });
-    });
-    const client = pool.create(server.url);
-    const result = await client.reports.create({ url: 'HTTPS://Example.com' });
-    expect(result).toMatchObject({ recovered: true, report: { id: 3 } });
-    expect(new URLSearchParams(server.requests[0]?.body).get('url')).toBe('https://example.com/');
-    expect(new URL(server.requests[1]?.url ?? '', 'http://x').searchParams.get('search')).toBe('https://example.com');
-  });
+  it.each(['https://example.com', 'example.com', 'www.example.com', 'https://www.example.com/'])(
+    'sends HTTPS://Example.com as https://example.com/, searches for its identity, and finds it stored as %s',
+    async (stored) => {
+      const server = await raw((req, res) => {
+        if (req.method === 'POST') return sendJson(res, 502, {});
+        sendJson(res, 200, { data: [{ id: 3, url: stored, created_at: new Date().toISOString() }], links: { next: null } });
+      });
+      const client = pool.create(server.url);
+      const result = await client.reports.create({ url: 'HTTPS://Example.com' });
+      expect(result).toMatchObject({ recovered: true, report: { id: 3 } });
+      expect(new URLSearchParams(server.requests[0]?.body).get('url')).toBe('https://example.com/');
+      expect(new URL(server.requests[1]?.url ?? '', 'http://x').searchParams.get('search')).toBe('example.com');
+    },
+  );
 });
 
 describe('resuming a URL an earlier run left unsettled', () => {

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { reportIdentity } from '../../src/api/report-url.js';
 import { createAll } from '../../src/cli/bulk/create-all.js';
 import { parseHistory } from '../../src/cli/bulk/journal.js';
 import { runPool } from '../../src/cli/bulk/pool.js';
@@ -207,7 +208,7 @@ describe('bulk create: journal', () => {
     expect(lines).not.toContain(`{"url":"${torn}","status":"crea`);
     expect(lines.slice(2).filter(Boolean).every((line) => JSON.parse(line) !== undefined)).toBe(true);
     const history = parseHistory(readFileSync(journal, 'utf8'));
-    expect([...history.created].sort()).toEqual([done, sending, torn].sort());
+    expect([...history.created].sort()).toEqual([done, sending, torn].map(reportIdentity).sort());
     expect(history.unreadable).toBe(0);
   });
 

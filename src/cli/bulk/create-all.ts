@@ -3,6 +3,7 @@ import type { ApiRecord } from '../../api/decode.js';
 import { ApiError, RsapiError, UnsettledCreateError } from '../../api/errors.js';
 import { type ExitCodeValue, exitCodeOf } from '../exit-codes.js';
 import type { CreateResult, EarlierAttempt, ReportCreateInput } from '../../api/reports.js';
+import { reportIdentity } from '../../api/report-url.js';
 import { JournalWriteError, type Journal, type JournalEntry } from './journal.js';
 import { runPool } from './pool.js';
 import type { ProgressDisplay } from './progress.js';
@@ -82,7 +83,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
     let failure: RsapiError | undefined;
     try {
       // A URL an earlier run left unsettled (killed mid-request, or its report never showed up) may exist: look first.
-      const earlier = unsettled?.get(url);
+      const earlier = unsettled?.get(reportIdentity(url));
       result = earlier === undefined ? await run.create({ ...run.input, url }) : await run.resume({ ...run.input, url }, earlier);
     } catch (error) {
       failure = asRsapiError(error);

@@ -2,7 +2,7 @@
 import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { RsapiError } from '../../api/errors.js';
 import { UsageError } from '../errors.js';
-import { normaliseReportUrl } from '../../api/report-url.js';
+import { reportIdentity } from '../../api/report-url.js';
 import { tryLock, type HeldLock, type LockAttempt } from '../../config/lock-file.js';
 import type { EarlierAttempt } from '../../api/reports.js';
 import { fileError } from '../files.js';
@@ -29,11 +29,11 @@ export interface JournalEntry {
   at: string;
 }
 
-/** What an earlier run left behind, per URL. */
+/** What an earlier run left behind, per report identity (reportIdentity of the URL: look URLs up by it). */
 export interface JournalHistory {
-  /** URLs whose last entry is `created`. */
+  /** Identities whose last entry is `created`. */
   created: Set<string>;
-  /** URLs that may have been created by an earlier run without its knowing, with when it first sent them and last heard of them. */
+  /** Identities that may have been created by an earlier run without its knowing, with when it first sent them and last heard of them. */
   unsettled: Map<string, EarlierAttempt>;
   /** Lines that could not be read (a torn last line after a kill, or damage). */
   unreadable: number;
@@ -159,8 +159,8 @@ export function parseHistory(text: string): JournalHistory {
       history.unreadable++;
       continue;
     }
-    // Journals of older versions hold URLs as typed: compared in normalised form, like the input.
-    const url = normaliseReportUrl(entry.url);
+    // Lines hold the URL as sent (older versions: as typed, or normalised): keyed by identity, like the input.
+    const url = reportIdentity(entry.url);
     const parsed = Date.parse(entry.at);
     const at = Number.isNaN(parsed) ? 0 : parsed;
     if (!firstSeen.has(url)) firstSeen.set(url, at);

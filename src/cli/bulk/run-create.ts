@@ -2,6 +2,7 @@
 import { type RsapiError } from '../../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines } from '../exit-codes.js';
 import type { Privacy } from '../../api/reports.js';
+import { reportIdentity } from '../../api/report-url.js';
 import type { CiReporter } from '../ci/reporter.js';
 import type { CommandContext } from '../context.js';
 import { Gate } from '../gates.js';
@@ -35,11 +36,12 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
   const journal = plan.journalPath === undefined ? undefined : Journal.open(plan.journalPath);
   try {
     const all = plan.input.urls;
-    const done = journal?.history.created ?? new Set<string>();
+    const created = journal?.history.created ?? new Set<string>();
+    const done = (url: string) => created.has(reportIdentity(url));
     if (plan.ci) plan.ci.inputOrder = all;
-    const urls = all.filter((url) => !done.has(url));
+    const urls = all.filter((url) => !done(url));
     const skipped = all.length - urls.length;
-    for (const url of all) if (done.has(url)) plan.ci?.addSkipped(url, `created by an earlier run (journal ${journal?.path})`);
+    for (const url of all) if (done(url)) plan.ci?.addSkipped(url, `created by an earlier run (journal ${journal?.path})`);
     if (skipped > 0) ctx.note(`rsapi: skipping ${skipped} URL${skipped === 1 ? '' : 's'} already created (journal ${journal?.path})`);
     const single = all.length === 1 && plan.alwaysList !== true;
     // The bar shows under -q too (it is on stderr; -q shapes stdout), but never in a CI log.

@@ -6,7 +6,7 @@ import { isObject, toNumber } from '../../api/decode.js';
 import { UsageError } from '../errors.js';
 import { formatScore, readReport, RESULT_RANK, RESULTS, type ReportResult } from '../../api/report-model.js';
 import { readUserFile } from '../files.js';
-import { normaliseReportUrl } from '../../api/report-url.js';
+import { reportIdentity } from '../../api/report-url.js';
 
 /** What is compared of a report. */
 export interface Standing {
@@ -19,7 +19,7 @@ export interface Standing {
 
 export interface Baseline {
   path: string;
-  /** By normalised URL; the newest report of a URL when the file holds several. */
+  /** By report identity (reportIdentity); the newest report of a URL when the file holds several. */
   byUrl: Map<string, Standing>;
 }
 
@@ -91,12 +91,12 @@ function parseNdjson(text: string, path: string): ApiRecord[] {
   return records;
 }
 
-/** One standing per normalised URL: the newest report (generated_at, then id) when there are several. */
+/** One standing per report identity: the newest report (generated_at, then id) when there are several. */
 export function newestByUrl(records: Iterable<ApiRecord>): Map<string, Standing> {
   const newest = new Map<string, { record: ApiRecord; standing: Standing }>();
   for (const record of records) {
     if (typeof record.url !== 'string' || record.url.trim() === '') continue;
-    const key = normaliseReportUrl(record.url);
+    const key = reportIdentity(record.url);
     const held = newest.get(key);
     if (held && !isNewer(record, held.record)) continue;
     newest.set(key, { record, standing: standingOf(record) });

@@ -5,7 +5,7 @@ import type { ApiRecord } from '../../api/decode.js';
 import { type RsapiError } from '../../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, hintOf } from '../exit-codes.js';
 import { UsageError } from '../errors.js';
-import { normaliseReportUrl } from '../../api/report-url.js';
+import { reportIdentity } from '../../api/report-url.js';
 import type { CommandContext } from '../context.js';
 import type { Gate } from '../gates.js';
 import { compareWithBaseline, baselineVerdict, loadBaseline, type Baseline } from './baseline.js';
@@ -75,8 +75,10 @@ export class CiReporter {
    */
   async finish(ctx: CommandContext, gate: Gate, code: ExitCodeValue): Promise<ExitCodeValue> {
     if (this.inputOrder) {
-      const position = new Map(this.inputOrder.map((url, index) => [url, index]));
-      this.cases.sort((a, b) => (position.get(a.url) ?? Infinity) - (position.get(b.url) ?? Infinity));
+      // A report's case holds the URL as stored (`example.com/a` for `https://www.example.com/a`): matched by identity.
+      const position = new Map(this.inputOrder.map((url, index) => [reportIdentity(url), index]));
+      const place = (url: string) => position.get(reportIdentity(url)) ?? Infinity;
+      this.cases.sort((a, b) => place(a.url) - place(b.url));
     }
     const run: CiRun = {
       command: this.command,
@@ -89,8 +91,8 @@ export class CiReporter {
     if (this.baseline) {
       const records = this.cases.flatMap((c) => (c.kind === 'report' ? [c.record] : []));
       // A URL of this run not created (an error) or not sent (journal, Ctrl-C) is listed as such, not as vanished.
-      const unjudged = new Set(this.cases.flatMap((c) => (c.kind === 'report' ? [] : [normaliseReportUrl(c.url)])));
-      const inScope = (url: string) => !unjudged.has(normaliseReportUrl(url)) && (this.share?.contains(url) ?? true);
+      const unjudged = new Set(this.cases.flatMap((c) => (c.kind === 'report' ? [] : [reportIdentity(c.url)])));
+      const inScope = (url: string) => !unjudged.has(reportIdentity(url)) && (this.share?.contains(url) ?? true);
       run.baseline = compareWithBaseline(this.baseline, records, { maxDrop: this.flags.maxDrop, inScope });
       // Only the newest report of a URL is compared; older ones in a list keep their own standing.
       const byRecord = new Map(run.baseline.regressions.map((regression) => [regression.now.record, regression]));

@@ -1,6 +1,6 @@
-// `--shard I/N`: the I-th of N shares of the input URLs, by a stable hash of each normalised URL.
+// `--shard I/N`: the I-th of N shares of the input URLs, by a stable hash of each URL's report identity.
 import { InvalidArgumentError } from '@commander-js/extra-typings';
-import { normaliseReportUrl } from '../../api/report-url.js';
+import { reportIdentity } from '../../api/report-url.js';
 
 export interface Shard {
   /** 1-based. */
@@ -23,13 +23,14 @@ export function parseShard(value: string): Shard {
 }
 
 /**
- * The share (1-based) a URL falls in: sha1 of its normalised form, first 48 bits, modulo N. The same on
- * every machine and run, so N jobs given the same list split it with no URL in two shares and none left out.
+ * The share (1-based) a URL falls in: sha1 of its report identity (reportIdentity), first 48 bits, modulo N.
+ * The same on every machine and run, so N jobs given the same list split it with no URL in two shares and
+ * none left out; a URL and the stored form of it (a baseline's) fall in the same share.
  */
 export function shareOf(url: string, count: number): number {
   // Loaded on first use: node:crypto costs every command's start-up when imported (~6 ms on Node 24).
   const { createHash } = process.getBuiltinModule('node:crypto');
-  const digest = createHash('sha1').update(normaliseReportUrl(url)).digest();
+  const digest = createHash('sha1').update(reportIdentity(url)).digest();
   return (digest.readUIntBE(0, 6) % count) + 1;
 }
 
