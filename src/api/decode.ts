@@ -1,5 +1,5 @@
 // Tolerant decoding of the service's answers: JSON or not, record wrapped in `data` or bare, every list shape.
-import { ApiError, AuthError, NotFoundError, ServerError, ValidationError, type RequestInfo } from './errors.js';
+import { ApiError, AuthError, NotFoundError, recordOf, ServerError, ValidationError, type RequestInfo } from './errors.js';
 import { JsonTooDeepError, parseJson } from './json.js';
 
 export type ApiRecord = Record<string, unknown>;
@@ -55,10 +55,34 @@ export function decodeBody(text: string, status: number, request: RequestInfo, c
 /** A service's message longer than this is cut (a hostile or broken one could send megabytes). */
 export const MAX_SERVICE_MESSAGE = 1_000;
 
-/** The `message` of a Laravel error body, if any, cut to MAX_SERVICE_MESSAGE characters. */
+/**
+ * The `message` of an error body as one line, cut to MAX_SERVICE_MESSAGE characters: a string as it is; phpRank's
+ * object of field => messages (its 422) as the first `field: message` and how many more; an array or a number as
+ * text. Never "[object Object]", never empty.
+ */
 export function serviceMessage(body: unknown): string | undefined {
-  if (isObject(body) && typeof body.message === 'string' && body.message.trim() !== '') return shortened(body.message.trim());
-  return undefined;
+  if (!isObject(body)) return undefined;
+  const { message } = body;
+  if (isObject(message)) return fieldSummary(fieldErrors({ errors: message }));
+  const text = flatMessages(message).join('; ');
+  return text === '' ? undefined : shortened(text);
+}
+
+/** `url: The url must be a valid URL. (and 2 more errors)`, as Laravel sums up its own validation errors. */
+function fieldSummary(fields: Record<string, string[]>): string | undefined {
+  const all = Object.entries(fields).flatMap(([field, messages]) => messages.map((message) => `${field}: ${message}`));
+  const [first] = all;
+  if (first === undefined) return undefined;
+  const more = all.length - 1;
+  return shortened(more === 0 ? first : `${first} (and ${more} more error${more === 1 ? '' : 's'})`);
+}
+
+/** Every text in a message value, however nested: strings, numbers and booleans as text; null and blank strings dropped. */
+function flatMessages(value: unknown, depth = 0): string[] {
+  if (typeof value === 'string') return value.trim() === '' ? [] : [value.trim()];
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return [String(value)];
+  if (depth > 4 || value === null || typeof value !== 'object') return [];
+  return Object.values(value).flatMap((item) => flatMessages(item, depth + 1));
 }
 
 function shortened(text: string): string {
@@ -68,7 +92,7 @@ function shortened(text: string): string {
 /** Maps an error status (other than 3xx, 408 and 429, which the HTTP client handles) to its typed error. */
 export function errorForStatus(status: number, request: RequestInfo, body: unknown, isHtml: boolean, message: string | undefined): ApiError {
   if (status === 401 || status === 403) return new AuthError(request, status, message);
-  if (status === 404) return new NotFoundError(request, message, notFoundHint(request.path, message));
+  if (status === 404) return new NotFoundError(request, message, { routeMissing: routeMissing(request, body, message) });
   if (status === 422 || status === 400) return new ValidationError(request, status, message, fieldErrors(body));
   const htmlHint = isHtml ? 'the service answered with HTML, not JSON: check the base URL' : undefined;
   if (status >= 500) {
@@ -81,20 +105,64 @@ export function errorForStatus(status: number, request: RequestInfo, body: unkno
   });
 }
 
-/** A missing route means a wrong base URL, not a wrong id. */
-function notFoundHint(_path: string, message: string | undefined): string | undefined {
-  if (message && /route .* could not be found/i.test(message)) return 'the service has no such route: check the base URL (…/api/v1)';
-  return undefined;
+/**
+ * Whether a 404 means the route is missing (a wrong base URL) rather than a record: on a list or any path that
+ * names no record, always (phpRank answers an unknown path with `Resource not found.`); on one record, when the
+ * body's `message` is there but empty (Laravel 8's answer for an unknown route) or names a route.
+ */
+function routeMissing(request: RequestInfo, body: unknown, message: string | undefined): boolean {
+  if (recordOf(request.path) === undefined) return true;
+  if (isObject(body) && typeof body.message === 'string' && body.message.trim() === '') return true;
+  return message !== undefined && /route .* could not be found/i.test(message);
 }
 
-function fieldErrors(body: unknown): Record<string, string[]> {
-  const errors = isObject(body) ? body.errors : undefined;
-  const fields: Record<string, string[]> = {};
-  if (!isObject(errors)) return fields;
-  for (const [field, messages] of Object.entries(errors)) {
-    fields[shortened(field)] = (Array.isArray(messages) ? messages.map(String) : [String(messages)]).map(shortened);
+/** The rejected fields: Laravel's `errors` object, and phpRank's `message` when it is one (its 422). */
+export function fieldErrors(body: unknown): Record<string, string[]> {
+  if (!isObject(body)) return {};
+  const fields = new Map<string, string[]>();
+  for (const source of [body.errors, body.message]) {
+    if (!isObject(source)) continue;
+    for (const [field, value] of Object.entries(source)) {
+      const name = shortened(field);
+      const messages = flatMessages(value).map(shortened);
+      fields.set(name, [...new Set([...(fields.get(name) ?? []), ...messages])]);
+    }
   }
-  return fields;
+  // fromEntries: a field named __proto__ stays a field.
+  return Object.fromEntries(fields);
+}
+
+/**
+ * The error for a 3xx (never followed). A redirect to a login page, or a 302 that sends an HTML page elsewhere on
+ * the same site outside the API, is how Laravel refuses a key when it takes the request for a browser's: exit 3.
+ * Any other is a base URL to correct.
+ */
+export function redirectError(status: number, request: RequestInfo, location: string | undefined, baseUrl: string, isHtml: boolean): ApiError {
+  const base = new URL(baseUrl);
+  const target = location === undefined ? undefined : parseUrl(location, base);
+  const toLogin = target !== undefined && /(^|\/)login\/?$/i.test(target.pathname);
+  const offApi = target !== undefined && target.origin === base.origin && !`${target.pathname}/`.startsWith(`${base.pathname}/`);
+  if (toLogin || (status === 302 && isHtml && offApi)) {
+    return new AuthError(request, status, undefined, {
+      refusal: 'key',
+      what: `authentication refused: the service sent rsapi to ${target?.pathname ?? 'its login page'} (not followed), as it does with a key it refuses`,
+    });
+  }
+  return new ServerError(`the service answered with a redirect${location ? ` to ${redactQuery(location)}` : ''}, which rsapi does not follow`, request, status, {
+    hint: 'check the base URL (https rather than http? the right host and path?); the key is never sent to another address',
+  });
+}
+
+function parseUrl(location: string, base: URL): URL | undefined {
+  try {
+    return new URL(location, base);
+  } catch {
+    return undefined;
+  }
+}
+
+function redactQuery(location: string): string {
+  return location.replace(/\?.*$/, '');
 }
 
 /** One record, wrapped in `data` or bare. */

@@ -37,26 +37,77 @@ export class ApiError extends RsapiError {
     this.path = request.path;
     this.serviceMessage = options?.serviceMessage;
   }
-}
 
-/** 401 or 403. */
-export class AuthError extends ApiError {
-  constructor(request: RequestInfo, status: number, serviceMessage?: string) {
-    const what = status === 403 ? 'permission refused' : 'authentication refused';
-    super(withServiceMessage(what, serviceMessage), request, status, {
-      serviceMessage,
-      hint: status === 403 ? 'the key is valid but lacks the right for this; check the account or plan' : undefined,
-    });
+  /** Whether the request named one record (`/reports/{id}`, `/projects/{name}`) rather than a list or another route. */
+  get onRecord(): boolean {
+    return recordOf(this.path) !== undefined;
   }
 }
 
-/** 404. */
+/** The resource and id of a path naming one record (`/reports/12?x=1` -> reports, 12); undefined for a list or other route. */
+export function recordOf(path: string): { resource: 'reports' | 'projects'; id: string } | undefined {
+  const match = /^\/(reports|projects)\/([^/?]+)\/?(?:\?|$)/.exec(path);
+  return match ? { resource: match[1] as 'reports' | 'projects', id: match[2] ?? '' } : undefined;
+}
+
+/**
+ * Why the service refused, as far as the status and the request tell (never its message, which is translated):
+ * - `key`: the key itself (401, or a redirect to the login page);
+ * - `plan`: a 403 on a read of a list: the key is known but the account or its plan has no API access (phpRank
+ *   answers every call so then);
+ * - `record`: a 403 on one record: phpRank answers so for a report that does not exist as for one of another account;
+ * - `action`: a 403 on anything else.
+ */
+export type Refusal = 'key' | 'plan' | 'record' | 'action';
+
+/** 401 or 403 (or a redirect to a login page: the key was refused). */
+export class AuthError extends ApiError {
+  readonly refusal: Refusal;
+
+  constructor(request: RequestInfo, status: number, serviceMessage?: string, options: { refusal?: Refusal; what?: string } = {}) {
+    const refusal = options.refusal ?? refusalOf(request, status);
+    super(withServiceMessage(options.what ?? refusalWhat(refusal, request), serviceMessage), request, status, { serviceMessage });
+    this.refusal = refusal;
+  }
+}
+
+function refusalOf(request: RequestInfo, status: number): Refusal {
+  if (status !== 403) return 'key';
+  if (recordOf(request.path)) return 'record';
+  return request.method === 'GET' ? 'plan' : 'action';
+}
+
+function refusalWhat(refusal: Refusal, request: RequestInfo): string {
+  if (refusal === 'key') return 'authentication refused';
+  if (refusal === 'record') return `no such ${recordOf(request.path)?.resource === 'projects' ? 'project' : 'report'}, or not yours`;
+  return 'permission refused';
+}
+
+/**
+ * A 403 on one record, settled by a look-up of it (GET): `exists` false when that answered 404 (phpRank refuses an
+ * update of a report that does not exist with 403), true when it found the record (the key may read it, not change it).
+ */
+export class HiddenRecordError extends AuthError {
+  readonly exists: boolean;
+
+  constructor(refused: AuthError, exists: boolean, lookUp: RequestInfo) {
+    const record = recordOf(refused.path);
+    const noun = record?.resource === 'projects' ? 'project' : 'report';
+    const what = exists
+      ? `permission refused: ${noun} ${record?.id ?? ''} exists (${lookUp.method} ${lookUp.path} found it), but the service refuses this to the key`
+      : `no such ${noun}, or not yours: ${lookUp.method} ${lookUp.path} answers 404, so it does not exist`;
+    super(refused, refused.status ?? 403, exists ? refused.serviceMessage : undefined, { refusal: 'record', what });
+    this.exists = exists;
+  }
+}
+
+/** 404. `routeMissing`: the answer says the route, not a record, is missing (a list, an empty Laravel message): the base URL is wrong. */
 export class NotFoundError extends ApiError {
-  constructor(request: RequestInfo, serviceMessage?: string, hint?: string) {
-    super(withServiceMessage('not found', serviceMessage), request, 404, {
-      serviceMessage,
-      hint,
-    });
+  readonly routeMissing: boolean;
+
+  constructor(request: RequestInfo, serviceMessage?: string, options: { routeMissing?: boolean } = {}) {
+    super(withServiceMessage('not found', serviceMessage), request, 404, { serviceMessage });
+    this.routeMissing = options.routeMissing ?? recordOf(request.path) === undefined;
   }
 }
 

@@ -1,5 +1,5 @@
 // One place that sends requests: headers, bodies, timeouts, the retry policy, and turning answers into typed errors.
-import { decodeBody, errorForStatus, serviceMessage } from './decode.js';
+import { decodeBody, errorForStatus, redirectError, serviceMessage } from './decode.js';
 import { describeNetworkFailure } from './network-failure.js';
 import { parseRetryAfter, RetryPolicy, systemClock, type AttemptOutcome, type Clock, type HttpMethod } from './retry-policy.js';
 import type { Dispatcher } from 'undici';
@@ -227,9 +227,7 @@ export class HttpClient {
     const { status, headers } = response;
     if (status >= 300 && status < 400) {
       const location = typeof headers.location === 'string' ? headers.location : undefined;
-      throw new ServerError(`the service answered with a redirect${location ? ` to ${redactQuery(location)}` : ''}, which rsapi does not follow`, info, status, {
-        hint: 'check the base URL (https rather than http? the right host and path?); the key is never sent to another address',
-      });
+      throw redirectError(status, info, location, this.options.baseUrl, /html/i.test(contentType(headers)));
     }
     const body = decodeBody(response.text, status, info, contentType(headers));
     if (status >= 200 && status < 300) return { status, headers, body: body.value };
@@ -355,8 +353,4 @@ export function encodeParams(params: Params | undefined): string {
 function contentType(headers: Record<string, string | string[] | undefined>): string {
   const value = headers['content-type'];
   return (Array.isArray(value) ? value[0] : value) ?? '';
-}
-
-function redactQuery(location: string): string {
-  return location.replace(/\?.*$/, '');
 }

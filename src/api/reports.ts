@@ -1,6 +1,6 @@
 // The reports endpoints, typed: list, show, create (safe against duplicates), update, delete.
 import { decodePage, decodeRecord, type ApiRecord, type Page } from './decode.js';
-import { InterruptedError, UnsettledCreateError } from './errors.js';
+import { AuthError, HiddenRecordError, InterruptedError, NotFoundError, UnsettledCreateError } from './errors.js';
 import { HttpClient, pathSegment, type Params } from './http.js';
 import { iteratePages, withLargestPage, type PagingOptions } from './paging.js';
 import { normaliseReportUrl, reportIdentity, reportUrlSearchTerm } from './report-url.js';
@@ -39,8 +39,14 @@ export interface ReportCreateInput {
 export interface ReportUpdateInput {
   privacy?: Privacy;
   password?: string;
-  /** Sends update=1: the service regenerates the report. */
+  /** Sends update=1 and results=1 (phpRank's name): the service audits the page again. */
   refresh?: boolean;
+}
+
+export interface UpdateResult {
+  report: ApiRecord;
+  /** With a refresh: false when the report's generated_at did not move (the service did not audit again); undefined when not known. */
+  reaudited?: boolean;
 }
 
 export interface CreateResult {
@@ -216,11 +222,39 @@ export class ReportsApi {
     return undefined;
   }
 
-  async update(id: string, input: ReportUpdateInput): Promise<ApiRecord> {
-    const form: Params = { privacy: input.privacy, password: input.password, update: input.refresh ? 1 : undefined };
+  /**
+   * Changes a report. A refresh sends `update=1` and `results=1` (phpRank's name for it) and reads the report
+   * first, to tell whether its generated_at moved. A 403 on the change (phpRank's answer for a report that does
+   * not exist as for another account's) is settled by reading the report: HiddenRecordError says which.
+   */
+  async update(id: string, input: ReportUpdateInput): Promise<UpdateResult> {
+    const before = input.refresh ? await this.show(id) : undefined;
+    const refresh = input.refresh ? 1 : undefined;
+    const form: Params = { privacy: input.privacy, password: input.password, update: refresh, results: refresh };
     const req = { method: 'PATCH' as const, path: `/reports/${pathSegment(id)}`, form };
-    const response = await this.http.request(req);
-    return decodeRecord(response.body, HttpClient.describe(req));
+    let response;
+    try {
+      response = await this.http.request(req);
+    } catch (error) {
+      throw await this.settleRefusal(error, id, before !== undefined);
+    }
+    const report = decodeRecord(response.body, HttpClient.describe(req));
+    return { report, reaudited: before === undefined ? undefined : generatedAtMoved(before, report) };
+  }
+
+  /** The error to throw for a failed change: a 403 on the report becomes a HiddenRecordError once a read tells whether it exists. */
+  private async settleRefusal(error: unknown, id: string, seen: boolean): Promise<unknown> {
+    if (!(error instanceof AuthError) || error.refusal !== 'record') return error;
+    const lookUp = { method: 'GET', path: `/reports/${pathSegment(id)}` };
+    if (seen) return new HiddenRecordError(error, true, lookUp);
+    try {
+      await this.show(id);
+      return new HiddenRecordError(error, true, lookUp);
+    } catch (lookUpError) {
+      if (lookUpError instanceof NotFoundError) return new HiddenRecordError(error, false, lookUp);
+      // Refused too (a plan without API access), unreachable, interrupted: it stays "no such report, or not yours".
+      return lookUpError instanceof InterruptedError ? lookUpError : error;
+    }
   }
 
   async delete(id: string): Promise<DeleteResult> {
@@ -263,3 +297,10 @@ function createdSince(record: ApiRecord, since: number): boolean {
   return Number.isNaN(time) || time >= since;
 }
 
+/** Whether generated_at differs between two versions of a report; undefined when either has none. */
+function generatedAtMoved(before: ApiRecord, after: ApiRecord): boolean | undefined {
+  const [was, is] = [before.generated_at, after.generated_at];
+  if (typeof was !== 'string' || typeof is !== 'string') return undefined;
+  const [wasTime, isTime] = [Date.parse(was), Date.parse(is)];
+  return Number.isNaN(wasTime) || Number.isNaN(isTime) ? was !== is : wasTime !== isTime;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBody, decodePage, decodeRecord, errorForStatus, serviceMessage, toNumber } from '../../src/api/decode.js';
+import { decodeBody, decodePage, decodeRecord, errorForStatus, fieldErrors, redirectError, serviceMessage, toNumber } from '../../src/api/decode.js';
 import { ApiError, AuthError, NotFoundError, ServerError, ValidationError } from '../../src/api/errors.js';
 import { ExitCode, exitCodeOf, hintOf } from '../../src/cli/exit-codes.js';
 
@@ -213,8 +213,18 @@ describe('serviceMessage', () => {
     expect(serviceMessage({ message: ' Unauthenticated. ' })).toBe('Unauthenticated.');
   });
 
-  it.each([[undefined], [{ message: '' }], [{ message: 42 }], [{ error: 'x' }], ['text']])('has none in %j', (body) => {
+  it.each([[undefined], [{ message: '' }], [{ message: null }], [{ message: {} }], [{ message: [' '] }], [{ error: 'x' }], ['text']])('has none in %j', (body) => {
     expect(serviceMessage(body)).toBeUndefined();
+  });
+
+  it.each([
+    [{ message: 42 }, '42'],
+    [{ message: ['First.', 'Second.'] }, 'First.; Second.'],
+    [{ message: { url: ['The url must be a valid URL.'] }, status: 422 }, 'url: The url must be a valid URL.'],
+    [{ message: { url: ['A.', 'B.'], privacy: 'C.' } }, 'url: A. (and 2 more errors)'],
+    [{ message: { url: { nested: ['Deep.'] } } }, 'url: Deep.'],
+  ])('reads a message that is not a string, never as [object Object]: %j', (body, expected) => {
+    expect(serviceMessage(body)).toBe(expected);
   });
 });
 
@@ -259,5 +269,55 @@ describe('errorForStatus', () => {
   it('hints at the list command on 404', () => {
     expect(hintOf(errorForStatus(404, SHOW, undefined, false, undefined))).toMatch(/rsapi reports list/);
     expect(hintOf(errorForStatus(404, { method: 'DELETE', path: '/projects/x' }, undefined, false, undefined))).toMatch(/rsapi projects list/);
+  });
+
+  it.each([
+    ['a list, with a message', LIST, { message: 'Resource not found.', status: 404 }, true],
+    ['a list, with no body', LIST, undefined, true],
+    ['a list with a query', { method: 'GET', path: '/reports?page=2' }, { message: 'Resource not found.' }, true],
+    ['another route', { method: 'GET', path: '/reports/12/extra' }, undefined, true],
+    ["one record, Laravel 8's empty message", SHOW, { message: '' }, true],
+    ['one record, a record message', SHOW, { message: 'Resource not found.', status: 404 }, false],
+    ['one record, no body', SHOW, undefined, false],
+  ] as const)('a 404 on %s: routeMissing %s, and the hint follows', (_name, request, body, missing) => {
+    const error = errorForStatus(404, request, body, false, serviceMessage(body)) as NotFoundError;
+    expect(error.routeMissing).toBe(missing);
+    expect(hintOf(error)).toMatch(missing ? /check the base URL/ : /check the id/);
+  });
+});
+
+describe('fieldErrors', () => {
+  it("merges Laravel's `errors` and phpRank's `message` object, each message once, nested values flattened", () => {
+    const body = { message: { url: ['A.', 'B.'], privacy: { 0: 'C.' } }, errors: { url: ['A.'] }, status: 422 };
+    expect(fieldErrors(body)).toEqual({ url: ['A.', 'B.'], privacy: ['C.'] });
+  });
+
+  it('keeps a field named __proto__ as a field', () => {
+    const fields = fieldErrors(JSON.parse('{"message":{"__proto__":["Odd."]}}'));
+    expect(Object.keys(fields)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(fields)).toBe(Object.prototype);
+  });
+
+  it('has none for a string message or no body', () => {
+    expect(fieldErrors({ message: 'The given data was invalid.' })).toEqual({});
+    expect(fieldErrors(undefined)).toEqual({});
+  });
+});
+
+describe('redirectError', () => {
+  const BASE = 'https://rank.example.com/api/v1';
+  it.each([
+    ['to /login', 302, 'https://rank.example.com/login', false, AuthError],
+    ['to a localised login, relative', 302, '/fr/login/', false, AuthError],
+    ['a 302 with HTML elsewhere on the site', 302, '/dashboard', true, AuthError],
+    ['a 302 with HTML to another host', 302, 'https://other.example/', true, ServerError],
+    ['a 302 without HTML elsewhere on the site', 302, '/dashboard', false, ServerError],
+    ['a 301 with HTML to the site root', 301, '/', true, ServerError],
+    ['a 302 with HTML under the API', 302, '/api/v1/reports/', true, ServerError],
+    ['no Location', 302, undefined, true, ServerError],
+  ] as const)('%s -> %s', (_name, status, location, isHtml, type) => {
+    const error = redirectError(status, LIST, location, BASE, isHtml);
+    expect(error).toBeInstanceOf(type);
+    expect(exitCodeOf(error)).toBe(type === AuthError ? ExitCode.auth : ExitCode.server);
   });
 });

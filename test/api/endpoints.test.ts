@@ -169,7 +169,8 @@ describe('reports.create', () => {
 
 describe('reports.update', () => {
   it('PATCHes /reports/{id} with only the fields set', async () => {
-    const report = await client.reports.update('5', { privacy: 1 });
+    const { report, reaudited } = await client.reports.update('5', { privacy: 1 });
+    expect(reaudited).toBeUndefined();
     const request = only();
     expect(request.method).toBe('PATCH');
     expect(request.path).toBe('/api/v1/reports/5');
@@ -178,9 +179,12 @@ describe('reports.update', () => {
     expect(report).toMatchObject({ id: 5, privacy: 1 });
   });
 
-  it('sends update=1 for a refresh, and nothing else', async () => {
-    await client.reports.update('6', { refresh: true });
-    expect(only().form).toEqual({ update: '1' });
+  it('a refresh reads the report, then sends update=1 and results=1 (phpRank\'s name), and nothing else', async () => {
+    const { report, reaudited } = await client.reports.update('6', { refresh: true });
+    expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /api/v1/reports/6', 'PATCH /api/v1/reports/6']);
+    expect(server.requests[1]?.form).toEqual({ update: '1', results: '1' });
+    expect(reaudited).toBe(true);
+    expect(report).toMatchObject({ id: 6 });
   });
 
   it('does not send update when refresh is false', async () => {

@@ -1,6 +1,6 @@
 // Every way a request can fail, over real loopback sockets, and the typed error and exit code each one becomes.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, AuthError, NetworkError, NotFoundError, RateLimitError, ServerError, ValidationError } from '../../src/api/index.js';
+import { ApiError, AuthError, HiddenRecordError, NetworkError, NotFoundError, RateLimitError, ServerError, ValidationError } from '../../src/api/index.js';
 import { ExitCode, exitCodeOf, hintOf } from '../../src/cli/exit-codes.js';
 import { startMockServer, type MockServer } from '../../src/mock/server.js';
 import { refusedPort, sendJson, sendText, startRawServer, type RawServer } from '../helpers/raw-server.js';
@@ -80,13 +80,14 @@ describe('error statuses from the mock', () => {
 });
 
 describe('error statuses from a raw server', () => {
-  it('403: AuthError, exit 3, with a permission hint, not retried', async () => {
+  it('403 on a list: AuthError, exit 3, the plan hint (no claim about the key), not retried', async () => {
     const server = await raw((_req, res) => sendJson(res, 403, { message: 'Your plan does not include the API.' }));
     const client = pool.create(server.url);
     const error = await expectFailure(client.reports.list(), AuthError, ExitCode.auth);
     expect(error.status).toBe(403);
     expect(error.message).toMatch(/^permission refused: Your plan does not include the API\./);
-    expect(hintOf(error)).toMatch(/lacks the right/);
+    expect(hintOf(error)).toMatch(/no API access/);
+    expect(hintOf(error)).not.toMatch(/key is valid/);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -237,6 +238,75 @@ describe('redirects', () => {
     const error = await expectFailure(client.reports.delete('3'), ServerError, ExitCode.server);
     expect(error.status).toBe(301);
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("phpRank's refusals, typed from status and request alone", () => {
+  const unauthorized = '{"message":"This action is unauthorized."}';
+
+  it('403 on an update, then 404 on the look-up: HiddenRecordError, exists false, exit 4; two requests', async () => {
+    const server = await raw((req, res) => (req.method === 'PATCH' ? sendText(res, 403, unauthorized, 'application/json') : sendText(res, 404, '{"message":"Resource not found.","status":404}', 'application/json')));
+    const client = pool.create(server.url);
+    const error = await expectFailure(client.reports.update('99', { privacy: 1 }), HiddenRecordError, ExitCode.notFound);
+    expect(error.exists).toBe(false);
+    expect(error.status).toBe(403);
+    expect(error.message).toMatch(/^no such report, or not yours: GET \/reports\/99 answers 404/);
+    expect(hintOf(error)).toMatch(/check the id/);
+    expect(server.requests.map((request) => request.method)).toEqual(['PATCH', 'GET']);
+  });
+
+  it('403 on an update of a report the key can read: HiddenRecordError, exists true, exit 3', async () => {
+    const server = await raw((req, res) => (req.method === 'PATCH' ? sendText(res, 403, unauthorized, 'application/json') : sendJson(res, 200, { data: { id: 5 }, status: 200 })));
+    const client = pool.create(server.url);
+    const error = await expectFailure(client.reports.update('5', { privacy: 1 }), HiddenRecordError, ExitCode.auth);
+    expect(error.exists).toBe(true);
+    expect(error.message).toMatch(/^permission refused: report 5 exists/);
+  });
+
+  it('a look-up that cannot tell (unreachable by then, 500) leaves the 403 as it was: "no such report, or not yours", exit 3', async () => {
+    const server = await raw((req, res) => (req.method === 'PATCH' ? sendText(res, 403, unauthorized, 'application/json') : sendJson(res, 500, { message: 'Server Error' })));
+    const client = pool.create(server.url);
+    const error = await expectFailure(client.reports.update('5', { privacy: 1 }), AuthError, ExitCode.auth);
+    expect(error).not.toBeInstanceOf(HiddenRecordError);
+    expect(error.refusal).toBe('record');
+    expect(error.message).toBe('no such report, or not yours: This action is unauthorized. (HTTP 403, PATCH /reports/5)');
+  });
+
+  it.each([
+    ['GET', '/reports', 'plan'],
+    ['GET', '/projects?page=2', 'plan'],
+    ['GET', '/account', 'plan'],
+    ['POST', '/reports', 'action'],
+    ['GET', '/reports/5', 'record'],
+    ['DELETE', '/projects/example.com', 'record'],
+  ] as const)('a 403 on %s %s is refusal "%s"; no hint claims the key is valid', async (method, path, refusal) => {
+    const server = await raw((_req, res) => sendText(res, 403, '{"message":"You don\'t have access to this feature.","status":403}', 'application/json'));
+    const client = pool.create(server.url);
+    const error = await expectFailure(client.raw(method, path), AuthError, ExitCode.auth);
+    expect(error.refusal).toBe(refusal);
+    expect(hintOf(error)).not.toMatch(/key is valid/);
+  });
+
+  it('a redirect to the login page: AuthError refusal "key", exit 3, the login page never requested', async () => {
+    const server = await raw((_req, res) => {
+      res.writeHead(302, { Location: '/login', 'Content-Type': 'text/html; charset=UTF-8', 'Content-Length': '0' });
+      res.end();
+    });
+    const client = pool.create(server.url);
+    const error = await expectFailure(client.projects.list(), AuthError, ExitCode.auth);
+    expect(error.refusal).toBe('key');
+    expect(error.status).toBe(302);
+    expect(hintOf(error)).toMatch(/rsapi auth login/);
+    expect(server.requests.map((request) => request.url)).toEqual(['/api/v1/projects']);
+  });
+
+  it('a 302 with no HTML to a path under the API is still a redirect to correct (exit 8), not a refused key', async () => {
+    const server = await raw((_req, res) => {
+      res.writeHead(302, { Location: '/api/v1/reports/', 'Content-Length': '0' });
+      res.end();
+    });
+    const client = pool.create(server.url);
+    await expectFailure(client.reports.list(), ServerError, ExitCode.server);
   });
 });
 

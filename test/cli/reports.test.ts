@@ -92,9 +92,12 @@ describe('reports show, update, create, delete', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ id: 8, privacy: 1 });
   });
 
-  it('update --refresh sends update=1', async () => {
-    const { requests } = await requestsOf(['reports', 'update', '8', '--refresh']);
-    expect(requests[0]?.form).toEqual({ update: '1' });
+  it('update --refresh reads the report, then sends update=1 and results=1; no warning when generated_at moved', async () => {
+    const { result, requests } = await requestsOf(['reports', 'update', '8', '--refresh']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(requests.map((request) => request.method)).toEqual(['GET', 'PATCH']);
+    expect(requests[1]?.form).toEqual({ update: '1', results: '1' });
+    expect(result.stderr).toBe('');
   });
 
   it('update with a password from stdin sends privacy 2 and the password', async () => {

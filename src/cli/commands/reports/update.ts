@@ -1,4 +1,4 @@
-// `rsapi reports update ID`: privacy, password, or a refresh (update=1); nothing to change is a usage error.
+// `rsapi reports update ID`: privacy, password, or a refresh (update=1 and results=1); nothing to change is a usage error.
 import type { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../../context.js';
@@ -12,7 +12,7 @@ function declareUpdate(reports: ParentCommand) {
     .command('update')
     .description("Change a report's privacy or password, or regenerate it with --refresh")
     .argument('<id>', 'report id', reportId)
-    .option('--refresh', 'regenerate the report (sends update=1)');
+    .option('--refresh', 'audit the page again (sends update=1 and results=1, phpRank\'s name; says so when generated_at did not move)');
   return addPrivacyOptions(command);
 }
 
@@ -41,6 +41,9 @@ export async function updateRun(ctx: CommandContext, opts: UpdateOptions) {
   // Settings and output resolved before asking for a password, and both before the request.
   const client = ctx.client();
   const password = await resolvePassword(ctx.io, opts, { required: false, signal: ctx.signal });
-  const report = await client.reports.update(opts.id, { privacy: opts.privacy, password, refresh: opts.refresh });
+  const { report, reaudited } = await client.reports.update(opts.id, { privacy: opts.privacy, password, refresh: opts.refresh });
+  if (reaudited === false) {
+    ctx.note(`rsapi: warning: the service did not audit report ${opts.id} again: its generated_at did not change (${String(report.generated_at)})`);
+  }
   return printRecord(ctx, 'report', report);
 }
