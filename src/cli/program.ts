@@ -1,5 +1,5 @@
 // The program: root command, global options, the command tree, and running one invocation to an exit code.
-import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Command, CommanderError, Help, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { RsapiError } from '../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf } from './exit-codes.js';
 import { OUTPUT_FORMATS, outputFormatsHelp } from '../output/index.js';
@@ -11,14 +11,8 @@ import { forStderr } from './stderr.js';
 import { addGlobalOptions } from './options.js';
 import { nearest } from '../suggest.js';
 import type { Terminal } from './terminal.js';
-import { attachInvocation, invocationOf, type Invocation } from './handler.js';
-import { registerReports } from './commands/reports/index.js';
-import { registerProjects } from './commands/projects/index.js';
-import { registerAuth } from './commands/auth/index.js';
-import { registerConfig } from './commands/config/index.js';
-import { registerApi } from './commands/api.js';
-import { registerCompletion } from './commands/completion.js';
-import { registerMockServer } from './commands/mock-server.js';
+import { attachInvocation, invocationOf, type Invocation, type ParentCommand } from './handler.js';
+import { TOP_COMMANDS, topCommand, type TopCommand } from './command-index.js';
 
 export { processTerminal } from './terminal.js';
 
@@ -42,27 +36,37 @@ Exit codes:
 Environment: RSAPI_BASE_URL, RSAPI_API_KEY, RSAPI_PROFILE, RSAPI_CONFIG_DIR,
 NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY, RSAPI_DEBUG=1.`;
 
-export function buildProgram(): CommandUnknownOpts {
+/**
+ * The command tree for one invocation. Only the top-level commands that `argv` names are declared in full (their modules
+ * loaded); the others stand as stubs of name and summary, which is all the root help and a typo's suggestion need.
+ * `completion` needs the whole tree.
+ */
+export async function buildProgram(argv: readonly string[]): Promise<CommandUnknownOpts> {
   const root = new Command('rsapi');
+  const stubs = new Map<CommandUnknownOpts, TopCommand>();
   root
     .description('Command-line client of the Webpage Report Service API: audit reports on webpages, from a terminal, a script or CI.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
     .helpCommand('help [command]', 'show help for a command')
     // A command's help shows its own options and examples first; the global options come after them (afterAll).
-    .configureHelp({ showGlobalOptions: false, sortSubcommands: false })
+    .configureHelp({
+      showGlobalOptions: false,
+      sortSubcommands: false,
+      subcommandTerm(command) {
+        return stubs.get(command as CommandUnknownOpts)?.term ?? Help.prototype.subcommandTerm.call(this, command);
+      },
+    })
     .showSuggestionAfterError(true)
     .addHelpText('after', EXIT_CODES_HELP)
     .addHelpText('afterAll', ({ command }) => (command === root ? '' : globalOptionsHelp(command)));
   // The same command, typed with the global options: every verb's handler receives them typed.
   const program = addGlobalOptions(root, OUTPUT_FORMATS, outputFormatsHelp());
-  registerReports(program);
-  registerProjects(program);
-  registerAuth(program);
-  registerConfig(program);
-  registerApi(program);
-  registerCompletion(program);
-  registerMockServer(program);
+  const wanted = commandsNamed(program, argv);
+  for (const top of TOP_COMMANDS) {
+    if (wanted.has(top)) (await top.load())(program);
+    else stubs.set(declareStub(program, top), top);
+  }
   applyToTree(program, (command) => {
     command.exitOverride();
     command.configureOutput({
@@ -72,6 +76,35 @@ export function buildProgram(): CommandUnknownOpts {
     });
   });
   return program;
+}
+
+/** A top-level command standing in for its declaration: listed by the root help, never run (a run loads the real one). */
+function declareStub(program: ParentCommand, top: TopCommand): CommandUnknownOpts {
+  const stub = program.command(top.name).description(top.summary);
+  for (const alias of top.aliases) stub.alias(alias);
+  return stub as unknown as CommandUnknownOpts;
+}
+
+/**
+ * The top-level commands a run needs declared: the first word of argv that is not an option or an option's value
+ * (`rsapi -o json reports list`), the command `help` names, or all of them for `completion`.
+ */
+function commandsNamed(program: ParentCommand, argv: readonly string[]): Set<TopCommand> {
+  const takesValue = new Set(program.options.filter((option) => option.required || option.optional).flatMap((option) => [option.long, option.short]));
+  const words: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const word = argv[index] as string;
+    if (word === '--') break;
+    if (word.startsWith('-')) {
+      if (takesValue.has(word)) index++;
+      continue;
+    }
+    words.push(word);
+  }
+  const [first, second] = words;
+  if (first === 'completion') return new Set(TOP_COMMANDS);
+  const named = topCommand((first === 'help' ? second : first) ?? '');
+  return new Set(named ? [named] : []);
 }
 
 /** The options every command accepts, as commander would list them, for the end of a subcommand's help. */
@@ -114,7 +147,7 @@ function applyToTree(command: CommandUnknownOpts, apply: (command: CommandUnknow
 export async function run(argv: string[], terminal: Terminal, signal: AbortSignal): Promise<ExitCodeValue> {
   // No command prints a known secret: a service echoing the key in a record gets it masked on stdout too.
   const io: Terminal = { ...terminal, stdout: redactedSink(terminal.stdout) };
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   const invocation: Invocation = { io, signal, exitCode: ExitCode.ok };
   attachInvocation(program, invocation);
   forgetSecrets();

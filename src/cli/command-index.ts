@@ -1,0 +1,71 @@
+// The top-level commands as the root help lists them (name, aliases, summary, the term of their usage), and how to load
+// each one's declaration. The root help, an unknown command's suggestion and `rsapi --help` need only this: a run loads
+// the declarations of the command it names and no other (start-up). test/cli/command-index.test.ts holds every entry
+// equal to the declaration it stands for.
+import type { ParentCommand } from './handler.js';
+
+export interface TopCommand {
+  name: string;
+  aliases: readonly string[];
+  summary: string;
+  /** How the root help's command list shows it, as commander would from the declaration. */
+  term: string;
+  load(): Promise<(program: ParentCommand) => void>;
+}
+
+export const TOP_COMMANDS: readonly TopCommand[] = [
+  {
+    name: 'reports',
+    aliases: ['report'],
+    summary: 'List, show, create, update and delete reports; stats over them',
+    term: 'reports|report',
+    load: async () => (await import('./commands/reports/index.js')).registerReports,
+  },
+  {
+    name: 'projects',
+    aliases: ['project'],
+    summary: 'List and delete projects',
+    term: 'projects|project',
+    load: async () => (await import('./commands/projects/index.js')).registerProjects,
+  },
+  {
+    name: 'auth',
+    aliases: [],
+    summary: 'Log in, check and forget the API key; switch between profiles',
+    term: 'auth',
+    load: async () => (await import('./commands/auth/index.js')).registerAuth,
+  },
+  {
+    name: 'config',
+    aliases: [],
+    summary: 'Read and change stored settings of a profile (--profile)',
+    term: 'config',
+    load: async () => (await import('./commands/config/index.js')).registerConfig,
+  },
+  {
+    name: 'api',
+    aliases: [],
+    summary: 'Send any request under the base URL and print the raw JSON',
+    term: 'api [options] <method> <path>',
+    load: async () => (await import('./commands/api.js')).registerApi,
+  },
+  {
+    name: 'completion',
+    aliases: [],
+    summary: 'Print a shell completion script (commands, flags, allowed values)',
+    term: 'completion <shell>',
+    load: async () => (await import('./commands/completion.js')).registerCompletion,
+  },
+  {
+    name: 'mock-server',
+    aliases: [],
+    summary: 'Run the bundled mock service on loopback (in memory, seeded, with optional faults)',
+    term: 'mock-server [options]',
+    load: async () => (await import('./commands/mock-server.js')).registerMockServer,
+  },
+];
+
+/** A top-level command by name or alias. */
+export function topCommand(word: string): TopCommand | undefined {
+  return TOP_COMMANDS.find((command) => command.name === word || command.aliases.includes(word));
+}

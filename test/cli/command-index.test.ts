@@ -1,0 +1,17 @@
+// The root help's list of commands stands in for their declarations (start-up): it must say what they say.
+import { Command, Help } from '@commander-js/extra-typings';
+import { describe, expect, it } from 'vitest';
+import { TOP_COMMANDS } from '../../src/cli/command-index.js';
+import type { ParentCommand } from '../../src/cli/handler.js';
+
+describe('the index of top-level commands', () => {
+  it.each(TOP_COMMANDS.map((top) => [top.name, top] as const))('%s: name, aliases, summary and usage term equal its declaration', async (_name, top) => {
+    const program = new Command('rsapi') as unknown as ParentCommand;
+    (await top.load())(program);
+    const declared = program.commands[0]!;
+    expect(declared.name()).toBe(top.name);
+    expect(declared.aliases()).toEqual(top.aliases);
+    expect(declared.description()).toBe(top.summary);
+    expect(new Help().subcommandTerm(declared)).toBe(top.term);
+  });
+});
