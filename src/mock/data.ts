@@ -1,5 +1,7 @@
 // The mock service's records: their shapes, the deterministic seed data, and how a report's fields derive from its URL.
 
+import type { CheckResults } from './phprank-audit.js';
+
 export type ReportResult = 'good' | 'decent' | 'bad';
 export type Privacy = 0 | 1 | 2;
 
@@ -15,6 +17,8 @@ export interface MockReport {
   created_at: string;
   updated_at: string;
   password?: string;
+  /** phpRank's per-check results; the seed flavor has none. */
+  checks?: CheckResults;
 }
 
 /** A project as the service answers it; `reports_count` is computed from the stored reports. */
@@ -74,6 +78,19 @@ export function projectForUrl(url: string): string {
 export function toReportResource(report: MockReport): ReportResource {
   const { password: _password, ...resource } = report;
   return resource;
+}
+
+/** What a report stores from the audit of its page. */
+export interface PageAudit {
+  score: number;
+  result: ReportResult;
+  checks?: CheckResults;
+}
+
+/** The seed flavor's audit: a score that is a function of the URL, and its label. */
+export function seedAudit(url: string): PageAudit {
+  const score = scoreForUrl(url);
+  return { result: resultForScore(score), score };
 }
 
 function seededUrl(index: number): string {

@@ -7,8 +7,8 @@ import { FieldErrors, optionalOneOf, optionalPositiveInteger, presentValue, type
 export type Envelope = 'length-aware' | 'simple' | 'bare' | 'unpaged';
 export type SortDirection = 'asc' | 'desc';
 
-const PER_PAGE_VALUES = ['10', '25', '50', '100'] as const;
-const SORT_DIRECTIONS = ['desc', 'asc'] as const;
+export const PER_PAGE_VALUES = ['10', '25', '50', '100'] as const;
+export const SORT_DIRECTIONS = ['desc', 'asc'] as const;
 const RESULTS = ['good', 'decent', 'bad'] as const;
 const REPORT_SORT_FIELDS = ['id', 'generated_at', 'url', 'score'] as const;
 const PROJECT_SORT_FIELDS = ['created_at', 'project'] as const;
@@ -91,7 +91,7 @@ function sortRecords<T>(records: T[], primary: (record: T) => string | number, t
   );
 }
 
-export function selectReports(reports: ReportResource[], query: ReportListQuery): ReportResource[] {
+export function selectReports<T extends ReportResource>(reports: T[], query: ReportListQuery): T[] {
   const matching = reports.filter(
     (report) =>
       (query.search === undefined || containsIgnoringCase(report.url, query.search)) &&
@@ -101,7 +101,7 @@ export function selectReports(reports: ReportResource[], query: ReportListQuery)
   return sortRecords(matching, (report) => report[query.sortBy], (report) => report.id, query.direction);
 }
 
-export function selectProjects(projects: MockProject[], query: ProjectListQuery): MockProject[] {
+export function selectProjects<T extends MockProject>(projects: T[], query: ProjectListQuery): T[] {
   const matching = projects.filter((project) => query.search === undefined || containsIgnoringCase(project.project, query.search));
   return sortRecords(matching, (project) => project[query.sortBy], (project) => project.project, query.direction);
 }
@@ -132,20 +132,27 @@ function pageWindow<T>(records: T[], paging: PageSelection): PageWindow<T> {
   return { items, from, to: from === null ? null : start + items.length, hasMore: records.length > start + paging.perPage };
 }
 
-/** One page of `records` (already filtered and sorted) in the requested envelope. */
-export function pageBody<T>(records: T[], paging: PageSelection, envelope: Envelope, location: ListLocation): unknown {
-  if (envelope === 'unpaged') return records;
+/** One page of `records` (already filtered and sorted) in the requested envelope, each record as `render` shows it. */
+export function pageBody<T>(
+  records: T[],
+  paging: PageSelection,
+  envelope: Envelope,
+  location: ListLocation,
+  render: (record: T) => unknown = (record) => record,
+): unknown {
+  if (envelope === 'unpaged') return records.map(render);
   const window = pageWindow(records, paging);
-  if (envelope === 'bare') return window.items;
+  const items = window.items.map(render);
+  if (envelope === 'bare') return items;
   const prev = paging.page > 1 ? pageUrl(location, paging.page - 1) : null;
   const next = window.hasMore ? pageUrl(location, paging.page + 1) : null;
   const common = { current_page: paging.page, from: window.from, path: location.path, per_page: paging.perPage, to: window.to };
   if (envelope === 'simple') {
-    return { data: window.items, links: { first: pageUrl(location, 1), prev, next }, meta: common };
+    return { data: items, links: { first: pageUrl(location, 1), prev, next }, meta: common };
   }
   const lastPage = Math.max(1, Math.ceil(records.length / paging.perPage));
   return {
-    data: window.items,
+    data: items,
     links: { first: pageUrl(location, 1), last: pageUrl(location, lastPage), prev, next },
     meta: { current_page: paging.page, from: window.from, last_page: lastPage, path: location.path, per_page: paging.perPage, to: window.to, total: records.length },
   };

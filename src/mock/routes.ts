@@ -1,6 +1,6 @@
 // The mock service's endpoints: which method and path reach which handler, and what each handler answers.
 
-import { toReportResource, type ReportResource } from './data.js';
+import { toReportResource, type MockReport } from './data.js';
 import { pageBody, selectProjects, selectReports, validateProjectQuery, validateReportQuery, type Envelope, type ReportListQuery } from './listing.js';
 import type { MockStore } from './store.js';
 import { validateNewReport, validateReportChanges, type Input } from './validation.js';
@@ -23,21 +23,23 @@ export interface RouteRequest {
 
 export interface RouteResponse {
   status: number;
+  /** Sent as JSON, unless `contentType` is given: then it is text sent as it is. */
   body?: unknown;
+  contentType?: string;
   headers?: Record<string, string>;
   /** Set when the request stored a new report: the after-create faults apply to it. */
   createdReport?: boolean;
 }
 
-type Handler = (request: RouteRequest, params: string[]) => RouteResponse;
+export type Handler = (request: RouteRequest, params: string[]) => RouteResponse;
 
-interface Route {
+export interface Route {
   /** Path segments under the prefix; ':' marks a parameter. */
   pattern: readonly string[];
   handlers: Readonly<Record<string, Handler>>;
 }
 
-function json(status: number, body: unknown): RouteResponse {
+export function json(status: number, body: unknown): RouteResponse {
   return { status, body };
 }
 
@@ -46,11 +48,11 @@ function reportNotFound(rawId: string): RouteResponse {
 }
 
 /** Only all-digit ids name a report; anything else is unknown, as with a `whereNumber` route. */
-function findReportId(rawId: string): number | undefined {
+export function findReportId(rawId: string): number | undefined {
   return /^\d+$/.test(rawId) ? Number(rawId) : undefined;
 }
 
-function decodeSegment(segment: string): string | undefined {
+export function decodeSegment(segment: string): string | undefined {
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -58,7 +60,7 @@ function decodeSegment(segment: string): string | undefined {
   }
 }
 
-function listLocation(request: RouteRequest): { path: string; query: Input } {
+export function listLocation(request: RouteRequest): { path: string; query: Input } {
   return { path: `${request.origin}${request.path.replace(/\/+$/, '')}`, query: request.query };
 }
 
@@ -66,13 +68,14 @@ function listLocation(request: RouteRequest): { path: string; query: Input } {
  * The last filtered and sorted list of each store, kept until the store changes: paging through a large seed
  * (100,000 reports for the bench) would otherwise copy and sort the whole list for every page.
  */
-const lastSelection = new WeakMap<MockStore, { key: string; revision: number; records: ReportResource[] }>();
+const lastSelection = new WeakMap<MockStore, { key: string; revision: number; records: MockReport[] }>();
 
-function selectedReports(store: MockStore, query: ReportListQuery): ReportResource[] {
+/** The stored reports the query selects, in its order; passwords included, so render them before sending. */
+export function selectedReports(store: MockStore, query: ReportListQuery): MockReport[] {
   const key = JSON.stringify({ ...query, page: undefined, perPage: undefined });
   const kept = lastSelection.get(store);
   if (kept && kept.key === key && kept.revision === store.revision) return kept.records;
-  const records = selectReports(store.reports().map(toReportResource), query);
+  const records = selectReports(store.reports(), query);
   lastSelection.set(store, { key, revision: store.revision, records });
   return records;
 }
@@ -81,7 +84,7 @@ const listReports: Handler = (request) => {
   const validated = validateReportQuery(request.query);
   if (!validated.ok) return json(422, validated.errors.body());
   const records = selectedReports(request.store, validated.value);
-  return json(200, pageBody(records, validated.value, request.envelope, listLocation(request)));
+  return json(200, pageBody(records, validated.value, request.envelope, listLocation(request), toReportResource));
 };
 
 const createReport: Handler = (request) => {
@@ -136,6 +139,11 @@ const ROUTES: readonly Route[] = [
   { pattern: ['projects', ':project'], handlers: { DELETE: deleteProject } },
 ];
 
+/** Whether a path is the API's (under /api/v1) rather than the web application's. */
+export function isApiPath(path: string): boolean {
+  return segmentsUnderPrefix(path) !== undefined;
+}
+
 /** The segments under /api/v1, or undefined for a path outside it. A trailing slash is ignored. */
 function segmentsUnderPrefix(path: string): string[] | undefined {
   const trimmed = path.replace(/\/+$/, '');
@@ -143,8 +151,8 @@ function segmentsUnderPrefix(path: string): string[] | undefined {
   return trimmed.slice(API_PREFIX.length + 1).split('/');
 }
 
-function matchRoute(segments: string[]): { route: Route; params: string[] } | undefined {
-  for (const route of ROUTES) {
+function matchRoute(routes: readonly Route[], segments: string[]): { route: Route; params: string[] } | undefined {
+  for (const route of routes) {
     if (route.pattern.length !== segments.length) continue;
     const params: string[] = [];
     const matches = route.pattern.every((part, index) => {
@@ -160,12 +168,12 @@ function matchRoute(segments: string[]): { route: Route; params: string[] } | un
   return undefined;
 }
 
-/** Finds the handler for the request and runs it; 404 for an unknown path, 405 for an unknown method. */
-export function dispatch(request: RouteRequest): RouteResponse {
+/** Finds the handler for the request among `routes` and runs it; `unknownPath` answers a path no route has, 405 an unknown method. */
+export function dispatchAmong(routes: readonly Route[], request: RouteRequest, unknownPath: (routeName: string) => RouteResponse): RouteResponse {
   const segments = segmentsUnderPrefix(request.path);
-  const match = segments === undefined ? undefined : matchRoute(segments);
+  const match = segments === undefined ? undefined : matchRoute(routes, segments);
   const routeName = request.path.replace(/^\/+/, '');
-  if (match === undefined) return json(404, { message: `The route ${routeName} could not be found.` });
+  if (match === undefined) return unknownPath(routeName);
   const handler = match.route.handlers[request.method];
   if (handler === undefined) {
     const allowed = Object.keys(match.route.handlers).join(', ');
@@ -176,4 +184,9 @@ export function dispatch(request: RouteRequest): RouteResponse {
     };
   }
   return handler(request, match.params);
+}
+
+/** The API document's service: its routes, and Laravel's default 404 for any other path. */
+export function dispatch(request: RouteRequest): RouteResponse {
+  return dispatchAmong(ROUTES, request, (routeName) => json(404, { message: `The route ${routeName} could not be found.` }));
 }

@@ -29,7 +29,7 @@ function startFailure(error: unknown, host: string, port: number): Error {
 
 function banner(server: MockServer): string {
   return [
-    `rsapi mock service listening on ${server.baseUrl}`,
+    `rsapi mock service (${server.flavor} flavor) listening on ${server.baseUrl}`,
     `API key: ${server.apiKey}`,
     `try: RSAPI_BASE_URL=${server.url} RSAPI_API_KEY=${server.apiKey} rsapi reports list`,
     '',

@@ -4,16 +4,21 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { MockProject, MockReport } from './data.js';
+import { FLAVORS, type MockFlavor } from './flavor.js';
+import type { FlavorName } from './flavor-names.js';
 import type { Envelope } from './listing.js';
 import { FixedWindowRateLimiter } from './rate-limit.js';
 import { flattenHeaders, parseFormFields, readBody, splitTarget } from './request-input.js';
-import { API_PREFIX, dispatch, type RouteResponse } from './routes.js';
+import { API_PREFIX, type RouteResponse } from './routes.js';
 import { MockStore } from './store.js';
 
 export type { Envelope } from './listing.js';
 export type { MockProject, MockReport } from './data.js';
+export { FLAVOR_NAMES, type FlavorName } from './flavor-names.js';
 
 export interface MockOptions {
+  /** Which service the mock plays: `seed` (the API document's, the default) or `phprank` (the service as deployed). */
+  flavor?: FlavorName;
   host?: string;
   port?: number;
   apiKey?: string;
@@ -29,6 +34,10 @@ export interface MockOptions {
   /** A create is stored (and answered) only this long after it arrived, as a service that audits the page first; it is stored even if the client gave up meanwhile. */
   storeDelayMs?: number;
   random?: () => number;
+  /** phpRank flavor: sent URL -> the final URL it redirects to (the report is stored under the final one, cleaned). */
+  redirects?: Record<string, string>;
+  /** phpRank flavor: the key's plan has no API access, so every call with a good key is answered 403. */
+  planWithoutApi?: boolean;
 }
 
 export interface RecordedRequest {
@@ -41,6 +50,8 @@ export interface RecordedRequest {
 }
 
 export interface MockServer {
+  /** The service played, as the banner names it (seed, phpRank). */
+  flavor: string;
   url: string;
   baseUrl: string;
   apiKey: string;
@@ -55,18 +66,21 @@ export const DEFAULT_MOCK_API_KEY = 'mock-key-0123456789abcdef';
 export const DEFAULT_SEED_COUNT = 63;
 const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
 
-const SERVICE_UNAVAILABLE = { message: 'Service Unavailable' };
+const SERVICE_UNAVAILABLE: RouteResponse = { status: 503, body: { message: 'Service Unavailable' } };
+const TOO_MANY_ATTEMPTS: RouteResponse = { status: 429, body: { message: 'Too Many Attempts.' } };
 
 /** The options with every default filled in; the same object stays mutable for the server's lifetime. */
 function withDefaults(options: MockOptions): MockOptions {
+  const flavor = FLAVORS[options.flavor ?? 'seed'];
   return {
+    flavor: flavor.name,
     host: '127.0.0.1',
     port: 0,
     apiKey: DEFAULT_MOCK_API_KEY,
     seed: DEFAULT_SEED_COUNT,
     latencyMs: 0,
     failRate: 0,
-    rateLimit: 0,
+    rateLimit: flavor.defaultRateLimit,
     rateLimitWindowMs: DEFAULT_RATE_LIMIT_WINDOW_MS,
     envelope: 'length-aware',
     dropAfterCreate: 0,
@@ -83,16 +97,17 @@ function hasValidKey(headers: Record<string, string>, apiKey: string): boolean {
   return match?.[1] === apiKey;
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendAnswer(response: ServerResponse, answer: RouteResponse, headers: Record<string, string> = {}): void {
   if (response.headersSent || response.destroyed) return;
+  const { status, body, contentType } = answer;
   if (status === 204 || body === undefined) {
     response.writeHead(status, { 'Cache-Control': 'no-cache, private', ...headers });
     response.end();
     return;
   }
-  const text = JSON.stringify(body);
+  const text = contentType === undefined ? JSON.stringify(body) : String(body);
   response.writeHead(status, {
-    'Content-Type': 'application/json',
+    'Content-Type': contentType ?? 'application/json',
     'Cache-Control': 'no-cache, private',
     'Content-Length': String(Buffer.byteLength(text)),
     ...headers,
@@ -107,9 +122,11 @@ class MockService {
   private readonly limiter = new FixedWindowRateLimiter();
   private readonly shutdown = new AbortController();
   private readonly sockets = new Set<Socket>();
+  private readonly flavor: MockFlavor;
 
   constructor(readonly options: MockOptions) {
-    this.store = new MockStore(options.seed ?? DEFAULT_SEED_COUNT);
+    this.flavor = FLAVORS[options.flavor ?? 'seed'];
+    this.store = new MockStore(options.seed ?? DEFAULT_SEED_COUNT, this.flavor.storePolicy(options));
   }
 
   get isClosed(): boolean {
@@ -133,9 +150,9 @@ class MockService {
     return (this.options.random ?? Math.random)() < rate;
   }
 
-  private reply(response: ServerResponse, record: RecordedRequest, status: number, body: unknown, headers?: Record<string, string>): void {
-    record.status = status;
-    sendJson(response, status, body, headers);
+  private reply(response: ServerResponse, record: RecordedRequest, answer: RouteResponse, headers?: Record<string, string>): void {
+    record.status = answer.status;
+    sendAnswer(response, answer, headers);
   }
 
   async handle(request: IncomingMessage, response: ServerResponse, fallbackOrigin: string): Promise<void> {
@@ -149,27 +166,29 @@ class MockService {
 
     if (!(await this.waitLatency())) return;
     if (this.chance(this.options.stallRate)) return; // never answered; close() destroys the socket
-    if (this.chance(this.options.failRate)) return this.reply(response, record, 503, SERVICE_UNAVAILABLE);
+    if (this.chance(this.options.failRate)) return this.reply(response, record, SERVICE_UNAVAILABLE);
 
-    const throttle = this.throttle();
-    if (throttle !== undefined && !throttle.allowed) {
-      return this.reply(response, record, 429, { message: 'Too Many Attempts.' }, throttle.headers);
-    }
-    const limitHeaders = throttle?.headers ?? {};
-    if (!hasValidKey(headers, this.options.apiKey ?? DEFAULT_MOCK_API_KEY)) {
-      return this.reply(response, record, 401, { message: 'Unauthenticated.' }, limitHeaders);
+    const origin = headers['host'] ? `http://${headers['host']}` : fallbackOrigin;
+    const head = { path, headers, origin };
+    let limitHeaders: Record<string, string> = {};
+    if (this.flavor.isGuarded(head)) {
+      const throttle = this.throttle();
+      if (throttle !== undefined && !throttle.allowed) return this.reply(response, record, TOO_MANY_ATTEMPTS, throttle.headers);
+      limitHeaders = throttle?.headers ?? {};
+      const refusal = hasValidKey(headers, this.options.apiKey ?? DEFAULT_MOCK_API_KEY) ? this.flavor.gate(this.options) : this.flavor.refuseKey(head);
+      if (refusal !== undefined) return this.reply(response, record, refusal, { ...limitHeaders, ...refusal.headers });
     }
 
     if (isCreate(record) && !(await this.waitStoreDelay())) return;
-    const answer = this.route(record, headers['host'] ? `http://${headers['host']}` : fallbackOrigin);
+    const answer = this.route(record, origin);
     if (answer.createdReport === true && this.chance(this.options.dropAfterCreate)) {
       response.socket?.destroy();
       return;
     }
     if (answer.createdReport === true && this.chance(this.options.failAfterCreate)) {
-      return this.reply(response, record, 503, SERVICE_UNAVAILABLE, limitHeaders);
+      return this.reply(response, record, SERVICE_UNAVAILABLE, limitHeaders);
     }
-    this.reply(response, record, answer.status, answer.body, { ...limitHeaders, ...answer.headers });
+    this.reply(response, record, answer, { ...limitHeaders, ...answer.headers });
   }
 
   /** Waits the configured latency; false when the server closed meanwhile. */
@@ -205,7 +224,7 @@ class MockService {
 
   private route(record: RecordedRequest, origin: string): RouteResponse {
     try {
-      return dispatch({
+      return this.flavor.dispatch({
         method: record.method,
         path: record.path,
         query: record.query,
@@ -255,6 +274,7 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
 
   let closing: Promise<void> | undefined;
   return {
+    flavor: FLAVORS[settings.flavor ?? 'seed'].title,
     url: origin,
     baseUrl: `${origin}${API_PREFIX}`,
     get apiKey(): string {

@@ -1,15 +1,6 @@
 // The mock service's in-memory database: reports and projects, and the changes the endpoints make to them.
 
-import {
-  formatTimestamp,
-  projectForUrl,
-  resultForScore,
-  scoreForUrl,
-  seededReports,
-  type MockProject,
-  type MockReport,
-  type Privacy,
-} from './data.js';
+import { formatTimestamp, projectForUrl, seedAudit, seededReports, type MockProject, type MockReport, type PageAudit, type Privacy } from './data.js';
 
 export interface NewReportInput {
   url: string;
@@ -23,6 +14,26 @@ export interface ReportChanges {
   regenerate: boolean;
 }
 
+/** How a flavor's service stores a report: which URL it keeps for the one sent, its project, and its audit. */
+export interface StorePolicy {
+  seed(count: number): MockReport[];
+  storedUrl(sentUrl: string): string;
+  projectOf(storedUrl: string): string;
+  audit(storedUrl: string): PageAudit;
+  /** The audit a regeneration leaves on a stored report. */
+  reaudit(report: MockReport): PageAudit;
+}
+
+/** The API document's service: the URL kept as sent, the project its host without `www.`. */
+export const SEED_STORE_POLICY: StorePolicy = {
+  seed: seededReports,
+  storedUrl: (sentUrl) => sentUrl,
+  projectOf: projectForUrl,
+  audit: seedAudit,
+  // Seeded scores are not a function of the URL; a regeneration keeps the stored one, so only the dates move.
+  reaudit: (report) => ({ result: report.result, score: report.score }),
+};
+
 interface StoredProject {
   project: string;
   created_at: string;
@@ -34,8 +45,11 @@ export class MockStore {
   private nextId = 1;
   private changes = 0;
 
-  constructor(seedCount: number) {
-    for (const report of seededReports(seedCount)) this.insert(report);
+  constructor(
+    seedCount: number,
+    private readonly policy: StorePolicy = SEED_STORE_POLICY,
+  ) {
+    for (const report of policy.seed(seedCount)) this.insert(report);
   }
 
   /** Moves on with every change to the reports, so a list computed from them can be kept until then. */
@@ -61,14 +75,13 @@ export class MockStore {
 
   createReport(input: NewReportInput, now: Date): MockReport {
     this.changes++;
-    const score = scoreForUrl(input.url);
+    const url = this.policy.storedUrl(input.url);
     const timestamp = formatTimestamp(now);
     const report: MockReport = {
       id: this.nextId,
-      url: input.url,
-      project: projectForUrl(input.url),
-      result: resultForScore(score),
-      score,
+      url,
+      project: this.policy.projectOf(url),
+      ...this.policy.audit(url),
       privacy: input.privacy,
       generated_at: timestamp,
       created_at: timestamp,
@@ -95,7 +108,7 @@ export class MockStore {
       changed = true;
     }
     if (changes.regenerate) {
-      // A regeneration analyses the page again; the score is a function of the URL, so only the dates move.
+      Object.assign(report, this.policy.reaudit(report));
       report.generated_at = timestamp;
       changed = true;
     }

@@ -23,6 +23,11 @@ export class FieldErrors {
     return Object.keys(this.messages).length === 0;
   }
 
+  /** Each rejected field's messages. */
+  byField(): Record<string, string[]> {
+    return { ...this.messages };
+  }
+
   /** The 422 body; `message` is the first error. */
   body(): ValidationFailureBody {
     const first = Object.values(this.messages)[0]?.[0] ?? 'The given data was invalid.';
@@ -73,7 +78,7 @@ export function optionalPositiveInteger(input: Input, field: string, errors: Fie
   return number;
 }
 
-function isWebUrl(value: string): boolean {
+export function isWebUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
@@ -84,13 +89,13 @@ function isWebUrl(value: string): boolean {
 
 const PRIVACY_VALUES = ['0', '1', '2'] as const;
 
-function optionalPrivacy(input: Input, errors: FieldErrors): Privacy | undefined {
+export function optionalPrivacy(input: Input, errors: FieldErrors): Privacy | undefined {
   const value = optionalOneOf(input, 'privacy', PRIVACY_VALUES, errors);
   return value === undefined ? undefined : (Number(value) as Privacy);
 }
 
 /** Passwords are taken as sent (not trimmed): spaces may be part of one. */
-function optionalPassword(input: Input): string | undefined {
+export function optionalPassword(input: Input): string | undefined {
   const value = input['password'];
   return value === undefined || value === '' ? undefined : value;
 }
