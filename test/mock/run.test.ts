@@ -91,6 +91,23 @@ describe('runMockServer in a process of its own', () => {
   });
 });
 
+describe('runMockServer banner', () => {
+  it.each([
+    [{}, 'seed'],
+    [{ flavor: 'phprank' }, 'phpRank'],
+  ] as const)('names the flavor played for %j', async (options, title) => {
+    const running = startChild({ port: 0, seed: 1, ...options });
+    try {
+      await waitForBanner(running);
+      expect(running.stdout()).toMatch(new RegExp(`^rsapi mock service \\(${title} flavor\\) listening on http://`));
+      running.child.kill('SIGTERM');
+      expect(await running.exited).toBe(0);
+    } finally {
+      running.child.kill('SIGKILL');
+    }
+  });
+});
+
 describe('runMockServer start failures', () => {
   it('rejects plainly when the port is already in use, leaving no signal handlers behind', async () => {
     const occupant = await startMockServer({ port: 0 });

@@ -3,6 +3,7 @@ import { InvalidArgumentError, Option, type Command } from '@commander-js/extra-
 import type { CommandContext } from '../context.js';
 import { handle, type ParentCommand, type OptionsOf } from '../handler.js';
 import { integerParser } from '../options.js';
+import { FLAVOR_NAMES } from '../../mock/flavor-names.js';
 import type { MockOptions } from '../../mock/server.js';
 
 function rate(name: string) {
@@ -15,21 +16,35 @@ function rate(name: string) {
   };
 }
 
+/** `--redirect FROM=TO`, repeatable: collected into the map the mock follows. */
+function redirectEntry(value: string, previous: Record<string, string> | undefined): Record<string, string> {
+  const separator = value.indexOf('=');
+  if (separator <= 0 || separator === value.length - 1) throw new InvalidArgumentError('--redirect takes FROM=TO, two URLs.');
+  return { ...previous, [value.slice(0, separator)]: value.slice(separator + 1) };
+}
+
 function declareMockServer(program: ParentCommand) {
   return program
     .command('mock-server')
     .description('Run the bundled mock service on loopback (in memory, seeded, with optional faults)')
+    .addOption(
+      new Option('--flavor <flavor>', 'which service to play: seed (the API document) or phprank (the service as deployed)')
+        .choices(FLAVOR_NAMES)
+        .default('seed' as const),
+    )
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 = any free port)', integerParser('--port', 0, 65535), 8787)
     .option('--seed <n>', 'number of seeded reports', integerParser('--seed', 0, 100_000))
     .option('--latency <ms>', 'delay added to every request', integerParser('--latency', 0, 600_000))
     .option('--fail-rate <r>', 'fraction of requests answered 503 (0 to 1)', rate('--fail-rate'))
-    .option('--rate-limit <n>', 'requests allowed a minute; past it 429 with Retry-After', integerParser('--rate-limit', 1))
+    .option('--rate-limit <n>', 'requests allowed a minute, past it 429 with Retry-After; 0 = no limit (default: none, phprank 60)', integerParser('--rate-limit', 0))
     .addOption(new Option('--envelope <shape>', 'list response shape').choices(['length-aware', 'simple', 'bare', 'unpaged'] as const).default('length-aware'))
     .option('--drop-after-create <r>', 'fraction of creates stored and then left unanswered (connection dropped)', rate('--drop-after-create'))
     .option('--fail-after-create <r>', 'fraction of creates stored and then answered 503', rate('--fail-after-create'))
     .option('--stall-rate <r>', 'fraction of requests never answered', rate('--stall-rate'))
-    .option('--store-delay <ms>', 'store each new report only this long after the create arrived (a slow audit), answering then', integerParser('--store-delay', 0, 600_000));
+    .option('--store-delay <ms>', 'store each new report only this long after the create arrived (a slow audit), answering then', integerParser('--store-delay', 0, 600_000))
+    .option('--redirect <from=to>', 'phprank: the URL FROM redirects to TO, where the report is stored (repeatable)', redirectEntry)
+    .option('--plan-without-api', "phprank: the key's plan has no API access (403 on every call)");
 }
 
 export type MockServerOptions = OptionsOf<ReturnType<typeof declareMockServer>>;
@@ -46,7 +61,14 @@ Examples:
   $ rsapi mock-server --port 0 --seed 200 --latency 50
   $ rsapi mock-server --fail-rate 0.1 --rate-limit 120 --envelope simple
   $ rsapi mock-server --store-delay 3000 --drop-after-create 0.2   # slow audits, lost answers
-  $ rsapi mock-server --envelope unpaged                           # a service that does not page`,
+  $ rsapi mock-server --envelope unpaged                           # a service that does not page
+  $ rsapi mock-server --flavor phprank                             # phpRank as deployed: numeric result, 36 checks
+  $ rsapi mock-server --flavor phprank --store-delay 2000 --rate-limit 0
+  $ rsapi mock-server --flavor phprank --redirect https://a.example/=https://b.example/home
+
+The phprank flavor stores URLs cleaned (no scheme, no www., no root slash) as the final URL: a path segment
+"old" redirects to "new" (https://www.example.com/old/x is stored as example.com/new/x), and --redirect adds
+others. It throttles at 60 requests a minute unless --rate-limit says otherwise.`,
   );
   handle(command, (ctx, opts) => mockServerRun(ctx, opts));
 }
@@ -55,6 +77,7 @@ Examples:
 export async function mockServerRun(ctx: CommandContext, flags: MockServerOptions) {
   const { runMockServer } = await import('../../mock/run.js');
   const options: MockOptions = {
+    flavor: flags.flavor,
     host: flags.host,
     port: flags.port,
     apiKey: ctx.globals.apiKey,
@@ -67,6 +90,8 @@ export async function mockServerRun(ctx: CommandContext, flags: MockServerOption
     failAfterCreate: flags.failAfterCreate,
     stallRate: flags.stallRate,
     storeDelayMs: flags.storeDelay,
+    redirects: flags.redirect,
+    planWithoutApi: flags.planWithoutApi,
   };
   await runMockServer(options, ctx.io);
 }
