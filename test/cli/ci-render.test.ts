@@ -1,7 +1,7 @@
 // The JUnit and Markdown renderers and the baseline comparison, in-process: hostile service text, exact Markdown, thresholds.
 import { describe, expect, it } from 'vitest';
 import type { ApiRecord } from '../../src/api/decode.js';
-import { compareWithBaseline, newestByUrl, type Baseline } from '../../src/cli/ci/baseline.js';
+import { baselineReport, compareWithBaseline, newestByUrl, type Baseline } from '../../src/cli/ci/baseline.js';
 import { renderJunit } from '../../src/cli/ci/junit.js';
 import type { CiRun } from '../../src/cli/ci/run-record.js';
 import { renderSummary } from '../../src/cli/ci/summary.js';
@@ -230,5 +230,34 @@ describe('phpRank reports (numeric result, no score) in JUnit, the summary and t
     const { comparison } = rendered(cases, baseline);
     expect(comparison.regressions.map((r) => [r.url, r.before.result, r.now.result, r.drop])).toEqual([['https://a.test/', 'good', 'decent', 90 - 78.57142857142857]]);
     expect(comparison).toMatchObject({ compared: 2, newUrls: ['https://c.test/'], vanished: ['https://gone.test/'], failed: true });
+  });
+});
+
+describe('baselineReport (stderr)', () => {
+  const url = (kind: string, i: number) => `https://${kind}.test/${String(i).padStart(2, '0')}`;
+  const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+  it('names every regressed, new and vanished URL up to 20 of a kind, worst first, then how many more', () => {
+    const before = [...range(25).map((i) => ({ url: url('r', i), score: 90, result: 'good' })), ...range(21).map((i) => ({ url: url('gone', i), score: 50 }))];
+    const now = [...range(25).map((i) => ({ url: url('r', i), score: 89 - i, result: 'good' })), ...range(23).map((i) => ({ url: url('new', i), score: 1 }))];
+    const lines = baselineReport(compareWithBaseline(baselineOf(before), now, { maxDrop: 0 }));
+    expect(lines[0]).toBe('rsapi: baseline failed: 25 of 25 reports fell by more than 0 points or got a worse result (--max-drop 0); 23 new, 21 vanished (listed, not failed)');
+    const regressed = lines.filter((line) => line.startsWith('rsapi:   regressed: '));
+    expect(regressed).toHaveLength(20);
+    expect(regressed[0]).toBe(`rsapi:   regressed: ${url('r', 24)} score 90 → 65 (-25)`);
+    expect(regressed[19]).toBe(`rsapi:   regressed: ${url('r', 5)} score 90 → 84 (-6)`);
+    expect(lines.filter((line) => line.startsWith('rsapi:   new: '))).toEqual(range(20).map((i) => `rsapi:   new: ${url('new', i)}`));
+    expect(lines.filter((line) => line.startsWith('rsapi:   vanished: '))).toHaveLength(20);
+    expect(lines).toContain('rsapi:   … and 5 more regressed');
+    expect(lines).toContain('rsapi:   … and 3 more new');
+    expect(lines).toContain('rsapi:   … and 1 more vanished');
+    expect(lines).toHaveLength(1 + 21 + 21 + 21);
+  });
+
+  it('is the verdict alone when nothing regressed, came or went', () => {
+    const records = [{ url: 'https://a.test/', score: 90, result: 'good' }];
+    expect(baselineReport(compareWithBaseline(baselineOf(records), records))).toEqual([
+      'rsapi: baseline: 0 of 1 report scored lower or got a worse result than in base.json (not a gate without --max-drop)',
+    ]);
   });
 });

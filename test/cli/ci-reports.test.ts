@@ -176,12 +176,18 @@ describe('--baseline and --max-drop', () => {
     const beyond = await runInProcess({ argv: args, env: fixture.env });
     expect(beyond.code).toBe(10);
     expect(beyond.stderr).toContain(
-      `rsapi: baseline failed: 1 of 2 reports fell by more than 5 points or got a worse result (--max-drop 5); worst: ${first.url} score ${first.score + 6} → ${first.score} (-6); 1 new, 1 vanished (listed, not failed)`,
+      [
+        `rsapi: baseline failed: 1 of 2 reports fell by more than 5 points or got a worse result (--max-drop 5); 1 new, 1 vanished (listed, not failed)`,
+        `rsapi:   regressed: ${first.url} score ${first.score + 6} → ${first.score} (-6)`,
+        `rsapi:   new: ${third.url}`,
+        `rsapi:   vanished: https://example.com/gone`,
+        '',
+      ].join('\n'),
     );
     expect(third.url).toBe('https://example.com/b');
   });
 
-  it('a worse result fails even without a score drop, and the worst regression is named', async () => {
+  it('a worse result fails even without a score drop, and every regression is named', async () => {
     const fixture = await mock();
     const dir = scratch();
     const urls = ['https://example.com/x', 'https://example.com/y'];
@@ -198,8 +204,9 @@ describe('--baseline and --max-drop', () => {
     );
     const run = await runInProcess({ argv: ['reports', 'create', ...urls, '--baseline', baseline, '--max-drop', '10', '-o', 'ndjson'], env: fixture.env });
     expect(run.code).toBe(10);
-    expect(run.stderr).toContain(`worst: ${y.url} score ${y.score + 30} → ${y.score} (-30)`);
+    expect(run.stderr).toContain(`rsapi:   regressed: ${y.url} score ${y.score + 30} → ${y.score} (-30)\n`);
     const regressed = x.result === 'good' ? 1 : 2;
+    if (regressed === 2) expect(run.stderr).toContain(`rsapi:   regressed: ${x.url} result ${better(x.result)} → ${x.result}\n`);
     expect(run.stderr).toContain(`baseline failed: ${regressed} of 2 reports`);
   });
 

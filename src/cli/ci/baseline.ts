@@ -188,7 +188,23 @@ function signed(value: number): string {
   return value > 0 && shown !== '0' ? `+${shown}` : shown;
 }
 
-/** The one line on stderr: how many regressed, the worst of them, and how many URLs are new or gone. */
+/** How many regressed, new and vanished URLs stderr names, each list then saying how many more there are. */
+export const LISTED_ON_STDERR = 20;
+
+/**
+ * The lines on stderr: the verdict (how many regressed, how many URLs are new or gone), then every regressed URL with
+ * its change, worst first, and the new and vanished URLs: a CI log names each, up to LISTED_ON_STDERR of a kind.
+ */
+export function baselineReport(comparison: BaselineComparison): string[] {
+  return [
+    baselineVerdict(comparison),
+    ...listed(comparison.regressions, 'regressed', (r) => `${r.url} ${describeChange(r)}`),
+    ...listed(comparison.newUrls, 'new', (url) => url),
+    ...listed(comparison.vanished, 'vanished', (url) => url),
+  ];
+}
+
+/** The verdict line: how many regressed, and how many URLs are new or gone. */
 export function baselineVerdict(comparison: BaselineComparison): string {
   const { regressions, compared, maxDrop } = comparison;
   const of = `${regressions.length} of ${compared} report${compared === 1 ? '' : 's'}`;
@@ -196,7 +212,12 @@ export function baselineVerdict(comparison: BaselineComparison): string {
     maxDrop === undefined
       ? `rsapi: baseline: ${of} scored lower or got a worse result than in ${comparison.path} (not a gate without --max-drop)`
       : `rsapi: baseline ${comparison.failed ? 'failed' : 'passed'}: ${of} fell by more than ${maxDrop} point${maxDrop === 1 ? '' : 's'} or got a worse result (--max-drop ${maxDrop})`;
-  const worst = regressions[0] ? `; worst: ${regressions[0].url} ${describeChange(regressions[0])}` : '';
   const others = comparison.newUrls.length + comparison.vanished.length > 0 ? `; ${comparison.newUrls.length} new, ${comparison.vanished.length} vanished (listed, not failed)` : '';
-  return `${head}${worst}${others}`;
+  return `${head}${others}`;
+}
+
+function listed<T>(items: readonly T[], kind: string, describe: (item: T) => string): string[] {
+  const lines = items.slice(0, LISTED_ON_STDERR).map((item) => `rsapi:   ${kind}: ${describe(item)}`);
+  if (items.length > LISTED_ON_STDERR) lines.push(`rsapi:   … and ${items.length - LISTED_ON_STDERR} more ${kind}`);
+  return lines;
 }

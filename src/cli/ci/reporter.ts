@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { reportIdentity } from '../../api/report-url.js';
 import type { CommandContext } from '../context.js';
 import type { Gate } from '../gates.js';
-import { compareWithBaseline, baselineVerdict, loadBaseline, type Baseline } from './baseline.js';
+import { compareWithBaseline, baselineReport, loadBaseline, type Baseline } from './baseline.js';
 import { checkOutputPath } from './report-files.js';
 import type { CiCase, CiRun } from './run-record.js';
 import type { SelectedShare } from './shard.js';
@@ -97,7 +97,7 @@ export class CiReporter {
       // Only the newest report of a URL is compared; older ones in a list keep their own standing.
       const byRecord = new Map(run.baseline.regressions.map((regression) => [regression.now.record, regression]));
       for (const c of this.cases) if (c.kind === 'report') c.regression = byRecord.get(c.record);
-      ctx.note(baselineVerdict(run.baseline));
+      for (const line of baselineReport(run.baseline)) ctx.note(line);
     }
     const exitCode = code === ExitCode.ok && run.baseline?.failed ? ExitCode.gate : code;
     const files = await import('./report-files.js');
