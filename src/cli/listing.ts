@@ -58,15 +58,20 @@ export async function printPages(
   return finishGate(ctx, gate, options.ci);
 }
 
-/** Prints one record (show, update) and judges it against the gate. */
+/**
+ * Prints one record (show, update) and judges it against the gate. `shown`, when given, writes the record instead
+ * (reports show's per-check results); the gate and CI files judge the record as the service sent it.
+ */
 export async function printRecord(
   ctx: CommandContext,
   kind: RecordKind,
   record: ApiRecord,
   gateOptions: GateOptions = {},
   ci?: CiReporter,
+  shown?: (out: Sink) => Promise<void>,
 ): Promise<ExitCodeValue> {
-  await writeRecord(ctx.io.stdout, record, ctx.outputOptions(kind));
+  if (shown) await shown(ctx.io.stdout);
+  else await writeRecord(ctx.io.stdout, record, ctx.outputOptions(kind));
   const fields = new FieldCheck(ctx.globals.fields);
   fields.see(record);
   fields.warn(ctx, kind);

@@ -3,6 +3,7 @@ import { InvalidArgumentError, Option, type Command, type OptionValues } from '@
 import { PER_PAGE_VALUES, RESULTS, SORT_DIRECTIONS } from '../api/reports.js';
 import { toNumber } from '../api/decode.js';
 import { parseSettingValue } from '../config/keys.js';
+import { GATE_IMPORTANCES, parseCheckIds } from './check-gate.js';
 
 /** The most requests a bulk command (create, multi-delete) keeps in flight at once. */
 export const MAX_CONCURRENCY = 32;
@@ -92,7 +93,9 @@ export function addGateOptions<Args extends unknown[], Opts extends OptionValues
       const n = toNumber(value);
       if (n === undefined) throw new InvalidArgumentError('--min-score must be a number.');
       return n;
-    });
+    })
+    .option('--fail-on-check <ids>', 'exit 10 if any report fails one of these checks (ids, comma-separated, e.g. title,meta_description)', parseCheckIds)
+    .addOption(new Option('--fail-on-importance <level>', 'exit 10 if any report fails a check of this importance (medium: or higher)').choices(GATE_IMPORTANCES));
 }
 
 export type GateOptions = DeclaredOptions<typeof addGateOptions<[], {}, {}>>;

@@ -23,7 +23,11 @@ Examples:
   $ rsapi reports show 42
   $ rsapi reports show 42 --json
   $ rsapi reports show 42 --fields url,result,score -o tsv
-  $ rsapi reports show 42 --min-score 80        # exit 10 below 80`,
+  $ rsapi reports show 42 --min-score 80        # exit 10 below 80
+  $ rsapi reports show 42 --fail-on-importance high   # exit 10 if a high-importance check fails
+
+On a terminal the fields are followed by the per-check results (\`checks: 27 of 36 passed\`) and each
+failed check in words, most important first; csv and tsv get the failed check ids in a failed_checks column.`,
   );
   handle(command, (ctx, opts, [id]) => showRun(ctx, { ...opts, id }));
 }
@@ -32,5 +36,6 @@ Examples:
 export async function showRun(ctx: CommandContext, opts: ShowOptions) {
   const ci = await CiReporter.prepare('reports show', opts);
   const report = await ctx.client().reports.show(opts.id);
-  return printRecord(ctx, 'report', report, opts, ci);
+  const { writeReportWithChecks } = await import('../../../output/check-lines.js');
+  return printRecord(ctx, 'report', report, opts, ci, (out) => writeReportWithChecks(out, report, ctx.outputOptions('report')));
 }

@@ -1,6 +1,8 @@
 // `rsapi reports stats`: reads every matching report and shows counts per result, score figures and a histogram.
 import { Option, type Command } from '@commander-js/extra-typings';
+import type { OutputOptions, Sink } from '../../../output/index.js';
 import { UsageError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
@@ -10,7 +12,9 @@ function declareStats(reports: ParentCommand) {
   const command = reports
     .command('stats')
     .description('Counts per result, score min/median/mean/max and a histogram of every matching report');
-  return addReportFilterOptions(command).addOption(new Option('--by <group>', 'one row per project').choices(['project'] as const));
+  return addReportFilterOptions(command)
+    .addOption(new Option('--by <group>', 'one row per project').choices(['project'] as const))
+    .option('--checks', 'per check: how many reports fail it and what share, most important and most failed first');
 }
 
 export type StatsOptions = OptionsOf<ReturnType<typeof declareStats>>;
@@ -26,9 +30,13 @@ Examples:
   $ rsapi reports stats --by project
   $ rsapi reports stats --by project -o csv > stats.csv
   $ rsapi reports stats --search /blog --json
+  $ rsapi reports stats --checks                    # what to fix first across the site
+  $ rsapi reports stats --checks --by project -o csv
 
 Reads every matching report, 100 a request. On a terminal: counts, score figures and a histogram
-of 10-point buckets drawn with block characters; -o json|ndjson|csv|tsv for machines.`,
+of 10-point buckets drawn with block characters; -o json|ndjson|csv|tsv for machines.
+--checks counts the per-check results instead (phpRank's \`results\`): per check, the reports
+that fail it. A service that sends no per-check results ends with exit 8.`,
   );
   handle(command, async (ctx, opts) => {
     if (ctx.globals.quiet) throw new UsageError('-q prints identifiers, and stats has none', { hint: 'leave out -q, or use `rsapi reports list -q`' });
@@ -39,8 +47,7 @@ of 10-point buckets drawn with block characters; -o json|ndjson|csv|tsv for mach
 
 /** Reads every matching report and writes the counts, score figures and histogram. */
 export async function statsRun(ctx: CommandContext, flags: StatsOptions) {
-  const [{ StatsCollector }, { writeStats }] = await Promise.all([import('../../../output/report-stats.js'), import('../../../output/stats.js')]);
-  const collector = new StatsCollector(flags.by === 'project');
+  const collector = flags.checks ? await checkStats(flags.by === 'project') : await scoreStats(flags.by === 'project');
   const pages = ctx.client().reports.pages({ ...filterParams(flags), perPage: 100 }, { all: true });
   const status = startStatusLine(ctx.io, 'reading reports…');
   let read = 0;
@@ -56,6 +63,41 @@ export async function statsRun(ctx: CommandContext, flags: StatsOptions) {
     status.stop();
   }
   const output = ctx.outputOptions('report');
+  if (read > 0 && collector.missing) {
+    ctx.note(`rsapi: the service sent no per-check results (\`results\`) with its ${read} report${read === 1 ? '' : 's'}; --checks has nothing to count`);
+    return ExitCode.server;
+  }
   if (read === 0 && ctx.io.stderrIsTTY) ctx.note('no reports found');
-  await writeStats(ctx.io.stdout, collector.total(), flags.by === 'project' ? collector.perProject() : undefined, output);
+  await collector.write(ctx.io.stdout, output);
+  return ExitCode.ok;
+}
+
+/** What stats collects and writes: the scores (the default) or, with --checks, the per-check results. */
+interface StatsView {
+  add(record: Record<string, unknown>): void;
+  /** Reports were read but none had what this view counts. */
+  readonly missing: boolean;
+  write(out: Sink, output: OutputOptions): Promise<void>;
+}
+
+async function scoreStats(byProject: boolean): Promise<StatsView> {
+  const [{ StatsCollector }, { writeStats }] = await Promise.all([import('../../../output/report-stats.js'), import('../../../output/stats.js')]);
+  const collector = new StatsCollector(byProject);
+  return {
+    add: (record) => collector.add(record),
+    missing: false,
+    write: (out, output) => writeStats(out, collector.total(), byProject ? collector.perProject() : undefined, output),
+  };
+}
+
+async function checkStats(byProject: boolean): Promise<StatsView> {
+  const { CheckStatsCollector, writeCheckStats } = await import('../../../output/check-stats.js');
+  const collector = new CheckStatsCollector(byProject);
+  return {
+    add: (record) => collector.add(record),
+    get missing() {
+      return !collector.sawChecks;
+    },
+    write: (out, output) => writeCheckStats(out, collector.total(), byProject ? collector.perProject() : undefined, output),
+  };
 }

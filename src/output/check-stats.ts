@@ -1,0 +1,205 @@
+// `reports stats --checks`: per check, how many matching reports fail it and what share, most important then most failed first.
+import { checkName, IMPORTANCE_RANK, IMPORTANCES, reportChecks, type Importance } from '../api/checks.js';
+import { loadPalette } from './colors.js';
+import { csvLine } from './csv.js';
+import type { StatsOutput } from './stats.js';
+import { terminalJson, terminalText } from './terminal-text.js';
+import { tsvLine } from './tsv.js';
+import type { ServiceRecord, Sink } from './types.js';
+import { displayWidth, fitToWidth } from './width.js';
+
+export interface CheckCount {
+  check: string;
+  name: string;
+  /** The importance the service gave the check (the first it gave); null when it gave none. */
+  importance: Importance | null;
+  /** Reports that carried this check. */
+  reports: number;
+  failed: number;
+  /** failed / reports, 0 to 1 (0 for no reports). */
+  share: number;
+}
+
+export interface CheckStats {
+  /** The project, with --by project; undefined for the whole set. */
+  project?: string;
+  /** Every matching report. */
+  reports: number;
+  /** Reports that carried per-check results (the others count in `reports` only). */
+  withChecks: number;
+  /** Most important first, then most failed, then by id. */
+  checks: CheckCount[];
+}
+
+interface Tally {
+  reports: number;
+  withChecks: number;
+  counts: Map<string, { importance: Importance | undefined; reports: number; failed: number }>;
+}
+
+const newTally = (): Tally => ({ reports: 0, withChecks: 0, counts: new Map() });
+
+/** Collects reports as they arrive; memory grows with the checks and projects, not the reports. */
+export class CheckStatsCollector {
+  private readonly all = newTally();
+  private readonly groups = new Map<string, Tally>();
+
+  constructor(private readonly byProject: boolean) {}
+
+  add(record: ServiceRecord): void {
+    const targets = [this.all];
+    if (this.byProject) {
+      const project = typeof record.project === 'string' || typeof record.project === 'number' ? String(record.project) : '';
+      let group = this.groups.get(project);
+      if (!group) this.groups.set(project, (group = newTally()));
+      targets.push(group);
+    }
+    const outcomes = reportChecks(record);
+    for (const tally of targets) {
+      tally.reports++;
+      if (outcomes === undefined) continue;
+      tally.withChecks++;
+      for (const outcome of outcomes) {
+        const count = tally.counts.get(outcome.id) ?? { importance: outcome.importance, reports: 0, failed: 0 };
+        count.importance ??= outcome.importance;
+        count.reports++;
+        if (!outcome.passed) count.failed++;
+        tally.counts.set(outcome.id, count);
+      }
+    }
+  }
+
+  /** Whether some report carried per-check results: without any, there is nothing to count (the seed dialect). */
+  get sawChecks(): boolean {
+    return this.all.withChecks > 0;
+  }
+
+  total(): CheckStats {
+    return summarise(this.all);
+  }
+
+  /** One entry a project, by name ('' for reports without a project, last). */
+  perProject(): CheckStats[] {
+    return [...this.groups.entries()]
+      .sort(([a], [b]) => (a === '' ? 1 : b === '' ? -1 : a.localeCompare(b)))
+      .map(([project, tally]) => ({ project, ...summarise(tally) }));
+  }
+}
+
+function summarise(tally: Tally): CheckStats {
+  const rank = (importance: Importance | null) => (importance === null ? IMPORTANCES.length : IMPORTANCE_RANK.get(importance)!);
+  const checks = [...tally.counts.entries()].map(([check, count]): CheckCount => ({
+    check,
+    name: checkName(check),
+    importance: count.importance ?? null,
+    reports: count.reports,
+    failed: count.failed,
+    share: count.reports === 0 ? 0 : count.failed / count.reports,
+  }));
+  checks.sort((a, b) => rank(a.importance) - rank(b.importance) || b.failed - a.failed || (a.check < b.check ? -1 : a.check > b.check ? 1 : 0));
+  return { reports: tally.reports, withChecks: tally.withChecks, checks };
+}
+
+/** A share as a number for machines: four decimals are enough and keep 1/3 readable. */
+const shareNumber = (share: number) => Math.round(share * 10_000) / 10_000;
+
+/** Writes the check counts of the whole set, or with `groups` of each project, in the chosen format. */
+export async function writeCheckStats(out: Sink, total: CheckStats, groups: CheckStats[] | undefined, options: StatsOutput): Promise<void> {
+  const byProject = groups !== undefined;
+  const entries = groups ?? [total];
+  const json = (value: unknown, indent?: number) => {
+    const text = JSON.stringify(value, null, indent);
+    return options.terminal ? terminalJson(text) : text;
+  };
+  switch (options.format) {
+    case 'json':
+      out.write(`${json(byProject ? entries.map(structured) : structured(total), 2)}\n`);
+      return;
+    case 'ndjson':
+      for (const entry of entries) for (const row of flatRows(entry, byProject)) out.write(`${json(row)}\n`);
+      return;
+    case 'csv':
+    case 'tsv': {
+      const line = options.format === 'csv' ? csvLine : tsvLine;
+      const cell = (value: string | number) => (options.terminal ? terminalText(String(value)) : String(value));
+      if (options.format === 'csv') out.write(line([...(byProject ? ['project'] : []), 'check', 'name', 'importance', 'reports', 'failed', 'share']));
+      for (const entry of entries) for (const row of flatRows(entry, byProject)) out.write(line(Object.values(row).map(cell)));
+      return;
+    }
+    case 'table':
+      out.write(await tableText(entries, byProject, options));
+  }
+}
+
+function structured(stats: CheckStats): Record<string, unknown> {
+  return {
+    ...(stats.project !== undefined ? { project: stats.project } : {}),
+    reports: stats.reports,
+    with_checks: stats.withChecks,
+    checks: stats.checks.map((count) => ({ ...count, share: shareNumber(count.share) })),
+  };
+}
+
+function flatRows(stats: CheckStats, byProject: boolean): Record<string, string | number>[] {
+  return stats.checks.map((count) => ({
+    ...(byProject ? { project: stats.project ?? '' } : {}),
+    check: count.check,
+    name: count.name,
+    importance: count.importance ?? '',
+    reports: count.reports,
+    failed: count.failed,
+    share: shareNumber(count.share),
+  }));
+}
+
+const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+const INDENT = '  ';
+const GAP = '  ';
+/** Below this many columns a bar says too little: it is left out. */
+const MIN_BAR = 4;
+const MAX_BAR = 40;
+
+/**
+ * For people: the checks that failed somewhere, under a heading per importance, each with its count, share and a
+ * bar whose full length is every report; the checks that never failed are counted in one line. Per project with --by.
+ */
+async function tableText(entries: CheckStats[], byProject: boolean, options: StatsOutput): Promise<string> {
+  const palette = await loadPalette(options.color);
+  const failing = entries.flatMap((stats) => stats.checks.filter((count) => count.failed > 0));
+  const nameWidth = Math.max(0, ...failing.map((count) => displayWidth(terminalText(count.name))));
+  const countWidth = Math.max(1, ...failing.map((count) => String(count.failed).length));
+  const fixed = INDENT.length + GAP.length + countWidth + GAP.length + 4;
+  const width = options.width;
+  const barRoom = width === undefined ? 20 : Math.min(MAX_BAR, width - fixed - nameWidth - GAP.length);
+  const shownNameWidth = width === undefined || barRoom >= MIN_BAR ? nameWidth : Math.max(8, Math.min(nameWidth, width - fixed));
+  const lines: string[] = [];
+  for (const stats of entries) {
+    if (lines.length > 0) lines.push('');
+    const scope = byProject ? `${palette.head(terminalText(stats.project === '' ? '(none)' : (stats.project ?? '')))}: ` : '';
+    const without = stats.reports - stats.withChecks;
+    const anyFailed = stats.checks.some((count) => count.failed > 0);
+    const reports = `${stats.withChecks} report${stats.withChecks === 1 ? '' : 's'} with per-check results${without > 0 ? ` (${without} without)` : ''}`;
+    lines.push(`${scope}${reports}${anyFailed ? '; how many fail each check:' : ''}`);
+    let importance: Importance | null | 'start' = 'start';
+    for (const count of stats.checks.filter((c) => c.failed > 0)) {
+      if (count.importance !== importance) {
+        importance = count.importance;
+        lines.push(palette.head(importance === null ? 'importance not given' : `${importance} importance`));
+      }
+      const name = fitToWidth(terminalText(count.name), shownNameWidth);
+      const share = `${Math.round(count.share * 100)}%`.padStart(4);
+      const bar = barRoom >= MIN_BAR ? GAP + barOf(count.share, barRoom) : '';
+      lines.push(`${INDENT}${name.text}${' '.repeat(shownNameWidth - name.width)}${GAP}${String(count.failed).padStart(countWidth)}${GAP}${share}${bar}`.trimEnd());
+    }
+    const clean = stats.checks.filter((count) => count.failed === 0).length;
+    if (stats.withChecks > 0) lines.push(clean === stats.checks.length ? `all ${clean} checks passed on every report` : `${clean} other check${clean === 1 ? '' : 's'} passed on every report`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A bar whose full `room` is a share of 1; a share above nothing shows at least a sliver. */
+function barOf(share: number, room: number): string {
+  const eighths = Math.round(share * room * 8);
+  const bar = '█'.repeat(Math.floor(eighths / 8)) + (EIGHTHS[eighths % 8] ?? '');
+  return share > 0 && bar === '' ? '▏' : bar;
+}
