@@ -1,7 +1,8 @@
-// The CI gates (--fail-on, --min-score): judged over every report a command processed, one verdict line.
+// The CI gates (--fail-on, --min-score, --fail-on-check, --fail-on-importance): judged over every report a command processed, one verdict line.
 // Reports are read through the record model, so a phpRank report (numeric `result`, no `score`) is judged by the
 // label and score it stands for, exactly as the same report in the seed dialect.
 import { formatScore, readReport, RESULT_RANK } from '../api/report-model.js';
+import { CheckGate } from './check-gate.js';
 import type { GateOptions } from './options.js';
 
 export class Gate {
@@ -11,11 +12,20 @@ export class Gate {
   /** Failures for want of a result or score at all: counted as failures, and said apart. */
   private missingResults = 0;
   private missingScores = 0;
+  /** --fail-on-check, --fail-on-importance: judged on the per-check results. */
+  private readonly checks: CheckGate;
 
-  constructor(private readonly options: GateOptions) {}
+  constructor(private readonly options: GateOptions) {
+    this.checks = new CheckGate(options);
+  }
 
   get active(): boolean {
-    return this.options.failOn !== undefined || this.options.minScore !== undefined;
+    return this.options.failOn !== undefined || this.options.minScore !== undefined || this.checks.active;
+  }
+
+  /** A check flag was given and no report carried per-check results: the verdict says so, and exit is 8, not 0 or 10. */
+  get unjudged(): boolean {
+    return this.checks.unjudged;
   }
 
   /** Judges one report; returns why it failed (empty when it passed), for per-report output such as JUnit. */
@@ -40,11 +50,12 @@ export class Gate {
         reasons.push(score === undefined ? `no score (--min-score ${minScore})` : `score ${formatScore(score)} below ${minScore} (--min-score ${minScore})`);
       }
     }
+    reasons.push(...this.checks.check(record));
     return reasons;
   }
 
   get failed(): boolean {
-    return this.resultFailures > 0 || this.scoreFailures > 0;
+    return this.resultFailures > 0 || this.scoreFailures > 0 || this.checks.failed;
   }
 
   verdict(): string {
@@ -60,6 +71,8 @@ export class Gate {
       const missing = this.missingScores > 0 ? `, ${this.missingScores} of them with no score` : '';
       parts.push(`${this.scoreFailures} ${of} score below ${minScore}${missing} (--min-score ${minScore})`);
     }
+    if (this.checks.unjudged) return this.checks.unjudgedLine();
+    if (this.checks.active) parts.push(this.checks.verdictPart());
     return `rsapi: gate ${this.failed ? 'failed' : 'passed'}: ${parts.join('; ')}`;
   }
 }

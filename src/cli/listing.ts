@@ -84,7 +84,8 @@ export async function printRecord(
 /** The gate's verdict line and exit code; with CI flags, the baseline's too, and the JUnit and summary files written. */
 export async function finishGate(ctx: CommandContext, gate: Gate, ci?: CiReporter, code: ExitCodeValue = ExitCode.ok): Promise<ExitCodeValue> {
   if (gate.active) ctx.note(gate.verdict());
-  const judged = code === ExitCode.ok && gate.failed ? ExitCode.gate : code;
+  // Check flags the service cannot answer (no per-check results) are no pass: exit 8, as for paging it lacks.
+  const judged = code !== ExitCode.ok ? code : gate.unjudged ? ExitCode.server : gate.failed ? ExitCode.gate : code;
   return ci ? ci.finish(ctx, gate, judged) : judged;
 }
 

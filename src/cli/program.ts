@@ -28,9 +28,11 @@ Exit codes:
   0  success                    5  the service refused the request (4xx)
   1  unexpected failure         6  still rate limited (429) after the retries
   2  usage: bad flag or value   7  network: refused, reset, DNS, timeout
-  3  authentication refused,    8  server fault (5xx) or not the JSON expected
-     or no key configured      10  a gate (--fail-on, --min-score, --max-drop) failed
-  4  not found (404)          130  interrupted (Ctrl-C)
+  3  authentication refused,    8  server fault (5xx) or not the JSON expected,
+     or no key configured          or no per-check results for --fail-on-check & co.
+  4  not found (404)           10  a gate (--fail-on, --min-score, --fail-on-check,
+                                   --fail-on-importance, --max-drop) failed
+                              130  interrupted (Ctrl-C)
                               141  bulk create: stdout closed before all were done
 
 Environment: RSAPI_BASE_URL, RSAPI_API_KEY, RSAPI_PROFILE, RSAPI_CONFIG_DIR,

@@ -1,5 +1,6 @@
 // `reports stats --checks`: per check, how many matching reports fail it and what share, most important then most failed first.
 import { checkName, IMPORTANCE_RANK, IMPORTANCES, reportChecks, type Importance } from '../api/checks.js';
+import { wrapLines } from './check-lines.js';
 import { loadPalette } from './colors.js';
 import { csvLine } from './csv.js';
 import type { StatsOutput } from './stats.js';
@@ -179,7 +180,7 @@ async function tableText(entries: CheckStats[], byProject: boolean, options: Sta
     const without = stats.reports - stats.withChecks;
     const anyFailed = stats.checks.some((count) => count.failed > 0);
     const reports = `${stats.withChecks} report${stats.withChecks === 1 ? '' : 's'} with per-check results${without > 0 ? ` (${without} without)` : ''}`;
-    lines.push(`${scope}${reports}${anyFailed ? '; how many fail each check:' : ''}`);
+    lines.push(...wrapLines(`${scope}${reports}${anyFailed ? '; how many fail each check:' : ''}`, width, '', ''));
     let importance: Importance | null | 'start' = 'start';
     for (const count of stats.checks.filter((c) => c.failed > 0)) {
       if (count.importance !== importance) {

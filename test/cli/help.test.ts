@@ -27,6 +27,6 @@ describe('--help', () => {
   it('enum flags show their allowed values', async () => {
     const { stdout } = await runInProcess({ argv: ['reports', 'list', '--help'] });
     expect(stdout).toMatch(/--result <result>[\s\S]*"good", "decent", "bad"/);
-    expect(stdout).toMatch(/--per-page <n>[\s\S]*"10", "25", "50", "100"/);
+    expect(stdout).toMatch(/--per-page <n>[\s\S]*"10",\s+"25",\s+"50",\s+"100"/);
   });
 });

@@ -54,9 +54,16 @@ export function seedReport(id: number, url: string): Record<string, unknown> {
 }
 
 /** Answers GET /api/v1/reports (pages of `perPage`, phpRank's envelope) and GET /api/v1/reports/{id} from `records`. */
-export async function startReportServer(records: readonly Record<string, unknown>[]): Promise<RawServer & { env: Record<string, string> }> {
+export async function startReportServer(
+  records: readonly Record<string, unknown>[],
+  create: (url: string) => Record<string, unknown> = (url) => phprankReport(100, url, []),
+): Promise<RawServer & { env: Record<string, string> }> {
   const server = await startRawServer((request, response) => {
     const url = new URL(request.url, 'http://x');
+    if (request.method === 'POST' && url.pathname === '/api/v1/reports') {
+      const sent = new URLSearchParams(request.body).get('url') ?? '';
+      return sendJson(response, 201, { data: create(sent), status: 201 });
+    }
     const one = /^\/api\/v1\/reports\/(\d+)$/.exec(url.pathname);
     if (one) {
       const record = records.find((r) => String(r.id) === one[1]);

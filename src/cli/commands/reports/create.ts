@@ -78,7 +78,7 @@ export async function createRun(ctx: CommandContext, flags: CreateOptions) {
     privacy: flags.privacy,
     password,
     journalPath: flags.journal,
-    gate: { failOn: flags.failOn, minScore: flags.minScore },
+    gate: { failOn: flags.failOn, minScore: flags.minScore, failOnCheck: flags.failOnCheck, failOnImportance: flags.failOnImportance },
     ci,
   });
 }

@@ -39,7 +39,7 @@ export async function listRun(ctx: CommandContext, flags: ListOptions) {
   const paging = pagingOptions(flags);
   // A gate judges every report that matches: without --page or --limit it reads all pages, as --all does.
   // So does a baseline comparison: a page of it would show the rest of the baseline as vanished.
-  const gated = flags.failOn !== undefined || flags.minScore !== undefined || flags.baseline !== undefined;
+  const gated = flags.failOn !== undefined || flags.minScore !== undefined || flags.failOnCheck !== undefined || flags.failOnImportance !== undefined || flags.baseline !== undefined;
   if (gated && flags.page === undefined && flags.limit === undefined) paging.all = true;
   const ci = await CiReporter.prepare('reports list', flags);
   return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate: flags, ci, paging });
