@@ -2,7 +2,7 @@
 import { InvalidArgumentError } from '@commander-js/extra-typings';
 import { CHECK_IDS, checkName, failedChecks, IMPORTANCE_RANK, isCheckId, reportChecks, type CheckId, type CheckOutcome, type Importance } from '../api/checks.js';
 import type { ApiRecord } from '../api/decode.js';
-import { nearest } from '../config/resolve.js';
+import { nearest } from '../suggest.js';
 
 /** The importances a gate can name: `low` would fail on every report, so it is not offered. */
 export const GATE_IMPORTANCES = ['high', 'medium'] as const;
