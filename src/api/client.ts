@@ -1,4 +1,5 @@
 // The API client: one HTTP client (one connection pool) and the typed resources over it.
+import { AccountApi } from './account.js';
 import { normaliseBaseUrl } from './base-url.js';
 import { InvalidRequestError } from './errors.js';
 import { HttpClient, mayLeaveBasePath, type HttpClientOptions, type HttpMethod, type HttpResponse, type Params } from './http.js';
@@ -27,6 +28,7 @@ export class ApiClient {
   readonly http: HttpClient;
   readonly reports: ReportsApi;
   readonly projects: ProjectsApi;
+  readonly account: AccountApi;
 
   constructor(options: ApiClientOptions) {
     this.http = new HttpClient({
@@ -38,6 +40,7 @@ export class ApiClient {
     });
     this.reports = new ReportsApi(this.http, options.createTimeoutMs ?? DEFAULT_CREATE_TIMEOUT_MS);
     this.projects = new ProjectsApi(this.http);
+    this.account = new AccountApi(this.http);
   }
 
   /**

@@ -9,6 +9,7 @@ export { HttpClient, MAX_BODY_BYTES, mayLeaveBasePath, type HttpMethod, type Htt
 export { iteratePages, iterateRecords, type PagingOptions } from './paging.js';
 export * from './reports.js';
 export * from './projects.js';
+export * from './account.js';
 export * from './report-model.js';
 export * from './checks.js';
 export type { ProxySettings } from './proxy.js';

@@ -180,6 +180,7 @@ describe('auth status', () => {
       accepted: true,
       status: null,
       error: null,
+      account: null,
     });
     const refused = await runInProcess({ argv: ['auth', 'status', '--json'], env: { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: 'nope-nope-nope-nope' } });
     expect(refused.code).toBe(3);

@@ -274,3 +274,45 @@ describe('reports update --refresh against phpRank', () => {
     expect(server.requests.map((request) => request.method)).toEqual(['GET']);
   });
 });
+
+describe('auth status and the account', () => {
+  const ACCOUNT =
+    '{"data":{"id":1,"name":"Jane Doe","email":"jane@example.com","locale":"en","timezone":"UTC","plan":{"id":2,"name":"Pro","features":{"api":true}},"default_privacy":0,"created_at":"2025-01-01T00:00:00.000000Z"},"status":200}';
+  const EMPTY_LIST = '{"data":[],"links":{"next":null},"meta":{"current_page":1,"last_page":1,"total":0},"status":200}';
+  const env = (server: RawServer) => ({ RSAPI_BASE_URL: server.url, RSAPI_API_KEY: 'php-rank-key-1234' });
+  const requested = (server: RawServer) => server.requests.map((request) => `${request.method} ${request.url.replace(/\?.*$/, '')}`);
+
+  it("shows the account's name and plan (not its email) where the service has GET /account: one request more", async () => {
+    const server = await phpRank({ 'GET /reports': { status: 200, body: EMPTY_LIST }, 'GET /account': { status: 200, body: ACCOUNT } });
+    const result = await runInProcess({ argv: ['auth', 'status'], env: env(server) });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^service: accepts the key\naccount: Jane Doe \(plan: Pro\)\n$/m);
+    expect(result.stdout).not.toContain('jane@');
+    expect(requested(server)).toEqual(['GET /api/v1/reports', 'GET /api/v1/account']);
+    const json = await runInProcess({ argv: ['auth', 'status', '--json'], env: env(server) });
+    expect(JSON.parse(json.stdout)).toMatchObject({ accepted: true, account: { name: 'Jane Doe', plan: 'Pro' } });
+  });
+
+  it.each([
+    ['answers 404 (no such route)', RESOURCE_NOT_FOUND],
+    ['fails (500)', { status: 500, body: '{"message":"Server Error"}' }],
+  ])('where /account %s: no account line and no error, as before', async (_name, answer) => {
+    const server = await phpRank({ 'GET /reports': { status: 200, body: EMPTY_LIST }, 'GET /account': answer });
+    const result = await runInProcess({ argv: ['auth', 'status', '--retries', '0'], env: env(server) });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/service: accepts the key\n$/);
+    expect(result.stdout).not.toMatch(/^account:/m);
+    expect(result.stderr).toBe('');
+    expect(requested(server)).toEqual(['GET /api/v1/reports', 'GET /api/v1/account']);
+  });
+
+  it('a plan without API access: exit 3, says so, and asks nothing more', async () => {
+    const server = await phpRank({ 'GET /reports': NO_PLAN_ACCESS, 'GET /account': NO_PLAN_ACCESS });
+    const result = await runInProcess({ argv: ['auth', 'status'], env: env(server) });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/^service: refused API access to this account \(HTTP 403\): its plan may not include the API$/m);
+    expect(result.stderr).toMatch(/^hint: .*no API access/m);
+    expect(result.stdout + result.stderr).not.toMatch(/key is valid|refused the key/);
+    expect(requested(server)).toEqual(['GET /api/v1/reports']);
+  });
+});

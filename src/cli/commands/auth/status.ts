@@ -1,8 +1,9 @@
-// `rsapi auth status`: profile, base URL and key in use (masked), where each came from, and whether the service accepts the key.
+// `rsapi auth status`: profile, base URL and key in use (masked), where each came from, whether the service accepts the key, and its account where it tells.
 import { renderDocument } from '../../../output/index.js';
 import type { Command } from '@commander-js/extra-typings';
 import { normaliseBaseUrl, withoutCredentials } from '../../../api/base-url.js';
-import { ApiError, AuthError, RsapiError } from '../../../api/errors.js';
+import type { ApiClient } from '../../../api/client.js';
+import { ApiError, AuthError, InterruptedError, RsapiError } from '../../../api/errors.js';
 import { MissingKeyError } from '../../errors.js';
 import { unknownProfileError, type ProfileSource, type SettingSource } from '../../../config/resolve.js';
 import { printAllProfiles } from './profiles.js';
@@ -24,6 +25,8 @@ interface AuthStatus {
   accepted: boolean | null;
   status: number | null;
   error: string | null;
+  /** The key's account, where the service has GET /account (phpRank); null elsewhere or when not checked. */
+  account: { name: string | null; plan: string | null } | null;
 }
 
 function declareStatus(auth: ParentCommand) {
@@ -40,8 +43,9 @@ export function registerStatus(auth: ParentCommand): void {
   command.addHelpText(
     'after',
     `
-Exit 0 when the service accepts the key, 3 when it refuses it or no key is configured, 7 when
-the service cannot be reached.
+Exit 0 when the service accepts the key, 3 when it refuses it (or the account's plan has no API
+access) or no key is configured, 7 when the service cannot be reached. Where the service tells
+(phpRank's GET /account, one request more), the account's name and plan are shown too.
 
 Examples:
   $ rsapi auth status
@@ -70,6 +74,7 @@ export async function statusRun(ctx: CommandContext, opts: StatusOptions) {
     accepted: null,
     status: null,
     error: null,
+    account: null,
   };
   const failure = await check(ctx, status);
   printStatus(ctx, status);
@@ -88,6 +93,7 @@ async function check(ctx: CommandContext, status: AuthStatus): Promise<unknown> 
   try {
     await checkKey(client);
     status.accepted = true;
+    status.account = await accountOf(client);
     return undefined;
   } catch (error) {
     if (!(error instanceof RsapiError)) throw error;
@@ -98,6 +104,18 @@ async function check(ctx: CommandContext, status: AuthStatus): Promise<unknown> 
   }
 }
 
+/** The account's name and plan (one request more); null where the service has no /account or cannot tell it now. */
+async function accountOf(client: ApiClient): Promise<AuthStatus['account']> {
+  try {
+    const account = await client.account.get();
+    return account ? { name: account.name ?? null, plan: account.plan ?? null } : null;
+  } catch (error) {
+    // The key is accepted: an account the service cannot show now is no failure of this check; Ctrl-C still is.
+    if (error instanceof InterruptedError) throw error;
+    return null;
+  }
+}
+
 function printStatus(ctx: CommandContext, status: AuthStatus): void {
   const text = () =>
     [
@@ -105,6 +123,7 @@ function printStatus(ctx: CommandContext, status: AuthStatus): void {
       `base URL: ${status.base_url ? `${status.base_url} (from ${status.base_url_source})` : 'none'}`,
       `key: ${status.key ? `${status.key} (from ${status.key_source})` : 'none'}`,
       `service: ${verdict(status)}`,
+      ...(status.account ? [`account: ${status.account.name ?? 'unnamed'}${status.account.plan === null ? '' : ` (plan: ${status.account.plan})`}`] : []),
     ].join('\n') + '\n';
   // The error may quote the service: on a terminal, escaped like any service text.
   ctx.io.stdout.write(redact(renderDocument(ctx.format(), status, text, { terminal: ctx.io.stdoutIsTTY })));
@@ -119,6 +138,8 @@ const PROFILE_SOURCE: Record<ProfileSource, string> = {
 
 function verdict(status: AuthStatus): string {
   if (status.accepted === true) return 'accepts the key';
+  // A 403 on reading the key's own list: the key is known, its account or plan has no API access.
+  if (status.accepted === false && status.status === 403) return 'refused API access to this account (HTTP 403): its plan may not include the API';
   if (status.accepted === false) return `refused the key (HTTP ${status.status})`;
   if (status.error === null) return 'not checked';
   if (status.status === null) return `unreachable (${status.error})`;
