@@ -1,7 +1,7 @@
 // Errors as phpRank sends them, byte for byte (escaped slashes, `status` fields, a pretty-printed exception), from a
 // plain node:http server on loopback: what rsapi prints, the exit code, and which requests it made.
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectText, type WantText } from '../helpers/cases.js';
+import { expectText, runCase, type CommandCase, type WantText } from '../helpers/cases.js';
 import { startRawServer, type RawServer } from '../helpers/raw-server.js';
 import { runInProcess } from '../helpers/run.js';
 
@@ -314,5 +314,70 @@ describe('auth status and the account', () => {
     expect(result.stderr).toMatch(/^hint: .*no API access/m);
     expect(result.stdout + result.stderr).not.toMatch(/key is valid|refused the key/);
     expect(requested(server)).toEqual(['GET /api/v1/reports']);
+  });
+});
+
+describe('against the mock, phpRank flavor', () => {
+  const phpRankMock = { flavor: 'phprank', rateLimit: 10_000 } as const;
+  const rows: CommandCase[] = [
+    {
+      name: '422 with a message object: each field on its line, no [object Object]',
+      argv: ['api', 'POST', '/reports', '-f', 'url=not a url', '-f', 'privacy=7'],
+      mock: phpRankMock,
+      wantCode: 5,
+      wantStderr: (stderr) => {
+        expect(stderr).toMatch(/^rsapi: the service rejected the request: \w+: .+ \(and 1 more error\) \(HTTP 422, POST \/reports\)$/m);
+        expect(stderr).toMatch(/^ {2}url: .+$/m);
+        expect(stderr).toMatch(/^ {2}privacy: .+$/m);
+        expect(stderr).not.toMatch(/object Object/);
+      },
+      wantRequests: ['POST /reports'],
+    },
+    {
+      name: '403 on update of an id that does not exist: the look-up answers 404, exit 4',
+      argv: ['reports', 'update', '999999', '--privacy', 'private'],
+      mock: phpRankMock,
+      wantCode: 4,
+      wantStderr: [/^rsapi: no such report, or not yours: GET \/reports\/999999 answers 404/m, /^hint: check the id/m],
+      wantRequests: [{ method: 'PATCH', path: '/reports/999999', form: { privacy: '1' } }, 'GET /reports/999999'],
+    },
+    {
+      name: '--refresh sends results=1 (and update=1); the re-audit moves generated_at, so no warning',
+      argv: ['reports', 'update', '3', '--refresh', '-o', 'json'],
+      mock: phpRankMock,
+      wantCode: 0,
+      wantStdout: (stdout) => expect(JSON.parse(stdout)).toMatchObject({ id: 3 }),
+      wantStderr: '',
+      wantRequests: ['GET /reports/3', { method: 'PATCH', path: '/reports/3', form: { update: '1', results: '1' } }],
+    },
+    {
+      name: "auth status shows the account's name and plan",
+      argv: ['auth', 'status'],
+      mock: phpRankMock,
+      wantCode: 0,
+      wantStdout: /^service: accepts the key\naccount: Mock User \(plan: Default\)\n$/m,
+      wantRequests: ['GET /reports', 'GET /account'],
+    },
+    {
+      name: 'auth status on a plan without API access: exit 3, says so',
+      argv: ['auth', 'status'],
+      mock: { ...phpRankMock, planWithoutApi: true },
+      wantCode: 3,
+      wantStdout: /^service: refused API access to this account \(HTTP 403\)/m,
+      wantStderr: /no API access/,
+      wantRequests: ['GET /reports'],
+    },
+    {
+      name: "an unknown path: phpRank's JSON 404 gets the base-URL hint",
+      argv: ['api', 'GET', '/reprots'],
+      mock: phpRankMock,
+      wantCode: 4,
+      wantStderr: [/^rsapi: not found: Resource not found\. \(HTTP 404, GET \/reprots\)$/m, /check the base URL/],
+      wantRequests: ['GET /reprots'],
+    },
+  ];
+
+  it.each(rows)('$name', async (row) => {
+    await runCase(row);
   });
 });
