@@ -22,3 +22,11 @@ export class UsageError extends RsapiError {
     this.lines = options?.lines ?? [];
   }
 }
+
+/**
+ * A flag given an empty value (`--project "$PROJECT"` with PROJECT unset): a mistake, never a request for "any",
+ * "none" or the next source. The one message for every flag, so a CI log names the variable to look at.
+ */
+export function emptyFlagError(flag: string): UsageError {
+  return new UsageError(`${flag} is empty`, { hint: 'is the shell variable you meant to pass set?' });
+}

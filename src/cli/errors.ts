@@ -2,7 +2,7 @@
 // lives in src/errors.ts and is re-exported here for the CLI's verbs.)
 import { RsapiError } from '../errors.js';
 
-export { UsageError } from '../errors.js';
+export { UsageError, emptyFlagError } from '../errors.js';
 
 
 /** No key configured anywhere, or only one stored for another address: an auth failure that never reached the service. */

@@ -13,7 +13,7 @@ const argv = process.argv.slice(2);
 const { reportStdoutGone } = await import('./stdout-gone.js');
 let writeFailed = false;
 let readerGone = false;
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+const stdoutFailed = (error: NodeJS.ErrnoException): void => {
   if (readerGone) return; // later writes fail too: nothing more to say
   if (error.code === 'EPIPE') {
     readerGone = true;
@@ -23,7 +23,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (writeFailed) return;
   writeFailed = true;
   process.stderr.write(`rsapi: cannot write the output: ${writeFailure(error)}\n`, () => process.exit(1));
-});
+};
+process.stdout.on('error', stdoutFailed);
 const controller = new AbortController();
 // Every request, retry wait and look-up under way listens to it (a bulk run has dozens at once).
 setMaxListeners(0, controller.signal);
@@ -41,8 +42,13 @@ if (process.env.RSAPI_DEBUG === '1' || argv.includes('--verbose') || argv.includ
 const { run, processTerminal } = await import('./program.js');
 const code = await run(argv, processTerminal(), controller.signal);
 process.exitCode = code;
-// Nothing left to do: do not wait for idle sockets or stdin listeners to let go.
-process.stdout.write('', () => process.exit(code));
+// Nothing left to do: do not wait for idle sockets or stdin listeners to let go. Output written just before
+// (help, a completion script: synchronous writes to a file) may have failed: its line and exit 1 come first,
+// whichever of the stream's error event and this callback Node delivers first.
+process.stdout.write('', (error?: Error | null) => {
+  if (error && !readerGone) stdoutFailed(error as NodeJS.ErrnoException);
+  if (!writeFailed) process.exit(code);
+});
 
 function writeFailure(error: NodeJS.ErrnoException): string {
   const reasons: Record<string, string> = {

@@ -1,9 +1,10 @@
 // Shared flag definitions and value parsers: enums via commander choices, numbers via argument parsers.
-import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { InvalidArgumentError, Option, type Command, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
 import { PER_PAGE_VALUES, RESULTS, SORT_DIRECTIONS } from '../api/reports.js';
 import { toNumber } from '../api/decode.js';
 import { parseSettingValue } from '../config/keys.js';
 import { GATE_IMPORTANCES, parseCheckIds } from './check-gate.js';
+import { emptyFlagError } from './errors.js';
 
 /** The most requests a bulk command (create, multi-delete) keeps in flight at once. */
 export const MAX_CONCURRENCY = 32;
@@ -37,6 +38,23 @@ function timeoutParser(value: string): number {
     return parseSettingValue('timeout', value) as number;
   } catch (error) {
     throw new InvalidArgumentError(`--${error instanceof Error ? error.message : String(error)}.`);
+  }
+}
+
+/**
+ * Every flag of the command that takes a value refuses an empty one before its own parser runs (exit 2, naming
+ * the flag): `--project "$PROJECT"` with PROJECT unset would send `project=` and widen a CI gate to every report.
+ * Applied to the whole tree (program.ts), so no flag, present or future, can forget it.
+ */
+export function refuseEmptyValues(command: CommandUnknownOpts): void {
+  for (const option of command.options) {
+    if (!option.required && !option.optional) continue;
+    const flag = option.long ?? option.short ?? option.name();
+    const parse = option.parseArg;
+    option.argParser((value: string, previous: unknown) => {
+      if (value.trim() === '') throw emptyFlagError(flag);
+      return parse ? parse(value, previous) : value;
+    });
   }
 }
 

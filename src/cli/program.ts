@@ -8,7 +8,7 @@ import { reportError } from './exit.js';
 import { UsageError } from './errors.js';
 import { forgetSecrets, redactedSink, registerInvocationSecrets } from './secrets.js';
 import { forStderr } from './stderr.js';
-import { addGlobalOptions } from './options.js';
+import { addGlobalOptions, refuseEmptyValues } from './options.js';
 import { nearest } from '../suggest.js';
 import type { Terminal } from './terminal.js';
 import { attachInvocation, invocationOf, type Invocation, type ParentCommand } from './handler.js';
@@ -70,6 +70,7 @@ export async function buildProgram(argv: readonly string[]): Promise<CommandUnkn
     else stubs.set(declareStub(program, top), top);
   }
   applyToTree(program, (command) => {
+    refuseEmptyValues(command);
     command.exitOverride();
     command.configureOutput({
       writeOut: (text) => invocationOf(program).io.stdout.write(text),

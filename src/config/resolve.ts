@@ -1,6 +1,6 @@
 // Precedence of each connection setting: flag, then environment, then the profile's stored value.
 import { originOf } from '../api/base-url.js';
-import { UsageError } from '../errors.js';
+import { emptyFlagError, UsageError } from '../errors.js';
 import { nearest } from '../suggest.js';
 import { checkProfileName } from './keys.js';
 import { profileOf, readStoredConfig, storedActiveProfile, storedProfileNames, type ProfileSettings } from './store.js';
@@ -36,7 +36,7 @@ export interface ResolvedSettings {
 export function resolveSettings(flags: ConnectionFlags, env: NodeJS.ProcessEnv): ResolvedSettings {
   // An empty flag is a mistake (an unset shell variable?), not a request for the next source.
   for (const [flag, value] of [['--base-url', flags.baseUrl], ['--api-key', flags.apiKey], ['--profile', flags.profile]] as const) {
-    if (value !== undefined && value.trim() === '') throw new UsageError(`${flag} is empty`, { hint: 'is the shell variable you meant to pass set?' });
+    if (value !== undefined && value.trim() === '') throw emptyFlagError(flag);
   }
   const config = readStoredConfig(env);
   const active = storedActiveProfile(config);
