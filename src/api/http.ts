@@ -1,7 +1,8 @@
 // One place that sends requests: headers, bodies, timeouts, the retry policy, and turning answers into typed errors.
 import { decodeBody, errorForStatus, redirectError, serviceMessage } from './decode.js';
 import { describeNetworkFailure } from './network-failure.js';
-import { parseRetryAfter, RetryPolicy, systemClock, type AttemptOutcome, type Clock, type HttpMethod } from './retry-policy.js';
+import { parseRetryAfter, retryAfterOf, RetryPolicy, systemClock, type AttemptOutcome, type Clock, type HttpMethod } from './retry-policy.js';
+import { RateLimiter, type PaceEvent } from './rate-limiter.js';
 import type { Dispatcher } from 'undici';
 import { proxyConfigured, proxyFromEnv, type ProxySettings } from './proxy.js';
 import { createSender, type Sender } from './transport.js';
@@ -33,6 +34,8 @@ export interface HttpClientOptions {
   maxBodyBytes?: number;
   /** Observes each attempt, for --verbose. Never given the key. */
   onTrace?: (event: TraceEvent) => void;
+  /** Told when requests wait for the service's rate-limit window to end (once a window). */
+  onPace?: (event: PaceEvent) => void;
   /** Proxies to use; default: HTTPS_PROXY, HTTP_PROXY and NO_PROXY of the process environment. */
   proxy?: ProxySettings;
 }
@@ -79,27 +82,26 @@ export class HttpClient {
   private retryPolicy: RetryPolicy | undefined;
   /** Service clock minus ours, from the last answer's Date header (1 s resolution, truncated). */
   private clockOffsetMs: number | undefined;
-  /** On the policy's clock: no attempt starts before this, after a 429 or 503 asked to wait (pages fetched together). */
-  private heldUntil = 0;
+  private rateLimiter: RateLimiter | undefined;
 
   constructor(options: HttpClientOptions) {
     this.options = options;
   }
 
-  /** Sends a request under the retry policy (retry-policy.ts); throws a typed error from errors.ts. */
+  /** Sends a request under the retry policy (retry-policy.ts) and the rate limit (rate-limiter.ts); throws a typed error from errors.ts. */
   async request(req: HttpRequest): Promise<HttpResponse> {
     const retries = req.retries ?? this.options.retries;
     let arrivedBefore = false;
     for (let attempt = 1; ; attempt++) {
       this.checkNotStopped();
-      const held = this.heldUntil - this.policy.clock.now();
-      if (held > 0) await this.pause(held);
-      const started = performance.now();
       const url = this.url(req);
+      const ticket = await this.limiter.acquire(this.stopSignal());
+      const started = performance.now();
       let response: RawResponse;
       try {
         response = await this.send(req, url);
       } catch (error) {
+        this.limiter.failed(ticket);
         const failure = this.classify(error, req);
         const outcome: AttemptOutcome | undefined = failure instanceof NetworkError ? { type: 'network', neverSent: failure.neverSent } : undefined;
         if (outcome && this.policy.shouldRetry(req.method, outcome, attempt, retries)) {
@@ -113,13 +115,17 @@ export class HttpClient {
         throw failure;
       }
       // Outside the try: each answer is traced once, not a second time as the typed error interpret() throws.
-      const outcome: AttemptOutcome = { type: 'answer', status: response.status, retryAfter: response.headers['retry-after'] };
-      if (response.status >= 400 && this.policy.shouldRetry(req.method, outcome, attempt, retries)) {
+      const retryAfter = retryAfterOf(response.headers);
+      const outcome: AttemptOutcome = { type: 'answer', status: response.status, retryAfter };
+      const retrying = response.status >= 400 && this.policy.shouldRetry(req.method, outcome, attempt, retries);
+      const wait = retrying || response.status === 429 ? this.policy.delayMs(attempt, outcome) : 0;
+      // The service asked us to slow down: every request of this client waits, not only this one.
+      if (response.status === 429) this.limiter.refused(ticket, wait, retryAfter !== undefined, response.headers);
+      else this.limiter.answered(ticket, response.headers);
+      if (retrying) {
         arrivedBefore ||= RetryPolicy.mayHaveArrived(outcome);
-        const wait = this.policy.delayMs(attempt, outcome);
         this.trace(req, url, attempt, started, { status: response.status, retryInMs: wait });
-        // The service asked us to slow down: every request of this client waits, not only this one.
-        if (response.status === 429 || response.status === 503) this.heldUntil = Math.max(this.heldUntil, this.policy.clock.now() + wait);
+        if (response.status === 503) this.limiter.hold(wait);
         await this.pause(wait);
         continue;
       }
@@ -142,6 +148,12 @@ export class HttpClient {
     return this.retryPolicy;
   }
 
+  /** The one limiter every request of this client goes through (bulk create, pages fetched ahead, deletes, look-ups). */
+  get limiter(): RateLimiter {
+    this.rateLimiter ??= new RateLimiter(this.policy.clock, this.options.onPace);
+    return this.rateLimiter;
+  }
+
   /** Throws InterruptedError when no new request may start (Ctrl-C). */
   checkNotStopped(): void {
     if (this.options.signal?.aborted || this.options.stop?.aborted) throw new InterruptedError();
@@ -149,9 +161,13 @@ export class HttpClient {
 
   /** Waits `ms` on the policy's clock; ends early with InterruptedError on Ctrl-C (either signal). */
   pause(ms: number): Promise<void> {
+    return this.policy.clock.sleep(ms, this.stopSignal());
+  }
+
+  /** Raised on Ctrl-C, either signal: what a wait before a new attempt ends on. */
+  private stopSignal(): AbortSignal | undefined {
     const { signal, stop } = this.options;
-    const any = signal && stop ? AbortSignal.any([signal, stop]) : (signal ?? stop);
-    return this.policy.clock.sleep(ms, any);
+    return signal && stop ? AbortSignal.any([signal, stop]) : (signal ?? stop);
   }
 
   /**
@@ -232,7 +248,7 @@ export class HttpClient {
     const body = decodeBody(response.text, status, info, contentType(headers));
     if (status >= 200 && status < 300) return { status, headers, body: body.value };
     if (status === 429) {
-      const retryAfterMs = parseRetryAfter(headers['retry-after']);
+      const retryAfterMs = parseRetryAfter(retryAfterOf(headers));
       const limited = new RateLimitError(info, retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000), attempts);
       limited.response = { status, headers, body: body.value };
       throw limited;

@@ -152,6 +152,20 @@ export function outcomeOfError(error: unknown): AttemptOutcome | undefined {
   return undefined;
 }
 
+/**
+ * The wait a refusal (429) asks for, as a Retry-After value: its Retry-After, else Laravel's X-RateLimit-Reset (the
+ * window's end in epoch seconds), taken against the answer's own Date so that the two clocks never mix.
+ */
+export function retryAfterOf(headers: Record<string, string | string[] | undefined>, now = Date.now()): string | string[] | undefined {
+  const retryAfter = headers['retry-after'];
+  if (retryAfter !== undefined) return retryAfter;
+  const reset = Array.isArray(headers['x-ratelimit-reset']) ? headers['x-ratelimit-reset'][0] : headers['x-ratelimit-reset'];
+  if (reset === undefined || !/^\s*\d+\s*$/.test(reset)) return undefined;
+  const date = typeof headers.date === 'string' ? Date.parse(headers.date) : NaN;
+  const seconds = Number(reset) - (Number.isNaN(date) ? now : date) / 1000;
+  return String(Math.max(0, Math.ceil(seconds)));
+}
+
 /** Retry-After as milliseconds from `now`: delta-seconds or an HTTP date. */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
   const text = Array.isArray(value) ? value[0] : value;

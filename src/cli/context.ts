@@ -3,6 +3,7 @@ import type { addGlobalOptions } from './options.js';
 import { setMaxListeners } from 'node:events';
 import { ApiClient } from '../api/client.js';
 import type { TraceEvent } from '../api/http.js';
+import type { PaceEvent } from '../api/rate-limiter.js';
 import { proxyFromEnv } from '../api/proxy.js';
 import { isLoopbackHost, normaliseBaseUrl } from '../api/base-url.js';
 import { MissingKeyError, UsageError } from './errors.js';
@@ -109,6 +110,7 @@ export class CommandContext {
       // Whatever happens to requests under way, none starts after Ctrl-C: retries and look-ups included.
       stop: this.noNewRequests,
       onTrace: (event) => this.trace(event),
+      onPace: (event) => this.tracePace(event),
       proxy: proxyFromEnv(this.io.env),
     });
     this.openClients.push(client);
@@ -170,6 +172,12 @@ export class CommandContext {
    * --verbose traces every attempt. Without it, a retry that makes the user wait (a long Retry-After)
    * is still said, so a pause never looks like a hang.
    */
+  /** A wait for the service's rate-limit window: said with --verbose, or when it is long enough to look like a hang. */
+  private tracePace(event: PaceEvent): void {
+    if (!this.globals.verbose && event.waitMs < NOTICEABLE_WAIT_MS) return;
+    this.note(`rsapi: the service's rate limit (${event.limit} requests a window) is used up; waiting ${Math.ceil(event.waitMs / 1000)} s for the next window`);
+  }
+
   private trace(event: TraceEvent): void {
     if (!this.globals.verbose) {
       if (event.retryInMs !== undefined && event.retryInMs >= NOTICEABLE_WAIT_MS) {
