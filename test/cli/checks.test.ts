@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/csv.js';
 import { phprankReport, seedReport, startReportServer } from '../helpers/phprank-checks.js';
+import { startMock } from '../helpers/mock.js';
 import { runInProcess } from '../helpers/run.js';
 import { displayWidth } from '../../src/output/width.js';
 
@@ -219,5 +220,38 @@ describe('a service that sends no per-check results (the seed dialect)', () => {
     const { code, stdout } = await runInProcess({ argv: ['reports', 'show', '1'], env: seed.env, tty: true, columns: 80 });
     expect(code).toBe(0);
     expect(stdout).not.toContain('checks:');
+  });
+});
+
+describe('against the phpRank mock (its checks deterministic per URL)', () => {
+  it('stats --checks counts, overall and per project, equal a count made from reports list -o json', async () => {
+    const mock = await startMock({ flavor: 'phprank', seed: 30, rateLimit: 10_000 });
+    try {
+      const list = JSON.parse((await runInProcess({ argv: ['reports', 'list', '--all', '-o', 'json'], env: mock.env })).stdout) as Record<string, unknown>[];
+      expect(list).toHaveLength(30);
+      const count = (records: Record<string, unknown>[]) => {
+        const counts = new Map<string, number>();
+        for (const record of records) for (const [id, check] of Object.entries(record.results as Record<string, { passed: boolean }>)) counts.set(id, (counts.get(id) ?? 0) + (check.passed ? 0 : 1));
+        return counts;
+      };
+      const stats = JSON.parse((await runInProcess({ argv: ['reports', 'stats', '--checks', '-o', 'json'], env: mock.env })).stdout);
+      expect(new Map(stats.checks.map((c: { check: string; failed: number }) => [c.check, c.failed]))).toEqual(count(list));
+      expect([...count(list).values()].some((n) => n > 0)).toBe(true);
+      const byProject = JSON.parse((await runInProcess({ argv: ['reports', 'stats', '--checks', '--by', 'project', '-o', 'json'], env: mock.env })).stdout);
+      for (const group of byProject) {
+        const mine = list.filter((record) => record.project === group.project);
+        expect(group.reports).toBe(mine.length);
+        expect(new Map(group.checks.map((c: { check: string; failed: number }) => [c.check, c.failed]))).toEqual(count(mine));
+      }
+      // A gate on the most failed check fails; one on a check no report fails passes.
+      const [most] = stats.checks.filter((c: { failed: number }) => c.failed > 0).sort((a: { failed: number }, b: { failed: number }) => b.failed - a.failed);
+      const never = stats.checks.find((c: { failed: number }) => c.failed === 0);
+      const failed = await runInProcess({ argv: ['reports', 'list', '--fail-on-check', most.check, '-o', 'json'], env: mock.env });
+      expect(failed.code).toBe(10);
+      expect(failed.stderr).toContain(`${most.failed} of 30 reports fail`);
+      if (never) expect((await runInProcess({ argv: ['reports', 'list', '--fail-on-check', never.check, '-o', 'json'], env: mock.env })).code).toBe(0);
+    } finally {
+      await mock.close();
+    }
   });
 });

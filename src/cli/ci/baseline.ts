@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import { formatScore, readReport, RESULT_RANK, RESULTS, type ReportResult } from '../../api/report-model.js';
 import { readUserFile } from '../files.js';
 import { reportIdentity } from '../../api/report-url.js';
+import { checkChange, countChanges, describeChecks, recordsHaveChecks, type CheckChange } from './check-changes.js';
 
 /** What is compared of a report. */
 export interface Standing {
@@ -21,6 +22,8 @@ export interface Baseline {
   path: string;
   /** By report identity (reportIdentity); the newest report of a URL when the file holds several. */
   byUrl: Map<string, Standing>;
+  /** Whether its reports carry per-check results: without, only scores and results are compared. */
+  hasChecks?: boolean;
 }
 
 export interface Regression {
@@ -43,8 +46,15 @@ export interface BaselineComparison {
   regressions: Regression[];
   newUrls: string[];
   vanished: string[];
-  /** Only with --max-drop. */
+  /** With --max-drop, or --fail-on-new-failures. */
   failed: boolean;
+  /** Per URL, the checks newly failing or fixed since the baseline (both sides with per-check results). */
+  checkChanges: CheckChange[];
+  failOnNewFailures: boolean;
+  /** The baseline has per-check results. */
+  baselineHasChecks: boolean;
+  /** --fail-on-new-failures, and none of this run's reports carried per-check results: it cannot be judged (exit 8). */
+  checksUnjudged: boolean;
 }
 
 /** Reads and checks the file before any request: a usage error (exit 2) names what is wrong with it. */
@@ -53,7 +63,7 @@ export async function loadBaseline(path: string): Promise<Baseline> {
   const records = parseRecords(text, path);
   const byUrl = newestByUrl(records);
   if (records.length > 0 && byUrl.size === 0) throw new UsageError(`the baseline file ${path} holds no report with a url`, { hint: BASELINE_HINT });
-  return { path, byUrl };
+  return { path, byUrl, hasChecks: recordsHaveChecks(records) };
 }
 
 const BASELINE_HINT = 'give a file written earlier by rsapi with -o json or -o ndjson (reports list, show or create)';
@@ -124,6 +134,8 @@ export interface CompareOptions {
   maxDrop?: number;
   /** Baseline URLs outside this run's scope (another shard's) are not counted as vanished. */
   inScope?: (url: string) => boolean;
+  /** --fail-on-new-failures: a check that passed in the baseline and fails now fails the comparison. */
+  failOnNewFailures?: boolean;
 }
 
 export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRecord>, options: CompareOptions = {}): BaselineComparison {
@@ -131,6 +143,7 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
   const threshold = options.maxDrop ?? 0;
   const regressions: Regression[] = [];
   const newUrls: string[] = [];
+  const checkChanges: CheckChange[] = [];
   let compared = 0;
   for (const [key, now] of current) {
     const before = baseline.byUrl.get(key);
@@ -139,6 +152,8 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
       continue;
     }
     compared++;
+    const change = checkChange(now.url, before.record, now.record);
+    if (change) checkChanges.push(change);
     const drop = before.score !== undefined && now.score !== undefined ? before.score - now.score : undefined;
     const rankBefore = rankOf(before.result);
     const rankNow = rankOf(now.result);
@@ -152,6 +167,10 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
     .filter(([key, standing]) => !current.has(key) && (options.inScope?.(standing.url) ?? true))
     .map(([, standing]) => standing.url);
   regressions.sort(worstFirst);
+  checkChanges.sort((a, b) => b.newFailures.length - a.newFailures.length || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  const failOnNewFailures = options.failOnNewFailures === true;
+  const checksUnjudged = failOnNewFailures && current.size > 0 && !recordsHaveChecks([...current.values()].map((s) => s.record));
+  const newlyFailing = checkChanges.some((change) => change.newFailures.length > 0);
   return {
     path: baseline.path,
     maxDrop: options.maxDrop,
@@ -159,7 +178,11 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
     regressions,
     newUrls: newUrls.sort(),
     vanished: vanished.sort(),
-    failed: options.maxDrop !== undefined && regressions.length > 0,
+    failed: (options.maxDrop !== undefined && regressions.length > 0) || (failOnNewFailures && !checksUnjudged && newlyFailing),
+    checkChanges,
+    failOnNewFailures,
+    baselineHasChecks: baseline.hasChecks === true,
+    checksUnjudged,
   };
 }
 
@@ -199,6 +222,8 @@ export function baselineReport(comparison: BaselineComparison): string[] {
   return [
     baselineVerdict(comparison),
     ...listed(comparison.regressions, 'regressed', (r) => `${r.url} ${describeChange(r)}`),
+    ...listed(comparison.checkChanges.filter((c) => c.newFailures.length > 0), 'new failures', (c) => `${c.url}: ${describeChecks(c.newFailures)}`),
+    ...listed(comparison.checkChanges.filter((c) => c.fixed.length > 0), 'fixed', (c) => `${c.url}: ${describeChecks(c.fixed)}`),
     ...listed(comparison.newUrls, 'new', (url) => url),
     ...listed(comparison.vanished, 'vanished', (url) => url),
   ];
@@ -210,10 +235,21 @@ export function baselineVerdict(comparison: BaselineComparison): string {
   const of = `${regressions.length} of ${compared} report${compared === 1 ? '' : 's'}`;
   const head =
     maxDrop === undefined
-      ? `rsapi: baseline: ${of} scored lower or got a worse result than in ${comparison.path} (not a gate without --max-drop)`
+      ? comparison.failOnNewFailures
+        ? `rsapi: baseline ${comparison.failed ? 'failed' : 'passed'}: ${of} scored lower or got a worse result than in ${comparison.path} (listed, not failed without --max-drop)`
+        : `rsapi: baseline: ${of} scored lower or got a worse result than in ${comparison.path} (not a gate without --max-drop)`
       : `rsapi: baseline ${comparison.failed ? 'failed' : 'passed'}: ${of} fell by more than ${maxDrop} point${maxDrop === 1 ? '' : 's'} or got a worse result (--max-drop ${maxDrop})`;
   const others = comparison.newUrls.length + comparison.vanished.length > 0 ? `; ${comparison.newUrls.length} new, ${comparison.vanished.length} vanished (listed, not failed)` : '';
-  return `${head}${others}`;
+  return `${head}${others}${checksVerdict(comparison)}`;
+}
+
+/** `; checks: 3 newly failing on 2 URLs, 1 fixed (--fail-on-new-failures)`: nothing when neither side has checks. */
+function checksVerdict(comparison: BaselineComparison): string {
+  if (!comparison.baselineHasChecks) return '';
+  const { newFailures, fixed, urlsWithNewFailures } = countChanges(comparison.checkChanges);
+  const on = newFailures > 0 ? ` on ${urlsWithNewFailures} URL${urlsWithNewFailures === 1 ? '' : 's'}` : '';
+  const rule = comparison.failOnNewFailures ? ' (--fail-on-new-failures)' : ' (listed, not failed without --fail-on-new-failures)';
+  return `; checks: ${newFailures} newly failing${on}, ${fixed} fixed${rule}`;
 }
 
 function listed<T>(items: readonly T[], kind: string, describe: (item: T) => string): string[] {

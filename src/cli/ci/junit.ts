@@ -2,6 +2,7 @@
 import { stringifyJson } from '../../api/json.js';
 import { formatScore, readReport } from '../../api/report-model.js';
 import { describeChange } from './baseline.js';
+import { describeChecks, reportCheckLines } from './check-changes.js';
 import { xmlAttribute as attr, xmlText as text } from './escape.js';
 import { projectOf, type CiCase, type CiRun, type ReportCase } from './run-record.js';
 
@@ -67,6 +68,9 @@ function testcase(c: CiCase, run: CiRun): string {
 function failuresOf(c: ReportCase, run: CiRun): string[] {
   const failures = [...c.gateFailures];
   if (c.regression && run.baseline?.maxDrop !== undefined) failures.push(`regressed: ${describeChange(c.regression)} (--max-drop ${run.baseline.maxDrop})`);
+  if (c.checkChange && c.checkChange.newFailures.length > 0 && run.baseline?.failOnNewFailures) {
+    failures.push(`new failures since the baseline: ${describeChecks(c.checkChange.newFailures)} (--fail-on-new-failures)`);
+  }
   return failures;
 }
 
@@ -77,6 +81,7 @@ function systemOut(c: ReportCase): string {
   const lines = [`result: ${label ?? show(record.result)}`, `score: ${score === undefined ? show(record.score) : formatScore(score)}`];
   for (const field of ['id', 'project', 'generated_at']) if (record[field] !== undefined && record[field] !== null) lines.push(`${field}: ${show(record[field])}`);
   if (c.regression) lines.push(`baseline: ${describeChange(c.regression)}`);
+  lines.push(...reportCheckLines(record, c.checkChange));
   return lines.join('\n');
 }
 

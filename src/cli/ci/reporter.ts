@@ -9,6 +9,7 @@ import { reportIdentity } from '../../api/report-url.js';
 import type { CommandContext } from '../context.js';
 import type { Gate } from '../gates.js';
 import { compareWithBaseline, baselineReport, loadBaseline, type Baseline } from './baseline.js';
+import { recordsHaveChecks } from './check-changes.js';
 import { checkOutputPath } from './report-files.js';
 import type { CiCase, CiRun } from './run-record.js';
 import type { SelectedShare } from './shard.js';
@@ -18,7 +19,8 @@ export function addCiOptions<Args extends unknown[], Opts extends OptionValues, 
     .option('--junit <path>', 'write a JUnit XML file: one test case per report, failed when it fails a gate')
     .option('--summary <path>', 'append a Markdown summary to this file (made for $GITHUB_STEP_SUMMARY)')
     .option('--baseline <file>', 'compare with an earlier json or ndjson output of rsapi, URL by URL')
-    .option('--max-drop <points>', 'with --baseline: exit 10 when a score fell by more than this or a result got worse', maxDropParser);
+    .option('--max-drop <points>', 'with --baseline: exit 10 when a score fell by more than this or a result got worse', maxDropParser)
+    .option('--fail-on-new-failures', 'with --baseline: exit 10 when a check that passed in the baseline fails now');
 }
 
 export type CiFlags = DeclaredOptions<typeof addCiOptions<[], {}, {}>>;
@@ -49,10 +51,18 @@ export class CiReporter {
     if (flags.maxDrop !== undefined && flags.baseline === undefined) {
       throw new UsageError('--max-drop needs --baseline FILE to compare with');
     }
+    if (flags.failOnNewFailures && flags.baseline === undefined) {
+      throw new UsageError('--fail-on-new-failures needs --baseline FILE to compare with');
+    }
     if (flags.junit === undefined && flags.summary === undefined && flags.baseline === undefined) return undefined;
     if (flags.junit !== undefined) await checkOutputPath(flags.junit, '--junit');
     if (flags.summary !== undefined) await checkOutputPath(flags.summary, '--summary');
     const baseline = flags.baseline === undefined ? undefined : await loadBaseline(flags.baseline);
+    if (baseline && flags.failOnNewFailures && !baseline.hasChecks) {
+      throw new UsageError(`the baseline file ${baseline.path} holds no per-check results, so --fail-on-new-failures has nothing to compare`, {
+        hint: 'write the baseline with -o json from a service that sends per-check results (phpRank), or leave out --fail-on-new-failures',
+      });
+    }
     return new CiReporter(command, flags, baseline);
   }
 
@@ -93,13 +103,21 @@ export class CiReporter {
       // A URL of this run not created (an error) or not sent (journal, Ctrl-C) is listed as such, not as vanished.
       const unjudged = new Set(this.cases.flatMap((c) => (c.kind === 'report' ? [] : [reportIdentity(c.url)])));
       const inScope = (url: string) => !unjudged.has(reportIdentity(url)) && (this.share?.contains(url) ?? true);
-      run.baseline = compareWithBaseline(this.baseline, records, { maxDrop: this.flags.maxDrop, inScope });
+      run.baseline = compareWithBaseline(this.baseline, records, { maxDrop: this.flags.maxDrop, inScope, failOnNewFailures: this.flags.failOnNewFailures });
       // Only the newest report of a URL is compared; older ones in a list keep their own standing.
       const byRecord = new Map(run.baseline.regressions.map((regression) => [regression.now.record, regression]));
       for (const c of this.cases) if (c.kind === 'report') c.regression = byRecord.get(c.record);
+      const changes = new Map(run.baseline.checkChanges.map((change) => [change.record, change]));
+      for (const c of this.cases) if (c.kind === 'report') c.checkChange = changes.get(c.record);
       for (const line of baselineReport(run.baseline)) ctx.note(line);
+      if (!this.baseline.hasChecks && recordsHaveChecks(records)) {
+        ctx.note(`rsapi: baseline: ${this.baseline.path} holds no per-check results; scores and results compared only`);
+      }
+      if (run.baseline.checksUnjudged) {
+        ctx.note('rsapi: baseline not judged: the service sent no per-check results (`results`) with its reports, so --fail-on-new-failures cannot be judged');
+      }
     }
-    const exitCode = code === ExitCode.ok && run.baseline?.failed ? ExitCode.gate : code;
+    const exitCode = code !== ExitCode.ok ? code : run.baseline?.checksUnjudged ? ExitCode.server : run.baseline?.failed ? ExitCode.gate : code;
     const files = await import('./report-files.js');
     if (this.flags.junit !== undefined) {
       const { renderJunit } = await import('./junit.js');

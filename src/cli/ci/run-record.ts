@@ -1,6 +1,7 @@
 // What a CI run processed, report by report: the one input of the JUnit file, the Markdown summary and the baseline check.
 import type { ApiRecord } from '../../api/decode.js';
 import type { BaselineComparison, Regression } from './baseline.js';
+import type { CheckChange } from './check-changes.js';
 import type { ShareInfo } from './shard.js';
 
 /** A report the run read or created. */
@@ -12,6 +13,8 @@ export interface ReportCase {
   gateFailures: string[];
   /** Set once the baseline is compared. */
   regression?: Regression;
+  /** Checks newly failing or fixed since the baseline; set once it is compared. */
+  checkChange?: CheckChange;
   seconds?: number;
 }
 

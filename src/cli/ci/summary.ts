@@ -1,6 +1,8 @@
 // `--summary PATH`: the run as Markdown for $GITHUB_STEP_SUMMARY: counts, lowest scores, regressions, the verdict.
 import { formatScore, readReport, RESULTS, type ReportResult } from '../../api/report-model.js';
+import { CheckStatsCollector } from '../../output/check-stats.js';
 import { describeChange, type BaselineComparison } from './baseline.js';
+import { countChanges, describeChecks } from './check-changes.js';
 import { markdownText as md } from './escape.js';
 import type { CiRun, ErrorCase, ReportCase } from './run-record.js';
 import { describeShare } from './shard.js';
@@ -9,6 +11,8 @@ import { describeShare } from './shard.js';
 export const LOWEST_SHOWN = 10;
 /** Longer lists (errors, regressions, new and vanished URLs) stop here, saying how many more there are. */
 export const LIST_CAP = 50;
+/** How many checks the "most failed checks" table shows. */
+export const CHECKS_SHOWN = 10;
 
 /** The Markdown for one run; `exitCode` is the run's own, which the verdict states. */
 export function renderSummary(run: CiRun, exitCode: number): string {
@@ -21,6 +25,8 @@ export function renderSummary(run: CiRun, exitCode: number): string {
   if (errors.length > 0) blocks.push(errorTable(errors));
   const lowest = lowestScores(reports);
   if (lowest.length > 0) blocks.push(lowest);
+  const checks = mostFailedChecks(reports);
+  if (checks.length > 0) blocks.push(checks);
   if (run.baseline) blocks.push(...baselineBlocks(run.baseline));
   blocks.push(verdict(run, exitCode, errors.length));
   return `${blocks.map((lines) => lines.join('\n')).join('\n\n')}\n\n`;
@@ -84,7 +90,33 @@ function baselineBlocks(comparison: BaselineComparison): string[][] {
   if (comparison.newUrls.length > 0) lists.push(`- New since the baseline (${comparison.newUrls.length}): ${cappedInline(comparison.newUrls)}`);
   if (comparison.vanished.length > 0) lists.push(`- Vanished since the baseline (${comparison.vanished.length}): ${cappedInline(comparison.vanished)}`);
   if (lists.length > 0) blocks.push(lists);
+  const changed = comparison.checkChanges;
+  if (changed.length > 0) {
+    const { newFailures, fixed } = countChanges(changed);
+    const rule = comparison.failOnNewFailures ? '--fail-on-new-failures' : 'listed, not a gate without --fail-on-new-failures';
+    blocks.push([
+      `**Checks against the baseline** (${rule}): ${newFailures} newly failing, ${fixed} fixed.`,
+      '',
+      '| URL | new failures | fixed |',
+      '| --- | --- | --- |',
+      ...capped(changed, (c) => `| ${md(c.url)} | ${md(describeChecks(c.newFailures)) || 'none'} | ${md(describeChecks(c.fixed)) || 'none'} |`),
+    ]);
+  }
   return blocks;
+}
+
+/** The checks failed by the most reports, most important first: the site's to-do list. Nothing without per-check results. */
+function mostFailedChecks(reports: ReportCase[]): string[] {
+  const collector = new CheckStatsCollector(false);
+  for (const { record } of reports) collector.add(record);
+  if (!collector.sawChecks) return [];
+  const stats = collector.total();
+  const failing = stats.checks.filter((count) => count.failed > 0);
+  const heading = `**Most failed checks** (of ${stats.withChecks} report${stats.withChecks === 1 ? '' : 's'} with per-check results)`;
+  if (failing.length === 0) return [heading, '', 'Every check passed on every report.'];
+  const rows = failing.slice(0, CHECKS_SHOWN).map((count) => `| ${md(describeChecks([count.check]))} | ${count.importance ?? 'not given'} | ${count.failed} | ${Math.round(count.share * 100)}% |`);
+  if (failing.length > CHECKS_SHOWN) rows.push(`| … and ${failing.length - CHECKS_SHOWN} more | | | |`);
+  return [heading, '', '| check | importance | reports failing | share |', '| --- | --- | ---: | ---: |', ...rows];
 }
 
 function standing(s: { score?: number; result?: string }): string {
@@ -99,6 +131,11 @@ function verdict(run: CiRun, exitCode: number, errors: number): string[] {
     const { regressions, maxDrop } = run.baseline;
     const worst = regressions[0] ? `; worst: ${regressions[0].url} ${describeChange(regressions[0])}` : '';
     reasons.push(`baseline ${run.baseline.failed ? 'failed' : 'passed'}: ${regressions.length} regressed (--max-drop ${maxDrop})${worst}`);
+  }
+  if (run.baseline?.failOnNewFailures) {
+    const { newFailures, urlsWithNewFailures } = countChanges(run.baseline.checkChanges);
+    const outcome = run.baseline.checksUnjudged ? 'not judged (no per-check results)' : newFailures > 0 ? 'failed' : 'passed';
+    reasons.push(`checks against the baseline ${outcome}: ${newFailures} newly failing on ${urlsWithNewFailures} URL${urlsWithNewFailures === 1 ? '' : 's'} (--fail-on-new-failures)`);
   }
   if (errors > 0) reasons.push(`${errors} URL${errors === 1 ? '' : 's'} could not be created`);
   if (reasons.length === 0) reasons.push('no gate set (--fail-on, --min-score, --baseline with --max-drop)');
