@@ -1,4 +1,5 @@
-// `npm run demo`: starts the bundled mock service, runs real rsapi commands against it, stops it.
+// `npm run demo`: starts the bundled mock service, runs real rsapi commands against it, stops it; then the same with
+// the mock playing phpRank as deployed (numeric scores, per-check results, cleaned URLs, a throttle).
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,39 +8,55 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../bin/rsapi', import.meta.url));
-const configDir = mkdtempSync(join(tmpdir(), 'rsapi-demo-'));
 
-const mock = spawn(process.execPath, [bin, 'mock-server', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const banner = await new Promise((resolve, reject) => {
-  let text = '';
-  mock.stdout.setEncoding('utf8').on('data', (chunk) => {
-    text += chunk;
-    if (/API key: \S+/.test(text)) resolve(text);
+/** Starts `rsapi mock-server` with `args` on a free port; answers the child, its base URL and key once it printed them. */
+async function startMock(args) {
+  const mock = spawn(process.execPath, [bin, 'mock-server', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const banner = await new Promise((resolve, reject) => {
+    let text = '';
+    mock.stdout.setEncoding('utf8').on('data', (chunk) => {
+      text += chunk;
+      if (/API key: \S+/.test(text)) resolve(text);
+    });
+    mock.on('exit', (code) => reject(new Error(`the mock service exited (${code})`)));
   });
-  mock.on('exit', (code) => reject(new Error(`the mock service exited (${code})`)));
-});
-const baseUrl = /listening on (\S+)/.exec(banner)[1];
-const apiKey = /API key: (\S+)/.exec(banner)[1];
-process.stdout.write(banner.replace(/^try:.*\n?/m, ''));
+  process.stdout.write(banner.replace(/^try:.*\n?/m, ''));
+  return { mock, baseUrl: /listening on (\S+)/.exec(banner)[1], apiKey: /API key: (\S+)/.exec(banner)[1] };
+}
 
-const env = { ...process.env, RSAPI_BASE_URL: baseUrl, RSAPI_API_KEY: apiKey, RSAPI_CONFIG_DIR: configDir };
-const steps = [
+/** Runs each step against a mock started with `mockArgs`, then stops it. */
+async function demo(title, mockArgs, steps) {
+  process.stdout.write(`\n=== ${title} ===\n`);
+  const configDir = mkdtempSync(join(tmpdir(), 'rsapi-demo-'));
+  const { mock, baseUrl, apiKey } = await startMock(mockArgs);
+  const env = { ...process.env, RSAPI_BASE_URL: baseUrl, RSAPI_API_KEY: apiKey, RSAPI_CONFIG_DIR: configDir };
+  try {
+    for (const args of steps) {
+      process.stdout.write(`\n$ rsapi ${args.join(' ')}\n`);
+      const { status } = spawnSync(process.execPath, [bin, ...args], { env, stdio: 'inherit' });
+      process.stdout.write(`(exit ${status})\n`);
+    }
+  } finally {
+    const exited = once(mock, 'exit');
+    mock.kill('SIGINT');
+    await exited;
+    rmSync(configDir, { recursive: true, force: true });
+  }
+}
+
+await demo('the service of the API document (rsapi mock-server)', [], [
   ['reports', 'list', '--result', 'bad', '-o', 'table'],
   ['reports', 'show', '3', '-o', 'table'],
   ['reports', 'create', 'https://example.com/new-landing-page', '-o', 'table'],
   ['projects', 'list', '-o', 'table'],
   ['reports', 'list', '--project', 'example.com', '--limit', '3', '--fields', 'id,url,score', '-o', 'csv'],
   ['reports', 'list', '--project', 'example.com', '--all', '--fail-on', 'bad', '-q'],
-];
-try {
-  for (const args of steps) {
-    process.stdout.write(`\n$ rsapi ${args.join(' ')}\n`);
-    const { status } = spawnSync(process.execPath, [bin, ...args], { env, stdio: 'inherit' });
-    process.stdout.write(`(exit ${status})\n`);
-  }
-} finally {
-  const exited = once(mock, 'exit');
-  mock.kill('SIGINT');
-  await exited;
-  rmSync(configDir, { recursive: true, force: true });
-}
+]);
+
+await demo('phpRank as deployed (rsapi mock-server --flavor phprank)', ['--flavor', 'phprank'], [
+  ['reports', 'list', '--limit', '5', '-o', 'table'],
+  ['reports', 'create', 'https://www.example.com/old/landing', '--fields', 'id,url,project,result,score', '-o', 'table'],
+  ['reports', 'stats', '-o', 'table'],
+  ['projects', 'list', '-o', 'table'],
+  ['reports', 'list', '--project', 'shop.example.org', '--all', '--fail-on', 'bad', '-q'],
+]);
