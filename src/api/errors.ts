@@ -37,11 +37,6 @@ export class ApiError extends RsapiError {
     this.path = request.path;
     this.serviceMessage = options?.serviceMessage;
   }
-
-  /** Whether the request named one record (`/reports/{id}`, `/projects/{name}`) rather than a list or another route. */
-  get onRecord(): boolean {
-    return recordOf(this.path) !== undefined;
-  }
 }
 
 /** The resource and id of a path naming one record (`/reports/12?x=1` -> reports, 12); undefined for a list or other route. */
@@ -96,7 +91,7 @@ export class HiddenRecordError extends AuthError {
     const what = exists
       ? `permission refused: ${noun} ${record?.id ?? ''} exists (${lookUp.method} ${lookUp.path} found it), but the service refuses this to the key`
       : `no such ${noun}, or not yours: ${lookUp.method} ${lookUp.path} answers 404, so it does not exist`;
-    super(refused, refused.status ?? 403, exists ? refused.serviceMessage : undefined, { refusal: 'record', what });
+    super({ method: refused.method, path: refused.path }, refused.status ?? 403, exists ? refused.serviceMessage : undefined, { refusal: 'record', what });
     this.exists = exists;
   }
 }

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectText, runCase, type CommandCase, type WantText } from '../helpers/cases.js';
 import { startRawServer, type RawServer } from '../helpers/raw-server.js';
+import { startMock } from '../helpers/mock.js';
 import { runInProcess } from '../helpers/run.js';
 
 /** One answer of the fake phpRank: a status, the body exactly as PHP's json_encode writes it, and headers. */
@@ -379,5 +380,19 @@ describe('against the mock, phpRank flavor', () => {
 
   it.each(rows)('$name', async (row) => {
     await runCase(row);
+  });
+});
+
+describe('auth login on a plan without API access', () => {
+  it('exit 3, nothing saved, and the hint speaks of the plan, not of a wrong key', async () => {
+    const mock = await startMock({ flavor: 'phprank', rateLimit: 10_000, planWithoutApi: true });
+    try {
+      const result = await runInProcess({ argv: ['auth', 'login', '--with-token', '--base-url', mock.server.url], env: { RSAPI_CONFIG_DIR: mock.configDir }, stdin: `${mock.server.apiKey}\n` });
+      expect(result.code).toBe(3);
+      expect(result.stderr).toMatch(/^hint: nothing was saved; .*no API access/m);
+      expect(result.stderr).not.toMatch(/check the key is right/);
+    } finally {
+      await mock.close();
+    }
   });
 });

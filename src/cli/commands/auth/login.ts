@@ -99,7 +99,8 @@ async function verifyBeforeSaving(ctx: CommandContext, baseUrl: string, apiKey: 
   try {
     await checkKey(ctx.connect(baseUrl, apiKey, { retries: 0 }));
   } catch (error) {
-    if (error instanceof AuthError) {
+    // A 403 on the read (refusal 'plan') is the account's plan, not the key: its own hint says so.
+    if (error instanceof AuthError && error.refusal === 'key') {
       error.hint = 'nothing was saved; check the key is right and belongs to this service';
     } else if (error instanceof NetworkError) {
       error.hint = `nothing was saved; ${hintOf(error) ?? 'check the base URL'} (or store it unchecked with --no-verify)`;
