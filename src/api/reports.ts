@@ -1,8 +1,9 @@
 // The reports endpoints, typed: list, show, create (safe against duplicates), update, delete.
-import { decodePage, decodeRecord, type ApiRecord, type Page } from './decode.js';
+import { decodePage, decodeRecord, toNumber, type ApiRecord, type Page } from './decode.js';
 import { AuthError, HiddenRecordError, InterruptedError, NotFoundError, UnsettledCreateError } from './errors.js';
 import { HttpClient, pathSegment, type Params } from './http.js';
 import { iteratePages, withLargestPage, type PagingOptions } from './paging.js';
+import { CreateLedger, pickRedirected, type SendWindow } from './create-ledger.js';
 import { normaliseReportUrl, reportIdentity, reportUrlSearchTerm } from './report-url.js';
 import { outcomeOfError, RetryPolicy } from './retry-policy.js';
 
@@ -53,6 +54,8 @@ export interface CreateResult {
   report: ApiRecord;
   /** True when an attempt's answer was lost and the report was found by looking it up. */
   recovered: boolean;
+  /** How a recovered report was found: by the URL's identity, or as the one new report of its project (the page redirected). */
+  matchedBy?: 'identity' | 'redirect';
   attempts: number;
 }
 
@@ -62,12 +65,35 @@ export interface CreateOptions {
    * for up to `windowMs` before calling it unsettled (for a line on the terminal).
    */
   onSettling?: (url: string, windowMs: number) => void;
+  /**
+   * The run's ledger (the newest id seen, the reports its URLs took): what tells a redirected page's report
+   * from another URL's. A create without one keeps its own.
+   */
+  ledger?: CreateLedger;
 }
 
 /** When an earlier run's attempt at a URL began and when it was last heard of (ms, our clock), from its journal. */
 export interface EarlierAttempt {
   sentAt: number;
   lastSeenAt: number;
+  /** The newest report id that run had seen before sending (journals of older versions do not say). */
+  newestIdBefore?: number;
+}
+
+/** One create as sent: the URL (normalised), when it first went out (ms, our clock), and what was known then. */
+interface SentCreate {
+  url: string;
+  sentAt: number;
+  /** A resume: no report created after this (ms, our clock) is taken as a redirected page's. */
+  until?: number;
+  newestIdBefore?: number;
+}
+
+/** What a look-up came to: the report (and how it was matched), several that could be it, or nothing (no field). */
+interface LookUp {
+  found?: ApiRecord;
+  matchedBy?: 'identity' | 'redirect';
+  ambiguous?: ApiRecord[];
 }
 
 export interface DeleteResult {
@@ -82,6 +108,11 @@ export interface DeleteResult {
 const TIMESTAMP_SLACK_MS = 1_000;
 /** The same, when the service sends no Date header and our own clock must do (clock skew). */
 const CLOCK_SKEW_MS = 120_000;
+/**
+ * A resume takes a report created this long after the earlier attempt's settle window ended as a redirected
+ * page's, at most: an audit still running then is not believed; reports from later are someone else's.
+ */
+const LATE_STORE_MS = 10 * 60_000;
 /** The look-up pages through the URL search (a substring match) newest first, this far at most. */
 const LOOKUP_PER_PAGE = 100;
 const LOOKUP_MAX_PAGES = 10;
@@ -120,19 +151,24 @@ export class ReportsApi {
    * sent, 429). After an answer that ended the service's handling (502, 503, 500) one look-up tells whether
    * the report was stored; after one that may leave it still working (our timeout, a reset after sending,
    * 504) a look-up that finds nothing proves nothing: it watches for the report for a settle window and,
-   * if it never shows, throws UnsettledCreateError without sending again. The URL is sent normalised.
+   * if it never shows, throws UnsettledCreateError without sending again. The URL is sent normalised; its
+   * report is looked up by identity, then as a redirected page's (lookUp).
    */
-  async create(input: ReportCreateInput, options: CreateOptions = {}): Promise<CreateResult> {
+  async create(input: ReportCreateInput, options: CreateOptions = {}, earlier?: Pick<SentCreate, 'sentAt' | 'newestIdBefore'>): Promise<CreateResult> {
     const url = normaliseReportUrl(input.url);
     const form: Params = { url, privacy: input.privacy, password: input.password };
     const req = { method: 'POST' as const, path: '/reports', form, timeoutMs: this.createTimeoutMs };
     const policy = this.http.policy;
-    const sentAt = Date.now();
+    const ledger = options.ledger ?? new CreateLedger([url]);
+    // A resume that sends again keeps the earlier attempt's bounds: that one may still turn up.
+    const sent: SentCreate = { url, sentAt: earlier?.sentAt ?? Date.now(), newestIdBefore: earlier ? earlier.newestIdBefore : ledger.newestId };
     for (let attempt = 1; ; attempt++) {
       let failure: unknown;
       try {
         const response = await this.http.request(req);
-        return { report: decodeRecord(response.body, HttpClient.describe(req)), recovered: false, attempts: attempt };
+        const report = decodeRecord(response.body, HttpClient.describe(req));
+        ledger.take(url, report);
+        return { report, recovered: false, attempts: attempt };
       } catch (error) {
         failure = error;
       }
@@ -141,18 +177,19 @@ export class ReportsApi {
       if (outcome === undefined || doubt === 'none') throw failure;
       if (doubt === 'running') {
         const windowMs = RetryPolicy.settleWindowMs(this.createTimeoutMs);
-        const watched = await this.settle(url, sentAt, windowMs, options);
-        if (watched.found) return { report: watched.found, recovered: true, attempts: attempt };
+        const watched = await this.settle(sent, windowMs, options, ledger);
+        if (watched.found) return { report: watched.found, matchedBy: watched.matchedBy, recovered: true, attempts: attempt };
         if (watched.unsure) throw watched.unsure(failure);
         throw new UnsettledCreateError(url, `the answer was lost and no report showed up within ${seconds(windowMs)} s`, { cause: failure });
       }
-      let found: ApiRecord | undefined;
+      let looked: LookUp;
       try {
-        found = await this.findCreated(url, sentAt);
+        looked = await this.lookUp(sent, ledger);
       } catch (lookUpError) {
         throw new UnsettledCreateError(url, `the answer was lost and looking the report up failed (${messageOf(lookUpError)})`, { cause: failure });
       }
-      if (found) return { report: found, recovered: true, attempts: attempt };
+      if (looked.found) return { report: looked.found, matchedBy: looked.matchedBy, recovered: true, attempts: attempt };
+      if (looked.ambiguous) throw new UnsettledCreateError(url, ambiguity(looked.ambiguous), { cause: failure });
       if (!policy.mayResendCreate(outcome, attempt)) throw failure;
       await this.http.pause(policy.delayMs(attempt, outcome));
     }
@@ -164,11 +201,13 @@ export class ReportsApi {
    */
   async createUnlessStored(input: ReportCreateInput, earlier: EarlierAttempt, options: CreateOptions = {}): Promise<CreateResult> {
     const url = normaliseReportUrl(input.url);
-    const windowMs = Math.max(0, earlier.lastSeenAt + RetryPolicy.settleWindowMs(this.createTimeoutMs) - Date.now());
-    const watched = await this.settle(url, earlier.sentAt, windowMs, options);
-    if (watched.found) return { report: watched.found, recovered: true, attempts: 0 };
+    const ledger = options.ledger ?? new CreateLedger([url]);
+    const windowEnd = earlier.lastSeenAt + RetryPolicy.settleWindowMs(this.createTimeoutMs);
+    const sent: SentCreate = { url, sentAt: earlier.sentAt, until: windowEnd + LATE_STORE_MS, newestIdBefore: earlier.newestIdBefore };
+    const watched = await this.settle(sent, Math.max(0, windowEnd - Date.now()), options, ledger);
+    if (watched.found) return { report: watched.found, matchedBy: watched.matchedBy, recovered: true, attempts: 0 };
     if (watched.unsure) throw watched.unsure(undefined);
-    return this.create(input, options);
+    return this.create(input, { ...options, ledger }, earlier);
   }
 
   /**
@@ -176,26 +215,32 @@ export class ReportsApi {
    * by then, it is absent; a failed look-up is tried again at the next turn, and if the last one failed
    * too (or Ctrl-C stopped the watch) rsapi is unsure: `unsure` makes the error to throw.
    */
-  private async settle(url: string, sentAt: number, windowMs: number, options: CreateOptions): Promise<SettleOutcome> {
+  private async settle(sent: SentCreate, windowMs: number, options: CreateOptions, ledger: CreateLedger): Promise<SettleOutcome> {
+    const { url } = sent;
     const clock = this.http.policy.clock;
     const deadline = clock.now() + windowMs;
     if (windowMs > 0) options.onSettling?.(url, windowMs);
     const unsure = (why: string) => ({ unsure: (cause: unknown) => new UnsettledCreateError(url, why, { cause }) });
     const interrupted = unsure('interrupted while waiting for the report to show up');
     let lookUpError: unknown;
-    for (let lookUp = 1; ; lookUp++) {
+    let ambiguous: ApiRecord[] | undefined;
+    for (let turn = 1; ; turn++) {
       try {
-        const found = await this.findCreated(url, sentAt);
-        if (found) return { found };
+        const looked = await this.lookUp(sent, ledger);
+        if (looked.found) return { found: looked.found, matchedBy: looked.matchedBy };
+        ambiguous = looked.ambiguous;
         lookUpError = undefined;
       } catch (error) {
         if (error instanceof InterruptedError) return interrupted;
         lookUpError = error;
       }
       const remaining = deadline - clock.now();
-      if (remaining <= 0) return lookUpError === undefined ? {} : unsure(`the answer was lost and looking the report up failed (${messageOf(lookUpError)})`);
+      if (remaining <= 0) {
+        if (lookUpError !== undefined) return unsure(`the answer was lost and looking the report up failed (${messageOf(lookUpError)})`);
+        return ambiguous ? unsure(ambiguity(ambiguous)) : {};
+      }
       try {
-        await this.http.pause(Math.min(RetryPolicy.settleDelayMs(lookUp, this.createTimeoutMs), remaining));
+        await this.http.pause(Math.min(RetryPolicy.settleDelayMs(turn, this.createTimeoutMs), remaining));
       } catch {
         return interrupted;
       }
@@ -203,23 +248,71 @@ export class ReportsApi {
   }
 
   /**
-   * The newest report of this URL's identity (reportIdentity: as the service stores it) created since `sentAt` (ms, our clock: when the
-   * request that may have created it was first sent), if any. Timestamps are compared on the service's clock,
-   * known from the look-up's own Date header, so a report made a minute earlier is not taken for ours.
-   * The search is a substring match (…/page/1 also finds …/page/10), so it pages on, newest first,
-   * until it meets an older report or the end. Ctrl-C stops it before its next request.
+   * Where the report of a create whose answer was lost may be: first the newest report of the URL's
+   * identity created in the send window (reportIdentity: the form the service stores it in); if none, the
+   * page may have redirected (stored under its final URL): the one report of its project created in the
+   * window that no other URL of the run holds (create-ledger.ts). Several that could be it: ambiguous.
    */
-  async findCreated(url: string, sentAt: number): Promise<ApiRecord | undefined> {
+  private async lookUp(sent: SentCreate, ledger: CreateLedger): Promise<LookUp> {
+    const byIdentity = await this.findCreated(sent.url, sent.sentAt, (record) => !ledger.isOthers(sent.url, record) && newerThan(record, sent.newestIdBefore));
+    if (byIdentity) {
+      ledger.take(sent.url, byIdentity);
+      return { found: byIdentity, matchedBy: 'identity' };
+    }
+    const window = this.sendWindow(sent);
+    const recent = await this.createdSince(window);
+    ledger.see(recent);
+    const pick = pickRedirected(sent.url, recent, window, ledger, createdAtOf);
+    if ('found' in pick) {
+      ledger.take(sent.url, pick.found);
+      return { found: pick.found, matchedBy: 'redirect' };
+    }
+    return 'ambiguous' in pick ? { ambiguous: pick.ambiguous } : {};
+  }
+
+  /**
+   * The newest report of this URL's identity (reportIdentity: as the service stores it) created since
+   * `sentAt` (ms, our clock: when the request that may have created it was first sent) and accepted by
+   * `accept`, if any. Timestamps are compared on the service's clock, known from the look-up's own Date
+   * header, so a report made a minute earlier is not taken for ours. The search is a substring match
+   * (…/page/1 also finds …/page/10), so it pages on, newest first, until it meets an older report or the
+   * end. Ctrl-C stops it before its next request.
+   */
+  async findCreated(url: string, sentAt: number, accept: (record: ApiRecord) => boolean = () => true): Promise<ApiRecord | undefined> {
     const wanted = reportIdentity(url);
     const params: ReportListParams = { search: reportUrlSearchTerm(url), searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: LOOKUP_PER_PAGE };
     for await (const page of this.pages(params, { all: true, concurrency: 1 })) {
-      const onServiceClock = this.http.toServiceTime(sentAt);
-      const since = onServiceClock === undefined ? sentAt - CLOCK_SKEW_MS : onServiceClock - TIMESTAMP_SLACK_MS;
-      const found = page.records.find((record) => typeof record.url === 'string' && reportIdentity(record.url) === wanted && createdSince(record, since));
+      const { since } = this.sendWindow({ sentAt });
+      const found = page.records.find((record) => typeof record.url === 'string' && reportIdentity(record.url) === wanted && createdSince(record, since) && accept(record));
       if (found) return found;
       if (page.page >= LOOKUP_MAX_PAGES || page.records.some((record) => !createdSince(record, since))) return undefined;
     }
     return undefined;
+  }
+
+  /** Every report created in the window (newest first, any URL): ids grow with creation order, so it pages down until one is older. */
+  private async createdSince(window: SendWindow): Promise<ApiRecord[]> {
+    const params: ReportListParams = { sortBy: 'id', sort: 'desc', perPage: LOOKUP_PER_PAGE };
+    const records: ApiRecord[] = [];
+    const older = (record: ApiRecord) => !createdSince(record, window.since) || (window.newestIdBefore !== undefined && (toNumber(record.id) ?? Infinity) <= window.newestIdBefore);
+    for await (const page of this.pages(params, { all: true, concurrency: 1 })) {
+      records.push(...page.records.filter((record) => !older(record)));
+      if (page.page >= LOOKUP_MAX_PAGES || page.records.some(older)) break;
+    }
+    return records;
+  }
+
+  /** The send window on the service's clock (as far as its Date headers tell; else ours, with room for skew). */
+  private sendWindow(sent: Pick<SentCreate, 'sentAt' | 'until' | 'newestIdBefore'>): SendWindow {
+    const onService = (ms: number) => this.http.toServiceTime(ms);
+    const since = onService(sent.sentAt);
+    const until = sent.until === undefined ? undefined : onService(sent.until);
+    return {
+      sentAt: since,
+      since: since === undefined ? sent.sentAt - CLOCK_SKEW_MS : since - TIMESTAMP_SLACK_MS,
+      until: sent.until === undefined ? undefined : until === undefined ? sent.until + CLOCK_SKEW_MS : until + TIMESTAMP_SLACK_MS,
+      newestIdBefore: sent.newestIdBefore,
+    };
   }
 
   /**
@@ -278,6 +371,7 @@ function listQuery(params: ReportListParams): Params {
 /** What watching for a report came to: found, absent (neither field), or unsure (the error to throw). */
 interface SettleOutcome {
   found?: ApiRecord;
+  matchedBy?: 'identity' | 'redirect';
   unsure?: (cause: unknown) => UnsettledCreateError;
 }
 
@@ -289,12 +383,31 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Whether the record came after the newest id seen before the request (ids grow with creation order); true when either is unknown. */
+function newerThan(record: ApiRecord, newestIdBefore: number | undefined): boolean {
+  const id = toNumber(record.id);
+  return newestIdBefore === undefined || id === undefined || id > newestIdBefore;
+}
+
 /** A record without any timestamp cannot be placed in time: take it as ours rather than create a duplicate. */
 function createdSince(record: ApiRecord, since: number): boolean {
+  const time = createdAtOf(record);
+  return time === undefined || time >= since;
+}
+
+/** When the report was created (ms), if it says; very old phpRank versions write `2025-05-01 10:00:00`, in UTC. */
+function createdAtOf(record: ApiRecord): number | undefined {
   const stamp = record.created_at ?? record.generated_at;
-  if (typeof stamp !== 'string') return true;
-  const time = Date.parse(stamp);
-  return Number.isNaN(time) || time >= since;
+  if (typeof stamp !== 'string') return undefined;
+  const time = Date.parse(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(stamp) ? `${stamp.replace(' ', 'T')}Z` : stamp);
+  return Number.isNaN(time) ? undefined : time;
+}
+
+/** Why a URL stays unsettled when several reports could be its redirected page's. */
+function ambiguity(candidates: readonly ApiRecord[]): string {
+  const ids = candidates.slice(0, 10).map((record) => String(record.id)).join(', ');
+  const more = candidates.length > 10 ? ', ...' : '';
+  return `the answer was lost, no report is stored under its URL, and ${candidates.length} reports created since it was sent could be its page's after a redirect (ids ${ids}${more})`;
 }
 
 /** Whether generated_at differs between two versions of a report; undefined when either has none. */

@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reportIdentity } from '../../src/api/report-url.js';
+import { CreateLedger, pickRedirected } from '../../src/api/create-ledger.js';
+import type { ApiRecord } from '../../src/api/decode.js';
 import { shareOf } from '../../src/cli/ci/shard.js';
 import { tempDir } from '../helpers/cli.js';
 import { sendJson, startRawServer, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
-import { runInProcess } from '../helpers/run.js';
+import { runInProcess, testTerminal } from '../helpers/run.js';
+import { run as runProgram } from '../../src/cli/program.js';
 
 const closers: (() => unknown)[] = [];
 afterEach(async () => {
@@ -58,14 +61,15 @@ function storedForm(url: string): string {
  */
 async function phpRank(options: PhpRankOptions = {}): Promise<PhpRankServer> {
   const reports: StoredReport[] = [];
-  const store = (url: string): StoredReport => {
-    const at = new Date().toISOString().replace(/\.\d+Z$/, '.000000Z');
+  const store = (url: string, ageMs = 0): StoredReport => {
+    const at = new Date(Date.now() - ageMs).toISOString().replace(/\.\d+Z$/, '.000000Z');
     const cleaned = storedForm(url);
     const report = { id: reports.length + 1, url: cleaned, project: cleaned.split(/[/?]/)[0]!, result: 71, created_at: at, generated_at: at };
     reports.push(report);
     return report;
   };
-  for (const report of options.reports ?? []) store(report.url).result = report.result;
+  // Reports there before the test were made a while ago.
+  for (const report of options.reports ?? []) store(report.url, 60_000).result = report.result;
   let dropsLeft = options.dropCreates ?? 0;
   const server = await startRawServer(async (request, response) => {
     const target = new URL(request.url, 'http://x');
@@ -128,7 +132,8 @@ describe('one identity for every form of a URL', () => {
   it('a journal of an earlier version (full URLs as typed) resumes against stored forms: created skipped, sending found, not sent again', async () => {
     const server = await phpRank({ reports: [{ url: 'https://www.journal.example/b', result: 64 }] });
     const journal = join(scratch(), 'journal.ndjson');
-    const at = new Date(Date.now() - 1_000).toISOString();
+    // Written before the stored report was made (a minute ago), and longer ago than the 120 s watch.
+    const at = new Date(Date.now() - 150_000).toISOString();
     writeFileSync(
       journal,
       [
@@ -163,5 +168,134 @@ describe('one identity for every form of a URL', () => {
     const run = await runInProcess({ argv: ['reports', 'create', 'https://www.example.com/', 'http://www.example.com/pricing', '--baseline', baseline, '-q'], env: server.env });
     expect(run.stderr).toMatch(/of 2 reports/);
     expect(run.stderr).not.toMatch(/new|vanished/);
+  });
+});
+
+/** Runs rsapi in-process and presses Ctrl-C once stderr shows `when` (the run is then where the test wants it). */
+async function runUntil(argv: string[], env: Record<string, string>, when: RegExp): Promise<{ code: number; stderr: string }> {
+  const { terminal, stderr, cleanup } = testTerminal({ env });
+  const ctrlC = new AbortController();
+  const watch = setInterval(() => {
+    if (when.test(stderr.text)) ctrlC.abort();
+  }, 5);
+  try {
+    const code = await runProgram(argv, terminal, ctrlC.signal);
+    return { code, stderr: stderr.text };
+  } finally {
+    clearInterval(watch);
+    cleanup();
+  }
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await delay(10);
+}
+
+function journalOf(path: string): { url: string; status: string; id?: number; maybeCreated?: boolean; newestIdBefore?: number }[] {
+  return readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { url: string; status: string });
+}
+
+describe('a redirected page whose answer was lost (stored under its final URL)', () => {
+  it('slow audit, answer lost, run stopped while watching; the resume finds it: one report at the server, one POST', async () => {
+    const server = await phpRank({ storeDelayMs: 600, reports: [{ url: 'https://example.com/', result: 90 }, { url: 'https://other.example/old/x', result: 50 }] });
+    const journal = join(scratch(), 'journal.ndjson');
+    const url = 'https://www.example.com/old/x';
+    const argv = ['reports', 'create', url, '--timeout', '0.2', '--journal', journal, '-o', 'ndjson'];
+    const first = await runUntil(argv, server.env, /watching up to/);
+    expect(first.stderr).toContain('interrupted while waiting for the report to show up');
+    expect(first.code).toBe(7);
+    expect(journalOf(journal).at(-1)).toMatchObject({ url, status: 'failed', maybeCreated: true });
+    await until(() => server.reports.length === 3);
+
+    const resumed = await runInProcess({ argv, env: server.env });
+
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain(`rsapi: ${url} -> report 3 example.com/new/x (the answer was lost; no report under its URL, taken as the only new report of its project since it was sent (the page redirected))`);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ id: 3, url: 'example.com/new/x' });
+    expect(server.posts()).toEqual([url]);
+    expect(server.reports.filter((report) => report.url === 'example.com/new/x')).toHaveLength(1);
+    expect(journalOf(journal).at(-1)).toMatchObject({ url, status: 'created', id: 3 });
+  });
+
+  it('the run itself finds it while watching, and says what it matched; a resume then sends nothing', async () => {
+    const server = await phpRank({ storeDelayMs: 500 });
+    const journal = join(scratch(), 'journal.ndjson');
+    const urls = ['https://www.example.com/', 'https://www.example.com/old/pricing'];
+    const argv = ['reports', 'create', ...urls, '--timeout', '0.3', '--concurrency', '1', '--journal', journal, '-o', 'ndjson'];
+    const first = await runInProcess({ argv, env: server.env });
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('rsapi: https://www.example.com/old/pricing -> report 2 example.com/new/pricing (the answer was lost; no report under its URL');
+    expect(first.stderr).toContain('created 2 (2 found after a lost answer), failed 0');
+    // The first send of the run knew no id; the second knew the first one's report.
+    expect(journalOf(journal).filter((line) => line.status === 'sending').map((line) => line.newestIdBefore)).toEqual([undefined, 1]);
+    const again = await runInProcess({ argv, env: server.env });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('skipping 2 URLs already created');
+    expect(server.posts()).toEqual(urls);
+    expect(server.reports.map((report) => report.url)).toEqual(['example.com', 'example.com/new/pricing']);
+  });
+
+  it('two redirected pages of one project lost at once: neither can be told, both stay unsettled, and a resume sends neither again', async () => {
+    const server = await phpRank();
+    const journal = join(scratch(), 'journal.ndjson');
+    const urls = ['https://example.com/old/a', 'https://example.com/old/b'];
+    // A run killed with both requests under way, five minutes ago (its watch, as long as the 120 s create
+    // timeout, is over); the service stored both reports after they were sent.
+    const sentAt = new Date(Date.now() - 300_000).toISOString();
+    writeFileSync(journal, urls.map((url) => `${JSON.stringify({ url, status: 'sending', at: sentAt })}\n`).join(''));
+    await runInProcess({ argv: ['reports', 'create', 'https://example.com/old/a', 'https://example.com/old/b', '-q'], env: { ...server.env } });
+    expect(server.reports.map((report) => report.url)).toEqual(['example.com/new/a', 'example.com/new/b']);
+    const before = server.posts().length;
+
+    const resumed = await runInProcess({ argv: ['reports', 'create', ...urls, '--journal', journal], env: server.env });
+
+    expect(resumed.code).toBe(7);
+    expect(resumed.stderr).toMatch(/2 reports created since it was sent could be its page's after a redirect \(ids 2, 1\)/);
+    expect(resumed.stderr).toContain('unsettled 2');
+    expect(server.posts()).toHaveLength(before);
+    expect(server.reports).toHaveLength(2);
+  });
+});
+
+describe('the look-up rule for a redirected page (pickRedirected)', () => {
+  const at = (iso: string) => Date.parse(iso);
+  const window = { since: at('2026-05-01T10:00:00Z'), newestIdBefore: 10 };
+  const report = (id: number, url: string, created: string): ApiRecord => ({ id, url, project: url.split('/')[0], created_at: created });
+  const createdAt = (record: ApiRecord) => Date.parse(String(record.created_at));
+  const pick = (records: ApiRecord[], ledger = new CreateLedger(['https://www.example.com/old'])) =>
+    pickRedirected('https://www.example.com/old', records, window, ledger, createdAt);
+
+  it('takes the one new report of the project', () => {
+    expect(pick([report(11, 'example.com/new', '2026-05-01T10:00:05Z')])).toEqual({ found: expect.objectContaining({ id: 11 }) });
+  });
+
+  it('ignores reports older than the send, or not newer than the newest id seen before it', () => {
+    expect(pick([report(11, 'example.com/new', '2026-05-01T09:59:00Z'), report(9, 'example.com/x', '2026-05-01T10:00:05Z')])).toEqual({ none: true });
+  });
+
+  it('ignores a report another URL of the run took, or stored under another URL of the run', () => {
+    const ledger = new CreateLedger(['https://www.example.com/old', 'https://example.com/b'], [{ url: 'https://example.com/c', id: 12 }]);
+    const records = [report(13, 'example.com/b', '2026-05-01T10:00:06Z'), report(12, 'example.com/new/c', '2026-05-01T10:00:06Z'), report(11, 'example.com/new', '2026-05-01T10:00:05Z')];
+    expect(pick(records, ledger)).toEqual({ found: expect.objectContaining({ id: 11 }) });
+  });
+
+  it('is unsure with two new reports in the project, or new reports only in other projects (a redirect to another host?)', () => {
+    expect(pick([report(12, 'example.com/y', '2026-05-01T10:00:06Z'), report(11, 'example.com/new', '2026-05-01T10:00:05Z')])).toMatchObject({ ambiguous: [{ id: 12 }, { id: 11 }] });
+    expect(pick([report(11, 'elsewhere.example/new', '2026-05-01T10:00:05Z')])).toMatchObject({ ambiguous: [{ id: 11 }] });
+  });
+
+  it("of two in the project, takes the one of a later second than the send's (times are stored to the second)", () => {
+    const sent = { ...window, sentAt: at('2026-05-01T10:00:00.400Z') };
+    const records = [report(12, 'example.com/new', '2026-05-01T10:00:03Z'), report(11, 'example.com/y', '2026-05-01T10:00:00Z')];
+    expect(pickRedirected('https://www.example.com/old', records, sent, new CreateLedger(), createdAt)).toEqual({ found: expect.objectContaining({ id: 12 }) });
+    const both = [report(12, 'example.com/new', '2026-05-01T10:00:03Z'), report(11, 'example.com/y', '2026-05-01T10:00:02Z')];
+    expect(pickRedirected('https://www.example.com/old', both, sent, new CreateLedger(), createdAt)).toMatchObject({ ambiguous: [{ id: 12 }, { id: 11 }] });
+  });
+
+  it('in the project, a report elsewhere does not make it unsure', () => {
+    expect(pick([report(12, 'elsewhere.example/z', '2026-05-01T10:00:06Z'), report(11, 'example.com/new', '2026-05-01T10:00:05Z')])).toEqual({ found: expect.objectContaining({ id: 11 }) });
   });
 });

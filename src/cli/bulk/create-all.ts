@@ -2,6 +2,7 @@
 import type { ApiRecord } from '../../api/decode.js';
 import { ApiError, RsapiError, UnsettledCreateError } from '../../api/errors.js';
 import { type ExitCodeValue, exitCodeOf } from '../exit-codes.js';
+import type { CreateLedger } from '../../api/create-ledger.js';
 import type { CreateResult, EarlierAttempt, ReportCreateInput } from '../../api/reports.js';
 import { reportIdentity } from '../../api/report-url.js';
 import { JournalWriteError, type Journal, type JournalEntry } from './journal.js';
@@ -18,6 +19,8 @@ export interface BulkCreateRun {
   resume: (input: ReportCreateInput, earlier: EarlierAttempt) => Promise<CreateResult>;
   input: Omit<ReportCreateInput, 'url'>;
   journal?: Journal;
+  /** The run's ledger, shared with `create` and `resume`: its newest id before each request is journaled with it. */
+  ledger?: CreateLedger;
   /** Raised on Ctrl-C (or by `halt`): no new URL is started; requests under way finish or time out. */
   stop: AbortSignal;
   /** Stops every new request of the run (the journal can no longer be written). */
@@ -73,7 +76,8 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
 
   const { started } = await runPool(run.urls, { concurrency: run.concurrency, stop: run.stop }, async (url, index) => {
     // No request without its `sending` line on disk: a resume must know it may have gone out.
-    if (outcome.journalFailure || !journaled({ url, status: 'sending' })) {
+    const newestIdBefore = run.ledger?.newestId;
+    if (outcome.journalFailure || !journaled({ url, status: 'sending', ...(newestIdBefore === undefined ? {} : { newestIdBefore }) })) {
       neverSent++;
       return;
     }

@@ -25,6 +25,11 @@ export interface JournalEntry {
   code?: number;
   /** A failure that may hide a created report: the next run looks the URL up before sending it. */
   maybeCreated?: boolean;
+  /**
+   * On `sending`: the newest report id the run had seen before the request (ids grow with creation order).
+   * A resume takes no report of this id or lower for the URL's own (how a redirected page's report is told).
+   */
+  newestIdBefore?: number;
   /** ISO 8601 time of the event. */
   at: string;
 }
@@ -35,6 +40,8 @@ export interface JournalHistory {
   created: Set<string>;
   /** Identities that may have been created by an earlier run without its knowing, with when it first sent them and last heard of them. */
   unsettled: Map<string, EarlierAttempt>;
+  /** The reports earlier runs created, by URL: none of them is another URL's. */
+  taken: { url: string; id: string | number }[];
   /** Lines that could not be read (a torn last line after a kill, or damage). */
   unreadable: number;
 }
@@ -149,9 +156,11 @@ function readExisting(path: string): string {
 }
 
 export function parseHistory(text: string): JournalHistory {
-  const history: JournalHistory = { created: new Set(), unsettled: new Map(), unreadable: 0 };
+  const history: JournalHistory = { created: new Set(), unsettled: new Map(), taken: [], unreadable: 0 };
   const firstSeen = new Map<string, number>();
   const lastSeen = new Map<string, number>();
+  // The lowest newest-id-before of a URL's sends: undefined once one send did not say (an older version's line).
+  const idFloor = new Map<string, number | undefined>();
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     const entry = parseEntry(line);
@@ -165,16 +174,26 @@ export function parseHistory(text: string): JournalHistory {
     const at = Number.isNaN(parsed) ? 0 : parsed;
     if (!firstSeen.has(url)) firstSeen.set(url, at);
     lastSeen.set(url, Math.max(lastSeen.get(url) ?? 0, at));
+    if (entry.status === 'sending') idFloor.set(url, lowerFloor(idFloor.has(url), idFloor.get(url), entry.newestIdBefore));
     if (entry.status === 'created') {
       history.created.add(url);
       history.unsettled.delete(url);
+      if (entry.id !== undefined) history.taken.push({ url: entry.url, id: entry.id });
     } else {
       history.created.delete(url);
-      if (entry.status === 'sending' || entry.maybeCreated === true) history.unsettled.set(url, { sentAt: firstSeen.get(url) ?? 0, lastSeenAt: lastSeen.get(url) ?? 0 });
+      const earlier = { sentAt: firstSeen.get(url) ?? 0, lastSeenAt: lastSeen.get(url) ?? 0, newestIdBefore: idFloor.get(url) };
+      if (entry.status === 'sending' || entry.maybeCreated === true) history.unsettled.set(url, earlier);
       else history.unsettled.delete(url);
     }
   }
   return history;
+}
+
+/** The id floor of all sends so far: the lowest, or none once any send had none (the earliest may be the one that stored it). */
+function lowerFloor(seen: boolean, floor: number | undefined, next: unknown): number | undefined {
+  const value = typeof next === 'number' && Number.isFinite(next) ? next : undefined;
+  if (!seen) return value;
+  return floor === undefined || value === undefined ? undefined : Math.min(floor, value);
 }
 
 function parseEntry(line: string): JournalEntry | undefined {

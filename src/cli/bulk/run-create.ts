@@ -2,6 +2,8 @@
 import { type RsapiError } from '../../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines } from '../exit-codes.js';
 import type { Privacy } from '../../api/reports.js';
+import { CreateLedger } from '../../api/create-ledger.js';
+import type { ApiRecord } from '../../api/decode.js';
 import { reportIdentity } from '../../api/report-url.js';
 import type { CiReporter } from '../ci/reporter.js';
 import type { CommandContext } from '../context.js';
@@ -28,6 +30,8 @@ export interface BulkCreatePlan {
   alwaysList?: boolean;
   /** --junit, --summary, --baseline: fed each outcome. */
   ci?: CiReporter;
+  /** Every URL of the input, other shares' too: a report stored under one of them is not a redirected page's of this run. */
+  knownUrls?: readonly string[];
 }
 
 export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): Promise<ExitCodeValue> {
@@ -66,25 +70,29 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const onSettling = (url: string, windowMs: number) => {
       if (single || ctx.globals.verbose) say(`rsapi: ${url}: no answer in time; the service may still be auditing the page: watching up to ${Math.ceil(windowMs / 1000)} s for its report (it is not sent again)`);
     };
+    // What tells a redirected page's report, after a lost answer, from the reports of the run's other URLs.
+    const ledger = new CreateLedger(plan.knownUrls ?? all, journal?.history.taken ?? []);
     const outcome = await createAll({
       urls,
       concurrency: plan.concurrency,
       create: (report) => {
         sentAt.set(report.url, performance.now());
-        return client.reports.create(report, { onSettling });
+        return client.reports.create(report, { onSettling, ledger });
       },
       resume: (report, earlier) => {
         sentAt.set(report.url, performance.now());
-        return client.reports.createUnlessStored(report, earlier, { onSettling });
+        return client.reports.createUnlessStored(report, earlier, { onSettling, ledger });
       },
       input: { privacy: plan.privacy, password: plan.password },
       journal,
+      ledger,
       stop: stdoutGone ? AbortSignal.any([ctx.noNewRequests, stdoutGone]) : ctx.noNewRequests,
       halt: () => ctx.haltRequests(),
       progress,
-      onCreated: async (url, index, { report, recovered }) => {
-        // Counted in the summary; named one by one only when asked (or for a single URL).
-        if (recovered && (single || ctx.globals.verbose)) say(`rsapi: ${url}: the answer was lost, but the report was created (found it by URL)`);
+      onCreated: async (url, index, { report, recovered, matchedBy }) => {
+        // Counted in the summary; named one by one only when asked (or for a single URL), and always when
+        // taken as a redirected page's: that match is an inference the user should be able to check.
+        if (recovered && (single || ctx.globals.verbose || matchedBy === 'redirect')) say(matchLine(url, report, matchedBy));
         const gateFailures = gate.check(report);
         plan.ci?.addReport(report, gateFailures, secondsOf(url));
         await output.write(index, report);
@@ -121,6 +129,16 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
   } finally {
     journal?.close();
   }
+}
+
+/** `rsapi: https://www.example.com/old -> report 61 example.com/new (...)`: what a lost answer was matched with. */
+function matchLine(url: string, report: ApiRecord, matchedBy: 'identity' | 'redirect' | undefined): string {
+  const stored = typeof report.url === 'string' ? ` ${report.url}` : '';
+  const how =
+    matchedBy === 'redirect'
+      ? 'the answer was lost; no report under its URL, taken as the only new report of its project since it was sent (the page redirected)'
+      : 'the answer was lost, but the report was created (found by its URL)';
+  return `rsapi: ${url} -> report ${String(report.id)}${stored} (${how})`;
 }
 
 /** Why the run did not try every URL, as an exit code: Ctrl-C, then a failed journal, then a reader gone with URLs left. */

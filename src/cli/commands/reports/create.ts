@@ -80,6 +80,7 @@ export async function createRun(ctx: CommandContext, flags: CreateOptions) {
     journalPath: flags.journal,
     gate: { failOn: flags.failOn, minScore: flags.minScore, failOnCheck: flags.failOnCheck, failOnImportance: flags.failOnImportance },
     ci,
+    knownUrls: input.urls,
   });
 }
 
