@@ -176,11 +176,14 @@ async function tableText(entries: CheckStats[], byProject: boolean, options: Sta
   const lines: string[] = [];
   for (const stats of entries) {
     if (lines.length > 0) lines.push('');
-    const scope = byProject ? `${palette.head(terminalText(stats.project === '' ? '(none)' : (stats.project ?? '')))}: ` : '';
+    const project = byProject ? terminalText(stats.project === '' ? '(none)' : (stats.project ?? '')) : '';
     const without = stats.reports - stats.withChecks;
     const anyFailed = stats.checks.some((count) => count.failed > 0);
     const reports = `${stats.withChecks} report${stats.withChecks === 1 ? '' : 's'} with per-check results${without > 0 ? ` (${without} without)` : ''}`;
-    lines.push(...wrapLines(`${scope}${reports}${anyFailed ? '; how many fail each check:' : ''}`, width, '', ''));
+    // Wrapped as plain text (colour codes have no width), the project then drawn bold.
+    const heading = wrapLines(`${project ? `${project}: ` : ''}${reports}${anyFailed ? '; how many fail each check:' : ''}`, width, '', '');
+    if (project && heading[0]?.startsWith(project)) heading[0] = palette.head(project) + heading[0].slice(project.length);
+    lines.push(...heading);
     let importance: Importance | null | 'start' = 'start';
     for (const count of stats.checks.filter((c) => c.failed > 0)) {
       if (count.importance !== importance) {
