@@ -75,10 +75,6 @@ export const IMPORTANCE_WEIGHT: Readonly<Record<Importance, number>> = { high: 1
 
 const TOTAL_WEIGHT = CHECK_IDS.reduce((sum, id) => sum + IMPORTANCE_WEIGHT[CHECKS[id].importance], 0);
 
-export function importanceOf(id: CheckId): Importance {
-  return CHECKS[id].importance;
-}
-
 /** phpRank's thresholds, those of its `result` list filter: good > 79, decent 49-79, bad < 49. */
 export function labelForScore(score: number): ReportResult {
   if (score > 79) return 'good';

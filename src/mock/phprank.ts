@@ -41,6 +41,11 @@ function success(body: object, httpStatus = 200): RouteResponse {
   return json(httpStatus, { ...body, status: 200 });
 }
 
+/** A list answer: an array (the bare envelopes) goes as it is; a page gets its `status`. */
+function listAnswer(body: unknown): RouteResponse {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? success(body) : json(200, body);
+}
+
 function invalid(errors: FieldErrors): RouteResponse {
   return json(422, { message: errors.byField(), status: 422 });
 }
@@ -113,8 +118,7 @@ function projectQuery(query: Input): ProjectListQuery {
 const listReports: Handler = (request) => {
   const query = reportQuery(request.query);
   const records = selectedReports(request.store, query);
-  const body = pageBody(records, query, request.envelope, listLocation(request), (report) => renderReport(report));
-  return Array.isArray(body) ? json(200, body) : success(body as object);
+  return listAnswer(pageBody(records, query, request.envelope, listLocation(request), (report) => renderReport(report)));
 };
 
 interface NewReport {
@@ -200,8 +204,7 @@ function renderProject(group: ProjectGroup): Record<string, unknown> {
 const listProjects: Handler = (request) => {
   const query = projectQuery(request.query);
   const records = selectProjects(projectGroups(request.store.reports()), query);
-  const body = pageBody(records, query, request.envelope, listLocation(request), renderProject);
-  return Array.isArray(body) ? json(200, body) : success(body as object);
+  return listAnswer(pageBody(records, query, request.envelope, listLocation(request), renderProject));
 };
 
 const deleteProject: Handler = (request, [rawName = '']) => {

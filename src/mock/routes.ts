@@ -141,7 +141,7 @@ const ROUTES: readonly Route[] = [
 
 /** Whether a path is the API's (under /api/v1) rather than the web application's. */
 export function isApiPath(path: string): boolean {
-  return segmentsUnderPrefix(path) !== undefined;
+  return path.replace(/\/+$/, '') === API_PREFIX || segmentsUnderPrefix(path) !== undefined;
 }
 
 /** The segments under /api/v1, or undefined for a path outside it. A trailing slash is ignored. */

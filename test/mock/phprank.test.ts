@@ -239,6 +239,8 @@ describe('phpRank errors', () => {
     ['DELETE', '/reports/99999'],
     ['GET', '/widgets'],
     ['GET', '/reports/1/extra'],
+    ['GET', ''],
+    ['GET', '/'],
   ])('%s %s answers 404 Resource not found. with status', async (method, path) => {
     const answer = await call(server, method, path);
     expect(answer.status).toBe(404);
