@@ -62,6 +62,22 @@ const rows: CommandCase[] = [
     wantRequests: ['GET /reports'],
   },
   {
+    name: "3 on phpRank's plan without API access, saying so",
+    argv: ['reports', 'list'],
+    mock: { flavor: 'phprank', rateLimit: 10_000, planWithoutApi: true },
+    wantCode: 3,
+    wantStderr: [/^rsapi: permission refused: .*\(HTTP 403, GET \/reports\)$/m, /^hint: .*no API access/m],
+    wantRequests: ['GET /reports'],
+  },
+  {
+    name: "4 on phpRank's 403 to an update of an id that does not exist, once a look-up answers 404",
+    argv: ['reports', 'update', '99999', '--privacy', 'public'],
+    mock: { flavor: 'phprank', rateLimit: 10_000 },
+    wantCode: 4,
+    wantStderr: [/^rsapi: no such report, or not yours: GET \/reports\/99999 answers 404/m, /^hint: check the id/m],
+    wantRequests: ['PATCH /reports/99999', 'GET /reports/99999'],
+  },
+  {
     name: '8 on 503 beyond the retries, after retries + 1 attempts',
     argv: ['reports', 'list', '--retries', '2'],
     mock: { failRate: 1 },
