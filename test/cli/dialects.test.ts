@@ -7,34 +7,44 @@ import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
+import { startMock, type MockFixture } from '../helpers/mock.js';
 import { sendText, startRawServer, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
 import { runInProcess, type InProcessResult } from '../helpers/run.js';
 
 /** One report of the data set: what both dialects say of it. */
 interface Report {
   id: number;
-  /** The path under the host; phpRank stores `example.com/a`, the seed dialect `https://example.com/a`. */
-  path: string;
+  /** As phpRank stores it (`example.com/a`); the seed dialect sends `https://example.com/a`. */
+  url: string;
   project: string;
   score: number;
+  /** Per-check results (phpRank's `results`), sent alike in both dialects when the data has them. */
+  results?: unknown;
+  generatedAt?: string;
 }
 
 const DATA: Report[] = [
-  { id: 1, path: 'a', project: 'example.com', score: 95 },
-  { id: 2, path: 'b', project: 'example.com', score: 80 },
-  { id: 3, path: 'c', project: 'example.com', score: 79.5 },
-  { id: 4, path: 'd', project: 'example.com', score: 78.57142857142857 },
-  { id: 5, path: 'e', project: 'example.com', score: 60 },
-  { id: 6, path: 'f', project: 'shop.example.org', score: 49 },
-  { id: 7, path: 'g', project: 'shop.example.org', score: 48.99 },
-  { id: 8, path: 'h', project: 'shop.example.org', score: 12 },
+  { id: 1, url: 'example.com/a', project: 'example.com', score: 95 },
+  { id: 2, url: 'example.com/b', project: 'example.com', score: 80 },
+  { id: 3, url: 'example.com/c', project: 'example.com', score: 79.5 },
+  { id: 4, url: 'example.com/d', project: 'example.com', score: 78.57142857142857 },
+  { id: 5, url: 'example.com/e', project: 'example.com', score: 60 },
+  { id: 6, url: 'shop.example.org/f', project: 'shop.example.org', score: 49 },
+  { id: 7, url: 'shop.example.org/g', project: 'shop.example.org', score: 48.99 },
+  { id: 8, url: 'shop.example.org/h', project: 'shop.example.org', score: 12 },
 ];
 
-/** The same reports earlier: b fell 10 points, d fell from good to decent, e fell 3, h is new, `gone` vanished. */
-const EARLIER: Report[] = [
-  ...DATA.filter((r) => r.path !== 'h').map((r) => ({ ...r, score: ({ b: 90, d: 90, e: 63 } as Record<string, number>)[r.path] ?? r.score })),
-  { id: 0, path: 'gone', project: 'example.com', score: 70 },
-];
+/**
+ * The same reports earlier: the second fell 10 points, the fourth from 90 (for DATA: good to decent), the fifth 3;
+ * the last is new, and `example.com/gone` vanished.
+ */
+function earlier(data: Report[]): Report[] {
+  const before: Record<number, (score: number) => number> = { 1: (score) => score + 10, 3: () => 90, 4: (score) => score + 3 };
+  return [
+    ...data.slice(0, -1).map((r, i) => ({ ...r, score: before[i]?.(r.score) ?? r.score })),
+    { id: 0, url: 'example.com/gone', project: 'example.com', score: 70 },
+  ];
+}
 
 /** The label the API document's dialect sends; phpRank derives the same from the number (good > 79, decent 49-79). */
 function label(score: number): string {
@@ -51,13 +61,22 @@ interface Dialect {
   page(records: unknown[], page: number, perPage: number, total: number, path: string): unknown;
   /** JSON as the service writes it (phpRank: PHP's json_encode, slashes escaped). */
   encode(body: unknown): string;
-  /** What this dialect's URLs read like, for comparing text that names them. */
-  url(path: string, project: string): string;
+  /** How this dialect sends a stored URL. */
+  url(stored: string): string;
 }
 
 const SEED: Dialect = {
   name: 'seed',
-  report: (r) => ({ id: r.id, url: `https://${r.project}/${r.path}`, project: r.project, result: label(r.score), score: r.score, privacy: 0, generated_at: GENERATED_AT }),
+  report: (r) => ({
+    id: r.id,
+    url: `https://${r.url}`,
+    project: r.project,
+    result: label(r.score),
+    score: r.score,
+    privacy: 0,
+    generated_at: r.generatedAt ?? GENERATED_AT,
+    ...(r.results === undefined ? {} : { results: r.results }),
+  }),
   project: (name, reports) => ({ project: name, created_at: GENERATED_AT, reports_count: reports.length }),
   page: (data, page, perPage, total, path) => ({
     data,
@@ -65,7 +84,7 @@ const SEED: Dialect = {
     meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
   }),
   encode: (body) => JSON.stringify(body),
-  url: (path, project) => `https://${project}/${path}`,
+  url: (stored) => `https://${stored}`,
 };
 
 /** phpRank 1.x-13: the score as `result` (a number, a float after an update, or a numeric string), no `score`. */
@@ -73,12 +92,13 @@ const PHPRANK: Dialect = {
   name: 'phprank',
   report: (r) => ({
     id: r.id,
-    url: `${r.project}/${r.path}`,
+    url: r.url,
     project: r.project,
     result: r.id % 3 === 0 ? String(r.score) : r.score,
+    ...(r.results === undefined ? {} : { results: r.results }),
     privacy: 0,
     password: false,
-    generated_at: GENERATED_AT,
+    generated_at: r.generatedAt ?? GENERATED_AT,
     created_at: GENERATED_AT,
     updated_at: GENERATED_AT,
   }),
@@ -94,7 +114,7 @@ const PHPRANK: Dialect = {
     };
   },
   encode: (body) => JSON.stringify(body).replaceAll('/', '\\/'),
-  url: (path, project) => `${project}/${path}`,
+  url: (stored) => stored,
 };
 
 /** A loopback server answering GET /api/v1/reports and /projects (paged as asked) in one dialect. */
@@ -193,7 +213,7 @@ const ROWS: Row[] = [
     name: 'reports list -o csv',
     argv: ['reports', 'list', '--all', '-o', 'csv', '--fields', 'id,url,result,score'],
     wantCode: 0,
-    want: (o, d) => expect(o.stdout.split('\r\n')[4]).toBe(`4,${d.url('d', 'example.com')},decent,78.57142857142857`),
+    want: (o, d) => expect(o.stdout.split('\r\n')[4]).toBe(`4,${d.url('example.com/d')},decent,78.57142857142857`),
     same: (o) => oneUrlForm(o.stdout),
   },
   {
@@ -211,10 +231,10 @@ const ROWS: Row[] = [
       want: (o, d) =>
         expect(stderrLines(o)).toEqual([
           'rsapi: baseline failed: 2 of 7 reports fell by more than 5 points or got a worse result (--max-drop 5); 1 new, 1 vanished (listed, not failed)',
-          `rsapi:   regressed: ${d.url('d', 'example.com')} score 90 → 78.6 (-11.4), result good → decent`,
-          `rsapi:   regressed: ${d.url('b', 'example.com')} score 90 → 80 (-10)`,
-          `rsapi:   new: ${d.url('h', 'shop.example.org')}`,
-          `rsapi:   vanished: ${written === 'seed' ? SEED.url('gone', 'example.com') : PHPRANK.url('gone', 'example.com')}`,
+          `rsapi:   regressed: ${d.url('example.com/d')} score 90 → 78.6 (-11.4), result good → decent`,
+          `rsapi:   regressed: ${d.url('example.com/b')} score 90 → 80 (-10)`,
+          `rsapi:   new: ${d.url('shop.example.org/h')}`,
+          `rsapi:   vanished: ${(written === 'seed' ? SEED : PHPRANK).url('example.com/gone')}`,
         ]),
       same: (o) => [o.code, oneUrlForm(o.stderr)],
     }),
@@ -242,7 +262,7 @@ describe('one record model: the same data in both dialects', () => {
   beforeAll(async () => {
     for (const dialect of dialects) servers.set(dialect.name, await serveDialect(dialect, DATA));
     // Baselines as `reports list -o json` writes them: the records exactly as each dialect sent them.
-    for (const dialect of dialects) writeFileSync(join(scratch.path, `baseline-${dialect.name}.json`), JSON.stringify(EARLIER.map(dialect.report), null, 2));
+    for (const dialect of dialects) writeFileSync(join(scratch.path, `baseline-${dialect.name}.json`), JSON.stringify(earlier(DATA).map(dialect.report), null, 2));
   });
   afterAll(async () => {
     await Promise.all([...servers.values()].map((server) => server.close()));
@@ -273,6 +293,47 @@ describe('one record model: the same data in both dialects', () => {
     }
     const [seed, phprank] = outcomes.map(row.same);
     expect(phprank).toEqual(seed);
+  });
+});
+
+describe('the mock in its phpRank flavor, against the same reports served in the seed dialect', () => {
+  let mock: MockFixture;
+  let seedServer: RawServer;
+  const scratch = tempDir('rsapi-dialects-mock-');
+
+  beforeAll(async () => {
+    mock = await startMock({ flavor: 'phprank', rateLimit: 1_000_000 });
+    // The mock's reports as it sends them (its default order), read back as the data set both columns serve.
+    const listed = await runInProcess({ argv: ['reports', 'list', '--all', '-o', 'json'], env: mock.env });
+    const records = JSON.parse(listed.stdout) as { id: number; url: string; project: string; result: number | string; results?: unknown; generated_at: string }[];
+    const data = records.map((r): Report => ({ id: r.id, url: r.url, project: r.project, score: Number(r.result), results: r.results, generatedAt: r.generated_at }));
+    seedServer = await serveDialect(SEED, data);
+    for (const dialect of [SEED, PHPRANK]) writeFileSync(join(scratch.path, `baseline-${dialect.name}.json`), JSON.stringify(earlier(data).map(dialect.report)));
+  });
+  afterAll(async () => {
+    await Promise.all([mock.close(), seedServer.close()]);
+    scratch.cleanup();
+  });
+
+  async function runAgainst(env: Record<string, string>, row: Row): Promise<Outcome> {
+    const dir = tempDir('rsapi-mock-row-');
+    try {
+      const argv = row.argv.map((arg) => arg.replaceAll('{dir}', arg.includes('baseline-') ? scratch.path : dir.path));
+      const result = await runInProcess({ argv, env });
+      const files = Object.fromEntries((row.writes ?? []).map((name) => [name, readFileSync(join(dir.path, name), 'utf8')]));
+      return { ...result, files };
+    } finally {
+      dir.cleanup();
+    }
+  }
+
+  it.each(ROWS)('$name', async (row) => {
+    const fromMock = await runAgainst(mock.env, row);
+    const fromSeed = await runAgainst({ RSAPI_BASE_URL: seedServer.url, RSAPI_API_KEY: 'k-0123456789abcdef', RSAPI_CONFIG_DIR: mock.configDir }, row);
+    const context = `rsapi ${row.argv.join(' ')}\n--- mock stderr\n${fromMock.stderr}--- seed stderr\n${fromSeed.stderr}`;
+    expect([0, 10], context).toContain(fromMock.code);
+    expect(fromMock.code, context).toBe(fromSeed.code);
+    expect(row.same(fromMock)).toEqual(row.same(fromSeed));
   });
 });
 
