@@ -38,6 +38,7 @@ function declareMockServer(program: ParentCommand) {
     .option('--latency <ms>', 'delay added to every request', integerParser('--latency', 0, 600_000))
     .option('--fail-rate <r>', 'fraction of requests answered 503 (0 to 1)', rate('--fail-rate'))
     .option('--rate-limit <n>', 'requests allowed a minute, past it 429 with Retry-After; 0 = no limit (default: none, phprank 60)', integerParser('--rate-limit', 0))
+    .option('--rate-limit-window <s>', 'the window --rate-limit counts in, in seconds (default 60)', integerParser('--rate-limit-window', 1, 3600))
     .addOption(new Option('--envelope <shape>', 'list response shape').choices(['length-aware', 'simple', 'bare', 'unpaged'] as const).default('length-aware'))
     .option('--drop-after-create <r>', 'fraction of creates stored and then left unanswered (connection dropped)', rate('--drop-after-create'))
     .option('--fail-after-create <r>', 'fraction of creates stored and then answered 503', rate('--fail-after-create'))
@@ -85,6 +86,7 @@ export async function mockServerRun(ctx: CommandContext, flags: MockServerOption
     latencyMs: flags.latency,
     failRate: flags.failRate,
     rateLimit: flags.rateLimit,
+    rateLimitWindowMs: flags.rateLimitWindow === undefined ? undefined : flags.rateLimitWindow * 1000,
     envelope: flags.envelope,
     dropAfterCreate: flags.dropAfterCreate,
     failAfterCreate: flags.failAfterCreate,
