@@ -26,9 +26,14 @@ export function followsPages(options: PagingOptions): boolean {
   return options.all === true || options.limit !== undefined;
 }
 
-/** Following pages without a chosen size asks for the largest: the same records in fewer requests (the contract). */
+/**
+ * Following pages without a chosen size asks for the largest: the same records in fewer requests (the contract).
+ * Not from a start page: page 3 means page 3 of the size the user reads pages in (the one given, else the service's
+ * default), so `--page 3 --limit 5` is the first 5 records of that page 3, not of page 3 of 100.
+ */
 export function withLargestPage<P extends { perPage?: number }>(params: P, options: PagingOptions): P {
-  return followsPages(options) && params.perPage === undefined ? { ...params, perPage: LARGEST_PAGE } : params;
+  const sizeIsOurs = followsPages(options) && options.startPage === undefined && params.perPage === undefined;
+  return sizeIsOurs ? { ...params, perPage: LARGEST_PAGE } : params;
 }
 
 export type PageFetcher = (page: number) => Promise<Page>;

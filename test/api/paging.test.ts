@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { iteratePages, iterateRecords, ServerError, type ApiRecord, type Page } from '../../src/api/index.js';
 import { startMockServer, type Envelope, type MockServer } from '../../src/mock/server.js';
 import { ClientPool } from '../helpers/clients.js';
+import { withLargestPage } from '../../src/api/paging.js';
 
 const pool = new ClientPool();
 afterEach(async () => {
@@ -200,5 +201,20 @@ describe('iteratePages against fetchers that misbehave', () => {
       break;
     }
     expect(asked).toEqual([1]);
+  });
+});
+
+describe('withLargestPage', () => {
+  it.each([
+    [{}, { all: true }, 100],
+    [{}, { limit: 5 }, 100],
+    [{}, {}, undefined],
+    [{ perPage: 25 }, { all: true }, 25],
+    // A start page is a page of the size the user reads in: the service's default, or the one given.
+    [{}, { startPage: 3, limit: 5 }, undefined],
+    [{}, { startPage: 2, all: true }, undefined],
+    [{ perPage: 50 }, { startPage: 2, limit: 5 }, 50],
+  ] as const)('params %j, paging %j: per page %s', (params, paging, perPage) => {
+    expect(withLargestPage<{ perPage?: number }>({ ...params }, { ...paging }).perPage).toBe(perPage);
   });
 });

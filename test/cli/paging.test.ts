@@ -67,4 +67,35 @@ describe.each(envelopes)('%s pages', (envelope) => {
     expect(ids).toHaveLength(SEED);
     expect(pages).toEqual(['1', '2']);
   });
+
+  it('--page keeps the page size it refers to: --page 3 --limit 5 is the first 5 records of page 3 of 10', async () => {
+    const all = await run('--all', '--per-page', '10');
+    const before = mock.server.requests.length;
+    const { ids, pages } = await run('--page', '3', '--limit', '5');
+    expect(ids).toEqual(all.ids.slice(20, 25));
+    expect(pages).toEqual(['3']);
+    expect(mock.server.requests.slice(before).map((request) => request.query.per_page)).toEqual([undefined]);
+  });
+
+  it('--page with --limit past the page goes on to the next pages of the same size', async () => {
+    const all = await run('--all', '--per-page', '10');
+    const { ids, pages } = await run('--page', '3', '--limit', '15');
+    expect(ids).toEqual(all.ids.slice(20, 35));
+    expect(pages.sort()).toEqual(['3', '4']);
+    const sized = await run('--page', '2', '--limit', '5', '--per-page', '25');
+    expect(sized.ids).toEqual(all.ids.slice(25, 30));
+  });
+});
+
+describe('the footer of --page with --limit', () => {
+  it('says which page and how many of it were shown', async () => {
+    const mock = await startMock({ seed: SEED });
+    try {
+      const result = await runInProcess({ argv: ['reports', 'list', '--page', '3', '--limit', '5', '-o', 'ndjson'], env: mock.env, tty: { stderr: true } });
+      expect(result.stdout.trim().split('\n')).toHaveLength(5);
+      expect(result.stderr).toContain('page 3 of 5, 45 reports: 5 shown (--limit 5)');
+    } finally {
+      await mock.close();
+    }
+  });
 });
