@@ -1,5 +1,7 @@
 // Printing lists and single records the same way for every command: writer, gate, empty hint, paging footer.
 import type { ApiRecord, Page } from '../api/decode.js';
+import type { ListSilences } from '../api/list-silences.js';
+import { warnSilences } from './silence-warning.js';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { createListWriter, writeRecord, type RecordKind, type Sink } from '../output/index.js';
 import type { CommandContext } from './context.js';
@@ -11,12 +13,19 @@ import type { GateOptions } from './options.js';
 
 const NOUN: Record<RecordKind, [string, string]> = { report: ['report', 'reports'], project: ['project', 'projects'] };
 
+/** How the pages were asked for (pagingOptions in options.ts). */
+interface Paging {
+  all: boolean;
+  limit?: number;
+  startPage?: number;
+}
+
 /** Streams the pages to stdout in the chosen format; returns 10 if a gate failed. */
 export async function printPages(
   ctx: CommandContext,
   kind: RecordKind,
   pages: AsyncIterable<Page>,
-  options: { gate?: GateOptions; ci?: CiReporter; paging: { all: boolean; limit?: number } },
+  options: { gate?: GateOptions; ci?: CiReporter; paging: Paging; silences?: ListSilences },
 ): Promise<ExitCodeValue> {
   if (options.paging.all || options.paging.limit !== undefined) await preferSmallHeap();
   const [, many] = NOUN[kind];
@@ -28,12 +37,16 @@ export async function printPages(
   const writer = createListWriter(out, { ...ctx.outputOptions(kind), notice: (line) => void notices.push(line) });
   const gate = new Gate(options.gate ?? {});
   const fields = new FieldCheck(ctx.globals.fields);
+  const silences = options.silences?.idle === false ? options.silences : undefined;
+  let first: Page | undefined;
   let last: Page | undefined;
   let count = 0;
   try {
     for await (const page of pages) {
+      first ??= page;
       for (const record of page.records) {
         fields.see(record);
+        silences?.see(record);
         const gateFailures = gate.check(record);
         options.ci?.addReport(record, gateFailures);
         await writer.write(record);
@@ -51,9 +64,10 @@ export async function printPages(
   await out.flush();
   for (const line of notices) ctx.note(line);
   fields.warn(ctx, kind);
+  if (silences) warnSilences(ctx, kind, silences, gate.active ? 'printed and judged as received' : 'printed as received');
   if (ctx.io.stderrIsTTY && !ctx.globals.quiet) {
     if (count === 0) ctx.note(emptyNote(kind, last));
-    else if (last) ctx.note(footer(kind, last, count, options.paging));
+    else if (first && last) ctx.note(footer(kind, first, last, count, options.paging));
   }
   return finishGate(ctx, gate, options.ci);
 }
@@ -100,13 +114,20 @@ function emptyNote(kind: RecordKind, last: Page | undefined): string {
 
 /**
  * What was shown and what was not, from what the service told: one page (`page 1 of 7, 63 reports; next: --page 2,
- * or --all`), the first N (`2 of 6 projects shown (--limit 2); all of them: --all`) or all (`all 63 reports`).
+ * or --all`), the first N (`2 of 6 projects shown (--limit 2); all of them: --all`), N from a page (`page 3 of 7,
+ * 63 reports: 5 shown (--limit 5)`) or all (`all 63 reports`).
  */
-function footer(kind: RecordKind, last: Page, shown: number, paging: { all: boolean; limit?: number }): string {
+function footer(kind: RecordKind, first: Page, last: Page, shown: number, paging: Paging): string {
   const [one, many] = NOUN[kind];
   const noun = (n: number) => `${n} ${n === 1 ? one : many}`;
   const total = last.total;
   const more = last.nextPage !== undefined || (total !== undefined && total > shown);
+  if (paging.limit !== undefined && paging.startPage !== undefined) {
+    const pages = first.page === last.page ? `page ${last.page}` : `pages ${first.page}-${last.page}`;
+    const of = last.lastPage !== undefined ? ` of ${last.lastPage}` : '';
+    const count = total !== undefined ? `, ${noun(total)}` : '';
+    return `${pages}${of}${count}: ${shown} shown (--limit ${paging.limit})`;
+  }
   if (paging.limit !== undefined) {
     if (!more) return total !== undefined && total !== shown ? `${noun(shown)} shown, of ${total}` : `all ${noun(shown)}`;
     const of = total !== undefined ? ` of ${total}` : '';

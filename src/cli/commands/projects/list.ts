@@ -4,6 +4,7 @@ import { PROJECT_SORT_FIELDS, type ProjectListParams } from '../../../api/projec
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { printPages } from '../../listing.js';
+import { projectListSilences } from '../../../api/list-silences.js';
 import { addPagingOptions, addSortOption, pagingOptions } from '../../options.js';
 
 function declareList(projects: ParentCommand) {
@@ -42,5 +43,5 @@ export async function listRun(ctx: CommandContext, flags: ListOptions) {
     perPage: flags.perPage,
   };
   const paging = pagingOptions(flags);
-  return printPages(ctx, 'project', ctx.client().projects.pages(params, paging), { paging });
+  return printPages(ctx, 'project', ctx.client().projects.pages(params, paging), { paging, silences: projectListSilences(params) });
 }

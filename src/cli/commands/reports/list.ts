@@ -4,6 +4,7 @@ import { REPORT_SORT_FIELDS, type ReportListParams } from '../../../api/reports.
 import { addCiOptions, CiReporter } from '../../ci/reporter.js';
 import type { CommandContext } from '../../context.js';
 import { printPages } from '../../listing.js';
+import { reportListSilences } from '../../../api/list-silences.js';
 import { addGateOptions, addPagingOptions, addSortOption, pagingOptions } from '../../options.js';
 import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
@@ -42,5 +43,6 @@ export async function listRun(ctx: CommandContext, flags: ListOptions) {
   const gated = flags.failOn !== undefined || flags.minScore !== undefined || flags.failOnCheck !== undefined || flags.failOnImportance !== undefined || flags.baseline !== undefined;
   if (gated && flags.page === undefined && flags.limit === undefined) paging.all = true;
   const ci = await CiReporter.prepare('reports list', flags);
-  return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate: flags, ci, paging });
+  const silences = reportListSilences(params);
+  return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate: flags, ci, paging, silences });
 }

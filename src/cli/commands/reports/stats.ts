@@ -7,6 +7,8 @@ import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
 import { startStatusLine } from '../../status-line.js';
+import { warnSilences } from '../../silence-warning.js';
+import { reportListSilences } from '../../../api/list-silences.js';
 
 function declareStats(reports: ParentCommand) {
   const command = reports
@@ -48,12 +50,17 @@ that fail it. A service that sends no per-check results ends with exit 8.`,
 /** Reads every matching report and writes the counts, score figures and histogram. */
 export async function statsRun(ctx: CommandContext, flags: StatsOptions) {
   const collector = flags.checks ? await checkStats(flags.by === 'project') : await scoreStats(flags.by === 'project');
-  const pages = ctx.client().reports.pages({ ...filterParams(flags), perPage: 100 }, { all: true });
+  const params = { ...filterParams(flags), perPage: 100 } as const;
+  const pages = ctx.client().reports.pages(params, { all: true });
+  const silences = reportListSilences(params);
   const status = startStatusLine(ctx.io, 'reading reports…');
   let read = 0;
   try {
     for await (const page of pages) {
-      for (const record of page.records) collector.add(record);
+      for (const record of page.records) {
+        collector.add(record);
+        silences.see(record);
+      }
       read += page.records.length;
       const of = page.lastPage !== undefined ? ` of ${page.lastPage}` : '';
       const total = page.total !== undefined ? ` of ${page.total}` : '';
@@ -62,6 +69,7 @@ export async function statsRun(ctx: CommandContext, flags: StatsOptions) {
   } finally {
     status.stop();
   }
+  warnSilences(ctx, 'report', silences, 'counted as received');
   const output = ctx.outputOptions('report');
   if (read > 0 && collector.missing) {
     ctx.note(`rsapi: the service sent no per-check results (\`results\`) with its ${read} report${read === 1 ? '' : 's'}; --checks has nothing to count`);
