@@ -9,6 +9,7 @@ import type { ApiRecord } from '../../src/api/decode.js';
 import { shareOf } from '../../src/cli/ci/shard.js';
 import { tempDir } from '../helpers/cli.js';
 import { sendJson, startRawServer, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
+import { startMock } from '../helpers/mock.js';
 import { runInProcess, testTerminal } from '../helpers/run.js';
 import { run as runProgram } from '../../src/cli/program.js';
 
@@ -297,5 +298,44 @@ describe('the look-up rule for a redirected page (pickRedirected)', () => {
 
   it('in the project, a report elsewhere does not make it unsure', () => {
     expect(pick([report(12, 'elsewhere.example/z', '2026-05-01T10:00:06Z'), report(11, 'example.com/new', '2026-05-01T10:00:05Z')])).toEqual({ found: expect.objectContaining({ id: 11 }) });
+  });
+});
+
+describe('against the mock in the phpRank flavor (an `old` path segment redirects to `new`)', () => {
+  it('a redirecting URL with a slow audit whose answer is lost (reset after storing), run stopped while watching, then resumed: one report, one POST', async () => {
+    const fixture = await startMock({ flavor: 'phprank', seed: 12, storeDelayMs: 600, dropAfterCreate: 1, rateLimit: 10_000 });
+    closers.push(() => fixture.close());
+    const journal = join(scratch(), 'journal.ndjson');
+    const url = 'https://www.example.com/old/pricing';
+    const seeded = fixture.server.reports().length;
+    const argv = ['reports', 'create', url, '--timeout', '0.2', '--journal', journal, '-o', 'ndjson'];
+
+    const first = await runUntil(argv, fixture.env, /watching up to/);
+    expect(first.code).toBe(7);
+    expect(journalOf(journal).at(-1)).toMatchObject({ url, status: 'failed', maybeCreated: true });
+    await until(() => fixture.server.reports().length === seeded + 1);
+    const resumed = await runInProcess({ argv, env: fixture.env });
+
+    const stored = fixture.server.reports().filter((report) => report.url === 'example.com/new/pricing');
+    expect(stored).toHaveLength(1);
+    expect(fixture.server.reports()).toHaveLength(seeded + 1);
+    expect(fixture.server.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain(`rsapi: ${url} -> report ${stored[0]!.id} example.com/new/pricing (the answer was lost; no report under its URL`);
+    expect(journalOf(journal).at(-1)).toMatchObject({ url, status: 'created', id: stored[0]!.id });
+  });
+
+  it('several redirecting URLs, every answer lost, run to the end: each found while watching, one report each', async () => {
+    const fixture = await startMock({ flavor: 'phprank', seed: 12, storeDelayMs: 300, dropAfterCreate: 1, rateLimit: 10_000 });
+    closers.push(() => fixture.close());
+    const urls = ['https://www.example.com/old/a', 'https://shop.example/old', 'http://example.com/b'];
+    const seeded = fixture.server.reports().length;
+    const run = await runInProcess({ argv: ['reports', 'create', ...urls, '--timeout', '0.1', '--concurrency', '1', '-o', 'ndjson'], env: fixture.env });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('created 3 (3 found after a lost answer), failed 0');
+    expect(run.stderr).toMatch(/rsapi: https:\/\/www\.example\.com\/old\/a -> report \d+ example\.com\/new\/a/);
+    expect(run.stderr).toMatch(/rsapi: https:\/\/shop\.example\/old -> report \d+ shop\.example\/new/);
+    const added = fixture.server.reports().slice(seeded).map((report) => report.url);
+    expect(added).toEqual(['example.com/new/a', 'shop.example/new', 'example.com/b']);
   });
 });
