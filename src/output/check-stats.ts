@@ -196,7 +196,7 @@ async function tableText(entries: CheckStats[], byProject: boolean, options: Sta
       lines.push(`${INDENT}${name.text}${' '.repeat(shownNameWidth - name.width)}${GAP}${String(count.failed).padStart(countWidth)}${GAP}${share}${bar}`.trimEnd());
     }
     const clean = stats.checks.filter((count) => count.failed === 0).length;
-    if (stats.withChecks > 0) lines.push(clean === stats.checks.length ? `all ${clean} checks passed on every report` : `${clean} other check${clean === 1 ? '' : 's'} passed on every report`);
+    if (stats.withChecks > 0 && clean > 0) lines.push(clean === stats.checks.length ? `all ${clean} checks passed on every report` : `${clean} other check${clean === 1 ? '' : 's'} passed on every report`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -66,6 +66,14 @@ describe('reports show with per-check results', () => {
     expect(json).toEqual(BAD);
   });
 
+  it('create of one URL prints its report as show does: the checks in words, no raw results row', async () => {
+    const { code, stdout } = await onPhprank(['reports', 'create', 'https://slow.test/', '--no-color'], { tty: true, columns: 80 });
+    expect(code).toBe(0);
+    expect(stdout).not.toMatch(/^results/m);
+    expect(stdout).toContain('checks: 35 of 36 passed');
+    expect(stdout).toMatch(/^ {2}high {4}Load time: 6\.2 — too slow \(max 2\)$/m);
+  });
+
   it('escapes what the service wrote in a check before it reaches the terminal', async () => {
     const hostile = phprankReport(9, 'evil.test', []);
     (hostile.results as Record<string, unknown>).title = { passed: false, importance: 'high', value: '\u001b]0;pwned\u0007x', errors: { 'too\u001b[2J': null } };

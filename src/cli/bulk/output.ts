@@ -1,5 +1,6 @@
 // Where bulk results go: stdout as each completes (json and table at the end, in input order), and the summary line.
-import { createListWriter, formatBuffers, writeRecord, type OutputOptions, type ServiceRecord, type Sink } from '../../output/index.js';
+import { writeReportWithChecks } from '../../output/check-lines.js';
+import { createListWriter, formatBuffers, type OutputOptions, type ServiceRecord, type Sink } from '../../output/index.js';
 import type { BulkCreateOutcome } from './create-all.js';
 
 export interface BulkOutput {
@@ -13,7 +14,8 @@ export interface BulkOutput {
  * as results complete; json and table are drawn at the end anyway, so they keep the input's order.
  */
 export function createBulkOutput(out: Sink, options: OutputOptions, shape: { single: boolean }): BulkOutput {
-  if (shape.single) return { write: (_index, record) => writeRecord(out, record, options), end: async () => {} };
+  // One report as `reports show` prints it: on a terminal its failed checks in words rather than the raw `results`.
+  if (shape.single) return { write: (_index, record) => writeReportWithChecks(out, record, options), end: async () => {} };
   const writer = createListWriter(out, options);
   const buffered = formatBuffers(options);
   if (!buffered) return { write: async (_index, record) => writer.write(record), end: () => writer.end() };

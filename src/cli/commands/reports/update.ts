@@ -45,5 +45,6 @@ export async function updateRun(ctx: CommandContext, opts: UpdateOptions) {
   if (reaudited === false) {
     ctx.note(`rsapi: warning: the service did not audit report ${opts.id} again: its generated_at did not change (${String(report.generated_at)})`);
   }
-  return printRecord(ctx, 'report', report);
+  const { writeReportWithChecks } = await import('../../../output/check-lines.js');
+  return printRecord(ctx, 'report', report, {}, undefined, (out) => writeReportWithChecks(out, report, ctx.outputOptions('report')));
 }
