@@ -1,4 +1,4 @@
-// The CI flags of `reports create|show|list` (--junit, --summary, --baseline, --max-drop): checked up front, fed each report, written at the end.
+// The CI flags of `reports create|show|list` (--junit, --summary, --html, --baseline, --max-drop): checked up front, fed each report, written at the end.
 import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { DeclaredOptions } from '../options.js';
 import type { ApiRecord } from '../../api/decode.js';
@@ -15,15 +15,21 @@ import type { CiCase, CiRun } from './run-record.js';
 import type { SelectedShare } from './shard.js';
 
 export function addCiOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
-  return command
+  const files = command
     .option('--junit <path>', 'write a JUnit XML file: one test case per report, failed when it fails a gate')
-    .option('--summary <path>', 'append a Markdown summary to this file (made for $GITHUB_STEP_SUMMARY)')
+    .option('--summary <path>', 'append a Markdown summary to this file (made for $GITHUB_STEP_SUMMARY)');
+  return addHtmlOption(files)
     .option('--baseline <file>', 'compare with an earlier json or ndjson output of rsapi, URL by URL')
     .option('--max-drop <points>', 'with --baseline: exit 10 when a score fell by more than this or a result got worse', maxDropParser)
     .option('--fail-on-new-failures', 'with --baseline: exit 10 when a check that passed in the baseline fails now');
 }
 
 export type CiFlags = DeclaredOptions<typeof addCiOptions<[], {}, {}>>;
+
+/** --html; alone on `reports stats` (which has no gate or baseline). */
+export function addHtmlOption<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
+  return command.option('--html <path>', 'write one self-contained HTML page of the run: charts, regressions, a table of every report (opens offline)');
+}
 
 function maxDropParser(value: string): number {
   const n = Number(value);
@@ -54,9 +60,10 @@ export class CiReporter {
     if (flags.failOnNewFailures && flags.baseline === undefined) {
       throw new UsageError('--fail-on-new-failures needs --baseline FILE to compare with');
     }
-    if (flags.junit === undefined && flags.summary === undefined && flags.baseline === undefined) return undefined;
+    if (flags.junit === undefined && flags.summary === undefined && flags.html === undefined && flags.baseline === undefined) return undefined;
     if (flags.junit !== undefined) await checkOutputPath(flags.junit, '--junit');
     if (flags.summary !== undefined) await checkOutputPath(flags.summary, '--summary');
+    if (flags.html !== undefined) await checkOutputPath(flags.html, '--html');
     const baseline = flags.baseline === undefined ? undefined : await loadBaseline(flags.baseline);
     if (baseline && flags.failOnNewFailures && !baseline.hasChecks) {
       throw new UsageError(`the baseline file ${baseline.path} holds no per-check results, so --fail-on-new-failures has nothing to compare`, {
@@ -126,6 +133,11 @@ export class CiReporter {
     if (this.flags.summary !== undefined) {
       const { renderSummary } = await import('./summary.js');
       await files.appendToFile(this.flags.summary, renderSummary(run, exitCode));
+    }
+    if (this.flags.html !== undefined) {
+      // Loaded only here: the page's template, style and script cost nothing to a run without --html.
+      const { renderHtml } = await import('./html.js');
+      await files.writeFileAtomically(this.flags.html, renderHtml(run, exitCode, this.baseline));
     }
     return exitCode;
   }

@@ -6,6 +6,8 @@ import { ExitCode } from '../../exit-codes.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
+import { addHtmlOption, CiReporter } from '../../ci/reporter.js';
+import { Gate } from '../../gates.js';
 import { startStatusLine } from '../../status-line.js';
 import { warnSilences } from '../../silence-warning.js';
 import { reportListSilences } from '../../../api/list-silences.js';
@@ -14,7 +16,7 @@ function declareStats(reports: ParentCommand) {
   const command = reports
     .command('stats')
     .description('Counts per result, score min/median/mean/max and a histogram of every matching report');
-  return addReportFilterOptions(command)
+  return addHtmlOption(addReportFilterOptions(command))
     .addOption(new Option('--by <group>', 'one row per project').choices(['project'] as const))
     .option('--checks', 'per check: how many reports fail it and what share, most important and most failed first');
 }
@@ -34,6 +36,7 @@ Examples:
   $ rsapi reports stats --search /blog --json
   $ rsapi reports stats --checks                    # what to fix first across the site
   $ rsapi reports stats --checks --by project -o csv
+  $ rsapi reports stats --html stats.html
 
 Reads every matching report, 100 a request. On a terminal: counts, score figures and a histogram
 of 10-point buckets drawn with block characters; -o json|ndjson|csv|tsv for machines.
@@ -50,6 +53,7 @@ that fail it. A service that sends no per-check results ends with exit 8.`,
 /** Reads every matching report and writes the counts, score figures and histogram. */
 export async function statsRun(ctx: CommandContext, flags: StatsOptions) {
   const collector = flags.checks ? await checkStats(flags.by === 'project') : await scoreStats(flags.by === 'project');
+  const ci = await CiReporter.prepare('reports stats', { html: flags.html });
   const params = { ...filterParams(flags), perPage: 100 } as const;
   const pages = ctx.client().reports.pages(params, { all: true });
   const silences = reportListSilences(params);
@@ -60,6 +64,7 @@ export async function statsRun(ctx: CommandContext, flags: StatsOptions) {
       for (const record of page.records) {
         collector.add(record);
         silences.see(record);
+        ci?.addReport(record, []);
       }
       read += page.records.length;
       const of = page.lastPage !== undefined ? ` of ${page.lastPage}` : '';
@@ -77,7 +82,7 @@ export async function statsRun(ctx: CommandContext, flags: StatsOptions) {
   }
   if (read === 0 && ctx.io.stderrIsTTY) ctx.note('no reports found');
   await collector.write(ctx.io.stdout, output);
-  return ExitCode.ok;
+  return ci ? ci.finish(ctx, new Gate({}), ExitCode.ok) : ExitCode.ok;
 }
 
 /** What stats collects and writes: the scores (the default) or, with --checks, the per-check results. */

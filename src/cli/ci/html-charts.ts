@@ -1,0 +1,52 @@
+// The HTML report's charts as inline SVG, drawn here (no chart library): the score histogram and the share of each result.
+// Each is an image with a name (role="img", aria-labelledby); the numbers it shows are also on the page as text.
+import { html, type Markup } from './html-markup.js';
+
+const BUCKET_NAMES = ['0–9', '10–19', '20–29', '30–39', '40–49', '50–59', '60–69', '70–79', '80–89', '90–100'];
+/** The result most scores of a bucket get (bad < 49, decent 49-79, good > 79): the bar's colour. */
+const BUCKET_RESULT = ['bad', 'bad', 'bad', 'bad', 'bad', 'decent', 'decent', 'decent', 'good', 'good'];
+
+const WIDTH = 640;
+const HEIGHT = 240;
+const LEFT = 8;
+const TOP = 22;
+const BOTTOM = 34;
+
+/** Ten bars of 10 points each, the count above each bar and the bucket below it. */
+export function histogramSvg(buckets: readonly number[], labelId: string): Markup {
+  const highest = Math.max(1, ...buckets);
+  const slot = (WIDTH - 2 * LEFT) / buckets.length;
+  const plot = HEIGHT - TOP - BOTTOM;
+  const bars = buckets.map((count, index) => {
+    const height = count === 0 ? 0 : Math.max(2, Math.round((count / highest) * plot));
+    const x = LEFT + index * slot;
+    const y = TOP + plot - height;
+    const middle = x + slot / 2;
+    const tip = `${BUCKET_NAMES[index]}: ${count} report${count === 1 ? '' : 's'}`;
+    return html`<g class="bar ${BUCKET_RESULT[index]}"><title>${tip}</title><rect x="${x + 4}" y="${y}" width="${slot - 8}" height="${height}" rx="2"></rect><text class="count" x="${middle}" y="${y - 6}">${count}</text><text class="axis" x="${middle}" y="${HEIGHT - BOTTOM + 18}">${BUCKET_NAMES[index]}</text></g>`;
+  });
+  const baseline = TOP + plot + 0.5;
+  return html`<svg class="histogram" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${labelId}" preserveAspectRatio="xMidYMid meet"><line class="base" x1="${LEFT}" x2="${WIDTH - LEFT}" y1="${baseline}" y2="${baseline}"></line>${bars}</svg>`;
+}
+
+/** One bar split by result, each part as wide as its share of the reports. */
+export function resultShareSvg(parts: readonly { name: string; className: string; count: number }[], labelId: string): Markup {
+  const total = parts.reduce((sum, part) => sum + part.count, 0);
+  let x = 0;
+  const segments = parts
+    .filter((part) => part.count > 0)
+    .map((part) => {
+      const width = (part.count / total) * 1000;
+      const segment = html`<rect class="${part.className}" x="${x.toFixed(2)}" y="0" width="${width.toFixed(2)}" height="20"><title>${part.name}: ${part.count} (${percent(part.count, total)})</title></rect>`;
+      x += width;
+      return segment;
+    });
+  return html`<svg class="share" viewBox="0 0 1000 20" preserveAspectRatio="none" role="img" aria-labelledby="${labelId}">${segments}</svg>`;
+}
+
+/** `12%`, `0.4%`: a share as people read it. */
+export function percent(part: number, whole: number): string {
+  if (whole === 0) return '0%';
+  const value = (part / whole) * 100;
+  return `${value >= 10 || value === 0 ? Math.round(value) : Math.round(value * 10) / 10}%`;
+}

@@ -1,0 +1,157 @@
+// The HTML report's own script, run in the reader's browser: local times, and the table of every report built from
+// the embedded JSON, sorted and filtered there, rows added as they scroll into view (10,000 reports open at once).
+
+/**
+ * Embedded in the page as its source text (`String(reportPageScript)`), so it must stay self-contained: it may use
+ * nothing from this module or any import, only the browser's globals. It writes service text with textContent only.
+ */
+export function reportPageScript(): void {
+  type Row = [string, string, 0 | 1 | string, number, number, number | null, number | null];
+  const CHUNK = 200;
+  const source = document.getElementById('rsapi-data');
+  const table = document.getElementById('reports') as HTMLTableElement | null;
+  const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const utc = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+
+  for (const time of document.querySelectorAll<HTMLTimeElement>('time[data-ms]')) {
+    const ms = Number(time.dataset.ms);
+    time.textContent = dateFormat.format(ms);
+    time.title = utc(ms);
+  }
+  if (!source || !table) return;
+  const data = JSON.parse(source.textContent ?? '{}') as { projects: string[]; results: string[]; rows: Row[] };
+  const rows = data.rows;
+  const body = table.tBodies[0]!;
+  const search = document.getElementById('filter-text') as HTMLInputElement;
+  const resultFilter = document.getElementById('filter-result') as HTMLSelectElement;
+  const status = document.getElementById('table-status')!;
+  const more = document.getElementById('table-more')!;
+  const headers = Array.from(table.tHead!.rows[0]!.cells);
+  const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+  let haystacks: string[] | undefined;
+  let shown: number[] = [];
+  let rendered = 0;
+  let sortColumn = -1;
+  let descending = false;
+
+  const resultRank = (row: Row) => (row[4] < 0 ? data.results.length : row[4]);
+  // Sort keys per column (id, url, project, result, score, generated); missing values go last either way.
+  const compare = [
+    (a: Row, b: Row) => collator.compare(a[0], b[0]),
+    (a: Row, b: Row) => collator.compare(a[1], b[1]),
+    (a: Row, b: Row) => collator.compare(data.projects[a[3]]!, data.projects[b[3]]!),
+    (a: Row, b: Row) => resultRank(a) - resultRank(b),
+    (a: Row, b: Row) => (a[5] ?? 0) - (b[5] ?? 0),
+    (a: Row, b: Row) => (a[6] ?? 0) - (b[6] ?? 0),
+  ];
+  const missing = (row: Row) => (sortColumn === 4 && row[5] === null) || (sortColumn === 5 && row[6] === null) || (sortColumn === 3 && row[4] < 0);
+
+  function cell(text: string, className?: string): HTMLTableCellElement {
+    const td = document.createElement('td');
+    td.textContent = text;
+    if (className) td.className = className;
+    return td;
+  }
+
+  function rowElement(row: Row): HTMLTableRowElement {
+    const tr = document.createElement('tr');
+    tr.append(cell(row[0], 'num'));
+    const urlCell = document.createElement('td');
+    urlCell.className = 'url';
+    if (row[2] === 0) urlCell.textContent = row[1];
+    else {
+      const link = document.createElement('a');
+      link.href = row[2] === 1 ? row[1] : row[2];
+      link.rel = 'noopener noreferrer';
+      link.textContent = row[1];
+      urlCell.append(link);
+    }
+    tr.append(urlCell, cell(data.projects[row[3]]!));
+    const result = data.results[row[4]];
+    const resultCell = cell('');
+    const label = document.createElement('span');
+    label.className = `result ${result ?? 'none'}`;
+    label.textContent = result ?? 'none';
+    resultCell.append(label);
+    tr.append(resultCell, cell(row[5] === null ? '' : String(Math.round(row[5] * 10) / 10), 'num'));
+    const generated = cell('', 'date');
+    if (row[6] !== null) {
+      const time = document.createElement('time');
+      time.dateTime = new Date(row[6]).toISOString();
+      time.textContent = dateFormat.format(row[6]);
+      time.title = utc(row[6]);
+      generated.append(time);
+    }
+    tr.append(generated);
+    return tr;
+  }
+
+  function renderMore(all = false): void {
+    const end = all ? shown.length : Math.min(shown.length, rendered + CHUNK);
+    if (end <= rendered) return;
+    const fragment = document.createDocumentFragment();
+    for (let index = rendered; index < end; index++) fragment.append(rowElement(rows[shown[index]!]!));
+    body.append(fragment);
+    rendered = end;
+    more.hidden = rendered >= shown.length;
+  }
+
+  function apply(): void {
+    const text = search.value.trim().toLowerCase();
+    const result = resultFilter.value;
+    if (text !== '' && !haystacks) haystacks = rows.map((row) => `${row[0]}\n${row[1]}\n${data.projects[row[3]]}`.toLowerCase());
+    shown = [];
+    for (let index = 0; index < rows.length; index++) {
+      const row = rows[index]!;
+      if (result !== '' && (data.results[row[4]] ?? 'none') !== result) continue;
+      if (text !== '' && !haystacks![index]!.includes(text)) continue;
+      shown.push(index);
+    }
+    if (sortColumn >= 0) {
+      const byColumn = compare[sortColumn]!;
+      const direction = descending ? -1 : 1;
+      shown.sort((a, b) => {
+        const [ra, rb] = [rows[a]!, rows[b]!];
+        const [ma, mb] = [missing(ra), missing(rb)];
+        if (ma !== mb) return ma ? 1 : -1;
+        return direction * byColumn(ra, rb) || a - b;
+      });
+    }
+    body.textContent = '';
+    rendered = 0;
+    renderMore();
+    status.textContent = shown.length === rows.length ? `All ${rows.length} reports.` : `${shown.length} of ${rows.length} reports match.`;
+  }
+
+  headers.forEach((header, column) => {
+    header.querySelector('button')?.addEventListener('click', () => {
+      descending = sortColumn === column ? !descending : false;
+      sortColumn = column;
+      for (const other of headers) other.removeAttribute('aria-sort');
+      header.setAttribute('aria-sort', descending ? 'descending' : 'ascending');
+      apply();
+    });
+  });
+  search.addEventListener('input', apply);
+  resultFilter.addEventListener('change', apply);
+  more.querySelector('button')?.addEventListener('click', () => renderMore());
+  window.addEventListener('beforeprint', () => {
+    renderMore(true);
+    for (const details of document.querySelectorAll('details')) details.open = true;
+  });
+  if ('IntersectionObserver' in window) {
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        renderMore();
+        // Observed afresh: a screen tall enough to still show the end gets another chunk, not a table that stops.
+        observer.unobserve(more);
+        observer.observe(more);
+      },
+      { rootMargin: '800px' },
+    );
+    observer.observe(more);
+  }
+  document.documentElement.classList.add('scripted');
+  apply();
+}

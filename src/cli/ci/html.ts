@@ -1,0 +1,281 @@
+// `--html PATH`: the run as one self-contained page (inline CSS, SVG and script; no request when opened) that a CI
+// job keeps as an artifact: verdict, counts, histogram, projects, lowest scores, regressions, failed checks, all reports.
+import { RESULTS } from '../../api/report-model.js';
+import { VERSION } from '../../version.js';
+import type { Baseline } from './baseline.js';
+import { histogramSvg, percent, resultShareSvg } from './html-charts.js';
+import { html, jsonForScript, Markup, pageLink } from './html-markup.js';
+import { buildModel, formatNumber, HTML_LIMITS, tableData, type HtmlModel, type ReportView } from './html-model.js';
+import { reportPageScript } from './html-script.js';
+import { REPORT_CSS } from './html-style.js';
+import type { CiRun } from './run-record.js';
+import { describeShare } from './shard.js';
+
+/** The page for one run; `exitCode` is the run's own, which the verdict states. */
+export function renderHtml(run: CiRun, exitCode: number, baseline?: Baseline): string {
+  const model = buildModel(run, baseline);
+  const script = `(${String(reportPageScript)})();`;
+  const { createHash } = process.getBuiltinModule('node:crypto');
+  const scriptHash = createHash('sha256').update(script).digest('base64');
+  // Defence in depth: should any markup slip through, no other script runs and nothing is fetched.
+  const policy = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; base-uri 'none'; form-action 'none'`;
+  const title = `rsapi ${run.command}: ${exitCode === 0 ? 'passed' : 'failed'}, ${plural(model.reports.length, 'report')}`;
+  const page = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta http-equiv="Content-Security-Policy" content="${policy}">
+<meta name="referrer" content="no-referrer">
+<meta name="generator" content="rsapi ${VERSION}">
+<title>${title}</title>
+<style>${raw(REPORT_CSS)}</style>
+</head>
+<body>
+<main>
+${header(run, exitCode, model)}
+${resultsSection(model)}
+${scoresSection(model)}
+${projectsSection(model)}
+${lowestSection(model)}
+${baselineSection(model)}
+${checksSection(model)}
+${notCreatedSection(model)}
+${tableSection(model)}
+<footer><p>Written by rsapi ${VERSION}. This file is whole: it loads nothing from the network. Times are shown in your time zone; hover for UTC.</p></footer>
+</main>
+<script type="application/json" id="rsapi-data">${raw(jsonForScript(tableData(model.reports)))}</script>
+<script>${raw(script)}</script>
+</body>
+</html>
+`;
+  return page.html;
+}
+
+/** Text this module wrote itself (the stylesheet, the script, JSON already made safe for a script element). */
+function raw(text: string): Markup {
+  return new Markup(text);
+}
+
+function header(run: CiRun, exitCode: number, model: HtmlModel): Markup {
+  const passed = exitCode === 0;
+  const share = run.share ? html` ${capitalise(describeShare(run.share))}.` : '';
+  return html`<header>
+<p class="eyebrow">rsapi report</p>
+<h1><code>rsapi ${run.command}</code></h1>
+<div class="verdict${passed ? '' : ' failed'}">
+<p>${passed ? 'Passed' : `Failed (exit ${exitCode})`}</p>
+<ul>${verdictReasons(run, model).map((reason) => html`<li>${reason}</li>`)}</ul>
+</div>
+<p class="meta">Started ${timeOf(run.startedAt.getTime())}, took ${formatSeconds(run.seconds)}; ${plural(model.reports.length, 'report')}.${share}</p>
+</header>`;
+}
+
+function verdictReasons(run: CiRun, model: HtmlModel): string[] {
+  const reasons: string[] = [];
+  if (run.gate.active) reasons.push(run.gate.verdict);
+  const comparison = run.baseline;
+  if (comparison) {
+    const regressed = `${comparison.regressions.length} of ${plural(comparison.compared, 'report')} regressed against ${comparison.path}`;
+    reasons.push(comparison.maxDrop === undefined ? `${regressed} (not a gate without --max-drop)` : `baseline ${comparison.failed ? 'failed' : 'passed'}: ${regressed} (--max-drop ${comparison.maxDrop})`);
+  }
+  if (model.errors.length > 0) reasons.push(`${plural(model.errors.length, 'URL')} could not be created`);
+  if (!run.gate.active && comparison?.maxDrop === undefined) reasons.push('no gate set (--fail-on, --min-score, --baseline with --max-drop)');
+  return reasons;
+}
+
+function resultsSection(model: HtmlModel): Markup {
+  const total = model.reports.length;
+  const parts = [
+    ...RESULTS.map((result) => ({ name: result, className: result, count: model.counts[result] })),
+    { name: 'no result', className: 'none', count: model.counts.none },
+  ];
+  const extra = [
+    { name: 'not created', className: 'error', count: model.errors.length },
+    { name: 'skipped', className: 'none', count: model.skipped.length },
+  ].filter((part) => part.count > 0);
+  const cards = [...parts.filter((part) => part.count > 0 || part.className !== 'none'), ...extra].map(
+    (part) => html`<li><span class="n">${part.count}</span><span class="result ${part.className}">${part.name}</span>${part.className === 'error' || part.name === 'skipped' ? '' : html`<span class="of">${percent(part.count, total)}</span>`}</li>`,
+  );
+  return html`<section aria-labelledby="results-title">
+<h2 id="results-title">Results</h2>
+<ul class="cards">${cards}</ul>
+${total > 0 ? html`<figure><figcaption id="share-caption">Share of each result among ${plural(total, 'report')}: ${parts.map((part) => `${part.name} ${part.count}`).join(', ')}.</figcaption>${resultShareSvg(parts, 'share-caption')}</figure>` : html`<p class="note">No reports.</p>`}
+</section>`;
+}
+
+function scoresSection(model: HtmlModel): Markup {
+  const { count, mean, median } = model.scores;
+  if (count === 0) return html``;
+  const figures = `${plural(count, 'score')}; mean ${formatNumber(mean!)}, median ${formatNumber(median!)}`;
+  const rows = model.histogram.map((n, index) => html`<tr><th scope="row">${index === 9 ? '90–100' : `${index * 10}–${index * 10 + 9}`}</th><td class="num">${n}</td></tr>`);
+  return html`<section aria-labelledby="scores-title">
+<h2 id="scores-title">Scores</h2>
+<figure>
+${histogramSvg(model.histogram, 'histogram-caption')}
+<figcaption id="histogram-caption">Reports per 10 points of score (${figures}). Colours: bad below 49, decent 49–79, good above 79.</figcaption>
+</figure>
+<details><summary>The numbers</summary><table class="compact"><caption>Reports per score bucket</caption><thead><tr><th scope="col">score</th><th scope="col" class="num">reports</th></tr></thead><tbody>${rows}</tbody></table></details>
+</section>`;
+}
+
+function projectsSection(model: HtmlModel): Markup {
+  if (model.projects.length === 0) return html``;
+  const shown = model.projects.slice(0, HTML_LIMITS.projects);
+  const rows = shown.map((project) => {
+    const shareBad = project.reports === 0 ? 0 : project.bad / project.reports;
+    return html`<tr><th scope="row">${project.name === '' ? html`<span class="note">(none)</span>` : project.name}</th><td class="num">${project.reports}</td><td class="num">${project.average === undefined ? '–' : formatNumber(project.average)}${project.average === undefined ? '' : meter(project.average / 100)}</td><td class="num">${percent(project.bad, project.reports)}${meter(shareBad, 'bad')}</td></tr>`;
+  });
+  return html`<section aria-labelledby="projects-title">
+<h2 id="projects-title">Projects</h2>
+<div class="table-wrap"><table><caption>${plural(model.projects.length, 'project')}, most reports first${model.projects.length > shown.length ? `; the first ${shown.length} shown` : ''}</caption>
+<thead><tr><th scope="col">project</th><th scope="col" class="num">reports</th><th scope="col" class="num">average score</th><th scope="col" class="num">share bad</th></tr></thead>
+<tbody>${rows}</tbody></table></div>
+</section>`;
+}
+
+/** A small bar beside a number; decorative (the number is the text), so hidden from screen readers. */
+function meter(fraction: number, className = ''): Markup {
+  const width = Math.round(Math.min(1, Math.max(0, fraction)) * 100);
+  return html`<span class="meter ${className}" aria-hidden="true"><span style="width:${width}%"></span></span>`;
+}
+
+function lowestSection(model: HtmlModel): Markup {
+  if (model.lowest.length === 0) return html``;
+  return html`<section aria-labelledby="lowest-title">
+<h2 id="lowest-title">Lowest scores</h2>
+<div class="table-wrap"><table><caption>The ${plural(model.lowest.length, 'report')} with the lowest scores</caption>
+<thead><tr><th scope="col" class="num">score</th><th scope="col">result</th><th scope="col">URL</th><th scope="col">project</th></tr></thead>
+<tbody>${model.lowest.map((report) => html`<tr><td class="num">${scoreText(report)}</td><td>${resultLabel(report)}</td><td class="url">${pageLink(report.url)}</td><td>${report.project ?? ''}</td></tr>`)}</tbody></table></div>
+</section>`;
+}
+
+function baselineSection(model: HtmlModel): Markup {
+  const view = model.baseline;
+  if (!view) return html``;
+  const { comparison } = view;
+  const rule = comparison.maxDrop === undefined ? 'any fall is listed, not a gate' : `a fall of more than ${comparison.maxDrop} points or a worse result fails (--max-drop)`;
+  const regressions = view.regressions.slice(0, HTML_LIMITS.regressions);
+  return html`<section aria-labelledby="baseline-title">
+<h2 id="baseline-title">Against the baseline</h2>
+<p>Compared with <code>${comparison.path}</code> (${rule}): ${comparison.regressions.length} of ${plural(comparison.compared, 'report')} regressed; ${comparison.newUrls.length} new, ${comparison.vanished.length} vanished (listed, not failed).</p>
+${
+  regressions.length > 0
+    ? html`<div class="table-wrap"><table><caption>Regressions, worst first${more(view.regressions.length, regressions.length)}</caption>
+<thead><tr><th scope="col">URL</th><th scope="col">before</th><th scope="col">now</th><th scope="col">what got worse</th></tr></thead>
+<tbody>${regressions.map((r) => html`<tr><td class="url">${pageLink(r.url)}</td><td>${standing(r.before)}</td><td>${standing(r.now)}</td><td>${r.changes.join(', ')}</td></tr>`)}</tbody></table></div>`
+    : ''
+}
+${newCheckFailures(view.newCheckFailures)}
+${urlList(`New since the baseline`, comparison.newUrls)}
+${urlList(`Vanished since the baseline`, comparison.vanished)}
+</section>`;
+}
+
+function newCheckFailures(entries: { url: string; checks: string[] }[]): Markup {
+  if (entries.length === 0) return html``;
+  const shown = entries.slice(0, HTML_LIMITS.regressions);
+  return html`<div class="table-wrap"><table><caption>Checks that passed in the baseline and fail now (${plural(entries.length, 'URL')}${more(entries.length, shown.length)})</caption>
+<thead><tr><th scope="col">URL</th><th scope="col">newly failed checks</th></tr></thead>
+<tbody>${shown.map((entry) => html`<tr><td class="url">${pageLink(entry.url)}</td><td>${entry.checks.join(', ')}</td></tr>`)}</tbody></table></div>`;
+}
+
+function urlList(title: string, urls: string[]): Markup {
+  if (urls.length === 0) return html``;
+  const shown = urls.slice(0, HTML_LIMITS.urls);
+  return html`<details><summary>${title} (${urls.length})</summary><ul class="urls">${shown.map((url) => html`<li>${pageLink(url)}</li>`)}${urls.length > shown.length ? html`<li>… and ${urls.length - shown.length} more</li>` : ''}</ul></details>`;
+}
+
+function checksSection(model: HtmlModel): Markup {
+  const checks = model.checks;
+  if (!checks) return html``;
+  const failing = checks.failed;
+  return html`<section aria-labelledby="checks-title">
+<h2 id="checks-title">Checks failed most</h2>
+${
+  failing.length === 0
+    ? html`<p>Every check passed in all ${plural(checks.reports, 'report')} that carry per-check results.</p>`
+    : html`<div class="table-wrap"><table><caption>Of the ${plural(checks.reports, 'report')} that carry per-check results, how many fail each check</caption>
+<thead><tr><th scope="col">check</th><th scope="col">importance</th><th scope="col" class="num">reports failing</th></tr></thead>
+<tbody>${failing.map((check) => html`<tr><th scope="row">${check.name}</th><td>${check.importance ?? '–'}</td><td class="num">${check.failed} (${percent(check.failed, checks.reports)})${meter(check.failed / checks.reports, 'bad')}</td></tr>`)}</tbody></table></div>`
+}
+</section>`;
+}
+
+function notCreatedSection(model: HtmlModel): Markup {
+  if (model.errors.length === 0 && model.skipped.length === 0) return html``;
+  const errors = model.errors.slice(0, HTML_LIMITS.urls);
+  return html`<section aria-labelledby="errors-title">
+<h2 id="errors-title">Not created</h2>
+${
+  errors.length > 0
+    ? html`<div class="table-wrap"><table><caption>${plural(model.errors.length, 'URL')} could not be created${more(model.errors.length, errors.length)}</caption>
+<thead><tr><th scope="col">URL</th><th scope="col">error</th><th scope="col" class="num">exit</th></tr></thead>
+<tbody>${errors.map((e) => html`<tr><td class="url">${pageLink(e.url)}</td><td class="message">${e.message}${e.hint ? html`<br><span class="note">${e.hint}</span>` : ''}</td><td class="num">${e.exitCode}</td></tr>`)}</tbody></table></div>`
+    : ''
+}
+${model.skipped.length > 0 ? html`<details><summary>Skipped (${model.skipped.length})</summary><ul class="urls">${model.skipped.slice(0, HTML_LIMITS.urls).map((s) => html`<li>${pageLink(s.url)}: ${s.reason}</li>`)}</ul></details>` : ''}
+</section>`;
+}
+
+const COLUMNS = [
+  ['id', 'num'],
+  ['URL', ''],
+  ['project', ''],
+  ['result', ''],
+  ['score', 'num'],
+  ['generated', ''],
+] as const;
+
+function tableSection(model: HtmlModel): Markup {
+  const results = [...RESULTS, 'none'];
+  return html`<section aria-labelledby="all-title">
+<h2 id="all-title">All reports</h2>
+<div class="controls" role="search">
+<label>Find (URL, project or id)<input type="search" id="filter-text" autocomplete="off" spellcheck="false"></label>
+<label>Result<select id="filter-result"><option value="">all results</option>${results.map((result) => html`<option value="${result}">${result}</option>`)}</select></label>
+</div>
+<p id="table-status" role="status" aria-live="polite">${plural(model.reports.length, 'report')}.</p>
+<div class="table-wrap"><table id="reports"><caption class="visually-hidden">Every report of the run; the column buttons sort it</caption>
+<thead><tr>${COLUMNS.map(([name, className]) => html`<th scope="col" class="${className}"><button type="button">${name}</button></th>`)}</tr></thead>
+<tbody></tbody></table></div>
+<div id="table-more" hidden><button type="button">Show more</button></div>
+<noscript><p>The table of every report needs JavaScript; the sections above do not.</p></noscript>
+</section>`;
+}
+
+function standing(report: ReportView): Markup {
+  return html`${scoreText(report)} ${resultLabel(report)}`;
+}
+
+function scoreText(report: ReportView): string {
+  return report.score === undefined ? '–' : formatNumber(report.score);
+}
+
+function resultLabel(report: ReportView): Markup {
+  return html`<span class="result ${report.label ?? 'none'}">${report.label ?? 'none'}</span>`;
+}
+
+/** A time shown in UTC here and in the reader's zone once the script runs; UTC on hover. */
+function timeOf(ms: number): Markup {
+  const iso = new Date(ms).toISOString();
+  const utc = `${iso.slice(0, 19).replace('T', ' ')} UTC`;
+  return html`<time datetime="${iso}" data-ms="${ms}" title="${utc}">${utc}</time>`;
+}
+
+function formatSeconds(seconds: number): string {
+  return seconds < 60 ? `${Math.round(seconds * 10) / 10} s` : `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+}
+
+function more(total: number, shown: number): string {
+  return total > shown ? `; the first ${shown} shown` : '';
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
