@@ -60,3 +60,8 @@ await demo('phpRank as deployed (rsapi mock-server --flavor phprank)', ['--flavo
   ['projects', 'list', '-o', 'table'],
   ['reports', 'list', '--project', 'shop.example.org', '--all', '--fail-on', 'bad', '-q'],
 ]);
+
+// One HTML page of a phpRank run (--html), kept after the demo to open in a browser.
+const html = join(tmpdir(), 'rsapi-demo-report.html');
+await demo('the run as one HTML page (--html)', ['--flavor', 'phprank'], [['reports', 'stats', '--html', html, '-o', 'table']]);
+process.stdout.write(`\nThe HTML report: ${html} (open it in a browser; it loads nothing from the network)\n`);

@@ -1,0 +1,87 @@
+// Headless Chromium for the tests of the HTML report: Debian's system browser driven by playwright-core.
+// In CI (CI set) a missing browser fails the file; on a developer's machine without one, its tests are skipped, saying why.
+import { existsSync } from 'node:fs';
+
+/** The little of playwright-core's API these tests use (typed here: the package is loaded only when present). */
+export interface Browser {
+  newContext(options?: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark'; reducedMotion?: 'reduce' }): Promise<BrowserContext>;
+  close(): Promise<void>;
+}
+
+export interface BrowserContext {
+  newPage(): Promise<Page>;
+  route(url: string, handler: (route: Route) => Promise<void>): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface Route {
+  request(): { url(): string };
+  continue(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+export interface Locator {
+  count(): Promise<number>;
+  allTextContents(): Promise<string[]>;
+  textContent(): Promise<string | null>;
+  getAttribute(name: string): Promise<string | null>;
+  click(): Promise<void>;
+  focus(): Promise<void>;
+  fill(value: string): Promise<void>;
+  selectOption(value: string): Promise<unknown>;
+  nth(index: number): Locator;
+  locator(selector: string): Locator;
+}
+
+export interface Page {
+  goto(url: string, options?: { waitUntil?: 'load' | 'domcontentloaded' }): Promise<unknown>;
+  locator(selector: string): Locator;
+  waitForSelector(selector: string, options?: { state?: 'attached' | 'visible' }): Promise<unknown>;
+  waitForFunction(body: string): Promise<unknown>;
+  evaluate<T>(body: string): Promise<T>;
+  screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
+  keyboard: { press(key: string): Promise<void> };
+  emulateMedia(options: { media?: 'print' | 'screen' }): Promise<void>;
+  on(event: 'dialog', listener: (dialog: { dismiss(): Promise<void>; message(): string }) => void): void;
+  on(event: 'pageerror', listener: (error: Error) => void): void;
+  on(event: 'console', listener: (message: { type(): string; text(): string }) => void): void;
+  on(event: 'request', listener: (request: { url(): string }) => void): void;
+}
+
+/** Where Debian (and .ci/run) puts Chromium; RSAPI_CHROMIUM names another. */
+export const CHROMIUM = process.env.RSAPI_CHROMIUM || '/usr/bin/chromium';
+
+/** True when CI is set (to anything but 0 or false): the browser tests must run there. */
+const inCi = process.env.CI !== undefined && !/^(0|false|)$/i.test(process.env.CI);
+
+/** Why the browser tests cannot run here, or undefined when they can. Throws in CI: there they must run. */
+export async function browserUnavailable(): Promise<string | undefined> {
+  let reason: string | undefined;
+  if (!existsSync(CHROMIUM)) reason = `no Chromium at ${CHROMIUM} (apt-get install chromium, or set RSAPI_CHROMIUM)`;
+  else if (!(await loadPlaywright())) reason = 'playwright-core is not installed (npm install)';
+  if (reason === undefined) return undefined;
+  if (inCi) throw new Error(`the browser tests must run in CI: ${reason}`);
+  console.warn(`SKIPPED: the HTML report's browser tests: ${reason}`);
+  return reason;
+}
+
+interface Playwright {
+  chromium: { launch(options: { executablePath: string; headless?: boolean; args?: string[] }): Promise<Browser> };
+}
+
+async function loadPlaywright(): Promise<Playwright | undefined> {
+  // Named through a variable so the type check does not need the package, which a checkout may not have installed yet.
+  const name: string = 'playwright-core';
+  try {
+    return (await import(name)) as Playwright;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One headless Chromium for a whole test file. */
+export async function launchChromium(): Promise<Browser> {
+  const playwright = await loadPlaywright();
+  if (!playwright) throw new Error('playwright-core is not installed');
+  return playwright.chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+}

@@ -1,0 +1,170 @@
+// The HTML report's renderer in-process: escaping for each context, links only to http(s) pages, script data that
+// cannot end its element, phpRank's numeric results and checks, regressions with new check failures, the CSP hash.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ApiRecord } from '../../src/api/decode.js';
+import { compareWithBaseline, newestByUrl, type Baseline } from '../../src/cli/ci/baseline.js';
+import { renderHtml } from '../../src/cli/ci/html.js';
+import { escapeHtml, html, jsonForScript, pageHref } from '../../src/cli/ci/html-markup.js';
+import { buildModel, tableData } from '../../src/cli/ci/html-model.js';
+import type { CiRun } from '../../src/cli/ci/run-record.js';
+import { startMock } from '../helpers/mock.js';
+import { runInProcess } from '../helpers/run.js';
+
+const NO_GATE = { active: false, failed: false, verdict: 'gate passed' };
+
+function runOf(records: ApiRecord[], extra: Partial<CiRun> = {}): CiRun {
+  const cases = records.map((record) => ({ kind: 'report' as const, url: String(record.url), record, gateFailures: [] }));
+  return { command: 'reports list', startedAt: new Date('2026-11-20T09:00:00Z'), seconds: 2.5, cases, gate: NO_GATE, ...extra };
+}
+
+/** phpRank's shape: the score in `result`, per-check outcomes in `results`. */
+function phpRank(url: string, result: number, failing: string[], passing: string[] = []): ApiRecord {
+  const results: Record<string, unknown> = {};
+  for (const id of failing) results[id] = { passed: false, importance: 'high', value: null, errors: { missing: null } };
+  for (const id of passing) results[id] = { passed: true, importance: 'high', value: null };
+  return { id: url.length, url, project: 'example.com', result, results, generated_at: '2026-11-20 09:14:03' };
+}
+
+describe('escaping', () => {
+  it('escapes markup and quotes, and shows controls and bidi overrides instead of obeying them', () => {
+    expect(escapeHtml(`<img src=x onerror="a('b')">&\u202etxt\u0007`)).toBe('&lt;img src=x onerror=&quot;a(&#39;b&#39;)&quot;&gt;&amp;\\u202etxt\\x07');
+    expect(html`<a title="${'"><script>'}">${'</a>'}</a>`.html).toBe('<a title="&quot;&gt;&lt;script&gt;">&lt;/a&gt;</a>');
+  });
+
+  it.each([
+    ['https://example.com/a?b=1', 'https://example.com/a?b=1'],
+    ['HTTP://Example.com', 'http://example.com/'],
+    ['example.com/new/x', 'https://example.com/new/x'],
+    ['javascript:alert(1)', undefined],
+    ['JaVaScRiPt:alert(1)', undefined],
+    ['data:text/html,<script>alert(1)</script>', undefined],
+    ['java\tscript:alert(1)', undefined],
+    ['https://example.com/\u0000x', undefined],
+    ['not a url', undefined],
+    ['https://example.com/"><img/src=x>', 'https://example.com/%22%3E%3Cimg/src=x%3E'],
+    ['https://example.com/a b', undefined],
+  ])('pageHref(%j) is %j', (url, href) => {
+    expect(pageHref(url)).toBe(href);
+  });
+
+  it('script data holds no <, >, & or line separators, and reads back the same', () => {
+    const value = { url: '</script><!--<script>', note: 'a & b\u2028c\u2029' };
+    const json = jsonForScript(value);
+    expect(json).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(JSON.parse(json)).toEqual(value);
+  });
+});
+
+describe('the figures', () => {
+  it("reads phpRank's numeric results as labels and scores, and counts failed checks by name, most failed first", () => {
+    const model = buildModel(
+      runOf([phpRank('example.com/a', 92, ['favicon'], ['title']), phpRank('example.com/b', 48.5, ['favicon', 'htst']), phpRank('example.com/c', 60, [], ['title'])]),
+      undefined,
+    );
+    expect(model.counts).toEqual({ good: 1, decent: 1, bad: 1, none: 0 });
+    expect(model.scores).toEqual({ count: 3, mean: (92 + 48.5 + 60) / 3, median: 60 });
+    expect(model.histogram).toEqual([0, 0, 0, 0, 1, 0, 1, 0, 0, 1]);
+    expect(model.checks).toEqual({
+      reports: 3,
+      failed: [
+        { id: 'favicon', name: 'Favicon', importance: 'high', failed: 2 },
+        { id: 'htst', name: 'HSTS', importance: 'high', failed: 1 },
+      ],
+    });
+    expect(model.lowest.map((r) => r.url)).toEqual(['example.com/b', 'example.com/c', 'example.com/a']);
+    expect(model.reports[0]!.generated).toBe(Date.parse('2026-11-20T09:14:03Z'));
+  });
+
+  it('lists checks that passed in the baseline and fail now, besides score drops and worse results', () => {
+    const before = [phpRank('example.com/a', 92, [], ['favicon', 'title']), phpRank('example.com/b', 90, [], ['favicon']), phpRank('example.com/gone', 50, [])];
+    const now = [phpRank('example.com/a', 92, ['favicon', 'title']), phpRank('example.com/b', 40, []), phpRank('example.com/new', 70, [])];
+    const baseline: Baseline = { path: 'base.json', byUrl: newestByUrl(before) };
+    const run = runOf(now, { baseline: compareWithBaseline(baseline, now) });
+    const view = buildModel(run, baseline).baseline!;
+    expect(view.newCheckFailures).toEqual([{ url: 'example.com/a', checks: ['Favicon', 'Title'] }]);
+    expect(view.regressions.map((r) => [r.url, r.changes])).toEqual([['example.com/b', ['score 90 → 40 (−50)', 'result good → bad']]]);
+    expect(view.comparison.newUrls).toEqual(['example.com/new']);
+    expect(view.comparison.vanished).toEqual(['example.com/gone']);
+  });
+
+  it('the table data names each project once and links only what may be linked', () => {
+    const data = tableData(
+      buildModel(runOf([{ id: 1, url: 'https://a.test/', project: 'p', result: 'good', score: 90 }, { id: 2, url: 'javascript:x', project: 'p', result: 'bad', score: 1 }]), undefined).reports,
+    );
+    expect(data.projects).toEqual(['p']);
+    expect(data.rows).toEqual([
+      ['1', 'https://a.test/', 1, 0, 0, 90, null],
+      ['2', 'javascript:x', 0, 0, 2, 1, null],
+    ]);
+  });
+});
+
+describe('renderHtml', () => {
+  const hostile = `https://x.test/</script><script>alert(1)</script>"><img src=x onerror=alert(2)>\u202e`;
+  const page = renderHtml(
+    runOf([{ id: 1, url: hostile, project: '<b>p</b>', result: 'bad', score: 5 }], {
+      cases: [
+        { kind: 'report', url: hostile, record: { id: 1, url: hostile, project: '<b>p</b>', result: 'bad', score: 5 }, gateFailures: ['result bad'] },
+        { kind: 'error', url: 'https://y.test/', message: '<script>alert(3)</script>', exitCode: 5 },
+      ],
+      gate: { active: true, failed: true, verdict: 'gate failed: 1 of 1 reports is bad (--fail-on bad)' },
+    }),
+    10,
+  );
+
+  it('holds no markup from the service: every hostile string is text', () => {
+    expect(page).not.toMatch(/<img|<b>|alert\(\d\)<\/script>|\u202e/);
+    expect(page).toContain('&lt;script&gt;alert(3)&lt;/script&gt;');
+    expect(page.match(/<script/g)).toHaveLength(2);
+  });
+
+  it('states the verdict, and allows by its Content-Security-Policy only its own script (by hash) and no request', () => {
+    expect(page).toContain('<p>Failed (exit 10)</p>');
+    expect(page).toContain('<li>gate failed: 1 of 1 reports is bad (--fail-on bad)</li>');
+    const script = /<script>([\s\S]*?)<\/script>/.exec(page)![1]!;
+    const hash = createHash('sha256').update(script).digest('base64');
+    expect(page).toContain(escapeHtml(`default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; base-uri 'none'`));
+  });
+});
+
+describe('start-up', () => {
+  it('the built CLI loads the renderer only on demand: no chunk it loads at every start holds it', () => {
+    const dist = join(import.meta.dirname, '../../dist');
+    const read = (file: string) => readFileSync(join(dist, file), 'utf8');
+    // main.js is a shim that imports the program dynamically at every start; from there, static imports load at once.
+    const started = [...read('main.js').matchAll(/import\(["'](\.\/chunks\/[^"']+)["']\)/g)].map((match) => match[1]!);
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = read(file);
+      expect(text, file).not.toContain('rsapi-table-ready');
+      for (const match of text.matchAll(/(?:^|[;\s}])import\s*(?:[^'"();]*?from\s*)?["'](\.\.?\/[^"']+)["']/g)) visit(join(file, '..', match[1]!));
+    };
+    for (const file of ['main.js', ...started]) visit(file);
+    expect([...seen].some((file) => file.includes('program-'))).toBe(true);
+    const all = readdirSync(join(dist, 'chunks')).map((name) => read(join('chunks', name)));
+    expect(all.filter((text) => text.includes('rsapi-table-ready'))).toHaveLength(1);
+  });
+});
+
+describe('--html on the commands', () => {
+  it.each([
+    ['reports', 'list'],
+    ['reports', 'create', 'https://example.com/x'],
+    ['reports', 'stats'],
+  ])('%s %s refuses a path in a missing folder before any request (exit 2)', async (...argv) => {
+    const mock = await startMock();
+    try {
+      const result = await runInProcess({ argv: [...argv, '--html', join(mock.configDir, 'missing', 'report.html')], env: mock.env });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('--html');
+      expect(mock.server.requests).toEqual([]);
+    } finally {
+      await mock.close();
+    }
+  });
+});
