@@ -7,6 +7,7 @@ import { CreateLedger } from '../../src/api/create-ledger.js';
 import { InterruptedError, NetworkError, NotFoundError, RateLimitError, ServerError, type TraceEvent } from '../../src/api/index.js';
 import { ExitCode } from '../../src/cli/exit-codes.js';
 import { parseRetryAfter } from '../../src/api/http.js';
+import { retryAfterOf } from '../../src/api/retry-policy.js';
 import { startMockServer, type MockServer } from '../../src/mock/server.js';
 import { refusedPort, sendJson, startRawServer, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
 import { ClientPool, rejectionOf, timed } from '../helpers/clients.js';
@@ -59,6 +60,25 @@ describe('parseRetryAfter', () => {
 
   it.each([[undefined], [''], ['soon']])('ignores %j', (value) => {
     expect(parseRetryAfter(value)).toBeUndefined();
+  });
+});
+
+describe('retryAfterOf (the wait a 429 asks for)', () => {
+  const date = 'Tue, 24 Nov 2026 10:00:00 GMT';
+  const at = Date.parse(date) / 1000;
+  it.each([
+    ['Retry-After first', { 'retry-after': '7', 'x-ratelimit-reset': String(at + 30), date }, '7'],
+    ["else X-RateLimit-Reset, against the answer's own Date", { 'x-ratelimit-reset': String(at + 30), date }, '30'],
+    ['a reset already past is no wait', { 'x-ratelimit-reset': String(at - 5), date }, '0'],
+    ['neither', { date }, undefined],
+    ['a reset that is not a number', { 'x-ratelimit-reset': 'soon', date }, undefined],
+  ])('%s', (_name, headers, wanted) => {
+    expect(retryAfterOf(headers)).toBe(wanted);
+  });
+
+  it('without a Date, the reset is taken against our clock', () => {
+    const now = 1_800_000_000_000;
+    expect(retryAfterOf({ 'x-ratelimit-reset': String(now / 1000 + 12) }, now)).toBe('12');
   });
 });
 

@@ -7,8 +7,8 @@ import { runInProcess } from '../helpers/run.js';
 const mock = mockPerTest({ seed: 0 });
 
 /** A throttle of `limit` a second (the mock's window shortened, so the test waits a second or two, not minutes). */
-function throttled(limit: number, seed = 0): Promise<MockFixture> {
-  return mock({ seed, rateLimit: limit, rateLimitWindowMs: 1_000 });
+function throttled(limit: number, seed = 0, flavor: 'seed' | 'phprank' = 'seed'): Promise<MockFixture> {
+  return mock({ flavor, seed, rateLimit: limit, rateLimitWindowMs: 1_000 });
 }
 
 function refusals(fixture: MockFixture): number {
@@ -20,8 +20,8 @@ function counted(fixture: MockFixture): number {
 }
 
 describe('pacing to X-RateLimit-*', () => {
-  it('reports create: 25 URLs, --concurrency 8, 10 a second: every one created, at most one 429, no faster than the limit', async () => {
-    const fixture = await throttled(10);
+  it.each(['seed', 'phprank'] as const)('%s flavor: reports create of 25 URLs, --concurrency 8, 10 a second: every one created, at most one 429, no faster than the limit', async (flavor) => {
+    const fixture = await throttled(10, 0, flavor);
     const urls = Array.from({ length: 25 }, (_, index) => `https://example.com/paced/${index + 1}`);
     const started = performance.now();
     const result = await runInProcess({ argv: ['reports', 'create', '--from-file', '-', '--concurrency', '8', '-o', 'json'], env: fixture.env, stdin: urls.join('\n') });
