@@ -71,7 +71,8 @@ export class Gate {
       const missing = this.missingScores > 0 ? `, ${this.missingScores} of them with no score` : '';
       parts.push(`${this.scoreFailures} ${of} score below ${minScore}${missing} (--min-score ${minScore})`);
     }
-    if (this.checks.unjudged) return this.checks.unjudgedLine();
+    // Still one line: the other gates' figures follow what could not be judged.
+    if (this.checks.unjudged) return `${this.checks.unjudgedLine()}${parts.length > 0 ? `; besides: ${parts.join('; ')}` : ''}`;
     if (this.checks.active) parts.push(this.checks.verdictPart());
     return `rsapi: gate ${this.failed ? 'failed' : 'passed'}: ${parts.join('; ')}`;
   }

@@ -213,7 +213,8 @@ describe('a service that sends no per-check results (the seed dialect)', () => {
       expect(code).toBe(8);
       const lines = stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^rsapi: gate not judged: the service sent no per-check results \(`results`\) with its reports, so --fail-on-(check|importance) \S+ cannot be judged$/);
+      expect(lines[0]).toMatch(/^rsapi: gate not judged: the service sent no per-check results \(`results`\) with its reports, so --fail-on-(check|importance) \S+ cannot be judged(; besides: 0 of 1 report are bad \(--fail-on bad\))?$/);
+      expect(lines[0]!.includes('besides')).toBe(argv.includes('--fail-on'));
     });
   }
 
