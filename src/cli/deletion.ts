@@ -10,47 +10,63 @@ import { readAll } from './terminal.js';
 import { runPool } from './bulk/pool.js';
 import { holdThroughStdoutGone } from './stdout-gone.js';
 import { singleLine, terminalText } from '../output/terminal-text.js';
+import type { RecordKind } from '../output/types.js';
+import { dryRunRows, printDryRun } from './dry-run.js';
 
 export interface DeleteRun {
-  /** 'report' or 'project', for messages. */
-  noun: string;
+  /** 'report' or 'project', for messages and a dry run's format. */
+  noun: RecordKind;
   /** Arguments as given; `-` reads more from stdin, one a line. */
   args: string[];
   yes: boolean | undefined;
   validate?: (value: string) => string;
   remove: (id: string) => Promise<DeleteResult>;
-  /** --dry-run: say what would be deleted, delete nothing, send no DELETE. */
+  /** --dry-run: look each item up (reads only), say what the real run would do, delete nothing, send no DELETE. */
   dryRun?: boolean;
   /**
-   * What goes with each item, for a confirmation or a dry run (projects: their reports). Called only when a person
-   * is asked or with --dry-run, never with --yes: a script's delete costs no look-up.
+   * What each item is (reports: their URL; projects: their reports), for a confirmation or a dry run. Called only
+   * when a person is asked or with --dry-run, never with --yes: a script's delete costs no look-up. A dry run's
+   * look-up covers every item and lets a failure other than "not found" end the run; a confirmation's may skip items.
    */
-  describe?: (ids: string[]) => Promise<Map<string, ItemDescription>>;
+  describe?: (ids: string[], purpose: 'confirm' | 'dry-run') => Promise<Map<string, ItemDescription>>;
+  /** A dry run's columns in table, csv and tsv, after id and action. */
+  dryRunColumns?: readonly string[];
   /** Deletes in flight at once (--concurrency); 1 when not given. */
   concurrency?: number;
 }
 
 export interface ItemDescription {
-  /** `project example.com and its 13 reports`. */
+  /** `project example.com and its 13 reports`, `report 42 (example.com/pricing)`: the item alone in a confirmation. */
   title: string;
+  /** `42 example.com/pricing`: the item in a confirmation of several; its id when not given. */
+  label?: string;
   /** Shown under the title (a few URLs of those reports). */
   lines: string[];
+  /** false when the look-up found nothing: the real run would fail on it with 404 (exit 4). */
+  found?: boolean;
+  /** What a dry run shows of it beside its id and action (json keys; table, csv and tsv columns). */
+  fields?: Record<string, unknown>;
 }
 
 export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<ExitCodeValue> {
   const ids = await expandStdin(ctx, run.args);
   const validated = ids.map((id) => (run.validate ? run.validate(id) : id));
   const unique = [...new Set(validated)];
-  if (run.dryRun) return dryRun(ctx, run, unique);
-  let what = unique.length === 1 ? `${run.noun} ${unique[0]}` : `${unique.length} ${run.noun}s (${unique.join(', ')})`;
+  if (run.dryRun) {
+    const described = run.describe ? await run.describe(unique, 'dry-run') : new Map<string, ItemDescription>();
+    // Ctrl-C during the look-ups: the items never looked up would pass for found.
+    if (ctx.signal.aborted) return ExitCode.interrupted;
+    return printDryRun(ctx, { kind: run.noun, columns: run.dryRunColumns ?? [] }, dryRunRows(unique, described));
+  }
+  let described = new Map<string, ItemDescription>();
   if (!run.yes && canPrompt(ctx.io) && run.describe) {
-    const described = await run.describe(unique);
-    if (unique.length === 1) what = described.get(unique[0] ?? '')?.title ?? what;
+    described = await run.describe(unique, 'confirm');
     for (const id of unique) {
       const item = described.get(id);
-      if (item && (unique.length > 1 || item.lines.length > 0)) ctx.note([...(unique.length > 1 ? [item.title] : []), ...item.lines].join('\n'));
+      if (item && item.lines.length > 0) ctx.note([...(unique.length > 1 ? [item.title] : []), ...item.lines].join('\n'));
     }
   }
+  const what = confirmationSubject(run.noun, unique, described);
   if (!(await confirmOrRefuse(ctx.io, run.yes, `Delete ${terminalText(what)}? This cannot be undone.`))) {
     // As gh does for a cancelled command: exit 2, so `rsapi reports delete 5 && echo done` prints nothing.
     ctx.note('rsapi: nothing deleted');
@@ -89,6 +105,17 @@ export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<E
   return failure ?? ExitCode.ok;
 }
 
+/** Items named in a confirmation of many; the rest are counted. */
+const NAMED_IN_QUESTION = 3;
+
+/** `report 42 (example.com/pricing)`, or `5 reports (42 example.com/a, 43 example.com/b, 44 example.com/c and 2 more)`. */
+function confirmationSubject(noun: string, ids: readonly string[], described: ReadonlyMap<string, ItemDescription>): string {
+  if (ids.length === 1) return described.get(ids[0] ?? '')?.title ?? `${noun} ${ids[0]}`;
+  const named = ids.slice(0, NAMED_IN_QUESTION).map((id) => described.get(id)?.label ?? id);
+  const more = ids.length - named.length;
+  return `${ids.length} ${noun}s (${named.join(', ')}${more > 0 ? ` and ${more} more` : ''})`;
+}
+
 /** `deleted 3 reports, failed 2 (exit 4)`, and what was cut short or never started, if anything was. */
 function deleteSummary(
   noun: string,
@@ -99,23 +126,6 @@ function deleteSummary(
   if (counts.interrupted > 0) parts.push(`interrupted ${counts.interrupted} (may be deleted)`);
   if (counts.notStarted > 0) parts.push(`not started ${counts.notStarted} (${stoppedBy})`);
   return parts.join(', ');
-}
-
-/** Says on stdout what would be deleted (with -q only the ids), and on stderr that nothing was. */
-async function dryRun(ctx: CommandContext, run: DeleteRun, ids: string[]): Promise<ExitCodeValue> {
-  const described = !ctx.globals.quiet && run.describe ? await run.describe(ids) : new Map<string, ItemDescription>();
-  const shown = (text: string): string => (ctx.io.stdoutIsTTY ? terminalText(text) : singleLine(text));
-  for (const id of ids) {
-    if (ctx.globals.quiet) {
-      ctx.io.stdout.write(`${shown(id)}\n`);
-      continue;
-    }
-    const item = described.get(id);
-    ctx.io.stdout.write(`would delete ${shown(item?.title ?? `${run.noun} ${id}`)}\n`);
-    for (const line of item?.lines ?? []) ctx.io.stdout.write(`${shown(line)}\n`);
-  }
-  ctx.note(`dry run: ${ids.length} ${run.noun}${ids.length === 1 ? '' : 's'} would be deleted; nothing was deleted`);
-  return ExitCode.ok;
 }
 
 async function expandStdin(ctx: CommandContext, args: string[]): Promise<string[]> {

@@ -14,26 +14,39 @@ export interface ProjectPreview {
   reports?: number;
   /** Some of their URLs (up to URLS_SHOWN), when one request can tell. */
   urls: string[];
+  /**
+   * Whether the service knows the project: listed, or holding a report. false only when both look-ups answered and
+   * neither found it (its DELETE would answer 404); undefined when a look-up failed.
+   */
+  exists?: boolean;
 }
 
 /**
  * Two read requests a project: the projects list searched by its name (for `reports_count` or any `*_count` naming
- * reports) and one page of its reports. A look-up that fails only leaves the preview empty; Ctrl-C still stops.
+ * reports) and one page of its reports. A look-up that fails only leaves the preview empty, unless `strict` (a dry
+ * run, which must not guess): then its error ends the run. Ctrl-C always stops.
  */
-export async function previewProject(client: ApiClient, name: string): Promise<ProjectPreview> {
+export async function previewProject(client: ApiClient, name: string, options: { strict?: boolean } = {}): Promise<ProjectPreview> {
   const preview: ProjectPreview = { urls: [] };
+  const lookUp = options.strict ? (work: () => Promise<void>) => work() : quietly;
+  let listed: boolean | undefined;
+  let holdsReports: boolean | undefined;
   await Promise.all([
-    quietly(async () => {
+    lookUp(async () => {
       const page = await client.projects.list({ search: name, searchBy: 'project', perPage: 100 });
       const project = page.records.find((record) => record.project === name);
+      listed = project !== undefined;
       if (project) preview.reports = reportCount(project);
     }),
-    quietly(async () => {
+    lookUp(async () => {
       const page = await client.reports.list({ project: name, perPage: 10 });
-      preview.urls = page.records.filter((record) => record.project === undefined || record.project === name).flatMap((record) => (typeof record.url === 'string' ? [record.url] : [])).slice(0, URLS_SHOWN);
+      const own = page.records.filter((record) => record.project === undefined || record.project === name);
+      holdsReports = own.length > 0;
+      preview.urls = own.flatMap((record) => (typeof record.url === 'string' ? [record.url] : [])).slice(0, URLS_SHOWN);
       if (preview.reports === undefined && page.total !== undefined) preview.reports = page.total;
     }),
   ]);
+  preview.exists = listed === true || holdsReports === true ? true : listed === false && holdsReports === false ? false : undefined;
   return preview;
 }
 
@@ -55,8 +68,16 @@ async function quietly(lookUp: () => Promise<void>): Promise<void> {
 
 /** `example.com and its 13 reports`, or just the name when the count is unknown. */
 export function describeProject(name: string, preview: ProjectPreview | undefined): string {
+  if (preview?.exists === false) return `project ${name} (not found)`;
   if (preview?.reports === undefined) return `project ${name}`;
   return `project ${name} and its ${preview.reports} report${preview.reports === 1 ? '' : 's'}`;
+}
+
+/** `example.com (13 reports)`: the project among several in a confirmation. */
+export function projectLabel(name: string, preview: ProjectPreview | undefined): string {
+  if (preview?.exists === false) return `${name} (not found)`;
+  if (preview?.reports === undefined) return name;
+  return `${name} (${preview.reports} report${preview.reports === 1 ? '' : 's'})`;
 }
 
 /** The preview's URL lines, indented, with "and N more" when the count says there are more. */

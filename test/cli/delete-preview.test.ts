@@ -7,15 +7,16 @@ import { runOnTerminal } from '../helpers/terminal.js';
 const mock = mockPerTest();
 
 describe('--dry-run', () => {
-  it('reports delete - --dry-run: prints what would be deleted, sends no request, deletes nothing', async () => {
+  it('reports delete - --dry-run: prints what would be deleted, sends only reads (GET), deletes nothing', async () => {
     const fixture = await mock();
     const before = fixture.server.requests.length;
     const count = fixture.server.reports().length;
+    const urlOf = (id: number) => String(fixture.server.reports().find((report) => report.id === id)?.url);
     const result = await runInProcess({ argv: ['reports', 'delete', '-', '--dry-run'], env: fixture.env, stdin: '5\n6\n5\n' });
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('would delete report 5\nwould delete report 6\n');
+    expect(result.stdout).toBe(`5\tdelete\t${urlOf(5)}\n6\tdelete\t${urlOf(6)}\n`);
     expect(result.stderr).toBe('dry run: 2 reports would be deleted; nothing was deleted\n');
-    expect(fixture.server.requests.length).toBe(before);
+    expect(fixture.server.requests.slice(before).map((request) => `${request.method} ${request.path}`)).toEqual(['GET /api/v1/reports/5', 'GET /api/v1/reports/6']);
     expect(fixture.server.reports()).toHaveLength(count);
   });
 
@@ -31,12 +32,12 @@ describe('--dry-run', () => {
     const project = 'example.com';
     const reports = fixture.server.reports().filter((report) => report.project === project);
     const before = fixture.server.requests.length;
-    const result = await runInProcess({ argv: ['projects', 'delete', project, '--dry-run'], env: fixture.env });
+    const result = await runInProcess({ argv: ['projects', 'delete', project, '--dry-run', '--json'], env: fixture.env });
     expect(result.code, result.stderr).toBe(0);
-    const lines = result.stdout.trim().split('\n');
-    expect(lines[0]).toBe(`would delete project ${project} and its ${reports.length} reports`);
-    expect(lines.slice(1, 6).every((line) => reports.some((report) => line === `  ${report.url}`))).toBe(true);
-    expect(lines[6]).toBe(`  … and ${reports.length - 5} more`);
+    const [row] = JSON.parse(result.stdout);
+    expect(row).toEqual({ id: project, action: 'delete', reports: reports.length, urls: expect.any(Array) });
+    expect(row.urls).toHaveLength(5);
+    expect(row.urls.every((url: string) => reports.some((report) => url === report.url))).toBe(true);
     const requests = fixture.server.requests.slice(before);
     expect(requests.every((request) => request.method === 'GET')).toBe(true);
     expect(requests).toHaveLength(2);

@@ -102,9 +102,10 @@ describe('on a real pseudo-terminal (script(1))', () => {
     expect(screen).toMatch(/page 1 of 7, 63 reports; next: --page 2, or --all/);
   });
 
-  it('delete asks for confirmation, naming what it will delete, and a "no" deletes nothing (exit 2, as gh)', async () => {
-    const { code, screen } = await runOnTerminal(['reports', 'delete', '12'], { env: mock.env, answers: [[/Delete report 12\?/, 'n\r']] });
-    expect(screen).toMatch(/Delete report 12\? This cannot be undone/);
+  it('delete asks for confirmation, naming what it will delete (the report with its URL), and a "no" deletes nothing (exit 2, as gh)', async () => {
+    const url = String(mock.server.reports().find((r) => r.id === 12)?.url);
+    const { code, screen } = await runOnTerminal(['reports', 'delete', '12'], { env: mock.env, answers: [[/Delete report 12 /, 'n\r']] });
+    expect(screen).toContain(`Delete report 12 (${url})? This cannot be undone`);
     expect(code).toBe(2);
     expect(mock.server.reports().some((r) => r.id === 12)).toBe(true);
   });

@@ -1,11 +1,15 @@
 // `rsapi projects delete NAME...`: confirmed on a terminal, refused without one unless --yes.
 import type { Command } from '@commander-js/extra-typings';
 import { deleteEach, type ItemDescription } from '../../deletion.js';
-import { describeProject, PREVIEW_MAX_PROJECTS, previewLines, previewProject } from '../../project-preview.js';
+import { describeProject, PREVIEW_MAX_PROJECTS, previewLines, previewProject, projectLabel } from '../../project-preview.js';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { integerParser, MAX_CONCURRENCY } from '../../options.js';
+import { runPool } from '../../bulk/pool.js';
+
+/** Projects looked up at once when --concurrency does not say (two reads each). */
+const LOOK_UPS_AT_ONCE = 4;
 
 /** Checked for the whole batch before anything is deleted: an empty name or a path step names no project. */
 function checkProjectName(name: string): string {
@@ -20,7 +24,7 @@ function declareDelete(projects: ParentCommand) {
     .description('Delete projects (asks first on a terminal; scripts pass --yes)')
     .argument('<names...>', 'project names; - reads more from stdin, one a line')
     .option('-y, --yes', 'delete without asking')
-    .option('--dry-run', 'print what would be deleted (with report counts), delete nothing')
+    .option('--dry-run', 'look each project up (reads only) and print what the real run would do: delete (with its report count) or not found; delete nothing. Exits as the real run would: 4 if one is not found')
     .option('--concurrency <n>', `deletes in flight at once (1 to ${MAX_CONCURRENCY}, default 1)`, integerParser('--concurrency', 1, MAX_CONCURRENCY));
 }
 
@@ -52,11 +56,21 @@ export async function deleteRun(ctx: CommandContext, flags: DeleteOptions) {
     concurrency: flags.concurrency,
     validate: checkProjectName,
     remove: (name) => client.projects.delete(name),
-    describe: async (names) => {
+    dryRunColumns: ['reports'],
+    describe: async (names, purpose) => {
       const described = new Map<string, ItemDescription>();
-      if (names.length > PREVIEW_MAX_PROJECTS) return described;
-      const previews = await Promise.all(names.map((name) => previewProject(client, name)));
-      names.forEach((name, i) => described.set(name, { title: describeProject(name, previews[i]), lines: previewLines(previews[i]) }));
+      if (purpose === 'confirm' && names.length > PREVIEW_MAX_PROJECTS) return described;
+      const strict = purpose === 'dry-run';
+      await runPool(names, { concurrency: flags.concurrency ?? LOOK_UPS_AT_ONCE, stop: ctx.noNewRequests }, async (name) => {
+        const preview = await previewProject(client, name, { strict });
+        described.set(name, {
+          title: describeProject(name, preview),
+          label: projectLabel(name, preview),
+          lines: previewLines(preview),
+          found: preview.exists,
+          fields: { reports: preview.exists === false ? 0 : (preview.reports ?? null), urls: preview.urls },
+        });
+      });
       return described;
     },
   });

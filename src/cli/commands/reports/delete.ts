@@ -1,6 +1,9 @@
 // `rsapi reports delete ID...`: confirmed on a terminal, refused without one unless --yes.
 import type { Command } from '@commander-js/extra-typings';
-import { deleteEach } from '../../deletion.js';
+import { deleteEach, type ItemDescription } from '../../deletion.js';
+import { RsapiError } from '../../../api/errors.js';
+import { runPool } from '../../bulk/pool.js';
+import { ExitCode, exitCodeOf } from '../../exit-codes.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { integerParser, MAX_CONCURRENCY } from '../../options.js';
@@ -13,7 +16,7 @@ function declareDelete(reports: ParentCommand) {
     .description('Delete reports (asks first on a terminal; scripts pass --yes)')
     .argument('<ids...>', 'report ids; - reads more from stdin, one a line')
     .option('-y, --yes', 'delete without asking')
-    .option('--dry-run', 'print what would be deleted, delete nothing (no request is sent)')
+    .option('--dry-run', 'look each report up (reads only) and print what the real run would do: delete or not found; delete nothing. Exits as the real run would: 4 if one is not found')
     .option('--concurrency <n>', `deletes in flight at once (1 to ${MAX_CONCURRENCY}, default 1)`, integerParser('--concurrency', 1, MAX_CONCURRENCY));
 }
 
@@ -28,9 +31,12 @@ Examples:
   $ rsapi reports delete 42
   $ rsapi reports delete 42 43 44 --yes
   $ rsapi reports list --result bad -q --all | rsapi reports delete - --dry-run
+  $ rsapi reports delete 42 43 --dry-run --json
   $ rsapi reports list --result bad -q --all | rsapi reports delete - --yes
 
-A declined confirmation deletes nothing and exits 2 (as gh does for a cancelled command).`,
+A declined confirmation deletes nothing and exits 2 (as gh does for a cancelled command).
+--dry-run reads each report (GET) and exits as the real run would: 0, or 4 when one is not found;
+it prints id, action (delete or not-found) and url in the chosen format, or with -q the ids that would go.`,
   );
   handle(command, (ctx, opts, [ids]) => deleteRun(ctx, { ...opts, ids }));
 }
@@ -46,5 +52,35 @@ export async function deleteRun(ctx: CommandContext, opts: DeleteOptions) {
     concurrency: opts.concurrency,
     validate: checkReportId,
     remove: (id) => client.reports.delete(id),
+    dryRunColumns: ['url'],
+    describe: (ids, purpose) => describeReports(ctx, ids, purpose, opts.concurrency),
   });
+}
+
+/** More reports than this in one confirmation: no look-ups (their ids are asked about); a dry run looks up every one. */
+const CONFIRM_LOOK_UPS = 10;
+/** Reports looked up at once when --concurrency does not say. */
+const LOOK_UPS_AT_ONCE = 4;
+
+/**
+ * Each report read once (GET), for its URL and whether it exists. A report not found is said so (its delete would
+ * exit 4); any other failure ends a dry run (it cannot tell what the real run would do) and only leaves a
+ * confirmation without the URL.
+ */
+async function describeReports(ctx: CommandContext, ids: string[], purpose: 'confirm' | 'dry-run', concurrency: number | undefined): Promise<Map<string, ItemDescription>> {
+  const described = new Map<string, ItemDescription>();
+  if (purpose === 'confirm' && ids.length > CONFIRM_LOOK_UPS) return described;
+  const client = ctx.client();
+  await runPool(ids, { concurrency: concurrency ?? LOOK_UPS_AT_ONCE, stop: ctx.noNewRequests }, async (id) => {
+    try {
+      const record = await client.reports.show(id);
+      const url = typeof record.url === 'string' ? record.url : undefined;
+      described.set(id, { title: url ? `report ${id} (${url})` : `report ${id}`, label: url ? `${id} ${url}` : id, lines: [], found: true, fields: { url: record.url ?? null, project: record.project ?? null } });
+    } catch (error) {
+      const notFound = error instanceof RsapiError && exitCodeOf(error) === ExitCode.notFound;
+      if (notFound) described.set(id, { title: `report ${id} (not found)`, label: `${id} (not found)`, lines: [], found: false, fields: { url: null, project: null } });
+      else if (purpose === 'dry-run' || !(error instanceof RsapiError) || exitCodeOf(error) === ExitCode.interrupted) throw error;
+    }
+  });
+  return described;
 }

@@ -1,0 +1,49 @@
+// A delete's dry run: each target looked up (reads only), then what the real run would do, in the chosen format, with its exit code.
+import { ExitCode, type ExitCodeValue } from './exit-codes.js';
+import type { CommandContext } from './context.js';
+import type { ItemDescription } from './deletion.js';
+import { createListWriter } from '../output/formats.js';
+import { singleLine, terminalText } from '../output/terminal-text.js';
+import type { RecordKind, ServiceRecord } from '../output/types.js';
+
+/** What the real run would do with one target: delete it, or fail on it with 404 (exit 4). */
+export type DryRunAction = 'delete' | 'not-found';
+
+export interface DryRunPlan {
+  kind: RecordKind;
+  /** The columns of table, csv and tsv after id and action; json and ndjson show every field of the row. */
+  columns: readonly string[];
+}
+
+/**
+ * One row a target: `{id, action, ...fields}`. A target the look-up found nothing for is `not-found`; one it could not
+ * tell about (no look-up) is counted as deleted, as the real run would try it.
+ */
+export function dryRunRows(ids: readonly string[], described: ReadonlyMap<string, ItemDescription>): ServiceRecord[] {
+  return ids.map((id) => {
+    const item = described.get(id);
+    const action: DryRunAction = item?.found === false ? 'not-found' : 'delete';
+    // A report id is a number in the service's records: the same type here, so `jq 'select(.id == 42)'` matches.
+    return { id: /^\d{1,15}$/.test(id) ? Number(id) : id, action, ...item?.fields };
+  });
+}
+
+/** Prints the rows (with -q only the ids that would be deleted), says on stderr that nothing was, and exits as the real run would. */
+export async function printDryRun(ctx: CommandContext, plan: DryRunPlan, rows: readonly ServiceRecord[]): Promise<ExitCodeValue> {
+  const doomed = rows.filter((row) => row.action === 'delete');
+  if (ctx.globals.quiet) {
+    const shown = (text: string): string => (ctx.io.stdoutIsTTY ? terminalText(text) : singleLine(text));
+    for (const row of doomed) ctx.io.stdout.write(`${shown(String(row.id))}\n`);
+  } else {
+    const options = ctx.outputOptions(plan.kind);
+    const whole = options.format === 'json' || options.format === 'ndjson';
+    const writer = createListWriter(ctx.io.stdout, { ...options, fields: options.fields ?? (whole ? undefined : ['id', 'action', ...plan.columns]) });
+    for (const row of rows) await writer.write(row);
+    await writer.end();
+  }
+  const missing = rows.length - doomed.length;
+  const noun = (count: number): string => `${count} ${plan.kind}${count === 1 ? '' : 's'}`;
+  const notFound = missing === 0 ? '' : `, ${noun(missing)} not found (the real run would exit ${ExitCode.notFound})`;
+  ctx.note(`dry run: ${noun(doomed.length)} would be deleted${notFound}; nothing was deleted`);
+  return missing === 0 ? ExitCode.ok : ExitCode.notFound;
+}
