@@ -1,4 +1,5 @@
 // The one map from an error to the contract's exit code and the hint shown with it, for the top level and every per-item line.
+import { reportProject } from '../api/report-url.js';
 import { ApiError, AuthError, HiddenRecordError, InterruptedError, InvalidRequestError, NetworkError, NotFoundError, PagingUnsupportedError, RateLimitError, recordOf, ServerError, UnsettledCreateError, ValidationError } from '../api/errors.js';
 import { BadSitemapError, MissingKeyError, SitemapUnreachableError, UsageError } from './errors.js';
 
@@ -50,7 +51,8 @@ export function hintOf(error: unknown): string | undefined {
   }
   if (error instanceof PagingUnsupportedError) return 'use --per-page 100 without --all, or `rsapi api GET …` to see what it answers';
   if (error instanceof UnsettledCreateError) {
-    return `check before creating it again: \`rsapi reports list --search '${error.url}'\`; a run with --journal looks it up first when resumed`;
+    // By project, newest first: a page that redirected is stored under its final URL, which a search by this one misses.
+    return `check before creating it again (the newest reports of its project): \`rsapi reports list --project '${reportProject(error.url)}' --sort-by id --sort desc --limit 10\`; a run with --journal looks it up first when resumed`;
   }
   if (error instanceof NetworkError) {
     return error.kind === 'timeout' ? 'the service did not answer in time; raise --timeout or try again' : 'check the base URL and that the service is running';

@@ -56,7 +56,7 @@ describe('slow audits with a short timeout (mock storeDelayMs)', () => {
     const result = await runInProcess({ argv: ['reports', 'create', 'https://slower.example/', '--timeout', '0.3'], env: fixture.env });
     expect(result.code).toBe(7);
     expect(result.stderr).toMatch(/no report showed up within 3 s; the report for https:\/\/slower\.example\/ may still be created/);
-    expect(result.stderr).toContain("rsapi reports list --search 'https://slower.example/'");
+    expect(result.stderr).toContain("rsapi reports list --project 'slower.example' --sort-by id --sort desc --limit 10");
     expect(fixture.server.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
   });
 });
