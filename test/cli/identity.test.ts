@@ -11,6 +11,7 @@ import { tempDir } from '../helpers/cli.js';
 import { sendJson, startRawServer, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
 import { startMock } from '../helpers/mock.js';
 import { runInProcess, testTerminal } from '../helpers/run.js';
+import { childNamed, childrenNamed, parseXml } from '../helpers/xml.js';
 import { run as runProgram } from '../../src/cli/program.js';
 
 const closers: (() => unknown)[] = [];
@@ -337,5 +338,18 @@ describe('against the mock in the phpRank flavor (an `old` path segment redirect
     expect(run.stderr).toMatch(/rsapi: https:\/\/shop\.example\/old -> report \d+ shop\.example\/new/);
     const added = fixture.server.reports().slice(seeded).map((report) => report.url);
     expect(added).toEqual(['example.com/new/a', 'shop.example/new', 'example.com/b']);
+  });
+});
+
+describe('JUnit cases of a run with a redirect', () => {
+  it('name the report as stored and keep the input order, the redirected page in its place', async () => {
+    const fixture = await startMock({ flavor: 'phprank', seed: 0, rateLimit: 10_000 });
+    closers.push(() => fixture.close());
+    const junit = join(scratch(), 'rsapi.xml');
+    const urls = ['https://www.example.com/old/z', 'https://example.com/a', 'http://www.example.com/'];
+    const run = await runInProcess({ argv: ['reports', 'create', ...urls, '--concurrency', '3', '--junit', junit, '-q'], env: fixture.env });
+    expect(run.code).toBe(0);
+    const suite = childNamed(parseXml(readFileSync(junit, 'utf8')), 'testsuite')!;
+    expect(childrenNamed(suite, 'testcase').map((c) => c.attributes.name)).toEqual(['example.com/new/z', 'example.com/a', 'example.com']);
   });
 });

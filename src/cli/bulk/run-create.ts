@@ -94,7 +94,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
         // taken as a redirected page's: that match is an inference the user should be able to check.
         if (recovered && (single || ctx.globals.verbose || matchedBy === 'redirect')) say(matchLine(url, report, matchedBy));
         const gateFailures = gate.check(report);
-        plan.ci?.addReport(report, gateFailures, secondsOf(url));
+        plan.ci?.addReport(report, gateFailures, secondsOf(url), url);
         await output.write(index, report);
       },
       onFailed: (url, _index, error) => {

@@ -73,9 +73,9 @@ export class CiReporter {
     return new CiReporter(command, flags, baseline);
   }
 
-  addReport(record: ApiRecord, gateFailures: string[], seconds?: number): void {
+  addReport(record: ApiRecord, gateFailures: string[], seconds?: number, asked?: string): void {
     const url = typeof record.url === 'string' ? record.url : String(record.id ?? 'unknown');
-    this.cases.push({ kind: 'report', url, record, gateFailures, seconds });
+    this.cases.push({ kind: 'report', url, asked, record, gateFailures, seconds });
   }
 
   addError(url: string, error: RsapiError, seconds?: number): void {
@@ -92,10 +92,11 @@ export class CiReporter {
    */
   async finish(ctx: CommandContext, gate: Gate, code: ExitCodeValue): Promise<ExitCodeValue> {
     if (this.inputOrder) {
-      // A report's case holds the URL as stored (`example.com/a` for `https://www.example.com/a`): matched by identity.
+      // A report's case holds the URL as stored (`example.com/a` for `https://www.example.com/a`, the final URL of a
+      // redirect): placed by the URL it was asked for, matched by identity.
       const position = new Map(this.inputOrder.map((url, index) => [reportIdentity(url), index]));
-      const place = (url: string) => position.get(reportIdentity(url)) ?? Infinity;
-      this.cases.sort((a, b) => place(a.url) - place(b.url));
+      const place = (c: CiCase) => position.get(reportIdentity(c.kind === 'report' ? (c.asked ?? c.url) : c.url)) ?? Infinity;
+      this.cases.sort((a, b) => place(a) - place(b));
     }
     const run: CiRun = {
       command: this.command,

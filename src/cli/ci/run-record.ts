@@ -8,6 +8,8 @@ import type { ShareInfo } from './shard.js';
 export interface ReportCase {
   kind: 'report';
   url: string;
+  /** The input URL it was created for, when known (bulk create): its place in the input, even after a redirect. */
+  asked?: string;
   record: ApiRecord;
   /** Why the report fails the gate (--fail-on, --min-score); empty when it passes. */
   gateFailures: string[];
