@@ -3,7 +3,7 @@ import type { ApiRecord, Page } from '../api/decode.js';
 import type { ListSilences } from '../api/list-silences.js';
 import { warnSilences } from './silence-warning.js';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
-import { createListWriter, writeRecord, type RecordKind, type Sink } from '../output/index.js';
+import { createListWriter, shownRecord, writeRecord, type OutputOptions, type RecordKind, type Sink } from '../output/index.js';
 import type { CommandContext } from './context.js';
 import type { CiReporter } from './ci/reporter.js';
 import { Gate } from './gates.js';
@@ -36,7 +36,7 @@ export async function printPages(
   const notices: string[] = [];
   const writer = createListWriter(out, { ...ctx.outputOptions(kind), notice: (line) => void notices.push(line) });
   const gate = new Gate(options.gate ?? {});
-  const fields = new FieldCheck(ctx.globals.fields);
+  const fields = new FieldCheck(ctx.globals.fields, ctx.outputOptions(kind));
   const silences = options.silences?.idle === false ? options.silences : undefined;
   let first: Page | undefined;
   let last: Page | undefined;
@@ -86,7 +86,7 @@ export async function printRecord(
 ): Promise<ExitCodeValue> {
   if (shown) await shown(ctx.io.stdout);
   else await writeRecord(ctx.io.stdout, record, ctx.outputOptions(kind));
-  const fields = new FieldCheck(ctx.globals.fields);
+  const fields = new FieldCheck(ctx.globals.fields, ctx.outputOptions(kind));
   fields.see(record);
   fields.warn(ctx, kind);
   const gate = new Gate(gateOptions);
@@ -185,14 +185,18 @@ class FieldCheck {
   private readonly present = new Set<string>();
   private records = 0;
 
-  constructor(fields: string[] | undefined) {
+  constructor(
+    fields: string[] | undefined,
+    private readonly output: Pick<OutputOptions, 'format' | 'kind'>,
+  ) {
     this.unseen = new Set(fields ?? []);
   }
 
   see(record: Record<string, unknown>): void {
     if (this.unseen.size === 0) return;
     this.records++;
-    for (const key of Object.keys(record)) {
+    // The fields the format shows: a phpRank report has a `score` in a table, not in json.
+    for (const key of Object.keys(shownRecord(record, this.output))) {
       this.present.add(key);
       this.unseen.delete(key);
     }

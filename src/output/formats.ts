@@ -24,7 +24,7 @@ export function createListWriter(out: Sink, options: OutputOptions): ListWriter 
  * `result` is its label and `score` its number in either dialect, a project gains its `average`. json and ndjson pass
  * the record as the service sent it (only secrets masked).
  */
-function shownRecord(received: ServiceRecord, options: OutputOptions): ServiceRecord {
+export function shownRecord(received: ServiceRecord, options: Pick<OutputOptions, 'format' | 'kind'>): ServiceRecord {
   const record = maskSecretFields(received);
   if (!OUTPUT_FORMAT_REGISTRY[options.format].modelled) return record;
   return options.kind === 'report' ? modelledRecord(record) : modelledProject(record);

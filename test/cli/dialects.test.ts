@@ -397,6 +397,14 @@ describe("phpRank's exact bodies from a plain node:http server", () => {
     expect(JSON.parse(json.stdout)).toEqual(JSON.parse(report12));
   });
 
+  it('--fields score warns of no missing field where the format shows one (csv), and does where it does not (json)', async () => {
+    const csv = await rsapi(['reports', 'list', '--all', '-o', 'csv', '--fields', 'id,score']);
+    expect(csv.stdout).toBe('id,score\r\n12,78.57142857142857\r\n13,45\r\n14,92\r\n');
+    expect(csv.stderr).not.toContain('warning');
+    const json = await rsapi(['reports', 'list', '--all', '-o', 'json', '--fields', 'id,score']);
+    expect(json.stderr).toContain('rsapi: warning: none of the 3 reports has a field "score"');
+  });
+
   it('reports stats counts one of each label', async () => {
     const result = await rsapi(['reports', 'stats', '-o', 'json']);
     expect(JSON.parse(result.stdout)).toMatchObject({ reports: 3, good: 1, decent: 1, bad: 1, other: 0, scored: 3, min: 45, max: 92 });
