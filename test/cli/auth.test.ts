@@ -200,9 +200,17 @@ describe('auth logout', () => {
   });
 
   it('with no key stored: exit 0, and says there was nothing to forget', async () => {
+    home.settings.store({ staging: { 'base-url': mock.server.baseUrl } });
     const result = await runInProcess({ argv: ['auth', 'logout', '--profile', 'staging'], env });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/no key stored for profile "staging"/);
+    expect(home.settings.read().profiles).toEqual({ staging: { 'base-url': mock.server.baseUrl } });
+  });
+
+  it('of a profile that is not stored: exit 2, nothing written (a typo, not "nothing to forget")', async () => {
+    const result = await runInProcess({ argv: ['auth', 'logout', '--profile', 'staging'], env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/no profile "staging"; no profile is stored yet/);
     expect(home.settings.exists()).toBe(false);
   });
 

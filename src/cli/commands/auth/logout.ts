@@ -1,6 +1,7 @@
 // `rsapi auth logout`: forgets the profile's stored key; its base URL and defaults stay.
 import type { Command } from '@commander-js/extra-typings';
 import { configPath } from '../../../config/paths.js';
+import { unknownProfileError } from '../../../config/resolve.js';
 import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand } from '../../handler.js';
@@ -19,7 +20,11 @@ Examples:
 
 /** Forgets the profile's stored key; its base URL and defaults stay. */
 export async function logoutRun(ctx: CommandContext) {
-  const { profile, apiKeySource, stored } = ctx.settings();
+  const settings = ctx.settings();
+  const { profile, apiKeySource, stored } = settings;
+  // `--profile defualt` would forget nothing and leave the real key stored: a typo, refused with the near miss.
+  const unknown = unknownProfileError(settings);
+  if (unknown) throw unknown;
   const env = ctx.io.env;
   if (stored['api-key'] === undefined) {
     ctx.note(`no key stored for profile "${profile}"; nothing to forget`);

@@ -2,6 +2,8 @@
 import { Argument, type Command } from '@commander-js/extra-typings';
 import { originOf } from '../../../api/base-url.js';
 import { parseSettingValue, SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
+import { unknownProfileError, type ResolvedSettings } from '../../../config/resolve.js';
+import { nearest } from '../../../suggest.js';
 import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand } from '../../handler.js';
@@ -30,11 +32,24 @@ export async function setRun(ctx: CommandContext, opts: { key: SettingKey; value
   // A key typed here is refused, but it is still a key: keep it out of every message.
   if (key === 'api-key') registerSecret(raw);
   const value = parseSettingValue(key, raw);
-  const { profile, stored } = ctx.settings();
+  const settings = ctx.settings();
+  const { profile, stored } = settings;
+  if (createsProfile(settings)) ctx.note(`creating profile "${profile}"`);
   await updateProfile(profile, (stored) => ({ ...stored, [key]: value }), ctx.io.env);
   ctx.note(`${key} = ${value} (profile "${profile}")`);
   const keyOrigin = stored['key-origin'] ?? (stored['base-url'] ? originOf(stored['base-url']) : undefined);
   if (key === 'base-url' && stored['api-key'] && keyOrigin !== originOf(String(value))) {
     ctx.note(`note: the stored key belongs to ${keyOrigin ?? 'another address'} and is not sent to ${originOf(String(value))}; run \`rsapi auth login\` to store one for it`);
   }
+}
+
+/**
+ * A profile named on purpose (--profile, RSAPI_PROFILE) that is not stored is created by `config set`, and said so;
+ * one a typo away from a stored profile (`defualt`) is refused with the near miss instead (`auth login --profile`
+ * creates such a name deliberately). The default profile is created silently on the first setting.
+ */
+function createsProfile(settings: ResolvedSettings): boolean {
+  if (settings.profileSource === 'default' || settings.storedProfiles.includes(settings.profile)) return false;
+  if (nearest(settings.profile, settings.storedProfiles) !== undefined) throw unknownProfileError(settings);
+  return true;
 }

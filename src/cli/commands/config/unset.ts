@@ -1,6 +1,7 @@
 // `rsapi config unset KEY`: removes one stored setting from the profile.
 import { Argument, type Command } from '@commander-js/extra-typings';
 import { SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
+import { unknownProfileError } from '../../../config/resolve.js';
 import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand } from '../../handler.js';
@@ -22,7 +23,10 @@ Examples:
 
 /** Removes one stored setting from the profile. */
 export async function unsetRun(ctx: CommandContext, { key }: { key: SettingKey }) {
-  const { profile, stored } = ctx.settings();
+  const settings = ctx.settings();
+  const { profile, stored } = settings;
+  const unknown = unknownProfileError(settings);
+  if (unknown) throw unknown;
   if (stored[key] === undefined) {
     ctx.note(`${key} is not set in profile "${profile}"`);
     return;
