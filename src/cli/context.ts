@@ -7,9 +7,9 @@ import type { PaceEvent } from '../api/rate-limiter.js';
 import { proxyFromEnv } from '../api/proxy.js';
 import { isLoopbackHost, normaliseBaseUrl } from '../api/base-url.js';
 import { MissingKeyError, UsageError } from './errors.js';
-import { checkApiKey, storedSetting } from '../config/keys.js';
+import { checkApiKey } from '../config/keys.js';
 import { configPath } from '../config/paths.js';
-import { resolveSettings, storedKeyElsewhere, unknownProfileError, type ResolvedSettings } from '../config/resolve.js';
+import { defaultSetting, resolveSettings, storedKeyElsewhere, unknownProfileError, type ResolvedSettings } from '../config/resolve.js';
 import type { OutputFormat, OutputOptions, RecordKind } from '../output/index.js';
 import { USER_AGENT } from '../version.js';
 import { redact, registerSecret } from './secrets.js';
@@ -124,15 +124,19 @@ export class CommandContext {
     // -q prints ids and nothing else: a format or fields given beside it would be silently ignored.
     if (quiet && (json || output)) throw new UsageError(`-q prints only ids, one a line; it cannot be combined with ${json ? '--json' : `-o ${output}`}`, { hint: 'give one of them' });
     if (quiet && fields) throw new UsageError('-q prints only ids, one a line; it cannot be combined with --fields', { hint: `for one field a line: -o tsv --fields ${fields[0] ?? 'url'}` });
+    if (this.globals.jq !== undefined) {
+      // jq reads JSON: one document (json) or a stream of them (ndjson).
+      if (quiet || (output && output !== 'json' && output !== 'ndjson')) throw new UsageError(`--jq filters JSON output; it cannot be combined with ${quiet ? '-q' : `-o ${output}`}`, { hint: 'drop one of them' });
+      return output ?? 'json';
+    }
     if (json) return 'json';
     if (output) return output;
     return (this.storedSetting('output') as OutputFormat | undefined) ?? (this.io.stdoutIsTTY ? 'table' : 'tsv');
   }
 
-  /** A default stored in the profile, checked (a hand-edited file may hold anything). */
+  /** A default below the flags: RSAPI_TIMEOUT/RETRIES/OUTPUT, else the profile's, checked (a hand-edited file may hold anything). */
   private storedSetting<K extends 'timeout' | 'retries' | 'output'>(key: K) {
-    const settings = this.settings();
-    return storedSetting(settings.stored, key, { profile: settings.profile, path: configPath(this.io.env) });
+    return defaultSetting(this.settings(), key, this.io.env, configPath(this.io.env));
   }
 
   outputOptions(kind: RecordKind): OutputOptions {

@@ -35,9 +35,12 @@ export function handle<Args extends unknown[], Opts extends OptionValues, Global
   command.action(async () => {
     const invocation = invocationOf(command);
     const globals: GlobalOptions = command.optsWithGlobals();
-    const context = new CommandContext(invocation.io, globals, invocation.signal);
+    // --jq: the expression is checked before anything runs; the output is filtered once the command is done.
+    const jq = globals.jq === undefined ? undefined : await (await import('./jq.js')).jqOutput(globals.jq, invocation.io);
+    const context = new CommandContext(jq?.io ?? invocation.io, globals, invocation.signal);
     try {
       invocation.exitCode = (await handler(context, command.opts(), command.processedArgs, command)) ?? ExitCode.ok;
+      await jq?.flush();
     } finally {
       await context.close();
     }

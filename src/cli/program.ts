@@ -9,6 +9,8 @@ import { UsageError } from './errors.js';
 import { forgetSecrets, redactedSink, registerInvocationSecrets } from './secrets.js';
 import { forStderr } from './stderr.js';
 import { addGlobalOptions, refuseEmptyValues } from './options.js';
+import { expandJsonFields } from './json-fields.js';
+import { EXIT_CODES_TEXT, HELP_TOPIC_NAMES, helpTopic } from './help-topics.js';
 import { nearest } from '../suggest.js';
 import type { Terminal } from './terminal.js';
 import { attachInvocation, invocationOf, type Invocation, type ParentCommand } from './handler.js';
@@ -24,19 +26,10 @@ Examples:
   $ rsapi projects list --all -o csv > projects.csv
   $ rsapi mock-server        # try it all without a service
 
-Exit codes:
-  0  success                    5  the service refused the request (4xx)
-  1  unexpected failure         6  still rate limited (429) after the retries
-  2  usage: bad flag or value   7  network: refused, reset, DNS, timeout
-  3  authentication refused,    8  server fault (5xx) or not the JSON expected,
-     or no key configured          or no per-check results for --fail-on-check & co.
-  4  not found (404)           10  a gate (--fail-on, --min-score, --fail-on-check,
-                                   --fail-on-importance, --max-drop) failed
-                              130  interrupted (Ctrl-C)
-                              141  bulk create: stdout closed before all were done
-
-Environment: RSAPI_BASE_URL, RSAPI_API_KEY, RSAPI_PROFILE, RSAPI_CONFIG_DIR,
-NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY, RSAPI_DEBUG=1.`;
+${EXIT_CODES_TEXT}
+Environment: RSAPI_BASE_URL, RSAPI_API_KEY, RSAPI_PROFILE, RSAPI_OUTPUT, RSAPI_TIMEOUT,
+RSAPI_RETRIES, RSAPI_CONFIG_DIR, NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY,
+RSAPI_DEBUG=1 (\`rsapi help environment\`).`;
 
 /**
  * The command tree for one invocation. Only the top-level commands that `argv` names are declared in full (their modules
@@ -50,7 +43,7 @@ export async function buildProgram(argv: readonly string[]): Promise<CommandUnkn
     .description('Command-line client of the Webpage Report Service API: audit reports on webpages, from a terminal, a script or CI.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
-    .helpCommand('help [command]', 'show help for a command')
+    .helpCommand('help [command]', 'show help for a command, or a topic: exit-codes, environment')
     // A command's help shows its own options and examples first; the global options come after them (afterAll).
     .configureHelp({
       showGlobalOptions: false,
@@ -125,15 +118,20 @@ function globalOptionsHelp(command: Command): string {
  * `rsapi help WORDS...`: the help of the command the words name; a word that names no command is a usage error
  * (commander alone would print the root help as if nothing were wrong).
  */
-function helpTarget(program: CommandUnknownOpts, argv: string[]): { argv: string[] } | { unknown: string; suggestion?: string; path: string[] } {
+function helpTarget(
+  program: CommandUnknownOpts,
+  argv: string[],
+): { argv: string[] } | { topic: string } | { unknown: string; suggestion?: string; path: string[] } {
   if (argv[0] !== 'help' || argv.length < 2) return { argv };
+  const topic = helpTopic(argv[1] as string);
+  if (topic !== undefined && argv.length === 2) return { topic };
   const words = argv.slice(1).filter((word) => !word.startsWith('-'));
   let current: CommandUnknownOpts = program;
   const path: string[] = [];
   for (const word of words) {
     const next = current.commands.find((command) => command.name() === word || command.aliases().includes(word));
     if (!next || next.name() === 'help') {
-      return { unknown: word, suggestion: nearest(word, current.commands.map((command) => command.name())), path };
+      return { unknown: word, suggestion: nearest(word, [...current.commands.map((command) => command.name()), ...(path.length === 0 ? HELP_TOPIC_NAMES : [])]), path };
     }
     path.push(next.name());
     current = next;
@@ -147,9 +145,15 @@ function applyToTree(command: CommandUnknownOpts, apply: (command: CommandUnknow
 }
 
 /** Runs one invocation and returns its exit code. Never throws. */
-export async function run(argv: string[], terminal: Terminal, signal: AbortSignal): Promise<ExitCodeValue> {
+export async function run(givenArgv: string[], terminal: Terminal, signal: AbortSignal): Promise<ExitCodeValue> {
   // No command prints a known secret: a service echoing the key in a record gets it masked on stdout too.
   const io: Terminal = { ...terminal, stdout: redactedSink(terminal.stdout) };
+  let argv: string[];
+  try {
+    argv = expandJsonFields(givenArgv);
+  } catch (error) {
+    return reportError(error, io.stderr, { debug: false });
+  }
   const program = await buildProgram(argv);
   const invocation: Invocation = { io, signal, exitCode: ExitCode.ok };
   attachInvocation(program, invocation);
@@ -157,6 +161,10 @@ export async function run(argv: string[], terminal: Terminal, signal: AbortSigna
   registerInvocationSecrets(argv, io.env);
   const debug = argv.includes('--verbose') || argv.includes('-v') || io.env.RSAPI_DEBUG === '1';
   const target = helpTarget(program, argv);
+  if ('topic' in target) {
+    io.stdout.write(target.topic);
+    return ExitCode.ok;
+  }
   if ('unknown' in target) {
     const where = target.path.length > 0 ? `rsapi ${target.path.join(' ')}` : 'rsapi';
     const hint = target.suggestion ? `did you mean "${target.suggestion}"? see \`${where} --help\`` : `see \`${where} --help\``;

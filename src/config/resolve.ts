@@ -2,7 +2,7 @@
 import { originOf } from '../api/base-url.js';
 import { emptyFlagError, UsageError } from '../errors.js';
 import { nearest } from '../suggest.js';
-import { checkProfileName } from './keys.js';
+import { checkProfileName, parseSettingValue, storedSetting } from './keys.js';
 import { profileOf, readStoredConfig, storedActiveProfile, storedProfileNames, type ProfileSettings } from './store.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile';
@@ -100,4 +100,28 @@ export function unknownProfile(name: string, stored: string[], source?: ProfileS
   return new UsageError(`no profile "${name}"${from}; ${known}`, {
     hint: near ? `did you mean "${near}"?` : `create it with \`rsapi auth login --profile ${name}\``,
   });
+}
+
+/** The variables that set a run's defaults without a settings file (CI): between the flag and the profile. */
+export const SETTING_VARIABLES = { timeout: 'RSAPI_TIMEOUT', retries: 'RSAPI_RETRIES', output: 'RSAPI_OUTPUT' } as const;
+
+/**
+ * A default below the flags: RSAPI_TIMEOUT / RSAPI_RETRIES / RSAPI_OUTPUT, else the profile's stored value. Either
+ * is checked as if typed; a bad one is a usage error naming the variable or the file. An empty variable is unset.
+ */
+export function defaultSetting<K extends keyof typeof SETTING_VARIABLES>(
+  settings: Pick<ResolvedSettings, 'stored' | 'profile'>,
+  key: K,
+  env: NodeJS.ProcessEnv,
+  path: string,
+): ProfileSettings[K] {
+  const variable = SETTING_VARIABLES[key];
+  const fromEnv = env[variable];
+  if (fromEnv === undefined || fromEnv.trim() === '') return storedSetting(settings.stored, key, { profile: settings.profile, path });
+  try {
+    return parseSettingValue(key, fromEnv) as ProfileSettings[K];
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    throw new UsageError(`${variable}: ${error.message}`, { hint: `fix or unset ${variable}` });
+  }
 }

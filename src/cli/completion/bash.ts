@@ -8,7 +8,7 @@ export function bashScript(tree: CommandSpec, bin: string): string {
 # Load it: source <(${bin} completion bash)   (e.g. in ~/.bashrc), or save it as
 # ~/.local/share/bash-completion/completions/${bin}
 
-${shellData(f, tree, false)}
+${shellData(f, tree, false, bin)}
 
 ${shellWalker(f, 1, 'COMP_WORDS', '$COMP_CWORD')}
 

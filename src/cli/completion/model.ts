@@ -10,7 +10,15 @@ export interface OptionSpec {
   choices: string[];
   /** The value is a file (`<path>`, `<file>`): complete file names. */
   files: boolean;
+  /** The values are listed at completion time by this program run with these arguments (stored profile names). */
+  valuesFrom?: string;
 }
+
+/** Lists the stored profile names, one a line, with no request: what `--profile` and `auth switch` complete to. */
+export const PROFILE_NAMES_COMMAND = 'auth status --all -q';
+
+/** Positional arguments whose values are listed at completion time, by command path. */
+const DYNAMIC_ARGUMENTS: Readonly<Record<string, readonly (string | undefined)[]>> = { 'auth switch': [PROFILE_NAMES_COMMAND] };
 
 export interface CommandSpec {
   /** Canonical names from the root, space-separated; '' for the root. */
@@ -22,6 +30,8 @@ export interface CommandSpec {
   options: OptionSpec[];
   /** Allowed values of each positional argument, by position. */
   argChoices: string[][];
+  /** For each positional argument whose values are listed at completion time: the program's arguments that list them. */
+  argValuesFrom: readonly (string | undefined)[];
 }
 
 /** Turns the model into a shell's completion script for the program named `bin`. */
@@ -42,6 +52,7 @@ function describeCommand(command: CommandUnknownOpts, path: string): CommandSpec
     description: command.description(),
     options: own.map(describeOption),
     argChoices: command.registeredArguments.map((argument) => argument.argChoices ?? []),
+    argValuesFrom: DYNAMIC_ARGUMENTS[path] ?? [],
     children: [],
   };
   const childPath = (name: string) => (path ? `${path} ${name}` : name);
@@ -59,6 +70,7 @@ function describeOption(option: Option): OptionSpec {
     takesValue: option.required || option.optional,
     choices: option.argChoices ?? [],
     files: /<(path|file)\b/i.test(option.flags),
+    valuesFrom: option.long === '--profile' ? PROFILE_NAMES_COMMAND : undefined,
   };
 }
 

@@ -37,7 +37,9 @@ function caseFunction(name: string, subject: string, arms: CaseArm[], fallback =
 }
 
 /** The data functions: `<prefix>_child`, `_commands`, `_options`, `_valued`, `_values`, `_argvalues`. */
-export function shellData(prefix: string, tree: CommandSpec, withDescriptions: boolean): string {
+export function shellData(prefix: string, tree: CommandSpec, withDescriptions: boolean, bin: string): string {
+  // Stored profile names and the like: asked of the program when completing (no request is made; errors are silent).
+  const listed = (args: string) => `command ${bin} ${args} 2>/dev/null`;
   const child: CaseArm[] = [];
   const commands: CaseArm[] = [];
   const options: CaseArm[] = [];
@@ -52,10 +54,14 @@ export function shellData(prefix: string, tree: CommandSpec, withDescriptions: b
       const patterns = option.names.flatMap((name) => scopePatterns(spec, name));
       valued.push([patterns, 'return 0']);
       if (option.choices.length > 0) values.push([patterns, echoWords(option.choices)]);
+      else if (option.valuesFrom) values.push([patterns, listed(option.valuesFrom)]);
       else if (option.files) values.push([patterns, 'echo @files']);
     }
     spec.argChoices.forEach((choices, index) => {
       if (choices.length > 0) argValues.push([[sq(`${spec.path}|${index}`)], echoWords(choices)]);
+    });
+    spec.argValuesFrom.forEach((args, index) => {
+      if (args !== undefined) argValues.push([[sq(`${spec.path}|${index}`)], listed(args)]);
     });
   });
   return [

@@ -9,7 +9,7 @@ export function zshScript(tree: CommandSpec, bin: string): string {
 # Load it: save it as _${bin} in a directory of $fpath (before compinit runs), or after compinit:
 #   source <(${bin} completion zsh)
 
-${shellData(f, tree, true)}
+${shellData(f, tree, true, bin)}
 
 ${shellWalker(f, 2, 'words', '$CURRENT')}
 

@@ -8,7 +8,7 @@ import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { reportId } from './ids.js';
 
 function declareShow(reports: ParentCommand) {
-  const command = reports.command('show').alias('get').description('Show one report').argument('<id>', 'report id', reportId);
+  const command = reports.command('show').alias('get').alias('view').description('Show one report').argument('<id>', 'report id', reportId);
   return addCiOptions(addGateOptions(command));
 }
 
