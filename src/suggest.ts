@@ -11,7 +11,7 @@ export function nearest(name: string, candidates: readonly string[]): string | u
 }
 
 /** Damerau-Levenshtein (optimal string alignment): a swap of two letters, as in `defualt`, is one edit. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {

@@ -53,6 +53,13 @@ describe('config set on a new profile name', () => {
     expect(again.stderr).toBe('timeout = 4 (profile "staging")\n');
   });
 
+  it('a new name two edits from a stored one (fifth beside sixth) is created, not refused', async () => {
+    expect((await runInProcess({ argv: ['config', 'set', 'timeout', '3', '--profile', 'sixth'], env })).code).toBe(0);
+    const result = await runInProcess({ argv: ['config', 'set', 'timeout', '3', '--profile', 'fifth'], env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('creating profile "fifth"');
+  });
+
   it('auth logout of the stored default profile without a key still says there is nothing to forget (exit 0)', async () => {
     const result = await runInProcess({ argv: ['auth', 'logout'], env });
     expect(result.code).toBe(0);

@@ -3,7 +3,7 @@ import { Argument, type Command } from '@commander-js/extra-typings';
 import { originOf } from '../../../api/base-url.js';
 import { parseSettingValue, SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
 import { unknownProfileError, type ResolvedSettings } from '../../../config/resolve.js';
-import { nearest } from '../../../suggest.js';
+import { editDistance } from '../../../suggest.js';
 import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand } from '../../handler.js';
@@ -45,11 +45,13 @@ export async function setRun(ctx: CommandContext, opts: { key: SettingKey; value
 
 /**
  * A profile named on purpose (--profile, RSAPI_PROFILE) that is not stored is created by `config set`, and said so;
- * one a typo away from a stored profile (`defualt`) is refused with the near miss instead (`auth login --profile`
+ * one a typo (one edit) away from a stored profile (`defualt`) is refused with the near miss instead (`auth login --profile`
  * creates such a name deliberately). The default profile is created silently on the first setting.
  */
 function createsProfile(settings: ResolvedSettings): boolean {
   if (settings.profileSource === 'default' || settings.storedProfiles.includes(settings.profile)) return false;
-  if (nearest(settings.profile, settings.storedProfiles) !== undefined) throw unknownProfileError(settings);
+  // One edit away (a swap, a dropped or doubled letter): `defualt`, not `fifth` beside `sixth`.
+  const name = settings.profile.toLowerCase();
+  if (settings.storedProfiles.some((stored) => editDistance(name, stored.toLowerCase()) <= 1)) throw unknownProfileError(settings);
   return true;
 }
