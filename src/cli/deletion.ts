@@ -1,6 +1,7 @@
 // Deleting one or many reports or projects: confirmation, N at a time, an outcome line each, a summary, the first failure's code; Ctrl-C and a closed stdout start nothing new.
 import { oneLineForStderr } from './stderr.js';
 import { RsapiError } from '../api/errors.js';
+import { UsageError } from './errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines } from './exit-codes.js';
 import type { DeleteResult } from '../api/reports.js';
 import type { CommandContext } from './context.js';
@@ -49,9 +50,11 @@ export interface ItemDescription {
 }
 
 export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<ExitCodeValue> {
-  const ids = await expandStdin(ctx, run.args);
+  const ids = await expandStdin(ctx, run);
   const validated = ids.map((id) => (run.validate ? run.validate(id) : id));
   const unique = [...new Set(validated)];
+  // `-` read nothing: asking "Delete 0 reports?" or printing an empty dry run would hide the empty input.
+  if (unique.length === 0) throw new UsageError(`no ${run.noun} ${run.noun === 'report' ? 'ids' : 'names'} given`, { hint: `\`-\` read none from stdin (one a line)` });
   if (run.dryRun) {
     const described = run.describe ? await run.describe(unique, 'dry-run') : new Map<string, ItemDescription>();
     // Ctrl-C during the look-ups: the items never looked up would pass for found.
@@ -67,7 +70,8 @@ export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<E
     }
   }
   const what = confirmationSubject(run.noun, unique, described);
-  if (!(await confirmOrRefuse(ctx.io, run.yes, `Delete ${terminalText(what)}? This cannot be undone.`))) {
+  const stdinRead = ctx.io.stdinIsTTY && run.args.includes('-');
+  if (!(await confirmOrRefuse(ctx.io, run.yes, `Delete ${terminalText(what)}? This cannot be undone.`, { stdinRead }))) {
     // As gh does for a cancelled command: exit 2, so `rsapi reports delete 5 && echo done` prints nothing.
     ctx.note('rsapi: nothing deleted');
     return ExitCode.usage;
@@ -128,8 +132,11 @@ function deleteSummary(
   return parts.join(', ');
 }
 
-async function expandStdin(ctx: CommandContext, args: string[]): Promise<string[]> {
+async function expandStdin(ctx: CommandContext, run: DeleteRun): Promise<string[]> {
+  const { args } = run;
   if (!args.includes('-')) return args;
+  // Waiting on a person who may not know `-` means stdin: say how to end.
+  if (ctx.io.stdinIsTTY) ctx.note(`reading ${run.noun} ${run.noun === 'report' ? 'ids' : 'names'} from stdin, one a line (Ctrl-D to end)`);
   const fromStdin = listLines(await readAll(ctx.io.stdin, ctx.signal)).map(({ value }) => value);
   return args.flatMap((arg) => (arg === '-' ? fromStdin : [arg]));
 }

@@ -79,12 +79,19 @@ export async function readSecretFromFile(path: string, what: string): Promise<st
 
 /**
  * Destructive commands: --yes goes ahead; a terminal is asked; anything else is refused (exit 2)
- * so that a script never deletes without saying so.
+ * so that a script never deletes without saying so. `stdinRead`: stdin (a terminal) was read to its end for the
+ * ids, so the answer is read from the terminal itself (/dev/tty), as stdin has nothing more to give.
  */
-export async function confirmOrRefuse(io: Terminal, yes: boolean | undefined, question: string): Promise<boolean> {
+export async function confirmOrRefuse(io: Terminal, yes: boolean | undefined, question: string, options: { stdinRead?: boolean } = {}): Promise<boolean> {
   if (yes) return true;
-  if (!canPrompt(io)) {
-    throw new UsageError('refusing to delete without confirmation: no terminal to ask on', { hint: 'pass --yes to delete from a script' });
+  const refusal = (why: string) => new UsageError(`refusing to delete without confirmation: ${why}`, { hint: 'pass --yes to delete from a script' });
+  if (!canPrompt(io)) throw refusal('no terminal to ask on');
+  if (!options.stdinRead) return promptConfirm(io, question);
+  const tty = io.openTty?.();
+  if (!tty) throw refusal('standard input was read for the ids and the terminal cannot be opened to ask');
+  try {
+    return await promptConfirm({ ...io, stdin: tty.input }, question);
+  } finally {
+    tty.close();
   }
-  return promptConfirm(io, question);
 }

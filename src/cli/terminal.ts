@@ -1,4 +1,6 @@
 // The terminal a command talks to: streams, whether each is a TTY, colour. Injected so tests can swap it.
+import { openSync } from 'node:fs';
+import { ReadStream } from 'node:tty';
 import { InterruptedError } from '../api/errors.js';
 import type { Sink } from '../output/index.js';
 import { stdoutGone } from './stdout-gone.js';
@@ -16,6 +18,16 @@ export interface Terminal {
   env: NodeJS.ProcessEnv;
   /** Raised when the reader of stdout went away (EPIPE); never, for a terminal that cannot tell. */
   stdoutGone?: AbortSignal;
+  /**
+   * The terminal itself as input (/dev/tty), for a question asked after stdin was read to its end (ids typed, then
+   * Ctrl-D); undefined when there is none. The caller closes it.
+   */
+  openTty?: () => TtyInput | undefined;
+}
+
+export interface TtyInput {
+  input: NodeJS.ReadableStream;
+  close(): void;
 }
 
 export function processTerminal(): Terminal {
@@ -29,7 +41,18 @@ export function processTerminal(): Terminal {
     columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
     env: process.env,
     stdoutGone,
+    openTty: openControllingTerminal,
   };
+}
+
+function openControllingTerminal(): TtyInput | undefined {
+  try {
+    const input = new ReadStream(openSync('/dev/tty', 'r'));
+    return { input, close: () => input.destroy() };
+  } catch {
+    // No controlling terminal (a daemon, CI): nobody to ask.
+    return undefined;
+  }
 }
 
 /** The width tables fit on a terminal: as the terminal says (a pty may say 0: unknown), else $COLUMNS, else 80. */

@@ -1,0 +1,122 @@
+// `reports delete -` on a terminal: says how to end the ids, asks on the terminal itself once stdin is spent, and refuses an empty list.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/program.js';
+import type { TtyInput } from '../../src/cli/terminal.js';
+import { mockPerTest } from '../helpers/mock.js';
+import { runInProcess, testTerminal } from '../helpers/run.js';
+import { runOnTerminal } from '../helpers/terminal.js';
+
+const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0 });
+
+/** What the screen showed, without colour codes and carriage returns. */
+function plain(screen: string): string {
+  return screen.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+}
+
+describe('reports delete - on a real terminal', () => {
+  for (const columns of [80, 40]) {
+    it(`at ${columns} columns: ids typed then Ctrl-D are confirmed on the terminal, naming each report's URL, and "y" deletes them (exit 0)`, async () => {
+      const fixture = await mock();
+      const urlOf = (id: number) => String(fixture.server.reports().find((report) => report.id === id)?.url);
+      const [first, second] = [urlOf(61), urlOf(60)];
+      const { code, screen } = await runOnTerminal(['reports', 'delete', '-'], {
+        env: { ...fixture.env, TERM: 'xterm-256color' },
+        size: { columns, rows: 30 },
+        keepInputOpen: true,
+        answers: [
+          [/Ctrl-D to end/, '61\r60\r\u0004'],
+          [/This[\s\S]*cannot[\s\S]*undone/, 'y\r'],
+        ],
+      });
+      const text = plain(screen);
+      expect(text).toContain('reading report ids from stdin, one a line (Ctrl-D to end)');
+      // The question wraps at the terminal's width: compare it with the line breaks taken out.
+      expect(text.replace(/\n/g, '')).toContain(`Delete 2 reports (61 ${first}, 60 ${second})? This cannot be undone.`);
+      expect(text).not.toMatch(/interrupted/);
+      expect(code).toBe(0);
+      expect(fixture.server.reports().some((report) => report.id === 61 || report.id === 60)).toBe(false);
+    });
+  }
+
+  it('"n" to the question deletes nothing and exits 2', async () => {
+    const fixture = await mock();
+    const { code, screen } = await runOnTerminal(['reports', 'delete', '-'], {
+      env: { ...fixture.env, TERM: 'xterm-256color' },
+      size: { columns: 80, rows: 30 },
+      keepInputOpen: true,
+      answers: [
+        [/Ctrl-D to end/, '61\r\u0004'],
+        [/Delete report 61 \(/, 'n\r'],
+      ],
+    });
+    expect(plain(screen)).toContain('nothing deleted');
+    expect(code).toBe(2);
+    expect(fixture.server.reports().some((report) => report.id === 61)).toBe(true);
+  });
+
+  it('Ctrl-D with no ids: "no report ids given", exit 2, nothing asked', async () => {
+    const fixture = await mock();
+    const before = fixture.server.requests.length;
+    const { code, screen } = await runOnTerminal(['reports', 'delete', '-'], {
+      env: { ...fixture.env, TERM: 'xterm-256color' },
+      size: { columns: 40, rows: 30 },
+      keepInputOpen: true,
+      answers: [[/Ctrl-D to end/, '\u0004']],
+    });
+    expect(plain(screen)).toContain('rsapi: no report ids given');
+    expect(plain(screen)).not.toMatch(/Delete 0/);
+    expect(code).toBe(2);
+    expect(fixture.server.requests.length).toBe(before);
+  });
+});
+
+describe('reports delete - through the injected terminal', () => {
+  /**
+   * Runs with every stream a terminal, stdin holding `ids`, and `tty` as the terminal the answer is read from;
+   * `answer` is typed on it once the question shows on stderr.
+   */
+  async function withTerminal(argv: string[], ids: string, tty: TtyInput | undefined, env: Record<string, string>, answer?: () => void) {
+    const { terminal, stdout, stderr, cleanup } = testTerminal({ tty: true, stdin: ids, env, columns: 80 });
+    const watch = setInterval(() => {
+      if (answer && stderr.text.includes('This cannot be undone')) {
+        answer();
+        answer = undefined;
+      }
+    }, 5);
+    try {
+      const code = await run(argv, { ...terminal, openTty: () => tty }, new AbortController().signal);
+      return { code, stdout: stdout.text, stderr: stderr.text };
+    } finally {
+      clearInterval(watch);
+      cleanup();
+    }
+  }
+
+  it('the answer is read from the terminal, not from the spent stdin: "y" there deletes', async () => {
+    const fixture = await mock();
+    const answer = new PassThrough();
+    let closed = false;
+    const result = await withTerminal(['reports', 'delete', '-', '--no-color'], '7\n', { input: answer, close: () => void (closed = true) }, fixture.env, () => answer.write('y\n'));
+    expect(result.code, result.stderr).toBe(0);
+    // (What follows the prompt on stderr is not kept: the prompt library ends the captured stream, as it cannot a real one.)
+    expect(result.stderr).toMatch(/Delete report 7 \(\S+\)\? This cannot be undone\./);
+    expect(closed).toBe(true);
+    expect(fixture.server.reports().some((report) => report.id === 7)).toBe(false);
+  });
+
+  it('no terminal to open: refused (exit 2), nothing deleted', async () => {
+    const fixture = await mock();
+    const result = await withTerminal(['reports', 'delete', '-'], '7\n', undefined, fixture.env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('refusing to delete without confirmation: standard input was read for the ids and the terminal cannot be opened to ask');
+    expect(fixture.server.reports().some((report) => report.id === 7)).toBe(true);
+  });
+
+  it('an empty stdin in a pipe is "no report ids given" too (exit 2), without the Ctrl-D note', async () => {
+    const fixture = await mock();
+    const result = await runInProcess({ argv: ['reports', 'delete', '-', '--yes'], env: fixture.env, stdin: '\n# none\n' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('rsapi: no report ids given\nhint: `-` read none from stdin (one a line)\n');
+  });
+});
