@@ -9,7 +9,10 @@ import type { Clock } from './retry-policy.js';
 export interface Ticket {
   readonly seq: number;
   readonly sentAt: number;
-  /** Answers observed before this request went out: one sent after an answer arrived at the service after it. */
+  /**
+   * How many answers had come back when this request went out. A request sent after an answer came back reached the
+   * service after that answer's request did, so within one window it hears a smaller remaining count.
+   */
   readonly answersBefore: number;
 }
 
@@ -34,7 +37,8 @@ const FIRST_ANSWER_WAIT_MS = 500;
  * - once the budget is spent, waits for the window's end when it knows it; when it does not yet, sends a single
  *   request, whose 429 tells the end (and, with the moment the window opened, its length for the next ones);
  * - after any 429 or 503 that asks to wait, holds every request until then, not only the one refused.
- * A service that sends no such headers is not paced at all: the first answers decide.
+ * The first request goes alone until its answer tells the budget (FIRST_ANSWER_WAIT_MS at most); after that, a
+ * service that sends no such headers is not paced at all.
  */
 export class RateLimiter {
   private limit: number | undefined;
@@ -206,13 +210,15 @@ export class RateLimiter {
 
   /** Waits for an answer to change the budget, or `waitMs` (the window's end), whichever comes first. */
   private async nextChange(waitMs: number | undefined, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw new InterruptedError();
     const stopSleep = new AbortController();
     const either = signal ? AbortSignal.any([signal, stopSleep.signal]) : stopSleep.signal;
+    let onAbort = (): void => {};
     const aborted = new Promise<never>((_resolve, reject) => {
-      if (signal?.aborted) reject(new InterruptedError());
-      signal?.addEventListener('abort', () => reject(new InterruptedError()), { once: true });
+      onAbort = () => reject(new InterruptedError());
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
-    aborted.catch(() => {});
+    // Ends the sleep early when an answer came first; a Ctrl-C still ends it with InterruptedError.
     const sleeping =
       waitMs === undefined
         ? aborted
@@ -222,7 +228,9 @@ export class RateLimiter {
     try {
       await Promise.race([this.changed.promise, sleeping, aborted]);
     } finally {
+      signal?.removeEventListener('abort', onAbort);
       stopSleep.abort();
+      aborted.catch(() => {});
     }
   }
 }
