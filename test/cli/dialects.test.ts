@@ -156,6 +156,21 @@ function oneUrlForm(text: string): string {
   return text.replaceAll('https://', '');
 }
 
+const KEY = 'k-0123456789abcdef';
+
+/** Runs a row with `env`; `{dir}` in its argv is a fresh scratch dir (whose files are read back), or `baselines` for baseline files. */
+async function runRow(row: Row, env: Record<string, string>, baselines: string): Promise<Outcome> {
+  const dir = tempDir('rsapi-dialect-row-');
+  try {
+    const argv = row.argv.map((arg) => arg.replaceAll('{dir}', arg.includes('baseline-') ? baselines : dir.path));
+    const result = await runInProcess({ argv, env });
+    const files = Object.fromEntries((row.writes ?? []).map((name) => [name, readFileSync(join(dir.path, name), 'utf8')]));
+    return { ...result, files };
+  } finally {
+    dir.cleanup();
+  }
+}
+
 const stderrLines = (outcome: Outcome) => outcome.stderr.split('\n').filter((line) => line.startsWith('rsapi:'));
 
 const ROWS: Row[] = [
@@ -269,23 +284,10 @@ describe('one record model: the same data in both dialects', () => {
     scratch.cleanup();
   });
 
-  async function runIn(dialect: Dialect, row: Row): Promise<Outcome> {
-    const dir = tempDir(`rsapi-${dialect.name}-`);
-    try {
-      const argv = row.argv.map((arg) => arg.replaceAll('{dir}', arg.includes('baseline-') ? scratch.path : dir.path));
-      const server = servers.get(dialect.name)!;
-      const result = await runInProcess({ argv, env: { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: 'k-0123456789abcdef' } });
-      const files = Object.fromEntries((row.writes ?? []).map((name) => [name, readFileSync(join(dir.path, name), 'utf8')]));
-      return { ...result, files };
-    } finally {
-      dir.cleanup();
-    }
-  }
-
   it.each(ROWS)('$name', async (row) => {
     const outcomes: Outcome[] = [];
     for (const dialect of dialects) {
-      const outcome = await runIn(dialect, row);
+      const outcome = await runRow(row, { RSAPI_BASE_URL: servers.get(dialect.name)!.url, RSAPI_API_KEY: KEY }, scratch.path);
       const context = `${dialect.name}: rsapi ${row.argv.join(' ')}\n--- stdout\n${outcome.stdout}--- stderr\n${outcome.stderr}`;
       expect(outcome.code, context).toBe(row.wantCode);
       row.want(outcome, dialect);
@@ -315,21 +317,9 @@ describe('the mock in its phpRank flavor, against the same reports served in the
     scratch.cleanup();
   });
 
-  async function runAgainst(env: Record<string, string>, row: Row): Promise<Outcome> {
-    const dir = tempDir('rsapi-mock-row-');
-    try {
-      const argv = row.argv.map((arg) => arg.replaceAll('{dir}', arg.includes('baseline-') ? scratch.path : dir.path));
-      const result = await runInProcess({ argv, env });
-      const files = Object.fromEntries((row.writes ?? []).map((name) => [name, readFileSync(join(dir.path, name), 'utf8')]));
-      return { ...result, files };
-    } finally {
-      dir.cleanup();
-    }
-  }
-
   it.each(ROWS)('$name', async (row) => {
-    const fromMock = await runAgainst(mock.env, row);
-    const fromSeed = await runAgainst({ RSAPI_BASE_URL: seedServer.url, RSAPI_API_KEY: 'k-0123456789abcdef', RSAPI_CONFIG_DIR: mock.configDir }, row);
+    const fromMock = await runRow(row, mock.env, scratch.path);
+    const fromSeed = await runRow(row, { RSAPI_BASE_URL: seedServer.url, RSAPI_API_KEY: KEY }, scratch.path);
     const context = `rsapi ${row.argv.join(' ')}\n--- mock stderr\n${fromMock.stderr}--- seed stderr\n${fromSeed.stderr}`;
     expect([0, 10], context).toContain(fromMock.code);
     expect(fromMock.code, context).toBe(fromSeed.code);
@@ -375,7 +365,7 @@ describe("phpRank's exact bodies from a plain node:http server", () => {
 
   /** `columns`: a terminal that wide; none: a pipe. */
   const rsapi = (argv: string[], columns?: number) =>
-    runInProcess({ argv, tty: columns !== undefined, columns, env: { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: 'k-0123456789abcdef', NO_COLOR: '1' } });
+    runInProcess({ argv, tty: columns !== undefined, columns, env: { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: KEY, NO_COLOR: '1' } });
 
   it('a gate and the table read the label and score from the numeric result', async () => {
     const result = await rsapi(['reports', 'list', '--all', '--fail-on', 'bad', '--min-score', '50'], 140);
