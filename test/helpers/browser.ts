@@ -30,6 +30,7 @@ export interface Locator {
   fill(value: string): Promise<void>;
   selectOption(value: string): Promise<unknown>;
   nth(index: number): Locator;
+  waitFor(options?: { state?: 'attached' | 'visible' }): Promise<void>;
   locator(selector: string): Locator;
 }
 
@@ -37,7 +38,6 @@ export interface Page {
   goto(url: string, options?: { waitUntil?: 'load' | 'domcontentloaded' }): Promise<unknown>;
   locator(selector: string): Locator;
   waitForSelector(selector: string, options?: { state?: 'attached' | 'visible' }): Promise<unknown>;
-  waitForFunction(body: string): Promise<unknown>;
   evaluate<T>(body: string): Promise<T>;
   screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
   keyboard: { press(key: string): Promise<void> };

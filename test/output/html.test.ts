@@ -62,7 +62,6 @@ describe('the figures', () => {
   it("reads phpRank's numeric results as labels and scores, and counts failed checks by name, most failed first", () => {
     const model = buildModel(
       runOf([phpRank('example.com/a', 92, ['favicon'], ['title']), phpRank('example.com/b', 48.5, ['favicon', 'htst']), phpRank('example.com/c', 60, [], ['title'])]),
-      undefined,
     );
     expect(model.counts).toEqual({ good: 1, decent: 1, bad: 1, none: 0 });
     expect(model.scores).toEqual({ count: 3, mean: (92 + 48.5 + 60) / 3, median: 60 });
@@ -70,21 +69,21 @@ describe('the figures', () => {
     expect(model.checks).toEqual({
       reports: 3,
       failed: [
-        { id: 'favicon', name: 'Favicon', importance: 'high', failed: 2 },
-        { id: 'htst', name: 'HSTS', importance: 'high', failed: 1 },
+        { check: 'favicon', name: 'Favicon', importance: 'high', reports: 2, failed: 2, share: 1 },
+        { check: 'htst', name: 'HSTS', importance: 'high', reports: 1, failed: 1, share: 1 },
       ],
     });
     expect(model.lowest.map((r) => r.url)).toEqual(['example.com/b', 'example.com/c', 'example.com/a']);
     expect(model.reports[0]!.generated).toBe(Date.parse('2026-11-20T09:14:03Z'));
   });
 
-  it('lists checks that passed in the baseline and fail now, besides score drops and worse results', () => {
-    const before = [phpRank('example.com/a', 92, [], ['favicon', 'title']), phpRank('example.com/b', 90, [], ['favicon']), phpRank('example.com/gone', 50, [])];
-    const now = [phpRank('example.com/a', 92, ['favicon', 'title']), phpRank('example.com/b', 40, []), phpRank('example.com/new', 70, [])];
+  it('lists checks newly failing and fixed since the baseline, besides score drops and worse results', () => {
+    const before = [phpRank('example.com/a', 92, ['charset'], ['favicon', 'title']), phpRank('example.com/b', 90, [], ['favicon']), phpRank('example.com/gone', 50, [])];
+    const now = [phpRank('example.com/a', 92, ['favicon', 'title'], ['charset']), phpRank('example.com/b', 40, []), phpRank('example.com/new', 70, [])];
     const baseline: Baseline = { path: 'base.json', byUrl: newestByUrl(before) };
     const run = runOf(now, { baseline: compareWithBaseline(baseline, now) });
-    const view = buildModel(run, baseline).baseline!;
-    expect(view.newCheckFailures).toEqual([{ url: 'example.com/a', checks: ['Favicon', 'Title'] }]);
+    const view = buildModel(run).baseline!;
+    expect(view.checkChanges).toEqual([{ url: 'example.com/a', newFailures: ['Favicon', 'Title'], fixed: ['Charset'] }]);
     expect(view.regressions.map((r) => [r.url, r.changes])).toEqual([['example.com/b', ['score 90 → 40 (−50)', 'result good → bad']]]);
     expect(view.comparison.newUrls).toEqual(['example.com/new']);
     expect(view.comparison.vanished).toEqual(['example.com/gone']);
@@ -92,7 +91,7 @@ describe('the figures', () => {
 
   it('the table data names each project once and links only what may be linked', () => {
     const data = tableData(
-      buildModel(runOf([{ id: 1, url: 'https://a.test/', project: 'p', result: 'good', score: 90 }, { id: 2, url: 'javascript:x', project: 'p', result: 'bad', score: 1 }]), undefined).reports,
+      buildModel(runOf([{ id: 1, url: 'https://a.test/', project: 'p', result: 'good', score: 90 }, { id: 2, url: 'javascript:x', project: 'p', result: 'bad', score: 1 }])).reports,
     );
     expect(data.projects).toEqual(['p']);
     expect(data.rows).toEqual([

@@ -1,9 +1,10 @@
 // The figures of the HTML report, worked out from the run record: counts, histogram, projects, lowest scores,
 // checks failed most, what changed since the baseline, and the compact rows the page's table is built from.
 import type { ApiRecord } from '../../api/decode.js';
-import { failedChecks, checkName, reportChecks, type Importance } from '../../api/checks.js';
+import { checkName, IMPORTANCE_RANK } from '../../api/checks.js';
 import { RESULTS, readReport, type ReportResult } from '../../api/report-model.js';
-import { newestByUrl, type Baseline, type BaselineComparison } from './baseline.js';
+import { CheckStatsCollector, type CheckCount } from '../../output/check-stats.js';
+import type { BaselineComparison } from './baseline.js';
 import { showInvisible } from './escape.js';
 import { pageHref } from './html-markup.js';
 import { projectOf, type CiRun, type ErrorCase, type ReportCase, type SkippedCase } from './run-record.js';
@@ -29,13 +30,6 @@ export interface ProjectFigures {
   bad: number;
 }
 
-export interface CheckFigures {
-  id: string;
-  name: string;
-  importance: Importance | undefined;
-  failed: number;
-}
-
 export interface RegressionView {
   url: string;
   before: ReportView;
@@ -47,8 +41,8 @@ export interface RegressionView {
 export interface BaselineView {
   comparison: BaselineComparison;
   regressions: RegressionView[];
-  /** URLs whose checks failed now but passed in the baseline, with those checks' names. */
-  newCheckFailures: { url: string; checks: string[] }[];
+  /** Per URL, the names of the checks that passed in the baseline and fail now, and of those fixed since. */
+  checkChanges: { url: string; newFailures: string[]; fixed: string[] }[];
 }
 
 export interface HtmlModel {
@@ -61,12 +55,12 @@ export interface HtmlModel {
   scores: { count: number; mean: number | undefined; median: number | undefined };
   projects: ProjectFigures[];
   lowest: ReportView[];
-  /** Undefined when no report carries per-check results. */
-  checks: { reports: number; failed: CheckFigures[] } | undefined;
+  /** Undefined when no report carries per-check results; `failed`: the checks some report fails, most failed first. */
+  checks: { reports: number; failed: CheckCount[] } | undefined;
   baseline: BaselineView | undefined;
 }
 
-export function buildModel(run: CiRun, baseline: Baseline | undefined): HtmlModel {
+export function buildModel(run: CiRun): HtmlModel {
   const reportCases = run.cases.filter((c): c is ReportCase => c.kind === 'report');
   const reports = reportCases.map((c) => viewOf(c.record, c.url));
   const scored = reports.flatMap((r) => (r.score === undefined ? [] : [r.score]));
@@ -83,7 +77,7 @@ export function buildModel(run: CiRun, baseline: Baseline | undefined): HtmlMode
       .sort((a, b) => a.score! - b.score! || compareText(a.url, b.url))
       .slice(0, HTML_LIMITS.lowest),
     checks: checkFigures(reportCases.map((c) => c.record)),
-    baseline: run.baseline && baseline ? baselineView(run.baseline, baseline, reportCases) : undefined,
+    baseline: run.baseline ? baselineView(run.baseline) : undefined,
   };
 }
 
@@ -140,42 +134,27 @@ function projectFigures(reports: ReportView[]): ProjectFigures[] {
     .sort((a, b) => b.reports - a.reports || compareText(a.name, b.name));
 }
 
-/** Failed checks counted over the reports that carry checks; most failed first. */
+/** The checks failed by some report, counted over the reports that carry checks (as stats --checks counts them). */
 function checkFigures(records: ApiRecord[]): HtmlModel['checks'] {
-  const failed = new Map<string, CheckFigures>();
-  let withChecks = 0;
-  for (const record of records) {
-    const outcomes = reportChecks(record);
-    if (outcomes === undefined) continue;
-    withChecks++;
-    for (const check of failedChecks(outcomes)) {
-      const figures = failed.get(check.id) ?? { id: check.id, name: checkName(check.id), importance: check.importance, failed: 0 };
-      figures.failed++;
-      failed.set(check.id, figures);
-    }
-  }
-  if (withChecks === 0) return undefined;
-  const rank = { high: 0, medium: 1, low: 2 } as const;
-  const order = (c: CheckFigures) => (c.importance === undefined ? 3 : rank[c.importance]);
-  return { reports: withChecks, failed: [...failed.values()].sort((a, b) => b.failed - a.failed || order(a) - order(b) || compareText(a.id, b.id)) };
+  const collector = new CheckStatsCollector(false);
+  for (const record of records) collector.add(record);
+  if (!collector.sawChecks) return undefined;
+  const stats = collector.total();
+  const rank = (c: CheckCount) => (c.importance === null ? IMPORTANCE_RANK.size : IMPORTANCE_RANK.get(c.importance)!);
+  const failed = stats.checks.filter((c) => c.failed > 0).sort((a, b) => b.failed - a.failed || rank(a) - rank(b) || compareText(a.check, b.check));
+  return { reports: stats.withChecks, failed };
 }
 
-function baselineView(comparison: BaselineComparison, baseline: Baseline, reportCases: ReportCase[]): BaselineView {
+function baselineView(comparison: BaselineComparison): BaselineView {
   const regressions = comparison.regressions.map((regression) => {
     const before = viewOf(regression.before.record, regression.before.url);
     const now = viewOf(regression.now.record, regression.now.url);
     return { url: regression.url, before, now, changes: changesOf(before, now) };
   });
-  const newCheckFailures: BaselineView['newCheckFailures'] = [];
-  for (const [key, now] of newestByUrl(reportCases.map((c) => c.record))) {
-    const before = baseline.byUrl.get(key);
-    if (!before) continue;
-    const passedBefore = new Set((reportChecks(before.record) ?? []).filter((c) => c.passed).map((c) => c.id));
-    const newlyFailed = failedChecks(reportChecks(now.record) ?? []).filter((c) => passedBefore.has(c.id));
-    if (newlyFailed.length > 0) newCheckFailures.push({ url: now.url, checks: newlyFailed.map((c) => checkName(c.id)) });
-  }
-  newCheckFailures.sort((a, b) => b.checks.length - a.checks.length || compareText(a.url, b.url));
-  return { comparison, regressions, newCheckFailures };
+  const checkChanges = comparison.checkChanges.map((change) => ({ url: change.url, newFailures: change.newFailures.map(checkName), fixed: change.fixed.map(checkName) }));
+  // New failures first, most of them first.
+  checkChanges.sort((a, b) => b.newFailures.length - a.newFailures.length || compareText(a.url, b.url));
+  return { comparison, regressions, checkChanges };
 }
 
 function changesOf(before: ReportView, now: ReportView): string[] {

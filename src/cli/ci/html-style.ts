@@ -24,13 +24,15 @@ section{margin-top:28px}
 .cards{list-style:none;margin:0 0 12px;padding:0;display:grid;grid-template-columns:repeat(auto-fit,minmax(120px,1fr));gap:10px}
 .cards li{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:8px 12px}
 .cards .n{display:block;font-size:1.7rem;font-weight:650;font-variant-numeric:tabular-nums;line-height:1.2}
-.cards .of{color:var(--muted);font-size:.85rem;margin-left:4px}
+.cards .of{color:var(--muted);font-size:.85rem;margin-left:4px;white-space:nowrap}
+.cards li>span:not(.n){white-space:nowrap}
 figure{margin:0}
+.table-wrap{margin-top:14px}
 figcaption{color:var(--muted);font-size:.9rem;margin-top:4px}
 svg{display:block}
 svg.share{width:100%;height:18px;border-radius:4px;overflow:hidden;background:var(--line)}
 svg.histogram{width:100%;max-width:720px;height:auto}
-.histogram text{font-size:13px;text-anchor:middle}
+.histogram text{font-size:15px;text-anchor:middle}
 .histogram .count{fill:var(--fg);font-weight:600}
 .histogram .axis{fill:var(--muted)}
 .histogram .base{stroke:var(--line)}
@@ -50,7 +52,9 @@ caption{text-align:left;color:var(--muted);font-size:.9rem;padding-bottom:4px}
 th,td{padding:5px 10px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 th{font-weight:600;white-space:nowrap}
 .num{text-align:right}
-td.url,td .url{overflow-wrap:anywhere}
+td.url{overflow-wrap:break-word}
+.table-wrap{overflow-x:auto}
+#reports-wrap{overflow-x:visible}
 td.date{white-space:nowrap}
 .meter{display:inline-block;width:90px;height:8px;border-radius:4px;background:var(--line);vertical-align:middle;margin-left:8px;overflow:hidden}
 .meter>span{display:block;height:100%;background:var(--accent)}
@@ -80,13 +84,20 @@ html:not(.scripted) .controls,html:not(.scripted) #table-more{display:none}
 main{padding:14px 10px 32px}
 h1{font-size:1.3rem}
 .grid2{grid-template-columns:minmax(0,1fr)}
-.table-wrap{overflow-x:auto}
+#reports-wrap{overflow-x:auto}
 #reports thead th{position:static}
 th,td{padding:5px 6px}
 .meter{width:50px}
 }
+@media (max-width:560px){
+/* A phone shows what matters most: the URL names the project's host, and the date is on the report. */
+#reports th:nth-child(3),#reports td:nth-child(3),#reports th:nth-child(6),#reports td:nth-child(6){display:none}
+td.url{overflow-wrap:anywhere}
+}
 @media print{
-:root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--card:#fff;--accent:#000;--pass-bg:#fff;--fail-bg:#fff}
+:root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--card:#fff;--accent:#000;--pass-bg:#fff;--fail-bg:#fff;
+--good:#1a7f37;--decent:#9a6700;--bad:#cf222e;--none:#818b98}
+.result::before,.meter,.meter>span,svg{-webkit-print-color-adjust:exact;print-color-adjust:exact}
 body{font-size:10.5pt}
 main{max-width:none;padding:0}
 .controls,#table-more,th button::after,noscript{display:none}

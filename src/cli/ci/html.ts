@@ -2,18 +2,18 @@
 // job keeps as an artifact: verdict, counts, histogram, projects, lowest scores, regressions, failed checks, all reports.
 import { RESULTS } from '../../api/report-model.js';
 import { VERSION } from '../../version.js';
-import type { Baseline } from './baseline.js';
 import { histogramSvg, percent, resultShareSvg } from './html-charts.js';
 import { html, jsonForScript, Markup, pageLink } from './html-markup.js';
-import { buildModel, formatNumber, HTML_LIMITS, tableData, type HtmlModel, type ReportView } from './html-model.js';
+import { buildModel, formatNumber, HTML_LIMITS, tableData, type BaselineView, type HtmlModel, type ReportView } from './html-model.js';
 import { reportPageScript } from './html-script.js';
 import { REPORT_CSS } from './html-style.js';
 import type { CiRun } from './run-record.js';
 import { describeShare } from './shard.js';
+import { verdictReasons } from './summary.js';
 
 /** The page for one run; `exitCode` is the run's own, which the verdict states. */
-export function renderHtml(run: CiRun, exitCode: number, baseline?: Baseline): string {
-  const model = buildModel(run, baseline);
+export function renderHtml(run: CiRun, exitCode: number): string {
+  const model = buildModel(run);
   const script = `(${String(reportPageScript)})();`;
   const { createHash } = process.getBuiltinModule('node:crypto');
   const scriptHash = createHash('sha256').update(script).digest('base64');
@@ -36,9 +36,11 @@ export function renderHtml(run: CiRun, exitCode: number, baseline?: Baseline): s
 <main>
 ${header(run, exitCode, model)}
 ${resultsSection(model)}
+<div class="grid2">
 ${scoresSection(model)}
-${projectsSection(model)}
 ${lowestSection(model)}
+</div>
+${projectsSection(model)}
 ${baselineSection(model)}
 ${checksSection(model)}
 ${notCreatedSection(model)}
@@ -66,23 +68,10 @@ function header(run: CiRun, exitCode: number, model: HtmlModel): Markup {
 <h1><code>rsapi ${run.command}</code></h1>
 <div class="verdict${passed ? '' : ' failed'}">
 <p>${passed ? 'Passed' : `Failed (exit ${exitCode})`}</p>
-<ul>${verdictReasons(run, model).map((reason) => html`<li>${reason}</li>`)}</ul>
+<ul>${verdictReasons(run, model.errors.length).map((reason) => html`<li>${reason}</li>`)}</ul>
 </div>
 <p class="meta">Started ${timeOf(run.startedAt.getTime())}, took ${formatSeconds(run.seconds)}; ${plural(model.reports.length, 'report')}.${share}</p>
 </header>`;
-}
-
-function verdictReasons(run: CiRun, model: HtmlModel): string[] {
-  const reasons: string[] = [];
-  if (run.gate.active) reasons.push(run.gate.verdict);
-  const comparison = run.baseline;
-  if (comparison) {
-    const regressed = `${comparison.regressions.length} of ${plural(comparison.compared, 'report')} regressed against ${comparison.path}`;
-    reasons.push(comparison.maxDrop === undefined ? `${regressed} (not a gate without --max-drop)` : `baseline ${comparison.failed ? 'failed' : 'passed'}: ${regressed} (--max-drop ${comparison.maxDrop})`);
-  }
-  if (model.errors.length > 0) reasons.push(`${plural(model.errors.length, 'URL')} could not be created`);
-  if (!run.gate.active && comparison?.maxDrop === undefined) reasons.push('no gate set (--fail-on, --min-score, --baseline with --max-drop)');
-  return reasons;
 }
 
 function resultsSection(model: HtmlModel): Markup {
@@ -91,17 +80,20 @@ function resultsSection(model: HtmlModel): Markup {
     ...RESULTS.map((result) => ({ name: result, className: result, count: model.counts[result] })),
     { name: 'no result', className: 'none', count: model.counts.none },
   ];
-  const extra = [
-    { name: 'not created', className: 'error', count: model.errors.length },
-    { name: 'skipped', className: 'none', count: model.skipped.length },
-  ].filter((part) => part.count > 0);
-  const cards = [...parts.filter((part) => part.count > 0 || part.className !== 'none'), ...extra].map(
-    (part) => html`<li><span class="n">${part.count}</span><span class="result ${part.className}">${part.name}</span>${part.className === 'error' || part.name === 'skipped' ? '' : html`<span class="of">${percent(part.count, total)}</span>`}</li>`,
-  );
+  const card = (count: number, label: Markup, of?: string) => html`<li><span class="n">${count}</span>${label}${of === undefined ? '' : html`<span class="of">${of}</span>`}</li>`;
+  const cards = [
+    ...parts.filter((part) => part.count > 0 || part.className !== 'none').map((part) => card(part.count, html`<span class="result ${part.className}">${part.name}</span>`, percent(part.count, total))),
+    model.errors.length > 0 ? card(model.errors.length, html`<span class="result error">not created</span>`) : '',
+    model.skipped.length > 0 ? card(model.skipped.length, html`<span>skipped</span>`) : '',
+  ];
+  const { mean, median } = model.scores;
+  const average =
+    mean === undefined ? '' : html`<li><span class="n">${formatNumber(mean)}</span><span>average score</span><span class="of">median ${formatNumber(median!)}</span></li>`;
+  const present = parts.filter((part) => part.count > 0);
   return html`<section aria-labelledby="results-title">
 <h2 id="results-title">Results</h2>
-<ul class="cards">${cards}</ul>
-${total > 0 ? html`<figure><figcaption id="share-caption">Share of each result among ${plural(total, 'report')}: ${parts.map((part) => `${part.name} ${part.count}`).join(', ')}.</figcaption>${resultShareSvg(parts, 'share-caption')}</figure>` : html`<p class="note">No reports.</p>`}
+<ul class="cards">${cards}${average}</ul>
+${total > 0 ? html`<figure><figcaption id="share-caption">Share of each result among ${plural(total, 'report')}: ${present.map((part) => `${part.name} ${part.count}`).join(', ')}.</figcaption>${resultShareSvg(present, 'share-caption')}</figure>` : html`<p class="note">No reports.</p>`}
 </section>`;
 }
 
@@ -146,8 +138,8 @@ function lowestSection(model: HtmlModel): Markup {
   return html`<section aria-labelledby="lowest-title">
 <h2 id="lowest-title">Lowest scores</h2>
 <div class="table-wrap"><table><caption>The ${plural(model.lowest.length, 'report')} with the lowest scores</caption>
-<thead><tr><th scope="col" class="num">score</th><th scope="col">result</th><th scope="col">URL</th><th scope="col">project</th></tr></thead>
-<tbody>${model.lowest.map((report) => html`<tr><td class="num">${scoreText(report)}</td><td>${resultLabel(report)}</td><td class="url">${pageLink(report.url)}</td><td>${report.project ?? ''}</td></tr>`)}</tbody></table></div>
+<thead><tr><th scope="col" class="num">score</th><th scope="col">result</th><th scope="col">URL</th></tr></thead>
+<tbody>${model.lowest.map((report) => html`<tr><td class="num">${scoreText(report)}</td><td>${resultLabel(report)}</td><td class="url">${pageLink(report.url)}</td></tr>`)}</tbody></table></div>
 </section>`;
 }
 
@@ -167,18 +159,19 @@ ${
 <tbody>${regressions.map((r) => html`<tr><td class="url">${pageLink(r.url)}</td><td>${standing(r.before)}</td><td>${standing(r.now)}</td><td>${r.changes.join(', ')}</td></tr>`)}</tbody></table></div>`
     : ''
 }
-${newCheckFailures(view.newCheckFailures)}
+${checkChanges(view.checkChanges, comparison.failOnNewFailures)}
 ${urlList(`New since the baseline`, comparison.newUrls)}
 ${urlList(`Vanished since the baseline`, comparison.vanished)}
 </section>`;
 }
 
-function newCheckFailures(entries: { url: string; checks: string[] }[]): Markup {
+function checkChanges(entries: BaselineView['checkChanges'], failOnNewFailures: boolean): Markup {
   if (entries.length === 0) return html``;
   const shown = entries.slice(0, HTML_LIMITS.regressions);
-  return html`<div class="table-wrap"><table><caption>Checks that passed in the baseline and fail now (${plural(entries.length, 'URL')}${more(entries.length, shown.length)})</caption>
-<thead><tr><th scope="col">URL</th><th scope="col">newly failed checks</th></tr></thead>
-<tbody>${shown.map((entry) => html`<tr><td class="url">${pageLink(entry.url)}</td><td>${entry.checks.join(', ')}</td></tr>`)}</tbody></table></div>`;
+  const rule = failOnNewFailures ? 'new failures fail the run (--fail-on-new-failures)' : 'listed, not a gate without --fail-on-new-failures';
+  return html`<div class="table-wrap"><table><caption>Checks that changed since the baseline on ${plural(entries.length, 'URL')}: ${rule}${more(entries.length, shown.length)}</caption>
+<thead><tr><th scope="col">URL</th><th scope="col">newly failing</th><th scope="col">fixed</th></tr></thead>
+<tbody>${shown.map((entry) => html`<tr><td class="url">${pageLink(entry.url)}</td><td>${entry.newFailures.join(', ') || '–'}</td><td>${entry.fixed.join(', ') || '–'}</td></tr>`)}</tbody></table></div>`;
 }
 
 function urlList(title: string, urls: string[]): Markup {
@@ -198,7 +191,7 @@ ${
     ? html`<p>Every check passed in all ${plural(checks.reports, 'report')} that carry per-check results.</p>`
     : html`<div class="table-wrap"><table><caption>Of the ${plural(checks.reports, 'report')} that carry per-check results, how many fail each check</caption>
 <thead><tr><th scope="col">check</th><th scope="col">importance</th><th scope="col" class="num">reports failing</th></tr></thead>
-<tbody>${failing.map((check) => html`<tr><th scope="row">${check.name}</th><td>${check.importance ?? '–'}</td><td class="num">${check.failed} (${percent(check.failed, checks.reports)})${meter(check.failed / checks.reports, 'bad')}</td></tr>`)}</tbody></table></div>`
+<tbody>${failing.map((check) => html`<tr><th scope="row">${check.name}</th><td>${check.importance ?? '–'}</td><td class="num">${check.failed} (${percent(check.failed, check.reports)})${meter(check.share, 'bad')}</td></tr>`)}</tbody></table></div>`
 }
 </section>`;
 }
@@ -237,7 +230,7 @@ function tableSection(model: HtmlModel): Markup {
 <label>Result<select id="filter-result"><option value="">all results</option>${results.map((result) => html`<option value="${result}">${result}</option>`)}</select></label>
 </div>
 <p id="table-status" role="status" aria-live="polite">${plural(model.reports.length, 'report')}.</p>
-<div class="table-wrap"><table id="reports"><caption class="visually-hidden">Every report of the run; the column buttons sort it</caption>
+<div class="table-wrap" id="reports-wrap"><table id="reports"><caption class="visually-hidden">Every report of the run; the column buttons sort it</caption>
 <thead><tr>${COLUMNS.map(([name, className]) => html`<th scope="col" class="${className}"><button type="button">${name}</button></th>`)}</tr></thead>
 <tbody></tbody></table></div>
 <div id="table-more" hidden><button type="button">Show more</button></div>

@@ -125,6 +125,11 @@ function standing(s: { score?: number; result?: string }): string {
 
 function verdict(run: CiRun, exitCode: number, errors: number): string[] {
   const lines = [exitCode === 0 ? '**Verdict: passed.**' : `**Verdict: failed** (exit ${exitCode}).`];
+  return [...lines, '', ...verdictReasons(run, errors).map((reason) => `- ${md(reason)}`)];
+}
+
+/** Why the run passed or failed, one line a gate (the HTML page states them too); `errors`: URLs not created. */
+export function verdictReasons(run: CiRun, errors: number): string[] {
   const reasons: string[] = [];
   if (run.gate.active) reasons.push(run.gate.verdict);
   if (run.baseline?.maxDrop !== undefined) {
@@ -139,7 +144,7 @@ function verdict(run: CiRun, exitCode: number, errors: number): string[] {
   }
   if (errors > 0) reasons.push(`${errors} URL${errors === 1 ? '' : 's'} could not be created`);
   if (reasons.length === 0) reasons.push('no gate set (--fail-on, --min-score, --baseline with --max-drop)');
-  return [...lines, '', ...reasons.map((reason) => `- ${md(reason)}`)];
+  return reasons;
 }
 
 function capped<T>(items: T[], line: (item: T) => string): string[] {
