@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { reportIdentity } from '../../src/api/report-url.js';
 import { CreateLedger, pickRedirected } from '../../src/api/create-ledger.js';
 import type { ApiRecord } from '../../src/api/decode.js';
+import { parseHistory } from '../../src/cli/bulk/journal.js';
 import { shareOf } from '../../src/cli/ci/shard.js';
 import { tempDir } from '../helpers/cli.js';
 import { sendJson, startRawServer, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
@@ -351,5 +352,25 @@ describe('JUnit cases of a run with a redirect', () => {
     expect(run.code).toBe(0);
     const suite = childNamed(parseXml(readFileSync(junit, 'utf8')), 'testsuite')!;
     expect(childrenNamed(suite, 'testcase').map((c) => c.attributes.name)).toEqual(['example.com/new/z', 'example.com/a', 'example.com']);
+  });
+});
+
+describe('the journal read back for a resume', () => {
+  const line = (entry: object) => `${JSON.stringify({ at: '2026-05-01T10:00:00.000Z', ...entry })}\n`;
+
+  it('keeps the lowest newest-id-before of a URL\'s sends, none once a send did not say, and the ids earlier runs created', () => {
+    const history = parseHistory(
+      line({ url: 'https://www.a.example/old', status: 'sending', newestIdBefore: 8 }) +
+        line({ url: 'https://www.a.example/old', status: 'failed', maybeCreated: true }) +
+        line({ url: 'https://a.example/old', status: 'sending', newestIdBefore: 12 }) +
+        line({ url: 'https://b.example/', status: 'sending' }) +
+        line({ url: 'https://b.example/', status: 'sending', newestIdBefore: 3 }) +
+        line({ url: 'https://c.example/x', status: 'sending', newestIdBefore: 2 }) +
+        line({ url: 'https://c.example/x', status: 'created', id: 9 }),
+    );
+    expect(history.unsettled.get('a.example/old')?.newestIdBefore).toBe(8);
+    expect(history.unsettled.has('b.example')).toBe(true);
+    expect(history.unsettled.get('b.example')?.newestIdBefore).toBeUndefined();
+    expect(history.taken).toEqual([{ url: 'https://c.example/x', id: 9 }]);
   });
 });
