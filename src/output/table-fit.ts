@@ -1,4 +1,5 @@
-// Choosing column widths so a table fits the terminal: the URL gives way first, then the widest columns; ids stay whole.
+// Choosing column widths so a table fits the terminal: the time of day, then the columns a URL makes redundant give way
+// before the URL is cut; then the URL, then the widest columns; ids stay whole.
 
 /** Shortened columns keep at least this much (or their whole width if smaller): less than that says nothing. */
 const MIN_SHORTENED = 10;
@@ -12,6 +13,13 @@ export interface FitOptions {
   gap: number;
   /** Column names never shortened (ids, results). */
   keep: ReadonlySet<string>;
+  /**
+   * Columns that shrink by steps before any column is cut, each step for all of them at once (date-times: to
+   * `YYYY-MM-DD HH:MM`, then to the date): index -> the widths of its steps, widest first.
+   */
+  steps?: ReadonlyMap<number, readonly number[]>;
+  /** Columns left out, in this order, before the URL is cut (project, privacy: the URL names the host). */
+  dropBeforeUrl?: readonly string[];
 }
 
 export interface Fit {
@@ -21,11 +29,31 @@ export interface Fit {
   hidden: number[];
 }
 
-export function fitColumns(columns: readonly string[], natural: readonly number[], options: FitOptions): Fit {
+export function fitColumns(columns: readonly string[], givenNatural: readonly number[], options: FitOptions): Fit {
   const { width } = options;
-  if (width === undefined) return { widths: [...natural], hidden: [] };
+  if (width === undefined) return { widths: [...givenNatural], hidden: [] };
+  const natural = [...givenNatural];
   const shown = columns.map((_, index) => index);
   const hidden: number[] = [];
+  const fits = (): boolean => shown.reduce((sum, index) => sum + (natural[index] ?? 0), 0) + options.gap * (shown.length - 1) <= width;
+  const done = (): Fit => ({ widths: columns.map((_, index) => (shown.includes(index) ? natural[index] : undefined)), hidden: hidden.sort((a, b) => a - b) });
+  if (fits()) return done();
+  const steps = options.steps ?? new Map<number, readonly number[]>();
+  const depth = Math.max(0, ...[...steps.values()].map((widths) => widths.length));
+  for (let step = 0; step < depth; step++) {
+    for (const [index, widths] of steps) natural[index] = Math.min(natural[index] ?? 0, widths[step] ?? natural[index] ?? 0);
+    if (fits()) return done();
+  }
+  const url = columns.indexOf('url');
+  if (url !== -1 && !options.keep.has('url')) {
+    for (const name of options.dropBeforeUrl ?? []) {
+      const index = columns.indexOf(name);
+      if (index === -1 || index === shown[0] || options.keep.has(name)) continue;
+      shown.splice(shown.indexOf(index), 1);
+      hidden.push(index);
+      if (fits()) return done();
+    }
+  }
   for (;;) {
     const widths = fitShown(columns, natural, shown, width, options);
     if (widths) return { widths: columns.map((_, index) => (shown.includes(index) ? widths.get(index) : undefined)), hidden: hidden.sort((a, b) => a - b) };

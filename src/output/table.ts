@@ -4,7 +4,7 @@ import { displayCell, fieldValue } from './fields.js';
 import { terminalText } from './terminal-text.js';
 import { fitColumns } from './table-fit.js';
 import type { RecordKind, ServiceRecord, Sink } from './types.js';
-import { displayWidth, fitToWidth } from './width.js';
+import { displayWidth, fitMiddle, fitToWidth, wrapToWidth } from './width.js';
 
 const GAP = '  ';
 /** Lines handed to the sink at once: output starts early and no single string holds a whole 10,000-row table. */
@@ -34,6 +34,9 @@ export class ListTable {
   /** Writes the table to `out`; nothing for no rows (the caller prints its "none found" hint on stderr). */
   async draw(out: Sink, options: TableOptions): Promise<void> {
     if (this.rows.length === 0 || this.columns.length === 0) return;
+    const url = this.columns.indexOf('url');
+    // Fitted to a terminal, a URL is read for its host and path: the scheme only takes room (phpRank stores none).
+    if (url !== -1 && options.width !== undefined) for (const row of this.rows) row[url] = withoutScheme(row[url] ?? '');
     const heads = this.columns.map((column) => terminalText(column));
     const natural = heads.map(displayWidth);
     const allDates = heads.map(() => true);
@@ -45,9 +48,18 @@ export class ListTable {
         if (allDates[i] && cell !== '' && !LOCAL_DATE_TIME.test(cell)) allDates[i] = false;
       }
     }
-    const fit = fitColumns(this.columns, natural, { width: options.width, gap: GAP.length, keep: options.keep ?? keptWhole(options.kind) });
+    // A date-time column's steps never cut its heading (`generated_at` is wider than a date).
+    const stepsOf = (index: number): number[] => DATE_TIME_STEPS.map((step) => Math.max(step, displayWidth(heads[index] ?? '')));
+    const steps = new Map(natural.flatMap((width, index) => (allDates[index] && width === DATE_TIME_WIDTH ? [[index, stepsOf(index)] as const] : [])));
+    const fit = fitColumns(this.columns, natural, {
+      width: options.width,
+      gap: GAP.length,
+      keep: options.keep ?? keptWhole(options.kind),
+      steps,
+      dropBeforeUrl: options.kind === 'report' ? DROPPED_BEFORE_URL : [],
+    });
     const palette = await loadPalette(options.color);
-    const shown = fit.widths.flatMap((width, index) => (width === undefined ? [] : [{ index, width, shorten: shortener(width, allDates[index] === true) }]));
+    const shown = fit.widths.flatMap((width, index) => (width === undefined ? [] : [{ index, width, shorten: shortener(width, allDates[index] === true, index === url) }]));
     const line = (cells: readonly string[], style: (column: number, text: string) => string, head = false): string => {
       let text = '';
       shown.forEach(({ index, width, shorten }, position) => {
@@ -75,20 +87,48 @@ export class ListTable {
 
 /** `2026-11-20 14:44:03` as displayCell writes a date-time in local time. */
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+const DATE_TIME_WIDTH = 19;
+/** A date-time column gives way before any column is cut: to `2026-11-20 14:44`, then to the date. */
+const DATE_TIME_STEPS = [16, 10];
+/**
+ * A report's columns left out, in this order, before its URL is cut: the project is the URL's host, privacy is
+ * rarely what a row is read for. The URL tells the rows apart.
+ */
+const DROPPED_BEFORE_URL = ['project', 'privacy'];
 
 /**
  * How a cell is cut to a column's width. A column of date-times too narrow for the seconds drops them, then the time:
- * `2026-11-20 14:44` and `2026-11-20` read better than `2026-11-20 1…`.
+ * `2026-11-20 14:44` and `2026-11-20` read better than `2026-11-20 1…`. A URL is cut in the middle, keeping the
+ * start of its host and the end of its path (`blog.example.net/…/contact-2`): rows of one site differ at the end.
  */
-function shortener(width: number, dates: boolean): (cell: string) => { text: string; width: number } {
-  if (dates && width < 19 && width >= 10) {
+function shortener(width: number, dates: boolean, url: boolean): (cell: string) => { text: string; width: number } {
+  if (dates && width < DATE_TIME_WIDTH && width >= 10) {
     const keep = width >= 16 ? 16 : 10;
     return (cell) => ({ text: cell.slice(0, keep), width: Math.min(cell.length, keep) });
   }
+  if (url) return (cell) => fitMiddle(cell, width, urlHead(cell, width));
   return (cell) => fitToWidth(cell, width);
 }
 
-/** A two-column table (field, value) for one record; values shortened to the width unless it is undefined. */
+/**
+ * Columns of a cut URL given to its start: half, or more when the path is short enough to show whole after it
+ * (`news.example…/about-2`), but never more than the host.
+ */
+function urlHead(cell: string, width: number): number {
+  const slash = cell.indexOf('/');
+  const host = slash === -1 ? cell.length : slash;
+  const path = slash === -1 ? 0 : displayWidth(cell.slice(slash));
+  return Math.min(host, Math.max(Math.ceil((width - 1) / 2), width - 1 - path));
+}
+
+function withoutScheme(cell: string): string {
+  return cell.replace(/^https?:\/\//i, '');
+}
+
+/**
+ * A two-column table (field, value) for one record. A value wider than the terminal wraps onto lines of its own under
+ * the values' column (a record is read whole: a cut URL or message would hide what it is shown for).
+ */
 export async function drawRecordTable(out: Sink, record: ServiceRecord, fields: readonly string[], options: TableOptions): Promise<void> {
   if (fields.length === 0) return;
   const palette = await loadPalette(options.color);
@@ -99,9 +139,10 @@ export async function drawRecordTable(out: Sink, record: ServiceRecord, fields: 
   let text = '';
   fields.forEach((field, index) => {
     const name = fitToWidth(names[index] ?? '', keyWidth);
-    const value = fitToWidth(displayCell(field, fieldValue(record, field)), valueWidth).text;
+    const [first = '', ...more] = valueWidth === Infinity ? [displayCell(field, fieldValue(record, field))] : wrapToWidth(displayCell(field, fieldValue(record, field)), valueWidth);
     const padding = ' '.repeat(Math.max(0, keyWidth - name.width));
-    text += `${palette.head(name.text)}${padding}${GAP}${field === 'result' ? palette.result(value) : value}`.trimEnd() + '\n';
+    text += `${palette.head(name.text)}${padding}${GAP}${field === 'result' ? palette.result(first) : first}`.trimEnd() + '\n';
+    for (const line of more) text += `${' '.repeat(keyWidth)}${GAP}${line}\n`;
   });
   out.write(text);
 }

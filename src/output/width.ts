@@ -66,3 +66,63 @@ export function fitToWidth(text: string, width: number): { text: string; width: 
   }
   return { text: `${kept}…`, width: used + 1 };
 }
+
+/**
+ * Text cut to at most `width` columns in the middle: up to `head` columns of its start, `…`, and as much of its end as
+ * fits (`example.com/bl…/pricing-2`). For values told apart by their end as much as by their start (URLs).
+ */
+export function fitMiddle(text: string, width: number, head: number): { text: string; width: number } {
+  const full = displayWidth(text);
+  if (full <= width) return { text, width: full };
+  if (width <= 2) return fitToWidth(text, width);
+  const headWidth = Math.max(1, Math.min(head, width - 2));
+  const tailWidth = width - 1 - headWidth;
+  if (PRINTABLE_ASCII.test(text)) return { text: `${text.slice(0, headWidth)}…${text.slice(text.length - tailWidth)}`, width };
+  const parts = [...graphemes(text)];
+  let start = '';
+  let used = 0;
+  for (const grapheme of parts) {
+    if (used + graphemeWidth(grapheme) > headWidth) break;
+    start += grapheme;
+    used += graphemeWidth(grapheme);
+  }
+  let end = '';
+  let usedEnd = 0;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const grapheme = parts[i] ?? '';
+    if (usedEnd + graphemeWidth(grapheme) > width - 1 - used) break;
+    end = grapheme + end;
+    usedEnd += graphemeWidth(grapheme);
+  }
+  return { text: `${start}…${end}`, width: used + 1 + usedEnd };
+}
+
+/**
+ * Text broken into lines of at most `width` columns, each after the last space, `/`, `?`, `&` or `-` in its second
+ * half when there is one (a URL breaks between its parts), else at the width. Never splits a grapheme.
+ */
+export function wrapToWidth(text: string, width: number): string[] {
+  if (displayWidth(text) <= width || width < 2) return [text];
+  const lines: string[] = [];
+  let line: string[] = [];
+  let used = 0;
+  for (const grapheme of graphemes(text)) {
+    const next = graphemeWidth(grapheme);
+    if (used + next > width && line.length > 0) {
+      const breakAt = lastBreak(line);
+      const kept = breakAt >= Math.ceil(line.length / 2) ? line.slice(0, breakAt + 1) : line;
+      lines.push(kept.join('').trimEnd());
+      line = line.slice(kept.length);
+      used = line.reduce((sum, part) => sum + graphemeWidth(part), 0);
+    }
+    line.push(grapheme);
+    used += next;
+  }
+  if (line.length > 0) lines.push(line.join(''));
+  return lines;
+}
+
+function lastBreak(line: readonly string[]): number {
+  for (let i = line.length - 1; i >= 0; i--) if (/^[ /?&-]$/.test(line[i] ?? '')) return i;
+  return -1;
+}

@@ -53,7 +53,10 @@ describe('reports list fitted to the terminal', () => {
       for (const report of firstPage()) {
         expect(lines.some((line) => new RegExp(`^${report.id} +\\S+ .*\\b${report.result}\\b`).test(line)), String(report.id)).toBe(true);
       }
-      expect(lines.some((line) => line.includes('…'))).toBe(true);
+      // At 80 the URLs show whole (the scheme, the time of day and the project gave way); at 40 they are cut.
+      const urls = firstPage().map((report) => String(report.url).replace(/^https?:\/\//, ''));
+      if (columns === 80) for (const url of urls) expect(lines.some((line) => line.includes(` ${url} `)), url).toBe(true);
+      else expect(lines.some((line) => line.includes('…'))).toBe(true);
       expect(lines).toContain('page 1 of 7, 63 reports; next: --page 2, or --all');
     });
   }
@@ -62,7 +65,7 @@ describe('reports list fitted to the terminal', () => {
     const lines = await onTerminal(['reports', 'list'], 40);
     const note = lines.findIndex((line) => /^rsapi: project, privacy, generated_at left out to fit the terminal; --wide shows every column whole$/.test(line));
     expect(note).toBeGreaterThan(lines.findIndex((line) => /^id +url/.test(line)));
-    expect(note).toBeGreaterThan(lastIndexWhere(lines, (line) => /^\d+ +https?:/.test(line)));
+    expect(note).toBeGreaterThan(lastIndexWhere(lines, (line) => /^\d+ +\S+ +(good|decent|bad) /.test(line)));
   });
 
   it('--wide shows every URL whole, wider than the terminal', async () => {
@@ -97,8 +100,58 @@ describe('on a real pseudo-terminal', () => {
     expect(code).toBe(0);
     const lines = screenLines(screen);
     const note = lines.findIndex((line) => line.startsWith('rsapi: project, privacy, generated_at left out'));
-    expect(note).toBeGreaterThan(lastIndexWhere(lines, (line) => /^\d+ +https?:/.test(line)));
+    expect(note).toBeGreaterThan(lastIndexWhere(lines, (line) => /^\d+ +\S+ +(good|decent|bad) /.test(line)));
     expect(note).toBeLessThan(lines.findIndex((line) => line.startsWith('page 1 of 7')));
+  });
+});
+
+describe('what gives way first, on a real pseudo-terminal', () => {
+  /** The seed mock's first page at `columns`, and the phpRank mock's (URLs stored without a scheme). */
+  async function screens(columns: number) {
+    const phprank = await startMock({ flavor: 'phprank', rateLimit: 0 });
+    try {
+      const run = async (fixture: MockFixture) => {
+        const { code, screen } = await runOnTerminal(['reports', 'list', '--no-color'], { env: { ...fixture.env, TERM: 'xterm-256color' }, size: { columns, rows: 50 } });
+        expect(code).toBe(0);
+        const urls = [...fixture.server.reports()].sort((a, b) => Number(b.id) - Number(a.id)).slice(0, 10).map((report) => String(report.url).replace(/^https?:\/\//, ''));
+        return { lines: screenLines(screen), urls };
+      };
+      return [await run(mock), await run(phprank)];
+    } finally {
+      await phprank.close();
+    }
+  }
+
+  it('at 80 columns every URL shows whole, without its scheme; the date shows without its time; project is left out and said so', async () => {
+    for (const { lines, urls } of await screens(80)) {
+      expect(lines[0]).toMatch(/^id +url +result +score +privacy +generated_at$/);
+      for (const url of urls) expect(lines.some((line) => new RegExp(`^\\d+ +${url.replace(/[.?*+/]/g, '\\$&')} +(good|decent|bad) +\\d+ +\\w+ +\\d{4}-\\d\\d-\\d\\d$`).test(line)), url).toBe(true);
+      expect(lines.join('\n')).not.toMatch(/https?:\/\/|…/);
+      expect(lines).toContain('rsapi: project left out to fit the terminal; --wide shows every column whole');
+    }
+  });
+
+  it('at 40 columns the URLs are cut in their middle: host first, path end last, no two rows alike', async () => {
+    for (const { lines } of await screens(40)) {
+      const rows = lines.filter((line) => /^\d+ /.test(line));
+      expect(rows).toHaveLength(10);
+      for (const row of rows) expect(displayWidth(row), row).toBeLessThanOrEqual(40);
+      const cut = rows.map((row) => row.split(/ +/)[1] ?? '').filter((url) => url.includes('…'));
+      expect(cut.length).toBeGreaterThan(0);
+      for (const url of cut) expect(url).toMatch(/^[a-z]+\.[^…]*….*-2$/);
+      expect(new Set(rows.map((row) => row.split(/ +/)[1])).size).toBe(10);
+    }
+  });
+
+  it('reports show at 40 columns wraps a long URL under its value column instead of cutting it', async () => {
+    const report = mock.server.reports().find((r) => String(r.url).length > 30);
+    const { code, screen } = await runOnTerminal(['reports', 'show', String(report?.id), '--no-color'], { env: { ...mock.env, TERM: 'xterm-256color' }, size: { columns: 40, rows: 50 } });
+    expect(code).toBe(0);
+    const lines = screenLines(screen);
+    const at = lines.findIndex((line) => line.startsWith('url '));
+    const value = [lines[at] ?? '', ...lines.slice(at + 1).filter((line, i, rest) => rest.slice(0, i + 1).every((l) => l.startsWith('   ')))].map((line) => line.slice(14)).join('');
+    expect(value).toBe(String(report?.url));
+    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(40);
   });
 });
 

@@ -182,7 +182,7 @@ describe('table fitted to a width', () => {
     return { out, lines, notices };
   }
 
-  for (const width of [120, 80, 60, 40, 30]) {
+  for (const width of [80, 60, 40, 30]) {
     it(`no line is wider than ${width} columns, ids and results stay whole, the URL is shortened with …`, async () => {
       const { lines, out } = await fitted(width);
       for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
@@ -190,16 +190,21 @@ describe('table fitted to a width', () => {
       for (const id of ['101', '102', '103']) expect(text).toMatch(new RegExp(`^${id} `, 'm'));
       for (const result of ['decent', 'good', 'bad']) expect(text).toMatch(new RegExp(`\\b${result}\\b`));
       expect(text).not.toContain(longUrl);
-      expect(text).toMatch(/^101 +https:\/\/w[^ ]*… /m);
+      // Without its scheme, cut in the middle: the host's start and the URL's end stay.
+      expect(text).not.toContain('https://');
+      expect(text).toMatch(/^101 +www\.[^ ]*…[^ ]*more /m);
     });
   }
 
-  it('shortens the URL before anything else when a little room is missing', async () => {
-    const { lines } = await fitted(110);
-    expect(lines[0]).toMatch(/^id +url +project +result +score +privacy +generated_at$/);
-    expect(lines[1]).toContain('www.example.com');
-    expect(lines[1]).toContain('2026-11-20 14:44:03');
-    expect(lines[1]).toContain('…');
+  it('the time of day, then project and privacy give way before the URL is cut', async () => {
+    const { lines, notices } = await fitted(110);
+    expect(lines[0]).toMatch(/^id +url +result +score +generated_at$/);
+    expect(lines[1]).toMatch(/^101 +www\.example\.com…[^ ]*\/on\/and\/on\?with=query&and=more +decent +71 +2026-11-20$/);
+    expect(notices).toEqual([expect.stringMatching(/^rsapi: project, privacy left out to fit the terminal; --wide shows/)]);
+    // With room enough once they are gone (120 columns), the URL shows whole, only its scheme left out.
+    const roomy = await fitted(120);
+    expect(roomy.lines[1]).toMatch(/^101 +www\.example\.com\/a\/rather\/long\/path\/to\/a\/page\/that\/goes\/on\/and\/on\?with=query&and=more +decent/);
+    for (const line of roomy.lines) expect(displayWidth(line), line).toBeLessThanOrEqual(120);
   });
 
   it('leaves out the last columns when even shortened they cannot fit, and says which', async () => {
@@ -221,13 +226,17 @@ describe('table fitted to a width', () => {
     expect(new Set(resultColumn).size).toBe(1);
   });
 
-  it('shortens a single record\'s values to the width', async () => {
+  it('wraps a single record\'s long values under its values\' column instead of cutting them', async () => {
     const out = new BufferSink();
     await writeRecord(out, wideRecords[0] ?? {}, options(false, { width: 40 }));
     const lines = out.text.split('\n').filter(Boolean);
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
     expect(lines).toContain('id            101');
-    expect(lines).toContain('url           https://www.example.com/a…');
+    const url = lines.findIndex((line) => line.startsWith('url '));
+    const continued = lines.slice(url + 1).filter((line) => line.startsWith(' '.repeat(14)));
+    expect(continued.length).toBeGreaterThan(1);
+    expect([lines[url], ...continued].map((line) => line?.slice(14)).join('')).toBe(longUrl);
+    expect(out.text).not.toContain('…');
   });
 
   it('draws 10,000 rows in well under a second, and in chunks rather than one string', async () => {
