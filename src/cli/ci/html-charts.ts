@@ -2,7 +2,8 @@
 // Each is an image with a name (role="img", aria-labelledby); the numbers it shows are also on the page as text.
 import { html, type Markup } from './html-markup.js';
 
-const BUCKET_NAMES = ['0–9', '10–19', '20–29', '30–39', '40–49', '50–59', '60–69', '70–79', '80–89', '90–100'];
+/** The histogram's buckets as people read them. */
+export const BUCKET_NAMES = ['0–9', '10–19', '20–29', '30–39', '40–49', '50–59', '60–69', '70–79', '80–89', '90–100'];
 /** The result most scores of a bucket get (bad < 49, decent 49-79, good > 79): the bar's colour. */
 const BUCKET_RESULT = ['bad', 'bad', 'bad', 'bad', 'bad', 'decent', 'decent', 'decent', 'good', 'good'];
 

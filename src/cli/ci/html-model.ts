@@ -9,8 +9,8 @@ import { showInvisible } from './escape.js';
 import { pageHref } from './html-markup.js';
 import { projectOf, type CiRun, type ErrorCase, type ReportCase, type SkippedCase } from './run-record.js';
 
-/** How many lowest scores, regressions, new check failures, new and vanished URLs and projects are listed. */
-export const HTML_LIMITS = { lowest: 10, regressions: 100, urls: 200, projects: 100 } as const;
+/** How many lowest scores, regressions (and check changes), URLs, projects and checks are listed before the rest is cut or folded. */
+export const HTML_LIMITS = { lowest: 10, regressions: 100, urls: 200, projects: 100, checks: 12 } as const;
 
 /** A report as the summaries show it. */
 export interface ReportView {

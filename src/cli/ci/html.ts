@@ -2,7 +2,8 @@
 // job keeps as an artifact: verdict, counts, histogram, projects, lowest scores, regressions, failed checks, all reports.
 import { RESULTS } from '../../api/report-model.js';
 import { VERSION } from '../../version.js';
-import { histogramSvg, percent, resultShareSvg } from './html-charts.js';
+import type { CheckCount } from '../../output/check-stats.js';
+import { BUCKET_NAMES, histogramSvg, percent, resultShareSvg } from './html-charts.js';
 import { html, jsonForScript, Markup, pageLink } from './html-markup.js';
 import { buildModel, formatNumber, HTML_LIMITS, tableData, type BaselineView, type HtmlModel, type ReportView } from './html-model.js';
 import { reportPageScript } from './html-script.js';
@@ -101,7 +102,7 @@ function scoresSection(model: HtmlModel): Markup {
   const { count, mean, median } = model.scores;
   if (count === 0) return html``;
   const figures = `${plural(count, 'score')}; mean ${formatNumber(mean!)}, median ${formatNumber(median!)}`;
-  const rows = model.histogram.map((n, index) => html`<tr><th scope="row">${index === 9 ? '90–100' : `${index * 10}–${index * 10 + 9}`}</th><td class="num">${n}</td></tr>`);
+  const rows = model.histogram.map((n, index) => html`<tr><th scope="row">${BUCKET_NAMES[index]}</th><td class="num">${n}</td></tr>`);
   return html`<section aria-labelledby="scores-title">
 <h2 id="scores-title">Scores</h2>
 <figure>
@@ -184,15 +185,17 @@ function checksSection(model: HtmlModel): Markup {
   const checks = model.checks;
   if (!checks) return html``;
   const failing = checks.failed;
+  if (failing.length === 0) {
+    return html`<section aria-labelledby="checks-title"><h2 id="checks-title">Checks failed most</h2><p>Every check passed in all ${plural(checks.reports, 'report')} that carry per-check results.</p></section>`;
+  }
+  const [first, rest] = [failing.slice(0, HTML_LIMITS.checks), failing.slice(HTML_LIMITS.checks)];
+  const table = (rows: CheckCount[], caption: string) => html`<div class="table-wrap"><table><caption>${caption}</caption>
+<thead><tr><th scope="col">check</th><th scope="col">importance</th><th scope="col" class="num">reports failing</th></tr></thead>
+<tbody>${rows.map((check) => html`<tr><th scope="row">${check.name}</th><td>${check.importance ?? '–'}</td><td class="num">${check.failed} (${percent(check.failed, check.reports)})${meter(check.share, 'bad')}</td></tr>`)}</tbody></table></div>`;
   return html`<section aria-labelledby="checks-title">
 <h2 id="checks-title">Checks failed most</h2>
-${
-  failing.length === 0
-    ? html`<p>Every check passed in all ${plural(checks.reports, 'report')} that carry per-check results.</p>`
-    : html`<div class="table-wrap"><table><caption>Of the ${plural(checks.reports, 'report')} that carry per-check results, how many fail each check</caption>
-<thead><tr><th scope="col">check</th><th scope="col">importance</th><th scope="col" class="num">reports failing</th></tr></thead>
-<tbody>${failing.map((check) => html`<tr><th scope="row">${check.name}</th><td>${check.importance ?? '–'}</td><td class="num">${check.failed} (${percent(check.failed, check.reports)})${meter(check.share, 'bad')}</td></tr>`)}</tbody></table></div>`
-}
+${table(first, `Of the ${plural(checks.reports, 'report')} that carry per-check results, how many fail each check${rest.length > 0 ? `: the ${first.length} failed most` : ''}`)}
+${rest.length > 0 ? html`<details><summary>The other ${plural(rest.length, 'failing check')}</summary>${table(rest, 'The other failing checks')}</details>` : ''}
 </section>`;
 }
 
@@ -222,12 +225,12 @@ const COLUMNS = [
 ] as const;
 
 function tableSection(model: HtmlModel): Markup {
-  const results = [...RESULTS, 'none'];
+  const results = [...RESULTS.map((result) => [result, result]), ['none', 'no result']];
   return html`<section aria-labelledby="all-title">
 <h2 id="all-title">All reports</h2>
 <div class="controls" role="search">
 <label>Find (URL, project or id)<input type="search" id="filter-text" autocomplete="off" spellcheck="false"></label>
-<label>Result<select id="filter-result"><option value="">all results</option>${results.map((result) => html`<option value="${result}">${result}</option>`)}</select></label>
+<label>Result<select id="filter-result"><option value="">all results</option>${results.map(([value, name]) => html`<option value="${value}">${name}</option>`)}</select></label>
 </div>
 <p id="table-status" role="status" aria-live="polite">${plural(model.reports.length, 'report')}.</p>
 <div class="table-wrap" id="reports-wrap"><table id="reports"><caption class="visually-hidden">Every report of the run; the column buttons sort it</caption>
