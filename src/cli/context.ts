@@ -12,8 +12,10 @@ import { configPath } from '../config/paths.js';
 import { defaultSetting, resolveSettings, storedKeyElsewhere, unknownProfileError, type ResolvedSettings } from '../config/resolve.js';
 import type { OutputFormat, OutputOptions, RecordKind } from '../output/index.js';
 import { USER_AGENT } from '../version.js';
-import { redact, registerSecret } from './secrets.js';
 import { forStderr } from './stderr.js';
+import type { Invocation } from './invocation.js';
+import type { Clock } from '../api/retry-policy.js';
+import type { Secrets } from './secrets.js';
 import { colorEnabled, terminalWidth, type Terminal } from './terminal.js';
 
 /** The options every command accepts, before or after its name. */
@@ -28,15 +30,20 @@ export class CommandContext {
   private readonly halt = new AbortController();
   /** Raised on Ctrl-C or by haltRequests(): from then on no request of this run starts (retries and look-ups included). */
   readonly noNewRequests: AbortSignal;
+  readonly io: Terminal;
+  /** Aborted on Ctrl-C. */
+  readonly signal: AbortSignal;
+  readonly clock: Clock;
+  /** The invocation's secrets: whatever this run learns to be one is registered here and never printed. */
+  readonly secrets: Secrets;
 
   constructor(
-    readonly io: Terminal,
+    invocation: Invocation,
     readonly globals: GlobalOptions,
-    /** Aborted on Ctrl-C. */
-    readonly signal: AbortSignal,
   ) {
-    registerSecret(globals.apiKey);
-    this.noNewRequests = AbortSignal.any([signal, this.halt.signal]);
+    ({ io: this.io, signal: this.signal, clock: this.clock, secrets: this.secrets } = invocation);
+    this.secrets.register(globals.apiKey);
+    this.noNewRequests = AbortSignal.any([this.signal, this.halt.signal]);
     setMaxListeners(0, this.noNewRequests);
   }
 
@@ -48,9 +55,9 @@ export class CommandContext {
   settings(): ResolvedSettings {
     if (!this.resolved) {
       this.resolved = resolveSettings(this.globals, this.io.env);
-      registerSecret(this.resolved.apiKey);
+      this.secrets.register(this.resolved.apiKey);
       // A base URL with credentials is refused where it is used; its password is kept out of every message meanwhile.
-      registerSecret(urlPassword(this.resolved.baseUrl));
+      for (const password of urlPasswords(this.resolved.baseUrl)) this.secrets.register(password);
     }
     return this.resolved;
   }
@@ -94,7 +101,7 @@ export class CommandContext {
    * with this run's timeout, tracing and Ctrl-C; closed with the context.
    */
   connect(baseUrlInput: string, apiKey: string, options: { retries?: number; abortOnInterrupt?: boolean } = {}): ApiClient {
-    registerSecret(apiKey);
+    this.secrets.register(apiKey);
     const baseUrl = normaliseBaseUrl(baseUrlInput);
     this.warnIfPlainHttp(baseUrl);
     const timeoutSeconds = this.globals.timeout ?? this.storedSetting('timeout');
@@ -106,6 +113,7 @@ export class CommandContext {
       createTimeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
       retries: options.retries ?? this.globals.retries ?? this.storedSetting('retries'),
       retryBaseMs: retryBaseMs(this.io.env),
+      clock: this.clock,
       signal: options.abortOnInterrupt === false ? undefined : this.signal,
       // Whatever happens to requests under way, none starts after Ctrl-C: retries and look-ups included.
       stop: this.noNewRequests,
@@ -206,12 +214,18 @@ function retryBaseMs(env: NodeJS.ProcessEnv): number | undefined {
   return env.RSAPI_RETRY_BASE_MS && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
-function urlPassword(url: string | undefined): string | undefined {
+/** The password of a base URL with credentials, as typed (percent-encoded) and decoded. */
+function urlPasswords(url: string | undefined): string[] {
+  let password = '';
   try {
-    const password = url ? new URL(url).password : '';
-    if (password) registerSecret(password); // as typed, percent-encoded
-    return password ? decodeURIComponent(password) : undefined;
+    password = url ? new URL(url).password : '';
   } catch {
-    return undefined;
+    return [];
+  }
+  if (!password) return [];
+  try {
+    return [password, decodeURIComponent(password)];
+  } catch {
+    return [password];
   }
 }

@@ -2,13 +2,7 @@
 import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { CommandContext, type GlobalOptions } from './context.js';
-import type { Terminal } from './terminal.js';
-
-export interface Invocation {
-  io: Terminal;
-  signal: AbortSignal;
-  exitCode: ExitCodeValue;
-}
+import type { Invocation } from './invocation.js';
 
 /**
  * A command's work, given its options and arguments as typed by the declaration: returns its exit code
@@ -37,7 +31,7 @@ export function handle<Args extends unknown[], Opts extends OptionValues, Global
     const globals: GlobalOptions = command.optsWithGlobals();
     // --jq: the expression is checked before anything runs; the output is filtered once the command is done.
     const jq = globals.jq === undefined ? undefined : await (await import('./jq.js')).jqOutput(globals.jq, invocation.io);
-    const context = new CommandContext(jq?.io ?? invocation.io, globals, invocation.signal);
+    const context = new CommandContext(jq ? { ...invocation, io: jq.io } : invocation, globals);
     try {
       invocation.exitCode = (await handler(context, command.opts(), command.processedArgs, command)) ?? ExitCode.ok;
       await jq?.flush();

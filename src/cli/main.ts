@@ -39,8 +39,8 @@ process.on('SIGTERM', onSignal);
 // Stack traces of RSAPI_DEBUG=1 / --verbose point into src/*.ts through the shipped source maps; set before the
 // chunks load, and only then, so an ordinary start-up does not parse the maps.
 if (process.env.RSAPI_DEBUG === '1' || argv.includes('--verbose') || argv.includes('-v')) process.setSourceMapsEnabled(true);
-const { run, processTerminal } = await import('./program.js');
-const code = await run(argv, processTerminal(), controller.signal);
+const { run, processTerminal, createInvocation } = await import('./program.js');
+const code = await run(argv, createInvocation({ terminal: processTerminal(), signal: controller.signal }));
 process.exitCode = code;
 // Nothing left to do: do not wait for idle sockets or stdin listeners to let go. Output written just before
 // (help, a completion script: synchronous writes to a file) may have failed: its line and exit 1 come first,

@@ -6,17 +6,18 @@ import { OUTPUT_FORMATS, outputFormatsHelp } from '../output/index.js';
 import { VERSION } from '../version.js';
 import { reportError } from './exit.js';
 import { UsageError } from './errors.js';
-import { forgetSecrets, redactedSink, registerInvocationSecrets } from './secrets.js';
 import { forStderr } from './stderr.js';
 import { addGlobalOptions, refuseEmptyValues } from './options.js';
 import { expandJsonFields } from './json-fields.js';
 import { EXIT_CODES_TEXT, HELP_TOPIC_NAMES, helpTopic } from './help-topics.js';
 import { nearest } from '../suggest.js';
 import type { Terminal } from './terminal.js';
-import { attachInvocation, invocationOf, type Invocation, type ParentCommand } from './handler.js';
+import { attachInvocation, invocationOf, type ParentCommand } from './handler.js';
+import type { Invocation } from './invocation.js';
 import { TOP_COMMANDS, topCommand, type TopCommand } from './command-index.js';
 
 export { processTerminal } from './terminal.js';
+export { createInvocation } from './invocation.js';
 
 const EXIT_CODES_HELP = `
 Examples:
@@ -145,9 +146,9 @@ function applyToTree(command: CommandUnknownOpts, apply: (command: CommandUnknow
 }
 
 /** Runs one invocation and returns its exit code. Never throws. */
-export async function run(givenArgv: string[], terminal: Terminal, signal: AbortSignal): Promise<ExitCodeValue> {
-  // No command prints a known secret: a service echoing the key in a record gets it masked on stdout too.
-  const io: Terminal = { ...terminal, stdout: redactedSink(terminal.stdout) };
+export async function run(givenArgv: string[], invocation: Invocation): Promise<ExitCodeValue> {
+  const { io, signal } = invocation;
+  invocation.secrets.registerInvocation(givenArgv, io.env);
   let argv: string[];
   try {
     argv = expandJsonFields(givenArgv);
@@ -155,10 +156,7 @@ export async function run(givenArgv: string[], terminal: Terminal, signal: Abort
     return reportError(error, io.stderr, { debug: false });
   }
   const program = await buildProgram(argv);
-  const invocation: Invocation = { io, signal, exitCode: ExitCode.ok };
   attachInvocation(program, invocation);
-  forgetSecrets();
-  registerInvocationSecrets(argv, io.env);
   const debug = argv.includes('--verbose') || argv.includes('-v') || io.env.RSAPI_DEBUG === '1';
   const target = helpTarget(program, argv);
   if ('topic' in target) {

@@ -2,7 +2,7 @@
 import { InterruptedError } from '../api/errors.js';
 import { UsageError } from './errors.js';
 import { readUserFile } from './files.js';
-import { registerSecret } from './secrets.js';
+import type { Secrets } from './secrets.js';
 import { readAll, type Terminal } from './terminal.js';
 
 /** Prompts need a person at both ends: input from a terminal, and a terminal to draw on. */
@@ -10,11 +10,11 @@ export function canPrompt(io: Terminal): boolean {
   return io.stdinIsTTY && io.stderrIsTTY;
 }
 
-export async function promptSecret(io: Terminal, message: string): Promise<string> {
+export async function promptSecret(io: Terminal, secrets: Secrets, message: string): Promise<string> {
   const { default: password } = await import('@inquirer/password');
   // No ctrl+t reveal: a revealed secret lands in terminal scrollback, screen shares and script(1) logs.
   const value = await interruptible(password({ message, mask: '*', toggleMask: false }, { input: io.stdin, output: io.stderr as NodeJS.WritableStream }));
-  registerSecret(value);
+  secrets.register(value);
   return value;
 }
 
@@ -55,9 +55,9 @@ async function interruptible<T>(answer: Promise<T>): Promise<T> {
  * terminal would show the secret as it is typed: there the masked prompt asks instead, or, with no terminal
  * to draw it on, the run is refused.
  */
-export async function readSecretFromStdin(io: Terminal, what: string, signal?: AbortSignal): Promise<string> {
+export async function readSecretFromStdin(io: Terminal, secrets: Secrets, what: string, signal?: AbortSignal): Promise<string> {
   if (io.stdinIsTTY) {
-    if (canPrompt(io)) return promptSecret(io, what);
+    if (canPrompt(io)) return promptSecret(io, secrets, what);
     throw new UsageError(`standard input is a terminal: the ${what} would show as it is typed`, {
       hint: `pipe it in or redirect it from a file (\`< file\`)`,
     });
@@ -65,15 +65,15 @@ export async function readSecretFromStdin(io: Terminal, what: string, signal?: A
   const text = await readAll(io.stdin, signal);
   const value = text.split(/\r?\n/)[0] ?? '';
   if (!value) throw new UsageError(`no ${what} on standard input`);
-  registerSecret(value);
+  secrets.register(value);
   return value;
 }
 
-export async function readSecretFromFile(path: string, what: string): Promise<string> {
+export async function readSecretFromFile(path: string, secrets: Secrets, what: string): Promise<string> {
   const text = await readUserFile(path, `${what} file`);
   const value = text.split(/\r?\n/)[0] ?? '';
   if (!value) throw new UsageError(`the ${what} file ${path} is empty`);
-  registerSecret(value);
+  secrets.register(value);
   return value;
 }
 

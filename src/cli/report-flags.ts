@@ -3,6 +3,7 @@ import { Option, type Command, type OptionValues } from '@commander-js/extra-typ
 import { UsageError } from './errors.js';
 import { PRIVACY, type Privacy } from '../api/reports.js';
 import { canPrompt, promptSecret, readSecretFromFile, readSecretFromStdin } from './prompts.js';
+import type { Secrets } from './secrets.js';
 import type { Terminal } from './terminal.js';
 import { choiceOption, type DeclaredOptions } from './options.js';
 
@@ -27,15 +28,15 @@ function parsePrivacy(value: string): Privacy {
  * The password, when privacy is `password`: from stdin, a file, or a masked prompt on a terminal.
  * Never from a flag value, so it shows neither in shell history nor in the process list.
  */
-export async function resolvePassword(io: Terminal, flags: PrivacyFlags, options: { required: boolean; signal?: AbortSignal }): Promise<string | undefined> {
+export async function resolvePassword(io: Terminal, flags: PrivacyFlags, options: { required: boolean; secrets: Secrets; signal?: AbortSignal }): Promise<string | undefined> {
   const given = flags.passwordStdin || flags.passwordFile !== undefined;
   if (given && flags.privacy !== PRIVACY.password) {
     throw new UsageError('a password goes only with --privacy password (2)');
   }
-  if (flags.passwordStdin) return readSecretFromStdin(io, 'password', options.signal);
-  if (flags.passwordFile !== undefined) return readSecretFromFile(flags.passwordFile, 'password');
+  if (flags.passwordStdin) return readSecretFromStdin(io, options.secrets, 'password', options.signal);
+  if (flags.passwordFile !== undefined) return readSecretFromFile(flags.passwordFile, options.secrets, 'password');
   if (flags.privacy !== PRIVACY.password) return undefined;
-  if (canPrompt(io)) return promptSecret(io, 'Report page password');
+  if (canPrompt(io)) return promptSecret(io, options.secrets, 'Report page password');
   if (!options.required) return undefined;
   throw new UsageError('--privacy password needs a password', { hint: 'give it with --password-stdin or --password-file PATH' });
 }

@@ -1,53 +1,57 @@
-// Secrets known to this run (the API key, report passwords), and the one function that scrubs them from any text.
+// The secrets one invocation knows (the API key, report passwords), and the one way they are scrubbed from any text.
 import type { Sink } from '../output/index.js';
+import { terminalLines, terminalText } from '../output/terminal-text.js';
 
-const secrets = new Set<string>();
+/** The secrets of one invocation: each run has its own (in-process tests run many invocations in one process). */
+export class Secrets {
+  private readonly known = new Set<string>();
 
-/** A new invocation starts with no secrets known (in-process tests run many invocations in one process). */
-export function forgetSecrets(): void {
-  secrets.clear();
-}
-
-/** Registers a value that must never be printed. Very short values are ignored (they would redact ordinary words). */
-export function registerSecret(value: string | undefined): void {
-  if (value && value.length >= 4) secrets.add(value);
-}
-
-/**
- * Before anything is parsed: the key given with --api-key or RSAPI_API_KEY, so that even a usage error
- * (which commander words from argv) cannot echo it.
- */
-export function registerInvocationSecrets(argv: readonly string[], env: NodeJS.ProcessEnv): void {
-  registerSecret(env.RSAPI_API_KEY);
-  argv.forEach((word, index) => {
-    if (word === '--api-key') registerSecret(argv[index + 1]);
-    else if (word.startsWith('--api-key=')) registerSecret(word.slice('--api-key='.length));
-  });
-}
-
-export function redact(text: string): string {
-  let result = text;
-  for (const secret of secrets) result = result.split(secret).join('***');
-  return result;
-}
-
-type StreamSink = Sink & Partial<Pick<NodeJS.WritableStream, 'once' | 'removeListener'>>;
-
-/**
- * A sink that redacts every chunk before `target` gets it. A stream's `once` and `removeListener` are passed
- * through, so writers waiting for 'drain' (backpressure) still can.
- */
-export function redactedSink(target: StreamSink): StreamSink {
-  const sink: StreamSink = { write: (chunk: string) => target.write(redact(chunk)) };
-  if (typeof target.once === 'function') {
-    sink.once = ((event: string, listener: (...args: unknown[]) => void) => {
-      target.once!(event, listener);
-      return sink;
-    }) as StreamSink['once'];
-    sink.removeListener = ((event: string, listener: (...args: unknown[]) => void) => {
-      target.removeListener?.(event, listener);
-      return sink;
-    }) as StreamSink['removeListener'];
+  /** Registers a value that must never be printed. Very short values are ignored (they would redact ordinary words). */
+  register(value: string | undefined): void {
+    if (!value || value.length < 4) return;
+    this.known.add(value);
+    // Stderr escapes control characters before its sink redacts: a secret holding one is known in that form too.
+    this.known.add(terminalText(value));
+    this.known.add(terminalLines(value));
   }
-  return sink;
+
+  /**
+   * Before anything is parsed: the key given with --api-key or RSAPI_API_KEY, so that even a usage error
+   * (which commander words from argv) cannot echo it.
+   */
+  registerInvocation(argv: readonly string[], env: NodeJS.ProcessEnv): void {
+    this.register(env.RSAPI_API_KEY);
+    argv.forEach((word, index) => {
+      if (word === '--api-key') this.register(argv[index + 1]);
+      else if (word.startsWith('--api-key=')) this.register(word.slice('--api-key='.length));
+    });
+  }
+
+  /** Whether `value` is one of this invocation's secrets. */
+  has(value: string): boolean {
+    return this.known.has(value);
+  }
+
+  redact(text: string): string {
+    let result = text;
+    for (const secret of this.known) result = result.split(secret).join('***');
+    return result;
+  }
+
+  /**
+   * `target` with every text chunk redacted before it gets it. Everything else is the target's own, so a
+   * stream stays one: writers waiting for 'drain' still can, a progress bar still reads isTTY and columns,
+   * a prompt still draws on it.
+   */
+  redactedSink<Target extends Sink>(target: Target): Target {
+    const write = (chunk: unknown, ...rest: unknown[]) =>
+      (target.write as (chunk: unknown, ...rest: unknown[]) => unknown).call(target, typeof chunk === 'string' ? this.redact(chunk) : chunk, ...rest);
+    return new Proxy(target, {
+      get(object, property) {
+        if (property === 'write') return write;
+        const value: unknown = Reflect.get(object, property, object);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
+      },
+    });
+  }
 }

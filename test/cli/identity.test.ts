@@ -13,7 +13,7 @@ import { sendJson, startRawServer, type RawServer, type SeenRequest } from '../h
 import { startMock } from '../helpers/mock.js';
 import { runInProcess, testTerminal } from '../helpers/run.js';
 import { childNamed, childrenNamed, parseXml } from '../helpers/xml.js';
-import { run as runProgram } from '../../src/cli/program.js';
+import { createInvocation, run as runProgram } from '../../src/cli/program.js';
 
 const closers: (() => unknown)[] = [];
 afterEach(async () => {
@@ -182,7 +182,7 @@ async function runUntil(argv: string[], env: Record<string, string>, when: RegEx
     if (when.test(stderr.text)) ctrlC.abort();
   }, 5);
   try {
-    const code = await runProgram(argv, terminal, ctrlC.signal);
+    const code = await runProgram(argv, createInvocation({ terminal, signal: ctrlC.signal }));
     return { code, stderr: stderr.text };
   } finally {
     clearInterval(watch);

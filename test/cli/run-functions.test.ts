@@ -1,6 +1,7 @@
 // A verb's named run function called directly: a context on the test terminal and typed options, no commander, no argv.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandContext } from '../../src/cli/context.js';
+import { createInvocation } from '../../src/cli/invocation.js';
 import { ExitCode } from '../../src/cli/exit-codes.js';
 import { listRun, type ListOptions } from '../../src/cli/commands/reports/list.js';
 import { showRun } from '../../src/cli/commands/reports/show.js';
@@ -19,7 +20,7 @@ afterAll(async () => {
 /** Calls `run` with a context built as the handler builds it, on the test terminal; returns what it wrote. */
 async function withContext(run: (ctx: CommandContext) => Promise<number | void>) {
   const { terminal, stdout, stderr, cleanup } = testTerminal({ env: mock.env });
-  const ctx = new CommandContext(terminal, { color: false, json: true }, new AbortController().signal);
+  const ctx = new CommandContext(createInvocation({ terminal, signal: new AbortController().signal }), { color: false, json: true });
   const before = mock.server.requests.length;
   try {
     const code = (await run(ctx)) ?? ExitCode.ok;

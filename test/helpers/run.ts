@@ -1,6 +1,8 @@
 // Running one rsapi invocation in-process, through an injected terminal: the fast way to test a command.
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
+import type { Clock } from '../../src/api/retry-policy.js';
+import { createInvocation } from '../../src/cli/invocation.js';
 import { run } from '../../src/cli/program.js';
 import type { Terminal } from '../../src/cli/terminal.js';
 import { tempDir } from './cli.js';
@@ -19,6 +21,7 @@ import { tempDir } from './cli.js';
  * - `stdin`: text on standard input, then end of input (default: empty).
  * - `columns`: the terminal's width (default: undefined, as for a pipe).
  * - `signal`: abort it to act as Ctrl-C.
+ * - `clock`: the run's time and waits (retries, pacing, look-ups); a FakeClock (fake-clock.ts) makes them take no real time.
  *
  * Resolves with the exit code and everything written to stdout and stderr; never throws for a failing command.
  * About 20 ms a command instead of ~300 ms for a spawned binary. Spawn `bin/rsapi` (runCli in test/helpers/cli.ts)
@@ -37,6 +40,7 @@ export interface InProcessOptions {
   stdin?: string;
   columns?: number;
   signal?: AbortSignal;
+  clock?: Clock;
 }
 
 export interface InProcessResult {
@@ -48,7 +52,9 @@ export interface InProcessResult {
 export async function runInProcess(options: InProcessOptions): Promise<InProcessResult> {
   const { terminal, stdout, stderr, cleanup } = testTerminal(options);
   try {
-    const code = await run(options.argv, terminal, options.signal ?? new AbortController().signal);
+    // One invocation a run, as main makes one a process: its own secrets, clock and Ctrl-C.
+    const invocation = createInvocation({ terminal, signal: options.signal ?? new AbortController().signal, clock: options.clock });
+    const code = await run(options.argv, invocation);
     return { code, stdout: stdout.text, stderr: stderr.text };
   } finally {
     cleanup();
@@ -59,7 +65,7 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
  * The injected terminal alone, as runInProcess builds it (same `tty`, `env`, `stdin`, `columns`): for a test that
  * calls a command's run function (`listRun(ctx, opts)`) directly, with no program and no argv. Call `cleanup` after.
  */
-export function testTerminal(options: Omit<InProcessOptions, 'argv' | 'signal'>): {
+export function testTerminal(options: Omit<InProcessOptions, 'argv' | 'signal' | 'clock'>): {
   terminal: Terminal;
   stdout: { readonly text: string };
   stderr: { readonly text: string };

@@ -6,7 +6,7 @@ import { reportIdentity } from '../../api/report-url.js';
 import { tryLock, type HeldLock, type LockAttempt } from '../../config/lock-file.js';
 import type { EarlierAttempt } from '../../api/reports.js';
 import { fileError } from '../files.js';
-import { redact } from '../secrets.js';
+import type { Secrets } from '../secrets.js';
 
 /**
  * `sending` is written before a URL's first request, `created` or `failed` when it ends. A URL whose
@@ -66,13 +66,14 @@ export class Journal {
     readonly history: JournalHistory,
     private readonly lock: HeldLock,
     private readonly write: JournalWriter,
+    private readonly secrets: Secrets,
   ) {}
 
   /**
    * Takes the journal's lock (a second run on it is a usage error at once), reads what is there (tolerating
    * a torn last line) and opens the file for appending; usage error if it cannot.
    */
-  static open(path: string, write: JournalWriter = (fd, text) => writeSync(fd, text)): Journal {
+  static open(path: string, secrets: Secrets, write: JournalWriter = (fd, text) => writeSync(fd, text)): Journal {
     const lock = lockJournal(path);
     try {
       const text = readExisting(path);
@@ -88,7 +89,7 @@ export class Journal {
       } catch (error) {
         throw fileError('open the journal', path, error);
       }
-      const journal = new Journal(path, fd, history, lock, write);
+      const journal = new Journal(path, fd, history, lock, write, secrets);
       return journal;
     } catch (error) {
       lock.release();
@@ -100,8 +101,8 @@ export class Journal {
   record(entry: Omit<JournalEntry, 'at'>): void {
     // Redacted as stderr is: a service's error message may echo the key or the report password. The
     // message is redacted before JSON escaping could hide a secret from the redaction of the line.
-    const error = entry.error === undefined ? undefined : redact(entry.error);
-    this.append(`${redact(JSON.stringify({ ...entry, error, at: new Date().toISOString() }))}\n`);
+    const error = entry.error === undefined ? undefined : this.secrets.redact(entry.error);
+    this.append(`${this.secrets.redact(JSON.stringify({ ...entry, error, at: new Date().toISOString() }))}\n`);
   }
 
   private append(text: string): void {

@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { RsapiError } from '../../api/errors.js';
 import { UsageError } from '../errors.js';
 import { fileError } from '../files.js';
-import { redact } from '../secrets.js';
+import type { Secrets } from '../secrets.js';
 
 /** A path rsapi will write at the end of the run: refused now (exit 2) if its folder is missing or it is a folder. */
 export async function checkOutputPath(path: string, flag: string): Promise<void> {
@@ -19,10 +19,10 @@ export async function checkOutputPath(path: string, flag: string): Promise<void>
 }
 
 /** Written beside the target and renamed over it: a reader never sees half a file. Known secrets are redacted. */
-export async function writeFileAtomically(path: string, content: string): Promise<void> {
+export async function writeFileAtomically(path: string, content: string, secrets: Secrets): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${globalThis.crypto.randomUUID().slice(0, 8)}.tmp`);
   try {
-    await writeFile(temporary, redact(content), { flag: 'wx', mode: 0o644 });
+    await writeFile(temporary, secrets.redact(content), { flag: 'wx', mode: 0o644 });
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
@@ -31,9 +31,9 @@ export async function writeFileAtomically(path: string, content: string): Promis
 }
 
 /** Appended in one write, as $GITHUB_STEP_SUMMARY expects (each step adds to it). Known secrets are redacted. */
-export async function appendToFile(path: string, content: string): Promise<void> {
+export async function appendToFile(path: string, content: string, secrets: Secrets): Promise<void> {
   try {
-    await appendFile(path, redact(content), { mode: 0o644 });
+    await appendFile(path, secrets.redact(content), { mode: 0o644 });
   } catch (error) {
     throw writeFailure(path, error);
   }

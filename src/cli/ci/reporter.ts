@@ -129,11 +129,11 @@ export class CiReporter {
     const files = await import('./report-files.js');
     if (this.flags.junit !== undefined) {
       const { renderJunit } = await import('./junit.js');
-      await files.writeFileAtomically(this.flags.junit, renderJunit(run));
+      await files.writeFileAtomically(this.flags.junit, renderJunit(run), ctx.secrets);
     }
     if (this.flags.summary !== undefined) {
       const { renderSummary } = await import('./summary.js');
-      await files.appendToFile(this.flags.summary, renderSummary(run, exitCode));
+      await files.appendToFile(this.flags.summary, renderSummary(run, exitCode), ctx.secrets);
     }
     if (this.flags.html !== undefined) {
       // Loaded only here: the page's template, style and script cost nothing to a run without --html.

@@ -9,7 +9,6 @@ import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { canPrompt, promptSecret, promptText, readSecretFromStdin } from '../../prompts.js';
 import { checkApiKey, maskKey } from '../../../config/keys.js';
-import { registerSecret } from '../../secrets.js';
 import { checkKey } from './verify.js';
 
 function declareLogin(auth: ParentCommand) {
@@ -86,10 +85,10 @@ async function loginBaseUrl(ctx: CommandContext, interactive: boolean): Promise<
 }
 
 async function loginKey(ctx: CommandContext, interactive: boolean): Promise<string> {
-  const raw = interactive ? await promptSecret(ctx.io, 'API key') : await readSecretFromStdin(ctx.io, 'API key', ctx.signal);
+  const raw = interactive ? await promptSecret(ctx.io, ctx.secrets, 'API key') : await readSecretFromStdin(ctx.io, ctx.secrets, 'API key', ctx.signal);
   const key = raw.trim();
   if (!key) throw new UsageError('the API key is empty; nothing saved');
-  registerSecret(key);
+  ctx.secrets.register(key);
   checkApiKey(key, 'the API key');
   return key;
 }

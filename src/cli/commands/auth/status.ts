@@ -10,7 +10,6 @@ import { printAllProfiles } from './profiles.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { maskKey } from '../../../config/keys.js';
-import { redact } from '../../secrets.js';
 import { checkKey } from './verify.js';
 
 /** What `--json` prints: one object. */
@@ -126,7 +125,7 @@ function printStatus(ctx: CommandContext, status: AuthStatus): void {
       ...(status.account ? [`account: ${status.account.name ?? 'unnamed'}${status.account.plan === null ? '' : ` (plan: ${status.account.plan})`}`] : []),
     ].join('\n') + '\n';
   // The error may quote the service: on a terminal, escaped like any service text.
-  ctx.io.stdout.write(redact(renderDocument(ctx.format(), status, text, { terminal: ctx.io.stdoutIsTTY })));
+  ctx.io.stdout.write(ctx.secrets.redact(renderDocument(ctx.format(), status, text, { terminal: ctx.io.stdoutIsTTY })));
 }
 
 const PROFILE_SOURCE: Record<ProfileSource, string> = {

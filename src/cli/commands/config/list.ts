@@ -4,7 +4,6 @@ import type { Command } from '@commander-js/extra-typings';
 import { displaySetting, SETTING_KEYS } from '../../../config/keys.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand } from '../../handler.js';
-import { redact } from '../../secrets.js';
 
 export function registerList(config: ParentCommand): void {
   const command = config
@@ -31,5 +30,5 @@ export async function listRun(ctx: CommandContext) {
     if (value !== undefined) shown[key] = key === 'api-key' ? (displaySetting(key, value) as string) : value;
   }
   const text = () => Object.entries(shown).map(([key, value]) => `${key}=${value}\n`).join('');
-  ctx.io.stdout.write(redact(renderDocument(ctx.format(), shown, text)));
+  ctx.io.stdout.write(ctx.secrets.redact(renderDocument(ctx.format(), shown, text)));
 }

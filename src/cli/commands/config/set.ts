@@ -7,7 +7,6 @@ import { editDistance } from '../../../suggest.js';
 import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand } from '../../handler.js';
-import { registerSecret } from '../../secrets.js';
 
 export function registerSet(config: ParentCommand): void {
   const command = config
@@ -30,7 +29,7 @@ Examples:
 export async function setRun(ctx: CommandContext, opts: { key: SettingKey; value: string }) {
   const { key, value: raw } = opts;
   // A key typed here is refused, but it is still a key: keep it out of every message.
-  if (key === 'api-key') registerSecret(raw);
+  if (key === 'api-key') ctx.secrets.register(raw);
   const value = parseSettingValue(key, raw);
   const settings = ctx.settings();
   const { profile, stored } = settings;

@@ -68,7 +68,7 @@ export async function createRun(ctx: CommandContext, flags: CreateOptions) {
     ctx.note(`rsapi: ${describeShare(selected.share)}`);
     if (ci) ci.share = selected.share;
   }
-  const password = await resolvePassword(ctx.io, flags, { required: true, signal: ctx.signal });
+  const password = await resolvePassword(ctx.io, flags, { required: true, secrets: ctx.secrets, signal: ctx.signal });
   const { runBulkCreate } = await import('../../bulk/run-create.js');
   return runBulkCreate(ctx, {
     input: selected ? { ...input, urls: selected.urls } : input,

@@ -40,7 +40,7 @@ Examples:
 export async function updateRun(ctx: CommandContext, opts: UpdateOptions) {
   // Settings and output resolved before asking for a password, and both before the request.
   const client = ctx.client();
-  const password = await resolvePassword(ctx.io, opts, { required: false, signal: ctx.signal });
+  const password = await resolvePassword(ctx.io, opts, { required: false, secrets: ctx.secrets, signal: ctx.signal });
   const { report, reaudited } = await client.reports.update(opts.id, { privacy: opts.privacy, password, refresh: opts.refresh });
   if (reaudited === false) {
     ctx.note(`rsapi: warning: the service did not audit report ${opts.id} again: its generated_at did not change (${String(report.generated_at)})`);

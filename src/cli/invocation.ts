@@ -1,0 +1,31 @@
+// One run of the program: what belongs to it alone (its terminal, clock, Ctrl-C, known secrets), made once by its caller and passed down.
+import { systemClock, type Clock } from '../api/retry-policy.js';
+import { ExitCode, type ExitCodeValue } from './exit-codes.js';
+import { Secrets } from './secrets.js';
+import type { Terminal } from './terminal.js';
+
+export interface Invocation {
+  /** The terminal as commands see it: stdout and stderr redact this invocation's secrets. */
+  readonly io: Terminal;
+  /** Time and waits (retries, pacing, look-ups); a test passes a fake one so nothing waits real seconds. */
+  readonly clock: Clock;
+  /** Aborted on Ctrl-C. */
+  readonly signal: AbortSignal;
+  readonly secrets: Secrets;
+  /** What the command's handler returned; the run's exit code unless an error ends it. */
+  exitCode: ExitCodeValue;
+}
+
+export interface InvocationOptions {
+  terminal: Terminal;
+  signal: AbortSignal;
+  clock?: Clock;
+}
+
+export function createInvocation(options: InvocationOptions): Invocation {
+  const { terminal, signal } = options;
+  const secrets = new Secrets();
+  // No command prints a known secret: a service echoing the key in a record gets it masked on stdout too.
+  const io: Terminal = { ...terminal, stdout: secrets.redactedSink(terminal.stdout), stderr: secrets.redactedSink(terminal.stderr) };
+  return { io, clock: options.clock ?? systemClock, signal, secrets, exitCode: ExitCode.ok };
+}
