@@ -138,7 +138,7 @@ export class CiReporter {
     if (this.flags.html !== undefined) {
       // Loaded only here: the page's template, style and script cost nothing to a run without --html.
       const { renderHtml } = await import('./html.js');
-      await files.writeFileAtomically(this.flags.html, renderHtml(run, exitCode));
+      await files.writeFileAtomically(this.flags.html, renderHtml(run, exitCode), ctx.secrets);
     }
     return exitCode;
   }
