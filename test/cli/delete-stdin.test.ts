@@ -1,7 +1,7 @@
 // `reports delete -` on a terminal: says how to end the ids, asks on the terminal itself once stdin is spent, and refuses an empty list.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/program.js';
+import { createInvocation, run } from '../../src/cli/program.js';
 import type { TtyInput } from '../../src/cli/terminal.js';
 import { mockPerTest } from '../helpers/mock.js';
 import { runInProcess, testTerminal } from '../helpers/run.js';
@@ -85,7 +85,7 @@ describe('reports delete - through the injected terminal', () => {
       }
     }, 5);
     try {
-      const code = await run(argv, { ...terminal, openTty: () => tty }, new AbortController().signal);
+      const code = await run(argv, createInvocation({ terminal: { ...terminal, openTty: () => tty }, signal: new AbortController().signal }));
       return { code, stdout: stdout.text, stderr: stderr.text };
     } finally {
       clearInterval(watch);
