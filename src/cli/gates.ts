@@ -3,6 +3,9 @@
 // label and score it stands for, exactly as the same report in the seed dialect.
 import { formatScore, readReport, RESULT_RANK } from '../api/report-model.js';
 import { CheckGate } from './check-gate.js';
+import type { CiReporter } from './ci/reporter.js';
+import type { CommandContext } from './context.js';
+import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import type { GateOptions } from './options.js';
 
 export class Gate {
@@ -76,4 +79,12 @@ export class Gate {
     if (this.checks.active) parts.push(this.checks.verdictPart());
     return `rsapi: gate ${this.failed ? 'failed' : 'passed'}: ${parts.join('; ')}`;
   }
+}
+
+/** The gate's verdict line and exit code; with CI flags, the baseline's too, and the JUnit and summary files written. */
+export async function finishGate(ctx: CommandContext, gate: Gate, ci?: CiReporter, code: ExitCodeValue = ExitCode.ok): Promise<ExitCodeValue> {
+  if (gate.active) ctx.note(gate.verdict());
+  // Check flags the service cannot answer (no per-check results) are no pass: exit 8, as for paging it lacks.
+  const judged = code !== ExitCode.ok ? code : gate.unjudged ? ExitCode.server : gate.failed ? ExitCode.gate : code;
+  return ci ? ci.finish(ctx, gate, judged) : judged;
 }

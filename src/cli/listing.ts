@@ -1,17 +1,14 @@
-// Printing lists and single records the same way for every command: writer, gate, empty hint, paging footer.
+// Printing lists and single records the same way for every command: writer, --fields check, empty hint, paging footer.
 import type { ApiRecord, Page } from '../api/decode.js';
 import type { ListSilences } from '../api/list-silences.js';
-import { warnSilences } from './silence-warning.js';
-import { ExitCode, type ExitCodeValue } from './exit-codes.js';
+import type { ExitCodeValue } from './exit-codes.js';
 import { createListWriter, shownRecord, writeRecord, type OutputOptions, type RecordKind, type Sink } from '../output/index.js';
 import type { CommandContext } from './context.js';
 import type { CiReporter } from './ci/reporter.js';
-import { Gate } from './gates.js';
+import { finishGate, Gate } from './gates.js';
 import { preferSmallHeap } from './heap.js';
-import { startStatusLine } from './status-line.js';
 import type { GateOptions } from './options.js';
-
-const NOUN: Record<RecordKind, [string, string]> = { report: ['report', 'reports'], project: ['project', 'projects'] };
+import { NOUN, PageReader } from './page-reader.js';
 
 /** How the pages were asked for (pagingOptions in options.ts). */
 interface Paging {
@@ -28,48 +25,29 @@ export async function printPages(
   options: { gate?: GateOptions; ci?: CiReporter; paging: Paging; silences?: ListSilences },
 ): Promise<ExitCodeValue> {
   if (options.paging.all || options.paging.limit !== undefined) await preferSmallHeap();
-  const [, many] = NOUN[kind];
-  // A wait for pages shows a spinner on a terminal; what a page writes goes out with it erased.
-  const status = startStatusLine(ctx.io, `reading ${many}…`);
   const out = new PageBuffer(ctx.io.stdout);
   // Notes about the output (columns left out) follow it on the screen, after the buffered table is flushed.
   const notices: string[] = [];
   const writer = createListWriter(out, { ...ctx.outputOptions(kind), notice: (line) => void notices.push(line) });
-  const gate = new Gate(options.gate ?? {});
   const fields = new FieldCheck(ctx.globals.fields, ctx.outputOptions(kind));
-  const silences = options.silences?.idle === false ? options.silences : undefined;
-  let first: Page | undefined;
-  let last: Page | undefined;
-  let count = 0;
-  try {
-    for await (const page of pages) {
-      first ??= page;
-      for (const record of page.records) {
-        fields.see(record);
-        silences?.see(record);
-        const gateFailures = gate.check(record);
-        options.ci?.addReport(record, gateFailures);
-        await writer.write(record);
-      }
-      count += page.records.length;
-      last = page;
-      status.update(`reading ${many}: page ${page.page}${page.lastPage !== undefined ? ` of ${page.lastPage}` : ''}, ${count} so far`);
-      status.clear();
-      await out.flush();
-    }
-  } finally {
-    status.stop();
-  }
+  const reader = new PageReader(ctx, kind, options);
+  await reader.read(pages, {
+    record: (record) => {
+      fields.see(record);
+      return writer.write(record);
+    },
+    pageDone: () => out.flush(),
+  });
   await writer.end();
   await out.flush();
   for (const line of notices) ctx.note(line);
   fields.warn(ctx, kind);
-  if (silences) warnSilences(ctx, kind, silences, gate.active ? 'printed and judged as received' : 'printed as received');
+  reader.warnSilences(reader.gate.active ? 'printed and judged as received' : 'printed as received');
   if (ctx.io.stderrIsTTY && !ctx.globals.quiet) {
-    if (count === 0) ctx.note(emptyNote(kind, last));
-    else if (first && last) ctx.note(footer(kind, first, last, count, options.paging));
+    if (reader.count === 0) ctx.note(emptyNote(kind, reader.last));
+    else if (reader.first && reader.last) ctx.note(footer(kind, reader.first, reader.last, reader.count, options.paging));
   }
-  return finishGate(ctx, gate, options.ci);
+  return reader.finish();
 }
 
 /**
@@ -93,14 +71,6 @@ export async function printRecord(
   const gateFailures = gate.check(record);
   ci?.addReport(record, gateFailures);
   return finishGate(ctx, gate, ci);
-}
-
-/** The gate's verdict line and exit code; with CI flags, the baseline's too, and the JUnit and summary files written. */
-export async function finishGate(ctx: CommandContext, gate: Gate, ci?: CiReporter, code: ExitCodeValue = ExitCode.ok): Promise<ExitCodeValue> {
-  if (gate.active) ctx.note(gate.verdict());
-  // Check flags the service cannot answer (no per-check results) are no pass: exit 8, as for paging it lacks.
-  const judged = code !== ExitCode.ok ? code : gate.unjudged ? ExitCode.server : gate.failed ? ExitCode.gate : code;
-  return ci ? ci.finish(ctx, gate, judged) : judged;
 }
 
 /** Nothing to show: none at all, or a page past the last one. */

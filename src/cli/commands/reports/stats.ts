@@ -7,9 +7,7 @@ import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
 import { addHtmlOption, CiReporter } from '../../ci/reporter.js';
-import { Gate } from '../../gates.js';
-import { startStatusLine } from '../../status-line.js';
-import { warnSilences } from '../../silence-warning.js';
+import { ofLast, PageReader } from '../../page-reader.js';
 import { reportListSilences } from '../../../api/list-silences.js';
 
 function declareStats(reports: ParentCommand) {
@@ -55,26 +53,13 @@ export async function statsRun(ctx: CommandContext, flags: StatsOptions) {
   const collector = flags.checks ? await checkStats(flags.by === 'project') : await scoreStats(flags.by === 'project');
   const ci = await CiReporter.prepare('reports stats', { html: flags.html });
   const params = { ...filterParams(flags), perPage: 100 } as const;
-  const pages = ctx.client().reports.pages(params, { all: true });
-  const silences = reportListSilences(params);
-  const status = startStatusLine(ctx.io, 'reading reports…');
-  let read = 0;
-  try {
-    for await (const page of pages) {
-      for (const record of page.records) {
-        collector.add(record);
-        silences.see(record);
-        ci?.addReport(record, []);
-      }
-      read += page.records.length;
-      const of = page.lastPage !== undefined ? ` of ${page.lastPage}` : '';
-      const total = page.total !== undefined ? ` of ${page.total}` : '';
-      status.update(`reading reports: page ${page.page}${of}, ${read}${total} reports`);
-    }
-  } finally {
-    status.stop();
-  }
-  warnSilences(ctx, 'report', silences, 'counted as received');
+  const reader = new PageReader(ctx, 'report', { ci, silences: reportListSilences(params) });
+  await reader.read(ctx.client().reports.pages(params, { all: true }), {
+    record: (record) => collector.add(record),
+    progress: (page, read) => `reading reports: page ${page.page}${ofLast(page)}, ${read}${page.total !== undefined ? ` of ${page.total}` : ''} reports`,
+  });
+  reader.warnSilences('counted as received');
+  const read = reader.count;
   const output = ctx.outputOptions('report');
   if (read > 0 && collector.missing) {
     ctx.note(`rsapi: the service sent no per-check results (\`results\`) with its ${read} report${read === 1 ? '' : 's'}; --checks has nothing to count`);
@@ -82,7 +67,7 @@ export async function statsRun(ctx: CommandContext, flags: StatsOptions) {
   }
   if (read === 0 && ctx.io.stderrIsTTY) ctx.note('no reports found');
   await collector.write(ctx.io.stdout, output);
-  return ci ? ci.finish(ctx, new Gate({}), ExitCode.ok) : ExitCode.ok;
+  return reader.finish();
 }
 
 /** What stats collects and writes: the scores (the default) or, with --checks, the per-check results. */
