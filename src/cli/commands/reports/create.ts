@@ -42,6 +42,8 @@ Examples:
   $ rsapi reports create --from-file urls.txt --shard 2/3 --junit rsapi.xml --summary "$GITHUB_STEP_SUMMARY"
 
 Results are printed as they complete (ndjson, csv, tsv stream; json is one array at the end).
+Lists in, a list out: --from-file, --from-sitemap, --shard and several URL arguments always print a
+JSON array (ndjson a line each), even of one report; a single URL argument prints one object.
 Run again with the same --journal after failures or Ctrl-C: created URLs are skipped, the rest retried.`,
   );
   handle(command, async (ctx, opts, [urls]) => {
@@ -72,8 +74,9 @@ export async function createRun(ctx: CommandContext, flags: CreateOptions) {
   const { runBulkCreate } = await import('../../bulk/run-create.js');
   return runBulkCreate(ctx, {
     input: selected ? { ...input, urls: selected.urls } : input,
-    // A share's size depends on the hash: its output is a list even when it holds one URL.
-    alwaysList: selected !== undefined || flags.fromSitemap !== undefined,
+    // Lists in, a list out: a file, a sitemap, a share or several arguments give an array whatever their size
+    // (one URL in a file is still a list); only a single URL argument gives one object.
+    alwaysList: listInput(flags),
     concurrency: flags.concurrency,
     privacy: flags.privacy,
     password,
@@ -82,6 +85,11 @@ export async function createRun(ctx: CommandContext, flags: CreateOptions) {
     ci,
     knownUrls: input.urls,
   });
+}
+
+/** Whether the input is a list (its output an array even of one): anything but a single URL argument. */
+function listInput(flags: CreateOptions): boolean {
+  return flags.fromFile !== undefined || flags.fromSitemap !== undefined || flags.shard !== undefined || flags.urls.length > 1;
 }
 
 /** The sitemap's page URLs, read with a plain client of its own (never the API key); saxes loads only here. */

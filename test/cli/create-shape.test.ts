@@ -1,0 +1,78 @@
+// `reports create`: lists in, a list out. The JSON shape follows the kind of input, never how many URLs it holds.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { mockPerTest } from '../helpers/mock.js';
+import { runInProcess } from '../helpers/run.js';
+
+const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0 });
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function urlFile(lines: string[]): string {
+  const dir = tempDir('rsapi-shape-');
+  cleanups.push(dir.cleanup);
+  const file = join(dir.path, 'urls.txt');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+describe('reports create: the output shape follows the input kind', () => {
+  it.each([
+    { name: 'one URL argument: an object', args: () => ['https://shape.example/a'], array: false },
+    { name: 'two URL arguments: an array', args: () => ['https://shape.example/a', 'https://shape.example/b'], array: true },
+    { name: 'the same URL twice as arguments: an array of one', args: () => ['https://shape.example/a', 'https://shape.example/a'], array: true },
+    { name: '--from-file with one URL: an array of one', args: () => ['--from-file', urlFile(['https://shape.example/a'])], array: true },
+    { name: '--from-file with two URLs: an array', args: () => ['--from-file', urlFile(['https://shape.example/a', 'https://shape.example/b'])], array: true },
+    { name: '--from-file - with one URL: an array of one', args: () => ['--from-file', '-'], stdin: 'https://shape.example/a\n', array: true },
+    { name: '--shard 1/1 with one URL: an array of one', args: () => ['https://shape.example/a', '--shard', '1/1'], array: true },
+  ])('$name', async ({ args, stdin, array }) => {
+    const fixture = await mock();
+    const run = await runInProcess({ argv: ['reports', 'create', ...args(), '-o', 'json'], env: fixture.env, stdin });
+    expect(run.code, run.stderr).toBe(0);
+    const printed: unknown = JSON.parse(run.stdout);
+    expect(Array.isArray(printed)).toBe(array);
+    if (!array) expect(printed).toMatchObject({ url: 'shape.example/a' });
+  });
+
+  it('--from-sitemap with one page: an array of one', async () => {
+    const fixture = await mock();
+    const file = urlFile([]);
+    const sitemap = join(file, '..', 'sitemap.xml');
+    writeFileSync(sitemap, '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://shape.example/only</loc></url></urlset>');
+    const run = await runInProcess({ argv: ['reports', 'create', '--from-sitemap', sitemap, '-o', 'json'], env: fixture.env });
+    expect(run.code, run.stderr).toBe(0);
+    const printed = JSON.parse(run.stdout) as { url: string }[];
+    expect(printed).toHaveLength(1);
+    expect(printed[0]?.url).toBe('shape.example/only');
+  });
+
+  it('ndjson: a line per report for a file of one URL, as for a file of two', async () => {
+    const fixture = await mock();
+    for (const lines of [['https://shape.example/a'], ['https://shape.example/b', 'https://shape.example/c']]) {
+      const run = await runInProcess({ argv: ['reports', 'create', '--from-file', urlFile(lines), '-o', 'ndjson'], env: fixture.env });
+      expect(run.code, run.stderr).toBe(0);
+      const printed = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { url: string });
+      expect(printed.map((record) => record.url)).toEqual(lines.map((url) => url.replace('https://', '')));
+    }
+  });
+
+  it('a file whose one URL the journal shows created prints an empty array', async () => {
+    const fixture = await mock();
+    const file = urlFile(['https://shape.example/a']);
+    const journal = join(file, '..', 'urls.journal');
+    const first = await runInProcess({ argv: ['reports', 'create', '--from-file', file, '--journal', journal, '-o', 'json'], env: fixture.env });
+    expect(first.code, first.stderr).toBe(0);
+    const again = await runInProcess({ argv: ['reports', 'create', '--from-file', file, '--journal', journal, '-o', 'json'], env: fixture.env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual([]);
+  });
+
+  it('reports create --help says lists in, a list out', async () => {
+    const run = await runInProcess({ argv: ['reports', 'create', '--help'] });
+    expect(run.stdout).toContain('Lists in, a list out');
+  });
+});
