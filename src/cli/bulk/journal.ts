@@ -1,5 +1,6 @@
 // The bulk-create journal: one run at a time (a lock file), one JSON line per event written synchronously and checked, read back to resume a run.
-import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { RsapiError } from '../../api/errors.js';
 import { UsageError } from '../errors.js';
 import { reportIdentity } from '../../api/report-url.js';
@@ -122,6 +123,51 @@ export class Journal {
     this.fd = undefined;
     this.lock.release();
   }
+}
+
+/** How many of a file's first lines must read as journal lines before rsapi appends to it. */
+const LINES_CHECKED = 5;
+/** How every journal line begins (JSON.stringify of an entry, `url` first): a torn first line is a prefix of it. */
+const LINE_START = '{"url":"';
+
+/**
+ * Refuses, before any request, a --journal path that would damage another file: one of the run's input files
+ * (the same path once resolved, or the same file under another name), or an existing file whose first lines are
+ * not this journal's lines (a URL list, notes). A missing or empty file, or an earlier run's journal, is fine.
+ */
+export function guardJournal(path: string, inputs: { flag: string; path: string }[]): void {
+  for (const input of inputs) {
+    if (sameFile(path, input.path)) {
+      throw new UsageError(`--journal ${path} is the input file of ${input.flag}: the run would append its journal to the URLs it reads; nothing was sent`, {
+        hint: 'give the journal a file of its own, e.g. --journal urls.journal',
+      });
+    }
+  }
+  const text = readExisting(path);
+  const complete = text.slice(0, text.lastIndexOf('\n') + 1);
+  const lines = complete.split('\n').filter((line) => line.trim() !== '').slice(0, LINES_CHECKED);
+  const tornOnly = lines.length === 0 && text.trim() !== '';
+  const foreign = lines.find((line) => parseEntry(line) === undefined) ?? (tornOnly && !isTornLine(text) ? text : undefined);
+  if (foreign === undefined) return;
+  throw new UsageError(`--journal ${path} exists and is not a journal of rsapi (its line ${JSON.stringify(foreign.slice(0, 60))} is not a journal entry); it was left unchanged and nothing was sent`, {
+    hint: 'give a new file (or an earlier run\'s journal) to --journal',
+  });
+}
+
+/** Whether two paths name one file: the same path once resolved, or the same device and inode. */
+function sameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
+
+/** A first line cut short by a kill: the start of a journal line, nothing else. */
+function isTornLine(text: string): boolean {
+  return LINE_START.startsWith(text) || text.startsWith(LINE_START);
 }
 
 /** `PATH.lock`, holding the pid of the run using the journal: a second run is refused at once; a dead run's lock is taken over. */

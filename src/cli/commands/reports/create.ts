@@ -58,6 +58,8 @@ Run again with the same --journal after failures or Ctrl-C: created URLs are ski
 export async function createRun(ctx: CommandContext, flags: CreateOptions) {
   // Settings, key and output resolved first: a usage error there sends nothing, not even a sitemap fetch.
   ctx.client({ abortOnInterrupt: false });
+  // A journal that is the input, or another file of the user's, is refused before it is touched.
+  if (flags.journal !== undefined) (await import('../../bulk/journal.js')).guardJournal(flags.journal, inputFiles(flags));
   // Then the files: a bad baseline or report path stops the run before the sitemap is fetched.
   const ci = await CiReporter.prepare('reports create', flags);
   const fromSitemap = flags.fromSitemap === undefined ? [] : await sitemapEntries(ctx, flags.fromSitemap);
@@ -85,6 +87,14 @@ export async function createRun(ctx: CommandContext, flags: CreateOptions) {
     ci,
     knownUrls: input.urls,
   });
+}
+
+/** The files the run reads its URLs from (stdin and an http(s) sitemap are none). */
+function inputFiles(flags: CreateOptions): { flag: string; path: string }[] {
+  const files: { flag: string; path: string }[] = [];
+  if (flags.fromFile !== undefined && flags.fromFile !== '-') files.push({ flag: '--from-file', path: flags.fromFile });
+  if (flags.fromSitemap !== undefined && !/^https?:\/\//i.test(flags.fromSitemap)) files.push({ flag: '--from-sitemap', path: flags.fromSitemap });
+  return files;
 }
 
 /** Whether the input is a list (its output an array even of one): anything but a single URL argument. */
