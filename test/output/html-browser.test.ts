@@ -107,6 +107,8 @@ describe.skipIf(unavailable !== undefined)('the HTML report in headless Chromium
     it('opens with no request of any kind, no script error, and shows the verdict, the counts and one row per report', async () => {
       expect(run.code).toBe(10);
       const { page, requests, errors } = await open(file);
+      const readyMs = await page.evaluate<number>(`performance.getEntriesByName('rsapi-table-ready')[0].startTime`);
+      console.info(`HTML report of 63 reports: ${(statSync(file).size / 1e3).toFixed(0)} kB, table ready ${Math.round(readyMs)} ms after navigation`);
       expect(requests).toEqual([pathToFileURL(file).href]);
       expect(errors).toEqual([]);
       expect(await page.locator('.verdict p').textContent()).toBe('Failed (exit 10)');

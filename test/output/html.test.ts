@@ -129,6 +129,20 @@ describe('renderHtml', () => {
   });
 });
 
+describe('the verdict', () => {
+  it('a run nothing judged says so rather than passed', () => {
+    const page = renderHtml(runOf([{ id: 1, url: 'https://a.test/', result: 'good', score: 90 }], { command: 'reports stats' }), 0);
+    expect(page).toContain('<p>No gate set</p>');
+    expect(page).not.toContain('Passed');
+    expect(page).toContain('<title>rsapi reports stats: 1 report</title>');
+  });
+
+  it('a gate that held is passed, with its line', () => {
+    const page = renderHtml(runOf([{ id: 1, url: 'https://a.test/', result: 'good', score: 90 }], { gate: { active: true, failed: false, verdict: 'gate passed: no report is bad (--fail-on bad)' } }), 0);
+    expect(page).toContain('<p>Passed</p>\n<ul><li>gate passed: no report is bad (--fail-on bad)</li></ul>');
+  });
+});
+
 describe('start-up', () => {
   it('the built CLI loads the renderer only on demand: no chunk imports it statically, one imports it for --html', () => {
     const dist = join(import.meta.dirname, '../../dist');

@@ -17,6 +17,8 @@ section{margin-top:28px}
 .eyebrow{margin:0;color:var(--muted);font-size:.85rem;text-transform:uppercase;letter-spacing:.06em}
 .verdict{border:1px solid var(--line);border-left:6px solid var(--good);background:var(--pass-bg);border-radius:6px;padding:10px 14px}
 .verdict.failed{border-left-color:var(--bad);background:var(--fail-bg)}
+.verdict.neutral{border-left-color:var(--none);background:var(--card)}
+.verdict p.note{font-size:1rem;font-weight:400;margin-top:2px}
 .verdict p{margin:0;font-size:1.15rem;font-weight:600}
 .verdict ul{margin:4px 0 0;padding-left:20px}
 .meta{color:var(--muted);margin:8px 0 0}

@@ -20,7 +20,7 @@ export function renderHtml(run: CiRun, exitCode: number): string {
   const scriptHash = createHash('sha256').update(script).digest('base64');
   // Defence in depth: should any markup slip through, no other script runs and nothing is fetched.
   const policy = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; base-uri 'none'; form-action 'none'`;
-  const title = `rsapi ${run.command}: ${exitCode === 0 ? 'passed' : 'failed'}, ${plural(model.reports.length, 'report')}`;
+  const title = `rsapi ${run.command}: ${exitCode === 0 ? '' : 'failed, '}${plural(model.reports.length, 'report')}`;
   const page = html`<!doctype html>
 <html lang="en">
 <head>
@@ -62,17 +62,24 @@ function raw(text: string): Markup {
 }
 
 function header(run: CiRun, exitCode: number, model: HtmlModel): Markup {
-  const passed = exitCode === 0;
   const share = run.share ? html` ${capitalise(describeShare(run.share))}.` : '';
   return html`<header>
 <p class="eyebrow">rsapi report</p>
 <h1><code>rsapi ${run.command}</code></h1>
-<div class="verdict${passed ? '' : ' failed'}">
-<p>${passed ? 'Passed' : `Failed (exit ${exitCode})`}</p>
-<ul>${verdictReasons(run, model.errors.length).map((reason) => html`<li>${reason}</li>`)}</ul>
-</div>
+${verdictBox(run, exitCode, model)}
 <p class="meta">Started ${timeOf(run.startedAt.getTime())}, took ${formatSeconds(run.seconds)}; ${plural(model.reports.length, 'report')}.${share}</p>
 </header>`;
+}
+
+/** Passed or failed and why; a run nothing judged (no gate, no baseline gate, every URL created) says so instead. */
+function verdictBox(run: CiRun, exitCode: number, model: HtmlModel): Markup {
+  const judged = exitCode !== 0 || run.gate.active || run.baseline?.maxDrop !== undefined || run.baseline?.failOnNewFailures === true || model.errors.length > 0;
+  if (!judged) return html`<div class="verdict neutral"><p>No gate set</p><p class="note">Nothing in this run was judged: every report is shown as read.</p></div>`;
+  const passed = exitCode === 0;
+  return html`<div class="verdict${passed ? '' : ' failed'}">
+<p>${passed ? 'Passed' : `Failed (exit ${exitCode})`}</p>
+<ul>${verdictReasons(run, model.errors.length).map((reason) => html`<li>${reason}</li>`)}</ul>
+</div>`;
 }
 
 function resultsSection(model: HtmlModel): Markup {
