@@ -99,7 +99,7 @@ const DROPPED_BEFORE_URL = ['project', 'privacy'];
 /**
  * How a cell is cut to a column's width. A column of date-times too narrow for the seconds drops them, then the time:
  * `2026-11-20 14:44` and `2026-11-20` read better than `2026-11-20 1…`. A URL is cut in the middle, keeping the
- * start of its host and the end of its path (`blog.example.net/…/contact-2`): rows of one site differ at the end.
+ * start of its host and the end of its path (`blog.example…/contact-2`): rows of one site differ at the end.
  */
 function shortener(width: number, dates: boolean, url: boolean): (cell: string) => { text: string; width: number } {
   if (dates && width < DATE_TIME_WIDTH && width >= 10) {
@@ -139,7 +139,7 @@ export async function drawRecordTable(out: Sink, record: ServiceRecord, fields: 
   let text = '';
   fields.forEach((field, index) => {
     const name = fitToWidth(names[index] ?? '', keyWidth);
-    const [first = '', ...more] = valueWidth === Infinity ? [displayCell(field, fieldValue(record, field))] : wrapToWidth(displayCell(field, fieldValue(record, field)), valueWidth);
+    const [first = '', ...more] = wrapToWidth(displayCell(field, fieldValue(record, field)), valueWidth);
     const padding = ' '.repeat(Math.max(0, keyWidth - name.width));
     text += `${palette.head(name.text)}${padding}${GAP}${field === 'result' ? palette.result(first) : first}`.trimEnd() + '\n';
     for (const line of more) text += `${' '.repeat(keyWidth)}${GAP}${line}\n`;

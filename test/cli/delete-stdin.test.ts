@@ -105,6 +105,17 @@ describe('reports delete - through the injected terminal', () => {
     expect(fixture.server.reports().some((report) => report.id === 7)).toBe(false);
   });
 
+  it('many reports: the question names the first three with their URLs, then a count; "n" deletes none', async () => {
+    const fixture = await mock();
+    const urlOf = (id: number) => String(fixture.server.reports().find((report) => report.id === id)?.url);
+    const answer = new PassThrough();
+    const result = await withTerminal(['reports', 'delete', '-', '--no-color'], '11\n12\n13\n14\n15\n', { input: answer, close: () => {} }, fixture.env, () => answer.write('n\n'));
+    expect(result.code).toBe(2);
+    // The prompt library breaks the question at the terminal's width.
+    expect(plain(result.stderr).replace(/\n/g, '')).toContain(`Delete 5 reports (11 ${urlOf(11)}, 12 ${urlOf(12)}, 13 ${urlOf(13)} and 2 more)? This cannot be undone.`);
+    expect(fixture.server.reports().filter((report) => Number(report.id) >= 11 && Number(report.id) <= 15)).toHaveLength(5);
+  });
+
   it('no terminal to open: refused (exit 2), nothing deleted', async () => {
     const fixture = await mock();
     const result = await withTerminal(['reports', 'delete', '-'], '7\n', undefined, fixture.env);
