@@ -1,5 +1,5 @@
 // `reports delete -` on a terminal: says how to end the ids, asks on the terminal itself once stdin is spent, and refuses an empty list.
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createInvocation, run } from '../../src/cli/program.js';
 import type { TtyInput } from '../../src/cli/terminal.js';
@@ -78,6 +78,9 @@ describe('reports delete - through the injected terminal', () => {
    */
   async function withTerminal(argv: string[], ids: string, tty: TtyInput | undefined, env: Record<string, string>, answer?: () => void) {
     const { terminal, stdout, stderr, cleanup } = testTerminal({ tty: true, stdin: ids, env, columns: 80 });
+    // The prompt library ends its output stream when it is done; a process's stderr ignores that, and so does this one.
+    const stream = terminal.stderr as Writable;
+    stream.end = (() => stream) as Writable['end'];
     const watch = setInterval(() => {
       if (answer && stderr.text.includes('This cannot be undone')) {
         answer();
@@ -99,8 +102,8 @@ describe('reports delete - through the injected terminal', () => {
     let closed = false;
     const result = await withTerminal(['reports', 'delete', '-', '--no-color'], '7\n', { input: answer, close: () => void (closed = true) }, fixture.env, () => answer.write('y\n'));
     expect(result.code, result.stderr).toBe(0);
-    // (What follows the prompt on stderr is not kept: the prompt library ends the captured stream, as it cannot a real one.)
     expect(result.stderr).toMatch(/Delete report 7 \(\S+\)\? This cannot be undone\./);
+    expect(result.stderr).toContain('deleted report 7\n');
     expect(closed).toBe(true);
     expect(fixture.server.reports().some((report) => report.id === 7)).toBe(false);
   });
@@ -111,6 +114,7 @@ describe('reports delete - through the injected terminal', () => {
     const answer = new PassThrough();
     const result = await withTerminal(['reports', 'delete', '-', '--no-color'], '11\n12\n13\n14\n15\n', { input: answer, close: () => {} }, fixture.env, () => answer.write('n\n'));
     expect(result.code).toBe(2);
+    expect(result.stderr).toContain('rsapi: nothing deleted\n');
     // The prompt library breaks the question at the terminal's width.
     expect(plain(result.stderr).replace(/\n/g, '')).toContain(`Delete 5 reports (11 ${urlOf(11)}, 12 ${urlOf(12)}, 13 ${urlOf(13)} and 2 more)? This cannot be undone.`);
     expect(fixture.server.reports().filter((report) => Number(report.id) >= 11 && Number(report.id) <= 15)).toHaveLength(5);
