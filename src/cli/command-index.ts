@@ -2,7 +2,7 @@
 // each one's declaration. The root help, an unknown command's suggestion and `rsapi --help` need only this: a run loads
 // the declarations of the command it names and no other (start-up). test/cli/command-index.test.ts holds every entry
 // equal to the declaration it stands for.
-import type { ParentCommand } from './handler.js';
+import type { Invocation, ParentCommand } from './handler.js';
 
 export interface TopCommand {
   name: string;
@@ -10,7 +10,7 @@ export interface TopCommand {
   summary: string;
   /** How the root help's command list shows it, as commander would from the declaration. */
   term: string;
-  load(): Promise<(program: ParentCommand) => void>;
+  load(): Promise<(program: ParentCommand, invocation: Invocation) => void>;
 }
 
 export const TOP_COMMANDS: readonly TopCommand[] = [

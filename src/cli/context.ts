@@ -16,6 +16,7 @@ import { forStderr } from './stderr.js';
 import type { Invocation } from './invocation.js';
 import type { Clock } from '../api/retry-policy.js';
 import type { Secrets } from './secrets.js';
+import type { StdoutState } from './stdout-gone.js';
 import { colorEnabled, terminalWidth, type Terminal } from './terminal.js';
 
 /** The options every command accepts, before or after its name. */
@@ -36,12 +37,14 @@ export class CommandContext {
   readonly clock: Clock;
   /** The invocation's secrets: whatever this run learns to be one is registered here and never printed. */
   readonly secrets: Secrets;
+  /** Whether the reader of stdout went away; a run that must end cleanly holds on through it. */
+  readonly stdoutState: StdoutState;
 
   constructor(
     invocation: Invocation,
     readonly globals: GlobalOptions,
   ) {
-    ({ io: this.io, signal: this.signal, clock: this.clock, secrets: this.secrets } = invocation);
+    ({ io: this.io, signal: this.signal, clock: this.clock, secrets: this.secrets, stdoutState: this.stdoutState } = invocation);
     this.secrets.register(globals.apiKey);
     this.noNewRequests = AbortSignal.any([this.signal, this.halt.signal]);
     setMaxListeners(0, this.noNewRequests);

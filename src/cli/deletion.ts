@@ -9,7 +9,6 @@ import { canPrompt, confirmOrRefuse } from './prompts.js';
 import { listLines } from './files.js';
 import { readAll } from './terminal.js';
 import { runPool } from './bulk/pool.js';
-import { holdThroughStdoutGone } from './stdout-gone.js';
 import { singleLine, terminalText } from '../output/terminal-text.js';
 import type { RecordKind } from '../output/types.js';
 import { dryRunRows, printDryRun } from './dry-run.js';
@@ -77,8 +76,8 @@ export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<E
     return ExitCode.usage;
   }
   // No new delete after Ctrl-C, nor once the reader of stdout (-q) went away.
-  const stdoutGone = ctx.io.stdoutGone;
-  const release = stdoutGone ? holdThroughStdoutGone() : () => {};
+  const stdoutGone = ctx.stdoutState.gone;
+  const release = ctx.stdoutState.hold();
   const stop = stdoutGone ? AbortSignal.any([ctx.noNewRequests, stdoutGone]) : ctx.noNewRequests;
   let failure: ExitCodeValue | undefined;
   let deleted = 0;

@@ -1,8 +1,10 @@
 // Running a command's handler: the per-invocation state, the context built from merged options, the exit code.
-import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { CommandContext, type GlobalOptions } from './context.js';
 import type { Invocation } from './invocation.js';
+
+export type { Invocation } from './invocation.js';
 
 /**
  * A command's work, given its options and arguments as typed by the declaration: returns its exit code
@@ -21,13 +23,13 @@ export type ParentCommand = Command<[], {}, GlobalOptions>;
 /** The options a command's declaration gives, as the compiler infers them: a run's options type, never written by hand. */
 export type OptionsOf<DeclaredCommand extends { opts(): OptionValues }> = ReturnType<DeclaredCommand['opts']>;
 
-/** Wires a handler to a command: builds the context from the merged global and local options. */
+/** Wires a handler to a command: builds the context of this invocation from the merged global and local options. */
 export function handle<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends GlobalOptions>(
+  invocation: Invocation,
   command: Command<Args, Opts, GlobalOpts>,
   handler: Handler<Args, Opts, GlobalOpts>,
 ): void {
   command.action(async () => {
-    const invocation = invocationOf(command);
     const globals: GlobalOptions = command.optsWithGlobals();
     // --jq: the expression is checked before anything runs; the output is filtered once the command is done.
     const jq = globals.jq === undefined ? undefined : await (await import('./jq.js')).jqOutput(globals.jq, invocation.io);
@@ -39,14 +41,4 @@ export function handle<Args extends unknown[], Opts extends OptionValues, Global
       await context.close();
     }
   });
-}
-
-export function invocationOf(command: CommandUnknownOpts): Invocation {
-  let root = command;
-  while (root.parent) root = root.parent;
-  return (root as CommandUnknownOpts & { invocation: Invocation }).invocation;
-}
-
-export function attachInvocation(program: CommandUnknownOpts, invocation: Invocation): void {
-  (program as CommandUnknownOpts & { invocation: Invocation }).invocation = invocation;
 }

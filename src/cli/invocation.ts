@@ -2,6 +2,7 @@
 import { systemClock, type Clock } from '../api/retry-policy.js';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { Secrets } from './secrets.js';
+import { StdoutState } from './stdout-gone.js';
 import type { Terminal } from './terminal.js';
 
 export interface Invocation {
@@ -12,6 +13,8 @@ export interface Invocation {
   /** Aborted on Ctrl-C. */
   readonly signal: AbortSignal;
   readonly secrets: Secrets;
+  /** Whether the reader of stdout went away (EPIPE), and the runs that hold on through that. */
+  readonly stdoutState: StdoutState;
   /** What the command's handler returned; the run's exit code unless an error ends it. */
   exitCode: ExitCodeValue;
 }
@@ -20,6 +23,8 @@ export interface InvocationOptions {
   terminal: Terminal;
   signal: AbortSignal;
   clock?: Clock;
+  /** main's, which its EPIPE handler tells; by default one that never hears of it (an in-process run). */
+  stdoutState?: StdoutState;
 }
 
 export function createInvocation(options: InvocationOptions): Invocation {
@@ -27,5 +32,5 @@ export function createInvocation(options: InvocationOptions): Invocation {
   const secrets = new Secrets();
   // No command prints a known secret: a service echoing the key in a record gets it masked on stdout too.
   const io: Terminal = { ...terminal, stdout: secrets.redactedSink(terminal.stdout), stderr: secrets.redactedSink(terminal.stderr) };
-  return { io, clock: options.clock ?? systemClock, signal, secrets, exitCode: ExitCode.ok };
+  return { io, clock: options.clock ?? systemClock, signal, secrets, stdoutState: options.stdoutState ?? new StdoutState(), exitCode: ExitCode.ok };
 }

@@ -2,53 +2,57 @@
 import { setMaxListeners } from 'node:events';
 import module from 'node:module';
 
-const argv = process.argv.slice(2);
-
 // Node 22.1+: the code V8 compiles for the chunks loaded from here on is kept on disk (Node's default place,
 // NODE_COMPILE_CACHE or the OS temp dir) and reused by the next run. (`rsapi --version` is answered by bin/rsapi.)
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-// A reader that goes away (`rsapi reports list | head`) is not an error. Any other write failure
-// (a full disk, /dev/full) is one line and exit 1, never a stack trace; nothing more is written.
-// A bulk run holds on through EPIPE: it starts no new item, ends the ones under way and picks the exit code.
-const { reportStdoutGone } = await import('./stdout-gone.js');
-let writeFailed = false;
-let readerGone = false;
-const stdoutFailed = (error: NodeJS.ErrnoException): void => {
-  if (readerGone) return; // later writes fail too: nothing more to say
-  if (error.code === 'EPIPE') {
-    readerGone = true;
-    if (!reportStdoutGone()) process.exit(0);
-    return;
-  }
-  if (writeFailed) return;
-  writeFailed = true;
-  process.stderr.write(`rsapi: cannot write the output: ${writeFailure(error)}\n`, () => process.exit(1));
-};
-process.stdout.on('error', stdoutFailed);
-const controller = new AbortController();
-// Every request, retry wait and look-up under way listens to it (a bulk run has dozens at once).
-setMaxListeners(0, controller.signal);
-let interrupts = 0;
-const onSignal = () => {
-  interrupts++;
-  if (interrupts > 1) process.exit(130);
-  controller.abort();
-};
-process.on('SIGINT', onSignal);
-process.on('SIGTERM', onSignal);
-// Stack traces of RSAPI_DEBUG=1 / --verbose point into src/*.ts through the shipped source maps; set before the
-// chunks load, and only then, so an ordinary start-up does not parse the maps.
-if (process.env.RSAPI_DEBUG === '1' || argv.includes('--verbose') || argv.includes('-v')) process.setSourceMapsEnabled(true);
-const { run, processTerminal, createInvocation } = await import('./program.js');
-const code = await run(argv, createInvocation({ terminal: processTerminal(), signal: controller.signal }));
-process.exitCode = code;
-// Nothing left to do: do not wait for idle sockets or stdin listeners to let go. Output written just before
-// (help, a completion script: synchronous writes to a file) may have failed: its line and exit 1 come first,
-// whichever of the stream's error event and this callback Node delivers first.
-process.stdout.write('', (error?: Error | null) => {
-  if (error && !readerGone) stdoutFailed(error as NodeJS.ErrnoException);
-  if (!writeFailed) process.exit(code);
-});
+await main(process.argv.slice(2));
+
+/** The process's one invocation: its terminal, Ctrl-C and stdout, made here and passed to the program. */
+async function main(argv: string[]): Promise<void> {
+  // A reader that goes away (`rsapi reports list | head`) is not an error. Any other write failure
+  // (a full disk, /dev/full) is one line and exit 1, never a stack trace; nothing more is written.
+  // A bulk run holds on through EPIPE: it starts no new item, ends the ones under way and picks the exit code.
+  const { StdoutState } = await import('./stdout-gone.js');
+  const stdoutState = new StdoutState();
+  let writeFailed = false;
+  let readerGone = false;
+  const stdoutFailed = (error: NodeJS.ErrnoException): void => {
+    if (readerGone) return; // later writes fail too: nothing more to say
+    if (error.code === 'EPIPE') {
+      readerGone = true;
+      if (!stdoutState.reportGone()) process.exit(0);
+      return;
+    }
+    if (writeFailed) return;
+    writeFailed = true;
+    process.stderr.write(`rsapi: cannot write the output: ${writeFailure(error)}\n`, () => process.exit(1));
+  };
+  process.stdout.on('error', stdoutFailed);
+  const controller = new AbortController();
+  // Every request, retry wait and look-up under way listens to it (a bulk run has dozens at once).
+  setMaxListeners(0, controller.signal);
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // Stack traces of RSAPI_DEBUG=1 / --verbose point into src/*.ts through the shipped source maps; set before the
+  // chunks load, and only then, so an ordinary start-up does not parse the maps.
+  if (process.env.RSAPI_DEBUG === '1' || argv.includes('--verbose') || argv.includes('-v')) process.setSourceMapsEnabled(true);
+  const { run, processTerminal, createInvocation } = await import('./program.js');
+  const code = await run(argv, createInvocation({ terminal: processTerminal(), signal: controller.signal, stdoutState }));
+  process.exitCode = code;
+  // Nothing left to do: do not wait for idle sockets or stdin listeners to let go. Output written just before
+  // (help, a completion script: synchronous writes to a file) may have failed: its line and exit 1 come first,
+  // whichever of the stream's error event and this callback Node delivers first.
+  process.stdout.write('', (error?: Error | null) => {
+    if (error && !readerGone) stdoutFailed(error as NodeJS.ErrnoException);
+    if (!writeFailed) process.exit(code);
+  });
+}
 
 function writeFailure(error: NodeJS.ErrnoException): string {
   const reasons: Record<string, string> = {

@@ -12,7 +12,7 @@ import { expandJsonFields } from './json-fields.js';
 import { EXIT_CODES_TEXT, HELP_TOPIC_NAMES, helpTopic } from './help-topics.js';
 import { nearest } from '../suggest.js';
 import type { Terminal } from './terminal.js';
-import { attachInvocation, invocationOf, type ParentCommand } from './handler.js';
+import type { ParentCommand } from './handler.js';
 import type { Invocation } from './invocation.js';
 import { TOP_COMMANDS, topCommand, type TopCommand } from './command-index.js';
 
@@ -37,7 +37,7 @@ RSAPI_DEBUG=1 (\`rsapi help environment\`).`;
  * loaded); the others stand as stubs of name and summary, which is all the root help and a typo's suggestion need.
  * `completion` needs the whole tree.
  */
-export async function buildProgram(argv: readonly string[]): Promise<CommandUnknownOpts> {
+export async function buildProgram(invocation: Invocation, argv: readonly string[]): Promise<CommandUnknownOpts> {
   const root = new Command('rsapi');
   const stubs = new Map<CommandUnknownOpts, TopCommand>();
   root
@@ -60,15 +60,15 @@ export async function buildProgram(argv: readonly string[]): Promise<CommandUnkn
   const program = addGlobalOptions(root, OUTPUT_FORMATS, outputFormatsHelp());
   const wanted = commandsNamed(program, argv);
   for (const top of TOP_COMMANDS) {
-    if (wanted.has(top)) (await top.load())(program);
+    if (wanted.has(top)) (await top.load())(program, invocation);
     else stubs.set(declareStub(program, top), top);
   }
   applyToTree(program, (command) => {
     refuseEmptyValues(command);
     command.exitOverride();
     command.configureOutput({
-      writeOut: (text) => invocationOf(program).io.stdout.write(text),
-      writeErr: (text) => invocationOf(program).io.stderr.write(forStderr(text)),
+      writeOut: (text) => invocation.io.stdout.write(text),
+      writeErr: (text) => invocation.io.stderr.write(forStderr(text)),
       outputError: (text, write) => write(`rsapi: ${text.replace(/^error: /, '')}`),
     });
   });
@@ -155,8 +155,7 @@ export async function run(givenArgv: string[], invocation: Invocation): Promise<
   } catch (error) {
     return reportError(error, io.stderr, { debug: false });
   }
-  const program = await buildProgram(argv);
-  attachInvocation(program, invocation);
+  const program = await buildProgram(invocation, argv);
   const debug = argv.includes('--verbose') || argv.includes('-v') || io.env.RSAPI_DEBUG === '1';
   const target = helpTarget(program, argv);
   if ('topic' in target) {

@@ -3,7 +3,6 @@ import { openSync } from 'node:fs';
 import { ReadStream } from 'node:tty';
 import { InterruptedError } from '../api/errors.js';
 import type { Sink } from '../output/index.js';
-import { stdoutGone } from './stdout-gone.js';
 
 export interface Terminal {
   stdout: Sink;
@@ -16,8 +15,6 @@ export interface Terminal {
   columns: number | undefined;
   /** The environment: the only one the program reads (never process.env). */
   env: NodeJS.ProcessEnv;
-  /** Raised when the reader of stdout went away (EPIPE); never, for a terminal that cannot tell. */
-  stdoutGone?: AbortSignal;
   /**
    * The terminal itself as input (/dev/tty), for a question asked after stdin was read to its end (ids typed, then
    * Ctrl-D); undefined when there is none. The caller closes it.
@@ -40,7 +37,6 @@ export function processTerminal(): Terminal {
     stdinIsTTY: process.stdin.isTTY === true,
     columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
     env: process.env,
-    stdoutGone,
     openTty: openControllingTerminal,
   };
 }

@@ -8,8 +8,6 @@ export interface MockRunIO {
   stderr: { write(s: string): unknown };
 }
 
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-
 function errorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
   return typeof error.code === 'string' ? error.code : undefined;
@@ -36,35 +34,26 @@ function banner(server: MockServer): string {
   ].join('\n');
 }
 
-/** Listens for SIGINT and SIGTERM at once, so neither ends the process abruptly while the service starts or runs. */
-function listenForStopSignal(): { stopped: Promise<NodeJS.Signals>; cancel(): void } {
-  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
-  const cancel = (): void => {
-    for (const name of STOP_SIGNALS) process.off(name, onSignal);
-  };
-  const stopped = new Promise<NodeJS.Signals>((resolve) => {
-    onSignal = (signal) => {
-      cancel();
-      resolve(signal);
-    };
-    for (const name of STOP_SIGNALS) process.on(name, onSignal);
+/** Resolves once `signal` is raised: the CLI raises it on Ctrl-C and SIGTERM, so neither ends the process abruptly. */
+function stopRequested(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  return { stopped, cancel };
 }
 
-export async function runMockServer(options: MockOptions, io: MockRunIO): Promise<void> {
+/** Serves until `signal` is raised (the invocation's Ctrl-C), then stops the service. */
+export async function runMockServer(options: MockOptions, io: MockRunIO, signal: AbortSignal): Promise<void> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
-  const stopSignal = listenForStopSignal();
   let server: MockServer;
   try {
     server = await startMockServer({ ...options, host, port });
   } catch (error) {
-    stopSignal.cancel();
     throw startFailure(error, host, port);
   }
   io.stdout.write(banner(server));
-  await stopSignal.stopped;
+  await stopRequested(signal);
   await server.close();
   io.stderr.write('mock service stopped\n');
 }

@@ -3,11 +3,15 @@ import { Command, Help } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { TOP_COMMANDS } from '../../src/cli/command-index.js';
 import type { ParentCommand } from '../../src/cli/handler.js';
+import { createInvocation } from '../../src/cli/invocation.js';
+import { testTerminal } from '../helpers/run.js';
 
 describe('the index of top-level commands', () => {
   it.each(TOP_COMMANDS.map((top) => [top.name, top] as const))('%s: name, aliases, summary and usage term equal its declaration', async (_name, top) => {
     const program = new Command('rsapi') as unknown as ParentCommand;
-    (await top.load())(program);
+    const { terminal, cleanup } = testTerminal({});
+    cleanup();
+    (await top.load())(program, createInvocation({ terminal, signal: new AbortController().signal }));
     const declared = program.commands[0]!;
     expect(declared.name()).toBe(top.name);
     expect(declared.aliases()).toEqual(top.aliases);

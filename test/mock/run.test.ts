@@ -28,7 +28,10 @@ beforeAll(async () => {
     driverPath,
     [
       "import { runMockServer } from './run.mjs';",
-      'runMockServer(JSON.parse(process.argv[2]), process).then(',
+      // As rsapi's main does: SIGINT and SIGTERM abort the invocation's signal.
+      'const stop = new AbortController();',
+      "for (const name of ['SIGINT', 'SIGTERM']) process.on(name, () => stop.abort());",
+      'runMockServer(JSON.parse(process.argv[2]), process, stop.signal).then(',
       '  () => process.exit(0),',
       '  (error) => { process.stderr.write(`failed: ${error.message}\\n`); process.exit(1); },',
       ');',
@@ -116,7 +119,7 @@ describe('runMockServer start failures', () => {
     const written: string[] = [];
     const io = { stdout: { write: (text: string) => written.push(text) }, stderr: { write: (text: string) => written.push(text) } };
     try {
-      const failure = await runMockServer({ port }, io).then(
+      const failure = await runMockServer({ port }, io, new AbortController().signal).then(
         () => undefined,
         (error: unknown) => error,
       );

@@ -16,7 +16,6 @@ import { Journal } from './journal.js';
 import { createBulkOutput, summaryLine } from './output.js';
 import { createProgress, spinnerProgress } from './progress.js';
 import { canAnimate } from '../status-line.js';
-import { holdThroughStdoutGone } from '../stdout-gone.js';
 
 export interface BulkCreatePlan {
   input: UrlInput;
@@ -58,8 +57,8 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const onInterrupt = () => say('rsapi: interrupted: starting no new request; waiting for the ones under way (Ctrl-C again quits at once)');
     ctx.signal.addEventListener('abort', onInterrupt, { once: true });
     // The reader of stdout went away (`| head -2`): no new URL is started; those under way end as usual.
-    const stdoutGone = ctx.io.stdoutGone;
-    const release = stdoutGone ? holdThroughStdoutGone() : () => {};
+    const stdoutGone = ctx.stdoutState.gone;
+    const release = ctx.stdoutState.hold();
     const onStdoutGone = () => say('rsapi: stdout was closed: starting no new URL; waiting for the ones under way');
     stdoutGone?.addEventListener('abort', onStdoutGone, { once: true });
     let singleFailure: RsapiError | undefined;

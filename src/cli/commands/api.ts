@@ -3,7 +3,7 @@ import { Argument, InvalidArgumentError, type Command } from '@commander-js/extr
 import { UsageError } from '../errors.js';
 import { mayLeaveBasePath, type HttpMethod, type Params } from '../../api/http.js';
 import type { CommandContext } from '../context.js';
-import { handle, type ParentCommand, type OptionsOf } from '../handler.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../handler.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -55,7 +55,7 @@ function declareApi(program: ParentCommand) {
 
 export type ApiOptions = OptionsOf<ReturnType<typeof declareApi>> & { method: HttpMethod; path: string };
 
-export function registerApi(program: ParentCommand): void {
+export function registerApi(program: ParentCommand, invocation: Invocation): void {
   const command = declareApi(program);
   command.addHelpText(
     'after',
@@ -72,7 +72,7 @@ Examples:
   $ rsapi api GET /projects --paginate -f per_page=100 | jq length
   $ rsapi api GET /reports/42 -i`,
   );
-  handle(command, (ctx, opts, [method, path]) => apiRun(ctx, { ...opts, method, path }));
+  handle(invocation, command, (ctx, opts, [method, path]) => apiRun(ctx, { ...opts, method, path }));
 }
 
 /** Sends the request and prints the body as it came. */

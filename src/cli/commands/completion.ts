@@ -1,7 +1,7 @@
 // `rsapi completion bash|zsh|fish`: a completion script generated from the live command tree, so it never goes stale.
 import { Argument, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CommandContext } from '../context.js';
-import { handle, type ParentCommand } from '../handler.js';
+import { handle, type ParentCommand, type Invocation } from '../handler.js';
 import { bashScript } from '../completion/bash.js';
 import { fishScript } from '../completion/fish.js';
 import { describeProgram, type ScriptGenerator } from '../completion/model.js';
@@ -12,7 +12,7 @@ type Shell = (typeof SHELLS)[number];
 
 const GENERATORS: Record<Shell, ScriptGenerator> = { bash: bashScript, zsh: zshScript, fish: fishScript };
 
-export function registerCompletion(program: ParentCommand): void {
+export function registerCompletion(program: ParentCommand, invocation: Invocation): void {
   const command = program
     .command('completion')
     .description('Print a shell completion script (commands, flags, allowed values)')
@@ -26,7 +26,7 @@ Examples:
   $ rsapi completion zsh > "\${fpath[1]}/_rsapi"           # or: source <(rsapi completion zsh) after compinit
   $ rsapi completion fish > ~/.config/fish/completions/rsapi.fish`,
   );
-  handle(command, (ctx, _opts, [shell], self) => {
+  handle(invocation, command, (ctx, _opts, [shell], self) => {
     let program: CommandUnknownOpts = self;
     while (program.parent) program = program.parent;
     return completionRun(ctx, { shell, program });

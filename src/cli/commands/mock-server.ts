@@ -1,7 +1,7 @@
 // `rsapi mock-server`: the bundled in-memory stand-in for the service, for trying rsapi and testing scripts.
 import { InvalidArgumentError, Option, type Command } from '@commander-js/extra-typings';
 import type { CommandContext } from '../context.js';
-import { handle, type ParentCommand, type OptionsOf } from '../handler.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../handler.js';
 import { integerParser } from '../options.js';
 import { FLAVOR_NAMES } from '../../mock/flavor-names.js';
 import type { MockOptions } from '../../mock/server.js';
@@ -50,7 +50,7 @@ function declareMockServer(program: ParentCommand) {
 
 export type MockServerOptions = OptionsOf<ReturnType<typeof declareMockServer>>;
 
-export function registerMockServer(program: ParentCommand): void {
+export function registerMockServer(program: ParentCommand, invocation: Invocation): void {
   const command = declareMockServer(program);
   command.addHelpText(
     'after',
@@ -71,7 +71,7 @@ The phprank flavor stores URLs cleaned (no scheme, no www., no root slash) as th
 "old" redirects to "new" (https://www.example.com/old/x is stored as example.com/new/x), and --redirect adds
 others. It throttles at 60 requests a minute unless --rate-limit says otherwise.`,
   );
-  handle(command, (ctx, opts) => mockServerRun(ctx, opts));
+  handle(invocation, command, (ctx, opts) => mockServerRun(ctx, opts));
 }
 
 /** Runs the mock service on loopback until interrupted. */
@@ -95,5 +95,5 @@ export async function mockServerRun(ctx: CommandContext, flags: MockServerOption
     redirects: flags.redirect,
     planWithoutApi: flags.planWithoutApi,
   };
-  await runMockServer(options, ctx.io);
+  await runMockServer(options, ctx.io, ctx.signal);
 }

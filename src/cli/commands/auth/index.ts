@@ -1,12 +1,12 @@
 // `rsapi auth`: log in (store a checked key), show what is in use, log out.
-import type { ParentCommand } from '../../handler.js';
+import type { ParentCommand, Invocation } from '../../handler.js';
 import type { Command } from '@commander-js/extra-typings';
 import { registerLogin } from './login.js';
 import { registerLogout } from './logout.js';
 import { registerStatus } from './status.js';
 import { registerSwitch } from './switch.js';
 
-export function registerAuth(program: ParentCommand): void {
+export function registerAuth(program: ParentCommand, invocation: Invocation): void {
   const auth = program.command('auth').description('Log in, check and forget the API key; switch between profiles');
   auth.addHelpText(
     'after',
@@ -19,8 +19,8 @@ Examples:
   $ rsapi auth switch staging
   $ rsapi auth logout --profile staging`,
   );
-  registerLogin(auth);
-  registerStatus(auth);
-  registerLogout(auth);
-  registerSwitch(auth);
+  registerLogin(auth, invocation);
+  registerStatus(auth, invocation);
+  registerLogout(auth, invocation);
+  registerSwitch(auth, invocation);
 }

@@ -6,7 +6,7 @@ import { ExitCode, exitCodeOf, hintOf } from '../../exit-codes.js';
 import { UsageError } from '../../errors.js';
 import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { canPrompt, promptSecret, promptText, readSecretFromStdin } from '../../prompts.js';
 import { checkApiKey, maskKey } from '../../../config/keys.js';
 import { checkKey } from './verify.js';
@@ -21,7 +21,7 @@ function declareLogin(auth: ParentCommand) {
 
 export type LoginOptions = OptionsOf<ReturnType<typeof declareLogin>>;
 
-export function registerLogin(auth: ParentCommand): void {
+export function registerLogin(auth: ParentCommand, invocation: Invocation): void {
   const command = declareLogin(auth);
   command.addHelpText(
     'after',
@@ -36,7 +36,7 @@ Examples:
   $ printenv RANK_TOKEN | rsapi auth login --with-token --base-url https://rank.example.com
   $ rsapi auth login --with-token --no-verify < key.txt`,
   );
-  handle(command, async (ctx, opts) => {
+  handle(invocation, command, async (ctx, opts) => {
     if (ctx.globals.apiKey !== undefined) {
       throw new UsageError('auth login does not take the key from --api-key', {
         hint: 'type it at the prompt, or pipe it in with --with-token; a key on the command line lands in shell history',

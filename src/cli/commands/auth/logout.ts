@@ -4,9 +4,9 @@ import { configPath } from '../../../config/paths.js';
 import { unknownProfileError } from '../../../config/resolve.js';
 import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand } from '../../handler.js';
+import { handle, type ParentCommand, type Invocation } from '../../handler.js';
 
-export function registerLogout(auth: ParentCommand): void {
+export function registerLogout(auth: ParentCommand, invocation: Invocation): void {
   const command = auth.command('logout').description("Forget the profile's stored API key (its base URL and defaults stay)");
   command.addHelpText(
     'after',
@@ -15,7 +15,7 @@ Examples:
   $ rsapi auth logout
   $ rsapi auth logout --profile staging`,
   );
-  handle(command, (ctx) => logoutRun(ctx));
+  handle(invocation, command, (ctx) => logoutRun(ctx));
 }
 
 /** Forgets the profile's stored key; its base URL and defaults stay. */

@@ -8,7 +8,7 @@ import { MissingKeyError } from '../../errors.js';
 import { unknownProfileError, type ProfileSource, type SettingSource } from '../../../config/resolve.js';
 import { printAllProfiles } from './profiles.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { maskKey } from '../../../config/keys.js';
 import { checkKey } from './verify.js';
 
@@ -37,7 +37,7 @@ function declareStatus(auth: ParentCommand) {
 
 export type StatusOptions = OptionsOf<ReturnType<typeof declareStatus>>;
 
-export function registerStatus(auth: ParentCommand): void {
+export function registerStatus(auth: ParentCommand, invocation: Invocation): void {
   const command = declareStatus(auth);
   command.addHelpText(
     'after',
@@ -52,7 +52,7 @@ Examples:
   $ rsapi auth status --all
   $ RSAPI_API_KEY=... rsapi auth status       # check a key without storing it`,
   );
-  handle(command, (ctx, opts) => statusRun(ctx, opts));
+  handle(invocation, command, (ctx, opts) => statusRun(ctx, opts));
 }
 
 /** The profile, base URL and key in use and whether the service accepts the key; with --all, every stored profile. */

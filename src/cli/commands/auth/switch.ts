@@ -7,10 +7,10 @@ import { unknownProfile } from '../../../config/resolve.js';
 import { profileOf, readStoredConfig, storedActiveProfile, storedProfileNames } from '../../../config/store.js';
 import { setActiveProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand } from '../../handler.js';
+import { handle, type ParentCommand, type Invocation } from '../../handler.js';
 import { canPrompt, promptSelect } from '../../prompts.js';
 
-export function registerSwitch(auth: ParentCommand): void {
+export function registerSwitch(auth: ParentCommand, invocation: Invocation): void {
   const command = auth
     .command('switch')
     .description('Make a stored profile the active one (used when neither --profile nor RSAPI_PROFILE names one)')
@@ -23,7 +23,7 @@ Examples:
   $ rsapi auth switch                 # pick from the stored profiles
   $ rsapi auth status --all           # every profile, and which one is active`,
   );
-  handle(command, (ctx, _opts, [name]) => switchRun(ctx, { name }));
+  handle(invocation, command, (ctx, _opts, [name]) => switchRun(ctx, { name }));
 }
 
 /** Makes the named profile active; without a name, a terminal offers the stored ones. */

@@ -2,9 +2,9 @@
 import { Argument, type Command } from '@commander-js/extra-typings';
 import { displaySetting, SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand } from '../../handler.js';
+import { handle, type ParentCommand, type Invocation } from '../../handler.js';
 
-export function registerGet(config: ParentCommand): void {
+export function registerGet(config: ParentCommand, invocation: Invocation): void {
   const command = config
     .command('get')
     .description('Print one stored setting of the profile (prints nothing when it is not set)')
@@ -19,7 +19,7 @@ Examples:
   $ rsapi config get output --profile staging
   $ [ -n "$(rsapi config get timeout)" ] || rsapi config set timeout 60`,
   );
-  handle(command, (ctx, _opts, [key]) => getRun(ctx, { key }));
+  handle(invocation, command, (ctx, _opts, [key]) => getRun(ctx, { key }));
 }
 
 /** Prints the stored value of one setting (the key masked), nothing when it is not set. */

@@ -1,5 +1,5 @@
 // `rsapi config`: the stored settings of a profile (base-url, timeout, retries, output; the key only masked).
-import type { ParentCommand } from '../../handler.js';
+import type { ParentCommand, Invocation } from '../../handler.js';
 import type { Command } from '@commander-js/extra-typings';
 import { registerGet } from './get.js';
 import { registerList } from './list.js';
@@ -7,7 +7,7 @@ import { registerPath } from './path.js';
 import { registerSet } from './set.js';
 import { registerUnset } from './unset.js';
 
-export function registerConfig(program: ParentCommand): void {
+export function registerConfig(program: ParentCommand, invocation: Invocation): void {
   const config = program.command('config').description('Read and change stored settings of a profile (--profile)');
   config.addHelpText(
     'after',
@@ -21,9 +21,9 @@ Examples:
   $ rsapi config unset timeout
   $ rsapi config path`,
   );
-  registerGet(config);
-  registerSet(config);
-  registerUnset(config);
-  registerList(config);
-  registerPath(config);
+  registerGet(config, invocation);
+  registerSet(config, invocation);
+  registerUnset(config, invocation);
+  registerList(config, invocation);
+  registerPath(config, invocation);
 }

@@ -3,9 +3,9 @@ import { renderDocument } from '../../../output/index.js';
 import type { Command } from '@commander-js/extra-typings';
 import { displaySetting, SETTING_KEYS } from '../../../config/keys.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand } from '../../handler.js';
+import { handle, type ParentCommand, type Invocation } from '../../handler.js';
 
-export function registerList(config: ParentCommand): void {
+export function registerList(config: ParentCommand, invocation: Invocation): void {
   const command = config
     .command('list')
     .alias('ls')
@@ -17,7 +17,7 @@ Examples:
   $ rsapi config list
   $ rsapi config list --profile staging --json`,
   );
-  handle(command, (ctx) => listRun(ctx));
+  handle(invocation, command, (ctx) => listRun(ctx));
 }
 
 /** Prints the profile's stored settings, the key masked. */

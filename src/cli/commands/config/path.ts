@@ -2,9 +2,9 @@
 import type { Command } from '@commander-js/extra-typings';
 import { configPath } from '../../../config/paths.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand } from '../../handler.js';
+import { handle, type ParentCommand, type Invocation } from '../../handler.js';
 
-export function registerPath(config: ParentCommand): void {
+export function registerPath(config: ParentCommand, invocation: Invocation): void {
   const command = config.command('path').description('Print the path of the settings file (it may not exist yet)');
   command.addHelpText(
     'after',
@@ -13,7 +13,7 @@ Examples:
   $ rsapi config path
   $ RSAPI_CONFIG_DIR=/tmp/ci-rsapi rsapi config path`,
   );
-  handle(command, (ctx) => pathRun(ctx));
+  handle(invocation, command, (ctx) => pathRun(ctx));
 }
 
 /** Prints the path of the settings file. */

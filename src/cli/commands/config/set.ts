@@ -6,9 +6,9 @@ import { unknownProfileError, type ResolvedSettings } from '../../../config/reso
 import { editDistance } from '../../../suggest.js';
 import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand } from '../../handler.js';
+import { handle, type ParentCommand, type Invocation } from '../../handler.js';
 
-export function registerSet(config: ParentCommand): void {
+export function registerSet(config: ParentCommand, invocation: Invocation): void {
   const command = config
     .command('set')
     .description('Store a setting in the profile (base-url, timeout, retries, output)')
@@ -22,7 +22,7 @@ Examples:
   $ rsapi config set timeout 60 --profile staging
   $ rsapi config set output json`,
   );
-  handle(command, (ctx, _opts, [key, value]) => setRun(ctx, { key, value }));
+  handle(invocation, command, (ctx, _opts, [key, value]) => setRun(ctx, { key, value }));
 }
 
 /** Checks the value, then stores it in the profile. */

@@ -4,9 +4,9 @@ import { SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
 import { unknownProfileError } from '../../../config/resolve.js';
 import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand } from '../../handler.js';
+import { handle, type ParentCommand, type Invocation } from '../../handler.js';
 
-export function registerUnset(config: ParentCommand): void {
+export function registerUnset(config: ParentCommand, invocation: Invocation): void {
   const command = config
     .command('unset')
     .description('Remove a stored setting from the profile (unset api-key = auth logout)')
@@ -18,7 +18,7 @@ Examples:
   $ rsapi config unset output
   $ rsapi config unset base-url --profile staging`,
   );
-  handle(command, (ctx, _opts, [key]) => unsetRun(ctx, { key }));
+  handle(invocation, command, (ctx, _opts, [key]) => unsetRun(ctx, { key }));
 }
 
 /** Removes one stored setting from the profile. */

@@ -4,7 +4,7 @@ import { deleteEach, type ItemDescription } from '../../deletion.js';
 import { describeProject, PREVIEW_MAX_PROJECTS, previewLines, previewProject, projectLabel } from '../../project-preview.js';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { integerParser, MAX_CONCURRENCY } from '../../options.js';
 import { runPool } from '../../bulk/pool.js';
 
@@ -30,7 +30,7 @@ function declareDelete(projects: ParentCommand) {
 
 export type DeleteOptions = OptionsOf<ReturnType<typeof declareDelete>> & { names: string[] };
 
-export function registerDelete(projects: ParentCommand): void {
+export function registerDelete(projects: ParentCommand, invocation: Invocation): void {
   const command = declareDelete(projects);
   command.addHelpText(
     'after',
@@ -42,7 +42,7 @@ Examples:
 
 A declined confirmation deletes nothing and exits 2 (as gh does for a cancelled command).`,
   );
-  handle(command, (ctx, opts, [names]) => deleteRun(ctx, { ...opts, names }));
+  handle(invocation, command, (ctx, opts, [names]) => deleteRun(ctx, { ...opts, names }));
 }
 
 /** Deletes each project, after a confirmation on a terminal (with a preview of what goes) or --yes. */

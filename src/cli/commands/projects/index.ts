@@ -1,10 +1,10 @@
 // `rsapi projects`: the project verbs.
-import type { ParentCommand } from '../../handler.js';
+import type { ParentCommand, Invocation } from '../../handler.js';
 import type { Command } from '@commander-js/extra-typings';
 import { registerDelete } from './delete.js';
 import { registerList } from './list.js';
 
-export function registerProjects(program: ParentCommand): void {
+export function registerProjects(program: ParentCommand, invocation: Invocation): void {
   const projects = program.command('projects').alias('project').description('List and delete projects');
   projects.addHelpText(
     'after',
@@ -13,6 +13,6 @@ Examples:
   $ rsapi projects list --all
   $ rsapi projects delete old.example.com --yes`,
   );
-  registerList(projects);
-  registerDelete(projects);
+  registerList(projects, invocation);
+  registerDelete(projects, invocation);
 }

@@ -2,7 +2,7 @@
 import { Option, type Command } from '@commander-js/extra-typings';
 import { PROJECT_SORT_FIELDS, type ProjectListParams } from '../../../api/projects.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { printPages } from '../../listing.js';
 import { projectListSilences } from '../../../api/list-silences.js';
 import { addPagingOptions, addSortOption, pagingOptions } from '../../options.js';
@@ -20,7 +20,7 @@ function declareList(projects: ParentCommand) {
 
 export type ListOptions = OptionsOf<ReturnType<typeof declareList>>;
 
-export function registerList(projects: ParentCommand): void {
+export function registerList(projects: ParentCommand, invocation: Invocation): void {
   const command = declareList(projects);
   command.addHelpText(
     'after',
@@ -30,7 +30,7 @@ Examples:
   $ rsapi projects list --search example --sort-by project --sort asc
   $ rsapi projects list --all -q`,
   );
-  handle(command, (ctx, opts) => listRun(ctx, opts));
+  handle(invocation, command, (ctx, opts) => listRun(ctx, opts));
 }
 
 /** Lists the projects, one page or all of them. */

@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { addCiOptions, CiReporter } from '../../ci/reporter.js';
 import { describeShare, parseShard, selectShare } from '../../ci/shard.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { addGateOptions, integerParser, MAX_CONCURRENCY } from '../../options.js';
 import { addPrivacyOptions, resolvePassword } from '../../report-flags.js';
 import { readUrlInput, rejectInvalid } from '../../url-input.js';
@@ -27,7 +27,7 @@ function declareCreate(reports: ParentCommand) {
 
 export type CreateOptions = OptionsOf<ReturnType<typeof declareCreate>> & { urls: string[] };
 
-export function registerCreate(reports: ParentCommand): void {
+export function registerCreate(reports: ParentCommand, invocation: Invocation): void {
   const command = declareCreate(reports);
   command.addHelpText(
     'after',
@@ -46,7 +46,7 @@ Lists in, a list out: --from-file, --from-sitemap, --shard and several URL argum
 JSON array (ndjson a line each), even of one report; a single URL argument prints one object.
 Run again with the same --journal after failures or Ctrl-C: created URLs are skipped, the rest retried.`,
   );
-  handle(command, async (ctx, opts, [urls]) => {
+  handle(invocation, command, async (ctx, opts, [urls]) => {
     if (opts.passwordStdin && opts.fromFile === '-') {
       throw new UsageError('--password-stdin and --from-file - both want standard input', { hint: 'use --password-file PATH' });
     }

@@ -5,7 +5,7 @@ import { RsapiError } from '../../../api/errors.js';
 import { runPool } from '../../bulk/pool.js';
 import { ExitCode, exitCodeOf } from '../../exit-codes.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { integerParser, MAX_CONCURRENCY } from '../../options.js';
 import { checkReportId } from './ids.js';
 
@@ -22,7 +22,7 @@ function declareDelete(reports: ParentCommand) {
 
 export type DeleteOptions = OptionsOf<ReturnType<typeof declareDelete>> & { ids: string[] };
 
-export function registerDelete(reports: ParentCommand): void {
+export function registerDelete(reports: ParentCommand, invocation: Invocation): void {
   const command = declareDelete(reports);
   command.addHelpText(
     'after',
@@ -40,7 +40,7 @@ No ids at all from - is a usage error (exit 2).
 --dry-run reads each report (GET) and exits as the real run would: 0, or 4 when one is not found;
 it prints id, action (delete or not-found) and url in the chosen format, or with -q the ids that would go.`,
   );
-  handle(command, (ctx, opts, [ids]) => deleteRun(ctx, { ...opts, ids }));
+  handle(invocation, command, (ctx, opts, [ids]) => deleteRun(ctx, { ...opts, ids }));
 }
 
 /** Deletes each report, after a confirmation on a terminal (or --yes). */

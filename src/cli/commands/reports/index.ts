@@ -1,5 +1,5 @@
 // `rsapi reports`: the report verbs.
-import type { ParentCommand } from '../../handler.js';
+import type { ParentCommand, Invocation } from '../../handler.js';
 import type { Command } from '@commander-js/extra-typings';
 import { registerCreate } from './create.js';
 import { registerDelete } from './delete.js';
@@ -8,7 +8,7 @@ import { registerShow } from './show.js';
 import { registerStats } from './stats.js';
 import { registerUpdate } from './update.js';
 
-export function registerReports(program: ParentCommand): void {
+export function registerReports(program: ParentCommand, invocation: Invocation): void {
   const reports = program.command('reports').alias('report').description('List, show, create, update and delete reports; stats over them');
   reports.addHelpText(
     'after',
@@ -21,10 +21,10 @@ Examples:
   $ rsapi reports delete 42 --yes
   $ rsapi reports stats --by project`,
   );
-  registerList(reports);
-  registerShow(reports);
-  registerCreate(reports);
-  registerUpdate(reports);
-  registerDelete(reports);
-  registerStats(reports);
+  registerList(reports, invocation);
+  registerShow(reports, invocation);
+  registerCreate(reports, invocation);
+  registerUpdate(reports, invocation);
+  registerDelete(reports, invocation);
+  registerStats(reports, invocation);
 }

@@ -6,7 +6,7 @@ import type { CommandContext } from '../../context.js';
 import { printPages } from '../../listing.js';
 import { reportListSilences } from '../../../api/list-silences.js';
 import { addGateOptions, addPagingOptions, addSortOption, pagingOptions } from '../../options.js';
-import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
 
 function declareList(reports: ParentCommand) {
@@ -20,7 +20,7 @@ function declareList(reports: ParentCommand) {
 
 export type ListOptions = OptionsOf<ReturnType<typeof declareList>>;
 
-export function registerList(reports: ParentCommand): void {
+export function registerList(reports: ParentCommand, invocation: Invocation): void {
   const command = declareList(reports);
   command.addHelpText(
     'after',
@@ -31,7 +31,7 @@ Examples:
   $ rsapi reports list --search /pricing --limit 5 --json
   $ rsapi reports list --all --fail-on bad --min-score 60     # CI gate`,
   );
-  handle(command, (ctx, opts) => listRun(ctx, opts));
+  handle(invocation, command, (ctx, opts) => listRun(ctx, opts));
 }
 
 /** Lists the matching reports; with a gate or a baseline, all of them (unless --page or --limit says otherwise). */

@@ -4,7 +4,7 @@ import { addCiOptions, CiReporter } from '../../ci/reporter.js';
 import type { CommandContext } from '../../context.js';
 import { printRecord } from '../../listing.js';
 import { addGateOptions } from '../../options.js';
-import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { reportId } from './ids.js';
 
 function declareShow(reports: ParentCommand) {
@@ -14,7 +14,7 @@ function declareShow(reports: ParentCommand) {
 
 export type ShowOptions = OptionsOf<ReturnType<typeof declareShow>> & { id: string };
 
-export function registerShow(reports: ParentCommand): void {
+export function registerShow(reports: ParentCommand, invocation: Invocation): void {
   const command = declareShow(reports);
   command.addHelpText(
     'after',
@@ -29,7 +29,7 @@ Examples:
 On a terminal the fields are followed by the per-check results (\`checks: 27 of 36 passed\`) and each
 failed check in words, most important first; csv and tsv get the failed check ids in a failed_checks column.`,
   );
-  handle(command, (ctx, opts, [id]) => showRun(ctx, { ...opts, id }));
+  handle(invocation, command, (ctx, opts, [id]) => showRun(ctx, { ...opts, id }));
 }
 
 /** Shows one report, judged by the gates. */

@@ -4,7 +4,7 @@ import type { OutputOptions, Sink } from '../../../output/index.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
 import { addHtmlOption, CiReporter } from '../../ci/reporter.js';
 import { ofLast, PageReader } from '../../page-reader.js';
@@ -21,7 +21,7 @@ function declareStats(reports: ParentCommand) {
 
 export type StatsOptions = OptionsOf<ReturnType<typeof declareStats>>;
 
-export function registerStats(reports: ParentCommand): void {
+export function registerStats(reports: ParentCommand, invocation: Invocation): void {
   const command = declareStats(reports);
   command.addHelpText(
     'after',
@@ -41,7 +41,7 @@ of 10-point buckets drawn with block characters; -o json|ndjson|csv|tsv for mach
 --checks counts the per-check results instead (phpRank's \`results\`): per check, the reports
 that fail it. A service that sends no per-check results ends with exit 8.`,
   );
-  handle(command, async (ctx, opts) => {
+  handle(invocation, command, async (ctx, opts) => {
     if (ctx.globals.quiet) throw new UsageError('-q prints identifiers, and stats has none', { hint: 'leave out -q, or use `rsapi reports list -q`' });
     if (ctx.globals.fields) throw new UsageError('--fields does not apply to reports stats', { hint: 'use -o json or -o csv and pick the figures there' });
     return statsRun(ctx, opts);

@@ -2,7 +2,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type OptionsOf } from '../../handler.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { printRecord } from '../../listing.js';
 import { addPrivacyOptions, resolvePassword } from '../../report-flags.js';
 import { reportId } from './ids.js';
@@ -18,7 +18,7 @@ function declareUpdate(reports: ParentCommand) {
 
 export type UpdateOptions = OptionsOf<ReturnType<typeof declareUpdate>> & { id: string };
 
-export function registerUpdate(reports: ParentCommand): void {
+export function registerUpdate(reports: ParentCommand, invocation: Invocation): void {
   const command = declareUpdate(reports);
   command.addHelpText(
     'after',
@@ -28,7 +28,7 @@ Examples:
   $ rsapi reports update 42 --refresh
   $ rsapi reports update 42 --privacy password --password-file ./page-password.txt`,
   );
-  handle(command, async (ctx, opts, [id]) => {
+  handle(invocation, command, async (ctx, opts, [id]) => {
     if (opts.privacy === undefined && !opts.refresh && !opts.passwordStdin && opts.passwordFile === undefined) {
       throw new UsageError('nothing to update', { hint: 'give --privacy, --password-stdin/--password-file, or --refresh' });
     }
