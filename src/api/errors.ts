@@ -149,6 +149,11 @@ export class NetworkError extends ApiError {
 }
 export type NetworkFailureKind = 'refused' | 'dns' | 'timeout' | 'reset' | 'other';
 
+/** A failure that says the service is out of reach (connections refused, host unknown), after the client's retries. */
+export function serviceUnreachable(error: unknown): error is NetworkError {
+  return error instanceof NetworkError && (error.kind === 'refused' || error.kind === 'dns');
+}
+
 /** The user pressed Ctrl-C (or the run was otherwise aborted) while a request was under way. */
 export class InterruptedError extends RsapiError {
   constructor() {
@@ -199,11 +204,14 @@ export class UnsettledCreateError extends ApiError {
   readonly maybeCreated = true;
   /** The page whose report is in doubt. */
   readonly url: string;
+  /** Set when the watch for the report ended because the service went out of reach (its look-up's failure). */
+  readonly serviceGone: NetworkError | undefined;
 
-  constructor(url: string, why: string, options: { cause?: unknown } = {}) {
+  constructor(url: string, why: string, options: { cause?: unknown; serviceGone?: NetworkError } = {}) {
     super(`${why}; the report for ${url} may still be created (the service may still be auditing the page), so it was not sent again`, { method: 'POST', path: '/reports' }, undefined, {
       cause: options.cause,
     });
     this.url = url;
+    this.serviceGone = options.serviceGone;
   }
 }

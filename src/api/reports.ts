@@ -1,6 +1,6 @@
 // The reports endpoints, typed: list, show, create (safe against duplicates), update, delete.
 import { decodePage, decodeRecord, toNumber, type ApiRecord, type Page } from './decode.js';
-import { AuthError, HiddenRecordError, InterruptedError, NotFoundError, UnsettledCreateError } from './errors.js';
+import { AuthError, HiddenRecordError, InterruptedError, NotFoundError, serviceUnreachable, UnsettledCreateError } from './errors.js';
 import { HttpClient, pathSegment, type Params } from './http.js';
 import { iteratePages, withLargestPage, type PagingOptions } from './paging.js';
 import { CreateLedger, pickRedirected, type SendWindow } from './create-ledger.js';
@@ -186,7 +186,8 @@ export class ReportsApi {
       try {
         looked = await this.lookUp(sent, ledger);
       } catch (lookUpError) {
-        throw new UnsettledCreateError(url, `the answer was lost and looking the report up failed (${messageOf(lookUpError)})`, { cause: failure });
+        const serviceGone = serviceUnreachable(lookUpError) ? lookUpError : undefined;
+        throw new UnsettledCreateError(url, `the answer was lost and looking the report up failed (${messageOf(lookUpError)})`, { cause: failure, serviceGone });
       }
       if (looked.found) return { report: looked.found, matchedBy: looked.matchedBy, recovered: true, attempts: attempt };
       if (looked.ambiguous) throw new UnsettledCreateError(url, ambiguity(looked.ambiguous), { cause: failure });
@@ -232,6 +233,12 @@ export class ReportsApi {
         lookUpError = undefined;
       } catch (error) {
         if (error instanceof InterruptedError) return interrupted;
+        // A service out of reach (after the look-up's own retries) answers no further look-up either: watching on
+        // would hold the URL (and a slot of a bulk run) for the whole window to learn nothing.
+        if (serviceUnreachable(error)) {
+          const why = `the answer was lost and the service stopped answering while rsapi watched for the report (${messageOf(error)})`;
+          return { unsure: (cause: unknown) => new UnsettledCreateError(url, why, { cause, serviceGone: error }) };
+        }
         lookUpError = error;
       }
       const remaining = deadline - clock.now();

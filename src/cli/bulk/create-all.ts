@@ -7,6 +7,7 @@ import type { CreateResult, EarlierAttempt, ReportCreateInput } from '../../api/
 import { reportIdentity } from '../../api/report-url.js';
 import { JournalWriteError, type Journal, type JournalEntry } from './journal.js';
 import { runPool } from './pool.js';
+import { unreachableCause } from './service-gone.js';
 import type { ProgressDisplay } from './progress.js';
 
 export interface BulkCreateRun {
@@ -44,6 +45,8 @@ export interface BulkCreateOutcome {
   interrupted: boolean;
   /** The first journal write that failed: the run stopped there. */
   journalFailure: JournalWriteError | undefined;
+  /** Why the service went out of reach (`connection refused`), when it did: the run started no URL after. */
+  serviceGone: string | undefined;
 }
 
 export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> {
@@ -56,7 +59,10 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
     firstFailure: undefined,
     interrupted: false,
     journalFailure: undefined,
+    serviceGone: undefined,
   };
+  // A service out of reach fails every URL alike: no new one is started (each stays resumable, "not started").
+  const unreachable = new AbortController();
   let neverSent = 0;
   /** Writes a journal line; false (and the run halted) when it could not be written whole. */
   const journaled = (entry: Omit<JournalEntry, 'at'>): boolean => {
@@ -74,7 +80,8 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
   const update = () => run.progress.update({ created: outcome.created, failed: outcome.failed, inFlight });
   const unsettled = run.journal?.history.unsettled;
 
-  const { started } = await runPool(run.urls, { concurrency: run.concurrency, stop: run.stop }, async (url, index) => {
+  const stop = AbortSignal.any([run.stop, unreachable.signal]);
+  const { started } = await runPool(run.urls, { concurrency: run.concurrency, stop }, async (url, index) => {
     // No request without its `sending` line on disk: a resume must know it may have gone out.
     const newestIdBefore = run.ledger?.newestId;
     if (outcome.journalFailure || !journaled({ url, status: 'sending', ...(newestIdBefore === undefined ? {} : { newestIdBefore }) })) {
@@ -104,6 +111,11 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
       outcome.failed++;
       if (maybeCreated) outcome.unsettled++;
       outcome.firstFailure ??= exitCodeOf(failure);
+      const gone = unreachableCause(failure);
+      if (gone !== undefined) {
+        outcome.serviceGone ??= gone;
+        unreachable.abort();
+      }
       run.onFailed(url, index, failure);
     }
     update();

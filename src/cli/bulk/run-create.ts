@@ -14,6 +14,7 @@ import type { UrlInput } from '../url-input.js';
 import { createAll, type BulkCreateOutcome } from './create-all.js';
 import { Journal } from './journal.js';
 import { createBulkOutput, summaryLine } from './output.js';
+import { CauseTally } from './service-gone.js';
 import { createProgress, spinnerProgress } from './progress.js';
 import { canAnimate } from '../status-line.js';
 
@@ -62,6 +63,8 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const onStdoutGone = () => say('rsapi: stdout was closed: starting no new URL; waiting for the ones under way');
     stdoutGone?.addEventListener('abort', onStdoutGone, { once: true });
     let singleFailure: RsapiError | undefined;
+    // Failures because the service went out of reach are alike: one line per cause at the end, not one per URL.
+    const tally = new CauseTally();
     const sentAt = new Map<string, number>();
     const secondsOf = (url: string) => (sentAt.has(url) ? (performance.now() - sentAt.get(url)!) / 1000 : undefined);
     // What a wait for a lost answer means is said for one URL (or with --verbose); a bulk run counts them in the summary.
@@ -98,6 +101,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       onFailed: (url, _index, error) => {
         plan.ci?.addError(url, error, secondsOf(url));
         if (single) singleFailure = error;
+        else if (tally.add(error) && !ctx.globals.verbose) return;
         else {
           // The same field lines and hint as a single failure gets (exit-codes.ts), under the URL's line.
           say(`rsapi: ${url}: ${error.message}`);
@@ -112,8 +116,18 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     });
     const readerGone = stdoutGone?.aborted === true;
     if (!readerGone) await output.end();
-    const stoppedBy = ctx.signal.aborted ? 'interrupted' : outcome.journalFailure ? 'the journal could not be written' : readerGone ? 'stdout was closed' : undefined;
+    const stoppedBy = ctx.signal.aborted
+      ? 'interrupted'
+      : outcome.journalFailure
+        ? 'the journal could not be written'
+        : readerGone
+          ? 'stdout was closed'
+          : outcome.serviceGone !== undefined
+            ? `the service stopped answering (${outcome.serviceGone})`
+            : undefined;
     if (outcome.journalFailure) ctx.note(`rsapi: ${outcome.journalFailure.message}`);
+    for (const line of tally.lines()) ctx.note(forStderr(line));
+    if (outcome.serviceGone !== undefined) ctx.note(serviceGoneLine(outcome, journal?.path));
     if (!single || journal || outcome.journalFailure) {
       ctx.note(summaryLine(outcome, { skipped: journal ? skipped : undefined, duplicates: plan.input.duplicates.length, invalid: plan.input.invalid.length, stoppedBy }));
     }
@@ -137,6 +151,12 @@ function matchLine(url: string, report: ApiRecord, matchedBy: 'identity' | 'redi
       ? 'the answer was lost; no report under its URL, taken as the only new report of its project since it was sent (the page redirected)'
       : 'the answer was lost, but the report was created (found by its URL)';
   return `rsapi: ${url} -> report ${String(report.id)}${stored} (${how})`;
+}
+
+/** `the service stopped answering (connection refused); 12 URLs not started, 4 unsettled: resume with --journal`. */
+function serviceGoneLine(outcome: BulkCreateOutcome, journalPath: string | undefined): string {
+  const resume = journalPath === undefined ? 'resume with --journal (a run without one cannot tell what was created)' : `resume with --journal ${journalPath} once it answers`;
+  return `rsapi: the service stopped answering (${outcome.serviceGone ?? ''}); ${outcome.notStarted} URL${outcome.notStarted === 1 ? '' : 's'} not started, ${outcome.unsettled} unsettled: ${resume}`;
 }
 
 /** Why the run did not try every URL, as an exit code: Ctrl-C, then a failed journal, then a reader gone with URLs left. */

@@ -1,0 +1,125 @@
+// A service that goes away mid-run: the bulk run stops within seconds (not a settle window per URL), says why once
+// per cause, exits 7, and its journal resumes exactly once the service is back (no URL lost, none created twice).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { mockPerTest } from '../helpers/mock.js';
+import { runInProcess } from '../helpers/run.js';
+
+const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0 });
+const cleanups: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/**
+ * A TCP relay in front of the mock: the "service" rsapi talks to. `kill()` drops every connection and stops
+ * listening (connections are refused); `revive()` listens on the same port again, in front of the same mock,
+ * so the restarted service has the same reports.
+ */
+async function relay(targetPort: number): Promise<{ port: number; kill(): Promise<void>; revive(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+  };
+  const serve = (): Server =>
+    createServer((client) => {
+      const upstream = connect(targetPort, '127.0.0.1');
+      track(client);
+      track(upstream);
+      client.pipe(upstream).pipe(client);
+    });
+  const listen = (server: Server, port: number) => new Promise<number>((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+  let server = serve();
+  const port = await listen(server, 0);
+  const kill = async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
+  cleanups.push(() => (server.listening ? kill() : undefined));
+  return {
+    port,
+    kill,
+    async revive() {
+      server = serve();
+      await listen(server, port);
+    },
+  };
+}
+
+const URLS = Array.from({ length: 30 }, (_, index) => `https://dead.example/page/${index + 1}`);
+
+function scratch(): { file: string; journal: string } {
+  const dir = tempDir('rsapi-dead-service-');
+  cleanups.push(dir.cleanup);
+  const file = join(dir.path, 'urls.txt');
+  writeFileSync(file, `${URLS.join('\n')}\n`);
+  return { file, journal: join(dir.path, 'urls.journal') };
+}
+
+describe('a service that goes away mid-run', () => {
+  it('the run ends within seconds, one line per cause, exit 7; the journal resumes exactly at the service restarted', async () => {
+    // Each create is stored 300 ms after it arrives (an audit), so creates are under way when the service goes.
+    const fixture = await mock({ storeDelayMs: 300 });
+    const front = await relay(Number(new URL(fixture.server.url).port));
+    const env = { ...fixture.env, RSAPI_BASE_URL: fixture.server.url.replace(/:\d+/, `:${front.port}`), RSAPI_RETRY_BASE_MS: undefined };
+    const { file, journal } = scratch();
+    const posts = () => fixture.server.requests.filter((request) => request.method === 'POST').length;
+    let killedAt = 0;
+    const watcher = setInterval(() => {
+      if (killedAt === 0 && posts() >= 6) {
+        killedAt = performance.now();
+        void front.kill();
+      }
+    }, 5);
+    cleanups.push(() => clearInterval(watcher));
+    // The default create timeout (120 s) and the default retry backoff: the settle window a lost answer would watch.
+    const run = await runInProcess({ argv: ['reports', 'create', '--from-file', file, '--journal', journal, '--concurrency', '4', '-o', 'ndjson'], env });
+    const endedAt = performance.now();
+    clearInterval(watcher);
+    expect(killedAt).toBeGreaterThan(0);
+    expect(endedAt - killedAt).toBeLessThan(6_000);
+    expect(run.code, run.stderr).toBe(7);
+
+    const entries = readFileSync(journal, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { url: string; status: string; maybeCreated?: boolean });
+    const last = new Map(entries.map((entry) => [entry.url, entry]));
+    const created = [...last.values()].filter((entry) => entry.status === 'created').length;
+    const unsettled = [...last.values()].filter((entry) => entry.maybeCreated === true).length;
+    const notStarted = URLS.length - last.size;
+    expect(unsettled).toBeGreaterThan(0);
+    expect(notStarted).toBeGreaterThan(10);
+    expect(run.stdout.trim().split('\n').filter(Boolean)).toHaveLength(created);
+    // Said once per cause, with counts; no line per URL.
+    expect(run.stderr).toContain(`rsapi: the service stopped answering (connection refused); ${notStarted} URLs not started, ${unsettled} unsettled: resume with --journal ${journal}`);
+    expect(run.stderr).toMatch(new RegExp(`rsapi: ${unsettled} URLs? unsettled: the answer was lost, then the service stopped answering \\(connection refused\\)`));
+    expect(run.stderr).toContain(`not started ${notStarted} (the service stopped answering (connection refused))`);
+    expect(run.stderr.split('\n').filter((line) => line.includes('dead.example/page/'))).toEqual([]);
+    expect(run.stderr.trim().split('\n').length).toBeLessThanOrEqual(5);
+
+    // The service comes back with its reports (the same mock): the journal finishes the job, nothing twice.
+    await front.revive();
+    const resumed = await runInProcess({ argv: ['reports', 'create', '--from-file', file, '--journal', journal, '--timeout', '2', '-o', 'ndjson'], env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const stored = fixture.server.reports().map((report) => report.url).filter((url) => url.startsWith('dead.example/'));
+    expect([...stored].sort()).toEqual(URLS.map((url) => url.replace('https://', '')).sort());
+  });
+
+  it('a service refusing from the start: the first URL fails, the rest are not started, one line for the cause', async () => {
+    const fixture = await mock();
+    const front = await relay(Number(new URL(fixture.server.url).port));
+    await front.kill();
+    const env = { ...fixture.env, RSAPI_BASE_URL: fixture.server.url.replace(/:\d+/, `:${front.port}`) };
+    const { file, journal } = scratch();
+    const run = await runInProcess({ argv: ['reports', 'create', '--from-file', file, '--journal', journal, '--concurrency', '1'], env });
+    expect(run.code).toBe(7);
+    expect(run.stderr).toContain('rsapi: 1 URL failed: the service could not be reached (connection refused)');
+    expect(run.stderr).toContain(`rsapi: the service stopped answering (connection refused); ${URLS.length - 1} URLs not started, 0 unsettled`);
+    expect(run.stderr.split('\n').filter((line) => line.includes('dead.example/page/'))).toEqual([]);
+    expect(fixture.server.requests).toHaveLength(0);
+  });
+});
