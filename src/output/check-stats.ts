@@ -2,11 +2,10 @@
 import { checkName, IMPORTANCE_RANK, IMPORTANCES, reportChecks, type Importance } from '../api/checks.js';
 import { wrapLines } from './check-lines.js';
 import { loadPalette } from './colors.js';
-import { csvLine } from './csv.js';
+import type { OutputDocument } from './formats.js';
 import type { StatsOutput } from './stats.js';
-import { terminalJson, terminalText } from './terminal-text.js';
-import { tsvLine } from './tsv.js';
-import type { ServiceRecord, Sink } from './types.js';
+import { terminalText } from './terminal-text.js';
+import type { ServiceRecord } from './types.js';
 import { displayWidth, fitToWidth } from './width.js';
 
 export interface CheckCount {
@@ -104,33 +103,21 @@ function summarise(tally: Tally): CheckStats {
 /** A share as a number for machines: four decimals are enough and keep 1/3 readable. */
 const shareNumber = (share: number) => Math.round(share * 10_000) / 10_000;
 
-/** Writes the check counts of the whole set, or with `groups` of each project, in the chosen format. */
-export async function writeCheckStats(out: Sink, total: CheckStats, groups: CheckStats[] | undefined, options: StatsOutput): Promise<void> {
+/** The check counts of the whole set, or with `groups` of each project, as a document for the format registry. */
+export function checkStatsDocument(total: CheckStats, groups: CheckStats[] | undefined, options: StatsOutput): OutputDocument {
   const byProject = groups !== undefined;
   const entries = groups ?? [total];
-  const json = (value: unknown, indent?: number) => {
-    const text = JSON.stringify(value, null, indent);
-    return options.terminal ? terminalJson(text) : text;
+  const lines = entries.flatMap((entry) => flatRows(entry, byProject));
+  return {
+    value: byProject ? entries.map(structured) : structured(total),
+    lines,
+    rows: { columns: [...(byProject ? ['project'] : []), ...CHECK_COLUMNS], rows: lines.map((row) => Object.values(row)) },
+    text: () => tableText(entries, byProject, options),
+    drawn: true,
   };
-  switch (options.format) {
-    case 'json':
-      out.write(`${json(byProject ? entries.map(structured) : structured(total), 2)}\n`);
-      return;
-    case 'ndjson':
-      for (const entry of entries) for (const row of flatRows(entry, byProject)) out.write(`${json(row)}\n`);
-      return;
-    case 'csv':
-    case 'tsv': {
-      const line = options.format === 'csv' ? csvLine : tsvLine;
-      const cell = (value: string | number) => (options.terminal ? terminalText(String(value)) : String(value));
-      if (options.format === 'csv') out.write(line([...(byProject ? ['project'] : []), 'check', 'name', 'importance', 'reports', 'failed', 'share']));
-      for (const entry of entries) for (const row of flatRows(entry, byProject)) out.write(line(Object.values(row).map(cell)));
-      return;
-    }
-    case 'table':
-      out.write(await tableText(entries, byProject, options));
-  }
 }
+
+const CHECK_COLUMNS = ['check', 'name', 'importance', 'reports', 'failed', 'share'];
 
 function structured(stats: CheckStats): Record<string, unknown> {
   return {

@@ -42,8 +42,27 @@ export interface OutputFormatEntry {
   list(out: Sink, options: OutputOptions): ListWriter;
   /** One record (reports show, create of one URL, update). */
   record(out: Sink, record: ServiceRecord, options: OutputOptions): Promise<void>;
-  /** A document that is not a record (auth status, config list): as JSON, or as its plain `text` lines. */
-  document(document: unknown, text: () => string, options: DocumentOptions): string;
+  /** A document that is not a list of records (auth status, config list, stats): the part of it this format shows. */
+  document(document: OutputDocument, options: DocumentOptions): Promise<string>;
+}
+
+/** A document that is not a list of records, in the forms the formats take from it. */
+export interface OutputDocument {
+  /** The whole document: json writes it indented, ndjson on one line (unless `lines` says otherwise). */
+  value: unknown;
+  /** ndjson's lines, one object each (stats: one a project). */
+  lines?: readonly unknown[];
+  /** csv and tsv: named columns and rows of cells (csv's header is the names); without them, the text. */
+  rows?: DocumentRows;
+  /** For people: the table format's text (and csv's and tsv's without `rows`). */
+  text(): string | Promise<string>;
+  /** The text is drawn terminal-safe already (colours, service text escaped where it sits): written as it is. */
+  drawn?: boolean;
+}
+
+export interface DocumentRows {
+  columns: readonly string[];
+  rows: readonly (readonly unknown[])[];
 }
 
 export interface DocumentOptions {
@@ -61,7 +80,7 @@ export const OUTPUT_FORMAT_REGISTRY = {
       const fields = options.fields && options.fields.length > 0 ? options.fields : Object.keys(record);
       await drawRecordTable(out, record, fields, tableOptions(options));
     },
-    document: textDocument,
+    document: (document, options) => textDocument(document, options),
   },
   json: {
     help: 'one JSON document',
@@ -69,7 +88,7 @@ export const OUTPUT_FORMAT_REGISTRY = {
     modelled: false,
     list: (out, options) => jsonWriter(out, options),
     record: async (out, record, options) => void out.write(prettyJson(selectFields(record, options.fields), options)),
-    document: (document, _text, options) => jsonDocument(stringifyJson(document, 2), options),
+    document: async (document, options) => jsonDocument(stringifyJson(document.value, 2), options),
   },
   ndjson: {
     help: 'one JSON object a line',
@@ -77,7 +96,7 @@ export const OUTPUT_FORMAT_REGISTRY = {
     modelled: false,
     list: (out, options) => ({ write: (record) => void out.write(ndjsonLine(record, options)), end: async () => {} }),
     record: asListOfOne,
-    document: (document, _text, options) => jsonDocument(stringifyJson(document), options),
+    document: async (document, options) => (document.lines ?? [document.value]).map((line) => jsonDocument(stringifyJson(line), options)).join(''),
   },
   csv: {
     help: 'RFC 4180, with a header',
@@ -85,7 +104,7 @@ export const OUTPUT_FORMAT_REGISTRY = {
     modelled: true,
     list: (out, options) => rowWriter(out, options, csvLine, true),
     record: asListOfOne,
-    document: textDocument,
+    document: (document, options) => rowsDocument(document, options, csvLine, true),
   },
   tsv: {
     help: 'tab-separated, no header',
@@ -93,7 +112,7 @@ export const OUTPUT_FORMAT_REGISTRY = {
     modelled: true,
     list: (out, options) => rowWriter(out, options, tsvLine, false),
     record: asListOfOne,
-    document: textDocument,
+    document: (document, options) => rowsDocument(document, options, tsvLine, false),
   },
 } satisfies Record<OutputFormat, OutputFormatEntry>;
 
@@ -110,9 +129,9 @@ export function formatBuffers(options: Pick<OutputOptions, 'format' | 'quiet'>):
   return !options.quiet && OUTPUT_FORMAT_REGISTRY[options.format].buffers;
 }
 
-/** A document that is not a record (auth status, config list) in the chosen format. */
-export function renderDocument(format: OutputFormat, document: unknown, text: () => string, options: DocumentOptions = {}): string {
-  return OUTPUT_FORMAT_REGISTRY[format].document(document, text, options);
+/** A document that is not a list of records (auth status, config list, stats) in the chosen format. */
+export function renderDocument(format: OutputFormat, document: OutputDocument, options: DocumentOptions = {}): Promise<string> {
+  return OUTPUT_FORMAT_REGISTRY[format].document(document, options);
 }
 
 function formatWriter(out: Sink, options: OutputOptions): ListWriter {
@@ -141,9 +160,18 @@ function jsonDocument(json: string, options: DocumentOptions): string {
   return `${options.terminal ? terminalJson(json) : json}\n`;
 }
 
-function textDocument(_document: unknown, text: () => string, options: DocumentOptions): string {
-  const shown = text();
-  return options.terminal ? terminalLines(shown) : shown;
+async function textDocument(document: OutputDocument, options: DocumentOptions): Promise<string> {
+  const shown = await document.text();
+  return options.terminal && !document.drawn ? terminalLines(shown) : shown;
+}
+
+/** csv and tsv of a document's rows (csv with the column names first); a document without rows is its text. */
+async function rowsDocument(document: OutputDocument, options: DocumentOptions, line: (cells: readonly string[]) => string, header: boolean): Promise<string> {
+  if (!document.rows) return textDocument(document, options);
+  // On a terminal the cells are shown, not kept: escaped like any service text. In a pipe, exact.
+  const cell = options.terminal ? (value: unknown) => terminalText(rawCell(value)) : rawCell;
+  const { columns, rows } = document.rows;
+  return (header ? line(columns) : '') + rows.map((row) => line(row.map(cell))).join('');
 }
 
 /**

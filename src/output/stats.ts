@@ -1,20 +1,16 @@
-// Rendering `reports stats`: a summary with a block-character histogram for people, json/ndjson/csv/tsv for machines.
+// `reports stats` as a document for the format registry: a summary with a block-character histogram for people, figures for machines.
 import { BUCKETS, type ReportStats } from './report-stats.js';
 import { loadPalette, type Palette } from './colors.js';
-import { csvLine } from './csv.js';
+import type { OutputDocument } from './formats.js';
 import { ListTable } from './table.js';
-import { terminalJson, terminalText } from './terminal-text.js';
-import { tsvLine } from './tsv.js';
-import type { OutputFormat, Sink } from './types.js';
+import type { Sink } from './types.js';
 
+/** How the text for people is drawn. */
 export interface StatsOutput {
-  format: OutputFormat;
   color: boolean;
   /** The terminal's width for tables; undefined: not fitted. */
   width?: number;
   notice?: (line: string) => void;
-  /** stdout is a terminal: project names are escaped (terminal-text.ts); in a pipe, exact. */
-  terminal?: boolean;
 }
 
 const BUCKET_LABELS = BUCKETS.map(({ from, to }) => `${from}-${to}`);
@@ -55,34 +51,24 @@ function structured(stats: ReportStats, byProject: boolean): Record<string, unkn
   };
 }
 
-/** Writes the whole set's stats, or with `groups` one entry a project (then the total as the table's last row). */
-export async function writeStats(out: Sink, total: ReportStats, groups: ReportStats[] | undefined, options: StatsOutput): Promise<void> {
+/** The whole set's stats, or with `groups` one entry a project (then the total as the table's last row). */
+export function statsDocument(total: ReportStats, groups: ReportStats[] | undefined, options: StatsOutput): OutputDocument {
   const byProject = groups !== undefined;
   const entries = groups ?? [total];
-  switch (options.format) {
-    case 'json':
-      out.write(`${forTerminal(JSON.stringify(byProject ? entries.map((s) => structured(s, true)) : structured(total, false), null, 2), options)}\n`);
-      return;
-    case 'ndjson':
-      for (const stats of entries) out.write(`${forTerminal(JSON.stringify(structured(stats, byProject)), options)}\n`);
-      return;
-    case 'csv':
-    case 'tsv': {
-      const line = options.format === 'csv' ? csvLine : tsvLine;
-      const rows = entries.map((stats) => flat(stats, byProject));
-      if (options.format === 'csv') out.write(line(Object.keys(flat(total, byProject))));
-      const cell = (value: string | number | null) => (value === null ? '' : options.terminal ? terminalText(String(value)) : String(value));
-      for (const row of rows) out.write(line(Object.values(row).map(cell)));
-      return;
-    }
-    case 'table':
-      if (byProject) await writeProjectTable(out, total, entries, options);
-      else await writeSummary(out, total, options);
-  }
+  return {
+    value: byProject ? entries.map((stats) => structured(stats, true)) : structured(total, false),
+    lines: entries.map((stats) => structured(stats, byProject)),
+    rows: { columns: Object.keys(flat(total, byProject)), rows: entries.map((stats) => Object.values(flat(stats, byProject))) },
+    text: () => drawnText((out) => (byProject ? writeProjectTable(out, total, entries, options) : writeSummary(out, total, options))),
+    drawn: true,
+  };
 }
 
-function forTerminal(json: string, options: StatsOutput): string {
-  return options.terminal ? terminalJson(json) : json;
+/** What `draw` writes, as one string. */
+async function drawnText(draw: (out: Sink) => Promise<void>): Promise<string> {
+  const parts: string[] = [];
+  await draw({ write: (chunk: string) => parts.push(chunk) });
+  return parts.join('');
 }
 
 function percent(part: number, whole: number): string {

@@ -28,11 +28,29 @@ describe('the output format registry', () => {
     for (const name of OUTPUT_FORMATS) expect((await runInProcess({ argv: ['config', 'set', 'output', name] })).code).toBe(0);
   });
 
-  it('renders documents that are not records: JSON for json and ndjson, the text form otherwise', () => {
+  it('renders documents that are not records: JSON for json and ndjson, the text form otherwise', async () => {
     const document = { profile: 'default', retries: 2 };
     const text = () => 'profile=default\nretries=2\n';
-    expect(renderDocument('json', document, text)).toBe('{\n  "profile": "default",\n  "retries": 2\n}\n');
-    expect(renderDocument('ndjson', document, text)).toBe('{"profile":"default","retries":2}\n');
-    for (const name of ['table', 'csv', 'tsv'] as const) expect(renderDocument(name, document, text)).toBe(text());
+    expect(await renderDocument('json', { value: document, text })).toBe('{\n  "profile": "default",\n  "retries": 2\n}\n');
+    expect(await renderDocument('ndjson', { value: document, text })).toBe('{"profile":"default","retries":2}\n');
+    for (const name of ['table', 'csv', 'tsv'] as const) expect(await renderDocument(name, { value: document, text })).toBe(text());
+  });
+
+  it("renders a document's lines for ndjson, its rows for csv (with a header) and tsv, its drawn text as it is", async () => {
+    const document = {
+      value: [{ project: 'a', reports: 2 }, { project: 'b\u001b[31m', reports: null }],
+      lines: [{ project: 'a' }, { project: 'b' }],
+      rows: { columns: ['project', 'reports'], rows: [['a', 2], ['b\u001b[31m', null]] },
+      text: async () => '\u001b[1mdrawn\u001b[22m\n',
+      drawn: true,
+    };
+    expect(await renderDocument('ndjson', document)).toBe('{"project":"a"}\n{"project":"b"}\n');
+    expect(await renderDocument('csv', document)).toBe('project,reports\r\na,2\r\nb\u001b[31m,\r\n');
+    expect(await renderDocument('tsv', document)).toBe('a\t2\nb\u001b[31m\t\n');
+    // On a terminal a cell's escape sequence is shown, not obeyed.
+    const onTerminal = await renderDocument('tsv', document, { terminal: true });
+    expect(onTerminal).toMatch(/^a\t2\nb\\+x1b\[31m\t\n$/);
+    expect(await renderDocument('table', document, { terminal: true })).toBe('\u001b[1mdrawn\u001b[22m\n');
+    expect(await renderDocument('table', { ...document, drawn: false }, { terminal: true })).not.toContain('\u001b');
   });
 });

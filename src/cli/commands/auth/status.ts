@@ -76,7 +76,7 @@ export async function statusRun(ctx: CommandContext, opts: StatusOptions) {
     account: null,
   };
   const failure = await check(ctx, status);
-  printStatus(ctx, status);
+  await printStatus(ctx, status);
   if (failure) throw failure;
 }
 
@@ -115,7 +115,7 @@ async function accountOf(client: ApiClient): Promise<AuthStatus['account']> {
   }
 }
 
-function printStatus(ctx: CommandContext, status: AuthStatus): void {
+async function printStatus(ctx: CommandContext, status: AuthStatus): Promise<void> {
   const text = () =>
     [
       `profile: ${status.profile}${PROFILE_SOURCE[status.profile_source]}`,
@@ -125,7 +125,7 @@ function printStatus(ctx: CommandContext, status: AuthStatus): void {
       ...(status.account ? [`account: ${status.account.name ?? 'unnamed'}${status.account.plan === null ? '' : ` (plan: ${status.account.plan})`}`] : []),
     ].join('\n') + '\n';
   // The error may quote the service: on a terminal, escaped like any service text.
-  ctx.io.stdout.write(ctx.secrets.redact(renderDocument(ctx.format(), status, text, { terminal: ctx.io.stdoutIsTTY })));
+  ctx.io.stdout.write(ctx.secrets.redact(await renderDocument(ctx.format(), { value: status, text }, { terminal: ctx.io.stdoutIsTTY })));
 }
 
 const PROFILE_SOURCE: Record<ProfileSource, string> = {

@@ -30,5 +30,5 @@ export async function listRun(ctx: CommandContext) {
     if (value !== undefined) shown[key] = key === 'api-key' ? (displaySetting(key, value) as string) : value;
   }
   const text = () => Object.entries(shown).map(([key, value]) => `${key}=${value}\n`).join('');
-  ctx.io.stdout.write(ctx.secrets.redact(renderDocument(ctx.format(), shown, text)));
+  ctx.io.stdout.write(ctx.secrets.redact(await renderDocument(ctx.format(), { value: shown, text })));
 }

@@ -1,6 +1,7 @@
 // `rsapi reports stats`: reads every matching report and shows counts per result, score figures and a histogram.
 import { Option, type Command } from '@commander-js/extra-typings';
-import type { OutputOptions, Sink } from '../../../output/index.js';
+import { renderDocument, type OutputDocument } from '../../../output/index.js';
+import type { StatsOutput } from '../../../output/stats.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { CommandContext } from '../../context.js';
@@ -60,13 +61,17 @@ export async function statsRun(ctx: CommandContext, flags: StatsOptions) {
   });
   reader.warnSilences('counted as received');
   const read = reader.count;
-  const output = ctx.outputOptions('report');
   if (read > 0 && collector.missing) {
     ctx.note(`rsapi: the service sent no per-check results (\`results\`) with its ${read} report${read === 1 ? '' : 's'}; --checks has nothing to count`);
     return ExitCode.server;
   }
   if (read === 0 && ctx.io.stderrIsTTY) ctx.note('no reports found');
-  await collector.write(ctx.io.stdout, output);
+  // Notes about the output (columns left out) follow it on the screen.
+  const notices: string[] = [];
+  const output = { ...ctx.outputOptions('report'), notice: (line: string) => void notices.push(line) };
+  const shown = await renderDocument(output.format, collector.document(output), { terminal: output.terminal });
+  if (shown !== '') ctx.io.stdout.write(shown);
+  for (const line of notices) ctx.note(line);
   return reader.finish();
 }
 
@@ -75,27 +80,28 @@ interface StatsView {
   add(record: Record<string, unknown>): void;
   /** Reports were read but none had what this view counts. */
   readonly missing: boolean;
-  write(out: Sink, output: OutputOptions): Promise<void>;
+  /** What was collected, for the format registry to render. */
+  document(output: StatsOutput): OutputDocument;
 }
 
 async function scoreStats(byProject: boolean): Promise<StatsView> {
-  const [{ StatsCollector }, { writeStats }] = await Promise.all([import('../../../output/report-stats.js'), import('../../../output/stats.js')]);
+  const [{ StatsCollector }, { statsDocument }] = await Promise.all([import('../../../output/report-stats.js'), import('../../../output/stats.js')]);
   const collector = new StatsCollector(byProject);
   return {
     add: (record) => collector.add(record),
     missing: false,
-    write: (out, output) => writeStats(out, collector.total(), byProject ? collector.perProject() : undefined, output),
+    document: (output) => statsDocument(collector.total(), byProject ? collector.perProject() : undefined, output),
   };
 }
 
 async function checkStats(byProject: boolean): Promise<StatsView> {
-  const { CheckStatsCollector, writeCheckStats } = await import('../../../output/check-stats.js');
+  const { CheckStatsCollector, checkStatsDocument } = await import('../../../output/check-stats.js');
   const collector = new CheckStatsCollector(byProject);
   return {
     add: (record) => collector.add(record),
     get missing() {
       return !collector.sawChecks;
     },
-    write: (out, output) => writeCheckStats(out, collector.total(), byProject ? collector.perProject() : undefined, output),
+    document: (output) => checkStatsDocument(collector.total(), byProject ? collector.perProject() : undefined, output),
   };
 }
