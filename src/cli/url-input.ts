@@ -14,6 +14,19 @@ export interface UrlInput {
    * `https://www.example.com/`, `http://example.com`): sent once, in the form first given.
    */
   duplicates: string[];
+  /** Every input line and argument in order, with what became of it: its URL as sent, why it is invalid, or the line it repeats. */
+  entries: InputEntry[];
+}
+
+export interface InputEntry {
+  /** `argument 2`, `urls.txt:7`, `https://example.com/sitemap.xml url 3`. */
+  where: string;
+  value: string;
+  /** The URL as it is sent (normalised), for the first entry of its identity. */
+  url?: string;
+  problem?: string;
+  /** Where the first entry of the same identity was: this one is not sent. */
+  duplicateOf?: string;
 }
 
 /** `more`: URLs from another source (a sitemap), checked and de-duplicated with the rest. */
@@ -31,16 +44,24 @@ export async function readUrlInput(
     for (const { line, value } of listLines(text)) entries.push({ where: `${name}:${line}`, value });
   }
   entries.push(...more);
-  const seen = new Set<string>();
-  const result: UrlInput = { urls: [], invalid: [], duplicates: [] };
+  // Identity -> where it was first given.
+  const seen = new Map<string, string>();
+  const result: UrlInput = { urls: [], invalid: [], duplicates: [], entries: [] };
   for (const entry of entries) {
     const problem = reportUrlProblem(entry.value);
     const identity = reportIdentity(entry.value);
-    if (problem !== undefined) result.invalid.push({ ...entry, problem });
-    else if (seen.has(identity)) result.duplicates.push(entry.value);
-    else {
-      seen.add(identity);
-      result.urls.push(normaliseReportUrl(entry.value));
+    const first = seen.get(identity);
+    if (problem !== undefined) {
+      result.invalid.push({ ...entry, problem });
+      result.entries.push({ ...entry, problem });
+    } else if (first !== undefined) {
+      result.duplicates.push(entry.value);
+      result.entries.push({ ...entry, duplicateOf: first });
+    } else {
+      seen.set(identity, entry.where);
+      const url = normaliseReportUrl(entry.value);
+      result.urls.push(url);
+      result.entries.push({ ...entry, url });
     }
   }
   return result;

@@ -202,6 +202,12 @@ function readExisting(path: string): string {
   }
 }
 
+/** What a journal holds, read without taking its lock or changing it (a dry run); a missing file holds nothing. */
+export function readJournalHistory(path: string): JournalHistory {
+  const text = readExisting(path);
+  return parseHistory(text.slice(0, text.lastIndexOf('\n') + 1));
+}
+
 export function parseHistory(text: string): JournalHistory {
   const history: JournalHistory = { created: new Set(), unsettled: new Map(), taken: [], unreadable: 0 };
   const firstSeen = new Map<string, number>();

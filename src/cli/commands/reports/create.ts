@@ -21,6 +21,7 @@ function declareCreate(reports: ParentCommand) {
     .option('--skip-invalid', 'skip input lines that are not URLs instead of stopping')
     .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4)
     .option('--journal <path>', "record each URL's outcome in this file; a re-run skips the URLs it shows created")
+    .option('--dry-run', 'print which URLs would be sent and which skipped, and why (duplicate, other shard, journal, --skip-invalid), after every input step; send nothing, write no journal')
     .option('--shard <i/n>', 'create only the I-th of N shares of the input (by a stable hash of each URL), for N parallel CI jobs', parseShard);
   return addCiOptions(addGateOptions(addPrivacyOptions(command)));
 }
@@ -40,6 +41,7 @@ Examples:
   $ rsapi reports create https://example.com/ --fail-on bad     # CI gate
   $ rsapi reports create --from-sitemap https://example.com/sitemap.xml --concurrency 8 --fail-on bad
   $ rsapi reports create --from-file urls.txt --shard 2/3 --junit rsapi.xml --summary "$GITHUB_STEP_SUMMARY"
+  $ rsapi reports create --from-sitemap https://example.com/sitemap.xml --journal s.journal --dry-run
 
 Results are printed as they complete (ndjson, csv, tsv stream; json is one array at the end).
 Lists in, a list out: --from-file, --from-sitemap, --shard and several URL arguments always print a
@@ -73,6 +75,10 @@ export async function createRun(ctx: CommandContext, flags: CreateOptions) {
     if (ci) ci.share = selected.share;
   }
   const password = await resolvePassword(ctx.io, flags, { required: true, secrets: ctx.secrets, signal: ctx.signal });
+  if (flags.dryRun) {
+    const { createDryRunRows, printCreateDryRun } = await import('../../bulk/dry-run.js');
+    return printCreateDryRun(ctx, createDryRunRows({ input, shard: flags.shard, journalPath: flags.journal }));
+  }
   const { runBulkCreate } = await import('../../bulk/run-create.js');
   return runBulkCreate(ctx, {
     input: selected ? { ...input, urls: selected.urls } : input,

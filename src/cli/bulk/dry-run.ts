@@ -1,0 +1,57 @@
+// `reports create --dry-run`: which URLs the real run would send, and which it would skip and why, after every input step; nothing is sent or written.
+import { shareOf, type Shard } from '../ci/shard.js';
+import type { CommandContext } from '../context.js';
+import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
+import type { UrlInput } from '../url-input.js';
+import { reportIdentity } from '../../api/report-url.js';
+import { createListWriter } from '../../output/formats.js';
+import { singleLine, terminalText } from '../../output/terminal-text.js';
+import type { ServiceRecord } from '../../output/types.js';
+import { readJournalHistory } from './journal.js';
+
+export interface CreateDryRun {
+  /** The input as read: every entry in order, its URLs normalised and de-duplicated. */
+  input: UrlInput;
+  /** With --shard: the share this run takes. */
+  shard?: Shard;
+  /** With --journal: read, not locked or written. */
+  journalPath?: string;
+}
+
+/** One row an input entry, in input order: `{url, action: 'create' | 'skip', reason}` (reason null for a create). */
+export function createDryRunRows(plan: CreateDryRun): ServiceRecord[] {
+  const created = plan.journalPath === undefined ? new Set<string>() : readJournalHistory(plan.journalPath).created;
+  return plan.input.entries.map((entry): ServiceRecord => {
+    if (entry.problem !== undefined) return skip(entry.value, `invalid: ${entry.problem} (--skip-invalid)`);
+    if (entry.duplicateOf !== undefined) return skip(entry.value, `duplicate of ${entry.duplicateOf}`);
+    const url = entry.url ?? entry.value;
+    if (plan.shard !== undefined) {
+      const share = shareOf(url, plan.shard.count);
+      if (share !== plan.shard.index) return skip(url, `in another shard (share ${share} of ${plan.shard.count})`);
+    }
+    if (created.has(reportIdentity(url))) return skip(url, `already created (journal ${plan.journalPath ?? ''})`);
+    return { url, action: 'create', reason: null };
+  });
+}
+
+function skip(url: string, reason: string): ServiceRecord {
+  return { url, action: 'skip', reason };
+}
+
+/** Prints the rows (-q: only the URLs that would be sent), counts them on stderr, exits 0: nothing was sent. */
+export async function printCreateDryRun(ctx: CommandContext, rows: readonly ServiceRecord[]): Promise<ExitCodeValue> {
+  const sent = rows.filter((row) => row.action === 'create');
+  if (ctx.globals.quiet) {
+    const shown = (text: string): string => (ctx.io.stdoutIsTTY ? terminalText(text) : singleLine(text));
+    for (const row of sent) ctx.io.stdout.write(`${shown(String(row.url))}\n`);
+  } else {
+    const options = ctx.outputOptions('report');
+    const writer = createListWriter(ctx.io.stdout, { ...options, fields: options.fields ?? ['url', 'action', 'reason'] });
+    for (const row of rows) await writer.write(row);
+    await writer.end();
+  }
+  const skipped = rows.length - sent.length;
+  const urls = (count: number) => `${count} URL${count === 1 ? '' : 's'}`;
+  ctx.note(`dry run: ${urls(sent.length)} would be sent, ${skipped} skipped; nothing was sent and no journal written`);
+  return ExitCode.ok;
+}
