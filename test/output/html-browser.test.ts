@@ -209,6 +209,8 @@ describe.skipIf(unavailable !== undefined)('the HTML report in headless Chromium
       result: 'bad',
       score: 3,
       generated_at: '2026-11-20T09:14:03.000000Z',
+      // A check id this client does not know is shown as it came: as text.
+      results: { [`x${payload}`]: { passed: false, importance: 'high' }, title: { passed: true, importance: 'high' } },
     };
     const sneaky = { ...hostile, id: 8, url: 'javascript:window.pwned=4;alert(4)', score: 4 };
     const server = await startHostileServer((request) => {
@@ -240,6 +242,7 @@ describe.skipIf(unavailable !== undefined)('the HTML report in headless Chromium
       expect(text).toContain('javascript:window.pwned=4;alert(4)');
       expect(text).toContain(`refused ${payload} \\u202eexe.txt`);
       expect(await page.locator('.message').count()).toBe(1);
+      expect(await page.locator('section[aria-labelledby=checks-title] tbody th').allTextContents()).toEqual([`x${payload}`]);
     } finally {
       await server.close();
     }
