@@ -1,12 +1,13 @@
 // The HTML report's own script, run in the reader's browser: local times, and the table of every report built from
 // the embedded JSON, sorted and filtered there, rows added as they scroll into view (10,000 reports open at once).
+import type { RowData as Row, TableData } from './html-model.js';
 
 /**
  * Embedded in the page as its source text (`String(reportPageScript)`), so it must stay self-contained: it may use
- * nothing from this module or any import, only the browser's globals. It writes service text with textContent only.
+ * nothing from this module or any import (types aside: they are erased), only the browser's globals. It writes
+ * service text with textContent only.
  */
 export function reportPageScript(): void {
-  type Row = [string, string, 0 | 1 | string, number, number, number | null, number | null];
   const CHUNK = 200;
   const source = document.getElementById('rsapi-data');
   const table = document.getElementById('reports') as HTMLTableElement | null;
@@ -19,7 +20,7 @@ export function reportPageScript(): void {
     time.title = utc(ms);
   }
   if (!source || !table) return;
-  const data = JSON.parse(source.textContent ?? '{}') as { projects: string[]; results: string[]; rows: Row[] };
+  const data = JSON.parse(source.textContent ?? '{}') as TableData;
   const rows = data.rows;
   const body = table.tBodies[0]!;
   const search = document.getElementById('filter-text') as HTMLInputElement;
