@@ -17,6 +17,7 @@ import type { Invocation } from './invocation.js';
 import type { Clock } from '../api/retry-policy.js';
 import type { Secrets } from './secrets.js';
 import type { StdoutState } from './stdout-gone.js';
+import type { LockFiles } from '../config/lock-file.js';
 import { colorEnabled, terminalWidth, type Terminal } from './terminal.js';
 
 /** The options every command accepts, before or after its name. */
@@ -39,12 +40,14 @@ export class CommandContext {
   readonly secrets: Secrets;
   /** Whether the reader of stdout went away; a run that must end cleanly holds on through it. */
   readonly stdoutState: StdoutState;
+  /** The lock files this process holds (settings, journals). */
+  readonly locks: LockFiles;
 
   constructor(
     invocation: Invocation,
     readonly globals: GlobalOptions,
   ) {
-    ({ io: this.io, signal: this.signal, clock: this.clock, secrets: this.secrets, stdoutState: this.stdoutState } = invocation);
+    ({ io: this.io, signal: this.signal, clock: this.clock, secrets: this.secrets, stdoutState: this.stdoutState, locks: this.locks } = invocation);
     this.secrets.register(globals.apiKey);
     this.noNewRequests = AbortSignal.any([this.signal, this.halt.signal]);
     setMaxListeners(0, this.noNewRequests);

@@ -1,5 +1,6 @@
-// One run of the program: what belongs to it alone (its terminal, clock, Ctrl-C, known secrets), made once by its caller and passed down.
+// One run of the program: what belongs to it alone (terminal, clock, Ctrl-C, known secrets, stdout state, lock files), made once by its caller and passed down.
 import { systemClock, type Clock } from '../api/retry-policy.js';
+import { LockFiles } from '../config/lock-file.js';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { Secrets } from './secrets.js';
 import { StdoutState } from './stdout-gone.js';
@@ -15,6 +16,8 @@ export interface Invocation {
   readonly secrets: Secrets;
   /** Whether the reader of stdout went away (EPIPE), and the runs that hold on through that. */
   readonly stdoutState: StdoutState;
+  /** The lock files held (the settings file's, a journal's): one set per process, shared by its invocations. */
+  readonly locks: LockFiles;
   /** What the command's handler returned; the run's exit code unless an error ends it. */
   exitCode: ExitCodeValue;
 }
@@ -25,6 +28,8 @@ export interface InvocationOptions {
   clock?: Clock;
   /** main's, which its EPIPE handler tells; by default one that never hears of it (an in-process run). */
   stdoutState?: StdoutState;
+  /** Invocations that run side by side in one process share one (else each takes the other's lock for a stale one). */
+  locks?: LockFiles;
 }
 
 export function createInvocation(options: InvocationOptions): Invocation {
@@ -32,5 +37,13 @@ export function createInvocation(options: InvocationOptions): Invocation {
   const secrets = new Secrets();
   // No command prints a known secret: a service echoing the key in a record gets it masked on stdout too.
   const io: Terminal = { ...terminal, stdout: secrets.redactedSink(terminal.stdout), stderr: secrets.redactedSink(terminal.stderr) };
-  return { io, clock: options.clock ?? systemClock, signal, secrets, stdoutState: options.stdoutState ?? new StdoutState(), exitCode: ExitCode.ok };
+  return {
+    io,
+    clock: options.clock ?? systemClock,
+    signal,
+    secrets,
+    stdoutState: options.stdoutState ?? new StdoutState(),
+    locks: options.locks ?? new LockFiles(),
+    exitCode: ExitCode.ok,
+  };
 }

@@ -2,9 +2,6 @@
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** Lock files this process holds now: its own pid in any other lock file is left from an earlier process (a reused pid). */
-const heldHere = new Set<string>();
-
 /** A lock this process holds. */
 export interface HeldLock {
   readonly path: string;
@@ -15,76 +12,85 @@ export interface HeldLock {
 export type LockAttempt = { held: HeldLock } | { holder: number };
 
 /**
- * Tries once to take `lockPath`. A lock whose process is gone (a killed run) is stale: it is removed and
- * taken. Errors other than "already locked" (no such directory, permission) are thrown as they are.
+ * The lock files one process holds, and taking and releasing them. Its own pid in a lock file it does not hold is
+ * left from an earlier process (a reused pid). One per process: invocations that run side by side in one process
+ * (in-process tests) share it, or each would take the other's lock for a stale one.
  */
-export function tryLock(lockPath: string): LockAttempt {
-  for (let tries = 0; tries < 2; tries++) {
-    try {
-      const fd = openSync(lockPath, 'wx', 0o600);
+export class LockFiles {
+  private readonly held = new Set<string>();
+
+  /**
+   * Tries once to take `lockPath`. A lock whose process is gone (a killed run) is stale: it is removed and
+   * taken. Errors other than "already locked" (no such directory, permission) are thrown as they are.
+   */
+  tryLock(lockPath: string): LockAttempt {
+    for (let tries = 0; tries < 2; tries++) {
       try {
-        writeSync(fd, `${process.pid}\n`);
-      } finally {
-        closeSync(fd);
+        const fd = openSync(lockPath, 'wx', 0o600);
+        try {
+          writeSync(fd, `${process.pid}\n`);
+        } finally {
+          closeSync(fd);
+        }
+        this.held.add(lockPath);
+        return { held: { path: lockPath, release: () => this.release(lockPath) } };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
-      heldHere.add(lockPath);
-      return { held: { path: lockPath, release: () => releaseLock(lockPath) } };
+      const holder = this.liveHolder(lockPath);
+      if (holder !== undefined) return { holder };
+      try {
+        unlinkSync(lockPath);
+      } catch {
+        // removed meanwhile by another process taking it over: try again
+      }
+    }
+    return { holder: this.liveHolder(lockPath) ?? 0 };
+  }
+
+  /** Runs `work` holding `lockPath`, waiting (a few ms at a time) up to `waitMs` for another holder to let go. */
+  async withLock<T>(lockPath: string, waitMs: number, work: () => Promise<T> | T, onTimeout: (holder: number) => Error): Promise<T> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const attempt = this.tryLock(lockPath);
+      if ('held' in attempt) {
+        try {
+          return await work();
+        } finally {
+          attempt.held.release();
+        }
+      }
+      if (Date.now() >= deadline) throw onTimeout(attempt.holder);
+      await sleep(5 + Math.random() * 20);
+    }
+  }
+
+  private release(lockPath: string): void {
+    if (!this.held.delete(lockPath)) return;
+    try {
+      if (lockPid(lockPath) === process.pid) unlinkSync(lockPath);
+    } catch {
+      // already gone
+    }
+  }
+
+  /** The pid of a live process holding the lock, 0 for a lock too fresh to have its pid yet, undefined when stale. */
+  private liveHolder(lockPath: string): number | undefined {
+    const pid = lockPid(lockPath);
+    if (pid === undefined) {
+      try {
+        return Date.now() - statSync(lockPath).mtimeMs < 5_000 ? 0 : undefined;
+      } catch {
+        return undefined;
+      }
+    }
+    if (pid === process.pid) return this.held.has(lockPath) ? pid : undefined;
+    try {
+      process.kill(pid, 0);
+      return pid;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
     }
-    const holder = liveHolder(lockPath);
-    if (holder !== undefined) return { holder };
-    try {
-      unlinkSync(lockPath);
-    } catch {
-      // removed meanwhile by another process taking it over: try again
-    }
-  }
-  return { holder: liveHolder(lockPath) ?? 0 };
-}
-
-/** Runs `work` holding `lockPath`, waiting (a few ms at a time) up to `waitMs` for another holder to let go. */
-export async function withLock<T>(lockPath: string, waitMs: number, work: () => Promise<T> | T, onTimeout: (holder: number) => Error): Promise<T> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const attempt = tryLock(lockPath);
-    if ('held' in attempt) {
-      try {
-        return await work();
-      } finally {
-        attempt.held.release();
-      }
-    }
-    if (Date.now() >= deadline) throw onTimeout(attempt.holder);
-    await sleep(5 + Math.random() * 20);
-  }
-}
-
-function releaseLock(lockPath: string): void {
-  if (!heldHere.delete(lockPath)) return;
-  try {
-    if (lockPid(lockPath) === process.pid) unlinkSync(lockPath);
-  } catch {
-    // already gone
-  }
-}
-
-/** The pid of a live process holding the lock, 0 for a lock too fresh to have its pid yet, undefined when stale. */
-function liveHolder(lockPath: string): number | undefined {
-  const pid = lockPid(lockPath);
-  if (pid === undefined) {
-    try {
-      return Date.now() - statSync(lockPath).mtimeMs < 5_000 ? 0 : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  if (pid === process.pid) return heldHere.has(lockPath) ? pid : undefined;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
   }
 }
 

@@ -2,7 +2,7 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { RsapiError } from '../errors.js';
 import { UsageError } from '../errors.js';
-import { withLock } from './lock-file.js';
+import type { LockFiles } from './lock-file.js';
 import { checkProfileName } from './keys.js';
 import { configDir, configPath } from './paths.js';
 import type { ProfileSettings, StoredConfig } from './store.js';
@@ -12,6 +12,7 @@ export async function updateProfile(
   profile: string,
   change: (settings: ProfileSettings) => ProfileSettings,
   env: NodeJS.ProcessEnv,
+  locks: LockFiles,
 ): Promise<string> {
   checkProfileName(profile);
   const dir = configDir(env);
@@ -19,7 +20,7 @@ export async function updateProfile(
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Read, change and write under the lock: two `auth login`s (or a login and a `config set`) at the same
   // moment each write the other's change too; conf's atomic rename keeps the file whole for readers.
-  return underLock(env, async () => {
+  return underLock(env, locks, async () => {
     const store = await openStore(dir, env);
     const profiles = { ...plainObject(store.get('profiles')) } as Record<string, ProfileSettings>;
     const current = { ...plainObject(Object.hasOwn(profiles, profile) ? profiles[profile] : undefined) } as ProfileSettings;
@@ -34,11 +35,11 @@ export async function updateProfile(
 }
 
 /** Makes `profile` the active one (`rsapi auth switch`); returns the file's path. */
-export async function setActiveProfile(profile: string, env: NodeJS.ProcessEnv): Promise<string> {
+export async function setActiveProfile(profile: string, env: NodeJS.ProcessEnv, locks: LockFiles): Promise<string> {
   checkProfileName(profile);
   const dir = configDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return underLock(env, async () => {
+  return underLock(env, locks, async () => {
     const store = await openStore(dir, env);
     store.set('active-profile', profile);
     chmodSync(store.path, 0o600);
@@ -49,9 +50,9 @@ export async function setActiveProfile(profile: string, env: NodeJS.ProcessEnv):
 /** How long a writer waits for another to finish with the settings file before giving up. */
 const SETTINGS_LOCK_WAIT_MS = 10_000;
 
-function underLock<T>(env: NodeJS.ProcessEnv, work: () => Promise<T>): Promise<T> {
+function underLock<T>(env: NodeJS.ProcessEnv, locks: LockFiles, work: () => Promise<T>): Promise<T> {
   const path = configPath(env);
-  return withLock(`${path}.lock`, SETTINGS_LOCK_WAIT_MS, work, (holder) =>
+  return locks.withLock(`${path}.lock`, SETTINGS_LOCK_WAIT_MS, work, (holder) =>
     new RsapiError(`the settings file ${path} stayed locked by another rsapi${holder > 0 ? ` (pid ${holder})` : ''} for ${SETTINGS_LOCK_WAIT_MS / 1000} s; nothing was changed`, {
       hint: `try again; if no other rsapi runs, remove ${path}.lock`,
     }),

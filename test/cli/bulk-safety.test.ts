@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAll } from '../../src/cli/bulk/create-all.js';
 import { Journal } from '../../src/cli/bulk/journal.js';
 import { Secrets } from '../../src/cli/secrets.js';
+import { LockFiles } from '../../src/config/lock-file.js';
 import { plainProgress } from '../../src/cli/bulk/progress.js';
 import { BIN, cleanEnv, tempDir, type CliResult } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/run.js';
@@ -106,7 +107,7 @@ describe('a journal that cannot be written stops the run before the next request
     const path = join(dir, 'short.journal');
     let lines = 0;
     // The fourth line is cut short, as on a full disk.
-    const journal = Journal.open(path, new Secrets(), (_fd, text) => (++lines === 4 ? Math.floor(text.length / 2) : Buffer.byteLength(text)));
+    const journal = Journal.open(path, { secrets: new Secrets(), locks: new LockFiles() }, (_fd, text) => (++lines === 4 ? Math.floor(text.length / 2) : Buffer.byteLength(text)));
     cleanups.push(() => journal.close());
     const sent: string[] = [];
     const stop = new AbortController();

@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withLock } from '../../src/config/lock-file.js';
+import { LockFiles } from '../../src/config/lock-file.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { SettingsFile } from '../helpers/settings.js';
 
@@ -45,8 +45,9 @@ describe('concurrent settings writers', () => {
     try {
       const lock = join(dir.path, 'x.lock');
       const order: string[] = [];
+      const locks = new LockFiles();
       const hold = (name: string) =>
-        withLock(
+        locks.withLock(
           lock,
           5_000,
           async () => {

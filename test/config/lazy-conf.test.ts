@@ -1,5 +1,6 @@
 // Reading settings costs no import of conf (the settings writer); only the first write loads it.
 import { describe, expect, it, vi } from 'vitest';
+import { LockFiles } from '../../src/config/lock-file.js';
 import { tempHomePerTest } from '../helpers/settings.js';
 
 /** How often `conf` was imported in this file (its own process: no other test loads it first). */
@@ -19,7 +20,7 @@ describe('start-up cost', () => {
     const settingsEnv = { RSAPI_CONFIG_DIR: home.settings.dir };
     expect(resolveSettings({}, settingsEnv).stored).toEqual({ retries: 1 });
     expect(confLoads.count).toBe(0);
-    await updateProfile('default', (settings) => ({ ...settings, timeout: 3 }), settingsEnv);
+    await updateProfile('default', (settings) => ({ ...settings, timeout: 3 }), settingsEnv, new LockFiles());
     expect(confLoads.count).toBe(1);
     expect(resolveSettings({}, settingsEnv).stored).toEqual({ retries: 1, timeout: 3 });
   });

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { Clock } from '../../src/api/retry-policy.js';
+import { LockFiles } from '../../src/config/lock-file.js';
 import { createInvocation } from '../../src/cli/invocation.js';
 import { run } from '../../src/cli/program.js';
 import type { Terminal } from '../../src/cli/terminal.js';
@@ -49,11 +50,14 @@ export interface InProcessResult {
   stderr: string;
 }
 
+/** The lock files of this (test) process: in-process runs side by side share them, as the invocations of one process do. */
+const PROCESS_LOCKS = new LockFiles();
+
 export async function runInProcess(options: InProcessOptions): Promise<InProcessResult> {
   const { terminal, stdout, stderr, cleanup } = testTerminal(options);
   try {
     // One invocation a run, as main makes one a process: its own secrets, clock and Ctrl-C.
-    const invocation = createInvocation({ terminal, signal: options.signal ?? new AbortController().signal, clock: options.clock });
+    const invocation = createInvocation({ terminal, signal: options.signal ?? new AbortController().signal, clock: options.clock, locks: PROCESS_LOCKS });
     const code = await run(options.argv, invocation);
     return { code, stdout: stdout.text, stderr: stderr.text };
   } finally {

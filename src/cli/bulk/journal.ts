@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { RsapiError } from '../../api/errors.js';
 import { UsageError } from '../errors.js';
 import { reportIdentity } from '../../api/report-url.js';
-import { tryLock, type HeldLock, type LockAttempt } from '../../config/lock-file.js';
+import type { HeldLock, LockAttempt, LockFiles } from '../../config/lock-file.js';
 import type { EarlierAttempt } from '../../api/reports.js';
 import { fileError } from '../files.js';
 import type { Secrets } from '../secrets.js';
@@ -74,8 +74,8 @@ export class Journal {
    * Takes the journal's lock (a second run on it is a usage error at once), reads what is there (tolerating
    * a torn last line) and opens the file for appending; usage error if it cannot.
    */
-  static open(path: string, secrets: Secrets, write: JournalWriter = (fd, text) => writeSync(fd, text)): Journal {
-    const lock = lockJournal(path);
+  static open(path: string, owner: { secrets: Secrets; locks: LockFiles }, write: JournalWriter = (fd, text) => writeSync(fd, text)): Journal {
+    const lock = lockJournal(path, owner.locks);
     try {
       const text = readExisting(path);
       // A line counts only once its newline is on disk: a torn tail (a kill, a full disk) was never acted
@@ -90,7 +90,7 @@ export class Journal {
       } catch (error) {
         throw fileError('open the journal', path, error);
       }
-      const journal = new Journal(path, fd, history, lock, write, secrets);
+      const journal = new Journal(path, fd, history, lock, write, owner.secrets);
       return journal;
     } catch (error) {
       lock.release();
@@ -171,11 +171,11 @@ function isTornLine(text: string): boolean {
 }
 
 /** `PATH.lock`, holding the pid of the run using the journal: a second run is refused at once; a dead run's lock is taken over. */
-function lockJournal(journalPath: string): HeldLock {
+function lockJournal(journalPath: string, locks: LockFiles): HeldLock {
   const lockPath = `${journalPath}.lock`;
   let attempt: LockAttempt;
   try {
-    attempt = tryLock(lockPath);
+    attempt = locks.tryLock(lockPath);
   } catch (error) {
     throw fileError('open the journal', journalPath, error);
   }

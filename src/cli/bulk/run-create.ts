@@ -36,7 +36,7 @@ export interface BulkCreatePlan {
 export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): Promise<ExitCodeValue> {
   // Requests under way are let finish on Ctrl-C: the client ignores it, createAll stops starting new ones.
   const client = ctx.client({ abortOnInterrupt: false });
-  const journal = plan.journalPath === undefined ? undefined : Journal.open(plan.journalPath, ctx.secrets);
+  const journal = plan.journalPath === undefined ? undefined : Journal.open(plan.journalPath, ctx);
   try {
     const all = plan.input.urls;
     const created = journal?.history.created ?? new Set<string>();

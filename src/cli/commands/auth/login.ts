@@ -59,7 +59,7 @@ export async function loginRun(ctx: CommandContext, flags: LoginOptions) {
   else ctx.warnIfPlainHttp(baseUrl);
   // The key is bound to this origin: a base URL changed later does not carry it elsewhere.
   const keyOrigin = new URL(baseUrl).origin;
-  await updateProfile(profile, (stored) => ({ ...stored, 'base-url': baseUrl, 'api-key': apiKey, 'key-origin': keyOrigin }), ctx.io.env);
+  await updateProfile(profile, (stored) => ({ ...stored, 'base-url': baseUrl, 'api-key': apiKey, 'key-origin': keyOrigin }), ctx.io.env, ctx.locks);
   const checked = flags.verify ? '' : ', not checked';
   ctx.note(`Logged in to ${new URL(baseUrl).host} as profile "${profile}" (key ${maskKey(apiKey)}${checked})`);
   const source = ctx.settings().apiKeySource;

@@ -29,7 +29,7 @@ export async function logoutRun(ctx: CommandContext) {
   if (stored['api-key'] === undefined) {
     ctx.note(`no key stored for profile "${profile}"; nothing to forget`);
   } else {
-    await updateProfile(profile, (stored) => ({ ...stored, 'api-key': undefined, 'key-origin': undefined }), env);
+    await updateProfile(profile, (stored) => ({ ...stored, 'api-key': undefined, 'key-origin': undefined }), env, ctx.locks);
     ctx.note(`Logged out: forgot the key of profile "${profile}" (${configPath(env)})`);
   }
   if (apiKeySource === 'env' || apiKeySource === 'flag') {

@@ -40,7 +40,7 @@ export async function switchRun(ctx: CommandContext, opts: { name?: string }) {
     name = await promptSelect(ctx.io, 'Profile to make active', choices, names.includes(active) ? active : undefined);
   }
   if (!names.includes(name)) throw unknownProfile(name, names);
-  const path = await setActiveProfile(name, env);
+  const path = await setActiveProfile(name, env, ctx.locks);
   const settings = profileOf(config, name);
   const key = settings['api-key'] ? `key ${maskKey(settings['api-key'])}` : 'no key stored';
   ctx.note(`Active profile: ${name} (${settings['base-url'] ? withoutCredentials(settings['base-url']) : 'no base URL'}, ${key}); saved in ${path}`);

@@ -34,7 +34,7 @@ export async function setRun(ctx: CommandContext, opts: { key: SettingKey; value
   const settings = ctx.settings();
   const { profile, stored } = settings;
   if (createsProfile(settings)) ctx.note(`creating profile "${profile}"`);
-  await updateProfile(profile, (stored) => ({ ...stored, [key]: value }), ctx.io.env);
+  await updateProfile(profile, (stored) => ({ ...stored, [key]: value }), ctx.io.env, ctx.locks);
   ctx.note(`${key} = ${value} (profile "${profile}")`);
   const keyOrigin = stored['key-origin'] ?? (stored['base-url'] ? originOf(stored['base-url']) : undefined);
   if (key === 'base-url' && stored['api-key'] && keyOrigin !== originOf(String(value))) {

@@ -31,6 +31,6 @@ export async function unsetRun(ctx: CommandContext, { key }: { key: SettingKey }
     ctx.note(`${key} is not set in profile "${profile}"`);
     return;
   }
-  await updateProfile(profile, (stored) => ({ ...stored, [key]: undefined }), ctx.io.env);
+  await updateProfile(profile, (stored) => ({ ...stored, [key]: undefined }), ctx.io.env, ctx.locks);
   ctx.note(`${key} removed from profile "${profile}"`);
 }

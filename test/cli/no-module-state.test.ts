@@ -1,0 +1,103 @@
+// No run's state lives at module level in src/: each invocation carries its own (src/cli/invocation.ts), so two
+// runs in one process (in-process tests, a program embedding rsapi) never share secrets, stdout state or locks.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const SRC = join(import.meta.dirname, '..', '..', 'src');
+
+/** Module-level state allowed, each for its reason: none holds anything of one run. */
+const ALLOWED: Readonly<Record<string, string>> = {
+  'output/width.ts segmenter': 'a lazily made Intl.Segmenter: a pure tool, the same for every run, costly to make at start-up',
+  'mock/routes.ts lastSelection': "a cache keyed by each mock store (weakly: it goes with its store), checked against the store's revision",
+};
+
+/** Collections and objects whose contents can change; a module-level one is state unless nothing changes it. */
+const MUTABLE_CONSTRUCTORS = new Set(['Set', 'Map', 'WeakMap', 'WeakSet', 'Array', 'AbortController']);
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** Whether the file changes what `name` holds: assigns into it, or calls a method that changes it. */
+function mutated(name: string, text: string): boolean {
+  const id = name.replace(/\$/g, '\\$');
+  const assignment = new RegExp(`\\b${id}(\\.[\\w$]+|\\[[^\\]]*\\])+\\s*(=(?!=)|\\+=|-=|\\?\\?=|\\|\\|=|&&=|\\+\\+|--)`);
+  const call = new RegExp(`\\b${id}\\.(add|set|delete|clear|push|pop|shift|unshift|splice|sort|reverse|fill|copyWithin|abort)\\(`);
+  return assignment.test(text) || call.test(text) || new RegExp(`\\bdelete ${id}[.[]`).test(text) || new RegExp(`Object\\.assign\\(${id}\\b`).test(text);
+}
+
+/** `new Set(...)`, `[...]`, `{...}` (through `as` and `satisfies`): a value whose contents can change. */
+function mutableKind(initializer: ts.Expression | undefined): string | undefined {
+  let node = initializer;
+  while (node && (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isParenthesizedExpression(node))) node = node.expression;
+  if (!node) return undefined;
+  if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && MUTABLE_CONSTRUCTORS.has(node.expression.text)) return `new ${node.expression.text}`;
+  if (ts.isArrayLiteralExpression(node)) return 'an array';
+  if (ts.isObjectLiteralExpression(node)) return 'an object';
+  return undefined;
+}
+
+/** Every module-level binding of `file` that holds state: `let` and `var`, and const collections something changes. */
+function moduleState(file: string): { name: string; why: string }[] {
+  const text = readFileSync(file, 'utf8');
+  return collect(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true), text);
+}
+
+function collect(source: ts.SourceFile, text: string): { name: string; why: string }[] {
+  const found: { name: string; why: string }[] = [];
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    const list = statement.declarationList;
+    const isConst = (list.flags & ts.NodeFlags.Const) !== 0;
+    for (const declaration of list.declarations) {
+      const name = declaration.name.getText(source);
+      if (!isConst) {
+        found.push({ name, why: `a module-level ${(list.flags & ts.NodeFlags.Let) !== 0 ? 'let' : 'var'}` });
+        continue;
+      }
+      const kind = mutableKind(declaration.initializer);
+      if (kind === 'new AbortController') found.push({ name, why: 'a module-level AbortController' });
+      else if (kind && mutated(name, text)) found.push({ name, why: `a module-level const holding ${kind}, changed in the file` });
+    }
+  }
+  return found;
+}
+
+describe('module-level state', () => {
+  it('no file under src/ keeps mutable state at module level (but the allowed caches)', () => {
+    const offenders = sourceFiles(SRC).flatMap((file) =>
+      moduleState(file)
+        .map(({ name, why }) => ({ key: `${relative(SRC, file).split('\\').join('/')} ${name}`, why }))
+        .filter(({ key }) => !(key in ALLOWED))
+        .map(({ key, why }) => `${key}: ${why}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('every allowed entry still exists (a stale allowance would let a new global of that name in)', () => {
+    const present = new Set(sourceFiles(SRC).flatMap((file) => moduleState(file).map(({ name }) => `${relative(SRC, file).split('\\').join('/')} ${name}`)));
+    expect(Object.keys(ALLOWED).filter((key) => !present.has(key))).toEqual([]);
+  });
+
+  it.each([
+    ['let count = 0;', ['count']],
+    ['var seen;', ['seen']],
+    ['const held = new Set<string>();\nexport function take(p: string) { held.add(p); }', ['held']],
+    ['const gone = new AbortController();', ['gone']],
+    ['const queue: string[] = [];\nexport function put(s: string) { queue.push(s); }', ['queue']],
+    ["const cache = {} as Record<string, number>;\nexport function remember(k: string) { cache[k] = 1; }", ['cache']],
+    ['const TABLE = new Set([1, 2]);\nexport const has = (n: number) => TABLE.has(n);', []],
+    ["const NAMES = ['a', 'b'] as const;", []],
+    ['export function f() { let local = 0; local++; return local; }', []],
+  ] as const)('the check itself: %j -> %j', (code, expected) => {
+    const source = ts.createSourceFile('fixture.ts', code, ts.ScriptTarget.Latest, true);
+    expect(collect(source, code).map(({ name }) => name)).toEqual(expected);
+  });
+});
+
