@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { mockPerTest } from '../helpers/mock.js';
 import { runInProcess } from '../helpers/run.js';
+import { runOnTerminal } from '../helpers/terminal.js';
 
 const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0 });
 const cleanups: (() => void | Promise<void>)[] = [];
@@ -122,4 +123,27 @@ describe('a service that goes away mid-run', () => {
     expect(run.stderr.split('\n').filter((line) => line.includes('dead.example/page/'))).toEqual([]);
     expect(fixture.server.requests).toHaveLength(0);
   });
+
+  it('the built binary on a terminal (progress bar live): ends within seconds of the service going, says why, exit 7', async () => {
+    const fixture = await mock({ storeDelayMs: 300 });
+    const front = await relay(Number(new URL(fixture.server.url).port));
+    const { file, journal } = scratch();
+    const env = { ...fixture.env, RSAPI_BASE_URL: fixture.server.url.replace(/:\d+/, `:${front.port}`), RSAPI_RETRY_BASE_MS: undefined, TERM: 'xterm' };
+    let killedAt = 0;
+    const watcher = setInterval(() => {
+      if (killedAt === 0 && fixture.server.requests.filter((request) => request.method === 'POST').length >= 6) {
+        killedAt = performance.now();
+        void front.kill();
+      }
+    }, 5);
+    cleanups.push(() => clearInterval(watcher));
+    const run = await runOnTerminal(['reports', 'create', '--from-file', file, '--journal', journal, '-o', 'ndjson'], { env, size: { columns: 100, rows: 30 }, timeoutMs: 25_000 });
+    const endedAt = performance.now();
+    clearInterval(watcher);
+    expect(killedAt).toBeGreaterThan(0);
+    expect(endedAt - killedAt).toBeLessThan(8_000);
+    expect(run.code, run.screen).toBe(7);
+    expect(run.screen).toMatch(/rsapi: the service stopped answering \(connection refused\); \d+ URLs not started, \d+ unsettled: resume with --journal/);
+    expect(run.screen).not.toMatch(/rsapi: https:\/\/dead\.example/);
+  }, 30_000);
 });
