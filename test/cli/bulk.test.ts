@@ -11,6 +11,7 @@ import { createProgress, plainProgress } from '../../src/cli/bulk/progress.js';
 import { NotFoundError } from '../../src/api/errors.js';
 import { ExitCode, exitCodeOf } from '../../src/cli/exit-codes.js';
 import { BIN, cleanEnv, tempDir, type CliResult } from '../helpers/cli.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { runInProcess } from '../helpers/run.js';
 import { mockPerTest, type MockFixture } from '../helpers/mock.js';
 import { runOnTerminal } from '../helpers/terminal.js';
@@ -120,7 +121,12 @@ describe('bulk create under faults', () => {
     const fixture = await mock({ stallRate: 0.25, random: seededRandom(3) });
     const journal = join(scratch(), 'journal.ndjson');
     const wanted = urls('stall.example', 12);
-    const first = await runInProcess({ argv: ['reports', 'create', ...wanted, '--timeout', '0.4', '--retries', '5', '--concurrency', '6', '--journal', journal, '-o', 'ndjson'], env: fixture.env });
+    // The timeouts are real (a stalled request never answers); the watch after each is the clock's: a fake one ends it at once.
+    const first = await runInProcess({
+      argv: ['reports', 'create', ...wanted, '--timeout', '0.4', '--retries', '5', '--concurrency', '6', '--journal', journal, '-o', 'ndjson'],
+      env: fixture.env,
+      clock: new FakeClock(),
+    });
     const stalled = fixture.server.requests.filter((request) => request.method === 'POST' && request.status === undefined).map((request) => request.form.url);
     expect(stalled.length).toBeGreaterThan(0);
     expect(first.code).toBe(ExitCode.network);
@@ -132,7 +138,7 @@ describe('bulk create under faults', () => {
     for (const url of stalled) expect(last.get(url ?? '')).toMatchObject({ status: 'failed', code: 7, maybeCreated: true });
 
     fixture.server.options.stallRate = 0;
-    const second = await runInProcess({ argv: ['reports', 'create', ...wanted, '--timeout', '0.4', '--journal', journal, '-o', 'ndjson'], env: fixture.env });
+    const second = await runInProcess({ argv: ['reports', 'create', ...wanted, '--timeout', '0.4', '--journal', journal, '-o', 'ndjson'], env: fixture.env, clock: new FakeClock() });
     expect(second.code).toBe(0);
     expect(ndjson(second.stdout).map((record) => record.url).sort()).toEqual([...stalled].sort());
     expectExactlyOnce(fixture, wanted);
@@ -160,7 +166,7 @@ describe('bulk create under faults', () => {
     expect(createdFirst.length).toBeLessThan(300);
     expect(ndjson(first.stdout).map((record) => record.url).sort()).toEqual(createdFirst.map((line) => line.url).sort());
 
-    const second = await runInProcess({ argv: args, env: fixture.env });
+    const second = await runInProcess({ argv: args, env: fixture.env, clock: new FakeClock() });
     expect(second.code).toBe(0);
     expect(second.stderr).toContain(`skipping ${createdFirst.length} URLs already created (journal`);
     const ids = expectExactlyOnce(fixture, wanted);
