@@ -2,6 +2,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { runInProcess } from '../helpers/run.js';
 import { mockPerTest, type MockFixture } from '../helpers/mock.js';
 
@@ -24,7 +25,8 @@ describe('slow audits with a short timeout (mock storeDelayMs)', () => {
     { concurrency: 10, count: 10, timeout: 'flag' },
     { concurrency: 4, count: 6, timeout: 'stored setting' },
   ])('concurrency $concurrency, timeout from the $timeout: exactly one report per URL, one POST each, exit 0', async ({ concurrency, count, timeout }) => {
-    const fixture = await mock({ storeDelayMs: 900 });
+    // Twice the timeout: every POST times out well before its report is stored, and the watch (real time, 3 s) finds it.
+    const fixture = await mock({ storeDelayMs: 600 });
     const wanted = pages(`c${concurrency}.slow.example`, count);
     // The same page in another form is the same URL.
     const input = [...wanted, wanted[0]!.replace('https://c', 'HTTPS://C')];
@@ -53,7 +55,8 @@ describe('slow audits with a short timeout (mock storeDelayMs)', () => {
 
   it('an audit slower than the watch: unsettled, exit 7, with the hint to check before creating again; never a second POST', async () => {
     const fixture = await mock({ storeDelayMs: 5_000 });
-    const result = await runInProcess({ argv: ['reports', 'create', 'https://slower.example/', '--timeout', '0.3'], env: fixture.env });
+    // The watch's 3 s pass on a fake clock; the report, stored after 5 real seconds, cannot show up before it ends.
+    const result = await runInProcess({ argv: ['reports', 'create', 'https://slower.example/', '--timeout', '0.3'], env: fixture.env, clock: new FakeClock() });
     expect(result.code).toBe(7);
     expect(result.stderr).toMatch(/no report showed up within 3 s; the report for https:\/\/slower\.example\/ may still be created/);
     expect(result.stderr).toContain("rsapi reports list --project 'slower.example' --sort-by id --sort desc --limit 10");
