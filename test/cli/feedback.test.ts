@@ -8,7 +8,8 @@ const FRAME = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/g;
 let slow: MockFixture;
 
 beforeAll(async () => {
-  slow = await startMock({ latencyMs: 1200, seed: 250 });
+  // Real time (a spawned process on a pty): each answer comes 0.3 s after the spinner's 0.5 s, enough to see it drawn.
+  slow = await startMock({ latencyMs: 800, seed: 250 });
 });
 afterAll(async () => {
   await slow.close();
@@ -73,8 +74,15 @@ describe('waiting for pages on a terminal', () => {
 
 describe('the bulk progress bar', () => {
   it('stays on a terminal under -q (it is on stderr; -q shapes stdout only)', async () => {
-    const { code, screen } = await onTerminal(['reports', 'create', '-q', 'https://example.com/q1', 'https://example.com/q2', 'https://example.com/q3', '--concurrency', '1']);
-    expect(code).toBe(0);
-    expect(screen).toMatch(/\d\/3 \| created \d/);
+    // The bar is drawn from the start (no spinner's delay to outwait): answers of 0.2 s are enough for a few frames.
+    const quick = await startMock({ latencyMs: 200, seed: 250 });
+    try {
+      const args = ['reports', 'create', '-q', 'https://example.com/q1', 'https://example.com/q2', 'https://example.com/q3', '--concurrency', '1'];
+      const { code, screen } = await runOnTerminal(args, { env: { ...quick.env, TERM: 'xterm-256color' }, size: { columns: 80, rows: 40 } });
+      expect(code).toBe(0);
+      expect(screen).toMatch(/\d\/3 \| created \d/);
+    } finally {
+      await quick.close();
+    }
   });
 });
