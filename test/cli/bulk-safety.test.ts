@@ -71,7 +71,8 @@ describe('one run per journal', () => {
     const fixture = await mock({ latencyMs: 200 });
     const dir = scratch();
     const journal = join(dir, 'run.journal');
-    const file = urlFile(dir, urls('locked.example', 12));
+    // Enough URLs (3 rounds of 0.2 s) to hold the journal while the second run tries it.
+    const file = urlFile(dir, urls('locked.example', 6));
     const first = start(['reports', 'create', '--from-file', file, '--concurrency', '2', '--journal', journal, '-q'], fixture.env);
     await until(() => fixture.server.requests.length > 0);
     const seen = fixture.server.requests.length;
@@ -83,7 +84,7 @@ describe('one run per journal', () => {
     const result = await first.done;
     expect(result.code).toBe(0);
     // Every request came from the first run: one POST per URL.
-    expect(fixture.server.requests.filter((request) => request.method === 'POST')).toHaveLength(12);
+    expect(fixture.server.requests.filter((request) => request.method === 'POST')).toHaveLength(6);
     expect(seen).toBeGreaterThan(0);
     expect(existsSync(`${journal}.lock`)).toBe(false);
   });
@@ -202,8 +203,12 @@ describe('Ctrl-C and a reader that goes away', () => {
         .map((line) => [line.url, line]),
     );
     // A URL in flight whose report had not been seen yet is left for the resume to look up, never "failed" for sure.
-    for (const line of last.values()) if (line.status === 'failed') expect(line.maybeCreated).toBe(true);
-    expect([...last.values()].some((line) => line.status === 'sending')).toBe(false);
+    // Ctrl-C came with four creates in flight, each of whose answers is lost: some end "failed", all of those maybe created.
+    const failed = [...last.values()].filter((line) => line.status === 'failed');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.filter((line) => line.maybeCreated !== true)).toEqual([]);
+    expect(last.size).toBeGreaterThan(0);
+    expect([...last.values()].filter((line) => line.status === 'sending')).toEqual([]);
   });
 
   it('reports delete: after Ctrl-C no new delete starts; the summary says how many were not started; exit 130', async () => {

@@ -82,7 +82,8 @@ describe('--from-sitemap', () => {
       expect(JSON.stringify(request.headers)).not.toContain(fixture.server.apiKey);
       expect(request.headers['user-agent']).toMatch(/^rsapi\//);
     }
-    expect(fixture.server.requests.every((request) => request.headers.authorization === `Bearer ${fixture.server.apiKey}`)).toBe(true);
+    expect(fixture.server.requests.length).toBeGreaterThan(0);
+    expect(fixture.server.requests.filter((request) => request.headers.authorization !== `Bearer ${fixture.server.apiKey}`)).toEqual([]);
   });
 
   it('combines with --shard and --journal: two shares cover the sitemap, a re-run skips what the journal shows created', async () => {
@@ -100,7 +101,9 @@ describe('--from-sitemap', () => {
       const again = await runInProcess({ argv, env: fixture.env });
       expect(again.code).toBe(0);
       expect(JSON.parse(again.stdout)).toEqual([]);
-      if (urls.length > 0) expect(again.stderr).toContain(`skipping ${urls.length} URL`);
+      // Each share has URLs of its own (6 URLs in two shares), and the re-run skips them all.
+      expect(urls.length).toBeGreaterThan(0);
+      expect(again.stderr).toContain(`skipping ${urls.length} URL`);
     }
     expect(all.sort()).toEqual([...new Set([...PAGES_A, ...PAGES_B])].sort());
   });
