@@ -11,6 +11,7 @@ import { retryAfterOf } from '../../src/api/retry-policy.js';
 import { startMockServer, type MockServer } from '../../src/mock/server.js';
 import { refusedPort, sendJson, startRawServer, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
 import { ClientPool, rejectionOf, timed } from '../helpers/clients.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 
 const pool = new ClientPool();
 const closers: Array<() => Promise<void>> = [];
@@ -87,27 +88,30 @@ describe('retries of reads and updates', () => {
     const server = await raw((_req, res, index) =>
       index === 1 ? sendJson(res, 429, { message: 'Too Many Attempts.' }, { 'Retry-After': '1' }) : sendJson(res, 200, { data: [REPORT] }),
     );
-    const client = pool.create(server.url);
-    const { ms, value: page } = await timed(() => client.reports.list());
+    const clock = new FakeClock();
+    const client = pool.create(server.url, { clock });
+    const page = await client.reports.list();
     expect(page.records).toEqual([REPORT]);
     expect(server.requests).toHaveLength(2);
-    expect(ms).toBeGreaterThanOrEqual(950);
-    expect(ms).toBeLessThan(3_000);
+    // One wait, of the second asked for (not the 10 ms backoff), on the clock: no real second passes.
+    expect(clock.sleeps).toEqual([1_000]);
   });
 
   it('429 then success honours Retry-After as an HTTP date', async () => {
+    const clock = new FakeClock(0.5, Date.now());
     const server = await raw((_req, res, index) =>
       index === 1
-        ? sendJson(res, 429, { message: 'Too Many Attempts.' }, { 'Retry-After': new Date(Date.now() + 2_000).toUTCString() })
+        ? sendJson(res, 429, { message: 'Too Many Attempts.' }, { 'Retry-After': new Date(clock.now() + 2_000).toUTCString() })
         : sendJson(res, 200, { data: REPORT }),
     );
-    const client = pool.create(server.url);
-    const { ms, value: report } = await timed(() => client.reports.show('12'));
+    const client = pool.create(server.url, { clock });
+    const report = await client.reports.show('12');
     expect(report).toEqual(REPORT);
     expect(server.requests).toHaveLength(2);
-    // The date has whole seconds, so the wait is between one and two seconds.
-    expect(ms).toBeGreaterThanOrEqual(900);
-    expect(ms).toBeLessThan(3_500);
+    // The date has whole seconds, so the one wait, taken against the clock, is between one and two seconds.
+    expect(clock.sleeps).toHaveLength(1);
+    expect(clock.sleeps[0]).toBeGreaterThan(1_000);
+    expect(clock.sleeps[0]).toBeLessThanOrEqual(2_000);
   });
 
   it('caps a long Retry-After at maxRetryAfterMs', async () => {

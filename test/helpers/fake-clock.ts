@@ -5,9 +5,15 @@ import type { Clock } from '../../src/api/retry-policy.js';
 export class FakeClock implements Clock {
   /** Every sleep asked for, in ms, in order. */
   readonly sleeps: number[] = [];
-  private virtualMs = 1_000_000;
+  private virtualMs: number;
 
-  constructor(private readonly randomValue = 0.5) {}
+  /** `startMs`: where virtual time begins (Date.now() for a test that compares with dates the service sends). */
+  constructor(
+    private readonly randomValue = 0.5,
+    startMs = 1_000_000,
+  ) {
+    this.virtualMs = startMs;
+  }
 
   now(): number {
     return this.virtualMs;
