@@ -2,6 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeClock } from '../helpers/fake-clock.js';
+import { sendJson, startRawServer } from '../helpers/raw-server.js';
 import { runInProcess } from '../helpers/run.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 
@@ -60,12 +62,18 @@ describe('accepted as meant', () => {
   });
 
   it('a long wait for a retry is said on stderr without --verbose', async () => {
-    const limited = await startMock({ rateLimit: 1, rateLimitWindowMs: 2_500 });
+    // Rate limited for 3 s, as Laravel says it; the wait passes on a fake clock.
+    const limited = await startRawServer((_request, response, index) =>
+      index === 1 ? sendJson(response, 429, { message: 'Too Many Attempts.' }, { 'Retry-After': '3' }) : sendJson(response, 200, { data: [] }),
+    );
     try {
-      await runInProcess({ argv: ['reports', 'list'], env: limited.env });
-      const result = await runInProcess({ argv: ['reports', 'list', '--retries', '1'], env: limited.env });
+      const clock = new FakeClock();
+      const env = { RSAPI_BASE_URL: `${limited.url}/api/v1`, RSAPI_API_KEY: 'input-checks-key-0123' };
+      const result = await runInProcess({ argv: ['reports', 'list', '--retries', '1'], env, clock });
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stderr).toMatch(/^rsapi: GET \/api\/v1\/reports: HTTP 429; retrying in \d+ s \(attempt 2\)$/m);
+      expect(result.stderr).toMatch(/^rsapi: GET \/api\/v1\/reports: HTTP 429; retrying in 3 s \(attempt 2\)$/m);
+      expect(clock.sleeps).toContain(3_000);
+      expect(limited.requests).toHaveLength(2);
     } finally {
       await limited.close();
     }
