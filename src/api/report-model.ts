@@ -69,9 +69,14 @@ export function formatScore(score: number): string {
 export function modelledRecord(record: ApiRecord): ApiRecord {
   const reading = readReport(record);
   if (reading.dialect === 'seed' && (reading.score === undefined || typeof record.score === 'number')) return record;
+  // The score stands right after the result (phpRank sends none: `reports show` lists it beside the label).
   const shown: ApiRecord = {};
-  for (const [key, value] of Object.entries(record)) shown[key] = value;
-  shown.result = reading.label ?? record.result;
-  if (reading.score !== undefined) shown.score = reading.score;
+  for (const [key, value] of Object.entries(record)) {
+    if (key === 'score') continue;
+    shown[key] = key === 'result' ? (reading.label ?? value) : value;
+    if (key === 'result' && reading.score !== undefined) shown.score = reading.score;
+  }
+  if (!('result' in shown) && reading.label !== undefined) shown.result = reading.label;
+  if (reading.score !== undefined && !('score' in shown)) shown.score = reading.score;
   return shown;
 }

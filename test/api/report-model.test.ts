@@ -28,6 +28,7 @@ describe('readReport: one reading of both dialects', () => {
   it('modelledRecord shows the label under result and the number under score, the record itself untouched', () => {
     const record = { id: 1, url: 'example.com', result: 78.57142857142857 };
     expect(modelledRecord(record)).toEqual({ id: 1, url: 'example.com', result: 'decent', score: 78.57142857142857 });
+    expect(Object.keys(modelledRecord({ id: 3, result: 45, privacy: 0, generated_at: 'x' }))).toEqual(['id', 'result', 'score', 'privacy', 'generated_at']);
     expect(record).toEqual({ id: 1, url: 'example.com', result: 78.57142857142857 });
     const seed = { id: 2, result: 'good', score: 90 };
     expect(modelledRecord(seed)).toBe(seed);
