@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandContext } from '../../src/cli/context.js';
 import { createInvocation } from '../../src/cli/invocation.js';
 import { ExitCode } from '../../src/cli/exit-codes.js';
-import { listRun, type ListOptions } from '../../src/cli/commands/reports/list.js';
-import { showRun } from '../../src/cli/commands/reports/show.js';
+import { reportsListRun, type ReportsListOptions } from '../../src/cli/commands/reports/list.js';
+import { reportsShowRun } from '../../src/cli/commands/reports/show.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { testTerminal } from '../helpers/run.js';
 
@@ -32,9 +32,9 @@ async function withContext(run: (ctx: CommandContext) => Promise<number | void>)
 }
 
 describe('named run functions', () => {
-  it('listRun sends the typed options as list parameters and prints the records', async () => {
-    const options: ListOptions = { result: 'bad', sortBy: 'score', sort: 'asc', perPage: 10, limit: 3 };
-    const { code, stdout, requests } = await withContext((ctx) => listRun(ctx, options));
+  it('reportsListRun sends the typed options as list parameters and prints the records', async () => {
+    const options: ReportsListOptions = { result: 'bad', sortBy: 'score', sort: 'asc', perPage: 10, limit: 3 };
+    const { code, stdout, requests } = await withContext((ctx) => reportsListRun(ctx, options));
     expect(code).toBe(ExitCode.ok);
     expect(requests).toHaveLength(1);
     expect(requests[0]!.query).toMatchObject({ result: 'bad', sort_by: 'score', sort: 'asc', per_page: '10' });
@@ -45,14 +45,14 @@ describe('named run functions', () => {
     expect(records.map((r) => r.score)).toEqual([...records.map((r) => r.score)].sort((a, b) => a - b));
   });
 
-  it('listRun with a gate reads every page and returns the gate exit code', async () => {
-    const { code, requests } = await withContext((ctx) => listRun(ctx, { failOn: 'bad', perPage: 10 }));
+  it('reportsListRun with a gate reads every page and returns the gate exit code', async () => {
+    const { code, requests } = await withContext((ctx) => reportsListRun(ctx, { failOn: 'bad', perPage: 10 }));
     expect(code).toBe(ExitCode.gate);
     expect(requests.length).toBeGreaterThan(1);
   });
 
-  it('showRun fetches the one report its options name', async () => {
-    const { code, stdout, requests } = await withContext((ctx) => showRun(ctx, { id: '1' }));
+  it('reportsShowRun fetches the one report its options name', async () => {
+    const { code, stdout, requests } = await withContext((ctx) => reportsShowRun(ctx, { id: '1' }));
     expect(code).toBe(ExitCode.ok);
     expect(requests.map((r) => r.path)).toEqual([expect.stringMatching(/\/reports\/1$/)]);
     expect(JSON.parse(stdout)).toMatchObject({ id: 1 });

@@ -67,7 +67,7 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
 
 /**
  * The injected terminal alone, as runInProcess builds it (same `tty`, `env`, `stdin`, `columns`): for a test that
- * calls a command's run function (`listRun(ctx, opts)`) directly, with no program and no argv. Call `cleanup` after.
+ * calls a command's run function (`reportsListRun(ctx, opts)`) directly, with no program and no argv. Call `cleanup` after.
  */
 export function testTerminal(options: Omit<InProcessOptions, 'argv' | 'signal' | 'clock'>): {
   terminal: Terminal;

@@ -75,25 +75,25 @@ others. It throttles at 60 requests a minute unless --rate-limit says otherwise.
 }
 
 /** Runs the mock service on loopback until interrupted. */
-export async function mockServerRun(ctx: CommandContext, flags: MockServerOptions) {
+export async function mockServerRun(ctx: CommandContext, opts: MockServerOptions) {
   const { runMockServer } = await import('../../mock/run.js');
   const options: MockOptions = {
-    flavor: flags.flavor,
-    host: flags.host,
-    port: flags.port,
+    flavor: opts.flavor,
+    host: opts.host,
+    port: opts.port,
     apiKey: ctx.globals.apiKey,
-    seed: flags.seed,
-    latencyMs: flags.latency,
-    failRate: flags.failRate,
-    rateLimit: flags.rateLimit,
-    rateLimitWindowMs: flags.rateLimitWindow === undefined ? undefined : flags.rateLimitWindow * 1000,
-    envelope: flags.envelope,
-    dropAfterCreate: flags.dropAfterCreate,
-    failAfterCreate: flags.failAfterCreate,
-    stallRate: flags.stallRate,
-    storeDelayMs: flags.storeDelay,
-    redirects: flags.redirect,
-    planWithoutApi: flags.planWithoutApi,
+    seed: opts.seed,
+    latencyMs: opts.latency,
+    failRate: opts.failRate,
+    rateLimit: opts.rateLimit,
+    rateLimitWindowMs: opts.rateLimitWindow === undefined ? undefined : opts.rateLimitWindow * 1000,
+    envelope: opts.envelope,
+    dropAfterCreate: opts.dropAfterCreate,
+    failAfterCreate: opts.failAfterCreate,
+    stallRate: opts.stallRate,
+    storeDelayMs: opts.storeDelay,
+    redirects: opts.redirect,
+    planWithoutApi: opts.planWithoutApi,
   };
   await runMockServer(options, ctx.io, ctx.signal);
 }

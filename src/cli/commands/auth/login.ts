@@ -19,7 +19,7 @@ function declareLogin(auth: ParentCommand) {
     .option('--no-verify', 'store the key without checking it with the service');
 }
 
-export type LoginOptions = OptionsOf<ReturnType<typeof declareLogin>>;
+export type AuthLoginOptions = OptionsOf<ReturnType<typeof declareLogin>>;
 
 export function registerLogin(auth: ParentCommand, invocation: Invocation): void {
   const command = declareLogin(auth);
@@ -45,22 +45,22 @@ Examples:
     if (!opts.withToken && !canPrompt(ctx.io)) {
       throw new UsageError('no terminal to ask for the key on', { hint: 'pipe the key in: `rsapi auth login --with-token < key.txt`' });
     }
-    return loginRun(ctx, opts);
+    return authLoginRun(ctx, opts);
   });
 }
 
 /** Asks for (or reads) the base URL and key, checks the key with one read unless --no-verify, and stores both. */
-export async function loginRun(ctx: CommandContext, flags: LoginOptions) {
-  const interactive = canPrompt(ctx.io) && !flags.withToken;
+export async function authLoginRun(ctx: CommandContext, opts: AuthLoginOptions) {
+  const interactive = canPrompt(ctx.io) && !opts.withToken;
   const profile = ctx.settings().profile;
   const baseUrl = await loginBaseUrl(ctx, interactive);
   const apiKey = await loginKey(ctx, interactive);
-  if (flags.verify) await verifyBeforeSaving(ctx, baseUrl, apiKey);
+  if (opts.verify) await verifyBeforeSaving(ctx, baseUrl, apiKey);
   else ctx.warnIfPlainHttp(baseUrl);
   // The key is bound to this origin: a base URL changed later does not carry it elsewhere.
   const keyOrigin = new URL(baseUrl).origin;
   await updateProfile(profile, (stored) => ({ ...stored, 'base-url': baseUrl, 'api-key': apiKey, 'key-origin': keyOrigin }), ctx.io.env, ctx.locks);
-  const checked = flags.verify ? '' : ', not checked';
+  const checked = opts.verify ? '' : ', not checked';
   ctx.note(`Logged in to ${new URL(baseUrl).host} as profile "${profile}" (key ${maskKey(apiKey)}${checked})`);
   const source = ctx.settings().apiKeySource;
   if (source === 'env') ctx.note('note: RSAPI_API_KEY is set and takes precedence over the stored key while it is');

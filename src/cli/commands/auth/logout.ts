@@ -15,11 +15,11 @@ Examples:
   $ rsapi auth logout
   $ rsapi auth logout --profile staging`,
   );
-  handle(invocation, command, (ctx) => logoutRun(ctx));
+  handle(invocation, command, (ctx) => authLogoutRun(ctx));
 }
 
 /** Forgets the profile's stored key; its base URL and defaults stay. */
-export async function logoutRun(ctx: CommandContext) {
+export async function authLogoutRun(ctx: CommandContext) {
   const settings = ctx.settings();
   const { profile, apiKeySource, stored } = settings;
   // `--profile defualt` would forget nothing and leave the real key stored: a typo, refused with the near miss.

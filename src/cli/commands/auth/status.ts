@@ -35,7 +35,7 @@ function declareStatus(auth: ParentCommand) {
     .option('--all', 'list every stored profile (base URL, masked key, which is active) without contacting any service');
 }
 
-export type StatusOptions = OptionsOf<ReturnType<typeof declareStatus>>;
+export type AuthStatusOptions = OptionsOf<ReturnType<typeof declareStatus>>;
 
 export function registerStatus(auth: ParentCommand, invocation: Invocation): void {
   const command = declareStatus(auth);
@@ -52,11 +52,11 @@ Examples:
   $ rsapi auth status --all
   $ RSAPI_API_KEY=... rsapi auth status       # check a key without storing it`,
   );
-  handle(invocation, command, (ctx, opts) => statusRun(ctx, opts));
+  handle(invocation, command, (ctx, opts) => authStatusRun(ctx, opts));
 }
 
 /** The profile, base URL and key in use and whether the service accepts the key; with --all, every stored profile. */
-export async function statusRun(ctx: CommandContext, opts: StatusOptions) {
+export async function authStatusRun(ctx: CommandContext, opts: AuthStatusOptions) {
   if (opts.all) return printAllProfiles(ctx);
   const settings = ctx.settings();
   if (!settings.baseUrl || !settings.apiKey) {

@@ -23,11 +23,11 @@ Examples:
   $ rsapi auth switch                 # pick from the stored profiles
   $ rsapi auth status --all           # every profile, and which one is active`,
   );
-  handle(invocation, command, (ctx, _opts, [name]) => switchRun(ctx, { name }));
+  handle(invocation, command, (ctx, _opts, [name]) => authSwitchRun(ctx, { name }));
 }
 
 /** Makes the named profile active; without a name, a terminal offers the stored ones. */
-export async function switchRun(ctx: CommandContext, opts: { name?: string }) {
+export async function authSwitchRun(ctx: CommandContext, opts: { name?: string }) {
   const env = ctx.io.env;
   const config = readStoredConfig(env);
   const names = storedProfileNames(config);

@@ -19,11 +19,11 @@ Examples:
   $ rsapi config get output --profile staging
   $ [ -n "$(rsapi config get timeout)" ] || rsapi config set timeout 60`,
   );
-  handle(invocation, command, (ctx, _opts, [key]) => getRun(ctx, { key }));
+  handle(invocation, command, (ctx, _opts, [key]) => configGetRun(ctx, { key }));
 }
 
 /** Prints the stored value of one setting (the key masked), nothing when it is not set. */
-export async function getRun(ctx: CommandContext, { key }: { key: SettingKey }) {
+export async function configGetRun(ctx: CommandContext, { key }: { key: SettingKey }) {
   const value = displaySetting(key, ctx.settings().stored[key]);
   if (value !== undefined) ctx.io.stdout.write(`${value}\n`);
 }

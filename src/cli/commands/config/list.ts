@@ -17,11 +17,11 @@ Examples:
   $ rsapi config list
   $ rsapi config list --profile staging --json`,
   );
-  handle(invocation, command, (ctx) => listRun(ctx));
+  handle(invocation, command, (ctx) => configListRun(ctx));
 }
 
 /** Prints the profile's stored settings, the key masked. */
-export async function listRun(ctx: CommandContext) {
+export async function configListRun(ctx: CommandContext) {
   const { stored } = ctx.settings();
   const shown: Record<string, string | number> = {};
   for (const key of SETTING_KEYS) {

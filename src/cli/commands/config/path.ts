@@ -13,10 +13,10 @@ Examples:
   $ rsapi config path
   $ RSAPI_CONFIG_DIR=/tmp/ci-rsapi rsapi config path`,
   );
-  handle(invocation, command, (ctx) => pathRun(ctx));
+  handle(invocation, command, (ctx) => configPathRun(ctx));
 }
 
 /** Prints the path of the settings file. */
-export async function pathRun(ctx: CommandContext) {
+export async function configPathRun(ctx: CommandContext) {
   ctx.io.stdout.write(`${configPath(ctx.io.env)}\n`);
 }

@@ -22,11 +22,11 @@ Examples:
   $ rsapi config set timeout 60 --profile staging
   $ rsapi config set output json`,
   );
-  handle(invocation, command, (ctx, _opts, [key, value]) => setRun(ctx, { key, value }));
+  handle(invocation, command, (ctx, _opts, [key, value]) => configSetRun(ctx, { key, value }));
 }
 
 /** Checks the value, then stores it in the profile. */
-export async function setRun(ctx: CommandContext, opts: { key: SettingKey; value: string }) {
+export async function configSetRun(ctx: CommandContext, opts: { key: SettingKey; value: string }) {
   const { key, value: raw } = opts;
   // A key typed here is refused, but it is still a key: keep it out of every message.
   if (key === 'api-key') ctx.secrets.register(raw);

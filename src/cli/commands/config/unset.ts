@@ -18,11 +18,11 @@ Examples:
   $ rsapi config unset output
   $ rsapi config unset base-url --profile staging`,
   );
-  handle(invocation, command, (ctx, _opts, [key]) => unsetRun(ctx, { key }));
+  handle(invocation, command, (ctx, _opts, [key]) => configUnsetRun(ctx, { key }));
 }
 
 /** Removes one stored setting from the profile. */
-export async function unsetRun(ctx: CommandContext, { key }: { key: SettingKey }) {
+export async function configUnsetRun(ctx: CommandContext, { key }: { key: SettingKey }) {
   const settings = ctx.settings();
   const { profile, stored } = settings;
   const unknown = unknownProfileError(settings);

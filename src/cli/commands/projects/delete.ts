@@ -28,7 +28,7 @@ function declareDelete(projects: ParentCommand) {
     .option('--concurrency <n>', `deletes in flight at once (1 to ${MAX_CONCURRENCY}, default 1)`, integerParser('--concurrency', 1, MAX_CONCURRENCY));
 }
 
-export type DeleteOptions = OptionsOf<ReturnType<typeof declareDelete>> & { names: string[] };
+export type ProjectsDeleteOptions = OptionsOf<ReturnType<typeof declareDelete>> & { names: string[] };
 
 export function registerDelete(projects: ParentCommand, invocation: Invocation): void {
   const command = declareDelete(projects);
@@ -42,18 +42,18 @@ Examples:
 
 A declined confirmation deletes nothing and exits 2 (as gh does for a cancelled command).`,
   );
-  handle(invocation, command, (ctx, opts, [names]) => deleteRun(ctx, { ...opts, names }));
+  handle(invocation, command, (ctx, opts, [names]) => projectsDeleteRun(ctx, { ...opts, names }));
 }
 
 /** Deletes each project, after a confirmation on a terminal (with a preview of what goes) or --yes. */
-export async function deleteRun(ctx: CommandContext, flags: DeleteOptions) {
+export async function projectsDeleteRun(ctx: CommandContext, opts: ProjectsDeleteOptions) {
   const client = ctx.client();
   return deleteEach(ctx, {
     noun: 'project',
-    args: flags.names,
-    yes: flags.yes,
-    dryRun: flags.dryRun,
-    concurrency: flags.concurrency,
+    args: opts.names,
+    yes: opts.yes,
+    dryRun: opts.dryRun,
+    concurrency: opts.concurrency,
     validate: checkProjectName,
     remove: (name) => client.projects.delete(name),
     dryRunColumns: ['reports'],
@@ -61,7 +61,7 @@ export async function deleteRun(ctx: CommandContext, flags: DeleteOptions) {
       const described = new Map<string, ItemDescription>();
       if (purpose === 'confirm' && names.length > PREVIEW_MAX_PROJECTS) return described;
       const strict = purpose === 'dry-run';
-      await runPool(names, { concurrency: flags.concurrency ?? LOOK_UPS_AT_ONCE, stop: ctx.noNewRequests }, async (name) => {
+      await runPool(names, { concurrency: opts.concurrency ?? LOOK_UPS_AT_ONCE, stop: ctx.noNewRequests }, async (name) => {
         const preview = await previewProject(client, name, { strict });
         described.set(name, {
           title: describeProject(name, preview),

@@ -18,7 +18,7 @@ function declareList(projects: ParentCommand) {
   return addPagingOptions(addSortOption(command));
 }
 
-export type ListOptions = OptionsOf<ReturnType<typeof declareList>>;
+export type ProjectsListOptions = OptionsOf<ReturnType<typeof declareList>>;
 
 export function registerList(projects: ParentCommand, invocation: Invocation): void {
   const command = declareList(projects);
@@ -30,18 +30,18 @@ Examples:
   $ rsapi projects list --search example --sort-by project --sort asc
   $ rsapi projects list --all -q`,
   );
-  handle(invocation, command, (ctx, opts) => listRun(ctx, opts));
+  handle(invocation, command, (ctx, opts) => projectsListRun(ctx, opts));
 }
 
 /** Lists the projects, one page or all of them. */
-export async function listRun(ctx: CommandContext, flags: ListOptions) {
+export async function projectsListRun(ctx: CommandContext, opts: ProjectsListOptions) {
   const params: ProjectListParams = {
-    search: flags.search,
-    searchBy: flags.searchBy,
-    sortBy: flags.sortBy,
-    sort: flags.sort,
-    perPage: flags.perPage,
+    search: opts.search,
+    searchBy: opts.searchBy,
+    sortBy: opts.sortBy,
+    sort: opts.sort,
+    perPage: opts.perPage,
   };
-  const paging = pagingOptions(flags);
+  const paging = pagingOptions(opts);
   return printPages(ctx, 'project', ctx.client().projects.pages(params, paging), { paging, silences: projectListSilences(params) });
 }

@@ -26,7 +26,7 @@ function declareCreate(reports: ParentCommand) {
   return addCiOptions(addGateOptions(addPrivacyOptions(command)));
 }
 
-export type CreateOptions = OptionsOf<ReturnType<typeof declareCreate>> & { urls: string[] };
+export type ReportsCreateOptions = OptionsOf<ReturnType<typeof declareCreate>> & { urls: string[] };
 
 export function registerCreate(reports: ParentCommand, invocation: Invocation): void {
   const command = declareCreate(reports);
@@ -52,60 +52,60 @@ Run again with the same --journal after failures or Ctrl-C: created URLs are ski
     if (opts.passwordStdin && opts.fromFile === '-') {
       throw new UsageError('--password-stdin and --from-file - both want standard input', { hint: 'use --password-file PATH' });
     }
-    return createRun(ctx, { ...opts, urls });
+    return reportsCreateRun(ctx, { ...opts, urls });
   });
 }
 
 /** Reads and checks every URL, then creates one report per distinct URL, N at a time. */
-export async function createRun(ctx: CommandContext, flags: CreateOptions) {
+export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateOptions) {
   // Settings, key and output resolved first: a usage error there sends nothing, not even a sitemap fetch.
   ctx.client({ abortOnInterrupt: false });
   // A journal that is the input, or another file of the user's, is refused before it is touched.
-  if (flags.journal !== undefined) (await import('../../bulk/journal.js')).guardJournal(flags.journal, inputFiles(flags));
+  if (opts.journal !== undefined) (await import('../../bulk/journal.js')).guardJournal(opts.journal, inputFiles(opts));
   // Then the files: a bad baseline or report path stops the run before the sitemap is fetched.
-  const ci = await CiReporter.prepare('reports create', flags);
-  const fromSitemap = flags.fromSitemap === undefined ? [] : await sitemapEntries(ctx, flags.fromSitemap);
-  const input = await readUrlInput(ctx.io, flags.urls, flags.fromFile, ctx.signal, fromSitemap);
-  rejectInvalid(input, flags.skipInvalid === true, (line) => ctx.note(line));
+  const ci = await CiReporter.prepare('reports create', opts);
+  const fromSitemap = opts.fromSitemap === undefined ? [] : await sitemapEntries(ctx, opts.fromSitemap);
+  const input = await readUrlInput(ctx.io, opts.urls, opts.fromFile, ctx.signal, fromSitemap);
+  rejectInvalid(input, opts.skipInvalid === true, (line) => ctx.note(line));
   if (input.urls.length === 0) throw new UsageError('no URL to create a report for', { hint: 'give URLs as arguments, with --from-file or --from-sitemap' });
   for (const duplicate of new Set(input.duplicates)) ctx.note(`rsapi: ${duplicate} given more than once; creating it once`);
-  const selected = flags.shard === undefined ? undefined : selectShare(input.urls, flags.shard);
+  const selected = opts.shard === undefined ? undefined : selectShare(input.urls, opts.shard);
   if (selected) {
     ctx.note(`rsapi: ${describeShare(selected.share)}`);
     if (ci) ci.share = selected.share;
   }
-  const password = await resolvePassword(ctx.io, flags, { required: true, secrets: ctx.secrets, signal: ctx.signal });
-  if (flags.dryRun) {
+  const password = await resolvePassword(ctx.io, opts, { required: true, secrets: ctx.secrets, signal: ctx.signal });
+  if (opts.dryRun) {
     const { createDryRunRows, printCreateDryRun } = await import('../../bulk/dry-run.js');
-    return printCreateDryRun(ctx, createDryRunRows({ input, shard: flags.shard, journalPath: flags.journal }));
+    return printCreateDryRun(ctx, createDryRunRows({ input, shard: opts.shard, journalPath: opts.journal }));
   }
   const { runBulkCreate } = await import('../../bulk/run-create.js');
   return runBulkCreate(ctx, {
     input: selected ? { ...input, urls: selected.urls } : input,
     // Lists in, a list out: a file, a sitemap, a share or several arguments give an array whatever their size
     // (one URL in a file is still a list); only a single URL argument gives one object.
-    alwaysList: listInput(flags),
-    concurrency: flags.concurrency,
-    privacy: flags.privacy,
+    alwaysList: listInput(opts),
+    concurrency: opts.concurrency,
+    privacy: opts.privacy,
     password,
-    journalPath: flags.journal,
-    gate: { failOn: flags.failOn, minScore: flags.minScore, failOnCheck: flags.failOnCheck, failOnImportance: flags.failOnImportance },
+    journalPath: opts.journal,
+    gate: { failOn: opts.failOn, minScore: opts.minScore, failOnCheck: opts.failOnCheck, failOnImportance: opts.failOnImportance },
     ci,
     knownUrls: input.urls,
   });
 }
 
 /** The files the run reads its URLs from (stdin and an http(s) sitemap are none). */
-function inputFiles(flags: CreateOptions): { flag: string; path: string }[] {
+function inputFiles(opts: ReportsCreateOptions): { flag: string; path: string }[] {
   const files: { flag: string; path: string }[] = [];
-  if (flags.fromFile !== undefined && flags.fromFile !== '-') files.push({ flag: '--from-file', path: flags.fromFile });
-  if (flags.fromSitemap !== undefined && !/^https?:\/\//i.test(flags.fromSitemap)) files.push({ flag: '--from-sitemap', path: flags.fromSitemap });
+  if (opts.fromFile !== undefined && opts.fromFile !== '-') files.push({ flag: '--from-file', path: opts.fromFile });
+  if (opts.fromSitemap !== undefined && !/^https?:\/\//i.test(opts.fromSitemap)) files.push({ flag: '--from-sitemap', path: opts.fromSitemap });
   return files;
 }
 
 /** Whether the input is a list (its output an array even of one): anything but a single URL argument. */
-function listInput(flags: CreateOptions): boolean {
-  return flags.fromFile !== undefined || flags.fromSitemap !== undefined || flags.shard !== undefined || flags.urls.length > 1;
+function listInput(opts: ReportsCreateOptions): boolean {
+  return opts.fromFile !== undefined || opts.fromSitemap !== undefined || opts.shard !== undefined || opts.urls.length > 1;
 }
 
 /** The sitemap's page URLs, read with a plain client of its own (never the API key); saxes loads only here. */

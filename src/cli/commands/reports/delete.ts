@@ -20,7 +20,7 @@ function declareDelete(reports: ParentCommand) {
     .option('--concurrency <n>', `deletes in flight at once (1 to ${MAX_CONCURRENCY}, default 1)`, integerParser('--concurrency', 1, MAX_CONCURRENCY));
 }
 
-export type DeleteOptions = OptionsOf<ReturnType<typeof declareDelete>> & { ids: string[] };
+export type ReportsDeleteOptions = OptionsOf<ReturnType<typeof declareDelete>> & { ids: string[] };
 
 export function registerDelete(reports: ParentCommand, invocation: Invocation): void {
   const command = declareDelete(reports);
@@ -40,11 +40,11 @@ No ids at all from - is a usage error (exit 2).
 --dry-run reads each report (GET) and exits as the real run would: 0, or 4 when one is not found;
 it prints id, action (delete or not-found) and url in the chosen format, or with -q the ids that would go.`,
   );
-  handle(invocation, command, (ctx, opts, [ids]) => deleteRun(ctx, { ...opts, ids }));
+  handle(invocation, command, (ctx, opts, [ids]) => reportsDeleteRun(ctx, { ...opts, ids }));
 }
 
 /** Deletes each report, after a confirmation on a terminal (or --yes). */
-export async function deleteRun(ctx: CommandContext, opts: DeleteOptions) {
+export async function reportsDeleteRun(ctx: CommandContext, opts: ReportsDeleteOptions) {
   const client = ctx.client();
   return deleteEach(ctx, {
     noun: 'report',

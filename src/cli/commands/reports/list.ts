@@ -18,7 +18,7 @@ function declareList(reports: ParentCommand) {
   return addCiOptions(addGateOptions(addPagingOptions(addSortOption(filtered))));
 }
 
-export type ListOptions = OptionsOf<ReturnType<typeof declareList>>;
+export type ReportsListOptions = OptionsOf<ReturnType<typeof declareList>>;
 
 export function registerList(reports: ParentCommand, invocation: Invocation): void {
   const command = declareList(reports);
@@ -31,18 +31,18 @@ Examples:
   $ rsapi reports list --search /pricing --limit 5 --json
   $ rsapi reports list --all --fail-on bad --min-score 60     # CI gate`,
   );
-  handle(invocation, command, (ctx, opts) => listRun(ctx, opts));
+  handle(invocation, command, (ctx, opts) => reportsListRun(ctx, opts));
 }
 
 /** Lists the matching reports; with a gate or a baseline, all of them (unless --page or --limit says otherwise). */
-export async function listRun(ctx: CommandContext, flags: ListOptions) {
-  const params: ReportListParams = { ...filterParams(flags), sortBy: flags.sortBy, sort: flags.sort, perPage: flags.perPage };
-  const paging = pagingOptions(flags);
+export async function reportsListRun(ctx: CommandContext, opts: ReportsListOptions) {
+  const params: ReportListParams = { ...filterParams(opts), sortBy: opts.sortBy, sort: opts.sort, perPage: opts.perPage };
+  const paging = pagingOptions(opts);
   // A gate judges every report that matches: without --page or --limit it reads all pages, as --all does.
   // So does a baseline comparison: a page of it would show the rest of the baseline as vanished.
-  const gated = flags.failOn !== undefined || flags.minScore !== undefined || flags.failOnCheck !== undefined || flags.failOnImportance !== undefined || flags.baseline !== undefined;
-  if (gated && flags.page === undefined && flags.limit === undefined) paging.all = true;
-  const ci = await CiReporter.prepare('reports list', flags);
+  const gated = opts.failOn !== undefined || opts.minScore !== undefined || opts.failOnCheck !== undefined || opts.failOnImportance !== undefined || opts.baseline !== undefined;
+  if (gated && opts.page === undefined && opts.limit === undefined) paging.all = true;
+  const ci = await CiReporter.prepare('reports list', opts);
   const silences = reportListSilences(params);
-  return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate: flags, ci, paging, silences });
+  return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate: opts, ci, paging, silences });
 }

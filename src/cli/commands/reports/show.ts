@@ -12,7 +12,7 @@ function declareShow(reports: ParentCommand) {
   return addCiOptions(addGateOptions(command));
 }
 
-export type ShowOptions = OptionsOf<ReturnType<typeof declareShow>> & { id: string };
+export type ReportsShowOptions = OptionsOf<ReturnType<typeof declareShow>> & { id: string };
 
 export function registerShow(reports: ParentCommand, invocation: Invocation): void {
   const command = declareShow(reports);
@@ -29,11 +29,11 @@ Examples:
 On a terminal the fields are followed by the per-check results (\`checks: 27 of 36 passed\`) and each
 failed check in words, most important first; csv and tsv get the failed check ids in a failed_checks column.`,
   );
-  handle(invocation, command, (ctx, opts, [id]) => showRun(ctx, { ...opts, id }));
+  handle(invocation, command, (ctx, opts, [id]) => reportsShowRun(ctx, { ...opts, id }));
 }
 
 /** Shows one report, judged by the gates. */
-export async function showRun(ctx: CommandContext, opts: ShowOptions) {
+export async function reportsShowRun(ctx: CommandContext, opts: ReportsShowOptions) {
   const ci = await CiReporter.prepare('reports show', opts);
   const report = await ctx.client().reports.show(opts.id);
   const { writeReportWithChecks } = await import('../../../output/check-lines.js');

@@ -20,7 +20,7 @@ function declareStats(reports: ParentCommand) {
     .option('--checks', 'per check: how many reports fail it and what share, most important and most failed first');
 }
 
-export type StatsOptions = OptionsOf<ReturnType<typeof declareStats>>;
+export type ReportsStatsOptions = OptionsOf<ReturnType<typeof declareStats>>;
 
 export function registerStats(reports: ParentCommand, invocation: Invocation): void {
   const command = declareStats(reports);
@@ -45,15 +45,15 @@ that fail it. A service that sends no per-check results ends with exit 8.`,
   handle(invocation, command, async (ctx, opts) => {
     if (ctx.globals.quiet) throw new UsageError('-q prints identifiers, and stats has none', { hint: 'leave out -q, or use `rsapi reports list -q`' });
     if (ctx.globals.fields) throw new UsageError('--fields does not apply to reports stats', { hint: 'use -o json or -o csv and pick the figures there' });
-    return statsRun(ctx, opts);
+    return reportsStatsRun(ctx, opts);
   });
 }
 
 /** Reads every matching report and writes the counts, score figures and histogram. */
-export async function statsRun(ctx: CommandContext, flags: StatsOptions) {
-  const collector = flags.checks ? await checkStats(flags.by === 'project') : await scoreStats(flags.by === 'project');
-  const ci = await CiReporter.prepare('reports stats', { html: flags.html });
-  const params = { ...filterParams(flags), perPage: 100 } as const;
+export async function reportsStatsRun(ctx: CommandContext, opts: ReportsStatsOptions) {
+  const collector = opts.checks ? await checkStats(opts.by === 'project') : await scoreStats(opts.by === 'project');
+  const ci = await CiReporter.prepare('reports stats', { html: opts.html });
+  const params = { ...filterParams(opts), perPage: 100 } as const;
   const reader = new PageReader(ctx, 'report', { ci, silences: reportListSilences(params) });
   await reader.read(ctx.client().reports.pages(params, { all: true }), {
     record: (record) => collector.add(record),

@@ -16,7 +16,7 @@ function declareUpdate(reports: ParentCommand) {
   return addPrivacyOptions(command);
 }
 
-export type UpdateOptions = OptionsOf<ReturnType<typeof declareUpdate>> & { id: string };
+export type ReportsUpdateOptions = OptionsOf<ReturnType<typeof declareUpdate>> & { id: string };
 
 export function registerUpdate(reports: ParentCommand, invocation: Invocation): void {
   const command = declareUpdate(reports);
@@ -32,12 +32,12 @@ Examples:
     if (opts.privacy === undefined && !opts.refresh && !opts.passwordStdin && opts.passwordFile === undefined) {
       throw new UsageError('nothing to update', { hint: 'give --privacy, --password-stdin/--password-file, or --refresh' });
     }
-    return updateRun(ctx, { ...opts, id });
+    return reportsUpdateRun(ctx, { ...opts, id });
   });
 }
 
 /** Changes a report's privacy or password, or regenerates it. */
-export async function updateRun(ctx: CommandContext, opts: UpdateOptions) {
+export async function reportsUpdateRun(ctx: CommandContext, opts: ReportsUpdateOptions) {
   // Settings and output resolved before asking for a password, and both before the request.
   const client = ctx.client();
   const password = await resolvePassword(ctx.io, opts, { required: false, secrets: ctx.secrets, signal: ctx.signal });

@@ -1,0 +1,40 @@
+// Names that say which verb they belong to: each run is `<noun><Verb>Run`, its options `<Noun><Verb>Options`, its options parameter `opts`.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const COMMANDS = join(import.meta.dirname, '../../src/cli/commands');
+
+/** Every command module: `reports/list.ts`, `api.ts`. */
+const modules = readdirSync(COMMANDS, { recursive: true, encoding: 'utf8' })
+  .filter((path) => path.endsWith('.ts'))
+  .map((path) => ({ path: relative(COMMANDS, join(COMMANDS, path)), text: readFileSync(join(COMMANDS, path), 'utf8') }));
+
+/** `reports/list.ts` -> `reportsList`; `mock-server.ts` -> `mockServer`. */
+function verbName(path: string): string {
+  const words = path.replace(/\.ts$/, '').split(/[/-]/);
+  return words.map((word, i) => (i === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1))).join('');
+}
+
+const capital = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+describe('the names of verbs', () => {
+  const runs = modules.flatMap(({ path, text }) => [...text.matchAll(/^export async function (\w+Run)\(/gm)].map((match) => ({ path, name: match[1]! })));
+  const optionTypes = modules.flatMap(({ path, text }) => [...text.matchAll(/^export (?:type|interface) (\w+Options)\b/gm)].map((match) => ({ path, name: match[1]! })));
+
+  it('names each run after its noun and verb', () => {
+    expect(runs.length).toBeGreaterThan(15);
+    for (const { path, name } of runs) expect(name, path).toBe(`${verbName(path)}Run`);
+  });
+
+  it('names each options type after its noun and verb', () => {
+    expect(optionTypes.length).toBeGreaterThan(8);
+    for (const { path, name } of optionTypes) expect(name, path).toBe(`${capital(verbName(path))}Options`);
+  });
+
+  it('calls a run\'s options `opts` everywhere', () => {
+    const parameters = modules.flatMap(({ path, text }) => [...text.matchAll(/^export async function \w+Run\(ctx: CommandContext, (\w+|\{)/gm)].map((match) => ({ path, name: match[1]! })));
+    expect(parameters.length).toBeGreaterThan(10);
+    for (const { path, name } of parameters) expect(['opts', '{'], path).toContain(name);
+  });
+});
