@@ -23,3 +23,6 @@ export class SitemapUnreachableError extends RsapiError {}
 
 /** A sitemap's answer that is none: an HTTP error, a redirect off its host, not XML, not a sitemap, beyond a limit. Exit 8. */
 export class BadSitemapError extends RsapiError {}
+
+/** Nothing the service holds matches what was asked by other means than an id (`reports show --url`): exit 4, as a 404. */
+export class NoMatchError extends RsapiError {}

@@ -1,7 +1,7 @@
 // The one map from an error to the contract's exit code and the hint shown with it, for the top level and every per-item line.
 import { reportProject } from '../api/report-url.js';
 import { ApiError, AuthError, HiddenRecordError, InterruptedError, InvalidRequestError, NetworkError, NotFoundError, PagingUnsupportedError, RateLimitError, recordOf, ServerError, UnsettledCreateError, ValidationError } from '../api/errors.js';
-import { BadSitemapError, MissingKeyError, SitemapUnreachableError, UsageError } from './errors.js';
+import { BadSitemapError, MissingKeyError, NoMatchError, SitemapUnreachableError, UsageError } from './errors.js';
 
 /** The exit codes of the command contract, one per failure class. */
 export const ExitCode = {
@@ -28,7 +28,7 @@ export function exitCodeOf(error: unknown): ExitCodeValue {
   if (error instanceof HiddenRecordError && !error.exists) return ExitCode.notFound;
   if (error instanceof MissingKeyError || error instanceof AuthError) return ExitCode.auth;
   if (error instanceof InterruptedError) return ExitCode.interrupted;
-  if (error instanceof NotFoundError) return ExitCode.notFound;
+  if (error instanceof NotFoundError || error instanceof NoMatchError) return ExitCode.notFound;
   if (error instanceof ValidationError) return ExitCode.validation;
   if (error instanceof RateLimitError) return ExitCode.rateLimited;
   if (error instanceof NetworkError || error instanceof UnsettledCreateError || error instanceof SitemapUnreachableError) return ExitCode.network;

@@ -1,18 +1,28 @@
-// `rsapi reports show ID`: one report, judged by the gates.
+// `rsapi reports show ID` (or `--url URL`: the newest report of that page): one report, judged by the gates.
 import type { Command } from '@commander-js/extra-typings';
+import type { ApiRecord } from '../../../api/decode.js';
+import { reportIdentity, reportProject, reportUrlProblem, reportUrlSearchTerm } from '../../../api/report-url.js';
+import { toNumber } from '../../../api/decode.js';
 import { addCiOptions, CiReporter } from '../../ci/reporter.js';
 import type { CommandContext } from '../../context.js';
+import { NoMatchError, UsageError } from '../../errors.js';
 import { printRecord } from '../../listing.js';
 import { addGateOptions } from '../../options.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { reportId } from './ids.js';
 
 function declareShow(reports: ParentCommand) {
-  const command = reports.command('show').alias('get').alias('view').description('Show one report').argument('<id>', 'report id', reportId);
+  const command = reports
+    .command('show')
+    .alias('get')
+    .alias('view')
+    .description('Show one report')
+    .argument('[id]', 'report id', reportId)
+    .option('--url <url>', 'instead of an id: the newest report of this page (the same page as the service stores it)');
   return addCiOptions(addGateOptions(command));
 }
 
-export type ReportsShowOptions = OptionsOf<ReturnType<typeof declareShow>> & { id: string };
+export type ReportsShowOptions = OptionsOf<ReturnType<typeof declareShow>> & { id?: string };
 
 export function registerShow(reports: ParentCommand, invocation: Invocation): void {
   const command = declareShow(reports);
@@ -22,6 +32,7 @@ export function registerShow(reports: ParentCommand, invocation: Invocation): vo
 Examples:
   $ rsapi reports show 42
   $ rsapi reports show 42 --json
+  $ rsapi reports show --url https://example.com/pricing   # the newest report of that page
   $ rsapi reports show 42 --fields url,result,score -o tsv
   $ rsapi reports show 42 --min-score 80        # exit 10 below 80
   $ rsapi reports show 42 --fail-on-importance high   # exit 10 if a high-importance check fails
@@ -32,10 +43,34 @@ failed check in words, most important first; csv and tsv get the failed check id
   handle(invocation, command, (ctx, opts, [id]) => reportsShowRun(ctx, { ...opts, id }));
 }
 
-/** Shows one report, judged by the gates. */
+/** Shows one report (by id, or the newest of a URL), judged by the gates. */
 export async function reportsShowRun(ctx: CommandContext, opts: ReportsShowOptions) {
+  if ((opts.id === undefined) === (opts.url === undefined)) {
+    throw new UsageError(opts.id === undefined ? 'give a report id or --url URL' : 'give a report id or --url URL, not both');
+  }
+  const problem = opts.url === undefined ? undefined : reportUrlProblem(opts.url);
+  if (problem) throw new UsageError(`--url ${problem}`);
   const ci = await CiReporter.prepare('reports show', opts);
-  const report = await ctx.client().reports.show(opts.id);
+  const id = opts.id ?? String((await newestOfUrl(ctx, opts.url as string)).id);
+  const report = await ctx.client().reports.show(id);
   const { writeReportWithChecks } = await import('../../../output/check-lines.js');
   return printRecord(ctx, 'report', report, opts, ci, (out) => writeReportWithChecks(out, report, ctx.outputOptions('report')));
+}
+
+/**
+ * The newest report whose URL is this page (reportIdentity: as the service stores it, so `https://www.example.com/`
+ * is `example.com`). The search is a substring match (`example.com` finds every page of the site): the matches are
+ * compared exactly, newest (highest id) first.
+ */
+async function newestOfUrl(ctx: CommandContext, url: string): Promise<ApiRecord> {
+  const wanted = reportIdentity(url);
+  const params = { search: reportUrlSearchTerm(url), searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: 100 } as const;
+  for await (const page of ctx.client().reports.pages(params, { all: true, concurrency: 1 })) {
+    const matches = page.records.filter((record) => typeof record.url === 'string' && reportIdentity(record.url) === wanted && toNumber(record.id) !== undefined);
+    // Sorted newest first; the highest id of the page's matches all the same, should a service sort loosely.
+    if (matches.length > 0) return matches.reduce((newest, record) => ((toNumber(record.id) ?? 0) > (toNumber(newest.id) ?? 0) ? record : newest));
+  }
+  throw new NoMatchError(`no report of ${url}`, {
+    hint: `a page that redirects is stored under its final URL; \`rsapi reports list --project '${wanted.split(/[/?]/)[0]}'\` lists the reports of its site`,
+  });
 }
