@@ -2,7 +2,7 @@
 import { AccountApi } from './account.js';
 import { normaliseBaseUrl } from './base-url.js';
 import { InvalidRequestError } from './errors.js';
-import { HttpClient, mayLeaveBasePath, type HttpClientOptions, type HttpMethod, type HttpResponse, type Params } from './http.js';
+import { HttpClient, mayLeaveBasePath, type HttpClientOptions, type HttpMethod, type HttpRequest, type HttpResponse, type Params } from './http.js';
 import { ProjectsApi } from './projects.js';
 import { USER_AGENT } from '../version.js';
 import { ReportsApi } from './reports.js';
@@ -47,7 +47,7 @@ export class ApiClient {
    * Any request under the base URL (the `api` command): fields go to the query for GET/DELETE, else to the
    * form body. A query string in `path` stays in the query (fields win over its keys).
    */
-  async raw(method: HttpMethod, path: string, fields: Params = {}): Promise<HttpResponse> {
+  async raw(method: HttpMethod, path: string, fields: Params = {}, extra: Pick<HttpRequest, 'headers' | 'body'> = {}): Promise<HttpResponse> {
     const inQuery = method === 'GET' || method === 'DELETE';
     const [pathOnly = '', queryString] = splitOnce(path, '?');
     const fromPath: Params = Object.fromEntries(new URLSearchParams(queryString ?? ''));
@@ -55,8 +55,9 @@ export class ApiClient {
       throw new InvalidRequestError(`the path ${JSON.stringify(pathOnly)} could leave the base URL: "." and ".." steps and backslashes are refused, encoded or not`);
     }
     const normalised = `/${pathOnly.replace(/^\/+/, '').replace(/^api\/v1(\/|$)/, '')}`;
-    const query = inQuery ? { ...fromPath, ...fields } : fromPath;
-    return this.http.request({ method, path: normalised, query, form: inQuery ? undefined : fields });
+    // A body of its own (--input): the fields go in the query string, as gh api does.
+    const query = inQuery || extra.body ? { ...fromPath, ...fields } : fromPath;
+    return this.http.request({ method, path: normalised, query, form: inQuery || extra.body ? undefined : fields, ...extra });
   }
 
   close(): Promise<void> {

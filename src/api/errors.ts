@@ -21,7 +21,7 @@ export class ApiError extends RsapiError {
   /** The service's own message, when its body had one. */
   readonly serviceMessage: string | undefined;
   /** The answer as it came (status, headers, parsed JSON body), set by the HTTP client; `rsapi api` prints it. */
-  response?: { status: number; headers: Record<string, string | string[] | undefined>; body: unknown };
+  response?: { status: number; headers: Record<string, string | string[] | undefined>; body: unknown; text?: string };
 
   constructor(
     what: string,

@@ -6,7 +6,7 @@ import { RateLimiter, type PaceEvent } from './rate-limiter.js';
 import type { Dispatcher } from 'undici';
 import { proxyConfigured, proxyFromEnv, type ProxySettings } from './proxy.js';
 import { createSender, type Sender } from './transport.js';
-import { InterruptedError, NetworkError, RateLimitError, RsapiError, ServerError, InvalidRequestError, type RequestInfo } from './errors.js';
+import { ApiError, InterruptedError, NetworkError, RateLimitError, RsapiError, ServerError, InvalidRequestError, type RequestInfo } from './errors.js';
 
 export type { HttpMethod } from './retry-policy.js';
 export type Params = Record<string, string | number | undefined>;
@@ -61,6 +61,10 @@ export interface HttpRequest {
   timeoutMs?: number;
   /** Overrides the client's retry count for this request. */
   retries?: number;
+  /** More headers (`rsapi api -H`); they never replace the key's Authorization. */
+  headers?: Record<string, string>;
+  /** A body sent as it is (`rsapi api --input`), instead of the form. */
+  body?: { text: string; contentType: string };
 }
 
 export interface HttpResponse {
@@ -210,12 +214,14 @@ export class HttpClient {
     const sender = await this.getSender();
     const target = new URL(url);
     const headers: Record<string, string> = {
-      authorization: `Bearer ${this.options.apiKey}`,
       accept: 'application/json',
       'user-agent': this.options.userAgent,
+      ...(req.body ? { 'content-type': req.body.contentType } : {}),
+      ...lowerCaseKeys(req.headers),
+      authorization: `Bearer ${this.options.apiKey}`,
     };
-    let body: string | undefined;
-    if (req.form) {
+    let body: string | undefined = req.body?.text;
+    if (req.form && !req.body) {
       body = encodeParams(req.form);
       headers['content-type'] = 'application/x-www-form-urlencoded';
     }
@@ -245,7 +251,14 @@ export class HttpClient {
       const location = typeof headers.location === 'string' ? headers.location : undefined;
       throw redirectError(status, info, location, this.options.baseUrl, /html/i.test(contentType(headers)));
     }
-    const body = decodeBody(response.text, status, info, contentType(headers));
+    let body: ReturnType<typeof decodeBody>;
+    try {
+      body = decodeBody(response.text, status, info, contentType(headers));
+    } catch (error) {
+      // Not JSON: the text stays on the error, for `rsapi api -i` to show.
+      if (error instanceof ApiError) error.response = { status, headers, body: undefined, text: response.text };
+      throw error;
+    }
     if (status >= 200 && status < 300) return { status, headers, body: body.value };
     if (status === 429) {
       const retryAfterMs = parseRetryAfter(retryAfterOf(headers));
@@ -258,7 +271,7 @@ export class HttpClient {
       throw new NetworkError(info, 'timeout', `the service gave up waiting (HTTP 408) after ${attempts} attempt${attempts === 1 ? '' : 's'}`, { host: new URL(url).host, neverSent: true });
     }
     const error = errorForStatus(status, info, body.value, body.isHtml, serviceMessage(body.value));
-    error.response = { status, headers, body: body.value };
+    error.response = { status, headers, body: body.value, text: response.text };
     throw error;
   }
 
@@ -369,4 +382,8 @@ export function encodeParams(params: Params | undefined): string {
 function contentType(headers: Record<string, string | string[] | undefined>): string {
   const value = headers['content-type'];
   return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
 }

@@ -8,7 +8,7 @@ import { iteratePages } from '../api/paging.js';
 import { decodePage } from '../api/decode.js';
 import { DEFAULT_PER_PAGE } from '../api/reports.js';
 import { maskSecretFields } from '../output/masking.js';
-import { terminalJson, terminalText } from '../output/terminal-text.js';
+import { terminalJson, terminalLines, terminalText } from '../output/terminal-text.js';
 import type { CommandContext } from './context.js';
 
 export interface ApiCall {
@@ -19,6 +19,12 @@ export interface ApiCall {
   paginate: boolean;
   /** Print the status line and headers before the body (of each page with --paginate). */
   include: boolean;
+  /** Print no body (-i's head still). */
+  silent?: boolean;
+  /** More headers (-H). */
+  headers?: Record<string, string>;
+  /** A body sent as it is (--input). */
+  body?: { text: string; contentType: string };
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -28,6 +34,7 @@ export async function runApiCall(ctx: CommandContext, call: ApiCall): Promise<vo
   const client = ctx.client();
   const tty = ctx.io.stdoutIsTTY;
   const printJson = (value: unknown) => {
+    if (call.silent) return;
     const json = stringifyJson(maskSecretFields(value), 2);
     ctx.io.stdout.write(`${tty ? terminalJson(json) : json}\n`);
   };
@@ -41,7 +48,7 @@ export async function runApiCall(ctx: CommandContext, call: ApiCall): Promise<vo
   };
   try {
     if (!call.paginate) {
-      const response = await client.raw(call.method, call.path, call.fields);
+      const response = await client.raw(call.method, call.path, call.fields, { headers: call.headers, body: call.body });
       printHead(response.status, response.headers);
       if (response.body !== undefined) printJson(response.body);
       return;
@@ -51,7 +58,7 @@ export async function runApiCall(ctx: CommandContext, call: ApiCall): Promise<vo
     const perPage = Number(call.fields.per_page ?? query.get('per_page')) || DEFAULT_PER_PAGE;
     const records: unknown[] = [];
     const fetchPage = async (page: number) => {
-      const response = await client.raw('GET', call.path, { ...call.fields, page: String(page) });
+      const response = await client.raw('GET', call.path, { ...call.fields, page: String(page) }, { headers: call.headers });
       printHead(response.status, response.headers);
       return decodePage(response.body, page, perPage, { method: 'GET', path: call.path });
     };
@@ -62,6 +69,8 @@ export async function runApiCall(ctx: CommandContext, call: ApiCall): Promise<vo
     if (error instanceof ApiError && error.response) {
       printHead(error.response.status, error.response.headers);
       if (error.response.body !== undefined) printJson(error.response.body);
+      // With -i, a body that is not JSON (an HTML error page, a proxy's text) is shown as it came, escaped on a terminal.
+      else if (call.include && !call.silent && error.response.text) ctx.io.stdout.write(`${tty ? terminalLines(error.response.text) : error.response.text}\n`);
     }
     throw error;
   }

@@ -4,7 +4,7 @@ import { setMaxListeners } from 'node:events';
 import { ApiClient } from '../api/client.js';
 import type { TraceEvent } from '../api/http.js';
 import type { PaceEvent } from '../api/rate-limiter.js';
-import { proxyFromEnv } from '../api/proxy.js';
+import { proxyFromEnv, type ProxySettings } from '../api/proxy.js';
 import { isLoopbackHost, normaliseBaseUrl } from '../api/base-url.js';
 import { MissingKeyError, UsageError } from './errors.js';
 import { checkApiKey } from '../config/keys.js';
@@ -61,6 +61,7 @@ export class CommandContext {
   settings(): ResolvedSettings {
     if (!this.resolved) {
       this.resolved = resolveSettings(this.globals, this.io.env);
+      if (this.resolved.settingsFileProblem) this.note(`rsapi: warning: ${this.resolved.settingsFileProblem}; passed over (the base URL and key are given)`);
       this.secrets.register(this.resolved.apiKey);
       // A base URL with credentials is refused where it is used; its password is kept out of every message meanwhile.
       for (const password of urlPasswords(this.resolved.baseUrl)) this.secrets.register(password);
@@ -125,7 +126,7 @@ export class CommandContext {
       stop: this.noNewRequests,
       onTrace: (event) => this.trace(event),
       onPace: (event) => this.tracePace(event),
-      proxy: proxyFromEnv(this.io.env),
+      proxy: checkedProxy(this.io.env),
     });
     this.openClients.push(client);
     return client;
@@ -233,5 +234,30 @@ function urlPasswords(url: string | undefined): string[] {
     return [password, decodeURIComponent(password)];
   } catch {
     return [password];
+  }
+}
+
+/**
+ * The proxy settings, refused before any request when one is not an http(s) URL (`HTTP_PROXY=notaurl`): a setting
+ * to fix, exit 2, not an "unexpected error". The value is not repeated: it may hold the proxy's password.
+ */
+function checkedProxy(env: NodeJS.ProcessEnv): ProxySettings {
+  const proxy = proxyFromEnv(env);
+  const checks = [
+    [proxy.httpsProxy, env.HTTPS_PROXY ? 'HTTPS_PROXY' : 'https_proxy'],
+    [proxy.httpProxy, env.HTTP_PROXY ? 'HTTP_PROXY' : 'http_proxy'],
+  ] as const;
+  for (const [value, variable] of checks) {
+    if (value !== undefined && !isHttpUrl(value)) throw new UsageError(`${variable} is not a proxy URL`, { hint: `write it as http://host:port, or unset ${variable}` });
+  }
+  return proxy;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
   }
 }

@@ -136,6 +136,7 @@ async function expandStdin(ctx: CommandContext, run: DeleteRun): Promise<string[
   if (!args.includes('-')) return args;
   // Waiting on a person who may not know `-` means stdin: say how to end.
   if (ctx.io.stdinIsTTY) ctx.note(`reading ${run.noun} ${run.noun === 'report' ? 'ids' : 'names'} from stdin, one a line (Ctrl-D to end)`);
-  const fromStdin = listLines(await readAll(ctx.io.stdin, ctx.signal)).map(({ value }) => value);
+  // Report ids may come several a line (`printf '81 82\n'`); a project name is a whole line.
+  const fromStdin = listLines(await readAll(ctx.io.stdin, ctx.signal)).flatMap(({ value }) => (run.noun === 'report' ? value.split(/\s+/) : [value]));
   return args.flatMap((arg) => (arg === '-' ? fromStdin : [arg]));
 }

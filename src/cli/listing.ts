@@ -3,6 +3,7 @@ import type { ApiRecord, Page } from '../api/decode.js';
 import type { ListSilences } from '../api/list-silences.js';
 import type { ExitCodeValue } from './exit-codes.js';
 import { createListWriter, shownRecord, writeRecord, type OutputOptions, type RecordKind, type Sink } from '../output/index.js';
+import { nearest } from '../suggest.js';
 import type { CommandContext } from './context.js';
 import type { CiReporter } from './ci/reporter.js';
 import { finishGate, Gate } from './gates.js';
@@ -177,6 +178,12 @@ class FieldCheck {
     const missing = [...this.unseen];
     const [one, many] = NOUN[kind];
     const which = this.records === 1 ? `the ${one} has no` : `none of the ${this.records} ${many} has a`;
-    ctx.note(`rsapi: warning: ${which} field ${missing.map((field) => `"${field}"`).join(', ')}; fields there: ${[...this.present].join(', ')}`);
+    const present = [...this.present];
+    // A near miss (`scroe`) is named: the fix is one word, not a read of the list.
+    const named = missing.map((field) => {
+      const near = nearest(field, present);
+      return near ? `"${field}" (did you mean "${near}"?)` : `"${field}"`;
+    });
+    ctx.note(`rsapi: warning: ${which} field ${named.join(', ')}; fields there: ${present.join(', ')}`);
   }
 }

@@ -4,7 +4,7 @@ import { PER_PAGE_VALUES, RESULTS, SORT_DIRECTIONS } from '../api/reports.js';
 import { toNumber } from '../api/decode.js';
 import { parseSettingValue } from '../config/keys.js';
 import { GATE_IMPORTANCES, parseCheckIds } from './check-gate.js';
-import { emptyFlagError } from './errors.js';
+import { emptyFlagError, UsageError } from './errors.js';
 
 /** The most requests a bulk command (create, multi-delete) keeps in flight at once. */
 export const MAX_CONCURRENCY = 32;
@@ -12,6 +12,9 @@ export const MAX_CONCURRENCY = 32;
 export function integerParser(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     const n = Number(value);
+    if (/^\s*\d+\s*$/.test(value) && n > max) {
+      throw new InvalidArgumentError(`${name} is too large (at most ${max === Number.MAX_SAFE_INTEGER ? 'about 9e15' : max}).`);
+    }
     if (!/^\s*-?\d+\s*$/.test(value) || n < min || n > max) {
       throw new InvalidArgumentError(
         max === Number.MAX_SAFE_INTEGER ? `${name} must be a whole number of at least ${min}.` : `${name} must be a whole number from ${min} to ${max}.`,
@@ -51,8 +54,14 @@ export function refuseEmptyValues(command: CommandUnknownOpts): void {
     if (!option.required && !option.optional) continue;
     const flag = option.long ?? option.short ?? option.name();
     const parse = option.parseArg;
+    // A plain or choice value given twice (`--result good --result bad`) would keep the last silently: refused.
+    // Options that gather their values (api -f) or parse numbers have parsers of their own and keep theirs.
+    const single = parse === undefined || option.argChoices !== undefined;
     option.argParser((value: string, previous: unknown) => {
       if (value.trim() === '') throw emptyFlagError(flag);
+      if (single && previous !== undefined && previous !== option.defaultValue) {
+        throw new UsageError(`${flag} is given twice ("${String(previous)}", then "${value}"); it takes one value`, { hint: `give ${flag} once` });
+      }
       return parse ? parse(value, previous) : value;
     });
   }
@@ -110,7 +119,8 @@ export function addGateOptions<Args extends unknown[], Opts extends OptionValues
     .addOption(new Option('--fail-on <result>', 'exit 10 if any report has this result or a worse one').choices(RESULTS))
     .option('--min-score <n>', 'exit 10 if any report scores below N', (value: string) => {
       const n = toNumber(value);
-      if (n === undefined) throw new InvalidArgumentError('--min-score must be a number.');
+      // Scores are 0 to 100: 101 would fail every report, -5 none.
+      if (n === undefined || n < 0 || n > 100) throw new InvalidArgumentError('--min-score must be a score from 0 to 100.');
       return n;
     })
     .option('--fail-on-check <ids>', 'exit 10 if any report fails one of these checks (ids, comma-separated, e.g. title,meta_description)', parseCheckIds)

@@ -100,7 +100,9 @@ function commandsNamed(program: ParentCommand, argv: readonly string[]): Set<Top
   }
   const [first, second] = words;
   if (first === 'completion') return new Set(TOP_COMMANDS);
-  const named = topCommand((first === 'help' ? second : first) ?? '');
+  // `rsapi --limit 2 reports list`: a verb's option before the verb takes its value along; the command is the
+  // first word that names one, so the misplaced flag can be pointed to (commanderExit).
+  const named = topCommand((first === 'help' ? second : first) ?? '') ?? words.map(topCommand).find((top) => top !== undefined);
   return new Set(named ? [named] : []);
 }
 
@@ -171,7 +173,7 @@ export async function run(givenArgv: string[], invocation: Invocation): Promise<
     await program.parseAsync(target.argv, { from: 'user' });
     return invocation.exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) return commanderExit(error, io, commandWords(program, argv));
+    if (error instanceof CommanderError) return commanderExit(error, io, commandWords(program, argv), program);
     if (signal.aborted && !(error instanceof RsapiError && exitCodeOf(error) !== ExitCode.interrupted)) {
       io.stderr.write('rsapi: interrupted\n');
       return ExitCode.interrupted;
@@ -181,12 +183,37 @@ export async function run(givenArgv: string[], invocation: Invocation): Promise<
 }
 
 /** Commander has already printed its one-line message; add a pointer to help and pick the code. */
-function commanderExit(error: CommanderError, io: Terminal, commandPath: string[]): ExitCodeValue {
+function commanderExit(error: CommanderError, io: Terminal, commandPath: string[], program: CommandUnknownOpts): ExitCodeValue {
   if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
   if (error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync') return ExitCode.usage;
   const words = commandPath.join(' ');
-  io.stderr.write(`hint: see \`rsapi ${words ? `${words} ` : ''}--help\`\n`);
+  const misplaced = error.code === 'commander.unknownOption' ? misplacedOptionHint(program, error.message, commandPath) : undefined;
+  io.stderr.write(`hint: ${misplaced ?? `see \`rsapi ${words ? `${words} ` : ''}--help\``}\n`);
   return ExitCode.usage;
+}
+
+/**
+ * `rsapi --limit 2 reports list`: a verb's option given before the verb is unknown where it stands. Say which
+ * command has it (the one named, else any loaded one), so the fix is to move it, not to look it up.
+ */
+function misplacedOptionHint(program: CommandUnknownOpts, message: string, commandPath: string[]): string | undefined {
+  const flag = /'(-[^'=]+)/.exec(message)?.[1];
+  if (!flag) return undefined;
+  const owners: string[] = [];
+  applyToTree(program, (command) => {
+    if (command !== program && command.options.some((option) => option.long === flag || option.short === flag)) owners.push(commandPathOf(command));
+  });
+  const named = commandPath.join(' ');
+  const owner = owners.includes(named) ? named : owners.length === 1 ? owners[0] : undefined;
+  if (owner) return `${flag} is an option of \`rsapi ${owner}\`: put it after the command's name (\`rsapi ${owner} ${flag} ...\`)`;
+  if (owners.length > 1) return `${flag} is an option of ${owners.slice(0, 3).map((path) => `\`rsapi ${path}\``).join(', ')}${owners.length > 3 ? ' and more' : ''}: put it after the command's name`;
+  return undefined;
+}
+
+function commandPathOf(command: CommandUnknownOpts): string {
+  const names: string[] = [];
+  for (let at: CommandUnknownOpts | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
 }
 
 /** The subcommands named in argv (`reports list`): never an option's value, which may be the key. */

@@ -1,9 +1,9 @@
 // Precedence of each connection setting: flag, then environment, then the profile's stored value.
 import { originOf } from '../api/base-url.js';
-import { emptyFlagError, UsageError } from '../errors.js';
+import { emptyFlagError, RsapiError, UsageError } from '../errors.js';
 import { nearest } from '../suggest.js';
 import { checkProfileName, parseSettingValue, storedSetting } from './keys.js';
-import { profileOf, readStoredConfig, storedActiveProfile, storedProfileNames, type ProfileSettings } from './store.js';
+import { profileOf, readStoredConfig, storedActiveProfile, storedProfileNames, type ProfileSettings, type StoredConfig } from './store.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile';
 /** Where the profile's name came from: --profile, RSAPI_PROFILE, `auth switch`, or the default. */
@@ -31,6 +31,22 @@ export interface ResolvedSettings {
   keyOrigin: string | undefined;
   /** The profile's stored values, for defaults such as timeout, retries, output. */
   stored: ProfileSettings;
+  /** Why the settings file was passed over (unreadable, not JSON) in a run that needs nothing from it: to warn about. */
+  settingsFileProblem?: string;
+}
+
+/**
+ * The settings file's contents. A run given both the base URL and the key (flags or environment) needs nothing
+ * else from it: a broken file is passed over (with the reason, for a warning) instead of blocking, e.g., CI.
+ */
+function readConfigUnlessNeedless(flags: ConnectionFlags, env: NodeJS.ProcessEnv): { config: StoredConfig; unreadable?: string } {
+  try {
+    return { config: readStoredConfig(env) };
+  } catch (error) {
+    const given = (flags.baseUrl || env.RSAPI_BASE_URL) && (flags.apiKey || env.RSAPI_API_KEY);
+    if (!given || !(error instanceof RsapiError)) throw error;
+    return { config: {}, unreadable: error.message };
+  }
 }
 
 export function resolveSettings(flags: ConnectionFlags, env: NodeJS.ProcessEnv): ResolvedSettings {
@@ -38,7 +54,7 @@ export function resolveSettings(flags: ConnectionFlags, env: NodeJS.ProcessEnv):
   for (const [flag, value] of [['--base-url', flags.baseUrl], ['--api-key', flags.apiKey], ['--profile', flags.profile]] as const) {
     if (value !== undefined && value.trim() === '') throw emptyFlagError(flag);
   }
-  const config = readStoredConfig(env);
+  const { config, unreadable } = readConfigUnlessNeedless(flags, env);
   const active = storedActiveProfile(config);
   const [name, profileSource]: [string, ProfileSource] = flags.profile
     ? [flags.profile, 'flag']
@@ -59,6 +75,7 @@ export function resolveSettings(flags: ConnectionFlags, env: NodeJS.ProcessEnv):
     baseUrlSource: baseUrl?.source,
     apiKey: apiKey?.value,
     apiKeySource: apiKey?.source,
+    settingsFileProblem: unreadable,
     keyOrigin: apiKey?.source === 'profile' ? (stored['key-origin'] ?? (stored['base-url'] ? originOf(stored['base-url']) : undefined)) : undefined,
     stored,
   };

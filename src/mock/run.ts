@@ -25,11 +25,16 @@ function startFailure(error: unknown, host: string, port: number): Error {
   return new UsageError(`cannot start the mock service on ${where}: ${detail}`);
 }
 
-function banner(server: MockServer): string {
+/**
+ * How to reach the service. `keyIsSecret`: the key is one the CLI masks on its stdout (the user's own, from
+ * --api-key or RSAPI_API_KEY): the lines name it instead of showing `***`, which would not paste.
+ */
+function banner(server: MockServer, keyIsSecret: boolean): string {
+  const key = keyIsSecret ? '"$YOUR_KEY"' : server.apiKey;
   return [
     `rsapi mock service (${server.flavor} flavor) listening on ${server.baseUrl}`,
-    `API key: ${server.apiKey}`,
-    `try: RSAPI_BASE_URL=${server.url} RSAPI_API_KEY=${server.apiKey} rsapi reports list`,
+    keyIsSecret ? 'API key: the one you gave (not repeated here)' : `API key: ${server.apiKey}`,
+    `try: RSAPI_BASE_URL=${server.url} RSAPI_API_KEY=${key} rsapi reports list`,
     '',
   ].join('\n');
 }
@@ -43,7 +48,7 @@ function stopRequested(signal: AbortSignal): Promise<void> {
 }
 
 /** Serves until `signal` is raised (the invocation's Ctrl-C), then stops the service. */
-export async function runMockServer(options: MockOptions, io: MockRunIO, signal: AbortSignal): Promise<void> {
+export async function runMockServer(options: MockOptions, io: MockRunIO, signal: AbortSignal, keyIsSecret = false): Promise<void> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
   let server: MockServer;
@@ -52,7 +57,7 @@ export async function runMockServer(options: MockOptions, io: MockRunIO, signal:
   } catch (error) {
     throw startFailure(error, host, port);
   }
-  io.stdout.write(banner(server));
+  io.stdout.write(banner(server, keyIsSecret));
   await stopRequested(signal);
   await server.close();
   io.stderr.write('mock service stopped\n');

@@ -43,7 +43,7 @@ const rows: CommandCase[] = [
     name: 'reports show --fields with a missing field: the same warning for one record',
     argv: ['reports', 'show', '3', '--fields', 'id,scroe', '-o', 'tsv'],
     wantCode: 0,
-    wantStderr: `rsapi: warning: the report has no field "scroe"; fields there: ${REPORT_FIELDS}\n`,
+    wantStderr: `rsapi: warning: the report has no field "scroe" (did you mean "score"?); fields there: ${REPORT_FIELDS}\n`,
   },
   {
     name: '--fields that all exist: no warning',

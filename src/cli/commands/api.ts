@@ -3,6 +3,8 @@ import { Argument, InvalidArgumentError, type Command } from '@commander-js/extr
 import { UsageError } from '../errors.js';
 import { mayLeaveBasePath, type HttpMethod, type Params } from '../../api/http.js';
 import type { CommandContext } from '../context.js';
+import { readUserFile } from '../files.js';
+import { readAll } from '../terminal.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../handler.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -31,6 +33,23 @@ function collectField(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+function collectHeader(value: string, previous: string[] = []): string[] {
+  const name = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):/.exec(value)?.[1];
+  if (!name) throw new InvalidArgumentError(`"${value}" is not Name: value.`);
+  // The key is the stored or given one, sent nowhere else: a header cannot replace it.
+  if (name.toLowerCase() === 'authorization') throw new InvalidArgumentError('the Authorization header carries the configured key; use --api-key or a profile instead.');
+  return [...previous, value];
+}
+
+function headersOf(lines: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const at = line.indexOf(':');
+    headers[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return headers;
+}
+
 function fieldsOf(pairs: string[]): Params {
   const fields: Params = {};
   for (const pair of pairs) {
@@ -50,7 +69,10 @@ function declareApi(program: ParentCommand) {
     .argument('<path>', 'path under the base URL, with or without /api/v1; may carry a ?query', pathArgument)
     .option('-f, --field <key=value>', 'a field: query parameter for GET and DELETE, form field otherwise (repeatable)', collectField)
     .option('--paginate', "GET every page of a list and print their records as one JSON array")
-    .option('-i, --include', 'print the status line and headers before the body');
+    .option('-i, --include', 'print the status line and headers before the body')
+    .option('-H, --header <name:value>', 'an HTTP header to add (repeatable)', collectHeader)
+    .option('--input <file>', 'the request body from a file (- for stdin), sent as it is (JSON unless -H Content-Type says otherwise); -f fields go in the query string')
+    .option('--silent', 'do not print the response body');
 }
 
 export type ApiOptions = OptionsOf<ReturnType<typeof declareApi>> & { method: HttpMethod; path: string };
@@ -70,7 +92,9 @@ Examples:
   $ rsapi api POST /reports -f url=https://example.com/ -f privacy=1
   $ rsapi api DELETE /reports/42
   $ rsapi api GET /projects --paginate -f per_page=100 | jq length
-  $ rsapi api GET /reports/42 -i`,
+  $ rsapi api GET /reports/42 -i
+  $ rsapi api GET /reports -H 'Accept-Language: de' --jq '.data[].url'
+  $ rsapi api POST /reports --input report.json --silent`,
   );
   handle(invocation, command, (ctx, opts, [method, path]) => apiRun(ctx, { ...opts, method, path }));
 }
@@ -78,7 +102,27 @@ Examples:
 /** Sends the request and prints the body as it came. */
 export async function apiRun(ctx: CommandContext, opts: ApiOptions) {
   const fields = fieldsOf(opts.field ?? []);
+  if (opts.include && ctx.globals.jq !== undefined) throw new UsageError('--jq reads the JSON body; -i puts the status line and headers before it', { hint: 'give one of them' });
+  if (opts.input !== undefined && opts.paginate) throw new UsageError('--input sends a body; --paginate follows the pages of a GET list', { hint: 'give one of them' });
+  const headers = headersOf(opts.header ?? []);
+  const body = opts.input === undefined ? undefined : await inputBody(ctx, opts.input, headers);
   // Loaded when run: it brings node:http's status texts, which no other command's start-up needs.
   const { runApiCall } = await import('../api-call.js');
-  await runApiCall(ctx, { method: opts.method, path: opts.path, fields, paginate: opts.paginate === true, include: opts.include === true });
+  await runApiCall(ctx, {
+    method: opts.method,
+    path: opts.path,
+    fields,
+    paginate: opts.paginate === true,
+    include: opts.include === true,
+    silent: opts.silent === true,
+    headers,
+    body,
+  });
+}
+
+/** The --input body: a file, or stdin for `-`; its type is the -H Content-Type given, else JSON. */
+async function inputBody(ctx: CommandContext, path: string, headers: Record<string, string>) {
+  const text = path === '-' ? await readAll(ctx.io.stdin, ctx.signal) : await readUserFile(path, 'input file');
+  const given = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+  return { text, contentType: given ?? 'application/json' };
 }

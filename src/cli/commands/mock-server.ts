@@ -95,5 +95,6 @@ export async function mockServerRun(ctx: CommandContext, opts: MockServerOptions
     redirects: opts.redirect,
     planWithoutApi: opts.planWithoutApi,
   };
-  await runMockServer(options, ctx.io, ctx.signal);
+  // A key given with --api-key is masked on stdout as every known secret: the banner names it instead of printing `***`.
+  await runMockServer(options, ctx.io, ctx.signal, ctx.globals.apiKey !== undefined);
 }
