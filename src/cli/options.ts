@@ -12,9 +12,8 @@ export const MAX_CONCURRENCY = 32;
 export function integerParser(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     const n = Number(value);
-    if (/^\s*\d+\s*$/.test(value) && n > max) {
-      throw new InvalidArgumentError(`${name} is too large (at most ${max === Number.MAX_SAFE_INTEGER ? 'about 9e15' : max}).`);
-    }
+    // With no upper bound of its own, "must be at least 1" would puzzle on 99999999999999999999: say what is wrong.
+    if (max === Number.MAX_SAFE_INTEGER && /^\s*\d+\s*$/.test(value) && n > max) throw new InvalidArgumentError(`${name} is too large.`);
     if (!/^\s*-?\d+\s*$/.test(value) || n < min || n > max) {
       throw new InvalidArgumentError(
         max === Number.MAX_SAFE_INTEGER ? `${name} must be a whole number of at least ${min}.` : `${name} must be a whole number from ${min} to ${max}.`,
