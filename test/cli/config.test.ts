@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { runInProcess } from '../helpers/run.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { tempHomePerTest } from '../helpers/settings.js';
@@ -194,7 +195,8 @@ describe('stored defaults are used', () => {
     expect((await runInProcess({ argv: ['reports', 'list'], env: connection })).code).toBe(8);
     expect(failing.server.requests.length - before).toBe(1);
     const again = failing.server.requests.length;
-    expect((await runInProcess({ argv: ['reports', 'list', '--retries', '2'], env: connection })).code).toBe(8);
+    // The backoff between the three attempts passes on a fake clock.
+    expect((await runInProcess({ argv: ['reports', 'list', '--retries', '2'], env: connection, clock: new FakeClock() })).code).toBe(8);
     expect(failing.server.requests.length - again).toBe(3);
   });
 

@@ -1,6 +1,7 @@
 // Multi-delete of reports and projects: every item tried, an outcome line each, the first failure class as exit code.
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/exit-codes.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { runInProcess } from '../helpers/run.js';
 import { mockPerTest, type MockFixture } from '../helpers/mock.js';
 
@@ -71,13 +72,13 @@ describe('reports delete ID...', () => {
   it('the exit code is the first failure class met, not the last', async () => {
     // A 503 on every attempt (exit 8) for report 1, a 404 (exit 4) for 9999: whichever comes first decides.
     const notFoundFirst = await mock({ failRate: 0.5, random: dice([0.9, 0.1, 0.1, 0.1]) });
-    const a = await runInProcess({ argv: ['reports', 'delete', '9999', '1', '--yes', '--retries', '2'], env: notFoundFirst.env });
+    const a = await runInProcess({ argv: ['reports', 'delete', '9999', '1', '--yes', '--retries', '2'], env: notFoundFirst.env, clock: new FakeClock() });
     expect(a.code).toBe(ExitCode.notFound);
     expect(a.stderr).toMatch(/report 1: server error.*HTTP 503/);
     expect(reportIds(notFoundFirst)).toContain(1);
 
     const serverFirst = await mock({ failRate: 0.5, random: dice([0.1, 0.1, 0.1, 0.9]) });
-    const b = await runInProcess({ argv: ['reports', 'delete', '1', '9999', '--yes', '--retries', '2'], env: serverFirst.env });
+    const b = await runInProcess({ argv: ['reports', 'delete', '1', '9999', '--yes', '--retries', '2'], env: serverFirst.env, clock: new FakeClock() });
     expect(b.code).toBe(ExitCode.server);
     expect(b.stderr).toMatch(/report 9999: not found/);
   });

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCase, type CommandCase } from '../helpers/cases.js';
 import { startMock } from '../helpers/mock.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { runInProcess } from '../helpers/run.js';
 import { startRawServer, type RawServer } from '../helpers/raw-server.js';
 
@@ -108,7 +109,7 @@ describe('exit codes', () => {
   it('7 when the service is down', async () => {
     const down = await startMock();
     await down.server.close();
-    const result = await runInProcess({ argv: ['reports', 'list'], env: down.env });
+    const result = await runInProcess({ argv: ['reports', 'list'], env: down.env, clock: new FakeClock() });
     await down.close();
     expect(result.code).toBe(7);
     expect(result.stderr).toMatch(/could not connect.*connection refused/);
