@@ -51,7 +51,8 @@ const result = await build({
   sourcesContent: false,
   metafile: true,
   chunkNames: 'chunks/[name]-[hash]',
-  define: { __RSAPI_VERSION__: JSON.stringify(pkg.version) },
+  // jq-wasm (Emscripten, CommonJS) reads __dirname on Node, which an ES module has not: its chunk's own directory.
+  define: { __RSAPI_VERSION__: JSON.stringify(pkg.version), __dirname: 'import.meta.dirname' },
   // Some CommonJS dependencies (undici, conf's helpers) call require() on Node built-ins.
   banner: { js: "import{createRequire as __rsapiCreateRequire}from'node:module';const require=__rsapiCreateRequire(import.meta.url);" },
   plugins: [lazyChildProcess],

@@ -35,7 +35,9 @@ export async function jqOutput(expression: string, io: Terminal): Promise<JqOutp
 }
 
 async function loadJq(): Promise<JqEngine> {
-  return import('jq-wasm');
+  // A CommonJS package: Node gives its exports by name, the bundle (esbuild) only as `default`.
+  const loaded: JqEngine & { default?: JqEngine } = await import('jq-wasm');
+  return typeof loaded.raw === 'function' ? loaded : (loaded.default ?? loaded);
 }
 
 async function runJq(jq: JqEngine, input: string, expression: string, flags: string[]): Promise<string> {

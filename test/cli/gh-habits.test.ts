@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
+import { runCli } from '../helpers/cli.js';
 
 let mock: MockFixture;
 
@@ -71,6 +72,12 @@ describe('--jq EXPR', () => {
     expect(tty).toBe('a\\x1bb\n');
     const piped = await ok(['api', 'GET', '/reports', '--jq', '"a\\u001bb"']);
     expect(piped).toBe('a\u001bb\n');
+  });
+
+  it('runs in the built binary too (the bundled WebAssembly chunk)', async () => {
+    const result = await runCli(['reports', 'list', '--jq', 'length'], { env: mock.env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('3\n');
   });
 
   it('a syntax error is exit 2 before any request; a table or -q with --jq is refused', async () => {
