@@ -189,17 +189,24 @@ describe('phpRank create', () => {
   });
 
   it('stores a slow audit even when the client gave up, and keeps the after-create faults', async () => {
-    await withServer({ storeDelayMs: 150, rateLimit: 0 }, async (own) => {
+    // The client gives up once the POST (body and all) has arrived; the audit takes 1.5 s (room for a loaded machine between the checks).
+    await withServer({ storeDelayMs: 1_500, rateLimit: 0 }, async (own) => {
+      const giveUp = new AbortController();
       const gaveUp = fetch(`${own.baseUrl}/reports`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${own.apiKey}`, Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
         body: 'url=https%3A%2F%2Fwww.slow.example%2Fold',
-        signal: AbortSignal.timeout(30),
+        signal: giveUp.signal,
       });
+      for (let waited = 0; !own.requests.some((request) => request.form.url !== undefined) && waited < 5_000; waited += 10) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      giveUp.abort();
       await expect(gaveUp).rejects.toThrow();
       expect(own.reports().some((report) => report.url === 'slow.example/new')).toBe(false);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(own.reports().filter((report) => report.url === 'slow.example/new')).toHaveLength(1);
+      const stored = () => own.reports().filter((report) => report.url === 'slow.example/new');
+      for (let waited = 0; stored().length === 0 && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(stored()).toHaveLength(1);
     });
     await withServer({ dropAfterCreate: 1, rateLimit: 0, random: seededRandom(1) }, async (own) => {
       await expect(call(own, 'POST', '/reports', { form: { url: 'https://dropped.example/' } })).rejects.toThrow();
