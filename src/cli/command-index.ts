@@ -47,7 +47,7 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
     aliases: [],
     summary: 'Send any request under the base URL and print the raw JSON',
     term: 'api [options] <method> <path>',
-    load: async () => (await import('./commands/api.js')).registerApi,
+    load: async () => (await import('./commands/api/api.js')).registerApi,
   },
   {
     name: 'completion',

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { reportIdentity } from '../../src/api/report-url.js';
 import { CreateLedger, pickRedirected } from '../../src/api/create-ledger.js';
 import type { ApiRecord } from '../../src/api/decode.js';
-import { parseHistory } from '../../src/cli/bulk/journal.js';
+import { parseHistory } from '../../src/cli/commands/reports/create/journal.js';
 import { shareOf } from '../../src/cli/ci/shard.js';
 import { tempDir } from '../helpers/cli.js';
 import { sendJson, startRawServer, type RawServer, type SeenRequest } from '../helpers/raw-server.js';

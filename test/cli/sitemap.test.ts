@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readSitemap } from '../../src/cli/sitemap/read.js';
+import { readSitemap } from '../../src/cli/commands/reports/create/sitemap/read.js';
 import { tempDir } from '../helpers/cli.js';
 import { mockPerTest } from '../helpers/mock.js';
 import { refusedPort, startRawServer, type RawServer } from '../helpers/raw-server.js';

@@ -5,10 +5,18 @@ import { describe, expect, it } from 'vitest';
 
 const COMMANDS = join(import.meta.dirname, '../../src/cli/commands');
 
-/** Every command module: `reports/list.ts`, `api.ts`. */
-const modules = readdirSync(COMMANDS, { recursive: true, encoding: 'utf8' })
+const files = readdirSync(COMMANDS, { recursive: true, encoding: 'utf8' })
   .filter((path) => path.endsWith('.ts'))
-  .map((path) => ({ path: relative(COMMANDS, join(COMMANDS, path)), text: readFileSync(join(COMMANDS, path), 'utf8') }));
+  .map((path) => relative(COMMANDS, join(COMMANDS, path)));
+
+/** A verb with parts of its own is a folder of its name: `reports/create/create.ts` is the verb `reports/create.ts`. */
+const verbFile = (path: string) => path.replace(/(^|\/)([^/]+)\/\2\.ts$/, '$1$2.ts');
+const verbFolders = files.filter((path) => verbFile(path) !== path).map((path) => `${verbFile(path).replace(/\.ts$/, '')}/`);
+
+/** Every command module: `reports/list.ts`, `api.ts` (`api/api.ts`); not the parts in a verb's folder. */
+const modules = files
+  .filter((path) => verbFile(path) !== path || !verbFolders.some((folder) => path.startsWith(folder)))
+  .map((path) => ({ path: verbFile(path), text: readFileSync(join(COMMANDS, path), 'utf8') }));
 
 /** `reports/list.ts` -> `reportsList`; `mock-server.ts` -> `mockServer`. */
 function verbName(path: string): string {

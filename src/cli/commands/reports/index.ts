@@ -1,7 +1,7 @@
 // `rsapi reports`: the report verbs.
 import type { ParentCommand, Invocation } from '../../handler.js';
 import type { Command } from '@commander-js/extra-typings';
-import { registerCreate } from './create.js';
+import { registerCreate } from './create/create.js';
 import { registerDelete } from './delete.js';
 import { registerList } from './list.js';
 import { registerShow } from './show.js';

@@ -1,6 +1,6 @@
 // A bulk run against a service that went out of reach: which failures say so, and one line per cause instead of one per URL.
-import { type NetworkError, type RsapiError, serviceUnreachable, UnsettledCreateError } from '../../api/errors.js';
-import { describeNetworkFailure } from '../../api/network-failure.js';
+import { type NetworkError, type RsapiError, serviceUnreachable, UnsettledCreateError } from '../../../../api/errors.js';
+import { describeNetworkFailure } from '../../../../api/network-failure.js';
 
 /** Why the service is out of reach, in a few words (`connection refused`), when this failure says it is. */
 export function unreachableCause(error: RsapiError): string | undefined {

@@ -1,14 +1,14 @@
 // `rsapi reports create URL...`: checks every URL first, then creates one report per distinct URL, N at a time.
 import type { Command } from '@commander-js/extra-typings';
-import { proxyFromEnv } from '../../../api/proxy.js';
-import { UsageError } from '../../errors.js';
-import { addCiOptions, CiReporter } from '../../ci/reporter.js';
-import { describeShare, parseShard, selectShare } from '../../ci/shard.js';
-import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
-import { addGateOptions, integerParser, MAX_CONCURRENCY } from '../../options.js';
-import { addPrivacyOptions, resolvePassword } from '../../report-flags.js';
-import { readUrlInput, rejectInvalid } from '../../url-input.js';
+import { proxyFromEnv } from '../../../../api/proxy.js';
+import { UsageError } from '../../../errors.js';
+import { addCiOptions, CiReporter } from '../../../ci/reporter.js';
+import { describeShare, parseShard, selectShare } from '../../../ci/shard.js';
+import type { CommandContext } from '../../../context.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../../handler.js';
+import { addGateOptions, integerParser, MAX_CONCURRENCY } from '../../../options.js';
+import { addPrivacyOptions, resolvePassword } from '../../../report-flags.js';
+import { readUrlInput, rejectInvalid } from './url-input.js';
 
 
 function declareCreate(reports: ParentCommand) {
@@ -61,7 +61,7 @@ export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateO
   // Settings, key and output resolved first: a usage error there sends nothing, not even a sitemap fetch.
   ctx.client({ abortOnInterrupt: false });
   // A journal that is the input, or another file of the user's, is refused before it is touched.
-  if (opts.journal !== undefined) (await import('../../bulk/journal.js')).guardJournal(opts.journal, inputFiles(opts));
+  if (opts.journal !== undefined) (await import('./journal.js')).guardJournal(opts.journal, inputFiles(opts));
   // Then the files: a bad baseline or report path stops the run before the sitemap is fetched.
   const ci = await CiReporter.prepare('reports create', opts);
   const fromSitemap = opts.fromSitemap === undefined ? [] : await sitemapEntries(ctx, opts.fromSitemap);
@@ -76,10 +76,10 @@ export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateO
   }
   const password = await resolvePassword(ctx.io, opts, { required: true, secrets: ctx.secrets, signal: ctx.signal });
   if (opts.dryRun) {
-    const { createDryRunRows, printCreateDryRun } = await import('../../bulk/dry-run.js');
+    const { createDryRunRows, printCreateDryRun } = await import('./dry-run.js');
     return printCreateDryRun(ctx, createDryRunRows({ input, shard: opts.shard, journalPath: opts.journal }));
   }
-  const { runBulkCreate } = await import('../../bulk/run-create.js');
+  const { runBulkCreate } = await import('./run-create.js');
   return runBulkCreate(ctx, {
     input: selected ? { ...input, urls: selected.urls } : input,
     // Lists in, a list out: a file, a sitemap, a share or several arguments give an array whatever their size
@@ -110,7 +110,7 @@ function listInput(opts: ReportsCreateOptions): boolean {
 
 /** The sitemap's page URLs, read with a plain client of its own (never the API key); saxes loads only here. */
 async function sitemapEntries(ctx: CommandContext, source: string): Promise<{ where: string; value: string }[]> {
-  const { readSitemap } = await import('../../sitemap/read.js');
+  const { readSitemap } = await import('./sitemap/read.js');
   const { entries, sitemaps } = await readSitemap(source, {
     proxy: proxyFromEnv(ctx.io.env),
     timeoutMs: (ctx.globals.timeout ?? DEFAULT_SITEMAP_TIMEOUT_S) * 1000,

@@ -1,12 +1,12 @@
 // Bulk report creation: bounded concurrency, the journal kept, each outcome reported as it comes, Ctrl-C honoured.
-import type { ApiRecord } from '../../api/decode.js';
-import { ApiError, RsapiError, UnsettledCreateError } from '../../api/errors.js';
-import { type ExitCodeValue, exitCodeOf } from '../exit-codes.js';
-import type { CreateLedger } from '../../api/create-ledger.js';
-import type { CreateResult, EarlierAttempt, ReportCreateInput } from '../../api/reports.js';
-import { reportIdentity } from '../../api/report-url.js';
+import type { ApiRecord } from '../../../../api/decode.js';
+import { ApiError, RsapiError, UnsettledCreateError } from '../../../../api/errors.js';
+import { type ExitCodeValue, exitCodeOf } from '../../../exit-codes.js';
+import type { CreateLedger } from '../../../../api/create-ledger.js';
+import type { CreateResult, EarlierAttempt, ReportCreateInput } from '../../../../api/reports.js';
+import { reportIdentity } from '../../../../api/report-url.js';
 import { JournalWriteError, type Journal, type JournalEntry } from './journal.js';
-import { runPool } from './pool.js';
+import { runPool } from '../../../bulk/pool.js';
 import { unreachableCause } from './service-gone.js';
 import type { ProgressDisplay } from './progress.js';
 

@@ -1,11 +1,11 @@
 // `rsapi api METHOD PATH [-f key=value ...]`: any request under the base URL, the raw JSON body out.
 import { Argument, InvalidArgumentError, type Command } from '@commander-js/extra-typings';
-import { UsageError } from '../errors.js';
-import { mayLeaveBasePath, type HttpMethod, type Params } from '../../api/http.js';
-import type { CommandContext } from '../context.js';
-import { readUserFile } from '../files.js';
-import { readAll } from '../terminal.js';
-import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../handler.js';
+import { UsageError } from '../../errors.js';
+import { mayLeaveBasePath, type HttpMethod, type Params } from '../../../api/http.js';
+import type { CommandContext } from '../../context.js';
+import { readUserFile } from '../../files.js';
+import { readAll } from '../../terminal.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -107,7 +107,7 @@ export async function apiRun(ctx: CommandContext, opts: ApiOptions) {
   const headers = headersOf(opts.header ?? []);
   const body = opts.input === undefined ? undefined : await inputBody(ctx, opts.input, headers);
   // Loaded when run: it brings node:http's status texts, which no other command's start-up needs.
-  const { runApiCall } = await import('../api-call.js');
+  const { runApiCall } = await import('./call.js');
   await runApiCall(ctx, {
     method: opts.method,
     path: opts.path,

@@ -1,10 +1,10 @@
 // `reports create --from-sitemap URL|PATH`: the page URLs of a sitemap, a sitemap index followed to its sitemaps, within limits.
 import { readFile } from 'node:fs/promises';
 import { SaxesParser } from 'saxes';
-import type { ProxySettings } from '../../api/proxy.js';
-import { createSender, type Sender } from '../../api/transport.js';
-import { BadSitemapError, UsageError } from '../errors.js';
-import { fileError } from '../files.js';
+import type { ProxySettings } from '../../../../../api/proxy.js';
+import { createSender, type Sender } from '../../../../../api/transport.js';
+import { BadSitemapError, UsageError } from '../../../../errors.js';
+import { fileError } from '../../../../files.js';
 import { decode, fetchSitemap, MAX_SITEMAP_BYTES } from './fetch.js';
 
 /** The protocol's cap on URLs in one sitemap (and on sitemaps in one index). */

@@ -1,22 +1,22 @@
 // `reports create` over many URLs, end to end: journal skips, output, gate, progress, Ctrl-C, summary, exit code.
-import { type RsapiError } from '../../api/errors.js';
-import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines } from '../exit-codes.js';
-import type { Privacy } from '../../api/reports.js';
-import { CreateLedger } from '../../api/create-ledger.js';
-import type { ApiRecord } from '../../api/decode.js';
-import { reportIdentity } from '../../api/report-url.js';
-import type { CiReporter } from '../ci/reporter.js';
-import type { CommandContext } from '../context.js';
-import { finishGate, Gate } from '../gates.js';
-import type { GateOptions } from '../options.js';
-import { forStderr, oneLineForStderr } from '../stderr.js';
-import type { UrlInput } from '../url-input.js';
+import { type RsapiError } from '../../../../api/errors.js';
+import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines } from '../../../exit-codes.js';
+import type { Privacy } from '../../../../api/reports.js';
+import { CreateLedger } from '../../../../api/create-ledger.js';
+import type { ApiRecord } from '../../../../api/decode.js';
+import { reportIdentity } from '../../../../api/report-url.js';
+import type { CiReporter } from '../../../ci/reporter.js';
+import type { CommandContext } from '../../../context.js';
+import { finishGate, Gate } from '../../../gates.js';
+import type { GateOptions } from '../../../options.js';
+import { forStderr, oneLineForStderr } from '../../../stderr.js';
+import type { UrlInput } from './url-input.js';
 import { createAll, type BulkCreateOutcome } from './create-all.js';
 import { Journal } from './journal.js';
 import { createBulkOutput, summaryLine } from './output.js';
 import { CauseTally } from './service-gone.js';
 import { createProgress, spinnerProgress } from './progress.js';
-import { canAnimate } from '../status-line.js';
+import { canAnimate } from '../../../status-line.js';
 
 export interface BulkCreatePlan {
   input: UrlInput;

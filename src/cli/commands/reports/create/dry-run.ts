@@ -1,12 +1,12 @@
 // `reports create --dry-run`: which URLs the real run would send, and which it would skip and why, after every input step; nothing is sent or written.
-import { shareOf, type Shard } from '../ci/shard.js';
-import type { CommandContext } from '../context.js';
-import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
-import type { UrlInput } from '../url-input.js';
-import { reportIdentity } from '../../api/report-url.js';
-import { createListWriter } from '../../output/formats.js';
-import { singleLine, terminalText } from '../../output/terminal-text.js';
-import type { ServiceRecord } from '../../output/types.js';
+import { shareOf, type Shard } from '../../../ci/shard.js';
+import type { CommandContext } from '../../../context.js';
+import { ExitCode, type ExitCodeValue } from '../../../exit-codes.js';
+import type { UrlInput } from './url-input.js';
+import { reportIdentity } from '../../../../api/report-url.js';
+import { createListWriter } from '../../../../output/formats.js';
+import { singleLine, terminalText } from '../../../../output/terminal-text.js';
+import type { ServiceRecord } from '../../../../output/types.js';
 import { readJournalHistory } from './journal.js';
 
 export interface CreateDryRun {

@@ -1,8 +1,8 @@
 // The URLs to create reports for: from arguments and --from-file, comments and blanks skipped, checked before sending.
-import { UsageError } from './errors.js';
-import { normaliseReportUrl, reportIdentity, reportUrlProblem } from '../api/report-url.js';
-import { listLines, readUserFile } from './files.js';
-import { readAll, type Terminal } from './terminal.js';
+import { UsageError } from '../../../errors.js';
+import { normaliseReportUrl, reportIdentity, reportUrlProblem } from '../../../../api/report-url.js';
+import { listLines, readUserFile } from '../../../files.js';
+import { readAll, type Terminal } from '../../../terminal.js';
 
 export interface UrlInput {
   /** Valid URLs of distinct identities (reportIdentity), normalised (the form they are sent and journaled in), in input order. */

@@ -1,10 +1,10 @@
 // Fetching one sitemap over http(s) as a plain client: never the API key, redirects only within the host, size capped, gzip undone.
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { describeNetworkFailure } from '../../api/network-failure.js';
-import type { Sender } from '../../api/transport.js';
-import { USER_AGENT } from '../../version.js';
-import { BadSitemapError, SitemapUnreachableError, UsageError } from '../errors.js';
+import { describeNetworkFailure } from '../../../../../api/network-failure.js';
+import type { Sender } from '../../../../../api/transport.js';
+import { USER_AGENT } from '../../../../../version.js';
+import { BadSitemapError, SitemapUnreachableError, UsageError } from '../../../../errors.js';
 
 /** The protocol's cap for one sitemap file, uncompressed; also the most bytes read off the wire for one. */
 export const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;

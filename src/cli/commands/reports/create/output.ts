@@ -1,6 +1,6 @@
 // Where bulk results go: stdout as each completes (json and table at the end, in input order), and the summary line.
-import { writeReportWithChecks } from '../../output/check-lines.js';
-import { createListWriter, formatBuffers, type OutputOptions, type ServiceRecord, type Sink } from '../../output/index.js';
+import { writeReportWithChecks } from '../../../../output/check-lines.js';
+import { createListWriter, formatBuffers, type OutputOptions, type ServiceRecord, type Sink } from '../../../../output/index.js';
 import type { BulkCreateOutcome } from './create-all.js';
 
 export interface BulkOutput {

@@ -1,15 +1,15 @@
 // The run of `rsapi api`: one request or every page of a list (one JSON array), -i's status line and headers, an error's body on stdout as gh api prints it.
 import { STATUS_CODES } from 'node:http';
-import { ApiError } from '../api/errors.js';
-import { UsageError } from './errors.js';
-import type { HttpMethod, Params } from '../api/http.js';
-import { stringifyJson } from '../api/json.js';
-import { iteratePages } from '../api/paging.js';
-import { decodePage } from '../api/decode.js';
-import { DEFAULT_PER_PAGE } from '../api/reports.js';
-import { maskSecretFields } from '../output/masking.js';
-import { terminalJson, terminalLines, terminalText } from '../output/terminal-text.js';
-import type { CommandContext } from './context.js';
+import { ApiError } from '../../../api/errors.js';
+import { UsageError } from '../../errors.js';
+import type { HttpMethod, Params } from '../../../api/http.js';
+import { stringifyJson } from '../../../api/json.js';
+import { iteratePages } from '../../../api/paging.js';
+import { decodePage } from '../../../api/decode.js';
+import { DEFAULT_PER_PAGE } from '../../../api/reports.js';
+import { maskSecretFields } from '../../../output/masking.js';
+import { terminalJson, terminalLines, terminalText } from '../../../output/terminal-text.js';
+import type { CommandContext } from '../../context.js';
 
 export interface ApiCall {
   method: HttpMethod;
