@@ -8,7 +8,7 @@ import { CreateLedger, pickRedirected } from '../../src/api/create-ledger.js';
 import type { ApiRecord } from '../../src/api/decode.js';
 import { parseHistory } from '../../src/cli/commands/reports/create/journal.js';
 import { shareOf } from '../../src/cli/ci/shard.js';
-import { tempDir } from '../helpers/cli.js';
+import { scratchMaker } from '../helpers/scratch.js';
 import { sendJson, startRawServer, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
 import { startMock } from '../helpers/mock.js';
 import { runInProcess, testTerminal } from '../helpers/run.js';
@@ -20,11 +20,7 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-function scratch(): string {
-  const dir = tempDir('rsapi-identity-');
-  closers.push(dir.cleanup);
-  return dir.path;
-}
+const scratch = scratchMaker('rsapi-identity-');
 
 interface StoredReport {
   id: number;

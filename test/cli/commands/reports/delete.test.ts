@@ -1,11 +1,11 @@
 // `reports delete -` on a terminal: says how to end the ids, asks on the terminal itself once stdin is spent, and refuses an empty list.
 import { PassThrough, type Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createInvocation, run } from '../../src/cli/program.js';
-import type { TtyInput } from '../../src/cli/terminal.js';
-import { mockPerTest } from '../helpers/mock.js';
-import { runInProcess, testTerminal } from '../helpers/run.js';
-import { runOnTerminal } from '../helpers/terminal.js';
+import { createInvocation, run } from '../../../../src/cli/program.js';
+import type { TtyInput } from '../../../../src/cli/terminal.js';
+import { mockPerTest } from '../../../helpers/mock.js';
+import { runInProcess, testTerminal } from '../../../helpers/run.js';
+import { runOnTerminal } from '../../../helpers/terminal.js';
 
 const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0 });
 

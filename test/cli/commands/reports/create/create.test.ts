@@ -2,9 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
-import { mockPerTest } from '../helpers/mock.js';
-import { runInProcess } from '../helpers/run.js';
+import { tempDir } from '../../../../helpers/cli.js';
+import { mockPerTest } from '../../../../helpers/mock.js';
+import { runInProcess } from '../../../../helpers/run.js';
 
 const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0 });
 const cleanups: (() => void)[] = [];

@@ -1,7 +1,7 @@
 // A gate on `reports list` judges every matching report: all pages unless --page or --limit, and says how many it judged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runInProcess } from '../helpers/run.js';
-import { startMock, type MockFixture } from '../helpers/mock.js';
+import { runInProcess } from '../../../../helpers/run.js';
+import { startMock, type MockFixture } from '../../../../helpers/mock.js';
 
 let mock: MockFixture;
 /** Scores of the seeded reports, best first: what `--sort-by score --sort desc` pages through. */

@@ -1,8 +1,8 @@
 // A service that does not page (the whole list as one bare array, whatever `page` says): each record once, exit 0; a looping one still stops.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runInProcess } from '../helpers/run.js';
-import { mockPerTest } from '../helpers/mock.js';
-import { sendJson, startRawServer, type RawServer } from '../helpers/raw-server.js';
+import { runInProcess } from '../../../../helpers/run.js';
+import { mockPerTest } from '../../../../helpers/mock.js';
+import { sendJson, startRawServer, type RawServer } from '../../../../helpers/raw-server.js';
 
 const mock = mockPerTest();
 const raws: RawServer[] = [];

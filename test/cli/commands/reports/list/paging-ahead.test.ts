@@ -1,8 +1,8 @@
 // --all fetching a few pages at a time when the service tells how many there are: order kept, bounded, polite after a 429.
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runInProcess } from '../helpers/run.js';
-import { sendJson, startRawServer, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
+import { runInProcess } from '../../../../helpers/run.js';
+import { sendJson, startRawServer, type RawServer, type SeenRequest } from '../../../../helpers/raw-server.js';
 
 const TOTAL = 1_000;
 const KEY = 'paging-ahead-key';

@@ -1,8 +1,8 @@
 // --all and --limit across the three list shapes the service may use, counting the requests made.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Envelope } from '../../src/mock/server.js';
-import { runInProcess } from '../helpers/run.js';
-import { startMock, type MockFixture } from '../helpers/mock.js';
+import type { Envelope } from '../../../../../src/mock/server.js';
+import { runInProcess } from '../../../../helpers/run.js';
+import { startMock, type MockFixture } from '../../../../helpers/mock.js';
 
 const envelopes: Envelope[] = ['length-aware', 'simple', 'bare'];
 const SEED = 45; // 5 pages of 10, the last one short

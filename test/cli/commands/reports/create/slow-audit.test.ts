@@ -2,9 +2,9 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../helpers/fake-clock.js';
-import { runInProcess } from '../helpers/run.js';
-import { mockPerTest, type MockFixture } from '../helpers/mock.js';
+import { FakeClock } from '../../../../helpers/fake-clock.js';
+import { runInProcess } from '../../../../helpers/run.js';
+import { mockPerTest, type MockFixture } from '../../../../helpers/mock.js';
 
 const mock = mockPerTest({ seed: 0 });
 

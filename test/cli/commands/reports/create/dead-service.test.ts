@@ -4,10 +4,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
-import { mockPerTest } from '../helpers/mock.js';
-import { runInProcess } from '../helpers/run.js';
-import { runOnTerminal } from '../helpers/terminal.js';
+import { scratchMaker } from '../../../../helpers/scratch.js';
+import { mockPerTest } from '../../../../helpers/mock.js';
+import { runInProcess } from '../../../../helpers/run.js';
+import { runOnTerminal } from '../../../../helpers/terminal.js';
 
 const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0 });
 const cleanups: (() => void | Promise<void>)[] = [];
@@ -55,12 +55,12 @@ async function relay(targetPort: number): Promise<{ port: number; kill(): Promis
 
 const URLS = Array.from({ length: 30 }, (_, index) => `https://dead.example/page/${index + 1}`);
 
-function scratch(): { file: string; journal: string } {
-  const dir = tempDir('rsapi-dead-service-');
-  cleanups.push(dir.cleanup);
-  const file = join(dir.path, 'urls.txt');
-  writeFileSync(file, `${URLS.join('\n')}\n`);
-  return { file, journal: join(dir.path, 'urls.journal') };
+const scratch = scratchMaker('rsapi-dead-service-', { 'urls.txt': `${URLS.join('\n')}\n` });
+
+/** The URL list in a fresh scratch directory, and the journal beside it. */
+function urlsAndJournal(): { file: string; journal: string } {
+  const dir = scratch();
+  return { file: join(dir, 'urls.txt'), journal: join(dir, 'urls.journal') };
 }
 
 describe('a service that goes away mid-run', () => {
@@ -69,7 +69,7 @@ describe('a service that goes away mid-run', () => {
     const fixture = await mock({ storeDelayMs: 300 });
     const front = await relay(Number(new URL(fixture.server.url).port));
     const env = { ...fixture.env, RSAPI_BASE_URL: fixture.server.url.replace(/:\d+/, `:${front.port}`), RSAPI_RETRY_BASE_MS: undefined };
-    const { file, journal } = scratch();
+    const { file, journal } = urlsAndJournal();
     const posts = () => fixture.server.requests.filter((request) => request.method === 'POST').length;
     let killedAt = 0;
     const watcher = setInterval(() => {
@@ -115,7 +115,7 @@ describe('a service that goes away mid-run', () => {
     const front = await relay(Number(new URL(fixture.server.url).port));
     await front.kill();
     const env = { ...fixture.env, RSAPI_BASE_URL: fixture.server.url.replace(/:\d+/, `:${front.port}`) };
-    const { file, journal } = scratch();
+    const { file, journal } = urlsAndJournal();
     const run = await runInProcess({ argv: ['reports', 'create', '--from-file', file, '--journal', journal, '--concurrency', '1'], env });
     expect(run.code).toBe(7);
     expect(run.stderr).toContain('rsapi: 1 URL failed: the service could not be reached (connection refused)');
@@ -127,7 +127,7 @@ describe('a service that goes away mid-run', () => {
   it('the built binary on a terminal (progress bar live): ends within seconds of the service going, says why, exit 7', async () => {
     const fixture = await mock({ storeDelayMs: 300 });
     const front = await relay(Number(new URL(fixture.server.url).port));
-    const { file, journal } = scratch();
+    const { file, journal } = urlsAndJournal();
     const env = { ...fixture.env, RSAPI_BASE_URL: fixture.server.url.replace(/:\d+/, `:${front.port}`), RSAPI_RETRY_BASE_MS: undefined, TERM: 'xterm' };
     let killedAt = 0;
     const watcher = setInterval(() => {

@@ -2,10 +2,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normaliseReportUrl, reportUrlProblem } from '../../src/api/report-url.js';
-import { tempDir } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/run.js';
-import { startMock, type MockFixture } from '../helpers/mock.js';
+import { normaliseReportUrl, reportUrlProblem } from '../../../../../src/api/report-url.js';
+import { tempDir } from '../../../../helpers/cli.js';
+import { runInProcess } from '../../../../helpers/run.js';
+import { startMock, type MockFixture } from '../../../../helpers/mock.js';
 
 const BAD = ['http:example.com', 'http:/x.example', 'https:\\\\x.example\\a', 'https://example.com/a b', 'https://example.com/\ta', 'ftp://example.com/', 'example.com', 'https:///nohost'];
 

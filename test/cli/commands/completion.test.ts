@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExitCode } from '../../src/cli/exit-codes.js';
-import { tempDir } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/run.js';
+import { ExitCode } from '../../../src/cli/exit-codes.js';
+import { tempDir } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/run.js';
 
 const dir = tempDir('rsapi-completion-');
 const scripts: Record<'bash' | 'zsh' | 'fish', string> = { bash: '', zsh: '', fish: '' };

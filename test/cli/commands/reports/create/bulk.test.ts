@@ -2,33 +2,25 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { reportIdentity } from '../../src/api/report-url.js';
-import { createAll } from '../../src/cli/commands/reports/create/create-all.js';
-import { parseHistory } from '../../src/cli/commands/reports/create/journal.js';
-import { runPool } from '../../src/cli/bulk/pool.js';
-import { createProgress, plainProgress } from '../../src/cli/commands/reports/create/progress.js';
-import { NotFoundError } from '../../src/api/errors.js';
-import { ExitCode, exitCodeOf } from '../../src/cli/exit-codes.js';
-import { BIN, cleanEnv, tempDir, type CliResult } from '../helpers/cli.js';
-import { FakeClock } from '../helpers/fake-clock.js';
-import { runInProcess } from '../helpers/run.js';
-import { mockPerTest, type MockFixture } from '../helpers/mock.js';
-import { runOnTerminal } from '../helpers/terminal.js';
-import { seededRandom } from '../mock/http.js';
+import { describe, expect, it } from 'vitest';
+import { reportIdentity } from '../../../../../src/api/report-url.js';
+import { createAll } from '../../../../../src/cli/commands/reports/create/create-all.js';
+import { parseHistory } from '../../../../../src/cli/commands/reports/create/journal.js';
+import { runPool } from '../../../../../src/cli/bulk/pool.js';
+import { createProgress, plainProgress } from '../../../../../src/cli/commands/reports/create/progress.js';
+import { NotFoundError } from '../../../../../src/api/errors.js';
+import { ExitCode, exitCodeOf } from '../../../../../src/cli/exit-codes.js';
+import { BIN, cleanEnv, type CliResult } from '../../../../helpers/cli.js';
+import { scratchMaker } from '../../../../helpers/scratch.js';
+import { FakeClock } from '../../../../helpers/fake-clock.js';
+import { runInProcess } from '../../../../helpers/run.js';
+import { mockPerTest, type MockFixture } from '../../../../helpers/mock.js';
+import { runOnTerminal } from '../../../../helpers/terminal.js';
+import { seededRandom } from '../../../../mock/http.js';
 
 const mock = mockPerTest({ seed: 5 });
 
-const scratchDirs: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of scratchDirs.splice(0)) cleanup();
-});
-
-function scratch(): string {
-  const dir = tempDir('rsapi-bulk-');
-  scratchDirs.push(dir.cleanup);
-  return dir.path;
-}
+const scratch = scratchMaker('rsapi-bulk-');
 
 /** …/p/1 is a substring of …/p/10 and …/p/100: the look-up after a lost answer must still find the exact one. */
 function urls(host: string, count: number): string[] {

@@ -1,25 +1,16 @@
 // --journal refuses a file it would damage: the URL list itself (by path or by inode) or a file of other lines.
 import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
-import { mockPerTest } from '../helpers/mock.js';
-import { runInProcess } from '../helpers/run.js';
+import { describe, expect, it } from 'vitest';
+import { scratchMaker } from '../../../../helpers/scratch.js';
+import { mockPerTest } from '../../../../helpers/mock.js';
+import { runInProcess } from '../../../../helpers/run.js';
 
 const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0 });
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
 
 const URLS = 'https://guard.example/a\nhttps://guard.example/b\n';
 
-function scratch(): string {
-  const dir = tempDir('rsapi-journal-guard-');
-  cleanups.push(dir.cleanup);
-  writeFileSync(join(dir.path, 'urls.txt'), URLS);
-  return dir.path;
-}
+const scratch = scratchMaker('rsapi-journal-guard-', { 'urls.txt': URLS });
 
 describe('--journal guard', () => {
   it.each([

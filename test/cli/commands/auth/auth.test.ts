@@ -1,10 +1,10 @@
 // auth login (--with-token, checked before saving), auth status (sources, masked key, verdict, exit codes), auth logout.
 import { readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runInProcess } from '../helpers/run.js';
-import { startMock, type MockFixture } from '../helpers/mock.js';
-import { refusedPort } from '../helpers/raw-server.js';
-import { tempHomePerTest } from '../helpers/settings.js';
+import { runInProcess } from '../../../helpers/run.js';
+import { startMock, type MockFixture } from '../../../helpers/mock.js';
+import { refusedPort } from '../../../helpers/raw-server.js';
+import { tempHomePerTest } from '../../../helpers/settings.js';
 
 const KEY = 'auth-test-key-5a1b2c3d4e5f6071';
 

@@ -1,17 +1,13 @@
 // `reports create --dry-run`: what the real run would send and skip (and why), after every input step; nothing sent, nothing written.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { shareOf } from '../../src/cli/ci/shard.js';
-import { tempDir } from '../helpers/cli.js';
-import { mockPerTest } from '../helpers/mock.js';
-import { runInProcess } from '../helpers/run.js';
+import { describe, expect, it } from 'vitest';
+import { shareOf } from '../../../../../src/cli/ci/shard.js';
+import { scratchMaker } from '../../../../helpers/scratch.js';
+import { mockPerTest } from '../../../../helpers/mock.js';
+import { runInProcess } from '../../../../helpers/run.js';
 
 const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0 });
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
 
 interface Row {
   url: string;
@@ -19,11 +15,7 @@ interface Row {
   reason: string | null;
 }
 
-function scratch(): string {
-  const dir = tempDir('rsapi-create-dry-run-');
-  cleanups.push(dir.cleanup);
-  return dir.path;
-}
+const scratch = scratchMaker('rsapi-create-dry-run-');
 
 const URLS = Array.from({ length: 12 }, (_, index) => `https://dry.example/page/${index + 1}`);
 

@@ -4,11 +4,11 @@ import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readSitemap } from '../../src/cli/commands/reports/create/sitemap/read.js';
-import { tempDir } from '../helpers/cli.js';
-import { mockPerTest } from '../helpers/mock.js';
-import { refusedPort, startRawServer, type RawServer } from '../helpers/raw-server.js';
-import { runInProcess } from '../helpers/run.js';
+import { readSitemap } from '../../../../../src/cli/commands/reports/create/sitemap/read.js';
+import { scratchMaker } from '../../../../helpers/scratch.js';
+import { mockPerTest } from '../../../../helpers/mock.js';
+import { refusedPort, startRawServer, type RawServer } from '../../../../helpers/raw-server.js';
+import { runInProcess } from '../../../../helpers/run.js';
 
 const mock = mockPerTest({ seed: 0 });
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -16,11 +16,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-function scratch(): string {
-  const dir = tempDir('rsapi-sitemap-');
-  cleanups.push(dir.cleanup);
-  return dir.path;
-}
+const scratch = scratchMaker('rsapi-sitemap-');
 
 function urlset(urls: string[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls

@@ -1,10 +1,10 @@
 // Profiles: auth switch stores the active one, auth status --all lists them all offline, an unknown name is a clear error.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMock, type MockFixture } from '../helpers/mock.js';
-import { runInProcess } from '../helpers/run.js';
-import { tempHomePerTest } from '../helpers/settings.js';
-import { runOnTerminal } from '../helpers/terminal.js';
+import { startMock, type MockFixture } from '../../../helpers/mock.js';
+import { runInProcess } from '../../../helpers/run.js';
+import { tempHomePerTest } from '../../../helpers/settings.js';
+import { runOnTerminal } from '../../../helpers/terminal.js';
 
 const KEY = 'profiles-key-Qw3Er5Ty7Ui9';
 const STAGING_KEY = 'staging-key-Zx1Cv2Bn3M44';

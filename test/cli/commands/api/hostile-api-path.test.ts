@@ -1,10 +1,10 @@
 // `rsapi api` stays under the base path: `..` refused in any encoding before any request; the verbose trace shows the URL actually sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
-import { InvalidRequestError } from '../../src/api/errors.js';
-import { HttpClient, mayLeaveBasePath } from '../../src/api/http.js';
-import { startHostileServer, type HostileServer } from '../helpers/hostile-server.js';
-import { runInProcess } from '../helpers/run.js';
+import { ApiClient } from '../../../../src/api/client.js';
+import { InvalidRequestError } from '../../../../src/api/errors.js';
+import { HttpClient, mayLeaveBasePath } from '../../../../src/api/http.js';
+import { startHostileServer, type HostileServer } from '../../../helpers/hostile-server.js';
+import { runInProcess } from '../../../helpers/run.js';
 
 const KEY = 'api-path-key-Lm47';
 let server: HostileServer;

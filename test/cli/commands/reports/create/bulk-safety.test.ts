@@ -3,14 +3,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAll } from '../../src/cli/commands/reports/create/create-all.js';
-import { Journal } from '../../src/cli/commands/reports/create/journal.js';
-import { Secrets } from '../../src/cli/secrets.js';
-import { LockFiles } from '../../src/config/lock-file.js';
-import { plainProgress } from '../../src/cli/commands/reports/create/progress.js';
-import { BIN, cleanEnv, tempDir, type CliResult } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/run.js';
-import { mockPerTest } from '../helpers/mock.js';
+import { createAll } from '../../../../../src/cli/commands/reports/create/create-all.js';
+import { Journal } from '../../../../../src/cli/commands/reports/create/journal.js';
+import { Secrets } from '../../../../../src/cli/secrets.js';
+import { LockFiles } from '../../../../../src/config/lock-file.js';
+import { plainProgress } from '../../../../../src/cli/commands/reports/create/progress.js';
+import { BIN, cleanEnv, tempDir, type CliResult } from '../../../../helpers/cli.js';
+import { scratchMaker } from '../../../../helpers/scratch.js';
+import { runInProcess } from '../../../../helpers/run.js';
+import { mockPerTest } from '../../../../helpers/mock.js';
 
 const mock = mockPerTest({ seed: 0 });
 const cleanups: (() => void)[] = [];
@@ -18,11 +19,7 @@ afterEach(() => {
   for (const cleanup of cleanups.splice(0).reverse()) cleanup();
 });
 
-function scratch(): string {
-  const dir = tempDir('rsapi-bulk-safety-');
-  cleanups.push(dir.cleanup);
-  return dir.path;
-}
+const scratch = scratchMaker('rsapi-bulk-safety-');
 
 function urls(host: string, count: number): string[] {
   return Array.from({ length: count }, (_, index) => `https://${host}/p/${index + 1}`);

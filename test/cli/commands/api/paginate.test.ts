@@ -1,7 +1,7 @@
 // `rsapi api` on par with gh api: --paginate (one JSON array), -i/--include (status line and headers first), an error's body on stdout.
 import { describe, expect, it } from 'vitest';
-import { mockPerTest } from '../helpers/mock.js';
-import { runInProcess } from '../helpers/run.js';
+import { mockPerTest } from '../../../helpers/mock.js';
+import { runInProcess } from '../../../helpers/run.js';
 
 const mock = mockPerTest({ seed: 63 });
 

@@ -1,11 +1,11 @@
 // The JUnit and Markdown renderers and the baseline comparison, in-process: hostile service text, exact Markdown, thresholds.
 import { describe, expect, it } from 'vitest';
-import type { ApiRecord } from '../../src/api/decode.js';
-import { baselineReport, compareWithBaseline, newestByUrl, type Baseline } from '../../src/cli/ci/baseline.js';
-import { renderJunit } from '../../src/cli/ci/junit.js';
-import type { CiRun } from '../../src/cli/ci/run-record.js';
-import { renderSummary } from '../../src/cli/ci/summary.js';
-import { childNamed, childrenNamed, parseXml } from '../helpers/xml.js';
+import type { ApiRecord } from '../../../src/api/decode.js';
+import { baselineReport, compareWithBaseline, newestByUrl, type Baseline } from '../../../src/cli/ci/baseline.js';
+import { renderJunit } from '../../../src/cli/ci/junit.js';
+import type { CiRun } from '../../../src/cli/ci/run-record.js';
+import { renderSummary } from '../../../src/cli/ci/summary.js';
+import { childNamed, childrenNamed, parseXml } from '../../helpers/xml.js';
 
 const NO_GATE = { active: false, failed: false, verdict: 'gate passed' };
 

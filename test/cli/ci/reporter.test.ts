@@ -1,24 +1,15 @@
 // --junit, --summary, --baseline and --max-drop on reports create|list|show, against the loopback mock; files parsed for real.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/run.js';
-import { mockPerTest, type MockFixture } from '../helpers/mock.js';
-import { childNamed, childrenNamed, parseXml, type XmlElement } from '../helpers/xml.js';
+import { describe, expect, it } from 'vitest';
+import { scratchMaker } from '../../helpers/scratch.js';
+import { runInProcess } from '../../helpers/run.js';
+import { mockPerTest, type MockFixture } from '../../helpers/mock.js';
+import { childNamed, childrenNamed, parseXml, type XmlElement } from '../../helpers/xml.js';
 
 const mock = mockPerTest({ seed: 4 });
 
-const scratchDirs: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of scratchDirs.splice(0)) cleanup();
-});
-
-function scratch(): string {
-  const dir = tempDir('rsapi-ci-');
-  scratchDirs.push(dir.cleanup);
-  return dir.path;
-}
+const scratch = scratchMaker('rsapi-ci-');
 
 interface Report {
   id: number;

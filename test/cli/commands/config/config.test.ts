@@ -2,10 +2,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../helpers/fake-clock.js';
-import { runInProcess } from '../helpers/run.js';
-import { startMock, type MockFixture } from '../helpers/mock.js';
-import { tempHomePerTest } from '../helpers/settings.js';
+import { FakeClock } from '../../../helpers/fake-clock.js';
+import { runInProcess } from '../../../helpers/run.js';
+import { startMock, type MockFixture } from '../../../helpers/mock.js';
+import { tempHomePerTest } from '../../../helpers/settings.js';
 
 const home = tempHomePerTest('rsapi-home-', 'settings');
 let env: Record<string, string | undefined>;
