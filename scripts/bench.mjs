@@ -57,12 +57,12 @@ try {
     const rsapi = (...args) => [node.path, BIN, ...args];
     if (CASES.has('startup')) {
       const [floor, version, help] = time([[node.path, '-e', '0'], rsapi('--version'), rsapi('--help')], small.env, RUNS);
-      rows.push(ratioRow(node, '`rsapi --version` / `node -e 0`', 1.15, floor, version, peakRss(rsapi('--version'), small.env)));
-      rows.push(ratioRow(node, '`rsapi --help` / `node -e 0`', 2, floor, help, peakRss(rsapi('--help'), small.env)));
+      rows.push(ratioRow(node, '`rsapi --version` / `node -e 0`', 1.1, floor, version, peakRss(rsapi('--version'), small.env)));
+      rows.push(ratioRow(node, '`rsapi --help` / `node -e 0`', 1.8, floor, help, peakRss(rsapi('--help'), small.env)));
     }
     if (CASES.has('page')) {
       const [script, list] = time([[node.path, join(BENCH, 'one-page.mjs')], rsapi('reports', 'list', '-o', 'json')], small.env, RUNS);
-      rows.push(ratioRow(node, 'one page `-o json` / undici script', 1.25, script, list, peakRss(rsapi('reports', 'list', '-o', 'json'), small.env)));
+      rows.push(ratioRow(node, 'one page `-o json` / undici script', 1.15, script, list, peakRss(rsapi('reports', 'list', '-o', 'json'), small.env)));
     }
     if (CASES.has('all')) {
       const command = rsapi('reports', 'list', '--all', '-o', 'ndjson');

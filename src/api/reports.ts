@@ -6,20 +6,11 @@ import { iteratePages, withLargestPage, type PagingOptions } from './paging.js';
 import { CreateLedger, pickRedirected, type SendWindow } from './create-ledger.js';
 import { normaliseReportUrl, reportIdentity, reportUrlSearchTerm } from './report-url.js';
 import { outcomeOfError, RetryPolicy } from './retry-policy.js';
-
+import { DEFAULT_PER_PAGE, type PerPage, type Privacy, type ReportSortField, type SortDirection } from './list-params.js';
 import { RESULTS, type ReportResult } from './report-model.js';
 
 export { RESULTS, type ReportResult };
-export const REPORT_SORT_FIELDS = ['id', 'generated_at', 'url', 'score'] as const;
-export type ReportSortField = (typeof REPORT_SORT_FIELDS)[number];
-export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
-export type SortDirection = (typeof SORT_DIRECTIONS)[number];
-export const PER_PAGE_VALUES = [10, 25, 50, 100] as const;
-export type PerPage = (typeof PER_PAGE_VALUES)[number];
-/** The service's page size when per_page is not sent. */
-export const DEFAULT_PER_PAGE = 10;
-export const PRIVACY = { public: 0, private: 1, password: 2 } as const;
-export type Privacy = (typeof PRIVACY)[keyof typeof PRIVACY];
+export * from './list-params.js';
 
 export interface ReportListParams {
   search?: string;

@@ -1,4 +1,5 @@
 // The retry policy in one place: which outcomes of which methods are tried again, how long to wait, and which leave a create in doubt.
+import { systemClock, type Clock } from './clock.js';
 import { InterruptedError, NetworkError, RateLimitError, ServerError } from './errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -18,33 +19,7 @@ export type AttemptOutcome =
  */
 export type CreateDoubt = 'none' | 'ended' | 'running';
 
-/** Time as the policy sees it; tests pass a fake one so that no test waits real seconds. */
-export interface Clock {
-  /** Milliseconds, monotonic enough for deadlines. */
-  now(): number;
-  /** Waits `ms`; rejects with InterruptedError as soon as `signal` is raised. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /** In [0, 1), for jitter. */
-  random(): number;
-}
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  random: () => Math.random(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(new InterruptedError());
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(new InterruptedError());
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};
+export { systemClock, type Clock };
 
 /** Methods that may be sent again after any retryable outcome: doing them twice does what doing them once does. */
 const IDEMPOTENT = new Set<HttpMethod>(['GET', 'PUT', 'PATCH', 'DELETE']);

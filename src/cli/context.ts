@@ -14,7 +14,7 @@ import type { OutputFormat, OutputOptions, RecordKind } from '../output/index.js
 import { USER_AGENT } from '../version.js';
 import { forStderr } from './stderr.js';
 import type { Invocation } from './invocation.js';
-import type { Clock } from '../api/retry-policy.js';
+import type { Clock } from '../api/clock.js';
 import type { Secrets } from './secrets.js';
 import type { StdoutState } from './stdout-gone.js';
 import type { LockFiles } from '../config/lock-file.js';

@@ -1,6 +1,7 @@
 // Shared flag definitions and value parsers: enums via commander choices, numbers via argument parsers.
 import { InvalidArgumentError, Option, type Command, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
-import { PER_PAGE_VALUES, RESULTS, SORT_DIRECTIONS } from '../api/reports.js';
+import { PER_PAGE_VALUES, SORT_DIRECTIONS } from '../api/list-params.js';
+import { RESULTS } from '../api/report-model.js';
 import { toNumber } from '../api/decode.js';
 import { parseSettingValue } from '../config/keys.js';
 import { GATE_IMPORTANCES, parseCheckIds } from './check-gate.js';

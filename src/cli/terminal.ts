@@ -1,6 +1,4 @@
 // The terminal a command talks to: streams, whether each is a TTY, colour. Injected so tests can swap it.
-import { openSync } from 'node:fs';
-import { ReadStream } from 'node:tty';
 import { InterruptedError } from '../api/errors.js';
 import type { Sink } from '../output/index.js';
 
@@ -41,8 +39,11 @@ export function processTerminal(): Terminal {
   };
 }
 
+/** node:fs and node:tty are taken here, when a prompt needs the terminal, not imported: `--help` need not load them. */
 function openControllingTerminal(): TtyInput | undefined {
   try {
+    const { openSync } = process.getBuiltinModule('node:fs');
+    const { ReadStream } = process.getBuiltinModule('node:tty');
     const input = new ReadStream(openSync('/dev/tty', 'r'));
     return { input, close: () => input.destroy() };
   } catch {

@@ -1,6 +1,16 @@
 // Lock files (`PATH.lock` holding the owner's pid) that keep one writer at a time on a file: taken at once or waited for; a dead owner's lock is taken over.
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * node:fs when a lock is first taken, not imported: the program makes its LockFiles at start-up, and an ES import of
+ * node:fs reads every export, fs.promises (and readline behind it) included, for every command (`--help` too).
+ */
+function fs(): typeof import('node:fs') {
+  return process.getBuiltinModule('node:fs');
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 /** A lock this process holds. */
 export interface HeldLock {
@@ -26,11 +36,11 @@ export class LockFiles {
   tryLock(lockPath: string): LockAttempt {
     for (let tries = 0; tries < 2; tries++) {
       try {
-        const fd = openSync(lockPath, 'wx', 0o600);
+        const fd = fs().openSync(lockPath, 'wx', 0o600);
         try {
-          writeSync(fd, `${process.pid}\n`);
+          fs().writeSync(fd, `${process.pid}\n`);
         } finally {
-          closeSync(fd);
+          fs().closeSync(fd);
         }
         this.held.add(lockPath);
         return { held: { path: lockPath, release: () => this.release(lockPath) } };
@@ -40,7 +50,7 @@ export class LockFiles {
       const holder = this.liveHolder(lockPath);
       if (holder !== undefined) return { holder };
       try {
-        unlinkSync(lockPath);
+        fs().unlinkSync(lockPath);
       } catch {
         // removed meanwhile by another process taking it over: try again
       }
@@ -68,7 +78,7 @@ export class LockFiles {
   private release(lockPath: string): void {
     if (!this.held.delete(lockPath)) return;
     try {
-      if (lockPid(lockPath) === process.pid) unlinkSync(lockPath);
+      if (lockPid(lockPath) === process.pid) fs().unlinkSync(lockPath);
     } catch {
       // already gone
     }
@@ -79,7 +89,7 @@ export class LockFiles {
     const pid = lockPid(lockPath);
     if (pid === undefined) {
       try {
-        return Date.now() - statSync(lockPath).mtimeMs < 5_000 ? 0 : undefined;
+        return Date.now() - fs().statSync(lockPath).mtimeMs < 5_000 ? 0 : undefined;
       } catch {
         return undefined;
       }
@@ -96,7 +106,7 @@ export class LockFiles {
 
 function lockPid(lockPath: string): number | undefined {
   try {
-    const pid = Number(readFileSync(lockPath, 'utf8').trim());
+    const pid = Number(fs().readFileSync(lockPath, 'utf8').trim());
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;

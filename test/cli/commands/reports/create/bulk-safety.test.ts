@@ -65,10 +65,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('one run per journal', () => {
   it('a second run on a journal in use exits 2 at once, naming the file, and sends nothing', async () => {
-    const fixture = await mock({ latencyMs: 200 });
+    const fixture = await mock({ latencyMs: 1_000 });
     const dir = scratch();
     const journal = join(dir, 'run.journal');
-    // Enough URLs (3 rounds of 0.2 s) to hold the journal while the second run tries it.
+    // The first run holds the journal for 3 rounds of 1 s: room for the second (in-process, loading the CLI first on a
+    // loaded machine) to meet the lock; with 0.2 s rounds it sometimes came after the first run had ended.
     const file = urlFile(dir, urls('locked.example', 6));
     const first = start(['reports', 'create', '--from-file', file, '--concurrency', '2', '--journal', journal, '-q'], fixture.env);
     await until(() => fixture.server.requests.length > 0);
