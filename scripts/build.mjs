@@ -105,7 +105,10 @@ function thirdPartyNotices(inputs) {
     const text = licenceFile ? readFileSync(join(dir, licenceFile), 'utf8').trim() : `Licence: ${manifest.license ?? 'see the package'}`;
     sections.set(`${name}@${manifest.version}`, `${name}@${manifest.version} (${manifest.license ?? 'unknown licence'})\n\n${text}\n`);
   }
-  return `rsapi bundles the following packages; their licences follow.\n\n${[...sections.keys()].sort().map((key) => sections.get(key)).join(`\n${'-'.repeat(72)}\n\n`)}`;
+  return `rsapi bundles the following packages; their licences follow.\n\n${[...sections.keys()]
+    .sort()
+    .map((key) => sections.get(key))
+    .join(`\n${'-'.repeat(72)}\n\n`)}`;
 }
 
 /** The library's type declarations (tsc, declarations only), for `import { ApiClient } from 'rsapi'`. */

@@ -44,22 +44,30 @@ async function demo(title, mockArgs, steps) {
   }
 }
 
-await demo('the service of the API document (rsapi mock-server)', [], [
-  ['reports', 'list', '--result', 'bad', '-o', 'table'],
-  ['reports', 'show', '3', '-o', 'table'],
-  ['reports', 'create', 'https://example.com/new-landing-page', '-o', 'table'],
-  ['projects', 'list', '-o', 'table'],
-  ['reports', 'list', '--project', 'example.com', '--limit', '3', '--fields', 'id,url,score', '-o', 'csv'],
-  ['reports', 'list', '--project', 'example.com', '--all', '--fail-on', 'bad', '-q'],
-]);
+await demo(
+  'the service of the API document (rsapi mock-server)',
+  [],
+  [
+    ['reports', 'list', '--result', 'bad', '-o', 'table'],
+    ['reports', 'show', '3', '-o', 'table'],
+    ['reports', 'create', 'https://example.com/new-landing-page', '-o', 'table'],
+    ['projects', 'list', '-o', 'table'],
+    ['reports', 'list', '--project', 'example.com', '--limit', '3', '--fields', 'id,url,score', '-o', 'csv'],
+    ['reports', 'list', '--project', 'example.com', '--all', '--fail-on', 'bad', '-q'],
+  ],
+);
 
-await demo('phpRank as deployed (rsapi mock-server --flavor phprank)', ['--flavor', 'phprank'], [
-  ['reports', 'list', '--limit', '5', '-o', 'table'],
-  ['reports', 'create', 'https://www.example.com/old/landing', '--fields', 'id,url,project,result,score', '-o', 'table'],
-  ['reports', 'stats', '-o', 'table'],
-  ['projects', 'list', '-o', 'table'],
-  ['reports', 'list', '--project', 'shop.example.org', '--all', '--fail-on', 'bad', '-q'],
-]);
+await demo(
+  'phpRank as deployed (rsapi mock-server --flavor phprank)',
+  ['--flavor', 'phprank'],
+  [
+    ['reports', 'list', '--limit', '5', '-o', 'table'],
+    ['reports', 'create', 'https://www.example.com/old/landing', '--fields', 'id,url,project,result,score', '-o', 'table'],
+    ['reports', 'stats', '-o', 'table'],
+    ['projects', 'list', '-o', 'table'],
+    ['reports', 'list', '--project', 'shop.example.org', '--all', '--fail-on', 'bad', '-q'],
+  ],
+);
 
 // One HTML page of a phpRank run (--html), kept after the demo to open in a browser.
 const html = join(tmpdir(), 'rsapi-demo-report.html');

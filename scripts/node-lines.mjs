@@ -37,7 +37,9 @@ export function installLine(line) {
   mkdirSync(CACHE_DIR, { recursive: true });
   const work = mkdtempSync(join(CACHE_DIR, `.installing-${line}-`));
   try {
-    const packed = JSON.parse(execFileSync('npm', ['pack', pkg, '--json', '--pack-destination', work], { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+    const packed = JSON.parse(
+      execFileSync('npm', ['pack', pkg, '--json', '--pack-destination', work], { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }),
+    );
     execFileSync('tar', ['-xzf', join(work, packed[0].filename), '-C', work, 'package/bin/node'], { stdio: 'inherit' });
     const binary = join(work, 'package', 'bin', 'node');
     versionOf(binary); // it runs here, or the install fails now rather than in a test
@@ -58,9 +60,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = process.argv.slice(2);
   const listOnly = args.includes('--installed');
   const lines = args.filter((arg) => /^\d+$/.test(arg));
-  const found = listOnly ? installedLines() : (lines.length > 0 ? lines : DEFAULT_LINES).map((line) => {
-    const path = installLine(line);
-    return { line, version: versionOf(path), path };
-  });
+  const found = listOnly
+    ? installedLines()
+    : (lines.length > 0 ? lines : DEFAULT_LINES).map((line) => {
+        const path = installLine(line);
+        return { line, version: versionOf(path), path };
+      });
   for (const { line, version, path } of found) process.stdout.write(`${line}\t${version}\t${path}\n`);
 }

@@ -52,7 +52,9 @@ export class ApiClient {
     const [pathOnly = '', queryString] = splitOnce(path, '?');
     const fromPath: Params = Object.fromEntries(new URLSearchParams(queryString ?? ''));
     if (mayLeaveBasePath(pathOnly)) {
-      throw new InvalidRequestError(`the path ${JSON.stringify(pathOnly)} could leave the base URL: "." and ".." steps and backslashes are refused, encoded or not`);
+      throw new InvalidRequestError(
+        `the path ${JSON.stringify(pathOnly)} could leave the base URL: "." and ".." steps and backslashes are refused, encoded or not`,
+      );
     }
     const normalised = `/${pathOnly.replace(/^\/+/, '').replace(/^api\/v1(\/|$)/, '')}`;
     // A body of its own (--input): the fields go in the query string, as gh api does.

@@ -70,7 +70,13 @@ export type RedirectPick = { found: ApiRecord } | { ambiguous: ApiRecord[] } | {
  * seconds) and the others are of the send's second, that one is taken. `records` are the newest
  * reports; `createdAt` reads a record's time (ms), if it has one.
  */
-export function pickRedirected(url: string, records: readonly ApiRecord[], window: SendWindow, ledger: CreateLedger, createdAt: (record: ApiRecord) => number | undefined): RedirectPick {
+export function pickRedirected(
+  url: string,
+  records: readonly ApiRecord[],
+  window: SendWindow,
+  ledger: CreateLedger,
+  createdAt: (record: ApiRecord) => number | undefined,
+): RedirectPick {
   const project = reportProject(url);
   const candidates = records.filter((record) => inWindow(record, window, createdAt) && !ledger.isOthers(url, record));
   const own = candidates.filter((record) => projectOf(record) === project);
@@ -82,7 +88,11 @@ export function pickRedirected(url: string, records: readonly ApiRecord[], windo
 }
 
 /** The one report of a second after the send's, when every other one is of the send's second. */
-function laterThanTheSendsSecond(records: readonly ApiRecord[], window: SendWindow, createdAt: (record: ApiRecord) => number | undefined): ApiRecord | undefined {
+function laterThanTheSendsSecond(
+  records: readonly ApiRecord[],
+  window: SendWindow,
+  createdAt: (record: ApiRecord) => number | undefined,
+): ApiRecord | undefined {
   if (window.sentAt === undefined || records.length < 2) return undefined;
   const nextSecond = Math.floor(window.sentAt / 1000) * 1000 + 1000;
   const times = records.map(createdAt);

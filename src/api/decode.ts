@@ -148,9 +148,14 @@ export function redirectError(status: number, request: RequestInfo, location: st
       what: `authentication refused: the service sent rsapi to ${target?.pathname ?? 'its login page'} (not followed), as it does with a key it refuses`,
     });
   }
-  return new ServerError(`the service answered with a redirect${location ? ` to ${redactQuery(location)}` : ''}, which rsapi does not follow`, request, status, {
-    hint: 'check the base URL (https rather than http? the right host and path?); the key is never sent to another address',
-  });
+  return new ServerError(
+    `the service answered with a redirect${location ? ` to ${redactQuery(location)}` : ''}, which rsapi does not follow`,
+    request,
+    status,
+    {
+      hint: 'check the base URL (https rather than http? the right host and path?); the key is never sent to another address',
+    },
+  );
 }
 
 function parseUrl(location: string, base: URL): URL | undefined {

@@ -23,12 +23,7 @@ export class ApiError extends RsapiError {
   /** The answer as it came (status, headers, parsed JSON body), set by the HTTP client; `rsapi api` prints it. */
   response?: { status: number; headers: Record<string, string | string[] | undefined>; body: unknown; text?: string };
 
-  constructor(
-    what: string,
-    request: RequestInfo,
-    status: number | undefined,
-    options?: { cause?: unknown; hint?: string; serviceMessage?: string },
-  ) {
+  constructor(what: string, request: RequestInfo, status: number | undefined, options?: { cause?: unknown; hint?: string; serviceMessage?: string }) {
     const statusText = status === undefined ? '' : ` (HTTP ${status}, ${request.method} ${request.path})`;
     const where = status === undefined ? ` (${request.method} ${request.path})` : statusText;
     super(`${what}${where}`, options);
@@ -136,12 +131,7 @@ export class NetworkError extends ApiError {
   /** True when the request surely never reached the service (safe to resend a POST). */
   readonly neverSent: boolean;
 
-  constructor(
-    request: RequestInfo,
-    kind: NetworkFailureKind,
-    detail: string,
-    options: { cause?: unknown; host?: string; neverSent?: boolean },
-  ) {
+  constructor(request: RequestInfo, kind: NetworkFailureKind, detail: string, options: { cause?: unknown; host?: string; neverSent?: boolean }) {
     super(`${networkWhat(kind, options.host)}: ${detail}`, request, undefined, { cause: options.cause });
     this.kind = kind;
     this.neverSent = options.neverSent ?? (kind === 'refused' || kind === 'dns');
@@ -208,9 +198,14 @@ export class UnsettledCreateError extends ApiError {
   readonly serviceGone: NetworkError | undefined;
 
   constructor(url: string, why: string, options: { cause?: unknown; serviceGone?: NetworkError } = {}) {
-    super(`${why}; the report for ${url} may still be created (the service may still be auditing the page), so it was not sent again`, { method: 'POST', path: '/reports' }, undefined, {
-      cause: options.cause,
-    });
+    super(
+      `${why}; the report for ${url} may still be created (the service may still be auditing the page), so it was not sent again`,
+      { method: 'POST', path: '/reports' },
+      undefined,
+      {
+        cause: options.cause,
+      },
+    );
     this.url = url;
     this.serviceGone = options.serviceGone;
   }

@@ -205,7 +205,9 @@ export class HttpClient {
     const target = new URL(`${this.options.baseUrl}${req.path}${query ? `?${query}` : ''}`);
     const under = target.origin === base.origin && (target.pathname === base.pathname || target.pathname.startsWith(`${base.pathname}/`));
     if (!under) {
-      throw new InvalidRequestError(`the path ${JSON.stringify(req.path)} would leave the base URL ${base.pathname}; "." and ".." steps are refused, encoded or not`);
+      throw new InvalidRequestError(
+        `the path ${JSON.stringify(req.path)} would leave the base URL ${base.pathname}; "." and ".." steps are refused, encoded or not`,
+      );
     }
     return target.href;
   }
@@ -268,7 +270,10 @@ export class HttpClient {
     }
     if (status === 408) {
       // The service gave up receiving the request: nothing was done with it.
-      throw new NetworkError(info, 'timeout', `the service gave up waiting (HTTP 408) after ${attempts} attempt${attempts === 1 ? '' : 's'}`, { host: new URL(url).host, neverSent: true });
+      throw new NetworkError(info, 'timeout', `the service gave up waiting (HTTP 408) after ${attempts} attempt${attempts === 1 ? '' : 's'}`, {
+        host: new URL(url).host,
+        neverSent: true,
+      });
     }
     const error = errorForStatus(status, info, body.value, body.isHtml, serviceMessage(body.value));
     error.response = { status, headers, body: body.value, text: response.text };

@@ -28,9 +28,7 @@ export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
     from = end;
   }
   rewritten += text.slice(from);
-  return JSON.parse(rewritten, (_key, value: unknown) =>
-    typeof value === 'string' && value.startsWith(marker) ? BigInt(value.slice(marker.length)) : value,
-  );
+  return JSON.parse(rewritten, (_key, value: unknown) => (typeof value === 'string' && value.startsWith(marker) ? BigInt(value.slice(marker.length)) : value));
 }
 
 /**
@@ -89,11 +87,15 @@ export function stringifyJson(value: unknown, indent?: number): string {
     if (!(error instanceof TypeError)) throw error;
   }
   let marker: string | undefined;
-  const text = JSON.stringify(value, (_key, item: unknown) => {
-    if (typeof item !== 'bigint') return item;
-    marker ??= `rsapi-integer-${markerId()}:`;
-    return `${marker}${item.toString()}`;
-  }, indent);
+  const text = JSON.stringify(
+    value,
+    (_key, item: unknown) => {
+      if (typeof item !== 'bigint') return item;
+      marker ??= `rsapi-integer-${markerId()}:`;
+      return `${marker}${item.toString()}`;
+    },
+    indent,
+  );
   if (marker === undefined) return text;
   const quoted = new RegExp(`"${marker}(-?\\d+)"`, 'g');
   return text.replace(quoted, '$1');

@@ -109,7 +109,10 @@ export function projectListSilences(params: ProjectListParams): ListSilences {
   const filters: FilterCheck[] = [];
   if (params.search !== undefined) {
     const search = params.search.toLowerCase();
-    filters.push({ flag: `--search ${params.search}`, matches: (record) => matchOrUnknown(text(record.project), (name) => name.toLowerCase().includes(search)) });
+    filters.push({
+      flag: `--search ${params.search}`,
+      matches: (record) => matchOrUnknown(text(record.project), (name) => name.toLowerCase().includes(search)),
+    });
   }
   const order: OrderCheck | undefined =
     params.sortBy === undefined
@@ -179,7 +182,10 @@ function compareText(a: Key, b: Key): number | undefined {
 
 /** A host as a project is named: lower case, no leading `www.`. */
 function cleanHost(value: string): string {
-  return value.trim().toLowerCase().replace(/^www\./, '');
+  return value
+    .trim()
+    .toLowerCase()
+    .replace(/^www\./, '');
 }
 
 /**
@@ -187,7 +193,12 @@ function cleanHost(value: string): string {
  * stored (scheme and all), phpRank its cleaned form for the cleaned term (no scheme, no `www.`).
  */
 function urlContains(url: string, term: string): boolean {
-  const clean = (value: string) => value.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/^www\./, '');
+  const clean = (value: string) =>
+    value
+      .trim()
+      .toLowerCase()
+      .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+      .replace(/^www\./, '');
   if (url.toLowerCase().includes(term.trim().toLowerCase())) return true;
   return clean(url).includes(clean(term).replace(/\/+$/, ''));
 }

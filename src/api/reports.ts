@@ -178,7 +178,10 @@ export class ReportsApi {
         looked = await this.lookUp(sent, ledger);
       } catch (lookUpError) {
         const serviceGone = serviceUnreachable(lookUpError) ? lookUpError : undefined;
-        throw new UnsettledCreateError(url, `the answer was lost and looking the report up failed (${messageOf(lookUpError)})`, { cause: failure, serviceGone });
+        throw new UnsettledCreateError(url, `the answer was lost and looking the report up failed (${messageOf(lookUpError)})`, {
+          cause: failure,
+          serviceGone,
+        });
       }
       if (looked.found) return { report: looked.found, matchedBy: looked.matchedBy, recovered: true, attempts: attempt };
       if (looked.ambiguous) throw new UnsettledCreateError(url, ambiguity(looked.ambiguous), { cause: failure });
@@ -281,7 +284,9 @@ export class ReportsApi {
     const params: ReportListParams = { search: reportUrlSearchTerm(url), searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: LOOKUP_PER_PAGE };
     for await (const page of this.pages(params, { all: true, concurrency: 1 })) {
       const { since } = this.sendWindow({ sentAt });
-      const found = page.records.find((record) => typeof record.url === 'string' && reportIdentity(record.url) === wanted && createdSince(record, since) && accept(record));
+      const found = page.records.find(
+        (record) => typeof record.url === 'string' && reportIdentity(record.url) === wanted && createdSince(record, since) && accept(record),
+      );
       if (found) return found;
       if (page.page >= LOOKUP_MAX_PAGES || page.records.some((record) => !createdSince(record, since))) return undefined;
     }
@@ -292,7 +297,8 @@ export class ReportsApi {
   private async createdSince(window: SendWindow): Promise<ApiRecord[]> {
     const params: ReportListParams = { sortBy: 'id', sort: 'desc', perPage: LOOKUP_PER_PAGE };
     const records: ApiRecord[] = [];
-    const older = (record: ApiRecord) => !createdSince(record, window.since) || (window.newestIdBefore !== undefined && (toNumber(record.id) ?? Infinity) <= window.newestIdBefore);
+    const older = (record: ApiRecord) =>
+      !createdSince(record, window.since) || (window.newestIdBefore !== undefined && (toNumber(record.id) ?? Infinity) <= window.newestIdBefore);
     for await (const page of this.pages(params, { all: true, concurrency: 1 })) {
       records.push(...page.records.filter((record) => !older(record)));
       if (page.page >= LOOKUP_MAX_PAGES || page.records.some(older)) break;
@@ -403,7 +409,10 @@ function createdAtOf(record: ApiRecord): number | undefined {
 
 /** Why a URL stays unsettled when several reports could be its redirected page's. */
 function ambiguity(candidates: readonly ApiRecord[]): string {
-  const ids = candidates.slice(0, 10).map((record) => String(record.id)).join(', ');
+  const ids = candidates
+    .slice(0, 10)
+    .map((record) => String(record.id))
+    .join(', ');
   const more = candidates.length > 10 ? ', ...' : '';
   return `the answer was lost, no report is stored under its URL, and ${candidates.length} reports created since it was sent could be its page's after a redirect (ids ${ids}${more})`;
 }

@@ -5,9 +5,7 @@ import { InterruptedError, NetworkError, RateLimitError, ServerError } from './e
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** How an attempt ended, as far as retrying cares: an answer with a status, or no answer at all. */
-export type AttemptOutcome =
-  | { type: 'answer'; status: number; retryAfter?: string | string[] }
-  | { type: 'network'; neverSent: boolean };
+export type AttemptOutcome = { type: 'answer'; status: number; retryAfter?: string | string[] } | { type: 'network'; neverSent: boolean };
 
 /**
  * What an unanswered create may have left at the service:
@@ -121,7 +119,8 @@ const MIN_SETTLE_WINDOW_MS = 3_000;
 /** The outcome a typed error stands for, if it is the end of an attempt (not a usage error, not Ctrl-C). */
 export function outcomeOfError(error: unknown): AttemptOutcome | undefined {
   if (error instanceof InterruptedError) return undefined;
-  if (error instanceof NetworkError) return error.status === undefined ? { type: 'network', neverSent: error.neverSent } : { type: 'answer', status: error.status };
+  if (error instanceof NetworkError)
+    return error.status === undefined ? { type: 'network', neverSent: error.neverSent } : { type: 'answer', status: error.status };
   if (error instanceof RateLimitError) return { type: 'answer', status: 429 };
   if (error instanceof ServerError && error.status !== undefined) return { type: 'answer', status: error.status };
   return undefined;

@@ -16,13 +16,15 @@ export async function createSender(proxy: ProxySettings = proxyFromEnv(process.e
     // undici is CommonJS: bundled, its exports arrive on `default`.
     const undici = (imported as unknown as { default?: typeof imported }).default ?? imported;
     // Empty rather than undefined: undici falls back to process.env for what is not given.
-    const dispatcher = new undici.EnvHttpProxyAgent({ ...options, httpProxy: proxy.httpProxy ?? '', httpsProxy: proxy.httpsProxy ?? '', noProxy: proxy.noProxy ?? '' });
+    const dispatcher = new undici.EnvHttpProxyAgent({
+      ...options,
+      httpProxy: proxy.httpProxy ?? '',
+      httpsProxy: proxy.httpsProxy ?? '',
+      noProxy: proxy.noProxy ?? '',
+    });
     return { request: (opts) => dispatcher.request(opts), close: () => dispatcher.close() };
   }
-  const [{ default: request }, { default: Agent }] = await Promise.all([
-    import('undici/lib/api/api-request.js'),
-    import('undici/lib/dispatcher/agent.js'),
-  ]);
+  const [{ default: request }, { default: Agent }] = await Promise.all([import('undici/lib/api/api-request.js'), import('undici/lib/dispatcher/agent.js')]);
   const dispatcher = new Agent(options);
   return { request: (opts) => request.call(dispatcher, opts), close: () => dispatcher.close() };
 }

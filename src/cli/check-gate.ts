@@ -1,6 +1,16 @@
 // The check gates (--fail-on-check, --fail-on-importance): which reports fail a named check, or one of an importance.
 import { InvalidArgumentError } from '@commander-js/extra-typings';
-import { CHECK_IDS, checkName, failedChecks, IMPORTANCE_RANK, isCheckId, reportChecks, type CheckId, type CheckOutcome, type Importance } from '../api/checks.js';
+import {
+  CHECK_IDS,
+  checkName,
+  failedChecks,
+  IMPORTANCE_RANK,
+  isCheckId,
+  reportChecks,
+  type CheckId,
+  type CheckOutcome,
+  type Importance,
+} from '../api/checks.js';
 import type { ApiRecord } from '../api/decode.js';
 import { nearest } from '../suggest.js';
 
@@ -18,7 +28,10 @@ export interface CheckGateOptions {
  * nearest id when it looks like a typo (`titel` -> `title`).
  */
 export function parseCheckIds(value: string): CheckId[] {
-  const ids = value.split(',').map((id) => id.trim()).filter(Boolean);
+  const ids = value
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
   if (ids.length === 0) throw new InvalidArgumentError('give at least one check id, e.g. --fail-on-check title,meta_description.');
   const unknown = ids.filter((id) => !isCheckId(id));
   if (unknown.length > 0) {

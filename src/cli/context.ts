@@ -137,11 +137,16 @@ export class CommandContext {
     const { json, output, quiet, fields } = this.globals;
     if (json && output && output !== 'json') throw new UsageError(`--json and -o ${output} ask for different formats`, { hint: 'give one of them' });
     // -q prints ids and nothing else: a format or fields given beside it would be silently ignored.
-    if (quiet && (json || output)) throw new UsageError(`-q prints only ids, one a line; it cannot be combined with ${json ? '--json' : `-o ${output}`}`, { hint: 'give one of them' });
-    if (quiet && fields) throw new UsageError('-q prints only ids, one a line; it cannot be combined with --fields', { hint: `for one field a line: -o tsv --fields ${fields[0] ?? 'url'}` });
+    if (quiet && (json || output))
+      throw new UsageError(`-q prints only ids, one a line; it cannot be combined with ${json ? '--json' : `-o ${output}`}`, { hint: 'give one of them' });
+    if (quiet && fields)
+      throw new UsageError('-q prints only ids, one a line; it cannot be combined with --fields', {
+        hint: `for one field a line: -o tsv --fields ${fields[0] ?? 'url'}`,
+      });
     if (this.globals.jq !== undefined) {
       // jq reads JSON: one document (json) or a stream of them (ndjson).
-      if (quiet || (output && output !== 'json' && output !== 'ndjson')) throw new UsageError(`--jq filters JSON output; it cannot be combined with ${quiet ? '-q' : `-o ${output}`}`, { hint: 'drop one of them' });
+      if (quiet || (output && output !== 'json' && output !== 'ndjson'))
+        throw new UsageError(`--jq filters JSON output; it cannot be combined with ${quiet ? '-q' : `-o ${output}`}`, { hint: 'drop one of them' });
       return output ?? 'json';
     }
     if (json) return 'json';
@@ -201,7 +206,9 @@ export class CommandContext {
     if (!this.globals.verbose) {
       if (event.retryInMs !== undefined && event.retryInMs >= NOTICEABLE_WAIT_MS) {
         const why = event.status !== undefined ? `HTTP ${event.status}` : (event.error ?? 'failed');
-        this.note(`rsapi: ${event.method} ${new URL(event.url).pathname}: ${why}; retrying in ${Math.round(event.retryInMs / 1000)} s (attempt ${event.attempt + 1})`);
+        this.note(
+          `rsapi: ${event.method} ${new URL(event.url).pathname}: ${why}; retrying in ${Math.round(event.retryInMs / 1000)} s (attempt ${event.attempt + 1})`,
+        );
       }
       return;
     }
@@ -248,7 +255,8 @@ function checkedProxy(env: NodeJS.ProcessEnv): ProxySettings {
     [proxy.httpProxy, env.HTTP_PROXY ? 'HTTP_PROXY' : 'http_proxy'],
   ] as const;
   for (const [value, variable] of checks) {
-    if (value !== undefined && !isHttpUrl(value)) throw new UsageError(`${variable} is not a proxy URL`, { hint: `write it as http://host:port, or unset ${variable}` });
+    if (value !== undefined && !isHttpUrl(value))
+      throw new UsageError(`${variable} is not a proxy URL`, { hint: `write it as http://host:port, or unset ${variable}` });
   }
   return proxy;
 }

@@ -53,7 +53,8 @@ export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<E
   const validated = ids.map((id) => (run.validate ? run.validate(id) : id));
   const unique = [...new Set(validated)];
   // `-` read nothing: asking "Delete 0 reports?" or printing an empty dry run would hide the empty input.
-  if (unique.length === 0) throw new UsageError(`no ${run.noun} ${run.noun === 'report' ? 'ids' : 'names'} given`, { hint: `\`-\` read none from stdin (one a line)` });
+  if (unique.length === 0)
+    throw new UsageError(`no ${run.noun} ${run.noun === 'report' ? 'ids' : 'names'} given`, { hint: `\`-\` read none from stdin (one a line)` });
   if (run.dryRun) {
     const described = run.describe ? await run.describe(unique, 'dry-run') : new Map<string, ItemDescription>();
     // Ctrl-C during the look-ups: the items never looked up would pass for found.
@@ -102,7 +103,8 @@ export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<E
   }).finally(release);
   const notStarted = unique.length - started;
   const readerGone = stdoutGone?.aborted === true;
-  if (unique.length > 1) ctx.note(deleteSummary(run.noun, { deleted, failed, failure, interrupted, notStarted }, ctx.signal.aborted ? 'interrupted' : 'stdout was closed'));
+  if (unique.length > 1)
+    ctx.note(deleteSummary(run.noun, { deleted, failed, failure, interrupted, notStarted }, ctx.signal.aborted ? 'interrupted' : 'stdout was closed'));
   if (ctx.signal.aborted) return ExitCode.interrupted;
   if (readerGone && notStarted > 0) return ExitCode.stdoutClosed;
   return failure ?? ExitCode.ok;
@@ -125,7 +127,10 @@ function deleteSummary(
   counts: { deleted: number; failed: number; failure: ExitCodeValue | undefined; interrupted: number; notStarted: number },
   stoppedBy: string,
 ): string {
-  const parts = [`deleted ${counts.deleted} ${noun}${counts.deleted === 1 ? '' : 's'}`, `failed ${counts.failed}${counts.failure === undefined ? '' : ` (exit ${counts.failure})`}`];
+  const parts = [
+    `deleted ${counts.deleted} ${noun}${counts.deleted === 1 ? '' : 's'}`,
+    `failed ${counts.failed}${counts.failure === undefined ? '' : ` (exit ${counts.failure})`}`,
+  ];
   if (counts.interrupted > 0) parts.push(`interrupted ${counts.interrupted} (may be deleted)`);
   if (counts.notStarted > 0) parts.push(`not started ${counts.notStarted} (${stoppedBy})`);
   return parts.join(', ');

@@ -4,7 +4,6 @@ import { RsapiError } from '../errors.js';
 
 export { UsageError, emptyFlagError } from '../errors.js';
 
-
 /** No key configured anywhere, or only one stored for another address: an auth failure that never reached the service. */
 export class MissingKeyError extends RsapiError {
   constructor(message: string, options?: { hint?: string }) {

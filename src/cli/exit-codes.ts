@@ -1,6 +1,20 @@
 // The one map from an error to the contract's exit code and the hint shown with it, for the top level and every per-item line.
 import { reportProject } from '../api/report-url.js';
-import { ApiError, AuthError, HiddenRecordError, InterruptedError, InvalidRequestError, NetworkError, NotFoundError, PagingUnsupportedError, RateLimitError, recordOf, ServerError, UnsettledCreateError, ValidationError } from '../api/errors.js';
+import {
+  ApiError,
+  AuthError,
+  HiddenRecordError,
+  InterruptedError,
+  InvalidRequestError,
+  NetworkError,
+  NotFoundError,
+  PagingUnsupportedError,
+  RateLimitError,
+  recordOf,
+  ServerError,
+  UnsettledCreateError,
+  ValidationError,
+} from '../api/errors.js';
 import { BadSitemapError, MissingKeyError, NoMatchError, SitemapUnreachableError, UsageError } from './errors.js';
 
 /** The exit codes of the command contract, one per failure class. */
@@ -75,7 +89,7 @@ function recordHint(path: string): string | undefined {
 /** Said from what the status and request tell, never from the service's (translated) message. */
 function authHint(error: AuthError): string | undefined {
   if (error instanceof HiddenRecordError) {
-    return error.exists ? 'the key may read it but not change it: check the account\'s rights or plan on the service' : recordHint(error.path);
+    return error.exists ? "the key may read it but not change it: check the account's rights or plan on the service" : recordHint(error.path);
   }
   switch (error.refusal) {
     case 'key':

@@ -8,7 +8,21 @@ const FIELD = /^[a-z_][a-z0-9_]*$/i;
  * Field names that a single word after --json is taken as (one with a comma is always a field list): the columns of
  * reports and projects. Any other word stays an argument (`reports show --json 42`, `rsapi --json reports list`).
  */
-const KNOWN_FIELDS = new Set(['id', 'url', 'project', 'result', 'score', 'privacy', 'generated_at', 'created_at', 'updated_at', 'average', 'results', 'failed_checks', 'label']);
+const KNOWN_FIELDS = new Set([
+  'id',
+  'url',
+  'project',
+  'result',
+  'score',
+  'privacy',
+  'generated_at',
+  'created_at',
+  'updated_at',
+  'average',
+  'results',
+  'failed_checks',
+  'label',
+]);
 
 function isFieldList(word: string): boolean {
   if (TOP_COMMANDS.some((command) => command.name === word || command.aliases.includes(word))) return false;
@@ -33,7 +47,8 @@ export function expandJsonFields(argv: readonly string[]): string[] {
       out.push(word);
       continue;
     }
-    if (fieldsGiven) throw new UsageError('the fields are given twice (--json FIELDS and --fields)', { hint: 'give them once: --json id,url or --json --fields id,url' });
+    if (fieldsGiven)
+      throw new UsageError('the fields are given twice (--json FIELDS and --fields)', { hint: 'give them once: --json id,url or --json --fields id,url' });
     fieldsGiven = true;
     out.push('--json', '--fields', fields);
     if (word === '--json') index++;

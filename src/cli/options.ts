@@ -68,7 +68,10 @@ export function refuseEmptyValues(command: CommandUnknownOpts): void {
 }
 
 function fieldListParser(value: string): string[] {
-  const fields = value.split(',').map((f) => f.trim()).filter(Boolean);
+  const fields = value
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   if (fields.length === 0) throw new InvalidArgumentError('give at least one field name, e.g. --fields id,url,score.');
   return fields;
 }
@@ -124,7 +127,9 @@ export function addGateOptions<Args extends unknown[], Opts extends OptionValues
       return n;
     })
     .option('--fail-on-check <ids>', 'exit 10 if any report fails one of these checks (ids, comma-separated, e.g. title,meta_description)', parseCheckIds)
-    .addOption(new Option('--fail-on-importance <level>', 'exit 10 if any report fails a check of this importance (medium: or higher)').choices(GATE_IMPORTANCES));
+    .addOption(
+      new Option('--fail-on-importance <level>', 'exit 10 if any report fails a check of this importance (medium: or higher)').choices(GATE_IMPORTANCES),
+    );
 }
 
 export type GateOptions = DeclaredOptions<typeof addGateOptions<[], {}, {}>>;

@@ -134,7 +134,11 @@ function helpTarget(
   for (const word of words) {
     const next = current.commands.find((command) => command.name() === word || command.aliases().includes(word));
     if (!next || next.name() === 'help') {
-      return { unknown: word, suggestion: nearest(word, [...current.commands.map((command) => command.name()), ...(path.length === 0 ? HELP_TOPIC_NAMES : [])]), path };
+      return {
+        unknown: word,
+        suggestion: nearest(word, [...current.commands.map((command) => command.name()), ...(path.length === 0 ? HELP_TOPIC_NAMES : [])]),
+        path,
+      };
     }
     path.push(next.name());
     current = next;
@@ -206,7 +210,11 @@ function misplacedOptionHint(program: CommandUnknownOpts, message: string, comma
   const named = commandPath.join(' ');
   const owner = owners.includes(named) ? named : owners.length === 1 ? owners[0] : undefined;
   if (owner) return `${flag} is an option of \`rsapi ${owner}\`: put it after the command's name (\`rsapi ${owner} ${flag} ...\`)`;
-  if (owners.length > 1) return `${flag} is an option of ${owners.slice(0, 3).map((path) => `\`rsapi ${path}\``).join(', ')}${owners.length > 3 ? ' and more' : ''}: put it after the command's name`;
+  if (owners.length > 1)
+    return `${flag} is an option of ${owners
+      .slice(0, 3)
+      .map((path) => `\`rsapi ${path}\``)
+      .join(', ')}${owners.length > 3 ? ' and more' : ''}: put it after the command's name`;
   return undefined;
 }
 

@@ -19,12 +19,7 @@ export async function promptSecret(io: Terminal, secrets: Secrets, message: stri
 }
 
 /** `validate` returns true, or a message shown under the prompt while it asks again. */
-export async function promptText(
-  io: Terminal,
-  message: string,
-  defaultValue?: string,
-  validate?: (value: string) => true | string,
-): Promise<string> {
+export async function promptText(io: Terminal, message: string, defaultValue?: string, validate?: (value: string) => true | string): Promise<string> {
   const { default: input } = await import('@inquirer/input');
   return interruptible(input({ message, default: defaultValue, validate }, { input: io.stdin, output: io.stderr as NodeJS.WritableStream }));
 }

@@ -4,7 +4,9 @@ import type { DeclaredOptions } from './options.js';
 import { RESULTS, type ReportListParams } from '../api/reports.js';
 
 /** --search, --search-by, --project, --result. */
-export function addReportFilterOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
+export function addReportFilterOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
+  command: Command<Args, Opts, GlobalOpts>,
+) {
   return command
     .option('--search <query>', 'search the URL for this text')
     .addOption(new Option('--search-by <field>', 'field the search applies to').choices(['url'] as const))

@@ -7,10 +7,11 @@ import type { Secrets } from './secrets.js';
 import type { Terminal } from './terminal.js';
 import { choiceOption, type DeclaredOptions } from './options.js';
 
-
 const PRIVACY_CHOICES = ['public', 'private', 'password', '0', '1', '2'];
 
-export function addPrivacyOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
+export function addPrivacyOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
+  command: Command<Args, Opts, GlobalOpts>,
+) {
   return command
     .addOption(choiceOption('--privacy <privacy>', 'report page privacy', PRIVACY_CHOICES, parsePrivacy))
     .addOption(new Option('--password-stdin', 'read the report page password from standard input (privacy password)').conflicts('passwordFile'))
@@ -28,7 +29,11 @@ function parsePrivacy(value: string): Privacy {
  * The password, when privacy is `password`: from stdin, a file, or a masked prompt on a terminal.
  * Never from a flag value, so it shows neither in shell history nor in the process list.
  */
-export async function resolvePassword(io: Terminal, flags: PrivacyFlags, options: { required: boolean; secrets: Secrets; signal?: AbortSignal }): Promise<string | undefined> {
+export async function resolvePassword(
+  io: Terminal,
+  flags: PrivacyFlags,
+  options: { required: boolean; secrets: Secrets; signal?: AbortSignal },
+): Promise<string | undefined> {
   const given = flags.passwordStdin || flags.passwordFile !== undefined;
   if (given && flags.privacy !== PRIVACY.password) {
     throw new UsageError('a password goes only with --privacy password (2)');

@@ -51,7 +51,11 @@ function readConfigUnlessNeedless(flags: ConnectionFlags, env: NodeJS.ProcessEnv
 
 export function resolveSettings(flags: ConnectionFlags, env: NodeJS.ProcessEnv): ResolvedSettings {
   // An empty flag is a mistake (an unset shell variable?), not a request for the next source.
-  for (const [flag, value] of [['--base-url', flags.baseUrl], ['--api-key', flags.apiKey], ['--profile', flags.profile]] as const) {
+  for (const [flag, value] of [
+    ['--base-url', flags.baseUrl],
+    ['--api-key', flags.apiKey],
+    ['--profile', flags.profile],
+  ] as const) {
     if (value !== undefined && value.trim() === '') throw emptyFlagError(flag);
   }
   const { config, unreadable } = readConfigUnlessNeedless(flags, env);

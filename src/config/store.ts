@@ -32,7 +32,7 @@ export function readStoredConfig(env: NodeJS.ProcessEnv): StoredConfig {
     if (code === 'ENOENT') return {};
     throw new RsapiError(`cannot read the settings file ${path}: ${code ?? String(error)}`, {
       cause: error,
-      hint: 'check RSAPI_CONFIG_DIR and the file\'s permissions; `rsapi config path` prints where it is',
+      hint: "check RSAPI_CONFIG_DIR and the file's permissions; `rsapi config path` prints where it is",
     });
   }
   try {

@@ -52,10 +52,17 @@ const SETTINGS_LOCK_WAIT_MS = 10_000;
 
 function underLock<T>(env: NodeJS.ProcessEnv, locks: LockFiles, work: () => Promise<T>): Promise<T> {
   const path = configPath(env);
-  return locks.withLock(`${path}.lock`, SETTINGS_LOCK_WAIT_MS, work, (holder) =>
-    new RsapiError(`the settings file ${path} stayed locked by another rsapi${holder > 0 ? ` (pid ${holder})` : ''} for ${SETTINGS_LOCK_WAIT_MS / 1000} s; nothing was changed`, {
-      hint: `try again; if no other rsapi runs, remove ${path}.lock`,
-    }),
+  return locks.withLock(
+    `${path}.lock`,
+    SETTINGS_LOCK_WAIT_MS,
+    work,
+    (holder) =>
+      new RsapiError(
+        `the settings file ${path} stayed locked by another rsapi${holder > 0 ? ` (pid ${holder})` : ''} for ${SETTINGS_LOCK_WAIT_MS / 1000} s; nothing was changed`,
+        {
+          hint: `try again; if no other rsapi runs, remove ${path}.lock`,
+        },
+      ),
   );
 }
 

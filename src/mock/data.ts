@@ -31,13 +31,7 @@ export interface MockProject {
 /** The public representation of a report: every stored field except the password. */
 export type ReportResource = Omit<MockReport, 'password'>;
 
-export const SEED_PROJECT_HOSTS = [
-  'example.com',
-  'shop.example.org',
-  'blog.example.net',
-  'docs.example.io',
-  'news.example.co',
-] as const;
+export const SEED_PROJECT_HOSTS = ['example.com', 'shop.example.org', 'blog.example.net', 'docs.example.io', 'news.example.co'] as const;
 
 const SEED_PATHS = ['', 'pricing', 'about', 'contact', 'blog/launch', 'products/widget', 'careers', 'faq', 'terms'];
 

@@ -86,9 +86,7 @@ function compareValues(left: string | number, right: string | number): number {
 /** Orders by one field, ties broken by a second key in the same direction, so asc is exactly desc reversed. */
 function sortRecords<T>(records: T[], primary: (record: T) => string | number, tieBreak: (record: T) => string | number, direction: SortDirection): T[] {
   const sign = direction === 'asc' ? 1 : -1;
-  return [...records].sort(
-    (left, right) => sign * (compareValues(primary(left), primary(right)) || compareValues(tieBreak(left), tieBreak(right))),
-  );
+  return [...records].sort((left, right) => sign * (compareValues(primary(left), primary(right)) || compareValues(tieBreak(left), tieBreak(right))));
 }
 
 export function selectReports<T extends ReportResource>(reports: T[], query: ReportListQuery): T[] {
@@ -98,12 +96,22 @@ export function selectReports<T extends ReportResource>(reports: T[], query: Rep
       (query.project === undefined || report.project === query.project) &&
       (query.result === undefined || report.result === query.result),
   );
-  return sortRecords(matching, (report) => report[query.sortBy], (report) => report.id, query.direction);
+  return sortRecords(
+    matching,
+    (report) => report[query.sortBy],
+    (report) => report.id,
+    query.direction,
+  );
 }
 
 export function selectProjects<T extends MockProject>(projects: T[], query: ProjectListQuery): T[] {
   const matching = projects.filter((project) => query.search === undefined || containsIgnoringCase(project.project, query.search));
-  return sortRecords(matching, (project) => project[query.sortBy], (project) => project.project, query.direction);
+  return sortRecords(
+    matching,
+    (project) => project[query.sortBy],
+    (project) => project.project,
+    query.direction,
+  );
 }
 
 /** Where the list lives and the query it was asked with, so page links keep the other parameters. */
@@ -154,6 +162,14 @@ export function pageBody<T>(
   return {
     data: items,
     links: { first: pageUrl(location, 1), last: pageUrl(location, lastPage), prev, next },
-    meta: { current_page: paging.page, from: window.from, last_page: lastPage, path: location.path, per_page: paging.perPage, to: window.to, total: records.length },
+    meta: {
+      current_page: paging.page,
+      from: window.from,
+      last_page: lastPage,
+      path: location.path,
+      per_page: paging.perPage,
+      to: window.to,
+      total: records.length,
+    },
   };
 }

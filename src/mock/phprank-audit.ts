@@ -44,7 +44,12 @@ const CHECKS: Record<CheckId, CheckSpec> = {
   headings: { importance: 'high', passed: { h1: ['Welcome'], h2: ['About us'] }, failed: { h2: ['About us'] }, errors: { missing: null } },
   htst: { importance: 'low', passed: 'max-age=31536000', failed: null, errors: { missing: null } },
   http2: { importance: 'medium', passed: '2', failed: '1.1', errors: { missing: null } },
-  http_requests: { importance: 'medium', passed: { JavaScripts: 4, CSS: 2, Images: 9 }, failed: { JavaScripts: 48, CSS: 21, Images: 80 }, errors: { too_many: 149 } },
+  http_requests: {
+    importance: 'medium',
+    passed: { JavaScripts: 4, CSS: 2, Images: 9 },
+    failed: { JavaScripts: 48, CSS: 21, Images: 80 },
+    errors: { too_many: 149 },
+  },
   https_encryption: { importance: 'high', passed: 'https', failed: 'http', errors: { missing: null } },
   image_format: { importance: 'medium', passed: [], failed: ['/img/hero.bmp'], errors: { bad_format: ['/img/hero.bmp'] } },
   image_keywords: { importance: 'high', passed: [], failed: ['/img/hero.png'], errors: { missing: ['/img/hero.png'] } },
@@ -154,7 +159,10 @@ export function auditPage(storedUrl: string): Audit {
  * phpRank's cleaning of a URL or a search text: no scheme, no leading `www.`, no trailing `/` when the path is the root.
  */
 export function cleanUrlText(text: string): string {
-  const bare = text.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^www\./i, '');
+  const bare = text
+    .trim()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+    .replace(/^www\./i, '');
   return /^[^/?#]*\/$/.test(bare) ? bare.slice(0, -1) : bare;
 }
 

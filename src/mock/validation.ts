@@ -49,12 +49,7 @@ export function presentValue(input: Input, field: string): string | undefined {
 }
 
 /** The `in:` rule on an optional field: answers the value when valid, else records the error. */
-export function optionalOneOf<T extends string>(
-  input: Input,
-  field: string,
-  allowed: readonly T[],
-  errors: FieldErrors,
-): T | undefined {
+export function optionalOneOf<T extends string>(input: Input, field: string, allowed: readonly T[], errors: FieldErrors): T | undefined {
   const value = presentValue(input, field);
   if (value === undefined) return undefined;
   const match = allowed.find((candidate) => candidate === value);

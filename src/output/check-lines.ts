@@ -23,7 +23,11 @@ export interface CheckLinesOptions {
 /** The failed check ids of a report, comma-separated as --fail-on-check takes them; undefined when it carries no checks. */
 export function failedCheckIds(record: ServiceRecord): string | undefined {
   const outcomes = reportChecks(record);
-  return outcomes === undefined ? undefined : failedChecks(outcomes).map((check) => check.id).join(',');
+  return outcomes === undefined
+    ? undefined
+    : failedChecks(outcomes)
+        .map((check) => check.id)
+        .join(',');
 }
 
 /**

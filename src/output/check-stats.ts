@@ -88,14 +88,16 @@ export class CheckStatsCollector {
 
 function summarise(tally: Tally): CheckStats {
   const rank = (importance: Importance | null) => (importance === null ? IMPORTANCES.length : IMPORTANCE_RANK.get(importance)!);
-  const checks = [...tally.counts.entries()].map(([check, count]): CheckCount => ({
-    check,
-    name: checkName(check),
-    importance: count.importance ?? null,
-    reports: count.reports,
-    failed: count.failed,
-    share: count.reports === 0 ? 0 : count.failed / count.reports,
-  }));
+  const checks = [...tally.counts.entries()].map(
+    ([check, count]): CheckCount => ({
+      check,
+      name: checkName(check),
+      importance: count.importance ?? null,
+      reports: count.reports,
+      failed: count.failed,
+      share: count.reports === 0 ? 0 : count.failed / count.reports,
+    }),
+  );
   checks.sort((a, b) => rank(a.importance) - rank(b.importance) || b.failed - a.failed || (a.check < b.check ? -1 : a.check > b.check ? 1 : 0));
   return { reports: tally.reports, withChecks: tally.withChecks, checks };
 }
@@ -180,10 +182,15 @@ async function tableText(entries: CheckStats[], byProject: boolean, options: Sta
       const name = fitToWidth(terminalText(count.name), shownNameWidth);
       const share = `${Math.round(count.share * 100)}%`.padStart(4);
       const bar = barRoom >= MIN_BAR ? GAP + barOf(count.share, barRoom) : '';
-      lines.push(`${INDENT}${name.text}${' '.repeat(shownNameWidth - name.width)}${GAP}${String(count.failed).padStart(countWidth)}${GAP}${share}${bar}`.trimEnd());
+      lines.push(
+        `${INDENT}${name.text}${' '.repeat(shownNameWidth - name.width)}${GAP}${String(count.failed).padStart(countWidth)}${GAP}${share}${bar}`.trimEnd(),
+      );
     }
     const clean = stats.checks.filter((count) => count.failed === 0).length;
-    if (stats.withChecks > 0 && clean > 0) lines.push(clean === stats.checks.length ? `all ${clean} checks passed on every report` : `${clean} other check${clean === 1 ? '' : 's'} passed on every report`);
+    if (stats.withChecks > 0 && clean > 0)
+      lines.push(
+        clean === stats.checks.length ? `all ${clean} checks passed on every report` : `${clean} other check${clean === 1 ? '' : 's'} passed on every report`,
+      );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -183,7 +183,8 @@ function writeId(out: Sink, record: ServiceRecord, options: OutputOptions): void
   if (!id) return;
   const line = options.terminal ? terminalText(id) : singleLine(id);
   // In a pipe the escaped form is not the name: say so, as a script reading it would act on another one.
-  if (!options.terminal && line !== id) options.notice?.(`rsapi: warning: the ${options.kind === 'report' ? 'report id' : 'project name'} ${line} holds a line break; written escaped`);
+  if (!options.terminal && line !== id)
+    options.notice?.(`rsapi: warning: the ${options.kind === 'report' ? 'report id' : 'project name'} ${line} holds a line break; written escaped`);
   out.write(`${line}\n`);
 }
 

@@ -15,9 +15,7 @@ export function maskSecretFields<T>(value: T): T {
 function masked(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(masked);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [key, SECRET_FIELD.test(key) && isSecretText(item) ? MASKED : masked(item)]),
-  );
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, SECRET_FIELD.test(key) && isSecretText(item) ? MASKED : masked(item)]));
 }
 
 function hasSecretField(value: unknown, depth: number): boolean {

@@ -63,7 +63,10 @@ export function fitColumns(columns: readonly string[], givenNatural: readonly nu
     if (drop === undefined || shown.length === 1) {
       // Nothing more to leave out: shorten everything evenly as a last resort.
       const each = Math.max(1, Math.floor((width - options.gap * (shown.length - 1)) / shown.length));
-      return { widths: columns.map((_, index) => (shown.includes(index) ? Math.min(natural[index] ?? 0, each) : undefined)), hidden: hidden.sort((a, b) => a - b) };
+      return {
+        widths: columns.map((_, index) => (shown.includes(index) ? Math.min(natural[index] ?? 0, each) : undefined)),
+        hidden: hidden.sort((a, b) => a - b),
+      };
     }
     shown.splice(shown.indexOf(drop), 1);
     hidden.push(drop);
@@ -71,7 +74,13 @@ export function fitColumns(columns: readonly string[], givenNatural: readonly nu
 }
 
 /** Widths for the shown columns within `width`, or undefined if they cannot fit. */
-function fitShown(columns: readonly string[], natural: readonly number[], shown: readonly number[], width: number, options: FitOptions): Map<number, number> | undefined {
+function fitShown(
+  columns: readonly string[],
+  natural: readonly number[],
+  shown: readonly number[],
+  width: number,
+  options: FitOptions,
+): Map<number, number> | undefined {
   const widths = new Map(shown.map((index) => [index, natural[index] ?? 0]));
   const budget = width - options.gap * (shown.length - 1);
   const total = (): number => [...widths.values()].reduce((sum, w) => sum + w, 0);

@@ -59,7 +59,9 @@ export class ListTable {
       dropBeforeUrl: options.kind === 'report' ? DROPPED_BEFORE_URL : [],
     });
     const palette = await loadPalette(options.color);
-    const shown = fit.widths.flatMap((width, index) => (width === undefined ? [] : [{ index, width, shorten: shortener(width, allDates[index] === true, index === url) }]));
+    const shown = fit.widths.flatMap((width, index) =>
+      width === undefined ? [] : [{ index, width, shorten: shortener(width, allDates[index] === true, index === url) }],
+    );
     const line = (cells: readonly string[], style: (column: number, text: string) => string, head = false): string => {
       let text = '';
       shown.forEach(({ index, width, shorten }, position) => {

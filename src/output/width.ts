@@ -7,9 +7,24 @@ const ZERO_WIDTH = /^(?:\p{Mark}|\p{Default_Ignorable_Code_Point}|\p{Control})+$
 
 /** Wide (W) and fullwidth (F) ranges of Unicode's East Asian Width, the blocks a URL or project name may hold. */
 const WIDE_RANGES: ReadonlyArray<readonly [number, number]> = [
-  [0x1100, 0x115f], [0x2e80, 0x303e], [0x3041, 0x33ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xa000, 0xa4cf],
-  [0xa960, 0xa97f], [0xac00, 0xd7a3], [0xf900, 0xfaff], [0xfe10, 0xfe19], [0xfe30, 0xfe6f], [0xff00, 0xff60],
-  [0xffe0, 0xffe6], [0x16fe0, 0x16fe4], [0x17000, 0x18cff], [0x1b000, 0x1b2ff], [0x1f200, 0x1f2ff], [0x20000, 0x2fffd],
+  [0x1100, 0x115f],
+  [0x2e80, 0x303e],
+  [0x3041, 0x33ff],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xa000, 0xa4cf],
+  [0xa960, 0xa97f],
+  [0xac00, 0xd7a3],
+  [0xf900, 0xfaff],
+  [0xfe10, 0xfe19],
+  [0xfe30, 0xfe6f],
+  [0xff00, 0xff60],
+  [0xffe0, 0xffe6],
+  [0x16fe0, 0x16fe4],
+  [0x17000, 0x18cff],
+  [0x1b000, 0x1b2ff],
+  [0x1f200, 0x1f2ff],
+  [0x20000, 0x2fffd],
   [0x30000, 0x3fffd],
 ];
 
@@ -18,7 +33,11 @@ let segmenter: Intl.Segmenter | undefined;
 function graphemes(text: string): Iterable<string> {
   segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   const segments = segmenter.segment(text);
-  return { *[Symbol.iterator]() { for (const { segment } of segments) yield segment; } };
+  return {
+    *[Symbol.iterator]() {
+      for (const { segment } of segments) yield segment;
+    },
+  };
 }
 
 function isWideCodePoint(codePoint: number): boolean {

@@ -57,12 +57,9 @@ describe('isLoopbackHost', () => {
     expect(isLoopbackHost(host)).toBe(true);
   });
 
-  it.each(['example.com', '10.0.0.1', '192.168.1.1', '128.0.0.1', 'localhost.example.com', '::2', '0.0.0.0'])(
-    '%s is not loopback',
-    (host) => {
-      expect(isLoopbackHost(host)).toBe(false);
-    },
-  );
+  it.each(['example.com', '10.0.0.1', '192.168.1.1', '128.0.0.1', 'localhost.example.com', '::2', '0.0.0.0'])('%s is not loopback', (host) => {
+    expect(isLoopbackHost(host)).toBe(false);
+  });
 
   it('agrees with the hostname of a parsed URL', () => {
     expect(isLoopbackHost(new URL('http://[::1]:8787/api/v1').hostname)).toBe(true);

@@ -162,11 +162,9 @@ describe('create after an answer that may leave the service still working', () =
   });
 });
 
-describe('create after an answer that ended the service\'s work', () => {
+describe("create after an answer that ended the service's work", () => {
   it('503 each time: looked up after each, sent again only after a look-up found nothing, then the 503', async () => {
-    const server = await raw((req, res) =>
-      req.method === 'GET' ? sendJson(res, 200, []) : sendJson(res, 503, { message: 'Service Unavailable' }),
-    );
+    const server = await raw((req, res) => (req.method === 'GET' ? sendJson(res, 200, []) : sendJson(res, 503, { message: 'Service Unavailable' })));
     const client = pool.create(server.url, { retries: 2, clock: new FakeClock() });
     const error = await rejectionOf(client.reports.create({ url: 'https://never.example.com/' }));
     expect(error).toBeInstanceOf(ServerError);

@@ -213,9 +213,12 @@ describe('serviceMessage', () => {
     expect(serviceMessage({ message: ' Unauthenticated. ' })).toBe('Unauthenticated.');
   });
 
-  it.each([[undefined], [{ message: '' }], [{ message: null }], [{ message: {} }], [{ message: [' '] }], [{ error: 'x' }], ['text']])('has none in %j', (body) => {
-    expect(serviceMessage(body)).toBeUndefined();
-  });
+  it.each([[undefined], [{ message: '' }], [{ message: null }], [{ message: {} }], [{ message: [' '] }], [{ error: 'x' }], ['text']])(
+    'has none in %j',
+    (body) => {
+      expect(serviceMessage(body)).toBeUndefined();
+    },
+  );
 
   it.each([
     [{ message: 42 }, '42'],

@@ -179,7 +179,7 @@ describe('reports.update', () => {
     expect(report).toMatchObject({ id: 5, privacy: 1 });
   });
 
-  it('a refresh reads the report, then sends update=1 and results=1 (phpRank\'s name), and nothing else', async () => {
+  it("a refresh reads the report, then sends update=1 and results=1 (phpRank's name), and nothing else", async () => {
     const { report, reaudited } = await client.reports.update('6', { refresh: true });
     expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /api/v1/reports/6', 'PATCH /api/v1/reports/6']);
     expect(server.requests[1]?.form).toEqual({ update: '1', results: '1' });

@@ -27,11 +27,7 @@ async function mock(options: Parameters<typeof startMockServer>[0] = {}): Promis
 }
 
 /** Rejects with `type` and the exit code the CLI maps it to, and returns the error for further checks. */
-async function expectFailure<T extends Error>(
-  promise: Promise<unknown>,
-  type: abstract new (...args: never[]) => T,
-  exitCode: number,
-): Promise<T> {
+async function expectFailure<T extends Error>(promise: Promise<unknown>, type: abstract new (...args: never[]) => T, exitCode: number): Promise<T> {
   const error = await rejectionOf(promise);
   expect(error).toBeInstanceOf(type);
   expect(exitCodeOf(error)).toBe(exitCode);
@@ -245,7 +241,11 @@ describe("phpRank's refusals, typed from status and request alone", () => {
   const unauthorized = '{"message":"This action is unauthorized."}';
 
   it('403 on an update, then 404 on the look-up: HiddenRecordError, exists false, exit 4; two requests', async () => {
-    const server = await raw((req, res) => (req.method === 'PATCH' ? sendText(res, 403, unauthorized, 'application/json') : sendText(res, 404, '{"message":"Resource not found.","status":404}', 'application/json')));
+    const server = await raw((req, res) =>
+      req.method === 'PATCH'
+        ? sendText(res, 403, unauthorized, 'application/json')
+        : sendText(res, 404, '{"message":"Resource not found.","status":404}', 'application/json'),
+    );
     const client = pool.create(server.url);
     const error = await expectFailure(client.reports.update('99', { privacy: 1 }), HiddenRecordError, ExitCode.notFound);
     expect(error.exists).toBe(false);
@@ -256,7 +256,9 @@ describe("phpRank's refusals, typed from status and request alone", () => {
   });
 
   it('403 on an update of a report the key can read: HiddenRecordError, exists true, exit 3', async () => {
-    const server = await raw((req, res) => (req.method === 'PATCH' ? sendText(res, 403, unauthorized, 'application/json') : sendJson(res, 200, { data: { id: 5 }, status: 200 })));
+    const server = await raw((req, res) =>
+      req.method === 'PATCH' ? sendText(res, 403, unauthorized, 'application/json') : sendJson(res, 200, { data: { id: 5 }, status: 200 }),
+    );
     const client = pool.create(server.url);
     const error = await expectFailure(client.reports.update('5', { privacy: 1 }), HiddenRecordError, ExitCode.auth);
     expect(error.exists).toBe(true);
@@ -264,7 +266,9 @@ describe("phpRank's refusals, typed from status and request alone", () => {
   });
 
   it('a look-up that cannot tell (unreachable by then, 500) leaves the 403 as it was: "no such report, or not yours", exit 3', async () => {
-    const server = await raw((req, res) => (req.method === 'PATCH' ? sendText(res, 403, unauthorized, 'application/json') : sendJson(res, 500, { message: 'Server Error' })));
+    const server = await raw((req, res) =>
+      req.method === 'PATCH' ? sendText(res, 403, unauthorized, 'application/json') : sendJson(res, 500, { message: 'Server Error' }),
+    );
     const client = pool.create(server.url);
     const error = await expectFailure(client.reports.update('5', { privacy: 1 }), AuthError, ExitCode.auth);
     expect(error).not.toBeInstanceOf(HiddenRecordError);

@@ -19,7 +19,13 @@ const seed = (id: number, score: number, generated: string, url = `https://examp
   generated_at: generated,
   project: 'example.com',
 });
-const phprank = (id: number, result: number, url = `example.com/p/${id}`) => ({ id, url, result, project: 'example.com', generated_at: '2025-05-01T10:00:00.000000Z' });
+const phprank = (id: number, result: number, url = `example.com/p/${id}`) => ({
+  id,
+  url,
+  result,
+  project: 'example.com',
+  generated_at: '2025-05-01T10:00:00.000000Z',
+});
 
 describe('order asked and not kept', () => {
   it.each<[string, ReportListParams, ApiRecord[], string[]]>([
@@ -39,7 +45,12 @@ describe('order asked and not kept', () => {
     ['url asc, letters decide', { sortBy: 'url', sort: 'asc' }, [phprank(1, 1, 'a.example/x'), phprank(2, 1, 'B.example/y'), phprank(3, 1, 'c.example')], []],
     ['url asc, broken', { sortBy: 'url', sort: 'asc' }, [phprank(1, 1, 'c.example'), phprank(2, 1, 'a.example')], ['--sort-by url']],
     // Databases collate punctuation differently: "a-b" and "a/b" are in no order anyone can be held to.
-    ['url, a first difference in punctuation tells nothing', { sortBy: 'url', sort: 'asc' }, [phprank(1, 1, 'x.example/a/b'), phprank(2, 1, 'x.example/a-b')], []],
+    [
+      'url, a first difference in punctuation tells nothing',
+      { sortBy: 'url', sort: 'asc' },
+      [phprank(1, 1, 'x.example/a/b'), phprank(2, 1, 'x.example/a-b')],
+      [],
+    ],
     ['records with no score are left out of the comparison', { sortBy: 'score', sort: 'desc' }, [phprank(1, 90), { id: 2, url: 'x' }, phprank(3, 20)], []],
   ])('%s', (_name, params, records, flags) => {
     expect(reportsFound(params, records).map((silence) => silence.flag)).toEqual(flags);
@@ -57,7 +68,9 @@ describe('order asked and not kept', () => {
 describe('filters asked and not applied', () => {
   it('--result compares the label of the record model (phpRank numbers included)', () => {
     expect(reportsFound({ result: 'bad' }, [phprank(1, 30), phprank(2, 48)])).toEqual([]);
-    expect(reportsFound({ result: 'bad' }, [phprank(1, 30), phprank(2, 49), phprank(3, 95)])).toEqual([{ flag: '--result bad', kind: 'filter', misses: 2, checked: 3 }]);
+    expect(reportsFound({ result: 'bad' }, [phprank(1, 30), phprank(2, 49), phprank(3, 95)])).toEqual([
+      { flag: '--result bad', kind: 'filter', misses: 2, checked: 3 },
+    ]);
     expect(reportsFound({ result: 'good' }, [seed(1, 90, ''), seed(2, 20, '')])).toEqual([{ flag: '--result good', kind: 'filter', misses: 1, checked: 2 }]);
   });
 

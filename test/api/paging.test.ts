@@ -127,7 +127,10 @@ describe.each(ENVELOPES)('the %s envelope', (envelope) => {
   it('pages projects the same way', async () => {
     const pages = await collect(client().projects.pages({ perPage: 10, sortBy: 'project', sort: 'asc' }, { all: true }));
     expect(pages.flatMap((page) => page.records.map((record) => record.project))).toEqual(
-      server.projects().map((project) => project.project).sort(),
+      server
+        .projects()
+        .map((project) => project.project)
+        .sort(),
     );
     expect(server.requests.every((request) => request.path === '/api/v1/projects')).toBe(true);
   });

@@ -116,9 +116,7 @@ describe('retries of reads and updates', () => {
 
   it('caps a long Retry-After at maxRetryAfterMs', async () => {
     const traces: TraceEvent[] = [];
-    const server = await raw((_req, res, index) =>
-      index === 1 ? sendJson(res, 429, {}, { 'Retry-After': '3600' }) : sendJson(res, 200, { data: [] }),
-    );
+    const server = await raw((_req, res, index) => (index === 1 ? sendJson(res, 429, {}, { 'Retry-After': '3600' }) : sendJson(res, 200, { data: [] })));
     const client = pool.create(server.url, { maxRetryAfterMs: 50, onTrace: (event) => traces.push(event) });
     const { ms } = await timed(() => client.reports.list());
     expect(traces[0]).toMatchObject({ attempt: 1, status: 429, retryInMs: 50 });

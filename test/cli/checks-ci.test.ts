@@ -59,7 +59,13 @@ function tableAfter(markdown: string, heading: string): string[][] {
   expect(start, `no "${heading}" in\n${markdown}`).toBeGreaterThanOrEqual(0);
   const table: string[][] = [];
   for (const line of lines.slice(start + 1)) {
-    if (line.startsWith('|')) table.push(line.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\(.)/g, '$1')));
+    if (line.startsWith('|'))
+      table.push(
+        line
+          .slice(1, -1)
+          .split(/(?<!\\)\|/)
+          .map((cell) => cell.trim().replace(/\\(.)/g, '$1')),
+      );
     else if (table.length > 0) break;
   }
   return table.slice(2);
@@ -71,7 +77,9 @@ describe('--baseline with per-check results', () => {
     const { code, stderr } = await runInProcess({ argv: ['reports', 'list', '--baseline', path, '-o', 'json'], env: phprank.env });
     expect(code, stderr).toBe(0);
     const lines = stderr.trim().split('\n');
-    expect(lines.filter((l) => l.includes('new failures:'))).toEqual([expect.stringMatching(new RegExp(`^rsapi:   new failures: ${escape(target.url)}: .*\\(${newFailure}\\)$`))]);
+    expect(lines.filter((l) => l.includes('new failures:'))).toEqual([
+      expect.stringMatching(new RegExp(`^rsapi:   new failures: ${escape(target.url)}: .*\\(${newFailure}\\)$`)),
+    ]);
     expect(lines.filter((l) => l.includes('fixed:'))).toEqual([expect.stringMatching(new RegExp(`^rsapi:   fixed: ${escape(target.url)}: .*\\(${fixed}\\)$`))]);
     expect(lines[0]).toContain('; checks: 1 newly failing on 1 URL, 1 fixed (listed, not failed without --fail-on-new-failures)');
   });
@@ -79,7 +87,10 @@ describe('--baseline with per-check results', () => {
   it('--fail-on-new-failures fails the run on a new failure (exit 10), passes without one', async () => {
     const { path, newFailure } = writeBaseline();
     const junit = join(dir.path, 'junit.xml');
-    const failed = await runInProcess({ argv: ['reports', 'list', '--baseline', path, '--fail-on-new-failures', '--junit', junit, '-o', 'json'], env: phprank.env });
+    const failed = await runInProcess({
+      argv: ['reports', 'list', '--baseline', path, '--fail-on-new-failures', '--junit', junit, '-o', 'json'],
+      env: phprank.env,
+    });
     expect(failed.code, failed.stderr).toBe(10);
     expect(failed.stderr).toMatch(/^rsapi: baseline failed: .*checks: 1 newly failing on 1 URL, 1 fixed \(--fail-on-new-failures\)$/m);
     const cases = child(parseXml(readFileSync(junit, 'utf8')), 'testsuite')!.children.filter((c) => c.name === 'testcase');
@@ -98,7 +109,9 @@ describe('--baseline with per-check results', () => {
     writeFileSync(path, JSON.stringify(reports.map(({ results: _results, ...rest }) => rest)));
     const { code, stderr } = await runInProcess({ argv: ['reports', 'list', '--baseline', path, '-o', 'json'], env: phprank.env });
     expect(code, stderr).toBe(0);
-    expect(stderr.split('\n').filter((line) => line.includes('per-check'))).toEqual([`rsapi: baseline: ${path} holds no per-check results; scores and results compared only`]);
+    expect(stderr.split('\n').filter((line) => line.includes('per-check'))).toEqual([
+      `rsapi: baseline: ${path} holds no per-check results; scores and results compared only`,
+    ]);
     expect(stderr).not.toContain('new failures');
     const before = phprank.server.requests.length;
     const refused = await runInProcess({ argv: ['reports', 'list', '--baseline', path, '--fail-on-new-failures'], env: phprank.env });
@@ -129,7 +142,8 @@ describe('JUnit and the summary name the failed checks', () => {
     for (const testcase of cases) {
       const report = reports.find((r) => r.url === testcase.attributes.name)!;
       const failure = child(testcase, 'failure');
-      if (failing(report).includes(check)) expect(failure?.attributes.message).toMatch(new RegExp(`^failed .*\\(${check}\\).* \\(--fail-on-check ${check}\\)$`));
+      if (failing(report).includes(check))
+        expect(failure?.attributes.message).toMatch(new RegExp(`^failed .*\\(${check}\\).* \\(--fail-on-check ${check}\\)$`));
       else expect(failure).toBeUndefined();
       const out = child(testcase, 'system-out')!.text.split('\n');
       expect(out).toContain(`checks: ${passing(report).length} of 36 passed`);

@@ -76,7 +76,12 @@ describe('reports show with per-check results', () => {
 
   it('escapes what the service wrote in a check before it reaches the terminal', async () => {
     const hostile = phprankReport(9, 'evil.test', []);
-    (hostile.results as Record<string, unknown>).title = { passed: false, importance: 'high', value: '\u001b]0;pwned\u0007x', errors: { 'too\u001b[2J': null } };
+    (hostile.results as Record<string, unknown>).title = {
+      passed: false,
+      importance: 'high',
+      value: '\u001b]0;pwned\u0007x',
+      errors: { 'too\u001b[2J': null },
+    };
     const server = await startReportServer([hostile]);
     try {
       const { code, stdout } = await runInProcess({ argv: ['reports', 'show', '9'], env: server.env, tty: true, columns: 80 });
@@ -95,7 +100,8 @@ async function failuresFromJson(filter: (record: Record<string, unknown>) => boo
   const { stdout } = await onPhprank(['reports', 'list', '--all', '-o', 'json']);
   const counts = new Map<string, number>();
   for (const record of (JSON.parse(stdout) as Record<string, unknown>[]).filter(filter)) {
-    for (const [id, check] of Object.entries(record.results as Record<string, { passed: boolean }>)) counts.set(id, (counts.get(id) ?? 0) + (check.passed ? 0 : 1));
+    for (const [id, check] of Object.entries(record.results as Record<string, { passed: boolean }>))
+      counts.set(id, (counts.get(id) ?? 0) + (check.passed ? 0 : 1));
   }
   return counts;
 }
@@ -110,12 +116,18 @@ describe('reports stats --checks', () => {
     expect(new Map(json.checks.map((c: { check: string; failed: number }) => [c.check, c.failed]))).toEqual(want);
     const meta = json.checks.find((c: { check: string }) => c.check === 'meta_description');
     expect(meta).toEqual({ check: 'meta_description', name: 'Meta description', importance: 'high', reports: 5, failed: 2, share: 0.4 });
-    const ndjson = (await onPhprank(['reports', 'stats', '--checks', '-o', 'ndjson'])).stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const ndjson = (await onPhprank(['reports', 'stats', '--checks', '-o', 'ndjson'])).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(ndjson).toEqual(json.checks);
     const csv = parseCsv((await onPhprank(['reports', 'stats', '--checks', '-o', 'csv'])).stdout);
     expect(csv[0]).toEqual(['check', 'name', 'importance', 'reports', 'failed', 'share']);
     expect(new Map(csv.slice(1).map((row) => [row[0], Number(row[4])]))).toEqual(want);
-    const tsv = (await onPhprank(['reports', 'stats', '--checks', '-o', 'tsv'])).stdout.trim().split('\n').map((line) => line.split('\t'));
+    const tsv = (await onPhprank(['reports', 'stats', '--checks', '-o', 'tsv'])).stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
     expect(tsv).toEqual(csv.slice(1));
   });
 
@@ -158,14 +170,54 @@ describe('reports stats --checks', () => {
 
 describe('check gates', () => {
   const cases: { name: string; argv: string[]; code: number; verdict: RegExp }[] = [
-    { name: 'list --fail-on-check passes when no report fails the check', argv: ['reports', 'list', '--fail-on-check', 'https_encryption,noindex'], code: 0, verdict: /gate passed: 0 of 5 reports fail a listed check \(--fail-on-check https_encryption,noindex\)/ },
-    { name: 'list --fail-on-check fails when one does', argv: ['reports', 'list', '--fail-on-check', 'meta_description'], code: 10, verdict: /gate failed: 2 of 5 reports fail the check meta_description \(--fail-on-check meta_description\)/ },
-    { name: 'list --fail-on-importance high fails on a high check', argv: ['reports', 'list', '--fail-on-importance', 'high'], code: 10, verdict: /gate failed: 3 of 5 reports fail a check of high importance/ },
-    { name: 'list --project --fail-on-importance medium takes medium and high', argv: ['reports', 'list', '--project', 'other.org', '--fail-on-importance', 'medium'], code: 10, verdict: /1 of 2 reports fails a check of medium importance or higher/ },
-    { name: 'show --fail-on-check passes', argv: ['reports', 'show', '4', '--fail-on-check', 'favicon'], code: 0, verdict: /gate passed: 0 of 1 report fail the check favicon/ },
-    { name: 'show --fail-on-importance high fails', argv: ['reports', 'show', '1', '--fail-on-importance', 'high'], code: 10, verdict: /gate failed: 1 of 1 report fails a check of high importance/ },
-    { name: 'create --fail-on-check passes', argv: ['reports', 'create', 'https://fast.test/', '--fail-on-check', 'load_time'], code: 0, verdict: /gate passed: 0 of 1 report fail the check load_time/ },
-    { name: 'create --fail-on-check fails', argv: ['reports', 'create', 'https://slow.test/', 'https://fast.test/', '--fail-on-check', 'load_time'], code: 10, verdict: /gate failed: 1 of 2 reports fails the check load_time/ },
+    {
+      name: 'list --fail-on-check passes when no report fails the check',
+      argv: ['reports', 'list', '--fail-on-check', 'https_encryption,noindex'],
+      code: 0,
+      verdict: /gate passed: 0 of 5 reports fail a listed check \(--fail-on-check https_encryption,noindex\)/,
+    },
+    {
+      name: 'list --fail-on-check fails when one does',
+      argv: ['reports', 'list', '--fail-on-check', 'meta_description'],
+      code: 10,
+      verdict: /gate failed: 2 of 5 reports fail the check meta_description \(--fail-on-check meta_description\)/,
+    },
+    {
+      name: 'list --fail-on-importance high fails on a high check',
+      argv: ['reports', 'list', '--fail-on-importance', 'high'],
+      code: 10,
+      verdict: /gate failed: 3 of 5 reports fail a check of high importance/,
+    },
+    {
+      name: 'list --project --fail-on-importance medium takes medium and high',
+      argv: ['reports', 'list', '--project', 'other.org', '--fail-on-importance', 'medium'],
+      code: 10,
+      verdict: /1 of 2 reports fails a check of medium importance or higher/,
+    },
+    {
+      name: 'show --fail-on-check passes',
+      argv: ['reports', 'show', '4', '--fail-on-check', 'favicon'],
+      code: 0,
+      verdict: /gate passed: 0 of 1 report fail the check favicon/,
+    },
+    {
+      name: 'show --fail-on-importance high fails',
+      argv: ['reports', 'show', '1', '--fail-on-importance', 'high'],
+      code: 10,
+      verdict: /gate failed: 1 of 1 report fails a check of high importance/,
+    },
+    {
+      name: 'create --fail-on-check passes',
+      argv: ['reports', 'create', 'https://fast.test/', '--fail-on-check', 'load_time'],
+      code: 0,
+      verdict: /gate passed: 0 of 1 report fail the check load_time/,
+    },
+    {
+      name: 'create --fail-on-check fails',
+      argv: ['reports', 'create', 'https://slow.test/', 'https://fast.test/', '--fail-on-check', 'load_time'],
+      code: 10,
+      verdict: /gate failed: 1 of 2 reports fails the check load_time/,
+    },
   ];
   // Items need the list to be judged whole: the test server pages by 10, the gate reads every page.
   for (const { name, argv, code, verdict } of cases) {
@@ -213,7 +265,9 @@ describe('a service that sends no per-check results (the seed dialect)', () => {
       expect(code).toBe(8);
       const lines = stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^rsapi: gate not judged: the service sent no per-check results \(`results`\) with its reports, so --fail-on-(check|importance) \S+ cannot be judged(; besides: 0 of 1 report are bad \(--fail-on bad\))?$/);
+      expect(lines[0]).toMatch(
+        /^rsapi: gate not judged: the service sent no per-check results \(`results`\) with its reports, so --fail-on-(check|importance) \S+ cannot be judged(; besides: 0 of 1 report are bad \(--fail-on bad\))?$/,
+      );
       expect(lines[0]!.includes('besides')).toBe(argv.includes('--fail-on'));
     });
   }
@@ -240,7 +294,9 @@ describe('against the phpRank mock (its checks deterministic per URL)', () => {
       expect(list).toHaveLength(30);
       const count = (records: Record<string, unknown>[]) => {
         const counts = new Map<string, number>();
-        for (const record of records) for (const [id, check] of Object.entries(record.results as Record<string, { passed: boolean }>)) counts.set(id, (counts.get(id) ?? 0) + (check.passed ? 0 : 1));
+        for (const record of records)
+          for (const [id, check] of Object.entries(record.results as Record<string, { passed: boolean }>))
+            counts.set(id, (counts.get(id) ?? 0) + (check.passed ? 0 : 1));
         return counts;
       };
       const stats = JSON.parse((await runInProcess({ argv: ['reports', 'stats', '--checks', '-o', 'json'], env: mock.env })).stdout);

@@ -16,7 +16,10 @@ describe('--dry-run', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`5\tdelete\t${urlOf(5)}\n6\tdelete\t${urlOf(6)}\n`);
     expect(result.stderr).toBe('dry run: 2 reports would be deleted; nothing was deleted\n');
-    expect(fixture.server.requests.slice(before).map((request) => `${request.method} ${request.path}`)).toEqual(['GET /api/v1/reports/5', 'GET /api/v1/reports/6']);
+    expect(fixture.server.requests.slice(before).map((request) => `${request.method} ${request.path}`)).toEqual([
+      'GET /api/v1/reports/5',
+      'GET /api/v1/reports/6',
+    ]);
     expect(fixture.server.reports()).toHaveLength(count);
   });
 

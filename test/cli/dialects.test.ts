@@ -102,13 +102,23 @@ const PHPRANK: Dialect = {
     created_at: GENERATED_AT,
     updated_at: GENERATED_AT,
   }),
-  project: (name, reports) => ({ project: name, created_at: GENERATED_AT, reports: reports.length, result: String(reports.reduce((sum, r) => sum + r.score, 0)) }),
+  project: (name, reports) => ({
+    project: name,
+    created_at: GENERATED_AT,
+    reports: reports.length,
+    result: String(reports.reduce((sum, r) => sum + r.score, 0)),
+  }),
   page: (data, page, perPage, total, path) => {
     const lastPage = Math.max(1, Math.ceil(total / perPage));
     const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
     return {
       data,
-      links: { first: `${path}?page=1`, last: `${path}?page=${lastPage}`, prev: page > 1 ? `${path}?page=${page - 1}` : null, next: page < lastPage ? `${path}?page=${page + 1}` : null },
+      links: {
+        first: `${path}?page=1`,
+        last: `${path}?page=${lastPage}`,
+        prev: page > 1 ? `${path}?page=${page - 1}` : null,
+        next: page < lastPage ? `${path}?page=${page + 1}` : null,
+      },
       meta: { current_page: page, from, last_page: lastPage, links: [], path, per_page: perPage, to: from === null ? null : from + data.length - 1, total },
       status: 200,
     };
@@ -126,7 +136,13 @@ async function serveDialect(dialect: Dialect, reports: Report[]): Promise<RawSer
     const path = `${server.url}${url.pathname}`;
     let records: unknown[];
     if (url.pathname === '/api/v1/reports') records = reports.map(dialect.report);
-    else if (url.pathname === '/api/v1/projects') records = [...new Set(reports.map((r) => r.project))].map((name) => dialect.project(name, reports.filter((r) => r.project === name)));
+    else if (url.pathname === '/api/v1/projects')
+      records = [...new Set(reports.map((r) => r.project))].map((name) =>
+        dialect.project(
+          name,
+          reports.filter((r) => r.project === name),
+        ),
+      );
     else return sendText(response, 404, dialect.encode({ message: 'Resource not found.', status: 404 }), 'application/json');
     const body = dialect.page(records.slice((page - 1) * perPage, page * perPage), page, perPage, records.length, path);
     sendText(response, 200, dialect.encode(body), 'application/json');
@@ -214,7 +230,14 @@ const ROWS: Row[] = [
     argv: ['reports', 'stats', '-o', 'table'],
     wantCode: 0,
     want: (o) =>
-      expect(o.stdout.split('\n').slice(0, 6)).toEqual(['reports  8', 'good     3   38%', 'decent   3   38%', 'bad      2   25%', '', 'score    min 12  median 69.3  mean 62.9  max 95']),
+      expect(o.stdout.split('\n').slice(0, 6)).toEqual([
+        'reports  8',
+        'good     3   38%',
+        'decent   3   38%',
+        'bad      2   25%',
+        '',
+        'score    min 12  median 69.3  mean 62.9  max 95',
+      ]),
     same: (o) => o.stdout,
   },
   {
@@ -256,14 +279,29 @@ const ROWS: Row[] = [
   ),
   {
     name: '--junit with --fail-on decent and a baseline',
-    argv: ['reports', 'list', '--all', '-q', '--fail-on', 'decent', '--junit', '{dir}/junit.xml', '--baseline', '{dir}/baseline-phprank.json', '--max-drop', '5'],
+    argv: [
+      'reports',
+      'list',
+      '--all',
+      '-q',
+      '--fail-on',
+      'decent',
+      '--junit',
+      '{dir}/junit.xml',
+      '--baseline',
+      '{dir}/baseline-phprank.json',
+      '--max-drop',
+      '5',
+    ],
     writes: ['junit.xml'],
     wantCode: 10,
     want: (o) => {
       const xml = o.files['junit.xml'] ?? '';
       expect(xml).toMatch(/<testsuites name="rsapi" tests="8" failures="6" errors="0" skipped="0"/);
       expect(xml).toContain('result: decent\nscore: 78.6\n');
-      expect(xml).toContain('<failure message="result decent (--fail-on decent); regressed: score 90 → 78.6 (-11.4), result good → decent (--max-drop 5)" type="gate">');
+      expect(xml).toContain(
+        '<failure message="result decent (--fail-on decent); regressed: score 90 → 78.6 (-11.4), result good → decent (--max-drop 5)" type="gate">',
+      );
     },
     same: (o) => oneUrlForm((o.files['junit.xml'] ?? '').replace(/ time="[\d.]+"/g, '').replace(/ timestamp="[^"]*"/g, '')),
   },
@@ -277,7 +315,8 @@ describe('one record model: the same data in both dialects', () => {
   beforeAll(async () => {
     for (const dialect of dialects) servers.set(dialect.name, await serveDialect(dialect, DATA));
     // Baselines as `reports list -o json` writes them: the records exactly as each dialect sent them.
-    for (const dialect of dialects) writeFileSync(join(scratch.path, `baseline-${dialect.name}.json`), JSON.stringify(earlier(DATA).map(dialect.report), null, 2));
+    for (const dialect of dialects)
+      writeFileSync(join(scratch.path, `baseline-${dialect.name}.json`), JSON.stringify(earlier(DATA).map(dialect.report), null, 2));
   });
   afterAll(async () => {
     await Promise.all([...servers.values()].map((server) => server.close()));
@@ -307,10 +346,20 @@ describe('the mock in its phpRank flavor, against the same reports served in the
     mock = await startMock({ flavor: 'phprank', rateLimit: 1_000_000 });
     // The mock's reports as it sends them (its default order), read back as the data set both columns serve.
     const listed = await runInProcess({ argv: ['reports', 'list', '--all', '-o', 'json'], env: mock.env });
-    const records = JSON.parse(listed.stdout) as { id: number; url: string; project: string; result: number | string; results?: unknown; generated_at: string }[];
-    const data = records.map((r): Report => ({ id: r.id, url: r.url, project: r.project, score: Number(r.result), results: r.results, generatedAt: r.generated_at }));
+    const records = JSON.parse(listed.stdout) as {
+      id: number;
+      url: string;
+      project: string;
+      result: number | string;
+      results?: unknown;
+      generated_at: string;
+    }[];
+    const data = records.map(
+      (r): Report => ({ id: r.id, url: r.url, project: r.project, score: Number(r.result), results: r.results, generatedAt: r.generated_at }),
+    );
     seedServer = await serveDialect(SEED, data);
-    for (const dialect of [SEED, PHPRANK]) writeFileSync(join(scratch.path, `baseline-${dialect.name}.json`), JSON.stringify(earlier(data).map(dialect.report)));
+    for (const dialect of [SEED, PHPRANK])
+      writeFileSync(join(scratch.path, `baseline-${dialect.name}.json`), JSON.stringify(earlier(data).map(dialect.report)));
   });
   afterAll(async () => {
     await Promise.all([mock.close(), seedServer.close()]);

@@ -55,7 +55,13 @@ for (const flavor of flavors) {
       {
         name: 'ndjson: one object a line',
         argv: ['-o', 'ndjson'],
-        check: (stdout: string) => expect(stdout.trim().split('\n').map((line) => JSON.parse(line).action)).toEqual(['delete', 'not-found']),
+        check: (stdout: string) =>
+          expect(
+            stdout
+              .trim()
+              .split('\n')
+              .map((line) => JSON.parse(line).action),
+          ).toEqual(['delete', 'not-found']),
       },
       {
         name: '-q: only the ids that would be deleted',
@@ -65,7 +71,11 @@ for (const flavor of flavors) {
     ];
     for (const row of cases) {
       it(row.name, async () => {
-        const url = String(mockOf(flavor).server.reports().find((report) => report.id === 1)?.url);
+        const url = String(
+          mockOf(flavor)
+            .server.reports()
+            .find((report) => report.id === 1)?.url,
+        );
         const result = await dryRun(flavor, ['reports', 'delete', '1', '99999', '--dry-run', ...row.argv]);
         row.check(result.stdout, url);
         expect(result.stderr).toBe('dry run: 1 report would be deleted, 1 report not found (the real run would exit 4); nothing was deleted\n');
@@ -114,7 +124,9 @@ for (const flavor of flavors) {
     });
 
     it('tsv: id, action and the report count', async () => {
-      const count = mockOf(flavor).server.reports().filter((report) => report.project === 'example.com').length;
+      const count = mockOf(flavor)
+        .server.reports()
+        .filter((report) => report.project === 'example.com').length;
       const result = await dryRun(flavor, ['projects', 'delete', 'example.com', '--dry-run']);
       expect(result.code).toBe(0);
       expect(result.stdout).toBe(`example.com\tdelete\t${count}\n`);
@@ -128,7 +140,12 @@ describe('a dry run on a terminal', () => {
     const url = String(mock.server.reports().find((report) => report.id === 5)?.url);
     const result = await runInProcess({ argv: ['reports', 'delete', '5', '99999', '--dry-run', '--no-color'], env: mock.env, tty: true, columns: 80 });
     expect(result.code).toBe(4);
-    expect(result.stdout.split('\n')).toEqual([expect.stringMatching(/^id +action +url$/), expect.stringMatching(new RegExp(`^5 +delete +${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`)), expect.stringMatching(/^99999 +not-found$/), '']);
+    expect(result.stdout.split('\n')).toEqual([
+      expect.stringMatching(/^id +action +url$/),
+      expect.stringMatching(new RegExp(`^5 +delete +${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`)),
+      expect.stringMatching(/^99999 +not-found$/),
+      '',
+    ]);
   });
 
   it('a look-up that fails otherwise than "not found" ends the dry run with that failure (it cannot predict)', async () => {

@@ -51,11 +51,19 @@ describe('reports list fitted to the terminal', () => {
       for (const line of table) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
       expect(lines[0]).toMatch(/^id +url +/);
       for (const report of firstPage()) {
-        expect(lines.some((line) => new RegExp(`^${report.id} +\\S+ .*\\b${report.result}\\b`).test(line)), String(report.id)).toBe(true);
+        expect(
+          lines.some((line) => new RegExp(`^${report.id} +\\S+ .*\\b${report.result}\\b`).test(line)),
+          String(report.id),
+        ).toBe(true);
       }
       // At 80 the URLs show whole (the scheme, the time of day and the project gave way); at 40 they are cut.
       const urls = firstPage().map((report) => String(report.url).replace(/^https?:\/\//, ''));
-      if (columns === 80) for (const url of urls) expect(lines.some((line) => line.includes(` ${url} `)), url).toBe(true);
+      if (columns === 80)
+        for (const url of urls)
+          expect(
+            lines.some((line) => line.includes(` ${url} `)),
+            url,
+          ).toBe(true);
       else expect(lines.some((line) => line.includes('…'))).toBe(true);
       expect(lines).toContain('page 1 of 7, 63 reports; next: --page 2, or --all');
     });
@@ -111,9 +119,15 @@ describe('what gives way first, on a real pseudo-terminal', () => {
     const phprank = await startMock({ flavor: 'phprank', rateLimit: 0 });
     try {
       const run = async (fixture: MockFixture) => {
-        const { code, screen } = await runOnTerminal(['reports', 'list', '--no-color'], { env: { ...fixture.env, TERM: 'xterm-256color' }, size: { columns, rows: 50 } });
+        const { code, screen } = await runOnTerminal(['reports', 'list', '--no-color'], {
+          env: { ...fixture.env, TERM: 'xterm-256color' },
+          size: { columns, rows: 50 },
+        });
         expect(code).toBe(0);
-        const urls = [...fixture.server.reports()].sort((a, b) => Number(b.id) - Number(a.id)).slice(0, 10).map((report) => String(report.url).replace(/^https?:\/\//, ''));
+        const urls = [...fixture.server.reports()]
+          .sort((a, b) => Number(b.id) - Number(a.id))
+          .slice(0, 10)
+          .map((report) => String(report.url).replace(/^https?:\/\//, ''));
         return { lines: screenLines(screen), urls };
       };
       return [await run(mock), await run(phprank)];
@@ -125,7 +139,11 @@ describe('what gives way first, on a real pseudo-terminal', () => {
   it('at 80 columns every URL shows whole, without its scheme; the date shows without its time; project is left out and said so', async () => {
     for (const { lines, urls } of await screens(80)) {
       expect(lines[0]).toMatch(/^id +url +result +score +privacy +generated_at$/);
-      for (const url of urls) expect(lines.some((line) => new RegExp(`^\\d+ +${url.replace(/[.?*+/]/g, '\\$&')} +(good|decent|bad) +\\d+ +\\w+ +\\d{4}-\\d\\d-\\d\\d$`).test(line)), url).toBe(true);
+      for (const url of urls)
+        expect(
+          lines.some((line) => new RegExp(`^\\d+ +${url.replace(/[.?*+/]/g, '\\$&')} +(good|decent|bad) +\\d+ +\\w+ +\\d{4}-\\d\\d-\\d\\d$`).test(line)),
+          url,
+        ).toBe(true);
       expect(lines.join('\n')).not.toMatch(/https?:\/\/|…/);
       expect(lines).toContain('rsapi: project left out to fit the terminal; --wide shows every column whole');
     }
@@ -145,11 +163,16 @@ describe('what gives way first, on a real pseudo-terminal', () => {
 
   it('reports show at 40 columns wraps a long URL under its value column instead of cutting it', async () => {
     const report = mock.server.reports().find((r) => String(r.url).length > 30);
-    const { code, screen } = await runOnTerminal(['reports', 'show', String(report?.id), '--no-color'], { env: { ...mock.env, TERM: 'xterm-256color' }, size: { columns: 40, rows: 50 } });
+    const { code, screen } = await runOnTerminal(['reports', 'show', String(report?.id), '--no-color'], {
+      env: { ...mock.env, TERM: 'xterm-256color' },
+      size: { columns: 40, rows: 50 },
+    });
     expect(code).toBe(0);
     const lines = screenLines(screen);
     const at = lines.findIndex((line) => line.startsWith('url '));
-    const value = [lines[at] ?? '', ...lines.slice(at + 1).filter((line, i, rest) => rest.slice(0, i + 1).every((l) => l.startsWith('   ')))].map((line) => line.slice(14)).join('');
+    const value = [lines[at] ?? '', ...lines.slice(at + 1).filter((line, i, rest) => rest.slice(0, i + 1).every((l) => l.startsWith('   ')))]
+      .map((line) => line.slice(14))
+      .join('');
     expect(value).toBe(String(report?.url));
     for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(40);
   });

@@ -65,9 +65,19 @@ describe('output formats', () => {
 
   it('-q prints only ids; for projects, names', async () => {
     const { stdout } = await list('-q');
-    expect(stdout.trim().split('\n').every((line) => /^\d+$/.test(line))).toBe(true);
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .every((line) => /^\d+$/.test(line)),
+    ).toBe(true);
     const projects = await runInProcess({ argv: ['projects', 'list', '-q'], env: mock.env });
-    expect(projects.stdout.trim().split('\n').sort()).toEqual(mock.server.projects().map((p) => p.project).sort());
+    expect(projects.stdout.trim().split('\n').sort()).toEqual(
+      mock.server
+        .projects()
+        .map((p) => p.project)
+        .sort(),
+    );
   });
 
   it('a stored default output format applies when no flag is given', async () => {
@@ -88,7 +98,9 @@ describe('output formats', () => {
       pages.push(page);
       if (page === '1') {
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ data: [{ id: 1, url: 'https://a.example/' }], links: { next: 'http://x/api/v1/reports?page=2' }, meta: { current_page: 1 } }));
+        response.end(
+          JSON.stringify({ data: [{ id: 1, url: 'https://a.example/' }], links: { next: 'http://x/api/v1/reports?page=2' }, meta: { current_page: 1 } }),
+        );
       } else {
         response.writeHead(500, { 'content-type': 'application/json' });
         response.end('{"message":"Server Error"}');

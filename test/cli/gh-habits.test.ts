@@ -54,7 +54,7 @@ describe('--json FIELDS (gh form)', () => {
 
 describe('--jq EXPR', () => {
   it('filters the JSON output; strings are printed raw', async () => {
-    const ids = (JSON.parse(await ok(['reports', 'list', '--json'])) as { id: number; url: string }[]);
+    const ids = JSON.parse(await ok(['reports', 'list', '--json'])) as { id: number; url: string }[];
     expect(await ok(['reports', 'list', '--jq', '.[].url'])).toBe(`${ids.map((r) => r.url).join('\n')}\n`);
     expect(await ok(['reports', 'list', '--jq', 'length'])).toBe('3\n');
     expect(JSON.parse(await ok(['reports', 'list', '--jq', '[.[] | {id}]']))).toEqual(ids.map((r) => ({ id: r.id })));
@@ -86,7 +86,7 @@ describe('--jq EXPR', () => {
     expect(await refused(['reports', 'list', '--jq', '.', '-q'])).toMatch(/cannot be combined with -q/);
   });
 
-  it('a runtime error is exit 2 with jq\'s message, nothing on stdout', async () => {
+  it("a runtime error is exit 2 with jq's message, nothing on stdout", async () => {
     const result = await runInProcess({ argv: ['reports', 'list', '--jq', '.foo'], env: mock.env });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');

@@ -4,11 +4,28 @@ import { runInProcess } from '../helpers/run.js';
 
 const COMMANDS = [
   [],
-  ['reports'], ['reports', 'list'], ['reports', 'show'], ['reports', 'create'], ['reports', 'update'], ['reports', 'delete'],
-  ['projects'], ['projects', 'list'], ['projects', 'delete'],
-  ['auth'], ['auth', 'login'], ['auth', 'status'], ['auth', 'logout'],
-  ['config'], ['config', 'get'], ['config', 'set'], ['config', 'unset'], ['config', 'list'], ['config', 'path'],
-  ['api'], ['completion'], ['mock-server'],
+  ['reports'],
+  ['reports', 'list'],
+  ['reports', 'show'],
+  ['reports', 'create'],
+  ['reports', 'update'],
+  ['reports', 'delete'],
+  ['projects'],
+  ['projects', 'list'],
+  ['projects', 'delete'],
+  ['auth'],
+  ['auth', 'login'],
+  ['auth', 'status'],
+  ['auth', 'logout'],
+  ['config'],
+  ['config', 'get'],
+  ['config', 'set'],
+  ['config', 'unset'],
+  ['config', 'list'],
+  ['config', 'path'],
+  ['api'],
+  ['completion'],
+  ['mock-server'],
 ];
 
 describe('--help', () => {

@@ -22,7 +22,11 @@ async function serve(answer: (url: string, method: string) => HostileAnswer): Pr
 }
 
 function rsapi(args: string[], input?: string) {
-  return runInProcess({ argv: [...args, '--base-url', server!.url, '--api-key', KEY], env: { HOME: home.path, RSAPI_CONFIG_DIR: home.settings.dir }, stdin: input });
+  return runInProcess({
+    argv: [...args, '--base-url', server!.url, '--api-key', KEY],
+    env: { HOME: home.path, RSAPI_CONFIG_DIR: home.settings.dir },
+    stdin: input,
+  });
 }
 
 const GIB = 1024 ** 3;

@@ -150,7 +150,15 @@ describe('credentials in a base URL', () => {
 
   it('are masked by auth status (--all too), auth switch, config get and config list when a hand-edited file holds them', async () => {
     home.settings.store({ default: { 'base-url': `http://user:${PASSWORD}@127.0.0.1:9/api/v1`, 'api-key': CANARY } });
-    const runs = [['auth', 'status'], ['auth', 'status', '--json'], ['auth', 'status', '--all'], ['auth', 'switch', 'default'], ['config', 'get', 'base-url'], ['config', 'list'], ['reports', 'list']];
+    const runs = [
+      ['auth', 'status'],
+      ['auth', 'status', '--json'],
+      ['auth', 'status', '--all'],
+      ['auth', 'switch', 'default'],
+      ['config', 'get', 'base-url'],
+      ['config', 'list'],
+      ['reports', 'list'],
+    ];
     for (const argv of runs) {
       const result = await runInProcess({ argv, env });
       expect(result.stdout + result.stderr).not.toContain(PASSWORD);

@@ -78,7 +78,10 @@ describe('on a terminal, nothing the service sends reaches it raw', () => {
   });
 
   it('on a real pseudo-terminal too: a table of reports and a hostile 422', async () => {
-    for (const args of [['reports', 'list'], ['reports', 'create', 'https://example.com/']]) {
+    for (const args of [
+      ['reports', 'list'],
+      ['reports', 'create', 'https://example.com/'],
+    ]) {
       const { screen } = await runOnTerminal([...args, ...connection()], { env });
       expect(screen).not.toMatch(RAW_CONTROLS);
       expect(screen).toMatch(/\\(x1b|u001b|x07|x9b|u009b|u202e|u2066)/);
@@ -95,7 +98,12 @@ describe('into a pipe, data formats stay exact', () => {
 
   it('ndjson is one exact record a line', async () => {
     const { stdout } = await runInProcess({ argv: ['reports', 'list', '-o', 'ndjson', ...connection()] });
-    expect(stdout.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(records);
+    expect(
+      stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(records);
   });
 
   it('csv keeps the raw characters (quoted as RFC 4180 says)', async () => {

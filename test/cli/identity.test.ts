@@ -50,7 +50,10 @@ interface PhpRankServer extends RawServer {
 function storedForm(url: string): string {
   const final = new URL(url);
   final.pathname = final.pathname.replace(/(^|\/)old(?=\/|$)/, '$1new');
-  return final.href.replace(/^https?:\/\//, '').replace(/^www\./, '').replace(/^([^/]*)\/$/, '$1');
+  return final.href
+    .replace(/^https?:\/\//, '')
+    .replace(/^www\./, '')
+    .replace(/^([^/]*)\/$/, '$1');
 }
 
 /**
@@ -86,7 +89,8 @@ async function phpRank(options: PhpRankOptions = {}): Promise<PhpRankServer> {
     ...server,
     reports,
     env: { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: 'phprank-key', RSAPI_CONFIG_DIR: join(scratch(), 'config') },
-    posts: () => server.requests.filter((request: SeenRequest) => request.method === 'POST').map((request) => new URLSearchParams(request.body).get('url') ?? ''),
+    posts: () =>
+      server.requests.filter((request: SeenRequest) => request.method === 'POST').map((request) => new URLSearchParams(request.body).get('url') ?? ''),
   };
 }
 
@@ -113,7 +117,10 @@ function listPage(reports: StoredReport[], query: URLSearchParams): unknown {
 describe('one identity for every form of a URL', () => {
   it('https://www.example.com/ and http://example.com are one report: sent once, as first given', async () => {
     const server = await phpRank();
-    const run = await runInProcess({ argv: ['reports', 'create', 'https://www.example.com/', 'http://example.com', 'HTTPS://Example.com:443', '-o', 'ndjson'], env: server.env });
+    const run = await runInProcess({
+      argv: ['reports', 'create', 'https://www.example.com/', 'http://example.com', 'HTTPS://Example.com:443', '-o', 'ndjson'],
+      env: server.env,
+    });
     expect(run.code).toBe(0);
     expect(server.posts()).toEqual(['https://www.example.com/']);
     expect(run.stderr).toContain('http://example.com given more than once; creating it once');
@@ -149,7 +156,10 @@ describe('one identity for every form of a URL', () => {
     expect(run.stderr).toContain('skipping 1 URL already created');
     expect(server.posts()).toEqual(['https://journal.example/c']);
     expect(server.reports.map((report) => report.url)).toEqual(['journal.example/b', 'journal.example/c']);
-    const lines = readFileSync(journal, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { url: string; status: string; id?: number });
+    const lines = readFileSync(journal, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { url: string; status: string; id?: number });
     expect(lines.filter((line) => line.status === 'created').map((line) => [reportIdentity(line.url), line.id])).toEqual([
       ['journal.example/a', 90],
       ['journal.example/b', 1],
@@ -158,13 +168,21 @@ describe('one identity for every form of a URL', () => {
   });
 
   it('a baseline written from stored URLs (reports list -o json) matches the URLs of a create run: none new, none vanished', async () => {
-    const server = await phpRank({ reports: [{ url: 'https://www.example.com/', result: 90 }, { url: 'https://example.com/pricing', result: 80 }] });
+    const server = await phpRank({
+      reports: [
+        { url: 'https://www.example.com/', result: 90 },
+        { url: 'https://example.com/pricing', result: 80 },
+      ],
+    });
     const baseline = join(scratch(), 'baseline.json');
     const listed = await runInProcess({ argv: ['reports', 'list', '--all', '-o', 'json'], env: server.env });
     expect(listed.code).toBe(0);
     writeFileSync(baseline, listed.stdout);
     expect((JSON.parse(listed.stdout) as { url: string }[]).map((record) => record.url).sort()).toEqual(['example.com', 'example.com/pricing']);
-    const run = await runInProcess({ argv: ['reports', 'create', 'https://www.example.com/', 'http://www.example.com/pricing', '--baseline', baseline, '-q'], env: server.env });
+    const run = await runInProcess({
+      argv: ['reports', 'create', 'https://www.example.com/', 'http://www.example.com/pricing', '--baseline', baseline, '-q'],
+      env: server.env,
+    });
     expect(run.stderr).toMatch(/of 2 reports/);
     expect(run.stderr).not.toMatch(/new|vanished/);
   });
@@ -199,7 +217,13 @@ function journalOf(path: string): { url: string; status: string; id?: number; ma
 
 describe('a redirected page whose answer was lost (stored under its final URL)', () => {
   it('slow audit, answer lost, run stopped while watching; the resume finds it: one report at the server, one POST', async () => {
-    const server = await phpRank({ storeDelayMs: 600, reports: [{ url: 'https://example.com/', result: 90 }, { url: 'https://other.example/old/x', result: 50 }] });
+    const server = await phpRank({
+      storeDelayMs: 600,
+      reports: [
+        { url: 'https://example.com/', result: 90 },
+        { url: 'https://other.example/old/x', result: 50 },
+      ],
+    });
     const journal = join(scratch(), 'journal.ndjson');
     const url = 'https://www.example.com/old/x';
     const argv = ['reports', 'create', url, '--timeout', '0.2', '--journal', journal, '-o', 'ndjson'];
@@ -212,7 +236,9 @@ describe('a redirected page whose answer was lost (stored under its final URL)',
     const resumed = await runInProcess({ argv, env: server.env });
 
     expect(resumed.code).toBe(0);
-    expect(resumed.stderr).toContain(`rsapi: ${url} -> report 3 example.com/new/x (the answer was lost; no report under its URL, taken as the only new report of its project since it was sent (the page redirected))`);
+    expect(resumed.stderr).toContain(
+      `rsapi: ${url} -> report 3 example.com/new/x (the answer was lost; no report under its URL, taken as the only new report of its project since it was sent (the page redirected))`,
+    );
     expect(JSON.parse(resumed.stdout)).toMatchObject({ id: 3, url: 'example.com/new/x' });
     expect(server.posts()).toEqual([url]);
     expect(server.reports.filter((report) => report.url === 'example.com/new/x')).toHaveLength(1);
@@ -226,10 +252,16 @@ describe('a redirected page whose answer was lost (stored under its final URL)',
     const argv = ['reports', 'create', ...urls, '--timeout', '0.3', '--concurrency', '1', '--journal', journal, '-o', 'ndjson'];
     const first = await runInProcess({ argv, env: server.env });
     expect(first.code).toBe(0);
-    expect(first.stderr).toContain('rsapi: https://www.example.com/old/pricing -> report 2 example.com/new/pricing (the answer was lost; no report under its URL');
+    expect(first.stderr).toContain(
+      'rsapi: https://www.example.com/old/pricing -> report 2 example.com/new/pricing (the answer was lost; no report under its URL',
+    );
     expect(first.stderr).toContain('created 2 (2 found after a lost answer), failed 0');
     // The first send of the run knew no id; the second knew the first one's report.
-    expect(journalOf(journal).filter((line) => line.status === 'sending').map((line) => line.newestIdBefore)).toEqual([undefined, 1]);
+    expect(
+      journalOf(journal)
+        .filter((line) => line.status === 'sending')
+        .map((line) => line.newestIdBefore),
+    ).toEqual([undefined, 1]);
     const again = await runInProcess({ argv, env: server.env });
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('skipping 2 URLs already created');
@@ -277,12 +309,18 @@ describe('the look-up rule for a redirected page (pickRedirected)', () => {
 
   it('ignores a report another URL of the run took, or stored under another URL of the run', () => {
     const ledger = new CreateLedger(['https://www.example.com/old', 'https://example.com/b'], [{ url: 'https://example.com/c', id: 12 }]);
-    const records = [report(13, 'example.com/b', '2026-05-01T10:00:06Z'), report(12, 'example.com/new/c', '2026-05-01T10:00:06Z'), report(11, 'example.com/new', '2026-05-01T10:00:05Z')];
+    const records = [
+      report(13, 'example.com/b', '2026-05-01T10:00:06Z'),
+      report(12, 'example.com/new/c', '2026-05-01T10:00:06Z'),
+      report(11, 'example.com/new', '2026-05-01T10:00:05Z'),
+    ];
     expect(pick(records, ledger)).toEqual({ found: expect.objectContaining({ id: 11 }) });
   });
 
   it('is unsure with two new reports in the project, or new reports only in other projects (a redirect to another host?)', () => {
-    expect(pick([report(12, 'example.com/y', '2026-05-01T10:00:06Z'), report(11, 'example.com/new', '2026-05-01T10:00:05Z')])).toMatchObject({ ambiguous: [{ id: 12 }, { id: 11 }] });
+    expect(pick([report(12, 'example.com/y', '2026-05-01T10:00:06Z'), report(11, 'example.com/new', '2026-05-01T10:00:05Z')])).toMatchObject({
+      ambiguous: [{ id: 12 }, { id: 11 }],
+    });
     expect(pick([report(11, 'elsewhere.example/new', '2026-05-01T10:00:05Z')])).toMatchObject({ ambiguous: [{ id: 11 }] });
   });
 
@@ -295,7 +333,9 @@ describe('the look-up rule for a redirected page (pickRedirected)', () => {
   });
 
   it('in the project, a report elsewhere does not make it unsure', () => {
-    expect(pick([report(12, 'elsewhere.example/z', '2026-05-01T10:00:06Z'), report(11, 'example.com/new', '2026-05-01T10:00:05Z')])).toEqual({ found: expect.objectContaining({ id: 11 }) });
+    expect(pick([report(12, 'elsewhere.example/z', '2026-05-01T10:00:06Z'), report(11, 'example.com/new', '2026-05-01T10:00:05Z')])).toEqual({
+      found: expect.objectContaining({ id: 11 }),
+    });
   });
 });
 
@@ -333,7 +373,10 @@ describe('against the mock in the phpRank flavor (an `old` path segment redirect
     expect(run.stderr).toContain('created 3 (3 found after a lost answer), failed 0');
     expect(run.stderr).toMatch(/rsapi: https:\/\/www\.example\.com\/old\/a -> report \d+ example\.com\/new\/a/);
     expect(run.stderr).toMatch(/rsapi: https:\/\/shop\.example\/old -> report \d+ shop\.example\/new/);
-    const added = fixture.server.reports().slice(seeded).map((report) => report.url);
+    const added = fixture.server
+      .reports()
+      .slice(seeded)
+      .map((report) => report.url);
     expect(added).toEqual(['example.com/new/a', 'shop.example/new', 'example.com/b']);
   });
 });
@@ -354,7 +397,7 @@ describe('JUnit cases of a run with a redirect', () => {
 describe('the journal read back for a resume', () => {
   const line = (entry: object) => `${JSON.stringify({ at: '2026-05-01T10:00:00.000Z', ...entry })}\n`;
 
-  it('keeps the lowest newest-id-before of a URL\'s sends, none once a send did not say, and the ids earlier runs created', () => {
+  it("keeps the lowest newest-id-before of a URL's sends, none once a send did not say, and the ids earlier runs created", () => {
     const history = parseHistory(
       line({ url: 'https://www.a.example/old', status: 'sending', newestIdBefore: 8 }) +
         line({ url: 'https://www.a.example/old', status: 'failed', maybeCreated: true }) +

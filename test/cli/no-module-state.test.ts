@@ -91,7 +91,7 @@ describe('module-level state', () => {
     ['const held = new Set<string>();\nexport function take(p: string) { held.add(p); }', ['held']],
     ['const gone = new AbortController();', ['gone']],
     ['const queue: string[] = [];\nexport function put(s: string) { queue.push(s); }', ['queue']],
-    ["const cache = {} as Record<string, number>;\nexport function remember(k: string) { cache[k] = 1; }", ['cache']],
+    ['const cache = {} as Record<string, number>;\nexport function remember(k: string) { cache[k] = 1; }', ['cache']],
     ['const TABLE = new Set([1, 2]);\nexport const has = (n: number) => TABLE.has(n);', []],
     ["const NAMES = ['a', 'b'] as const;", []],
     ['export function f() { let local = 0; local++; return local; }', []],
@@ -100,4 +100,3 @@ describe('module-level state', () => {
     expect(collect(source, code).map(({ name }) => name)).toEqual(expected);
   });
 });
-

@@ -20,20 +20,27 @@ function counted(fixture: MockFixture): number {
 }
 
 describe('pacing to X-RateLimit-*', () => {
-  it.each(['seed', 'phprank'] as const)('%s flavor: reports create of 25 URLs, --concurrency 8, 10 a second: every one created, at most one 429, no faster than the limit', async (flavor) => {
-    const fixture = await throttled(10, 0, flavor);
-    const urls = Array.from({ length: 25 }, (_, index) => `https://example.com/paced/${index + 1}`);
-    const started = performance.now();
-    const result = await runInProcess({ argv: ['reports', 'create', '--from-file', '-', '--concurrency', '8', '-o', 'json'], env: fixture.env, stdin: urls.join('\n') });
-    const ms = performance.now() - started;
-    expect(result.stderr).not.toMatch(/HTTP 429/);
-    expect(result.code).toBe(0);
-    expect(fixture.server.reports()).toHaveLength(25);
-    expect(refusals(fixture)).toBeLessThanOrEqual(1);
-    // Three windows at least: 25 requests at 10 a window. A client that waited a minute per window would take far longer.
-    expect(ms).toBeGreaterThanOrEqual(2_000);
-    expect(ms).toBeLessThan(8_000);
-  });
+  it.each(['seed', 'phprank'] as const)(
+    '%s flavor: reports create of 25 URLs, --concurrency 8, 10 a second: every one created, at most one 429, no faster than the limit',
+    async (flavor) => {
+      const fixture = await throttled(10, 0, flavor);
+      const urls = Array.from({ length: 25 }, (_, index) => `https://example.com/paced/${index + 1}`);
+      const started = performance.now();
+      const result = await runInProcess({
+        argv: ['reports', 'create', '--from-file', '-', '--concurrency', '8', '-o', 'json'],
+        env: fixture.env,
+        stdin: urls.join('\n'),
+      });
+      const ms = performance.now() - started;
+      expect(result.stderr).not.toMatch(/HTTP 429/);
+      expect(result.code).toBe(0);
+      expect(fixture.server.reports()).toHaveLength(25);
+      expect(refusals(fixture)).toBeLessThanOrEqual(1);
+      // Three windows at least: 25 requests at 10 a window. A client that waited a minute per window would take far longer.
+      expect(ms).toBeGreaterThanOrEqual(2_000);
+      expect(ms).toBeLessThan(8_000);
+    },
+  );
 
   it.each([
     ['reports list --all (pages fetched ahead)', ['reports', 'list', '--all', '--per-page', '10', '-o', 'json'], 120],
@@ -58,7 +65,11 @@ describe('pacing to X-RateLimit-*', () => {
   it('-v says each wait for the end of a window, once however many requests wait', async () => {
     const fixture = await throttled(2);
     const urls = Array.from({ length: 5 }, (_, index) => `https://example.com/said/${index + 1}`);
-    const result = await runInProcess({ argv: ['-v', 'reports', 'create', '--from-file', '-', '--concurrency', '3', '-o', 'json'], env: fixture.env, stdin: urls.join('\n') });
+    const result = await runInProcess({
+      argv: ['-v', 'reports', 'create', '--from-file', '-', '--concurrency', '3', '-o', 'json'],
+      env: fixture.env,
+      stdin: urls.join('\n'),
+    });
     expect(result.code).toBe(0);
     expect(fixture.server.reports()).toHaveLength(5);
     // The first window's end is found by the one 429; the second's is known, and waited out.

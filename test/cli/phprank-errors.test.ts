@@ -17,7 +17,8 @@ interface Answer {
 const RESOURCE_NOT_FOUND: Answer = { status: 404, body: '{"message":"Resource not found.","status":404}' };
 const UNAUTHORIZED: Answer = { status: 403, body: '{"message":"This action is unauthorized."}' };
 const NO_PLAN_ACCESS: Answer = { status: 403, body: '{"message":"You don\'t have access to this feature.","status":403}' };
-const REPORT_5 = '{"id":5,"url":"example.com\\/pricing","project":"example.com","result":78,"privacy":0,"password":false,"generated_at":"2026-11-20T09:14:03.000000Z","created_at":"2026-11-20T09:14:03.000000Z"}';
+const REPORT_5 =
+  '{"id":5,"url":"example.com\\/pricing","project":"example.com","result":78,"privacy":0,"password":false,"generated_at":"2026-11-20T09:14:03.000000Z","created_at":"2026-11-20T09:14:03.000000Z"}';
 const REPORT_5_BODY: Answer = { status: 200, body: `{"data":${REPORT_5},"status":200}` };
 
 /** Laravel's debug answer to an exception: pretty-printed, with the exception's class, file, line and trace. */
@@ -75,18 +76,29 @@ const rows: Row[] = [
     routes: { 'POST /reports': { status: 422, body: '{"message":{"url":["The url must be a valid URL.\\/"]},"status":422}' } },
     argv: ['api', 'POST', '/reports', '-f', 'url=https://example.com/'],
     wantCode: 5,
-    wantStderr: [/^rsapi: the service rejected the request: url: The url must be a valid URL\.\/ \(HTTP 422, POST \/reports\)$/m, /^ {2}url: The url must be a valid URL\.\/$/m],
+    wantStderr: [
+      /^rsapi: the service rejected the request: url: The url must be a valid URL\.\/ \(HTTP 422, POST \/reports\)$/m,
+      /^ {2}url: The url must be a valid URL\.\/$/m,
+    ],
     never: /object Object/,
     wantRequests: ['POST /reports'],
   },
   {
     name: '422 with several fields from reports update: every message listed',
     routes: {
-      'PATCH /reports/5': { status: 422, body: '{"message":{"privacy":["The selected privacy is invalid."],"password":["The password must be at least 1 characters.","Second."]},"status":422}' },
+      'PATCH /reports/5': {
+        status: 422,
+        body: '{"message":{"privacy":["The selected privacy is invalid."],"password":["The password must be at least 1 characters.","Second."]},"status":422}',
+      },
     },
     argv: ['reports', 'update', '5', '--privacy', 'private'],
     wantCode: 5,
-    wantStderr: [/rejected the request: privacy: The selected privacy is invalid\. \(and 2 more errors\)/, /^ {2}privacy: The selected privacy is invalid\.$/m, /^ {2}password: The password must be at least 1 characters\.$/m, /^ {2}password: Second\.$/m],
+    wantStderr: [
+      /rejected the request: privacy: The selected privacy is invalid\. \(and 2 more errors\)/,
+      /^ {2}privacy: The selected privacy is invalid\.$/m,
+      /^ {2}password: The password must be at least 1 characters\.$/m,
+      /^ {2}password: Second\.$/m,
+    ],
     never: /object Object/,
     wantRequests: ['PATCH /reports/5'],
   },
@@ -95,7 +107,10 @@ const rows: Row[] = [
     routes: { 'PATCH /reports/99': UNAUTHORIZED },
     argv: ['reports', 'update', '99', '--privacy', 'private'],
     wantCode: 4,
-    wantStderr: [/^rsapi: no such report, or not yours: GET \/reports\/99 answers 404, so it does not exist \(HTTP 403, PATCH \/reports\/99\)$/m, /^hint: check the id; `rsapi reports list`/m],
+    wantStderr: [
+      /^rsapi: no such report, or not yours: GET \/reports\/99 answers 404, so it does not exist \(HTTP 403, PATCH \/reports\/99\)$/m,
+      /^hint: check the id; `rsapi reports list`/m,
+    ],
     never: /lacks the right|key is valid/,
     wantRequests: ['PATCH /reports/99', 'GET /reports/99'],
   },
@@ -104,7 +119,10 @@ const rows: Row[] = [
     routes: { 'PATCH /reports/5': UNAUTHORIZED, 'GET /reports/5': REPORT_5_BODY },
     argv: ['reports', 'update', '5', '--privacy', 'private'],
     wantCode: 3,
-    wantStderr: [/^rsapi: permission refused: report 5 exists \(GET \/reports\/5 found it\), but the service refuses this to the key: This action is unauthorized\. \(HTTP 403, PATCH \/reports\/5\)$/m, /^hint: the key may read it but not change it/m],
+    wantStderr: [
+      /^rsapi: permission refused: report 5 exists \(GET \/reports\/5 found it\), but the service refuses this to the key: This action is unauthorized\. \(HTTP 403, PATCH \/reports\/5\)$/m,
+      /^hint: the key may read it but not change it/m,
+    ],
     wantRequests: ['PATCH /reports/5', 'GET /reports/5'],
   },
   {
@@ -112,7 +130,10 @@ const rows: Row[] = [
     routes: { 'PATCH /reports/5': NO_PLAN_ACCESS, 'GET /reports/5': NO_PLAN_ACCESS },
     argv: ['reports', 'update', '5', '--privacy', 'private'],
     wantCode: 3,
-    wantStderr: [/^rsapi: no such report, or not yours: You don't have access to this feature\. \(HTTP 403, PATCH \/reports\/5\)$/m, /^hint: the service answers 403 alike/m],
+    wantStderr: [
+      /^rsapi: no such report, or not yours: You don't have access to this feature\. \(HTTP 403, PATCH \/reports\/5\)$/m,
+      /^hint: the service answers 403 alike/m,
+    ],
     never: /key is valid/,
     wantRequests: ['PATCH /reports/5', 'GET /reports/5'],
   },
@@ -130,7 +151,10 @@ const rows: Row[] = [
     routes: {},
     argv: ['reports', 'list'],
     wantCode: 4,
-    wantStderr: [/^rsapi: not found: Resource not found\. \(HTTP 404, GET \/reports\)$/m, /^hint: the service has no such route: check the base URL \(it should end in \/api\/v1/m],
+    wantStderr: [
+      /^rsapi: not found: Resource not found\. \(HTTP 404, GET \/reports\)$/m,
+      /^hint: the service has no such route: check the base URL \(it should end in \/api\/v1/m,
+    ],
     never: /check the id/,
     wantRequests: ['GET /reports'],
   },
@@ -180,7 +204,10 @@ const rows: Row[] = [
     },
     argv: ['reports', 'list'],
     wantCode: 3,
-    wantStderr: [/^rsapi: authentication refused: the service sent rsapi to \/login \(not followed\), as it does with a key it refuses \(HTTP 302, GET \/reports\)$/m, /^hint: check the key: `rsapi auth status`, or log in again with `rsapi auth login`$/m],
+    wantStderr: [
+      /^rsapi: authentication refused: the service sent rsapi to \/login \(not followed\), as it does with a key it refuses \(HTTP 302, GET \/reports\)$/m,
+      /^hint: check the key: `rsapi auth status`, or log in again with `rsapi auth login`$/m,
+    ],
     never: /base URL/,
     wantRequests: ['GET /reports'],
   },
@@ -197,7 +224,10 @@ const rows: Row[] = [
     routes: { 'GET /reports/5': { status: 500, body: EXCEPTION_BODY } },
     argv: ['reports', 'show', '5'],
     wantCode: 8,
-    wantStderr: (stderr) => expect(stderr).toBe('rsapi: server error: SQLSTATE[HY000] [2002] Connection refused (SQL: select * from `reports` where `user_id` = 1) (HTTP 500, GET /reports/5)\n'),
+    wantStderr: (stderr) =>
+      expect(stderr).toBe(
+        'rsapi: server error: SQLSTATE[HY000] [2002] Connection refused (SQL: select * from `reports` where `user_id` = 1) (HTTP 500, GET /reports/5)\n',
+      ),
     never: /trace|Connection\.php|QueryException|runQueryCallback/,
     wantRequests: ['GET /reports/5'],
   },
@@ -211,7 +241,8 @@ const rows: Row[] = [
     },
     argv: ['api', 'POST', '/reports', '-f', 'url=https://nope.invalid/'],
     wantCode: 8,
-    wantStderr: /^rsapi: server error: .*cURL error 6: Could not resolve host: nope\.invalid \(see https:\/\/curl\.haxx\.se\/libcurl\/c\/libcurl-errors\.html\) \(HTTP 500, POST \/reports\)$/m,
+    wantStderr:
+      /^rsapi: server error: .*cURL error 6: Could not resolve host: nope\.invalid \(see https:\/\/curl\.haxx\.se\/libcurl\/c\/libcurl-errors\.html\) \(HTTP 500, POST \/reports\)$/m,
     wantRequests: ['POST /reports'],
   },
 ];
@@ -232,16 +263,23 @@ describe('errors as phpRank sends them', () => {
 describe('the extra `status` field of success bodies', () => {
   it('is not part of a record: show -o json prints the record unwrapped, without it', async () => {
     const server = await phpRank({ 'GET /reports/5': REPORT_5_BODY });
-    const result = await runInProcess({ argv: ['reports', 'show', '5', '-o', 'json'], env: { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: 'php-rank-key-1234' } });
+    const result = await runInProcess({
+      argv: ['reports', 'show', '5', '-o', 'json'],
+      env: { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: 'php-rank-key-1234' },
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(JSON.parse(REPORT_5));
   });
 
   it('is not a record of a list, nor a field of one: list -o json prints the records alone', async () => {
-    const links = '"links":{"first":"https:\\/\\/rank.example.com\\/api\\/v1\\/reports?page=1","last":"https:\\/\\/rank.example.com\\/api\\/v1\\/reports?page=1","prev":null,"next":null}';
+    const links =
+      '"links":{"first":"https:\\/\\/rank.example.com\\/api\\/v1\\/reports?page=1","last":"https:\\/\\/rank.example.com\\/api\\/v1\\/reports?page=1","prev":null,"next":null}';
     const meta = '"meta":{"current_page":1,"from":1,"last_page":1,"path":"https:\\/\\/rank.example.com\\/api\\/v1\\/reports","per_page":10,"to":1,"total":1}';
     const server = await phpRank({ 'GET /reports': { status: 200, body: `{"data":[${REPORT_5}],${links},${meta},"status":200}` } });
-    const result = await runInProcess({ argv: ['reports', 'list', '--all', '-o', 'json'], env: { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: 'php-rank-key-1234' } });
+    const result = await runInProcess({
+      argv: ['reports', 'list', '--all', '-o', 'json'],
+      env: { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: 'php-rank-key-1234' },
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([JSON.parse(REPORT_5)]);
     expect(server.requests).toHaveLength(1);
@@ -251,7 +289,10 @@ describe('the extra `status` field of success bodies', () => {
 describe('reports update --refresh against phpRank', () => {
   it('sends results=1 beside update=1, and says once on stderr when generated_at did not move', async () => {
     const server = await phpRank({ 'GET /reports/5': REPORT_5_BODY, 'PATCH /reports/5': REPORT_5_BODY });
-    const result = await runInProcess({ argv: ['reports', 'update', '5', '--refresh', '-o', 'json'], env: { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: 'php-rank-key-1234' } });
+    const result = await runInProcess({
+      argv: ['reports', 'update', '5', '--refresh', '-o', 'json'],
+      env: { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: 'php-rank-key-1234' },
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(server.requests.map((request) => `${request.method} ${request.url}`)).toEqual(['GET /api/v1/reports/5', 'PATCH /api/v1/reports/5']);
     expect(new URLSearchParams(server.requests[1]?.body)).toEqual(new URLSearchParams('update=1&results=1'));
@@ -262,14 +303,20 @@ describe('reports update --refresh against phpRank', () => {
   it('says nothing when generated_at moved', async () => {
     const after = REPORT_5_BODY.body?.replace('"generated_at":"2026-11-20T09:14:03.000000Z"', '"generated_at":"2026-11-24T10:00:00.000000Z"');
     const server = await phpRank({ 'GET /reports/5': REPORT_5_BODY, 'PATCH /reports/5': { status: 200, body: after } });
-    const result = await runInProcess({ argv: ['reports', 'update', '5', '--refresh'], env: { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: 'php-rank-key-1234' } });
+    const result = await runInProcess({
+      argv: ['reports', 'update', '5', '--refresh'],
+      env: { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: 'php-rank-key-1234' },
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
   });
 
   it('an id that does not exist: the read before the change answers 404, exit 4, and nothing is changed', async () => {
     const server = await phpRank({ 'PATCH /reports/99': UNAUTHORIZED });
-    const result = await runInProcess({ argv: ['reports', 'update', '99', '--refresh'], env: { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: 'php-rank-key-1234' } });
+    const result = await runInProcess({
+      argv: ['reports', 'update', '99', '--refresh'],
+      env: { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: 'php-rank-key-1234' },
+    });
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/check the id/);
     expect(server.requests.map((request) => request.method)).toEqual(['GET']);
@@ -387,7 +434,11 @@ describe('auth login on a plan without API access', () => {
   it('exit 3, nothing saved, and the hint speaks of the plan, not of a wrong key', async () => {
     const mock = await startMock({ flavor: 'phprank', rateLimit: 10_000, planWithoutApi: true });
     try {
-      const result = await runInProcess({ argv: ['auth', 'login', '--with-token', '--base-url', mock.server.url], env: { RSAPI_CONFIG_DIR: mock.configDir }, stdin: `${mock.server.apiKey}\n` });
+      const result = await runInProcess({
+        argv: ['auth', 'login', '--with-token', '--base-url', mock.server.url],
+        env: { RSAPI_CONFIG_DIR: mock.configDir },
+        stdin: `${mock.server.apiKey}\n`,
+      });
       expect(result.code).toBe(3);
       expect(result.stderr).toMatch(/^hint: nothing was saved; .*no API access/m);
       expect(result.stderr).not.toMatch(/check the key is right/);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Secrets } from '../../src/cli/secrets.js';
 
 describe('redactedSink', () => {
-  it('redacts every chunk and passes a full stream\'s false and its drain event through', async () => {
+  it("redacts every chunk and passes a full stream's false and its drain event through", async () => {
     const secrets = new Secrets();
     secrets.register('sink-secret-7788');
     const written: string[] = [];

@@ -150,7 +150,20 @@ describe('reports show, update, create, delete', () => {
 describe('projects', () => {
   it('list maps every flag', async () => {
     const { result, requests } = await requestsOf([
-      'projects', 'list', '--search', 'example', '--search-by', 'project', '--sort-by', 'project', '--sort', 'asc', '--per-page', '50', '-o', 'json',
+      'projects',
+      'list',
+      '--search',
+      'example',
+      '--search-by',
+      'project',
+      '--sort-by',
+      'project',
+      '--sort',
+      'asc',
+      '--per-page',
+      '50',
+      '-o',
+      'json',
     ]);
     expect(result.code, result.stderr).toBe(0);
     expect(requests[0]?.query).toEqual({ search: 'example', search_by: 'project', sort_by: 'project', sort: 'asc', per_page: '50' });

@@ -45,20 +45,23 @@ describe('usage errors before any request', () => {
     expect(await refusedWithNothingSent(args)).toMatch(/--json and -o \w+ ask for different formats/);
   });
 
-  it.each([
-    [['reports', 'update', '7', '--privacy', 'private']],
-    [['reports', 'show', '7']],
-    [['reports', 'create', 'https://b.example/']],
-  ])('%j: a broken stored output setting, named with its file', async (args) => {
-    expect(await refusedWithNothingSent(args, storedOutput('xml'))).toMatch(/output/);
-  });
+  it.each([[['reports', 'update', '7', '--privacy', 'private']], [['reports', 'show', '7']], [['reports', 'create', 'https://b.example/']]])(
+    '%j: a broken stored output setting, named with its file',
+    async (args) => {
+      expect(await refusedWithNothingSent(args, storedOutput('xml'))).toMatch(/output/);
+    },
+  );
 
   it('a password file that does not exist', async () => {
-    expect(await refusedWithNothingSent(['reports', 'update', '7', '--privacy', 'password', '--password-file', join(scratch.path, 'none')])).toMatch(/no such file/);
+    expect(await refusedWithNothingSent(['reports', 'update', '7', '--privacy', 'password', '--password-file', join(scratch.path, 'none')])).toMatch(
+      /no such file/,
+    );
   });
 
   it('a password given without --privacy password', async () => {
-    expect(await refusedWithNothingSent(['reports', 'update', '7', '--privacy', 'private', '--password-stdin'], {}, 'secret\n')).toMatch(/only with --privacy password/);
+    expect(await refusedWithNothingSent(['reports', 'update', '7', '--privacy', 'private', '--password-stdin'], {}, 'secret\n')).toMatch(
+      /only with --privacy password/,
+    );
   });
 
   it('a bad URL among good ones', async () => {

@@ -51,18 +51,39 @@ function warnings(stderr: string): string[] {
 
 describe('against a service that ignores sorts and filters', () => {
   it.each([
-    [['reports', 'list', '--sort-by', 'score', '--sort', 'asc'], 'rsapi: warning: the service ignored --sort-by score (reports came back in another order); printed as received'],
+    [
+      ['reports', 'list', '--sort-by', 'score', '--sort', 'asc'],
+      'rsapi: warning: the service ignored --sort-by score (reports came back in another order); printed as received',
+    ],
     [['reports', 'list', '--result', 'bad'], 'rsapi: warning: the service ignored --result bad (2 of 3 reports do not match it); printed as received'],
-    [['reports', 'list', '--project', 'example.com', '--all'], 'rsapi: warning: the service ignored --project example.com (1 of 3 reports do not match it); printed as received'],
-    [['reports', 'list', '--search', 'https://www.example.com/'], 'rsapi: warning: the service ignored --search https://www.example.com/ (1 of 3 reports do not match it); printed as received'],
-    [['reports', 'list', '--result', 'good', '--fail-on', 'bad'], 'rsapi: warning: the service ignored --result good (2 of 3 reports do not match it); printed and judged as received'],
-    [['reports', 'stats', '--result', 'decent', '-o', 'json'], 'rsapi: warning: the service ignored --result decent (2 of 3 reports do not match it); counted as received'],
+    [
+      ['reports', 'list', '--project', 'example.com', '--all'],
+      'rsapi: warning: the service ignored --project example.com (1 of 3 reports do not match it); printed as received',
+    ],
+    [
+      ['reports', 'list', '--search', 'https://www.example.com/'],
+      'rsapi: warning: the service ignored --search https://www.example.com/ (1 of 3 reports do not match it); printed as received',
+    ],
+    [
+      ['reports', 'list', '--result', 'good', '--fail-on', 'bad'],
+      'rsapi: warning: the service ignored --result good (2 of 3 reports do not match it); printed and judged as received',
+    ],
+    [
+      ['reports', 'stats', '--result', 'decent', '-o', 'json'],
+      'rsapi: warning: the service ignored --result decent (2 of 3 reports do not match it); counted as received',
+    ],
   ])('%j warns once', async (argv, warning) => {
     const env = await deafService(REPORTS);
     const result = await runInProcess({ argv: [...argv, ...(argv[1] === 'list' ? ['-o', 'ndjson'] : [])], env });
     expect(warnings(result.stderr)).toEqual([warning]);
     // Printed (or counted) as received: every record, in the service's order.
-    if (argv[1] === 'list') expect(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: number }).id)).toEqual([3, 2, 1]);
+    if (argv[1] === 'list')
+      expect(
+        result.stdout
+          .trim()
+          .split('\n')
+          .map((line) => (JSON.parse(line) as { id: number }).id),
+      ).toEqual([3, 2, 1]);
   });
 
   it('said once however often the order breaks, across many pages', async () => {
@@ -76,7 +97,9 @@ describe('against a service that ignores sorts and filters', () => {
     const result = await runInProcess({ argv: ['reports', 'list', '--sort-by', 'generated_at', '--all', '--per-page', '10', '-o', 'ndjson'], env });
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n')).toHaveLength(30);
-    expect(warnings(result.stderr)).toEqual(['rsapi: warning: the service ignored --sort-by generated_at (reports came back in another order); printed as received']);
+    expect(warnings(result.stderr)).toEqual([
+      'rsapi: warning: the service ignored --sort-by generated_at (reports came back in another order); printed as received',
+    ]);
   });
 
   it('an order broken only where a page meets the next is still seen', async () => {
@@ -103,7 +126,9 @@ describe('against a service that ignores sorts and filters', () => {
     ];
     const env = await deafService([], projects);
     const sorted = await runInProcess({ argv: ['projects', 'list', '--sort-by', 'project', '--sort', 'asc', '-o', 'json'], env });
-    expect(warnings(sorted.stderr)).toEqual(['rsapi: warning: the service ignored --sort-by project (projects came back in another order); printed as received']);
+    expect(warnings(sorted.stderr)).toEqual([
+      'rsapi: warning: the service ignored --sort-by project (projects came back in another order); printed as received',
+    ]);
     const searched = await runInProcess({ argv: ['projects', 'list', '--search', 'a.ex', '-o', 'json'], env });
     expect(warnings(searched.stderr)).toEqual(['rsapi: warning: the service ignored --search a.ex (1 of 2 projects do not match it); printed as received']);
   });
@@ -127,8 +152,13 @@ describe('against the mock', () => {
     const fixture = await mock({ flavor: 'phprank', seed: 40, rateLimit: 0 });
     const result = await runInProcess({ argv: ['reports', 'list', '--sort-by', field, '--sort', 'asc', '--all', '-o', 'ndjson'], env: fixture.env });
     expect(result.code).toBe(0);
-    expect(warnings(result.stderr)).toEqual([`rsapi: warning: the service ignored --sort-by ${field} (reports came back in another order); printed as received`]);
-    const ids = result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: number }).id);
+    expect(warnings(result.stderr)).toEqual([
+      `rsapi: warning: the service ignored --sort-by ${field} (reports came back in another order); printed as received`,
+    ]);
+    const ids = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { id: number }).id);
     expect(ids).toHaveLength(40);
     // phpRank sorted by id instead, in the direction asked.
     expect(ids).toEqual([...ids].sort((a, b) => a - b));

@@ -20,7 +20,9 @@ beforeAll(async () => {
       response.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>Bad gateway from the proxy</body></html>');
       return;
     }
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { seen: request.headers['x-trace'] ?? null, body: request.body } }));
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ data: { seen: request.headers['x-trace'] ?? null, body: request.body } }));
   });
 });
 afterAll(async () => {
@@ -36,12 +38,25 @@ describe('refused before any request (exit 2)', () => {
     { name: '--min-score 101', argv: ['reports', 'list', '--min-score', '101'], error: /--min-score must be a score from 0 to 100/ },
     { name: '--min-score -5', argv: ['reports', 'list', '--min-score=-5'], error: /--min-score must be a score from 0 to 100/ },
     { name: '--limit beyond any count', argv: ['reports', 'list', '--limit', '99999999999999999999'], error: /--limit is too large/ },
-    { name: '--result twice', argv: ['reports', 'list', '--result', 'good', '--result', 'bad'], error: /--result is given twice \("good", then "bad"\); it takes one value/ },
+    {
+      name: '--result twice',
+      argv: ['reports', 'list', '--result', 'good', '--result', 'bad'],
+      error: /--result is given twice \("good", then "bad"\); it takes one value/,
+    },
     { name: '--project twice', argv: ['reports', 'stats', '--project', 'a', '--project', 'b'], error: /--project is given twice/ },
     { name: 'reports show abc', argv: ['reports', 'show', 'abc'], error: /"abc" is not a report id/ },
     { name: 'reports show 0', argv: ['reports', 'show', '0'], error: /"0" is not a report id/ },
-    { name: 'a list flag before the verb', argv: ['--limit', '2', 'reports', 'list'], error: /unknown option '--limit'\nhint: --limit is an option of `rsapi reports list`: put it after the command's name/ },
-    { name: 'HTTP_PROXY=notaurl', argv: ['reports', 'list'], env: { HTTP_PROXY: 'notaurl' }, error: /^rsapi: HTTP_PROXY is not a proxy URL\nhint: write it as http:\/\/host:port/ },
+    {
+      name: 'a list flag before the verb',
+      argv: ['--limit', '2', 'reports', 'list'],
+      error: /unknown option '--limit'\nhint: --limit is an option of `rsapi reports list`: put it after the command's name/,
+    },
+    {
+      name: 'HTTP_PROXY=notaurl',
+      argv: ['reports', 'list'],
+      env: { HTTP_PROXY: 'notaurl' },
+      error: /^rsapi: HTTP_PROXY is not a proxy URL\nhint: write it as http:\/\/host:port/,
+    },
   ])('$name', async ({ argv, env, error }) => {
     const before = mock.server.requests.length;
     const result = await runInProcess({ argv, env: { ...mock.env, ...env } });
@@ -78,7 +93,10 @@ describe('the settings file', () => {
     const env = { ...mock.env, RSAPI_CONFIG_DIR: join(dir.path, 'corrupt') };
     await runInProcess({ argv: ['config', 'set', 'timeout', '5'], env: { ...env, RSAPI_BASE_URL: undefined, RSAPI_API_KEY: undefined } });
     writeFileSync(join(env.RSAPI_CONFIG_DIR, 'config.json'), '{ not json');
-    const given = await runInProcess({ argv: ['reports', 'list', '--json', '--base-url', mock.server.url, '--api-key', mock.server.apiKey], env: { ...env, RSAPI_BASE_URL: undefined, RSAPI_API_KEY: undefined } });
+    const given = await runInProcess({
+      argv: ['reports', 'list', '--json', '--base-url', mock.server.url, '--api-key', mock.server.apiKey],
+      env: { ...env, RSAPI_BASE_URL: undefined, RSAPI_API_KEY: undefined },
+    });
     expect(given.code, given.stderr).toBe(0);
     expect(JSON.parse(given.stdout)).toHaveLength(3);
     expect(given.stderr).toMatch(/^rsapi: warning: the settings file .* is not valid JSON; passed over/);

@@ -28,7 +28,9 @@ const capital = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 describe('the names of verbs', () => {
   const runs = modules.flatMap(({ path, text }) => [...text.matchAll(/^export async function (\w+Run)\(/gm)].map((match) => ({ path, name: match[1]! })));
-  const optionTypes = modules.flatMap(({ path, text }) => [...text.matchAll(/^export (?:type|interface) (\w+Options)\b/gm)].map((match) => ({ path, name: match[1]! })));
+  const optionTypes = modules.flatMap(({ path, text }) =>
+    [...text.matchAll(/^export (?:type|interface) (\w+Options)\b/gm)].map((match) => ({ path, name: match[1]! })),
+  );
 
   it('names each run after its noun and verb', () => {
     expect(runs.length).toBeGreaterThan(15);
@@ -40,8 +42,10 @@ describe('the names of verbs', () => {
     for (const { path, name } of optionTypes) expect(name, path).toBe(`${capital(verbName(path))}Options`);
   });
 
-  it('calls a run\'s options `opts` everywhere', () => {
-    const parameters = modules.flatMap(({ path, text }) => [...text.matchAll(/^export async function \w+Run\(ctx: CommandContext, (\w+|\{)/gm)].map((match) => ({ path, name: match[1]! })));
+  it("calls a run's options `opts` everywhere", () => {
+    const parameters = modules.flatMap(({ path, text }) =>
+      [...text.matchAll(/^export async function \w+Run\(ctx: CommandContext, (\w+|\{)/gm)].map((match) => ({ path, name: match[1]! })),
+    );
     expect(parameters.length).toBeGreaterThan(10);
     for (const { path, name } of parameters) expect(['opts', '{'], path).toContain(name);
   });

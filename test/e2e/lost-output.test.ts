@@ -33,16 +33,18 @@ function intoDevFull(args: string[]): Promise<{ code: number | null; stderr: str
 const LINE = 'rsapi: cannot write the output: no space left on the device (ENOSPC)\n';
 
 describe('a failed write to stdout', () => {
-  it.each([
-    ['--help'],
-    ['reports', '--help'],
-    ['help', 'reports', 'list'],
-    ['completion', 'zsh'],
-    ['config', 'list'],
-    ['config', 'path'],
-    ['--version'],
-    ['reports', 'list', '--json'],
-  ].map((argv) => ({ argv, name: argv.join(' ') })))('rsapi $name > /dev/full: one line, exit 1', async ({ argv }) => {
+  it.each(
+    [
+      ['--help'],
+      ['reports', '--help'],
+      ['help', 'reports', 'list'],
+      ['completion', 'zsh'],
+      ['config', 'list'],
+      ['config', 'path'],
+      ['--version'],
+      ['reports', 'list', '--json'],
+    ].map((argv) => ({ argv, name: argv.join(' ') })),
+  )('rsapi $name > /dev/full: one line, exit 1', async ({ argv }) => {
     const result = await intoDevFull(argv);
     expect(result.code).toBe(1);
     expect(result.stderr.endsWith(LINE)).toBe(true);

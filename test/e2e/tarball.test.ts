@@ -91,7 +91,16 @@ void client.reports.show(7);
     writeFileSync(
       join(app, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, outDir: 'out', skipLibCheck: true, typeRoots: [NODE_TYPES], types: ['node'] },
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          outDir: 'out',
+          skipLibCheck: true,
+          typeRoots: [NODE_TYPES],
+          types: ['node'],
+        },
         files: ['use.ts', 'misuse.ts'],
       }),
     );

@@ -29,17 +29,20 @@ const HEADERS = { Authorization: 'Bearer mock-key-0123456789abcdef', Accept: 'ap
 
 describe('rsapi mock-server --flavor phprank', () => {
   it('serves phpRank: cleaned final URLs through --redirect, the --rate-limit given, the banner naming the flavor', async () => {
-    await withMockServer(['--flavor', 'phprank', '--seed', '2', '--rate-limit', '7', '--redirect', 'https://go.example/a=https://www.there.example/b'], async (baseUrl, banner) => {
-      expect(banner).toMatch(/^rsapi mock service \(phpRank flavor\) listening on /);
-      const created = await fetch(`${baseUrl}/reports`, {
-        method: 'POST',
-        headers: { ...HEADERS, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ url: 'https://go.example/a' }),
-      });
-      expect(created.status).toBe(201);
-      expect(created.headers.get('x-ratelimit-limit')).toBe('7');
-      expect(((await created.json()) as { data: { url: string; project: string } }).data).toMatchObject({ url: 'there.example/b', project: 'there.example' });
-    });
+    await withMockServer(
+      ['--flavor', 'phprank', '--seed', '2', '--rate-limit', '7', '--redirect', 'https://go.example/a=https://www.there.example/b'],
+      async (baseUrl, banner) => {
+        expect(banner).toMatch(/^rsapi mock service \(phpRank flavor\) listening on /);
+        const created = await fetch(`${baseUrl}/reports`, {
+          method: 'POST',
+          headers: { ...HEADERS, 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ url: 'https://go.example/a' }),
+        });
+        expect(created.status).toBe(201);
+        expect(created.headers.get('x-ratelimit-limit')).toBe('7');
+        expect(((await created.json()) as { data: { url: string; project: string } }).data).toMatchObject({ url: 'there.example/b', project: 'there.example' });
+      },
+    );
   });
 
   it('answers 403 to every call with --plan-without-api', async () => {
@@ -54,7 +57,11 @@ describe('rsapi mock-server --flavor phprank', () => {
     await withMockServer(['--seed', '1'], async (baseUrl, banner) => {
       expect(banner).toMatch(/^rsapi mock service \(seed flavor\) listening on /);
       const answer = await fetch(`${baseUrl}/reports/1`, { headers: HEADERS });
-      expect(((await answer.json()) as { data: { url: string; result: string } }).data).toMatchObject({ url: 'https://example.com/', result: 'bad', score: 17 });
+      expect(((await answer.json()) as { data: { url: string; result: string } }).data).toMatchObject({
+        url: 'https://example.com/',
+        result: 'bad',
+        score: 17,
+      });
       expect(answer.headers.get('x-ratelimit-limit')).toBeNull();
     });
   });

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatTimestamp,
-  projectForUrl,
-  resultForScore,
-  scoreForUrl,
-  SEED_PROJECT_HOSTS,
-  seededReports,
-  toReportResource,
-} from '../../src/mock/data.js';
+import { formatTimestamp, projectForUrl, resultForScore, scoreForUrl, SEED_PROJECT_HOSTS, seededReports, toReportResource } from '../../src/mock/data.js';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 

@@ -134,7 +134,12 @@ describe('GET /reports filters and sorting', () => {
   ] as const)('sorts by %s %s', async (sortBy, sort) => {
     const found = await allReports({ sort_by: sortBy, sort });
     expect(found).toHaveLength(63);
-    expect(isOrdered(found.map((report) => report[sortBy]), sort)).toBe(true);
+    expect(
+      isOrdered(
+        found.map((report) => report[sortBy]),
+        sort,
+      ),
+    ).toBe(true);
     const opposite = await allReports({ sort_by: sortBy, sort: sort === 'asc' ? 'desc' : 'asc' });
     expect(opposite.map((report) => report.id)).toEqual(found.map((report) => report.id).reverse());
   });
@@ -249,7 +254,12 @@ describe('GET /projects', () => {
     for (const project of page.data) {
       expect(project.reports_count).toBe(server.reports().filter((report) => report.project === project.project).length);
     }
-    expect(isOrdered(page.data.map((project) => project.created_at), 'desc')).toBe(true);
+    expect(
+      isOrdered(
+        page.data.map((project) => project.created_at),
+        'desc',
+      ),
+    ).toBe(true);
     expect(Object.keys(page.data[0] ?? {})).toEqual(['project', 'created_at', 'reports_count']);
   });
 
@@ -260,7 +270,12 @@ describe('GET /projects', () => {
     ['project', 'desc'],
   ] as const)('sorts by %s %s', async (sortBy, sort) => {
     const page = await projectPage({ sort_by: sortBy, sort });
-    expect(isOrdered(page.data.map((project) => project[sortBy]), sort)).toBe(true);
+    expect(
+      isOrdered(
+        page.data.map((project) => project[sortBy]),
+        sort,
+      ),
+    ).toBe(true);
     expect(page.data).toHaveLength(5);
   });
 

@@ -114,9 +114,7 @@ describe('phpRank reports', () => {
   });
 
   it('fails a check with its errors: a slow page says too_slow, a missing title says missing', async () => {
-    const failed = (await listPage({ per_page: '100' })).data.flatMap((report) =>
-      Object.entries(report.results).filter(([, check]) => !check.passed),
-    );
+    const failed = (await listPage({ per_page: '100' })).data.flatMap((report) => Object.entries(report.results).filter(([, check]) => !check.passed));
     expect(failed.find(([id]) => id === 'load_time')?.[1].errors).toEqual({ too_slow: 6.2 });
     expect(failed.find(([id]) => id === 'title')?.[1].errors).toEqual({ missing: null });
   });
@@ -129,7 +127,13 @@ describe('phpRank reports', () => {
     for (const report of seeded) expect(report.url).not.toMatch(/^(https?:\/\/|www\.)|^[^/]*\/$/);
     const label = (score: number) => (score > 79 ? 'good' : score >= 49 ? 'decent' : 'bad');
     expect(seeded.slice(0, 3).map((report) => label(report.result))).toEqual(['good', 'decent', 'bad']);
-    const failures = new Set(seeded.map((report) => Object.keys(report.results).filter((id) => !report.results[id]?.passed).join()));
+    const failures = new Set(
+      seeded.map((report) =>
+        Object.keys(report.results)
+          .filter((id) => !report.results[id]?.passed)
+          .join(),
+      ),
+    );
     expect(failures.size).toBe(63);
   });
 
@@ -278,7 +282,12 @@ describe('phpRank errors', () => {
 
   it('answers 403 on every call, account included, for a plan without API access', async () => {
     await withServer({ planWithoutApi: true, rateLimit: 0 }, async (own) => {
-      for (const [method, path] of [['GET', '/reports'], ['POST', '/reports'], ['GET', '/account'], ['DELETE', '/projects/example.com']] as const) {
+      for (const [method, path] of [
+        ['GET', '/reports'],
+        ['POST', '/reports'],
+        ['GET', '/account'],
+        ['DELETE', '/projects/example.com'],
+      ] as const) {
         const answer = await call(own, method, path, method === 'POST' ? { form: { url: 'https://example.com/' } } : {});
         expect(answer.status).toBe(403);
         expect(answer.body).toEqual({ message: "You don't have access to this feature.", status: 403 });

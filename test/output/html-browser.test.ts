@@ -168,7 +168,7 @@ describe.skipIf(unavailable !== undefined)('the HTML report in headless Chromium
     });
   });
 
-  it("a phpRank run: labels from its numeric results, the checks failed most, cleaned URLs linked over https", async () => {
+  it('a phpRank run: labels from its numeric results, the checks failed most, cleaned URLs linked over https', async () => {
     const mock = await startMock({ flavor: 'phprank', rateLimit: 1000 });
     try {
       const listed = await runInProcess({ argv: ['reports', 'list', '--all', '-o', 'json'], env: mock.env });
@@ -176,7 +176,8 @@ describe.skipIf(unavailable !== undefined)('the HTML report in headless Chromium
       expect(records.length).toBeGreaterThan(0);
       const bad = records.filter((record) => readReport(record).label === 'bad').length;
       const failing = new Map<string, number>();
-      for (const record of records) for (const check of failedChecks(reportChecks(record) ?? [])) failing.set(checkName(check.id), (failing.get(checkName(check.id)) ?? 0) + 1);
+      for (const record of records)
+        for (const check of failedChecks(reportChecks(record) ?? [])) failing.set(checkName(check.id), (failing.get(checkName(check.id)) ?? 0) + 1);
       const most = Math.max(...failing.values());
       const file = join(dir.path, 'phprank.html');
       const run = await runInProcess({ argv: ['reports', 'stats', '--html', file], env: mock.env });
@@ -222,7 +223,20 @@ describe.skipIf(unavailable !== undefined)('the HTML report in headless Chromium
     try {
       const file = join(dir.path, 'hostile.html');
       const result = await runInProcess({
-        argv: ['reports', 'create', 'https://a.test/', 'https://b.test/', 'https://c.test/', '--html', file, '-q', '--base-url', server.url, '--api-key', 'k-hostile-1'],
+        argv: [
+          'reports',
+          'create',
+          'https://a.test/',
+          'https://b.test/',
+          'https://c.test/',
+          '--html',
+          file,
+          '-q',
+          '--base-url',
+          server.url,
+          '--api-key',
+          'k-hostile-1',
+        ],
       });
       expect(result.code).not.toBe(0);
       const source = readFileSync(file, 'utf8');

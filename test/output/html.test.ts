@@ -61,7 +61,11 @@ describe('escaping', () => {
 describe('the figures', () => {
   it("reads phpRank's numeric results as labels and scores, and counts failed checks by name, most failed first", () => {
     const model = buildModel(
-      runOf([phpRank('example.com/a', 92, ['favicon'], ['title']), phpRank('example.com/b', 48.5, ['favicon', 'htst']), phpRank('example.com/c', 60, [], ['title'])]),
+      runOf([
+        phpRank('example.com/a', 92, ['favicon'], ['title']),
+        phpRank('example.com/b', 48.5, ['favicon', 'htst']),
+        phpRank('example.com/c', 60, [], ['title']),
+      ]),
     );
     expect(model.counts).toEqual({ good: 1, decent: 1, bad: 1, none: 0 });
     expect(model.scores).toEqual({ count: 3, mean: (92 + 48.5 + 60) / 3, median: 60 });
@@ -78,7 +82,11 @@ describe('the figures', () => {
   });
 
   it('lists checks newly failing and fixed since the baseline, besides score drops and worse results', () => {
-    const before = [phpRank('example.com/a', 92, ['charset'], ['favicon', 'title']), phpRank('example.com/b', 90, [], ['favicon']), phpRank('example.com/gone', 50, [])];
+    const before = [
+      phpRank('example.com/a', 92, ['charset'], ['favicon', 'title']),
+      phpRank('example.com/b', 90, [], ['favicon']),
+      phpRank('example.com/gone', 50, []),
+    ];
     const now = [phpRank('example.com/a', 92, ['favicon', 'title'], ['charset']), phpRank('example.com/b', 40, []), phpRank('example.com/new', 70, [])];
     const baseline: Baseline = { path: 'base.json', byUrl: newestByUrl(before) };
     const run = runOf(now, { baseline: compareWithBaseline(baseline, now) });
@@ -91,7 +99,12 @@ describe('the figures', () => {
 
   it('the table data names each project once and links only what may be linked', () => {
     const data = tableData(
-      buildModel(runOf([{ id: 1, url: 'https://a.test/', project: 'p', result: 'good', score: 90 }, { id: 2, url: 'javascript:x', project: 'p', result: 'bad', score: 1 }])).reports,
+      buildModel(
+        runOf([
+          { id: 1, url: 'https://a.test/', project: 'p', result: 'good', score: 90 },
+          { id: 2, url: 'javascript:x', project: 'p', result: 'bad', score: 1 },
+        ]),
+      ).reports,
     );
     expect(data.projects).toEqual(['p']);
     expect(data.rows).toEqual([
@@ -138,7 +151,12 @@ describe('the verdict', () => {
   });
 
   it('a gate that held is passed, with its line', () => {
-    const page = renderHtml(runOf([{ id: 1, url: 'https://a.test/', result: 'good', score: 90 }], { gate: { active: true, failed: false, verdict: 'gate passed: no report is bad (--fail-on bad)' } }), 0);
+    const page = renderHtml(
+      runOf([{ id: 1, url: 'https://a.test/', result: 'good', score: 90 }], {
+        gate: { active: true, failed: false, verdict: 'gate passed: no report is bad (--fail-on bad)' },
+      }),
+      0,
+    );
     expect(page).toContain('<p>Passed</p>\n<ul><li>gate passed: no report is bad (--fail-on bad)</li></ul>');
   });
 });

@@ -4,7 +4,10 @@ import { OUTPUT_FORMATS, writeRecord, type OutputFormat, type RecordKind } from 
 import { BufferSink, writeList } from './buffer-sink.js';
 
 const reports = [{ id: 12, url: 'a' }, { url: 'no id' }, { id: '13', project: 'p' }];
-const projects = [{ project: 'example.com', id: 1 }, { project: 'b.org', reports_count: 2 }];
+const projects = [
+  { project: 'example.com', id: 1 },
+  { project: 'b.org', reports_count: 2 },
+];
 
 describe.each(OUTPUT_FORMATS.map((format) => ({ format })))('quiet with $format', ({ format }: { format: OutputFormat }) => {
   const options = (kind: RecordKind) => ({ format, kind, quiet: true, color: true, fields: ['url'] });

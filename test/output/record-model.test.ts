@@ -8,8 +8,24 @@ import { StatsCollector } from '../../src/output/report-stats.js';
 import { BufferSink, writeList } from './buffer-sink.js';
 
 /** One report in each dialect: phpRank sends the score as `result` (after an update an unrounded float) and no `score`. */
-const SEED = { id: 7, url: 'example.com/a', project: 'example.com', result: 'decent', score: 78.57142857142857, privacy: 0, generated_at: '2026-11-20T09:00:00.000000Z' };
-const PHPRANK = { id: 7, url: 'example.com/a', project: 'example.com', result: 78.57142857142857, privacy: 0, generated_at: '2026-11-20T09:00:00.000000Z', status: 200 };
+const SEED = {
+  id: 7,
+  url: 'example.com/a',
+  project: 'example.com',
+  result: 'decent',
+  score: 78.57142857142857,
+  privacy: 0,
+  generated_at: '2026-11-20T09:00:00.000000Z',
+};
+const PHPRANK = {
+  id: 7,
+  url: 'example.com/a',
+  project: 'example.com',
+  result: 78.57142857142857,
+  privacy: 0,
+  generated_at: '2026-11-20T09:00:00.000000Z',
+  status: 200,
+};
 
 const options = (format: OutputFormat, extra: Partial<OutputOptions> = {}): OutputOptions => ({ format, kind: 'report', color: false, ...extra });
 

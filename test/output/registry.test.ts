@@ -38,9 +38,18 @@ describe('the output format registry', () => {
 
   it("renders a document's lines for ndjson, its rows for csv (with a header) and tsv, its drawn text as it is", async () => {
     const document = {
-      value: [{ project: 'a', reports: 2 }, { project: 'b\u001b[31m', reports: null }],
+      value: [
+        { project: 'a', reports: 2 },
+        { project: 'b\u001b[31m', reports: null },
+      ],
       lines: [{ project: 'a' }, { project: 'b' }],
-      rows: { columns: ['project', 'reports'], rows: [['a', 2], ['b\u001b[31m', null]] },
+      rows: {
+        columns: ['project', 'reports'],
+        rows: [
+          ['a', 2],
+          ['b\u001b[31m', null],
+        ],
+      },
       text: async () => '\u001b[1mdrawn\u001b[22m\n',
       drawn: true,
     };

@@ -58,19 +58,25 @@ describe('a report table at a terminal width', () => {
 
   it('at 80 columns: the URLs whole without their scheme, the date without its time, project left out and said so', async () => {
     const { lines, hidden } = await draw(records, 80);
-    expect(lines).toEqual([
-      'id  url                        result  score  privacy   generated_at',
-      '63  blog.example.net/contact-2  good    90     password  2026-03-18',
-      '58  blog.example.net/about-2    good    90     public    2026-03-18',
-      '53  blog.example.net/pricing-2  good    90     private   2026-03-18',
-    ].map((line) => line.replace(/^(63|58|53|id) {2}(\S+) +/, (_all, id: string, url: string) => `${id}  ${url.padEnd(26)}  `)));
+    expect(lines).toEqual(
+      [
+        'id  url                        result  score  privacy   generated_at',
+        '63  blog.example.net/contact-2  good    90     password  2026-03-18',
+        '58  blog.example.net/about-2    good    90     public    2026-03-18',
+        '53  blog.example.net/pricing-2  good    90     private   2026-03-18',
+      ].map((line) => line.replace(/^(63|58|53|id) {2}(\S+) +/, (_all, id: string, url: string) => `${id}  ${url.padEnd(26)}  `)),
+    );
     expect(hidden).toEqual(['project']);
   });
 
   it('at 30 columns the URL is cut in its middle: the host starts it, the path ends it, every row told apart', async () => {
     const { lines } = await draw(records, 30);
     const urls = lines.slice(1).map((line) => line.split(/ +/)[1]);
-    expect(urls).toEqual([expect.stringMatching(/^blog\..*….*act-2$/), expect.stringMatching(/^blog\..*….*out-2$/), expect.stringMatching(/^blog\..*….*ing-2$/)]);
+    expect(urls).toEqual([
+      expect.stringMatching(/^blog\..*….*act-2$/),
+      expect.stringMatching(/^blog\..*….*out-2$/),
+      expect.stringMatching(/^blog\..*….*ing-2$/),
+    ]);
     expect(new Set(urls).size).toBe(3);
     // With a little more room the whole path end shows after the host's start.
     const roomier = await draw(records, 40);

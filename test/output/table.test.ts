@@ -28,7 +28,9 @@ async function renderList(records: Record<string, unknown>[], opts: OutputOption
 
 /** The cells of every line, trimmed: columns start where the header's names start (cells are left-aligned, ASCII here). */
 function rows(text: string): string[][] {
-  const lines = stripAnsi(text).split('\n').filter((line) => line !== '');
+  const lines = stripAnsi(text)
+    .split('\n')
+    .filter((line) => line !== '');
   const header = lines[0] ?? '';
   const starts = [...header.matchAll(/\S+/g)].map((match) => match.index);
   return lines.map((line) => starts.map((start, i) => line.slice(start, starts[i + 1]).trim()));
@@ -178,7 +180,10 @@ describe('table fitted to a width', () => {
   async function fitted(width: number | undefined, extra: Partial<OutputOptions> = {}) {
     const notices: string[] = [];
     const out = await renderList(wideRecords, options(true, { width, notice: (line) => notices.push(line), ...extra }));
-    const lines = out.text.split('\n').filter((line) => line !== '').map(stripAnsi);
+    const lines = out.text
+      .split('\n')
+      .filter((line) => line !== '')
+      .map(stripAnsi);
     return { out, lines, notices };
   }
 
@@ -226,7 +231,7 @@ describe('table fitted to a width', () => {
     expect(new Set(resultColumn).size).toBe(1);
   });
 
-  it('wraps a single record\'s long values under its values\' column instead of cutting them', async () => {
+  it("wraps a single record's long values under its values' column instead of cutting them", async () => {
     const out = new BufferSink();
     await writeRecord(out, wideRecords[0] ?? {}, options(false, { width: 40 }));
     const lines = out.text.split('\n').filter(Boolean);

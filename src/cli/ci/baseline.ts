@@ -197,7 +197,8 @@ export function describeChange(regression: Regression): string {
   const parts: string[] = [];
   const { before, now } = regression;
   if (regression.lostScore) parts.push(`score ${shownScore(before.score)} → none`);
-  else if (regression.drop !== undefined && regression.drop !== 0) parts.push(`score ${shownScore(before.score)} → ${shownScore(now.score)} (${signed(-regression.drop)})`);
+  else if (regression.drop !== undefined && regression.drop !== 0)
+    parts.push(`score ${shownScore(before.score)} → ${shownScore(now.score)} (${signed(-regression.drop)})`);
   if (regression.worseResult) parts.push(`result ${before.result} → ${now.result ?? 'none'}`);
   return parts.join(', ');
 }
@@ -222,8 +223,16 @@ export function baselineReport(comparison: BaselineComparison): string[] {
   return [
     baselineVerdict(comparison),
     ...listed(comparison.regressions, 'regressed', (r) => `${r.url} ${describeChange(r)}`),
-    ...listed(comparison.checkChanges.filter((c) => c.newFailures.length > 0), 'new failures', (c) => `${c.url}: ${describeChecks(c.newFailures)}`),
-    ...listed(comparison.checkChanges.filter((c) => c.fixed.length > 0), 'fixed', (c) => `${c.url}: ${describeChecks(c.fixed)}`),
+    ...listed(
+      comparison.checkChanges.filter((c) => c.newFailures.length > 0),
+      'new failures',
+      (c) => `${c.url}: ${describeChecks(c.newFailures)}`,
+    ),
+    ...listed(
+      comparison.checkChanges.filter((c) => c.fixed.length > 0),
+      'fixed',
+      (c) => `${c.url}: ${describeChecks(c.fixed)}`,
+    ),
     ...listed(comparison.newUrls, 'new', (url) => url),
     ...listed(comparison.vanished, 'vanished', (url) => url),
   ];
@@ -239,7 +248,10 @@ export function baselineVerdict(comparison: BaselineComparison): string {
         ? `rsapi: baseline ${comparison.failed ? 'failed' : 'passed'}: ${of} scored lower or got a worse result than in ${comparison.path} (listed, not failed without --max-drop)`
         : `rsapi: baseline: ${of} scored lower or got a worse result than in ${comparison.path} (not a gate without --max-drop)`
       : `rsapi: baseline ${comparison.failed ? 'failed' : 'passed'}: ${of} fell by more than ${maxDrop} point${maxDrop === 1 ? '' : 's'} or got a worse result (--max-drop ${maxDrop})`;
-  const others = comparison.newUrls.length + comparison.vanished.length > 0 ? `; ${comparison.newUrls.length} new, ${comparison.vanished.length} vanished (listed, not failed)` : '';
+  const others =
+    comparison.newUrls.length + comparison.vanished.length > 0
+      ? `; ${comparison.newUrls.length} new, ${comparison.vanished.length} vanished (listed, not failed)`
+      : '';
   return `${head}${others}${checksVerdict(comparison)}`;
 }
 

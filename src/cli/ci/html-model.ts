@@ -151,7 +151,11 @@ function baselineView(comparison: BaselineComparison): BaselineView {
     const now = viewOf(regression.now.record, regression.now.url);
     return { url: regression.url, before, now, changes: changesOf(before, now) };
   });
-  const checkChanges = comparison.checkChanges.map((change) => ({ url: change.url, newFailures: change.newFailures.map(checkName), fixed: change.fixed.map(checkName) }));
+  const checkChanges = comparison.checkChanges.map((change) => ({
+    url: change.url,
+    newFailures: change.newFailures.map(checkName),
+    fixed: change.fixed.map(checkName),
+  }));
   // New failures first, most of them first.
   checkChanges.sort((a, b) => b.newFailures.length - a.newFailures.length || compareText(a.url, b.url));
   return { comparison, regressions, checkChanges };

@@ -12,7 +12,11 @@ export function reportPageScript(): void {
   const source = document.getElementById('rsapi-data');
   const table = document.getElementById('reports') as HTMLTableElement | null;
   const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-  const utc = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  const utc = (ms: number) =>
+    new Date(ms)
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, ' UTC');
 
   for (const time of document.querySelectorAll<HTMLTimeElement>('time[data-ms]')) {
     const ms = Number(time.dataset.ms);

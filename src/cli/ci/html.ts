@@ -73,8 +73,10 @@ ${verdictBox(run, exitCode, model)}
 
 /** Passed or failed and why; a run nothing judged (no gate, no baseline gate, every URL created) says so instead. */
 function verdictBox(run: CiRun, exitCode: number, model: HtmlModel): Markup {
-  const judged = exitCode !== 0 || run.gate.active || run.baseline?.maxDrop !== undefined || run.baseline?.failOnNewFailures === true || model.errors.length > 0;
-  if (!judged) return html`<div class="verdict neutral"><p>No gate set</p><p class="note">Nothing in this run was judged: every report is shown as read.</p></div>`;
+  const judged =
+    exitCode !== 0 || run.gate.active || run.baseline?.maxDrop !== undefined || run.baseline?.failOnNewFailures === true || model.errors.length > 0;
+  if (!judged)
+    return html`<div class="verdict neutral"><p>No gate set</p><p class="note">Nothing in this run was judged: every report is shown as read.</p></div>`;
   const passed = exitCode === 0;
   return html`<div class="verdict${passed ? '' : ' failed'}">
 <p>${passed ? 'Passed' : `Failed (exit ${exitCode})`}</p>
@@ -88,15 +90,20 @@ function resultsSection(model: HtmlModel): Markup {
     ...RESULTS.map((result) => ({ name: result, className: result, count: model.counts[result] })),
     { name: 'no result', className: 'none', count: model.counts.none },
   ];
-  const card = (count: number, label: Markup, of?: string) => html`<li><span class="n">${count}</span>${label}${of === undefined ? '' : html`<span class="of">${of}</span>`}</li>`;
+  const card = (count: number, label: Markup, of?: string) =>
+    html`<li><span class="n">${count}</span>${label}${of === undefined ? '' : html`<span class="of">${of}</span>`}</li>`;
   const cards = [
-    ...parts.filter((part) => part.count > 0 || part.className !== 'none').map((part) => card(part.count, html`<span class="result ${part.className}">${part.name}</span>`, percent(part.count, total))),
+    ...parts
+      .filter((part) => part.count > 0 || part.className !== 'none')
+      .map((part) => card(part.count, html`<span class="result ${part.className}">${part.name}</span>`, percent(part.count, total))),
     model.errors.length > 0 ? card(model.errors.length, html`<span class="result error">not created</span>`) : '',
     model.skipped.length > 0 ? card(model.skipped.length, html`<span>skipped</span>`) : '',
   ];
   const { mean, median } = model.scores;
   const average =
-    mean === undefined ? '' : html`<li><span class="n">${formatNumber(mean)}</span><span>average score</span><span class="of">median ${formatNumber(median!)}</span></li>`;
+    mean === undefined
+      ? ''
+      : html`<li><span class="n">${formatNumber(mean)}</span><span>average score</span><span class="of">median ${formatNumber(median!)}</span></li>`;
   const present = parts.filter((part) => part.count > 0);
   return html`<section aria-labelledby="results-title">
 <h2 id="results-title">Results</h2>
@@ -155,7 +162,10 @@ function baselineSection(model: HtmlModel): Markup {
   const view = model.baseline;
   if (!view) return html``;
   const { comparison } = view;
-  const rule = comparison.maxDrop === undefined ? 'any fall is listed, not a gate' : `a fall of more than ${comparison.maxDrop} points or a worse result fails (--max-drop)`;
+  const rule =
+    comparison.maxDrop === undefined
+      ? 'any fall is listed, not a gate'
+      : `a fall of more than ${comparison.maxDrop} points or a worse result fails (--max-drop)`;
   const regressions = view.regressions.slice(0, HTML_LIMITS.regressions);
   return html`<section aria-labelledby="baseline-title">
 <h2 id="baseline-title">Against the baseline</h2>

@@ -58,7 +58,9 @@ function testcase(c: CiCase, run: CiRun): string {
   const failures = failuresOf(c, run);
   const lines = [open(projectOf(c.record) ?? hostOf(c.url), c.seconds)];
   if (failures.length > 0) {
-    lines.push(`      <failure message="${attr(failures.join('; '))}" type="${c.gateFailures.length > 0 ? 'gate' : 'baseline'}">${text(failures.join('\n'))}</failure>`);
+    lines.push(
+      `      <failure message="${attr(failures.join('; '))}" type="${c.gateFailures.length > 0 ? 'gate' : 'baseline'}">${text(failures.join('\n'))}</failure>`,
+    );
   }
   lines.push(`      <system-out>${text(systemOut(c))}</system-out>`, '    </testcase>');
   return lines.join('\n');
@@ -79,7 +81,8 @@ function systemOut(c: ReportCase): string {
   const { label, score } = readReport(record);
   // A result the model cannot read (neither a label nor a number) is shown as sent rather than hidden.
   const lines = [`result: ${label ?? show(record.result)}`, `score: ${score === undefined ? show(record.score) : formatScore(score)}`];
-  for (const field of ['id', 'project', 'generated_at']) if (record[field] !== undefined && record[field] !== null) lines.push(`${field}: ${show(record[field])}`);
+  for (const field of ['id', 'project', 'generated_at'])
+    if (record[field] !== undefined && record[field] !== null) lines.push(`${field}: ${show(record[field])}`);
   if (c.regression) lines.push(`baseline: ${describeChange(c.regression)}`);
   lines.push(...reportCheckLines(record, c.checkChange));
   return lines.join('\n');

@@ -114,7 +114,9 @@ function mostFailedChecks(reports: ReportCase[]): string[] {
   const failing = stats.checks.filter((count) => count.failed > 0);
   const heading = `**Most failed checks** (of ${stats.withChecks} report${stats.withChecks === 1 ? '' : 's'} with per-check results)`;
   if (failing.length === 0) return [heading, '', 'Every check passed on every report.'];
-  const rows = failing.slice(0, CHECKS_SHOWN).map((count) => `| ${md(describeChecks([count.check]))} | ${count.importance ?? 'not given'} | ${count.failed} | ${Math.round(count.share * 100)}% |`);
+  const rows = failing
+    .slice(0, CHECKS_SHOWN)
+    .map((count) => `| ${md(describeChecks([count.check]))} | ${count.importance ?? 'not given'} | ${count.failed} | ${Math.round(count.share * 100)}% |`);
   if (failing.length > CHECKS_SHOWN) rows.push(`| … and ${failing.length - CHECKS_SHOWN} more | | | |`);
   return [heading, '', '| check | importance | reports failing | share |', '| --- | --- | ---: | ---: |', ...rows];
 }
@@ -140,7 +142,9 @@ export function verdictReasons(run: CiRun, errors: number): string[] {
   if (run.baseline?.failOnNewFailures) {
     const { newFailures, urlsWithNewFailures } = countChanges(run.baseline.checkChanges);
     const outcome = run.baseline.checksUnjudged ? 'not judged (no per-check results)' : newFailures > 0 ? 'failed' : 'passed';
-    reasons.push(`checks against the baseline ${outcome}: ${newFailures} newly failing on ${urlsWithNewFailures} URL${urlsWithNewFailures === 1 ? '' : 's'} (--fail-on-new-failures)`);
+    reasons.push(
+      `checks against the baseline ${outcome}: ${newFailures} newly failing on ${urlsWithNewFailures} URL${urlsWithNewFailures === 1 ? '' : 's'} (--fail-on-new-failures)`,
+    );
   }
   if (errors > 0) reasons.push(`${errors} URL${errors === 1 ? '' : 's'} could not be created`);
   if (reasons.length === 0) reasons.push('no gate set (--fail-on, --min-score, --baseline with --max-drop)');

@@ -37,13 +37,21 @@ function declareMockServer(program: ParentCommand) {
     .option('--seed <n>', 'number of seeded reports', integerParser('--seed', 0, 100_000))
     .option('--latency <ms>', 'delay added to every request', integerParser('--latency', 0, 600_000))
     .option('--fail-rate <r>', 'fraction of requests answered 503 (0 to 1)', rate('--fail-rate'))
-    .option('--rate-limit <n>', 'requests allowed a minute, past it 429 with Retry-After; 0 = no limit (default: none, phprank 60)', integerParser('--rate-limit', 0))
+    .option(
+      '--rate-limit <n>',
+      'requests allowed a minute, past it 429 with Retry-After; 0 = no limit (default: none, phprank 60)',
+      integerParser('--rate-limit', 0),
+    )
     .option('--rate-limit-window <s>', 'the window --rate-limit counts in, in seconds (default 60)', integerParser('--rate-limit-window', 1, 3600))
     .addOption(new Option('--envelope <shape>', 'list response shape').choices(['length-aware', 'simple', 'bare', 'unpaged'] as const).default('length-aware'))
     .option('--drop-after-create <r>', 'fraction of creates stored and then left unanswered (connection dropped)', rate('--drop-after-create'))
     .option('--fail-after-create <r>', 'fraction of creates stored and then answered 503', rate('--fail-after-create'))
     .option('--stall-rate <r>', 'fraction of requests never answered', rate('--stall-rate'))
-    .option('--store-delay <ms>', 'store each new report only this long after the create arrived (a slow audit), answering then', integerParser('--store-delay', 0, 600_000))
+    .option(
+      '--store-delay <ms>',
+      'store each new report only this long after the create arrived (a slow audit), answering then',
+      integerParser('--store-delay', 0, 600_000),
+    )
     .option('--redirect <from=to>', 'phprank: the URL FROM redirects to TO, where the report is stored (repeatable)', redirectEntry)
     .option('--plan-without-api', "phprank: the key's plan has no API access (403 on every call)");
 }

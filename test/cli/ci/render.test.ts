@@ -26,7 +26,12 @@ describe('renderJunit', () => {
     const hostile = 'https://x.test/a?q=<script>&"\'\u0000\u001b[31m\u202e\ud800]]>';
     const xml = renderJunit(
       run([
-        { kind: 'report', url: hostile, record: { url: hostile, project: 'p<&>"\n', result: 'bad\u0007', score: '12' }, gateFailures: ['result bad (--fail-on bad)'] },
+        {
+          kind: 'report',
+          url: hostile,
+          record: { url: hostile, project: 'p<&>"\n', result: 'bad\u0007', score: '12' },
+          gateFailures: ['result bad (--fail-on bad)'],
+        },
         { kind: 'error', url: 'https://y.test/', message: 'refused: <html> & "quotes"\nsecond line', exitCode: 5 },
       ]),
     );
@@ -179,7 +184,9 @@ describe('renderSummary', () => {
   });
 
   it('without any gate the verdict says so', () => {
-    expect(renderSummary(run([report('https://a.test/', 90, 'good')]), 0)).toContain('**Verdict: passed.**\n\n- no gate set (--fail-on, --min-score, --baseline with --max-drop)\n');
+    expect(renderSummary(run([report('https://a.test/', 90, 'good')]), 0)).toContain(
+      '**Verdict: passed.**\n\n- no gate set (--fail-on, --min-score, --baseline with --max-drop)\n',
+    );
   });
 });
 
@@ -207,7 +214,11 @@ describe('phpRank reports (numeric result, no score) in JUnit, the summary and t
   const gate = { active: true, failed: true, verdict: 'gate failed: 1 of 3 reports is bad (--fail-on bad)' };
 
   function rendered(cases: CiRun['cases'], baseline: ApiRecord[]) {
-    const comparison = compareWithBaseline(baselineOf(baseline), cases.flatMap((c) => (c.kind === 'report' ? [c.record] : [])), { maxDrop: 5 });
+    const comparison = compareWithBaseline(
+      baselineOf(baseline),
+      cases.flatMap((c) => (c.kind === 'report' ? [c.record] : [])),
+      { maxDrop: 5 },
+    );
     for (const c of cases) if (c.kind === 'report') c.regression = comparison.regressions.find((r) => r.now.record === c.record);
     const ciRun = run(cases, { gate, baseline: comparison });
     return { junit: renderJunit(ciRun), summary: renderSummary(ciRun, 10), comparison };
@@ -228,7 +239,9 @@ describe('phpRank reports (numeric result, no score) in JUnit, the summary and t
     ['a seed baseline against a phpRank run', seedBaseline, seedCases.map(phpRankCase)],
   ])('%s compares by label and score', (_name, baseline, cases) => {
     const { comparison } = rendered(cases, baseline);
-    expect(comparison.regressions.map((r) => [r.url, r.before.result, r.now.result, r.drop])).toEqual([['https://a.test/', 'good', 'decent', 90 - 78.57142857142857]]);
+    expect(comparison.regressions.map((r) => [r.url, r.before.result, r.now.result, r.drop])).toEqual([
+      ['https://a.test/', 'good', 'decent', 90 - 78.57142857142857],
+    ]);
     expect(comparison).toMatchObject({ compared: 2, newUrls: ['https://c.test/'], vanished: ['https://gone.test/'], failed: true });
   });
 });
@@ -241,7 +254,9 @@ describe('baselineReport (stderr)', () => {
     const before = [...range(25).map((i) => ({ url: url('r', i), score: 90, result: 'good' })), ...range(21).map((i) => ({ url: url('gone', i), score: 50 }))];
     const now = [...range(25).map((i) => ({ url: url('r', i), score: 89 - i, result: 'good' })), ...range(23).map((i) => ({ url: url('new', i), score: 1 }))];
     const lines = baselineReport(compareWithBaseline(baselineOf(before), now, { maxDrop: 0 }));
-    expect(lines[0]).toBe('rsapi: baseline failed: 25 of 25 reports fell by more than 0 points or got a worse result (--max-drop 0); 23 new, 21 vanished (listed, not failed)');
+    expect(lines[0]).toBe(
+      'rsapi: baseline failed: 25 of 25 reports fell by more than 0 points or got a worse result (--max-drop 0); 23 new, 21 vanished (listed, not failed)',
+    );
     const regressed = lines.filter((line) => line.startsWith('rsapi:   regressed: '));
     expect(regressed).toHaveLength(20);
     expect(regressed[0]).toBe(`rsapi:   regressed: ${url('r', 24)} score 90 → 65 (-25)`);

@@ -50,7 +50,10 @@ describe('--junit', () => {
     const dir = scratch();
     const junit = join(dir, 'rsapi.xml');
     const urls = ['https://example.com/', 'https://example.com/pricing', 'https://docs.example.net/a', failing];
-    const run = await runInProcess({ argv: ['reports', 'create', ...urls, '--concurrency', '1', '--retries', '0', '--min-score', '50', '--junit', junit, '-o', 'ndjson'], env: fixture.env });
+    const run = await runInProcess({
+      argv: ['reports', 'create', ...urls, '--concurrency', '1', '--retries', '0', '--min-score', '50', '--junit', junit, '-o', 'ndjson'],
+      env: fixture.env,
+    });
     expect(run.code).toBe(8);
     const created = ndjson(run.stdout);
     expect(created).toHaveLength(3);

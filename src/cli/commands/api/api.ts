@@ -37,7 +37,8 @@ function collectHeader(value: string, previous: string[] = []): string[] {
   const name = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):/.exec(value)?.[1];
   if (!name) throw new InvalidArgumentError(`"${value}" is not Name: value.`);
   // The key is the stored or given one, sent nowhere else: a header cannot replace it.
-  if (name.toLowerCase() === 'authorization') throw new InvalidArgumentError('the Authorization header carries the configured key; use --api-key or a profile instead.');
+  if (name.toLowerCase() === 'authorization')
+    throw new InvalidArgumentError('the Authorization header carries the configured key; use --api-key or a profile instead.');
   return [...previous, value];
 }
 
@@ -68,10 +69,13 @@ function declareApi(program: ParentCommand) {
     .addArgument(methodArgument())
     .argument('<path>', 'path under the base URL, with or without /api/v1; may carry a ?query', pathArgument)
     .option('-f, --field <key=value>', 'a field: query parameter for GET and DELETE, form field otherwise (repeatable)', collectField)
-    .option('--paginate', "GET every page of a list and print their records as one JSON array")
+    .option('--paginate', 'GET every page of a list and print their records as one JSON array')
     .option('-i, --include', 'print the status line and headers before the body')
     .option('-H, --header <name:value>', 'an HTTP header to add (repeatable)', collectHeader)
-    .option('--input <file>', 'the request body from a file (- for stdin), sent as it is (JSON unless -H Content-Type says otherwise); -f fields go in the query string')
+    .option(
+      '--input <file>',
+      'the request body from a file (- for stdin), sent as it is (JSON unless -H Content-Type says otherwise); -f fields go in the query string',
+    )
     .option('--silent', 'do not print the response body');
 }
 
@@ -102,8 +106,10 @@ Examples:
 /** Sends the request and prints the body as it came. */
 export async function apiRun(ctx: CommandContext, opts: ApiOptions) {
   const fields = fieldsOf(opts.field ?? []);
-  if (opts.include && ctx.globals.jq !== undefined) throw new UsageError('--jq reads the JSON body; -i puts the status line and headers before it', { hint: 'give one of them' });
-  if (opts.input !== undefined && opts.paginate) throw new UsageError('--input sends a body; --paginate follows the pages of a GET list', { hint: 'give one of them' });
+  if (opts.include && ctx.globals.jq !== undefined)
+    throw new UsageError('--jq reads the JSON body; -i puts the status line and headers before it', { hint: 'give one of them' });
+  if (opts.input !== undefined && opts.paginate)
+    throw new UsageError('--input sends a body; --paginate follows the pages of a GET list', { hint: 'give one of them' });
   const headers = headersOf(opts.header ?? []);
   const body = opts.input === undefined ? undefined : await inputBody(ctx, opts.input, headers);
   // Loaded when run: it brings node:http's status texts, which no other command's start-up needs.

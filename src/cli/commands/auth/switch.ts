@@ -36,7 +36,10 @@ export async function authSwitchRun(ctx: CommandContext, opts: { name?: string }
   if (name === undefined) {
     if (names.length === 0) throw new UsageError('no profile is stored yet', { hint: 'run `rsapi auth login` (add --profile NAME for another one)' });
     if (!canPrompt(ctx.io)) throw new UsageError('give the profile to switch to', { hint: `stored profiles: ${names.join(', ')}` });
-    const choices = names.map((profile) => ({ value: profile, name: `${profile}${profile === active ? ' (active)' : ''}  ${withoutCredentials(profileOf(config, profile)['base-url'] ?? '')}` }));
+    const choices = names.map((profile) => ({
+      value: profile,
+      name: `${profile}${profile === active ? ' (active)' : ''}  ${withoutCredentials(profileOf(config, profile)['base-url'] ?? '')}`,
+    }));
     name = await promptSelect(ctx.io, 'Profile to make active', choices, names.includes(active) ? active : undefined);
   }
   if (!names.includes(name)) throw unknownProfile(name, names);

@@ -6,10 +6,7 @@ import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type Invocation } from '../../handler.js';
 
 export function registerList(config: ParentCommand, invocation: Invocation): void {
-  const command = config
-    .command('list')
-    .alias('ls')
-    .description('Print the stored settings of the profile, the key masked');
+  const command = config.command('list').alias('ls').description('Print the stored settings of the profile, the key masked');
   command.addHelpText(
     'after',
     `
@@ -29,6 +26,9 @@ export async function configListRun(ctx: CommandContext) {
     // Numbers stay numbers in JSON; only the key is changed, to its masked form.
     if (value !== undefined) shown[key] = key === 'api-key' ? (displaySetting(key, value) as string) : value;
   }
-  const text = () => Object.entries(shown).map(([key, value]) => `${key}=${value}\n`).join('');
+  const text = () =>
+    Object.entries(shown)
+      .map(([key, value]) => `${key}=${value}\n`)
+      .join('');
   ctx.io.stdout.write(ctx.secrets.redact(await renderDocument(ctx.format(), { value: shown, text })));
 }

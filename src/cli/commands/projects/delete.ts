@@ -24,7 +24,10 @@ function declareDelete(projects: ParentCommand) {
     .description('Delete projects (asks first on a terminal; scripts pass --yes)')
     .argument('<names...>', 'project names; - reads more from stdin, one a line')
     .option('-y, --yes', 'delete without asking')
-    .option('--dry-run', 'look each project up (reads only) and print what the real run would do: delete (with its report count) or not found; delete nothing. Exits as the real run would: 4 if one is not found')
+    .option(
+      '--dry-run',
+      'look each project up (reads only) and print what the real run would do: delete (with its report count) or not found; delete nothing. Exits as the real run would: 4 if one is not found',
+    )
     .option('--concurrency <n>', `deletes in flight at once (1 to ${MAX_CONCURRENCY}, default 1)`, integerParser('--concurrency', 1, MAX_CONCURRENCY));
 }
 

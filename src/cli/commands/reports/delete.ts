@@ -16,7 +16,10 @@ function declareDelete(reports: ParentCommand) {
     .description('Delete reports (asks first on a terminal; scripts pass --yes)')
     .argument('<ids...>', 'report ids; - reads more from stdin, one a line')
     .option('-y, --yes', 'delete without asking')
-    .option('--dry-run', 'look each report up (reads only) and print what the real run would do: delete or not found; delete nothing. Exits as the real run would: 4 if one is not found')
+    .option(
+      '--dry-run',
+      'look each report up (reads only) and print what the real run would do: delete or not found; delete nothing. Exits as the real run would: 4 if one is not found',
+    )
     .option('--concurrency <n>', `deletes in flight at once (1 to ${MAX_CONCURRENCY}, default 1)`, integerParser('--concurrency', 1, MAX_CONCURRENCY));
 }
 
@@ -69,7 +72,12 @@ const LOOK_UPS_AT_ONCE = 4;
  * exit 4); any other failure ends a dry run (it cannot tell what the real run would do) and only leaves a
  * confirmation without the URL.
  */
-async function describeReports(ctx: CommandContext, ids: string[], purpose: 'confirm' | 'dry-run', concurrency: number | undefined): Promise<Map<string, ItemDescription>> {
+async function describeReports(
+  ctx: CommandContext,
+  ids: string[],
+  purpose: 'confirm' | 'dry-run',
+  concurrency: number | undefined,
+): Promise<Map<string, ItemDescription>> {
   const described = new Map<string, ItemDescription>();
   if (purpose === 'confirm' && ids.length > CONFIRM_LOOK_UPS) return described;
   const client = ctx.client();
@@ -77,10 +85,17 @@ async function describeReports(ctx: CommandContext, ids: string[], purpose: 'con
     try {
       const record = await client.reports.show(id);
       const url = typeof record.url === 'string' ? record.url : undefined;
-      described.set(id, { title: url ? `report ${id} (${url})` : `report ${id}`, label: url ? `${id} ${url}` : id, lines: [], found: true, fields: { url: record.url ?? null, project: record.project ?? null } });
+      described.set(id, {
+        title: url ? `report ${id} (${url})` : `report ${id}`,
+        label: url ? `${id} ${url}` : id,
+        lines: [],
+        found: true,
+        fields: { url: record.url ?? null, project: record.project ?? null },
+      });
     } catch (error) {
       const notFound = error instanceof RsapiError && exitCodeOf(error) === ExitCode.notFound;
-      if (notFound) described.set(id, { title: `report ${id} (not found)`, label: `${id} (not found)`, lines: [], found: false, fields: { url: null, project: null } });
+      if (notFound)
+        described.set(id, { title: `report ${id} (not found)`, label: `${id} (not found)`, lines: [], found: false, fields: { url: null, project: null } });
       else if (purpose === 'dry-run' || !(error instanceof RsapiError) || exitCodeOf(error) === ExitCode.interrupted) throw error;
     }
   });

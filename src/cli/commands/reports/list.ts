@@ -10,10 +10,7 @@ import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
 
 function declareList(reports: ParentCommand) {
-  const command = reports
-    .command('list')
-    .alias('ls')
-    .description('List reports, one page at a time (or all of them with --all)');
+  const command = reports.command('list').alias('ls').description('List reports, one page at a time (or all of them with --all)');
   const filtered = addReportFilterOptions(command).addOption(new Option('--sort-by <field>', 'sort field').choices(REPORT_SORT_FIELDS));
   return addCiOptions(addGateOptions(addPagingOptions(addSortOption(filtered))));
 }
@@ -40,7 +37,12 @@ export async function reportsListRun(ctx: CommandContext, opts: ReportsListOptio
   const paging = pagingOptions(opts);
   // A gate judges every report that matches: without --page or --limit it reads all pages, as --all does.
   // So does a baseline comparison: a page of it would show the rest of the baseline as vanished.
-  const gated = opts.failOn !== undefined || opts.minScore !== undefined || opts.failOnCheck !== undefined || opts.failOnImportance !== undefined || opts.baseline !== undefined;
+  const gated =
+    opts.failOn !== undefined ||
+    opts.minScore !== undefined ||
+    opts.failOnCheck !== undefined ||
+    opts.failOnImportance !== undefined ||
+    opts.baseline !== undefined;
   if (gated && opts.page === undefined && opts.limit === undefined) paging.all = true;
   const ci = await CiReporter.prepare('reports list', opts);
   const silences = reportListSilences(params);

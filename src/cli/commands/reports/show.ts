@@ -66,7 +66,9 @@ async function newestOfUrl(ctx: CommandContext, url: string): Promise<ApiRecord>
   const wanted = reportIdentity(url);
   const params = { search: reportUrlSearchTerm(url), searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: 100 } as const;
   for await (const page of ctx.client().reports.pages(params, { all: true, concurrency: 1 })) {
-    const matches = page.records.filter((record) => typeof record.url === 'string' && reportIdentity(record.url) === wanted && toNumber(record.id) !== undefined);
+    const matches = page.records.filter(
+      (record) => typeof record.url === 'string' && reportIdentity(record.url) === wanted && toNumber(record.id) !== undefined,
+    );
     // Sorted newest first; the highest id of the page's matches all the same, should a service sort loosely.
     if (matches.length > 0) return matches.reduce((newest, record) => ((toNumber(record.id) ?? 0) > (toNumber(newest.id) ?? 0) ? record : newest));
   }

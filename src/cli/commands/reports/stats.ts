@@ -12,9 +12,7 @@ import { ofLast, PageReader } from '../../page-reader.js';
 import { reportListSilences } from '../../../api/list-silences.js';
 
 function declareStats(reports: ParentCommand) {
-  const command = reports
-    .command('stats')
-    .description('Counts per result, score min/median/mean/max and a histogram of every matching report');
+  const command = reports.command('stats').description('Counts per result, score min/median/mean/max and a histogram of every matching report');
   return addHtmlOption(addReportFilterOptions(command))
     .addOption(new Option('--by <group>', 'one row per project').choices(['project'] as const))
     .option('--checks', 'per check: how many reports fail it and what share, most important and most failed first');

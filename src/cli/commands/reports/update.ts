@@ -12,7 +12,7 @@ function declareUpdate(reports: ParentCommand) {
     .command('update')
     .description("Change a report's privacy or password, or regenerate it with --refresh")
     .argument('<id>', 'report id', reportId)
-    .option('--refresh', 'audit the page again (sends update=1 and results=1, phpRank\'s name; says so when generated_at did not move)');
+    .option('--refresh', "audit the page again (sends update=1 and results=1, phpRank's name; says so when generated_at did not move)");
   return addPrivacyOptions(command);
 }
 

@@ -45,8 +45,11 @@ describe('auth login --with-token', () => {
   });
 
   it('takes the base URL from RSAPI_BASE_URL, trims the line end, and stores in --profile', async () => {
-    const result = await runInProcess({ argv: ['auth', 'login', '--with-token', '--profile', 'staging'], env: { ...env, RSAPI_BASE_URL: `${mock.server.url}/api/v1/` },
-      stdin: `  ${KEY}\r\nsecond line ignored\n` });
+    const result = await runInProcess({
+      argv: ['auth', 'login', '--with-token', '--profile', 'staging'],
+      env: { ...env, RSAPI_BASE_URL: `${mock.server.url}/api/v1/` },
+      stdin: `  ${KEY}\r\nsecond line ignored\n`,
+    });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/as profile "staging"/);
     expect(home.settings.read().profiles).toEqual({ staging: { 'base-url': mock.server.baseUrl, 'api-key': KEY, 'key-origin': mock.server.url } });
@@ -87,11 +90,17 @@ describe('auth login --with-token', () => {
     expect(home.settings.read().profiles.default).toEqual({ 'base-url': `${closedUrl}/api/v1`, 'api-key': KEY, 'key-origin': closedUrl });
   });
 
-  it('keeps the profile\'s other settings', async () => {
+  it("keeps the profile's other settings", async () => {
     home.settings.store({ default: { output: 'json', retries: 1 } });
     const result = await runInProcess({ argv: ['auth', 'login', '--with-token', '--base-url', mock.server.url], env, stdin: `${KEY}\n` });
     expect(result.code).toBe(0);
-    expect(home.settings.read().profiles.default).toEqual({ output: 'json', retries: 1, 'base-url': mock.server.baseUrl, 'api-key': KEY, 'key-origin': mock.server.url });
+    expect(home.settings.read().profiles.default).toEqual({
+      output: 'json',
+      retries: 1,
+      'base-url': mock.server.baseUrl,
+      'api-key': KEY,
+      'key-origin': mock.server.url,
+    });
   });
 
   it.each([
@@ -112,8 +121,11 @@ describe('auth login --with-token', () => {
   });
 
   it('says when RSAPI_API_KEY will still take precedence over the stored key', async () => {
-    const result = await runInProcess({ argv: ['auth', 'login', '--with-token', '--base-url', mock.server.url], env: { ...env, RSAPI_API_KEY: 'env-key-zzzzzzzzzzzz' },
-      stdin: `${KEY}\n` });
+    const result = await runInProcess({
+      argv: ['auth', 'login', '--with-token', '--base-url', mock.server.url],
+      env: { ...env, RSAPI_API_KEY: 'env-key-zzzzzzzzzzzz' },
+      stdin: `${KEY}\n`,
+    });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/RSAPI_API_KEY is set and takes precedence/);
     expect(home.settings.read().profiles.default?.['api-key']).toBe(KEY);
@@ -168,7 +180,10 @@ describe('auth status', () => {
   });
 
   it('--json prints one object', async () => {
-    const result = await runInProcess({ argv: ['auth', 'status', '--json', '--profile', 'ci'], env: { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: KEY } });
+    const result = await runInProcess({
+      argv: ['auth', 'status', '--json', '--profile', 'ci'],
+      env: { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: KEY },
+    });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
       profile: 'ci',
@@ -182,7 +197,10 @@ describe('auth status', () => {
       error: null,
       account: null,
     });
-    const refused = await runInProcess({ argv: ['auth', 'status', '--json'], env: { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: 'nope-nope-nope-nope' } });
+    const refused = await runInProcess({
+      argv: ['auth', 'status', '--json'],
+      env: { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: 'nope-nope-nope-nope' },
+    });
     expect(refused.code).toBe(3);
     expect(JSON.parse(refused.stdout)).toMatchObject({ accepted: false, status: 401 });
   });

@@ -92,7 +92,9 @@ describe('an unknown profile', () => {
   it('RSAPI_PROFILE with no near miss: says where the name came from and how to create it', async () => {
     const result = await rsapi(['auth', 'status'], { env: { RSAPI_PROFILE: 'production' } });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^rsapi: no profile "production" \(from RSAPI_PROFILE\); stored profiles: default, staging, empty\nhint: create it with `rsapi auth login --profile production`/);
+    expect(result.stderr).toMatch(
+      /^rsapi: no profile "production" \(from RSAPI_PROFILE\); stored profiles: default, staging, empty\nhint: create it with `rsapi auth login --profile production`/,
+    );
   });
 
   it('a profile given by name need not be stored when flags or the environment give the base URL and key', async () => {

@@ -55,7 +55,10 @@ describe('the settings file', () => {
 
   it('a file that is not JSON is a usage error naming it', async () => {
     home.settings.write('{not json');
-    for (const args of [['config', 'list'], ['config', 'set', 'timeout', '5']]) {
+    for (const args of [
+      ['config', 'list'],
+      ['config', 'set', 'timeout', '5'],
+    ]) {
       const result = await runInProcess({ argv: args, env });
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(home.settings.path);
@@ -205,7 +208,10 @@ describe('stored defaults are used', () => {
     try {
       await runInProcess({ argv: ['config', 'set', 'timeout', '0.3'], env });
       const started = Date.now();
-      const result = await runInProcess({ argv: ['reports', 'list', '--retries', '0'], env: { ...env, RSAPI_BASE_URL: slow.server.url, RSAPI_API_KEY: slow.server.apiKey } });
+      const result = await runInProcess({
+        argv: ['reports', 'list', '--retries', '0'],
+        env: { ...env, RSAPI_BASE_URL: slow.server.url, RSAPI_API_KEY: slow.server.apiKey },
+      });
       expect(result.code).toBe(7);
       expect(result.stderr).toMatch(/timed out/);
       expect(Date.now() - started).toBeLessThan(2500);

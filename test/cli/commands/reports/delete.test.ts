@@ -100,7 +100,9 @@ describe('reports delete - through the injected terminal', () => {
     const fixture = await mock();
     const answer = new PassThrough();
     let closed = false;
-    const result = await withTerminal(['reports', 'delete', '-', '--no-color'], '7\n', { input: answer, close: () => void (closed = true) }, fixture.env, () => answer.write('y\n'));
+    const result = await withTerminal(['reports', 'delete', '-', '--no-color'], '7\n', { input: answer, close: () => void (closed = true) }, fixture.env, () =>
+      answer.write('y\n'),
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/Delete report 7 \(\S+\)\? This cannot be undone\./);
     expect(result.stderr).toContain('deleted report 7\n');
@@ -112,11 +114,15 @@ describe('reports delete - through the injected terminal', () => {
     const fixture = await mock();
     const urlOf = (id: number) => String(fixture.server.reports().find((report) => report.id === id)?.url);
     const answer = new PassThrough();
-    const result = await withTerminal(['reports', 'delete', '-', '--no-color'], '11\n12\n13\n14\n15\n', { input: answer, close: () => {} }, fixture.env, () => answer.write('n\n'));
+    const result = await withTerminal(['reports', 'delete', '-', '--no-color'], '11\n12\n13\n14\n15\n', { input: answer, close: () => {} }, fixture.env, () =>
+      answer.write('n\n'),
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('rsapi: nothing deleted\n');
     // The prompt library breaks the question at the terminal's width.
-    expect(plain(result.stderr).replace(/\n/g, '')).toContain(`Delete 5 reports (11 ${urlOf(11)}, 12 ${urlOf(12)}, 13 ${urlOf(13)} and 2 more)? This cannot be undone.`);
+    expect(plain(result.stderr).replace(/\n/g, '')).toContain(
+      `Delete 5 reports (11 ${urlOf(11)}, 12 ${urlOf(12)}, 13 ${urlOf(13)} and 2 more)? This cannot be undone.`,
+    );
     expect(fixture.server.reports().filter((report) => Number(report.id) >= 11 && Number(report.id) <= 15)).toHaveLength(5);
   });
 

@@ -84,10 +84,35 @@ describe('reports stats', () => {
       expect(entry.reports).toBe(want.reports);
       expect(entry.median).toBe(want.median);
     }
-    const ndjson = (await stats(['--by', 'project', '-o', 'ndjson'])).stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const ndjson = (await stats(['--by', 'project', '-o', 'ndjson'])).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(ndjson).toEqual(json);
     const csv = parseCsv((await stats(['--by', 'project', '-o', 'csv'])).stdout);
-    expect(csv[0]).toEqual(['project', 'reports', 'good', 'decent', 'bad', 'other', 'scored', 'min', 'median', 'mean', 'max', '0-9', '10-19', '20-29', '30-39', '40-49', '50-59', '60-69', '70-79', '80-89', '90-100']);
+    expect(csv[0]).toEqual([
+      'project',
+      'reports',
+      'good',
+      'decent',
+      'bad',
+      'other',
+      'scored',
+      'min',
+      'median',
+      'mean',
+      'max',
+      '0-9',
+      '10-19',
+      '20-29',
+      '30-39',
+      '40-49',
+      '50-59',
+      '60-69',
+      '70-79',
+      '80-89',
+      '90-100',
+    ]);
     expect(csv.slice(1).map((row) => row[0])).toEqual(projects);
     const first = expected((report) => report.project === projects[0]);
     expect(csv[1]?.slice(1, 5)).toEqual([first.reports, first.good, first.decent, first.bad].map(String));

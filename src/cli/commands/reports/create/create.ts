@@ -10,7 +10,6 @@ import { addGateOptions, integerParser, MAX_CONCURRENCY } from '../../../options
 import { addPrivacyOptions, resolvePassword } from '../../../report-flags.js';
 import { readUrlInput, rejectInvalid } from './url-input.js';
 
-
 function declareCreate(reports: ParentCommand) {
   const command = reports
     .command('create')
@@ -21,7 +20,10 @@ function declareCreate(reports: ParentCommand) {
     .option('--skip-invalid', 'skip input lines that are not URLs instead of stopping')
     .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4)
     .option('--journal <path>', "record each URL's outcome in this file; a re-run skips the URLs it shows created")
-    .option('--dry-run', 'print which URLs would be sent and which skipped, and why (duplicate, other shard, journal, --skip-invalid), after every input step; send nothing, write no journal')
+    .option(
+      '--dry-run',
+      'print which URLs would be sent and which skipped, and why (duplicate, other shard, journal, --skip-invalid), after every input step; send nothing, write no journal',
+    )
     .option('--shard <i/n>', 'create only the I-th of N shares of the input (by a stable hash of each URL), for N parallel CI jobs', parseShard);
   return addCiOptions(addGateOptions(addPrivacyOptions(command)));
 }

@@ -145,13 +145,19 @@ export function guardJournal(path: string, inputs: { flag: string; path: string 
   }
   const text = readExisting(path);
   const complete = text.slice(0, text.lastIndexOf('\n') + 1);
-  const lines = complete.split('\n').filter((line) => line.trim() !== '').slice(0, LINES_CHECKED);
+  const lines = complete
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(0, LINES_CHECKED);
   const tornOnly = lines.length === 0 && text.trim() !== '';
   const foreign = lines.find((line) => parseEntry(line) === undefined) ?? (tornOnly && !isTornLine(text) ? text : undefined);
   if (foreign === undefined) return;
-  throw new UsageError(`--journal ${path} exists and is not a journal of rsapi (its line ${JSON.stringify(foreign.slice(0, 60))} is not a journal entry); it was left unchanged and nothing was sent`, {
-    hint: 'give a new file (or an earlier run\'s journal) to --journal',
-  });
+  throw new UsageError(
+    `--journal ${path} exists and is not a journal of rsapi (its line ${JSON.stringify(foreign.slice(0, 60))} is not a journal entry); it was left unchanged and nothing was sent`,
+    {
+      hint: "give a new file (or an earlier run's journal) to --journal",
+    },
+  );
 }
 
 /** Whether two paths name one file: the same path once resolved, or the same device and inode. */
@@ -188,7 +194,12 @@ function lockJournal(journalPath: string, locks: LockFiles): HeldLock {
 
 function describeFileFailure(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
-  const reasons: Record<string, string> = { ENOSPC: 'no space left on the device', EDQUOT: 'disk quota exceeded', EIO: 'input/output error', EFBIG: 'the file is too large' };
+  const reasons: Record<string, string> = {
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'disk quota exceeded',
+    EIO: 'input/output error',
+    EFBIG: 'the file is too large',
+  };
   return code ? `${reasons[code] ?? (error as Error).message} (${code})` : String(error);
 }
 

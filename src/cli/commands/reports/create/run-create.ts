@@ -51,7 +51,8 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const live = canAnimate(ctx.io) && urls.length > 1;
     const progress = urls.length === 1 ? spinnerProgress(ctx.io, urls[0] ?? '') : await createProgress({ stderr: ctx.io.stderr, live }, urls.length);
     // Records shown on the bar's screen go above it, not onto its line.
-    const stdout = (live || urls.length === 1) && ctx.io.stdoutIsTTY ? { write: (text: string) => progress.above(() => ctx.io.stdout.write(text)) } : ctx.io.stdout;
+    const stdout =
+      (live || urls.length === 1) && ctx.io.stdoutIsTTY ? { write: (text: string) => progress.above(() => ctx.io.stdout.write(text)) } : ctx.io.stdout;
     const output = createBulkOutput(stdout, ctx.outputOptions('report'), { single });
     const gate = new Gate(plan.gate);
     const say = (line: string) => progress.log(forStderr(line));
@@ -69,7 +70,10 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const secondsOf = (url: string) => (sentAt.has(url) ? (performance.now() - sentAt.get(url)!) / 1000 : undefined);
     // What a wait for a lost answer means is said for one URL (or with --verbose); a bulk run counts them in the summary.
     const onSettling = (url: string, windowMs: number) => {
-      if (single || ctx.globals.verbose) say(`rsapi: ${url}: no answer in time; the service may still be auditing the page: watching up to ${Math.ceil(windowMs / 1000)} s for its report (it is not sent again)`);
+      if (single || ctx.globals.verbose)
+        say(
+          `rsapi: ${url}: no answer in time; the service may still be auditing the page: watching up to ${Math.ceil(windowMs / 1000)} s for its report (it is not sent again)`,
+        );
     };
     // What tells a redirected page's report, after a lost answer, from the reports of the run's other URLs.
     const ledger = new CreateLedger(plan.knownUrls ?? all, journal?.history.taken ?? []);
@@ -129,7 +133,14 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     for (const line of tally.lines()) ctx.note(forStderr(line));
     if (outcome.serviceGone !== undefined) ctx.note(serviceGoneLine(outcome, journal?.path));
     if (!single || journal || outcome.journalFailure) {
-      ctx.note(summaryLine(outcome, { skipped: journal ? skipped : undefined, duplicates: plan.input.duplicates.length, invalid: plan.input.invalid.length, stoppedBy }));
+      ctx.note(
+        summaryLine(outcome, {
+          skipped: journal ? skipped : undefined,
+          duplicates: plan.input.duplicates.length,
+          invalid: plan.input.invalid.length,
+          stoppedBy,
+        }),
+      );
     }
     for (const url of urls.slice(urls.length - outcome.notStarted)) plan.ci?.addSkipped(url, `not started: ${stoppedBy ?? 'interrupted'}`);
     // One URL fails like any single request: its own error line, hint and exit code.
@@ -155,7 +166,10 @@ function matchLine(url: string, report: ApiRecord, matchedBy: 'identity' | 'redi
 
 /** `the service stopped answering (connection refused); 12 URLs not started, 4 unsettled: resume with --journal`. */
 function serviceGoneLine(outcome: BulkCreateOutcome, journalPath: string | undefined): string {
-  const resume = journalPath === undefined ? 'resume with --journal (a run without one cannot tell what was created)' : `resume with --journal ${journalPath} once it answers`;
+  const resume =
+    journalPath === undefined
+      ? 'resume with --journal (a run without one cannot tell what was created)'
+      : `resume with --journal ${journalPath} once it answers`;
   return `rsapi: the service stopped answering (${outcome.serviceGone ?? ''}); ${outcome.notStarted} URL${outcome.notStarted === 1 ? '' : 's'} not started, ${outcome.unsettled} unsettled: ${resume}`;
 }
 

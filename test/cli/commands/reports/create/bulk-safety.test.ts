@@ -106,7 +106,9 @@ describe('a journal that cannot be written stops the run before the next request
     const path = join(dir, 'short.journal');
     let lines = 0;
     // The fourth line is cut short, as on a full disk.
-    const journal = Journal.open(path, { secrets: new Secrets(), locks: new LockFiles() }, (_fd, text) => (++lines === 4 ? Math.floor(text.length / 2) : Buffer.byteLength(text)));
+    const journal = Journal.open(path, { secrets: new Secrets(), locks: new LockFiles() }, (_fd, text) =>
+      ++lines === 4 ? Math.floor(text.length / 2) : Buffer.byteLength(text),
+    );
     cleanups.push(() => journal.close());
     const sent: string[] = [];
     const stop = new AbortController();
@@ -137,43 +139,46 @@ describe('a journal that cannot be written stops the run before the next request
 
   const canMount = process.platform === 'linux' && process.getuid?.() === 0 && tryMount();
 
-  it.skipIf(!canMount)('on a full file system (a 64 KiB tmpfs): exit 1 with one line and the summary; every POST sent has its whole "sending" line; the resume creates nothing twice', async () => {
-    const fixture = await mock();
-    const dir = scratch();
-    const small = join(dir, 'small');
-    mkdirSync(small);
-    expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', small]).status).toBe(0);
-    cleanups.push(() => void spawnSync('umount', [small]));
-    // Leave two pages: one for the lock file, one for a few dozen journal lines.
-    writeFileSync(join(small, 'filler'), Buffer.alloc(64 * 1024 - 8192));
-    const journal = join(small, 'run.journal');
-    const wanted = urls('full-disk.example', 80);
-    const file = urlFile(dir, wanted);
-    const args = ['reports', 'create', '--from-file', file, '--concurrency', '1', '--journal', journal, '-q'];
-    const first = await runInProcess({ argv: args, env: fixture.env });
-    expect(first.code).toBe(1);
-    expect(first.stderr).toMatch(/cannot write the journal .*run\.journal: (no space left on the device \(ENOSPC\)|only \d+ of \d+ bytes)/);
-    expect(first.stderr).toMatch(/created \d+, failed 0, skipped 0 \(journal\), not started \d+ \(the journal could not be written\)/);
-    expect(first.stderr).not.toMatch(/\n\s+at /);
-    const posts = fixture.server.requests.filter((request) => request.method === 'POST').map((request) => request.form.url);
-    expect(posts.length).toBeGreaterThan(0);
-    expect(posts.length).toBeLessThan(80);
-    // Whole lines only: a line cut short (even by just its newline) does not count as written.
-    const text = readFileSync(journal, 'utf8');
-    const sendingLines = text
-      .slice(0, text.lastIndexOf('\n'))
-      .split('\n')
-      .filter((line) => line.includes('"status":"sending"'))
-      .map((line) => (JSON.parse(line) as { url: string }).url);
-    expect(sendingLines).toEqual(posts);
+  it.skipIf(!canMount)(
+    'on a full file system (a 64 KiB tmpfs): exit 1 with one line and the summary; every POST sent has its whole "sending" line; the resume creates nothing twice',
+    async () => {
+      const fixture = await mock();
+      const dir = scratch();
+      const small = join(dir, 'small');
+      mkdirSync(small);
+      expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', small]).status).toBe(0);
+      cleanups.push(() => void spawnSync('umount', [small]));
+      // Leave two pages: one for the lock file, one for a few dozen journal lines.
+      writeFileSync(join(small, 'filler'), Buffer.alloc(64 * 1024 - 8192));
+      const journal = join(small, 'run.journal');
+      const wanted = urls('full-disk.example', 80);
+      const file = urlFile(dir, wanted);
+      const args = ['reports', 'create', '--from-file', file, '--concurrency', '1', '--journal', journal, '-q'];
+      const first = await runInProcess({ argv: args, env: fixture.env });
+      expect(first.code).toBe(1);
+      expect(first.stderr).toMatch(/cannot write the journal .*run\.journal: (no space left on the device \(ENOSPC\)|only \d+ of \d+ bytes)/);
+      expect(first.stderr).toMatch(/created \d+, failed 0, skipped 0 \(journal\), not started \d+ \(the journal could not be written\)/);
+      expect(first.stderr).not.toMatch(/\n\s+at /);
+      const posts = fixture.server.requests.filter((request) => request.method === 'POST').map((request) => request.form.url);
+      expect(posts.length).toBeGreaterThan(0);
+      expect(posts.length).toBeLessThan(80);
+      // Whole lines only: a line cut short (even by just its newline) does not count as written.
+      const text = readFileSync(journal, 'utf8');
+      const sendingLines = text
+        .slice(0, text.lastIndexOf('\n'))
+        .split('\n')
+        .filter((line) => line.includes('"status":"sending"'))
+        .map((line) => (JSON.parse(line) as { url: string }).url);
+      expect(sendingLines).toEqual(posts);
 
-    spawnSync('rm', [join(small, 'filler')]);
-    const second = await runInProcess({ argv: args, env: fixture.env });
-    expect(second.code, second.stderr).toBe(0);
-    const counts = new Map<string, number>();
-    for (const report of fixture.server.reports()) counts.set(report.url, (counts.get(report.url) ?? 0) + 1);
-    expect(counts).toEqual(new Map(wanted.map((url) => [url, 1])));
-  });
+      spawnSync('rm', [join(small, 'filler')]);
+      const second = await runInProcess({ argv: args, env: fixture.env });
+      expect(second.code, second.stderr).toBe(0);
+      const counts = new Map<string, number>();
+      for (const report of fixture.server.reports()) counts.set(report.url, (counts.get(report.url) ?? 0) + 1);
+      expect(counts).toEqual(new Map(wanted.map((url) => [url, 1])));
+    },
+  );
 });
 
 describe('Ctrl-C and a reader that goes away', () => {

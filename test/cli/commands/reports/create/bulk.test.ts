@@ -82,7 +82,10 @@ describe('bulk create under faults', () => {
     writeFileSync(file, `${input}\n`);
     const journal = join(dir, 'journal.ndjson');
 
-    const result = await runInProcess({ argv: ['reports', 'create', '--from-file', file, '--skip-invalid', '--concurrency', '8', '--retries', '4', '--journal', journal, '-o', 'ndjson'], env: fixture.env });
+    const result = await runInProcess({
+      argv: ['reports', 'create', '--from-file', file, '--skip-invalid', '--concurrency', '8', '--retries', '4', '--journal', journal, '-o', 'ndjson'],
+      env: fixture.env,
+    });
 
     expect(result.stderr).toMatch(/created 300 \(\d+ found after a lost answer\), failed 0, skipped 0 \(journal\), duplicates 2, invalid 1/);
     expect(result.code).toBe(0);
@@ -99,7 +102,7 @@ describe('bulk create under faults', () => {
     expect(fixture.server.requests.some((request) => request.method === 'GET' && request.query.search_by === 'url')).toBe(true);
   });
 
-  it('the last attempt\'s lost answer is looked up too: with no retries left, a stored report still counts as created', async () => {
+  it("the last attempt's lost answer is looked up too: with no retries left, a stored report still counts as created", async () => {
     const fixture = await mock({ dropAfterCreate: 1 });
     const wanted = urls('last-attempt.example', 5);
     const result = await runInProcess({ argv: ['reports', 'create', ...wanted, '--retries', '0', '-o', 'ndjson'], env: fixture.env });
@@ -130,9 +133,17 @@ describe('bulk create under faults', () => {
     for (const url of stalled) expect(last.get(url ?? '')).toMatchObject({ status: 'failed', code: 7, maybeCreated: true });
 
     fixture.server.options.stallRate = 0;
-    const second = await runInProcess({ argv: ['reports', 'create', ...wanted, '--timeout', '0.4', '--journal', journal, '-o', 'ndjson'], env: fixture.env, clock: new FakeClock() });
+    const second = await runInProcess({
+      argv: ['reports', 'create', ...wanted, '--timeout', '0.4', '--journal', journal, '-o', 'ndjson'],
+      env: fixture.env,
+      clock: new FakeClock(),
+    });
     expect(second.code).toBe(0);
-    expect(ndjson(second.stdout).map((record) => record.url).sort()).toEqual([...stalled].sort());
+    expect(
+      ndjson(second.stdout)
+        .map((record) => record.url)
+        .sort(),
+    ).toEqual([...stalled].sort());
     expectExactlyOnce(fixture, wanted);
   });
 
@@ -156,7 +167,11 @@ describe('bulk create under faults', () => {
     const createdFirst = [...settled.values()].filter((line) => line.status === 'created');
     expect(createdFirst.length).toBeGreaterThanOrEqual(40);
     expect(createdFirst.length).toBeLessThan(300);
-    expect(ndjson(first.stdout).map((record) => record.url).sort()).toEqual(createdFirst.map((line) => line.url).sort());
+    expect(
+      ndjson(first.stdout)
+        .map((record) => record.url)
+        .sort(),
+    ).toEqual(createdFirst.map((line) => line.url).sort());
 
     const second = await runInProcess({ argv: args, env: fixture.env, clock: new FakeClock() });
     expect(second.code).toBe(0);
@@ -204,7 +219,12 @@ describe('bulk create: journal', () => {
     // The torn line (never acted on) is cut off; every line now is whole.
     const lines = readFileSync(journal, 'utf8').split('\n');
     expect(lines).not.toContain(`{"url":"${torn}","status":"crea`);
-    expect(lines.slice(2).filter(Boolean).every((line) => JSON.parse(line) !== undefined)).toBe(true);
+    expect(
+      lines
+        .slice(2)
+        .filter(Boolean)
+        .every((line) => JSON.parse(line) !== undefined),
+    ).toBe(true);
     const history = parseHistory(readFileSync(journal, 'utf8'));
     expect([...history.created].sort()).toEqual([done, sending, torn].map(reportIdentity).sort());
     expect(history.unreadable).toBe(0);
@@ -238,7 +258,10 @@ describe('bulk create: journal', () => {
 
   it('a journal that cannot be opened is a usage error before any request', async () => {
     const fixture = await mock();
-    const result = await runInProcess({ argv: ['reports', 'create', 'https://a.example/', '--journal', join(scratch(), 'missing-dir', 'j')], env: fixture.env });
+    const result = await runInProcess({
+      argv: ['reports', 'create', 'https://a.example/', '--journal', join(scratch(), 'missing-dir', 'j')],
+      env: fixture.env,
+    });
     expect(result.code).toBe(ExitCode.usage);
     expect(result.stderr).toContain('cannot open the journal');
     expect(fixture.server.requests).toHaveLength(0);
@@ -273,7 +296,10 @@ describe('bulk create: input and output', () => {
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ url: 'https://one.example/' });
     expect(ok.stderr).toBe('');
-    const refused = await runInProcess({ argv: ['reports', 'create', 'https://one.example/', '--json'], env: { ...fixture.env, RSAPI_API_KEY: 'wrong-key-123' } });
+    const refused = await runInProcess({
+      argv: ['reports', 'create', 'https://one.example/', '--json'],
+      env: { ...fixture.env, RSAPI_API_KEY: 'wrong-key-123' },
+    });
     expect(refused.code).toBe(ExitCode.auth);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toMatch(/^rsapi: authentication refused/);
@@ -289,7 +315,10 @@ describe('bulk create: input and output', () => {
 
   it('--concurrency must be a whole number from 1 to 32', async () => {
     for (const value of ['0', '33', 'two']) {
-      const result = await runInProcess({ argv: ['reports', 'create', 'https://a.example/', '--concurrency', value], env: { RSAPI_BASE_URL: 'http://127.0.0.1:9' } });
+      const result = await runInProcess({
+        argv: ['reports', 'create', 'https://a.example/', '--concurrency', value],
+        env: { RSAPI_BASE_URL: 'http://127.0.0.1:9' },
+      });
       expect(result.code).toBe(ExitCode.usage);
       expect(result.stderr).toContain('--concurrency must be a whole number from 1 to 32');
     }
@@ -327,14 +356,18 @@ describe('bulk building blocks', () => {
     let inFlight = 0;
     let most = 0;
     const seen: number[] = [];
-    const { started } = await runPool(Array.from({ length: 40 }, (_, i) => i), { concurrency: 3, stop: stop.signal }, async (item) => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      seen.push(item);
-      await sleep(2);
-      inFlight--;
-      if (seen.length === 10) stop.abort();
-    });
+    const { started } = await runPool(
+      Array.from({ length: 40 }, (_, i) => i),
+      { concurrency: 3, stop: stop.signal },
+      async (item) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        seen.push(item);
+        await sleep(2);
+        inFlight--;
+        if (seen.length === 10) stop.abort();
+      },
+    );
     expect(most).toBe(3);
     expect(started).toBe(seen.length);
     expect(started).toBeLessThanOrEqual(12);
@@ -346,7 +379,9 @@ describe('bulk building blocks', () => {
     const outcome = await createAll({
       urls: ['https://a.example/', 'https://b.example/', 'https://c.example/'],
       concurrency: 1,
-      resume: async () => { throw new Error('no earlier run'); },
+      resume: async () => {
+        throw new Error('no earlier run');
+      },
       create: async ({ url }) => {
         if (url.includes('b.')) throw new NotFoundError({ method: 'POST', path: '/reports' });
         return { report: { id: url.length, url }, recovered: url.includes('c.'), attempts: 1 };
@@ -383,7 +418,9 @@ describe('bulk building blocks', () => {
 
 function countCreated(journal: string): number {
   try {
-    return readFileSync(journal, 'utf8').split('\n').filter((line) => line.includes('"status":"created"')).length;
+    return readFileSync(journal, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"status":"created"')).length;
   } catch {
     return 0;
   }

@@ -42,7 +42,10 @@ describe('reports create: the output shape follows the input kind', () => {
     const fixture = await mock();
     const file = urlFile([]);
     const sitemap = join(file, '..', 'sitemap.xml');
-    writeFileSync(sitemap, '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://shape.example/only</loc></url></urlset>');
+    writeFileSync(
+      sitemap,
+      '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://shape.example/only</loc></url></urlset>',
+    );
     const run = await runInProcess({ argv: ['reports', 'create', '--from-sitemap', sitemap, '-o', 'json'], env: fixture.env });
     expect(run.code, run.stderr).toBe(0);
     const printed = JSON.parse(run.stdout) as { url: string }[];
@@ -55,7 +58,10 @@ describe('reports create: the output shape follows the input kind', () => {
     for (const lines of [['https://shape.example/a'], ['https://shape.example/b', 'https://shape.example/c']]) {
       const run = await runInProcess({ argv: ['reports', 'create', '--from-file', urlFile(lines), '-o', 'ndjson'], env: fixture.env });
       expect(run.code, run.stderr).toBe(0);
-      const printed = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { url: string });
+      const printed = run.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { url: string });
       expect(printed.map((record) => record.url)).toEqual(lines.map((url) => url.replace('https://', '')));
     }
   });

@@ -34,7 +34,8 @@ async function relay(targetPort: number): Promise<{ port: number; kill(): Promis
       track(upstream);
       client.pipe(upstream).pipe(client);
     });
-  const listen = (server: Server, port: number) => new Promise<number>((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+  const listen = (server: Server, port: number) =>
+    new Promise<number>((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
   let server = serve();
   const port = await listen(server, 0);
   const kill = async () => {
@@ -87,7 +88,10 @@ describe('a service that goes away mid-run', () => {
     expect(endedAt - killedAt).toBeLessThan(6_000);
     expect(run.code, run.stderr).toBe(7);
 
-    const entries = readFileSync(journal, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { url: string; status: string; maybeCreated?: boolean });
+    const entries = readFileSync(journal, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { url: string; status: string; maybeCreated?: boolean });
     const last = new Map(entries.map((entry) => [entry.url, entry]));
     const created = [...last.values()].filter((entry) => entry.status === 'created').length;
     const unsettled = [...last.values()].filter((entry) => entry.maybeCreated === true).length;
@@ -96,8 +100,12 @@ describe('a service that goes away mid-run', () => {
     expect(notStarted).toBeGreaterThan(10);
     expect(run.stdout.trim().split('\n').filter(Boolean)).toHaveLength(created);
     // Said once per cause, with counts; no line per URL.
-    expect(run.stderr).toContain(`rsapi: the service stopped answering (connection refused); ${notStarted} URLs not started, ${unsettled} unsettled: resume with --journal ${journal}`);
-    expect(run.stderr).toMatch(new RegExp(`rsapi: ${unsettled} URLs? unsettled: the answer was lost, then the service stopped answering \\(connection refused\\)`));
+    expect(run.stderr).toContain(
+      `rsapi: the service stopped answering (connection refused); ${notStarted} URLs not started, ${unsettled} unsettled: resume with --journal ${journal}`,
+    );
+    expect(run.stderr).toMatch(
+      new RegExp(`rsapi: ${unsettled} URLs? unsettled: the answer was lost, then the service stopped answering \\(connection refused\\)`),
+    );
     expect(run.stderr).toContain(`not started ${notStarted} (the service stopped answering (connection refused))`);
     expect(run.stderr.split('\n').filter((line) => line.includes('dead.example/page/'))).toEqual([]);
     expect(run.stderr.trim().split('\n').length).toBeLessThanOrEqual(5);
@@ -106,7 +114,10 @@ describe('a service that goes away mid-run', () => {
     await front.revive();
     const resumed = await runInProcess({ argv: ['reports', 'create', '--from-file', file, '--journal', journal, '--timeout', '2', '-o', 'ndjson'], env });
     expect(resumed.code, resumed.stderr).toBe(0);
-    const stored = fixture.server.reports().map((report) => report.url).filter((url) => url.startsWith('dead.example/'));
+    const stored = fixture.server
+      .reports()
+      .map((report) => report.url)
+      .filter((url) => url.startsWith('dead.example/'));
     expect([...stored].sort()).toEqual(URLS.map((url) => url.replace('https://', '')).sort());
   });
 
@@ -137,7 +148,11 @@ describe('a service that goes away mid-run', () => {
       }
     }, 5);
     cleanups.push(() => clearInterval(watcher));
-    const run = await runOnTerminal(['reports', 'create', '--from-file', file, '--journal', journal, '-o', 'ndjson'], { env, size: { columns: 100, rows: 30 }, timeoutMs: 25_000 });
+    const run = await runOnTerminal(['reports', 'create', '--from-file', file, '--journal', journal, '-o', 'ndjson'], {
+      env,
+      size: { columns: 100, rows: 30 },
+      timeoutMs: 25_000,
+    });
     const endedAt = performance.now();
     clearInterval(watcher);
     expect(killedAt).toBeGreaterThan(0);

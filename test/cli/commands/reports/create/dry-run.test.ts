@@ -66,10 +66,40 @@ describe('reports create --dry-run', () => {
   });
 
   it.each([
-    { format: 'ndjson', parse: (out: string) => out.trim().split('\n').map((line) => JSON.parse(line) as Row) },
-    { format: 'csv', parse: (out: string) => out.trim().split('\n').slice(1).map((line) => ({ url: line.split(',')[0], action: line.split(',')[1] })) },
-    { format: 'tsv', parse: (out: string) => out.trim().split('\n').map((line) => ({ url: line.split('\t')[0], action: line.split('\t')[1] })) },
-    { format: 'table', parse: (out: string) => out.trim().split('\n').slice(1).map((line) => ({ url: line.split(/\s+/)[0], action: line.split(/\s+/)[1] })) },
+    {
+      format: 'ndjson',
+      parse: (out: string) =>
+        out
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as Row),
+    },
+    {
+      format: 'csv',
+      parse: (out: string) =>
+        out
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((line) => ({ url: line.split(',')[0], action: line.split(',')[1] })),
+    },
+    {
+      format: 'tsv',
+      parse: (out: string) =>
+        out
+          .trim()
+          .split('\n')
+          .map((line) => ({ url: line.split('\t')[0], action: line.split('\t')[1] })),
+    },
+    {
+      format: 'table',
+      parse: (out: string) =>
+        out
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((line) => ({ url: line.split(/\s+/)[0], action: line.split(/\s+/)[1] })),
+    },
   ])('-o $format: a row per input URL with its action; nothing sent', async ({ format, parse }) => {
     const fixture = await mock();
     const run = await runInProcess({ argv: ['reports', 'create', URLS[0]!, URLS[0]!, URLS[1]!, '--dry-run', '-o', format], env: fixture.env, columns: 200 });
@@ -88,7 +118,12 @@ describe('reports create --dry-run', () => {
     const fixture = await mock();
     const dir = scratch();
     const sitemap = join(dir, 'sitemap.xml');
-    writeFileSync(sitemap, `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${URLS.slice(0, 3).map((url) => `<url><loc>${url}</loc></url>`).join('')}</urlset>`);
+    writeFileSync(
+      sitemap,
+      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${URLS.slice(0, 3)
+        .map((url) => `<url><loc>${url}</loc></url>`)
+        .join('')}</urlset>`,
+    );
     const run = await runInProcess({ argv: ['reports', 'create', '--from-sitemap', sitemap, '--dry-run', '-o', 'json'], env: fixture.env });
     expect(run.code, run.stderr).toBe(0);
     expect((JSON.parse(run.stdout) as Row[]).map((row) => row.action)).toEqual(['create', 'create', 'create']);

@@ -15,7 +15,11 @@ const scratch = scratchMaker('rsapi-journal-guard-', { 'urls.txt': URLS });
 describe('--journal guard', () => {
   it.each([
     { name: 'the input file, same path', journal: (dir: string) => join(dir, 'urls.txt'), says: 'is the input file of --from-file' },
-    { name: 'the input file, another spelling of its path', journal: (dir: string) => (mkdirSync(join(dir, 'sub')), `${dir}/./sub/../urls.txt`), says: 'is the input file of --from-file' },
+    {
+      name: 'the input file, another spelling of its path',
+      journal: (dir: string) => (mkdirSync(join(dir, 'sub')), `${dir}/./sub/../urls.txt`),
+      says: 'is the input file of --from-file',
+    },
     {
       name: 'the input file under a hard link',
       journal: (dir: string) => (linkSync(join(dir, 'urls.txt'), join(dir, 'linked.txt')), join(dir, 'linked.txt')),
@@ -85,7 +89,10 @@ describe('--journal guard', () => {
     if (content !== undefined) writeFileSync(path, content);
     const run = await runInProcess({ argv: ['reports', 'create', '--from-file', join(dir, 'urls.txt'), '--journal', path], env: fixture.env });
     expect(run.code, run.stderr).toBe(0);
-    const lines = readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { status: string });
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { status: string });
     expect(lines.filter((line) => line.status === 'created')).toHaveLength(2);
   });
 

@@ -27,7 +27,10 @@ describe('--shard', () => {
     const shares: string[][] = [];
     for (const index of [1, 2, 3]) {
       const junit = join(dir.path, `share-${index}.xml`);
-      const run = await runInProcess({ argv: ['reports', 'create', '--from-file', file, '--shard', `${index}/3`, '--junit', junit, '-o', 'ndjson'], env: fixture.env });
+      const run = await runInProcess({
+        argv: ['reports', 'create', '--from-file', file, '--shard', `${index}/3`, '--junit', junit, '-o', 'ndjson'],
+        env: fixture.env,
+      });
       expect(run.code).toBe(0);
       const urls = run.stdout
         .split('\n')

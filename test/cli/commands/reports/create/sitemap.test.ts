@@ -133,7 +133,12 @@ describe('--from-sitemap', () => {
     ['a missing file', async () => join(scratch(), 'nope.xml'), 2, /cannot read the sitemap .*nope\.xml: no such file/],
     ['a file that is not XML', async () => writeTo('urls.txt', 'https://a.example/\n'), 2, /urls\.txt is not a readable sitemap/],
     ['an XML file that is not a sitemap', async () => writeTo('feed.xml', '<rss><channel/></rss>'), 2, /its root element is <rss>/],
-    ['an entity the file defines', async () => writeTo('xxe.xml', '<!DOCTYPE urlset [<!ENTITY x "https://evil.example/">]><urlset><url><loc>&x;</loc></url></urlset>'), 2, /not a readable sitemap/],
+    [
+      'an entity the file defines',
+      async () => writeTo('xxe.xml', '<!DOCTYPE urlset [<!ENTITY x "https://evil.example/">]><urlset><url><loc>&x;</loc></url></urlset>'),
+      2,
+      /not a readable sitemap/,
+    ],
     ['a page answering 404', async () => `${(await startSite()).url}/missing.xml`, 8, /answered HTTP 404/],
     ['a refused connection', async () => `http://127.0.0.1:${await refusedPort()}/sitemap.xml`, 7, /cannot fetch the sitemap .*connection refused/],
   ])('%s: a clear error, and no report created', async (_name, source, code, message) => {

@@ -7,7 +7,16 @@ import { tempDir } from '../../../../helpers/cli.js';
 import { runInProcess } from '../../../../helpers/run.js';
 import { startMock, type MockFixture } from '../../../../helpers/mock.js';
 
-const BAD = ['http:example.com', 'http:/x.example', 'https:\\\\x.example\\a', 'https://example.com/a b', 'https://example.com/\ta', 'ftp://example.com/', 'example.com', 'https:///nohost'];
+const BAD = [
+  'http:example.com',
+  'http:/x.example',
+  'https:\\\\x.example\\a',
+  'https://example.com/a b',
+  'https://example.com/\ta',
+  'ftp://example.com/',
+  'example.com',
+  'https:///nohost',
+];
 
 describe('reportUrlProblem', () => {
   it.each(BAD)('refuses %j', (value) => {
@@ -54,7 +63,10 @@ describe('reports create refuses bad URLs before any request', () => {
   });
 
   it('--skip-invalid skips them and creates the rest; another form of one URL is the same URL', async () => {
-    const result = await runInProcess({ argv: ['reports', 'create', 'HTTPS://Good.example', 'http:/x.example', 'https://good.example/', '--skip-invalid', '-q'], env: mock.env });
+    const result = await runInProcess({
+      argv: ['reports', 'create', 'HTTPS://Good.example', 'http:/x.example', 'https://good.example/', '--skip-invalid', '-q'],
+      env: mock.env,
+    });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('skipping 1 invalid URL');
     expect(result.stderr).toContain('https://good.example/ given more than once; creating it once');

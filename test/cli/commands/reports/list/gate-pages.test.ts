@@ -29,7 +29,10 @@ describe('gate on reports list', () => {
     const below = scores.filter((score) => score < threshold).length;
     expect(scores.slice(20, 30).some((score) => score < threshold)).toBe(true);
     const before = mock.server.requests.length;
-    const result = await runInProcess({ argv: ['reports', 'list', '--sort-by', 'score', '--sort', 'desc', '--per-page', '10', '--min-score', String(threshold), '-q'], env: mock.env });
+    const result = await runInProcess({
+      argv: ['reports', 'list', '--sort-by', 'score', '--sort', 'desc', '--per-page', '10', '--min-score', String(threshold), '-q'],
+      env: mock.env,
+    });
     expect(result.code).toBe(10);
     expect(result.stderr).toContain(`rsapi: gate failed: ${below} of 63 reports score below ${threshold}`);
     expect(result.stdout.trim().split('\n')).toHaveLength(63);
@@ -40,14 +43,20 @@ describe('gate on reports list', () => {
   it('with --page, only that page is judged (and page 1 is sent when given)', async () => {
     const threshold = scores[19]!;
     const before = mock.server.requests.length;
-    const result = await runInProcess({ argv: ['reports', 'list', '--sort-by', 'score', '--sort', 'desc', '--page', '1', '--min-score', String(threshold), '-q'], env: mock.env });
+    const result = await runInProcess({
+      argv: ['reports', 'list', '--sort-by', 'score', '--sort', 'desc', '--page', '1', '--min-score', String(threshold), '-q'],
+      env: mock.env,
+    });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`rsapi: gate passed: 0 of 10 reports score below ${threshold}`);
     expect(mock.server.requests.slice(before).map((request) => request.query.page)).toEqual(['1']);
   });
 
   it('with --limit, only that many are judged', async () => {
-    const result = await runInProcess({ argv: ['reports', 'list', '--sort-by', 'score', '--sort', 'desc', '--limit', '15', '--fail-on', 'bad', '-q'], env: mock.env });
+    const result = await runInProcess({
+      argv: ['reports', 'list', '--sort-by', 'score', '--sort', 'desc', '--limit', '15', '--fail-on', 'bad', '-q'],
+      env: mock.env,
+    });
     expect(result.stderr).toMatch(/gate (passed|failed): \d+ of 15 reports/);
   });
 });

@@ -44,7 +44,8 @@ async function pagedService(options: { delayMs: number; lastPage?: boolean; answ
       url: `https://example.com/${(page - 1) * perPage + index + 1}`,
     }));
     const next = page < lastPage ? `${server.url}/api/v1/reports?page=${page + 1}` : null;
-    const meta = options.lastPage === false ? { current_page: page, per_page: perPage } : { current_page: page, last_page: lastPage, per_page: perPage, total: TOTAL };
+    const meta =
+      options.lastPage === false ? { current_page: page, per_page: perPage } : { current_page: page, last_page: lastPage, per_page: perPage, total: TOTAL };
     sendJson(response, 200, { data, links: { next }, meta });
   });
   servers.push(server);
@@ -57,7 +58,10 @@ afterEach(async () => {
 });
 
 function ids(stdout: string): number[] {
-  return stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: number }).id);
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { id: number }).id);
 }
 
 const inOrder = Array.from({ length: TOTAL }, (_, index) => index + 1);

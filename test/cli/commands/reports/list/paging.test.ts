@@ -19,7 +19,12 @@ describe.each(envelopes)('%s pages', (envelope) => {
   async function run(...args: string[]) {
     const before = mock.server.requests.length;
     const result = await runInProcess({ argv: ['reports', 'list', '-o', 'ndjson', ...args], env: mock.env });
-    const ids = result.stdout.trim() ? result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: number }).id) : [];
+    const ids = result.stdout.trim()
+      ? result.stdout
+          .trim()
+          .split('\n')
+          .map((line) => (JSON.parse(line) as { id: number }).id)
+      : [];
     return { result, ids, pages: mock.server.requests.slice(before).map((r) => r.query.page ?? '1') };
   }
 

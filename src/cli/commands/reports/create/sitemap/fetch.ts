@@ -34,7 +34,9 @@ export async function fetchSitemap(url: string, options: FetchOptions): Promise<
       await response.body.dump().catch(() => {});
       const location = new URL(String(response.headers.location), target);
       if (location.host !== host || (location.protocol !== 'http:' && location.protocol !== 'https:')) {
-        throw new BadSitemapError(`the sitemap ${target.href} redirects to ${location.origin}, another host; rsapi follows a sitemap's redirects only within ${host}`);
+        throw new BadSitemapError(
+          `the sitemap ${target.href} redirects to ${location.origin}, another host; rsapi follows a sitemap's redirects only within ${host}`,
+        );
       }
       if (redirects >= MAX_REDIRECTS) throw new BadSitemapError(`the sitemap ${url} redirects more than ${MAX_REDIRECTS} times`);
       target = location;

@@ -106,7 +106,8 @@ export function parseSitemap(text: string, where: string, local: boolean): Parse
   parser.on('opentag', (tag) => {
     const name = localName(tag.name);
     if (stack.length === 0) {
-      if (name !== 'urlset' && name !== 'sitemapindex') throw fault(local, `${where} is not a sitemap: its root element is <${tag.name}>, not <urlset> or <sitemapindex>`);
+      if (name !== 'urlset' && name !== 'sitemapindex')
+        throw fault(local, `${where} is not a sitemap: its root element is <${tag.name}>, not <urlset> or <sitemapindex>`);
       kind = name;
     }
     stack.push(name);
