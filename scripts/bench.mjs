@@ -230,7 +230,7 @@ function timeWithHyperfine(commands, env, runs, warmup) {
     );
     // Its warnings (outliers on a busy machine) are noise here; its errors are not.
     if (result.status !== 0) throw new Error(`hyperfine failed on: ${quoted.join(' | ')}\n${result.stderr}`);
-    JSON.parse(readFileSync(out, 'utf8')).results.forEach((entry, index) => times[index].push(...entry.times));
+    for (const [index, entry] of JSON.parse(readFileSync(out, 'utf8')).results.entries()) times[index].push(...entry.times);
   }
   return times.map((list) => median(list) * 1000);
 }

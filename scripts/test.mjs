@@ -1,5 +1,6 @@
-// `npm test`: the type check and the test suite at once (vitest mostly waits on loopback I/O and timers, so tsc
-// uses CPU it would leave idle); fails when either does. Arguments go to vitest (`npm test -- test/cli/x.test.ts`).
+// `npm test`: the type check, Biome's format and lint check, and the test suite at once (vitest mostly waits on
+// loopback I/O and timers, so tsc and biome use CPU it would leave idle); fails when any of them does. Arguments go to
+// vitest (`npm test -- test/cli/x.test.ts`).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -13,10 +14,13 @@ function run(script, args, stdio) {
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output })));
 }
 
-const [typecheck, tests] = await Promise.all([
+const [typecheck, lint, tests] = await Promise.all([
   run('typescript/bin/tsc', ['--noEmit', '-p', 'tsconfig.json'], ['ignore', 'pipe', 'pipe']),
+  run('@biomejs/biome/bin/biome', ['check', '.'], ['ignore', 'pipe', 'pipe']),
   run('vitest/vitest.mjs', ['run', ...process.argv.slice(2)], 'inherit'),
 ]);
 if (typecheck.code !== 0) process.stderr.write(`\ntsc --noEmit failed:\n${typecheck.output}`);
 else process.stdout.write('tsc --noEmit: no type errors\n');
-process.exit(typecheck.code !== 0 ? typecheck.code : tests.code);
+if (lint.code !== 0) process.stderr.write(`\nbiome check failed (npm run format fixes formatting):\n${lint.output}`);
+else process.stdout.write('biome check: formatted, no lint errors\n');
+process.exit(typecheck.code || lint.code || tests.code);

@@ -1,7 +1,7 @@
 // The reports endpoints, typed: list, show, create (safe against duplicates), update, delete.
 import { decodePage, decodeRecord, toNumber, type ApiRecord, type Page } from './decode.js';
 import { AuthError, HiddenRecordError, InterruptedError, NotFoundError, serviceUnreachable, UnsettledCreateError } from './errors.js';
-import { HttpClient, pathSegment, type Params } from './http.js';
+import { HttpClient, pathSegment, type HttpResponse, type Params } from './http.js';
 import { iteratePages, withLargestPage, type PagingOptions } from './paging.js';
 import { CreateLedger, pickRedirected, type SendWindow } from './create-ledger.js';
 import { normaliseReportUrl, reportIdentity, reportUrlSearchTerm } from './report-url.js';
@@ -329,7 +329,7 @@ export class ReportsApi {
     const refresh = input.refresh ? 1 : undefined;
     const form: Params = { privacy: input.privacy, password: input.password, update: refresh, results: refresh };
     const req = { method: 'PATCH' as const, path: `/reports/${pathSegment(id)}`, form };
-    let response;
+    let response: HttpResponse;
     try {
       response = await this.http.request(req);
     } catch (error) {

@@ -21,7 +21,17 @@ export async function jqOutput(expression: string, io: Terminal): Promise<JqOutp
   const jq = await loadJq();
   await runJq(jq, 'null', `empty | (\n${expression}\n)`, ['-n']);
   let captured = '';
-  const capture: Terminal = { ...io, stdout: { write: (chunk: string) => ((captured += chunk), true) }, stdoutIsTTY: false, columns: undefined };
+  const capture: Terminal = {
+    ...io,
+    stdout: {
+      write: (chunk: string) => {
+        captured += chunk;
+        return true;
+      },
+    },
+    stdoutIsTTY: false,
+    columns: undefined,
+  };
   return {
     io: capture,
     async flush() {

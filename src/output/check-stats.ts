@@ -51,7 +51,10 @@ export class CheckStatsCollector {
     if (this.byProject) {
       const project = typeof record.project === 'string' || typeof record.project === 'number' ? String(record.project) : '';
       let group = this.groups.get(project);
-      if (!group) this.groups.set(project, (group = newTally()));
+      if (!group) {
+        group = newTally();
+        this.groups.set(project, group);
+      }
       targets.push(group);
     }
     const outcomes = reportChecks(record);

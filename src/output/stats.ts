@@ -33,7 +33,7 @@ function flat(stats: ReportStats, byProject: boolean): Record<string, string | n
     mean: stats.mean ?? null,
     max: stats.max ?? null,
   });
-  BUCKET_LABELS.forEach((label, i) => (row[label] = stats.histogram[i] ?? 0));
+  for (const [i, label] of BUCKET_LABELS.entries()) row[label] = stats.histogram[i] ?? 0;
   return row;
 }
 

@@ -1,5 +1,5 @@
 // Tables for people at a terminal: columns two spaces apart, fitted to the terminal's width, drawn in time linear in rows.
-import { loadPalette, type Palette } from './colors.js';
+import { loadPalette } from './colors.js';
 import { displayCell, fieldValue } from './fields.js';
 import { terminalText } from './terminal-text.js';
 import { fitColumns } from './table-fit.js';
@@ -143,7 +143,7 @@ export async function drawRecordTable(out: Sink, record: ServiceRecord, fields: 
     const name = fitToWidth(names[index] ?? '', keyWidth);
     const [first = '', ...more] = wrapToWidth(displayCell(field, fieldValue(record, field)), valueWidth);
     const padding = ' '.repeat(Math.max(0, keyWidth - name.width));
-    text += `${palette.head(name.text)}${padding}${GAP}${field === 'result' ? palette.result(first) : first}`.trimEnd() + '\n';
+    text += `${`${palette.head(name.text)}${padding}${GAP}${field === 'result' ? palette.result(first) : first}`.trimEnd()}\n`;
     for (const line of more) text += `${' '.repeat(keyWidth)}${GAP}${line}\n`;
   });
   out.write(text);

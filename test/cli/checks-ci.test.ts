@@ -78,9 +78,11 @@ describe('--baseline with per-check results', () => {
     expect(code, stderr).toBe(0);
     const lines = stderr.trim().split('\n');
     expect(lines.filter((l) => l.includes('new failures:'))).toEqual([
-      expect.stringMatching(new RegExp(`^rsapi:   new failures: ${escape(target.url)}: .*\\(${newFailure}\\)$`)),
+      expect.stringMatching(new RegExp(`^rsapi:   new failures: ${escapeRegExp(target.url)}: .*\\(${newFailure}\\)$`)),
     ]);
-    expect(lines.filter((l) => l.includes('fixed:'))).toEqual([expect.stringMatching(new RegExp(`^rsapi:   fixed: ${escape(target.url)}: .*\\(${fixed}\\)$`))]);
+    expect(lines.filter((l) => l.includes('fixed:'))).toEqual([
+      expect.stringMatching(new RegExp(`^rsapi:   fixed: ${escapeRegExp(target.url)}: .*\\(${fixed}\\)$`)),
+    ]);
     expect(lines[0]).toContain('; checks: 1 newly failing on 1 URL, 1 fixed (listed, not failed without --fail-on-new-failures)');
   });
 
@@ -181,6 +183,6 @@ describe('JUnit and the summary name the failed checks', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

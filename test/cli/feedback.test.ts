@@ -68,7 +68,7 @@ describe('waiting for pages on a terminal', () => {
     const summaryAt = screen.search(/reports +\d+\r?\n/);
     expect(summaryAt).toBeGreaterThan(0);
     expect(lastFrameAt(screen)).toBeLessThan(summaryAt);
-    expect(screen).toMatch(/90-100  [█▏▎▍▌▋▊▉]+/);
+    expect(screen).toMatch(/90-100 {2}[█▏▎▍▌▋▊▉]+/);
   });
 });
 

@@ -170,7 +170,7 @@ describe('what gives way first, on a real pseudo-terminal', () => {
     expect(code).toBe(0);
     const lines = screenLines(screen);
     const at = lines.findIndex((line) => line.startsWith('url '));
-    const value = [lines[at] ?? '', ...lines.slice(at + 1).filter((line, i, rest) => rest.slice(0, i + 1).every((l) => l.startsWith('   ')))]
+    const value = [lines[at] ?? '', ...lines.slice(at + 1).filter((_line, i, rest) => rest.slice(0, i + 1).every((l) => l.startsWith('   ')))]
       .map((line) => line.slice(14))
       .join('');
     expect(value).toBe(String(report?.url));

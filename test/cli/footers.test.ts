@@ -1,5 +1,5 @@
 // Footers on a terminal say what was shown and what is hidden: one page, the first N, or all.
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { runCase, type CommandCase } from '../helpers/cases.js';
 
 const terminal = { tty: true, columns: 160 } as const;

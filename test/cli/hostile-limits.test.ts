@@ -86,7 +86,7 @@ describe('ids beyond 2^53', () => {
   });
 
   it('`list -q | delete -` deletes the report with that exact id', async () => {
-    await serve((url, method) => (method === 'DELETE' ? { status: 204, text: '' } : list()));
+    await serve((_url, method) => (method === 'DELETE' ? { status: 204, text: '' } : list()));
     const ids = (await rsapi(['reports', 'list', '-q'])).stdout;
     const { code } = await rsapi(['reports', 'delete', '-', '--yes'], ids);
     expect(code).toBe(0);

@@ -50,7 +50,7 @@ export function runOnTerminal(args: string[], options: TerminalOptions = {}): Pr
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       screen += chunk;
       const next = pending[0];
-      if (next && next[0].test(screen.slice(from))) {
+      if (next?.[0].test(screen.slice(from))) {
         pending.shift();
         from = screen.length;
         child.stdin.write(next[1]);

@@ -1,7 +1,7 @@
 // chalk is loaded only when a coloured table is drawn.
 import { describe, expect, it, vi } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { OUTPUT_FORMATS, writeRecord } from '../../src/output/index.js';
+import { type OUTPUT_FORMATS, writeRecord } from '../../src/output/index.js';
 import { BufferSink, writeList } from './buffer-sink.js';
 
 const loaded = vi.hoisted(() => new Set<string>());

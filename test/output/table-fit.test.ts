@@ -31,7 +31,7 @@ describe('fitColumns: the order things give way in', () => {
   // id 2, url 26, project 16, result 6, score 5, privacy 8, generated_at 19; six gaps of 2: 94 in all.
   const natural = [2, 26, 16, 6, 5, 8, 19];
   const steps = new Map([[6, [16, 12]]]);
-  const fit = (width: number, columns = COLUMNS) => fitColumns(columns, natural, { width, gap: 2, keep: KEEP, steps, dropBeforeUrl: ['project', 'privacy'] });
+  const fitAt = (width: number, columns = COLUMNS) => fitColumns(columns, natural, { width, gap: 2, keep: KEEP, steps, dropBeforeUrl: ['project', 'privacy'] });
 
   const cases: { width: number; widths: (number | undefined)[]; hidden: number[]; name: string }[] = [
     { name: 'everything whole when it fits', width: 94, widths: natural, hidden: [] },
@@ -43,13 +43,13 @@ describe('fitColumns: the order things give way in', () => {
   ];
   for (const row of cases) {
     it(`${row.name} (${row.width} columns)`, () => {
-      expect(fit(row.width)).toEqual({ widths: row.widths, hidden: row.hidden });
+      expect(fitAt(row.width)).toEqual({ widths: row.widths, hidden: row.hidden });
     });
   }
 
   it('without a url column nothing is left out early: project is what names the row then', () => {
     const columns = ['id', 'link', 'project', 'result', 'score', 'privacy', 'generated_at'];
-    expect(fit(86, columns).hidden).toEqual([]);
+    expect(fitAt(86, columns).hidden).toEqual([]);
   });
 });
 

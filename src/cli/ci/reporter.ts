@@ -2,7 +2,7 @@
 import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { DeclaredOptions } from '../options.js';
 import type { ApiRecord } from '../../api/decode.js';
-import { type RsapiError } from '../../api/errors.js';
+import type { RsapiError } from '../../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, hintOf } from '../exit-codes.js';
 import { UsageError } from '../errors.js';
 import { reportIdentity } from '../../api/report-url.js';

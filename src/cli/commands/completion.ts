@@ -1,5 +1,5 @@
 // `rsapi completion bash|zsh|fish`: a completion script generated from the live command tree, so it never goes stale.
-import { Argument, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CommandContext } from '../context.js';
 import { handle, type ParentCommand, type Invocation } from '../handler.js';
 import { bashScript } from '../completion/bash.js';

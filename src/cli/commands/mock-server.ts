@@ -1,5 +1,5 @@
 // `rsapi mock-server`: the bundled in-memory stand-in for the service, for trying rsapi and testing scripts.
-import { InvalidArgumentError, Option, type Command } from '@commander-js/extra-typings';
+import { InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { CommandContext } from '../context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../handler.js';
 import { integerParser } from '../options.js';

@@ -1,5 +1,5 @@
 // `rsapi api METHOD PATH [-f key=value ...]`: any request under the base URL, the raw JSON body out.
-import { Argument, InvalidArgumentError, type Command } from '@commander-js/extra-typings';
+import { Argument, InvalidArgumentError } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import { mayLeaveBasePath, type HttpMethod, type Params } from '../../../api/http.js';
 import type { CommandContext } from '../../context.js';

@@ -1,6 +1,5 @@
 // `rsapi auth`: log in (store a checked key), show what is in use, log out.
 import type { ParentCommand, Invocation } from '../../handler.js';
-import type { Command } from '@commander-js/extra-typings';
 import { registerLogin } from './login.js';
 import { registerLogout } from './logout.js';
 import { registerStatus } from './status.js';

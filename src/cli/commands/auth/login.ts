@@ -1,5 +1,3 @@
-// `rsapi auth login`: a base URL and a key (masked prompt or --with-token), checked with one read, then stored.
-import type { Command } from '@commander-js/extra-typings';
 import { normaliseBaseUrl } from '../../../api/base-url.js';
 import { AuthError, NetworkError, RsapiError } from '../../../api/errors.js';
 import { ExitCode, exitCodeOf, hintOf } from '../../exit-codes.js';

@@ -1,5 +1,3 @@
-// `rsapi auth logout`: forgets the profile's stored key; its base URL and defaults stay.
-import type { Command } from '@commander-js/extra-typings';
 import { configPath } from '../../../config/paths.js';
 import { unknownProfileError } from '../../../config/resolve.js';
 import { updateProfile } from '../../../config/write.js';

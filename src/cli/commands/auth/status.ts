@@ -1,6 +1,5 @@
 // `rsapi auth status`: profile, base URL and key in use (masked), where each came from, whether the service accepts the key, and its account where it tells.
 import { renderDocument } from '../../../output/index.js';
-import type { Command } from '@commander-js/extra-typings';
 import { normaliseBaseUrl, withoutCredentials } from '../../../api/base-url.js';
 import type { ApiClient } from '../../../api/client.js';
 import { ApiError, AuthError, InterruptedError, RsapiError } from '../../../api/errors.js';
@@ -83,7 +82,7 @@ export async function authStatusRun(ctx: CommandContext, opts: AuthStatusOptions
 /** Fills in the service's verdict; returns the error that decides the exit code, if any. */
 async function check(ctx: CommandContext, status: AuthStatus): Promise<unknown> {
   if (!ctx.settings().apiKey) return MissingKeyError.forProfile(status.profile);
-  let client;
+  let client: ApiClient;
   try {
     client = ctx.client();
   } catch (error) {
@@ -117,13 +116,13 @@ async function accountOf(client: ApiClient): Promise<AuthStatus['account']> {
 
 async function printStatus(ctx: CommandContext, status: AuthStatus): Promise<void> {
   const text = () =>
-    [
+    `${[
       `profile: ${status.profile}${PROFILE_SOURCE[status.profile_source]}`,
       `base URL: ${status.base_url ? `${status.base_url} (from ${status.base_url_source})` : 'none'}`,
       `key: ${status.key ? `${status.key} (from ${status.key_source})` : 'none'}`,
       `service: ${verdict(status)}`,
       ...(status.account ? [`account: ${status.account.name ?? 'unnamed'}${status.account.plan === null ? '' : ` (plan: ${status.account.plan})`}`] : []),
-    ].join('\n') + '\n';
+    ].join('\n')}\n`;
   // The error may quote the service: on a terminal, escaped like any service text.
   ctx.io.stdout.write(ctx.secrets.redact(await renderDocument(ctx.format(), { value: status, text }, { terminal: ctx.io.stdoutIsTTY })));
 }

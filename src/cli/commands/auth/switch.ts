@@ -1,6 +1,5 @@
 // `rsapi auth switch [NAME]`: makes a stored profile the active one; without NAME on a terminal, offers the stored profiles.
 import { withoutCredentials } from '../../../api/base-url.js';
-import type { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import { maskKey } from '../../../config/keys.js';
 import { unknownProfile } from '../../../config/resolve.js';

@@ -1,5 +1,5 @@
 // `rsapi config get KEY`: one stored value of the profile (the key masked); nothing, exit 0, when it is not set.
-import { Argument, type Command } from '@commander-js/extra-typings';
+import { Argument } from '@commander-js/extra-typings';
 import { displaySetting, SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type Invocation } from '../../handler.js';

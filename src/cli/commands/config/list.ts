@@ -1,6 +1,5 @@
 // `rsapi config list`: the profile's stored settings as key=value lines (or one JSON object), the key masked.
 import { renderDocument } from '../../../output/index.js';
-import type { Command } from '@commander-js/extra-typings';
 import { displaySetting, SETTING_KEYS } from '../../../config/keys.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type Invocation } from '../../handler.js';

@@ -1,5 +1,3 @@
-// `rsapi config path`: where the settings file is (RSAPI_CONFIG_DIR moves it).
-import type { Command } from '@commander-js/extra-typings';
 import { configPath } from '../../../config/paths.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type Invocation } from '../../handler.js';

@@ -1,5 +1,5 @@
 // `rsapi config unset KEY`: removes one stored setting from the profile.
-import { Argument, type Command } from '@commander-js/extra-typings';
+import { Argument } from '@commander-js/extra-typings';
 import { SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
 import { unknownProfileError } from '../../../config/resolve.js';
 import { updateProfile } from '../../../config/write.js';

@@ -1,5 +1,3 @@
-// `rsapi projects delete NAME...`: confirmed on a terminal, refused without one unless --yes.
-import type { Command } from '@commander-js/extra-typings';
 import { deleteEach, type ItemDescription } from '../../deletion.js';
 import { describeProject, PREVIEW_MAX_PROJECTS, previewLines, previewProject, projectLabel } from '../../project-preview.js';
 import { UsageError } from '../../errors.js';

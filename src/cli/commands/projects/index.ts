@@ -1,6 +1,5 @@
 // `rsapi projects`: the project verbs.
 import type { ParentCommand, Invocation } from '../../handler.js';
-import type { Command } from '@commander-js/extra-typings';
 import { registerDelete } from './delete.js';
 import { registerList } from './list.js';
 

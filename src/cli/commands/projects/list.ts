@@ -1,5 +1,5 @@
 // `rsapi projects list`: search, sorting and paging mapped to GET /projects.
-import { Option, type Command } from '@commander-js/extra-typings';
+import { Option } from '@commander-js/extra-typings';
 import { PROJECT_SORT_FIELDS, type ProjectListParams } from '../../../api/projects.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';

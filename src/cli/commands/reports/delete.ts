@@ -1,5 +1,3 @@
-// `rsapi reports delete ID...`: confirmed on a terminal, refused without one unless --yes.
-import type { Command } from '@commander-js/extra-typings';
 import { deleteEach, type ItemDescription } from '../../deletion.js';
 import { RsapiError } from '../../../api/errors.js';
 import { runPool } from '../../bulk/pool.js';

@@ -1,6 +1,5 @@
 // `rsapi reports`: the report verbs.
 import type { ParentCommand, Invocation } from '../../handler.js';
-import type { Command } from '@commander-js/extra-typings';
 import { registerCreate } from './create/create.js';
 import { registerDelete } from './delete.js';
 import { registerList } from './list.js';

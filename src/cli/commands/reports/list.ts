@@ -1,5 +1,5 @@
 // `rsapi reports list`: filters, sorting and paging mapped to GET /reports.
-import { Option, type Command } from '@commander-js/extra-typings';
+import { Option } from '@commander-js/extra-typings';
 import { REPORT_SORT_FIELDS, type ReportListParams } from '../../../api/reports.js';
 import { addCiOptions, CiReporter } from '../../ci/reporter.js';
 import type { CommandContext } from '../../context.js';

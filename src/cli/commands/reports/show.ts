@@ -1,7 +1,5 @@
-// `rsapi reports show ID` (or `--url URL`: the newest report of that page): one report, judged by the gates.
-import type { Command } from '@commander-js/extra-typings';
 import type { ApiRecord } from '../../../api/decode.js';
-import { reportIdentity, reportProject, reportUrlProblem, reportUrlSearchTerm } from '../../../api/report-url.js';
+import { reportIdentity, reportUrlProblem, reportUrlSearchTerm } from '../../../api/report-url.js';
 import { toNumber } from '../../../api/decode.js';
 import { addCiOptions, CiReporter } from '../../ci/reporter.js';
 import type { CommandContext } from '../../context.js';

@@ -1,5 +1,5 @@
 // `rsapi reports stats`: reads every matching report and shows counts per result, score figures and a histogram.
-import { Option, type Command } from '@commander-js/extra-typings';
+import { Option } from '@commander-js/extra-typings';
 import { renderDocument, type OutputDocument } from '../../../output/index.js';
 import type { StatsOutput } from '../../../output/stats.js';
 import { UsageError } from '../../errors.js';

@@ -1,5 +1,3 @@
-// `rsapi reports update ID`: privacy, password, or a refresh (update=1 and results=1); nothing to change is a usage error.
-import type { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';

@@ -1,5 +1,3 @@
-// `rsapi reports create URL...`: checks every URL first, then creates one report per distinct URL, N at a time.
-import type { Command } from '@commander-js/extra-typings';
 import { proxyFromEnv } from '../../../../api/proxy.js';
 import { UsageError } from '../../../errors.js';
 import { addCiOptions, CiReporter } from '../../../ci/reporter.js';

@@ -1,5 +1,5 @@
 // `reports create` over many URLs, end to end: journal skips, output, gate, progress, Ctrl-C, summary, exit code.
-import { type RsapiError } from '../../../../api/errors.js';
+import type { RsapiError } from '../../../../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines } from '../../../exit-codes.js';
 import type { Privacy } from '../../../../api/reports.js';
 import { CreateLedger } from '../../../../api/create-ledger.js';

@@ -1,6 +1,6 @@
 // A service that goes away mid-run: the bulk run stops within seconds (not a settle window per URL), says why once
 // per cause, exits 7, and its journal resumes exactly once the service is back (no URL lost, none created twice).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

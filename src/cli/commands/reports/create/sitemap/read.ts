@@ -55,7 +55,7 @@ export async function readSitemap(source: string, options: ReadOptions): Promise
       }
       const parsed = parseSitemap(text, location, isFile);
       if (parsed.kind === 'urlset') {
-        parsed.locs.forEach((loc, index) => entries.push({ where: `${location} url ${index + 1}`, value: loc }));
+        for (const [index, loc] of parsed.locs.entries()) entries.push({ where: `${location} url ${index + 1}`, value: loc });
         continue;
       }
       for (const child of parsed.locs) {
