@@ -15,10 +15,8 @@ import type { CiCase, CiRun } from './run-record.js';
 import type { SelectedShare } from './shard.js';
 
 export function addCiOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
-  const files = command
-    .option('--junit <path>', 'write a JUnit XML file: one test case per report, failed when it fails a gate')
-    .option('--summary <path>', 'append a Markdown summary to this file (made for $GITHUB_STEP_SUMMARY)');
-  return addHtmlOption(files)
+  const withJunit = command.option('--junit <path>', 'write a JUnit XML file: one test case per report, failed when it fails a gate');
+  return addStatsFileOptions(withJunit)
     .option('--baseline <file>', 'compare with an earlier json or ndjson output of rsapi, URL by URL')
     .option('--max-drop <points>', 'with --baseline: exit 10 when a score fell by more than this or a result got worse', maxDropParser)
     .option('--fail-on-new-failures', 'with --baseline: exit 10 when a check that passed in the baseline fails now');
@@ -26,7 +24,14 @@ export function addCiOptions<Args extends unknown[], Opts extends OptionValues, 
 
 export type CiFlags = DeclaredOptions<typeof addCiOptions<[], {}, {}>>;
 
-/** --html; alone on `reports stats` (which has no gate or baseline). */
+/** The files of a run that has no gate or baseline (`reports stats`): --summary and --html. */
+export function addStatsFileOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
+  command: Command<Args, Opts, GlobalOpts>,
+) {
+  return addHtmlOption(command.option('--summary <path>', 'append a Markdown summary to this file (made for $GITHUB_STEP_SUMMARY)'));
+}
+
+/** --html: one self-contained page of the run. */
 export function addHtmlOption<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
   return command.option('--html <path>', 'write one self-contained HTML page of the run: charts, regressions, a table of every report (opens offline)');
 }

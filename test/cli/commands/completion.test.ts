@@ -128,7 +128,7 @@ describe('zsh', () => {
       expect(result.stderr).toBe('');
       return result.stdout.split('\n').filter(Boolean);
     };
-    expect(complete('rsapi reports')).toEqual(['list', 'ls', 'show', 'get', 'create', 'update', 'delete', 'rm', 'stats', 'help']);
+    expect(complete('rsapi reports')).toEqual(['list', 'ls', 'show', 'get', 'view', 'create', 'update', 'delete', 'rm', 'stats', 'help']);
     expect(complete('rsapi reports list --result')).toEqual(['good', 'decent', 'bad']);
     expect(complete('rsapi reports create --from-file')).toEqual(['FILES']);
   });

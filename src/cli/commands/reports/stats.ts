@@ -7,13 +7,13 @@ import { ExitCode } from '../../exit-codes.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
-import { addHtmlOption, CiReporter } from '../../ci/reporter.js';
+import { addStatsFileOptions, CiReporter } from '../../ci/reporter.js';
 import { ofLast, PageReader } from '../../page-reader.js';
 import { reportListSilences } from '../../../api/list-silences.js';
 
 function declareStats(reports: ParentCommand) {
   const command = reports.command('stats').description('Counts per result, score min/median/mean/max and a histogram of every matching report');
-  return addHtmlOption(addReportFilterOptions(command))
+  return addStatsFileOptions(addReportFilterOptions(command))
     .addOption(new Option('--by <group>', 'one row per project').choices(['project'] as const))
     .option('--checks', 'per check: how many reports fail it and what share, most important and most failed first');
 }
@@ -50,7 +50,7 @@ that fail it. A service that sends no per-check results ends with exit 8.`,
 /** Reads every matching report and writes the counts, score figures and histogram. */
 export async function reportsStatsRun(ctx: CommandContext, opts: ReportsStatsOptions) {
   const collector = opts.checks ? await checkStats(opts.by === 'project') : await scoreStats(opts.by === 'project');
-  const ci = await CiReporter.prepare('reports stats', { html: opts.html });
+  const ci = await CiReporter.prepare('reports stats', { html: opts.html, summary: opts.summary });
   const params = { ...filterParams(opts), perPage: 100 } as const;
   const reader = new PageReader(ctx, 'report', { ci, silences: reportListSilences(params) });
   await reader.read(ctx.client().reports.pages(params, { all: true }), {
