@@ -36,7 +36,12 @@ export function createInvocation(options: InvocationOptions): Invocation {
   const { terminal, signal } = options;
   const secrets = new Secrets();
   // No command prints a known secret: a service echoing the key in a record gets it masked on stdout too.
-  const io: Terminal = { ...terminal, stdout: secrets.redactedSink(terminal.stdout), stderr: secrets.redactedSink(terminal.stderr) };
+  // Copied by descriptor, not spread: a spread would call the terminal's getters (stdin is made only when read).
+  const io: Terminal = Object.defineProperties({} as Terminal, {
+    ...Object.getOwnPropertyDescriptors(terminal),
+    stdout: { value: secrets.redactedSink(terminal.stdout), enumerable: true },
+    stderr: { value: secrets.redactedSink(terminal.stderr), enumerable: true },
+  });
   return {
     io,
     clock: options.clock ?? systemClock,

@@ -25,14 +25,20 @@ export interface TtyInput {
   close(): void;
 }
 
+/** The process's own terminal. Standard input is made only when a command reads it: made, it loads the file streams,
+ * fs.promises and readline behind them, which `--help` and most commands never need. */
 export function processTerminal(): Terminal {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    get stdin() {
+      return process.stdin;
+    },
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
-    stdinIsTTY: process.stdin.isTTY === true,
+    get stdinIsTTY() {
+      return process.stdin.isTTY === true;
+    },
     columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
     env: process.env,
     openTty: openControllingTerminal,
