@@ -5,7 +5,7 @@ import { UsageError } from './errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines } from './exit-codes.js';
 import type { DeleteResult } from '../api/reports.js';
 import type { CommandContext } from './context.js';
-import { canPrompt, confirmOrRefuse } from './prompts.js';
+import { canPrompt, confirmOrRefuse, refuseWhereNobodyCanBeAsked } from './prompts.js';
 import { listLines } from './files.js';
 import { readAll } from './terminal.js';
 import { runPool } from './bulk/pool.js';
@@ -49,6 +49,8 @@ export interface ItemDescription {
 }
 
 export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<ExitCodeValue> {
+  // Nobody to ask and no --yes: refused before stdin is read (`-`) and before any look-up.
+  if (!run.dryRun) refuseWhereNobodyCanBeAsked(ctx.io, run.yes);
   const ids = await expandStdin(ctx, run);
   const validated = ids.map((id) => (run.validate ? run.validate(id) : id));
   const unique = [...new Set(validated)];

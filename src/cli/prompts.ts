@@ -72,6 +72,15 @@ export async function readSecretFromFile(path: string, secrets: Secrets, what: s
   return value;
 }
 
+function refusal(why: string): UsageError {
+  return new UsageError(`refusing to delete without confirmation: ${why}`, { hint: 'pass --yes to delete from a script' });
+}
+
+/** A deletion without --yes where no terminal can be asked: refused up front, before ids are read or anything is sent. */
+export function refuseWhereNobodyCanBeAsked(io: Terminal, yes: boolean | undefined): void {
+  if (!yes && !canPrompt(io)) throw refusal('no terminal to ask on');
+}
+
 /**
  * Destructive commands: --yes goes ahead; a terminal is asked; anything else is refused (exit 2)
  * so that a script never deletes without saying so. `stdinRead`: stdin (a terminal) was read to its end for the
@@ -79,8 +88,7 @@ export async function readSecretFromFile(path: string, secrets: Secrets, what: s
  */
 export async function confirmOrRefuse(io: Terminal, yes: boolean | undefined, question: string, options: { stdinRead?: boolean } = {}): Promise<boolean> {
   if (yes) return true;
-  const refusal = (why: string) => new UsageError(`refusing to delete without confirmation: ${why}`, { hint: 'pass --yes to delete from a script' });
-  if (!canPrompt(io)) throw refusal('no terminal to ask on');
+  refuseWhereNobodyCanBeAsked(io, yes);
   if (!options.stdinRead) return promptConfirm(io, question);
   const tty = io.openTty?.();
   if (!tty) throw refusal('standard input was read for the ids and the terminal cannot be opened to ask');

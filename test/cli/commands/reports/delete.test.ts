@@ -140,4 +140,20 @@ describe('reports delete - through the injected terminal', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('rsapi: no report ids given\nhint: `-` read none from stdin (one a line)\n');
   });
+
+  it('no --yes and nobody to ask: refused before stdin is read and before any request (a pipe that never ends)', async () => {
+    const fixture = await mock();
+    const { terminal, stderr, cleanup } = testTerminal({ env: fixture.env });
+    const endless = new PassThrough(); // ids that would never end: the refusal must not wait for them
+    try {
+      const code = await run(['reports', 'delete', '-'], createInvocation({ terminal: { ...terminal, stdin: endless }, signal: new AbortController().signal }));
+      expect(code).toBe(2);
+      expect(stderr.text).toContain('refusing to delete without confirmation: no terminal to ask on');
+      expect(endless.readableFlowing).not.toBe(true);
+      expect(fixture.server.requests).toHaveLength(0);
+    } finally {
+      endless.destroy();
+      cleanup();
+    }
+  });
 });
