@@ -47,16 +47,6 @@ export function readReport(record: ApiRecord): ReportReading {
   return { label: labelForScore(number), score: finalScore, dialect: 'phprank' };
 }
 
-/** The label of a report, or undefined. */
-export function reportLabel(record: ApiRecord): ReportResult | undefined {
-  return readReport(record).label;
-}
-
-/** The score of a report, or undefined. */
-export function reportScore(record: ApiRecord): number | undefined {
-  return readReport(record).score;
-}
-
 /** A score as people read it: phpRank's unrounded floats (78.57142857142857) shown to one decimal at most. */
 export function formatScore(score: number): string {
   return Number.isInteger(score) ? String(score) : String(Math.round(score * 10) / 10);
