@@ -51,7 +51,7 @@ export function resultForScore(score: number): ReportResult {
 }
 
 /** FNV-1a: a small, stable string hash, so the same URL always gets the same score. */
-function hashString(text: string): number {
+export function hashString(text: string): number {
   let hash = 0x811c9dc5;
   for (let index = 0; index < text.length; index += 1) {
     hash ^= text.charCodeAt(index);

@@ -2,7 +2,8 @@
 // weighted score, the label) that is a pure function of that stored URL.
 
 import { CHECK_IDS, type CheckId, type Importance } from '../api/checks.js';
-import type { ReportResult } from './data.js';
+import { labelForScore } from '../api/report-model.js';
+import { hashString, type ReportResult } from './data.js';
 
 /** One check as phpRank answers it: `errors` only on a failed check. */
 export interface CheckResult {
@@ -80,29 +81,12 @@ export const IMPORTANCE_WEIGHT: Readonly<Record<Importance, number>> = { high: 1
 
 const TOTAL_WEIGHT = CHECK_IDS.reduce((sum, id) => sum + IMPORTANCE_WEIGHT[CHECKS[id].importance], 0);
 
-/** phpRank's thresholds, those of its `result` list filter: good > 79, decent 49-79, bad < 49. */
-export function labelForScore(score: number): ReportResult {
-  if (score > 79) return 'good';
-  if (score >= 49) return 'decent';
-  return 'bad';
-}
-
-/** FNV-1a: small and stable, so a URL always gets the same audit. */
-function hashText(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index += 1) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
-}
-
 /** Picked so that the first three seeded reports are good, decent and bad, as a short seed should show all three. */
 const TARGET_SALT = 'phprank-8:';
 
 /** The score a URL aims at, 0-100. */
 function targetScore(storedUrl: string): number {
-  return hashText(`${TARGET_SALT}${storedUrl}`) % 101;
+  return hashString(`${TARGET_SALT}${storedUrl}`) % 101;
 }
 
 /**
@@ -112,13 +96,13 @@ function targetScore(storedUrl: string): number {
  */
 function passedChecks(storedUrl: string): Set<CheckId> {
   const budget = (targetScore(storedUrl) / 100) * TOTAL_WEIGHT;
-  const order = [...CHECK_IDS].sort((left, right) => hashText(`${storedUrl}#${left}`) - hashText(`${storedUrl}#${right}`));
+  const order = [...CHECK_IDS].sort((left, right) => hashString(`${storedUrl}#${left}`) - hashString(`${storedUrl}#${right}`));
   const passed = new Set<CheckId>();
   let weight = 0;
   for (const id of order) {
     const checkWeight = IMPORTANCE_WEIGHT[CHECKS[id].importance];
     if (checkWeight === 0) {
-      if (hashText(`${storedUrl}#${id}`) % 3 !== 0) passed.add(id);
+      if (hashString(`${storedUrl}#${id}`) % 3 !== 0) passed.add(id);
     } else if (weight + checkWeight <= budget) {
       weight += checkWeight;
       passed.add(id);
