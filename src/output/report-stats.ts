@@ -6,6 +6,11 @@ import type { ServiceRecord } from './types.js';
 /** Ten buckets: 0-9, 10-19, ..., 80-89 and 90-100 (a perfect 100 joins the top bucket). */
 export const BUCKETS = Array.from({ length: 10 }, (_, i) => ({ from: i * 10, to: i === 9 ? 100 : i * 10 + 9 }));
 
+/** The index in BUCKETS of a score's bucket (scores outside 0-100 join the nearest end). */
+export function bucketOf(score: number): number {
+  return Math.min(9, Math.max(0, Math.floor(score / 10)));
+}
+
 export interface ReportStats {
   /** The project, with --by project; undefined for the whole set. */
   project?: string;
@@ -70,7 +75,7 @@ function summarise(counts: Record<string, number>, scores: number[]): ReportStat
   let sum = 0;
   for (const score of sorted) {
     sum += score;
-    const bucket = Math.min(9, Math.max(0, Math.floor(score / 10)));
+    const bucket = bucketOf(score);
     histogram[bucket] = (histogram[bucket] ?? 0) + 1;
   }
   const n = sorted.length;

@@ -1,11 +1,13 @@
 // The HTML report's charts as inline SVG, drawn here (no chart library): the score histogram and the share of each result.
 // Each is an image with a name (role="img", aria-labelledby); the numbers it shows are also on the page as text.
+import { labelForScore } from '../../api/report-model.js';
+import { BUCKETS } from '../../output/report-stats.js';
 import { html, type Markup } from './html-markup.js';
 
 /** The histogram's buckets as people read them. */
-export const BUCKET_NAMES = ['0–9', '10–19', '20–29', '30–39', '40–49', '50–59', '60–69', '70–79', '80–89', '90–100'];
+export const BUCKET_NAMES = BUCKETS.map(({ from, to }) => `${from}–${to}`);
 /** The result most scores of a bucket get (bad < 49, decent 49-79, good > 79): the bar's colour. */
-const BUCKET_RESULT = ['bad', 'bad', 'bad', 'bad', 'bad', 'decent', 'decent', 'decent', 'good', 'good'];
+const BUCKET_RESULT = BUCKETS.map(({ from }) => labelForScore(from));
 
 const WIDTH = 640;
 const HEIGHT = 240;

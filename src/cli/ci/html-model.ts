@@ -2,8 +2,9 @@
 // checks failed most, what changed since the baseline, and the compact rows the page's table is built from.
 import type { ApiRecord } from '../../api/decode.js';
 import { checkName, IMPORTANCE_RANK } from '../../api/checks.js';
-import { RESULTS, readReport, type ReportResult } from '../../api/report-model.js';
+import { formatScore, RESULT_RANK, RESULTS, readReport, type ReportResult } from '../../api/report-model.js';
 import { CheckStatsCollector, type CheckCount } from '../../output/check-stats.js';
+import { BUCKETS, bucketOf } from '../../output/report-stats.js';
 import type { BaselineComparison } from './baseline.js';
 import { showInvisible } from './escape.js';
 import { pageHref } from './html-markup.js';
@@ -102,8 +103,8 @@ function countResults(reports: ReportView[]): HtmlModel['counts'] {
 }
 
 function histogramOf(scores: number[]): number[] {
-  const buckets = Array.from({ length: 10 }, () => 0);
-  for (const score of scores) buckets[Math.min(9, Math.max(0, Math.floor(score / 10)))]!++;
+  const buckets = BUCKETS.map(() => 0);
+  for (const score of scores) buckets[bucketOf(score)]!++;
   return buckets;
 }
 
@@ -163,22 +164,17 @@ function baselineView(comparison: BaselineComparison): BaselineView {
 
 function changesOf(before: ReportView, now: ReportView): string[] {
   const changes: string[] = [];
-  if (before.score !== undefined && now.score === undefined) changes.push(`score ${formatNumber(before.score)} → none`);
+  if (before.score !== undefined && now.score === undefined) changes.push(`score ${formatScore(before.score)} → none`);
   else if (before.score !== undefined && now.score !== undefined && now.score !== before.score) {
-    changes.push(`score ${formatNumber(before.score)} → ${formatNumber(now.score)} (${signed(now.score - before.score)})`);
+    changes.push(`score ${formatScore(before.score)} → ${formatScore(now.score)} (${signed(now.score - before.score)})`);
   }
-  const rank = (label: ReportResult | undefined) => (label === undefined ? RESULTS.length : RESULTS.indexOf(label));
+  const rank = (label: ReportResult | undefined) => (label === undefined ? RESULTS.length : RESULT_RANK.get(label)!);
   if (before.label !== undefined && rank(now.label) > rank(before.label)) changes.push(`result ${before.label} → ${now.label ?? 'none'}`);
   return changes;
 }
 
-/** A score or average as people read it: one decimal at most. */
-export function formatNumber(value: number): string {
-  return String(Math.round(value * 10) / 10);
-}
-
 function signed(value: number): string {
-  const text = formatNumber(Math.abs(value));
+  const text = formatScore(Math.abs(value));
   return value < 0 ? `−${text}` : `+${text}`;
 }
 

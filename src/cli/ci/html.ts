@@ -1,16 +1,16 @@
 // `--html PATH`: the run as one self-contained page (inline CSS, SVG and script; no request when opened) that a CI
 // job keeps as an artifact: verdict, counts, histogram, projects, lowest scores, regressions, failed checks, all reports.
-import { RESULTS } from '../../api/report-model.js';
+import { formatScore, RESULTS } from '../../api/report-model.js';
 import { VERSION } from '../../version.js';
 import type { CheckCount } from '../../output/check-stats.js';
 import { BUCKET_NAMES, histogramSvg, percent, resultShareSvg } from './html-charts.js';
 import { html, jsonForScript, Markup, pageLink } from './html-markup.js';
-import { buildModel, formatNumber, HTML_LIMITS, tableData, type BaselineView, type HtmlModel, type ReportView } from './html-model.js';
+import { buildModel, HTML_LIMITS, tableData, type BaselineView, type HtmlModel, type ReportView } from './html-model.js';
 import { reportPageScript } from './html-script.js';
 import { REPORT_CSS } from './html-style.js';
 import type { CiRun } from './run-record.js';
 import { describeShare } from './shard.js';
-import { verdictReasons } from './summary.js';
+import { capitalise, verdictReasons } from './summary.js';
 
 /** The page for one run; `exitCode` is the run's own, which the verdict states. */
 export function renderHtml(run: CiRun, exitCode: number): string {
@@ -103,7 +103,7 @@ function resultsSection(model: HtmlModel): Markup {
   const average =
     mean === undefined
       ? ''
-      : html`<li><span class="n">${formatNumber(mean)}</span><span>average score</span><span class="of">median ${formatNumber(median!)}</span></li>`;
+      : html`<li><span class="n">${formatScore(mean)}</span><span>average score</span><span class="of">median ${formatScore(median!)}</span></li>`;
   const present = parts.filter((part) => part.count > 0);
   return html`<section aria-labelledby="results-title">
 <h2 id="results-title">Results</h2>
@@ -115,7 +115,7 @@ ${total > 0 ? html`<figure><figcaption id="share-caption">Share of each result a
 function scoresSection(model: HtmlModel): Markup {
   const { count, mean, median } = model.scores;
   if (count === 0) return html``;
-  const figures = `${plural(count, 'score')}; mean ${formatNumber(mean!)}, median ${formatNumber(median!)}`;
+  const figures = `${plural(count, 'score')}; mean ${formatScore(mean!)}, median ${formatScore(median!)}`;
   const rows = model.histogram.map((n, index) => html`<tr><th scope="row">${BUCKET_NAMES[index]}</th><td class="num">${n}</td></tr>`);
   return html`<section aria-labelledby="scores-title">
 <h2 id="scores-title">Scores</h2>
@@ -132,7 +132,7 @@ function projectsSection(model: HtmlModel): Markup {
   const shown = model.projects.slice(0, HTML_LIMITS.projects);
   const rows = shown.map((project) => {
     const shareBad = project.reports === 0 ? 0 : project.bad / project.reports;
-    return html`<tr><th scope="row">${project.name === '' ? html`<span class="note">(none)</span>` : project.name}</th><td class="num">${project.reports}</td><td class="num">${project.average === undefined ? '–' : formatNumber(project.average)}${project.average === undefined ? '' : meter(project.average / 100)}</td><td class="num">${percent(project.bad, project.reports)}${meter(shareBad, 'bad')}</td></tr>`;
+    return html`<tr><th scope="row">${project.name === '' ? html`<span class="note">(none)</span>` : project.name}</th><td class="num">${project.reports}</td><td class="num">${project.average === undefined ? '–' : formatScore(project.average)}${project.average === undefined ? '' : meter(project.average / 100)}</td><td class="num">${percent(project.bad, project.reports)}${meter(shareBad, 'bad')}</td></tr>`;
   });
   return html`<section aria-labelledby="projects-title">
 <h2 id="projects-title">Projects</h2>
@@ -263,7 +263,7 @@ function standing(report: ReportView): Markup {
 }
 
 function scoreText(report: ReportView): string {
-  return report.score === undefined ? '–' : formatNumber(report.score);
+  return report.score === undefined ? '–' : formatScore(report.score);
 }
 
 function resultLabel(report: ReportView): Markup {
@@ -287,8 +287,4 @@ function more(total: number, shown: number): string {
 
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

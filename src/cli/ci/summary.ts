@@ -162,6 +162,6 @@ function cappedInline(urls: string[]): string {
   return urls.length > LIST_CAP ? `${shown}, … and ${urls.length - LIST_CAP} more` : shown;
 }
 
-function capitalise(text: string): string {
+export function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
