@@ -3,7 +3,7 @@
 
 import { CHECK_IDS, type CheckId, type Importance } from '../api/checks.js';
 import { labelForScore } from '../api/report-model.js';
-import { hashString, type ReportResult } from './data.js';
+import { hashString, type PageAudit } from './data.js';
 
 /** One check as phpRank answers it: `errors` only on a failed check. */
 export interface CheckResult {
@@ -14,15 +14,6 @@ export interface CheckResult {
 }
 
 export type CheckResults = Record<string, CheckResult>;
-
-export interface Audit {
-  /** The weighted share of passed checks, unrounded (what a create or an update answers). */
-  exactScore: number;
-  /** What the database keeps and every later read shows. */
-  score: number;
-  result: ReportResult;
-  checks: CheckResults;
-}
 
 interface CheckSpec {
   importance: Importance;
@@ -129,14 +120,16 @@ export function weightedScore(checks: CheckResults): number {
   return total === 0 ? 0 : (100 * passed) / total;
 }
 
-/** The audit of the page at `storedUrl`: the same URL always gets the same results. */
-export function auditPage(storedUrl: string): Audit {
+/**
+ * The audit of the page at `storedUrl` as a report keeps it (the rounded score, its label, the checks): the same URL
+ * always gets the same results. A create or an update answers with the unrounded score (weightedScore of the checks).
+ */
+export function auditPage(storedUrl: string): PageAudit {
   const passed = passedChecks(storedUrl);
   const checks: CheckResults = {};
   for (const id of CHECK_IDS) checks[id] = checkResult(id, passed.has(id));
-  const exactScore = weightedScore(checks);
-  const score = Math.round(exactScore);
-  return { exactScore, score, result: labelForScore(score), checks };
+  const score = Math.round(weightedScore(checks));
+  return { score, result: labelForScore(score), checks };
 }
 
 /**

@@ -1,7 +1,7 @@
 // The phpRank flavor of the mock: the service as deployed (api/phprank.md) - its records, envelopes, errors, lenient
 // list parameters, re-audit flag, projects grouped by host, `/account`, and how it refuses a key or a plan.
 
-import { seededReports, type MockProject, type MockReport, type PageAudit } from './data.js';
+import { seededReports, type MockProject, type MockReport } from './data.js';
 import type { MockFlavor, RequestHead } from './flavor.js';
 import {
   pageBody,
@@ -271,14 +271,8 @@ function refuseKey(head: RequestHead): RouteResponse {
 function seed(count: number): MockReport[] {
   return seededReports(count).map((report) => {
     const url = storedUrlFor(report.url, {});
-    return { ...report, url, project: projectOfStoredUrl(url), ...storedAudit(url) };
+    return { ...report, url, project: projectOfStoredUrl(url), ...auditPage(url) };
   });
-}
-
-/** What a report keeps of an audit: the rounded score, its label, the checks. */
-function storedAudit(storedUrl: string): PageAudit {
-  const { score, result, checks } = auditPage(storedUrl);
-  return { result, score, checks };
 }
 
 function storePolicy(options: MockOptions): StorePolicy {
@@ -287,9 +281,9 @@ function storePolicy(options: MockOptions): StorePolicy {
     seed,
     storedUrl: (sentUrl) => storedUrlFor(sentUrl, redirects),
     projectOf: projectOfStoredUrl,
-    audit: storedAudit,
+    audit: auditPage,
     // The audit runs again on the page; it is a function of the URL, so the results come out the same.
-    reaudit: (report) => storedAudit(report.url),
+    reaudit: (report) => auditPage(report.url),
   };
 }
 
