@@ -70,12 +70,3 @@ export function reportProject(value: string): string {
   const end = identity.search(/[/?]/);
   return (end === -1 ? identity : identity.slice(0, end)).replace(/:\d+$/, '');
 }
-
-/**
- * What to search for when looking a URL up: its identity, a substring of every stored form of it (the
- * seed service's full URL with or without `www.` and the root slash, phpRank's cleaned one), since the
- * search matches substrings. The matches are then compared by identity.
- */
-export function reportUrlSearchTerm(value: string): string {
-  return reportIdentity(value);
-}

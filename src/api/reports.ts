@@ -4,7 +4,7 @@ import { AuthError, HiddenRecordError, InterruptedError, NotFoundError, serviceU
 import { HttpClient, pathSegment, type HttpResponse, type Params } from './http.js';
 import { iteratePages, withLargestPage, type PagingOptions } from './paging.js';
 import { CreateLedger, pickRedirected, type SendWindow } from './create-ledger.js';
-import { normaliseReportUrl, reportIdentity, reportUrlSearchTerm } from './report-url.js';
+import { normaliseReportUrl, reportIdentity } from './report-url.js';
 import { outcomeOfError, RetryPolicy } from './retry-policy.js';
 import { DEFAULT_PER_PAGE, type PerPage, type Privacy, type ReportSortField, type SortDirection } from './list-params.js';
 import { RESULTS, type ReportResult } from './report-model.js';
@@ -281,7 +281,9 @@ export class ReportsApi {
    */
   async findCreated(url: string, sentAt: number, accept: (record: ApiRecord) => boolean = () => true): Promise<ApiRecord | undefined> {
     const wanted = reportIdentity(url);
-    const params: ReportListParams = { search: reportUrlSearchTerm(url), searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: LOOKUP_PER_PAGE };
+    // The identity is a substring of every stored form of the URL (the search matches substrings): the matches are
+    // then compared by identity.
+    const params: ReportListParams = { search: wanted, searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: LOOKUP_PER_PAGE };
     for await (const page of this.pages(params, { all: true, concurrency: 1 })) {
       const { since } = this.sendWindow({ sentAt });
       const found = page.records.find(

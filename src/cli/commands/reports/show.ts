@@ -1,5 +1,5 @@
 import type { ApiRecord } from '../../../api/decode.js';
-import { reportIdentity, reportUrlProblem, reportUrlSearchTerm } from '../../../api/report-url.js';
+import { reportIdentity, reportUrlProblem } from '../../../api/report-url.js';
 import { toNumber } from '../../../api/decode.js';
 import { addCiOptions, CiReporter } from '../../ci/reporter.js';
 import type { CommandContext } from '../../context.js';
@@ -62,7 +62,7 @@ export async function reportsShowRun(ctx: CommandContext, opts: ReportsShowOptio
  */
 async function newestOfUrl(ctx: CommandContext, url: string): Promise<ApiRecord> {
   const wanted = reportIdentity(url);
-  const params = { search: reportUrlSearchTerm(url), searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: 100 } as const;
+  const params = { search: wanted, searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: 100 } as const;
   for await (const page of ctx.client().reports.pages(params, { all: true, concurrency: 1 })) {
     const matches = page.records.filter(
       (record) => typeof record.url === 'string' && reportIdentity(record.url) === wanted && toNumber(record.id) !== undefined,
