@@ -86,8 +86,13 @@ export function reportChecks(record: ApiRecord): CheckOutcome[] | undefined {
   return outcomes.length > 0 ? outcomes : undefined;
 }
 
+/** An importance's place in the order, high first; one the service did not give comes after low. */
+export function importanceRank(importance: Importance | null | undefined): number {
+  return importance === null || importance === undefined ? IMPORTANCES.length : IMPORTANCE_RANK.get(importance)!;
+}
+
 /** Failed checks, most important first, then by id. */
 export function failedChecks(outcomes: readonly CheckOutcome[]): CheckOutcome[] {
-  const rank = (c: CheckOutcome) => (c.importance === undefined ? IMPORTANCES.length : IMPORTANCE_RANK.get(c.importance)!);
-  return outcomes.filter((c) => !c.passed).sort((a, b) => rank(a) - rank(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const byId = (a: CheckOutcome, b: CheckOutcome) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return outcomes.filter((c) => !c.passed).sort((a, b) => importanceRank(a.importance) - importanceRank(b.importance) || byId(a, b));
 }

@@ -9,7 +9,7 @@ import type { CiReporter } from './ci/reporter.js';
 import { finishGate, Gate } from './gates.js';
 import { preferSmallHeap } from './heap.js';
 import type { GateOptions } from './options.js';
-import { NOUN, PageReader } from './page-reader.js';
+import { NOUN, ofLast, PageReader } from './page-reader.js';
 
 /** How the pages were asked for (pagingOptions in options.ts). */
 interface Paging {
@@ -95,7 +95,7 @@ function footer(kind: RecordKind, first: Page, last: Page, shown: number, paging
   const more = last.nextPage !== undefined || (total !== undefined && total > shown);
   if (paging.limit !== undefined && paging.startPage !== undefined) {
     const pages = first.page === last.page ? `page ${last.page}` : `pages ${first.page}-${last.page}`;
-    const of = last.lastPage !== undefined ? ` of ${last.lastPage}` : '';
+    const of = ofLast(last);
     const count = total !== undefined ? `, ${noun(total)}` : '';
     return `${pages}${of}${count}: ${shown} shown (--limit ${paging.limit})`;
   }
@@ -105,7 +105,7 @@ function footer(kind: RecordKind, first: Page, last: Page, shown: number, paging
     return `${shown}${of} ${shown === 1 && total === undefined ? one : many} shown (--limit ${paging.limit}); all of them: --all`;
   }
   if (paging.all) return total !== undefined && total !== shown ? `${noun(shown)} read; the service counted ${total}` : `all ${noun(shown)}`;
-  const of = last.lastPage !== undefined ? ` of ${last.lastPage}` : '';
+  const of = ofLast(last);
   const count = total !== undefined ? `, ${noun(total)}` : `, ${shown} shown`;
   const next = last.nextPage !== undefined ? `; next: --page ${last.nextPage}, or --all` : '';
   return `page ${last.page}${of}${count}${next}`;

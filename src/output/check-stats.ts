@@ -1,5 +1,5 @@
 // `reports stats --checks`: per check, how many matching reports fail it and what share, most important then most failed first.
-import { checkName, IMPORTANCE_RANK, IMPORTANCES, reportChecks, type Importance } from '../api/checks.js';
+import { checkName, importanceRank, reportChecks, type Importance } from '../api/checks.js';
 import { wrapLines } from './check-lines.js';
 import { loadPalette } from './colors.js';
 import type { OutputDocument } from './formats.js';
@@ -90,7 +90,6 @@ export class CheckStatsCollector {
 }
 
 function summarise(tally: Tally): CheckStats {
-  const rank = (importance: Importance | null) => (importance === null ? IMPORTANCES.length : IMPORTANCE_RANK.get(importance)!);
   const checks = [...tally.counts.entries()].map(
     ([check, count]): CheckCount => ({
       check,
@@ -101,7 +100,9 @@ function summarise(tally: Tally): CheckStats {
       share: count.reports === 0 ? 0 : count.failed / count.reports,
     }),
   );
-  checks.sort((a, b) => rank(a.importance) - rank(b.importance) || b.failed - a.failed || (a.check < b.check ? -1 : a.check > b.check ? 1 : 0));
+  checks.sort(
+    (a, b) => importanceRank(a.importance) - importanceRank(b.importance) || b.failed - a.failed || (a.check < b.check ? -1 : a.check > b.check ? 1 : 0),
+  );
   return { reports: tally.reports, withChecks: tally.withChecks, checks };
 }
 

@@ -1,7 +1,7 @@
 // The figures of the HTML report, worked out from the run record: counts, histogram, projects, lowest scores,
 // checks failed most, what changed since the baseline, and the compact rows the page's table is built from.
 import type { ApiRecord } from '../../api/decode.js';
-import { checkName, IMPORTANCE_RANK } from '../../api/checks.js';
+import { checkName, importanceRank } from '../../api/checks.js';
 import { formatScore, RESULT_RANK, RESULTS, readReport, type ReportResult } from '../../api/report-model.js';
 import { CheckStatsCollector, type CheckCount } from '../../output/check-stats.js';
 import { BUCKETS, bucketOf } from '../../output/report-stats.js';
@@ -141,8 +141,9 @@ function checkFigures(records: ApiRecord[]): HtmlModel['checks'] {
   for (const record of records) collector.add(record);
   if (!collector.sawChecks) return undefined;
   const stats = collector.total();
-  const rank = (c: CheckCount) => (c.importance === null ? IMPORTANCE_RANK.size : IMPORTANCE_RANK.get(c.importance)!);
-  const failed = stats.checks.filter((c) => c.failed > 0).sort((a, b) => b.failed - a.failed || rank(a) - rank(b) || compareText(a.check, b.check));
+  const failed = stats.checks
+    .filter((c) => c.failed > 0)
+    .sort((a, b) => b.failed - a.failed || importanceRank(a.importance) - importanceRank(b.importance) || compareText(a.check, b.check));
   return { reports: stats.withChecks, failed };
 }
 
@@ -157,8 +158,7 @@ function baselineView(comparison: BaselineComparison): BaselineView {
     newFailures: change.newFailures.map(checkName),
     fixed: change.fixed.map(checkName),
   }));
-  // New failures first, most of them first.
-  checkChanges.sort((a, b) => b.newFailures.length - a.newFailures.length || compareText(a.url, b.url));
+  // In the comparison's order: most new failures first, then by URL.
   return { comparison, regressions, checkChanges };
 }
 
