@@ -101,9 +101,14 @@ function laterThanTheSendsSecond(
   return later.length === 1 ? later[0] : undefined;
 }
 
-function inWindow(record: ApiRecord, window: SendWindow, createdAt: (record: ApiRecord) => number | undefined): boolean {
+/** Whether the record came after the newest id seen before the request (ids grow with creation order); true when either is unknown. */
+export function newerThan(record: ApiRecord, newestIdBefore: number | undefined): boolean {
   const id = toNumber(record.id);
-  if (window.newestIdBefore !== undefined && id !== undefined && id <= window.newestIdBefore) return false;
+  return newestIdBefore === undefined || id === undefined || id > newestIdBefore;
+}
+
+function inWindow(record: ApiRecord, window: SendWindow, createdAt: (record: ApiRecord) => number | undefined): boolean {
+  if (!newerThan(record, window.newestIdBefore)) return false;
   const at = createdAt(record);
   return at === undefined || (at >= window.since && (window.until === undefined || at <= window.until));
 }

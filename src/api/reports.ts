@@ -1,9 +1,9 @@
 // The reports endpoints, typed: list, show, create (safe against duplicates), update, delete.
-import { decodePage, decodeRecord, toNumber, type ApiRecord, type Page } from './decode.js';
+import { decodePage, decodeRecord, type ApiRecord, type Page } from './decode.js';
 import { AuthError, HiddenRecordError, InterruptedError, NotFoundError, serviceUnreachable, UnsettledCreateError } from './errors.js';
 import { HttpClient, pathSegment, type HttpResponse, type Params } from './http.js';
 import { iteratePages, withLargestPage, type PagingOptions } from './paging.js';
-import { CreateLedger, pickRedirected, type SendWindow } from './create-ledger.js';
+import { CreateLedger, newerThan, pickRedirected, type SendWindow } from './create-ledger.js';
 import { normaliseReportUrl, reportIdentity } from './report-url.js';
 import { outcomeOfError, RetryPolicy } from './retry-policy.js';
 import { DEFAULT_PER_PAGE, type PerPage, type Privacy, type ReportSortField, type SortDirection } from './list-params.js';
@@ -299,8 +299,7 @@ export class ReportsApi {
   private async createdSince(window: SendWindow): Promise<ApiRecord[]> {
     const params: ReportListParams = { sortBy: 'id', sort: 'desc', perPage: LOOKUP_PER_PAGE };
     const records: ApiRecord[] = [];
-    const older = (record: ApiRecord) =>
-      !createdSince(record, window.since) || (window.newestIdBefore !== undefined && (toNumber(record.id) ?? Infinity) <= window.newestIdBefore);
+    const older = (record: ApiRecord) => !createdSince(record, window.since) || !newerThan(record, window.newestIdBefore);
     for await (const page of this.pages(params, { all: true, concurrency: 1 })) {
       records.push(...page.records.filter((record) => !older(record)));
       if (page.page >= LOOKUP_MAX_PAGES || page.records.some(older)) break;
@@ -387,12 +386,6 @@ function seconds(ms: number): number {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** Whether the record came after the newest id seen before the request (ids grow with creation order); true when either is unknown. */
-function newerThan(record: ApiRecord, newestIdBefore: number | undefined): boolean {
-  const id = toNumber(record.id);
-  return newestIdBefore === undefined || id === undefined || id > newestIdBefore;
 }
 
 /** A record without any timestamp cannot be placed in time: take it as ours rather than create a duplicate. */
