@@ -3,17 +3,25 @@ import { defineConfig } from 'vitest/config';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
+// Files that replace a module with vi.mock need a module registry of their own; every other file shares its worker's
+// (src/ keeps no module state, test/cli/no-module-state.test.ts checks it), which saves loading src/ once per file.
+const MOCKS_MODULES = ['test/config/lazy-conf.test.ts', 'test/output/lazy-loading.test.ts'];
+
 export default defineConfig({
   define: { __RSAPI_VERSION__: JSON.stringify(pkg.version) },
   test: {
-    include: ['test/**/*.test.ts'],
     // Spawned-binary tests run dist/: build it once per vitest run (a single file run included).
     globalSetup: ['test/helpers/build-once.ts'],
+    setupFiles: ['test/helpers/per-file.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
     // Most test time is waiting (loopback requests, timers, child processes), not CPU: on a 2-core machine the default
     // (cores - 1 = one file at a time) leaves the CPU idle. Four files at once keeps it busy.
     maxWorkers: 4,
+    projects: [
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: MOCKS_MODULES, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: MOCKS_MODULES } },
+    ],
   },
 });
