@@ -11,6 +11,7 @@ import { readAll } from './terminal.js';
 import { runPool } from './bulk/pool.js';
 import { singleLine, terminalText } from '../output/terminal-text.js';
 import type { RecordKind } from '../output/types.js';
+import { namedList } from '../output/capped-list.js';
 import { dryRunRows, printDryRun } from './dry-run.js';
 
 export interface DeleteRun {
@@ -118,9 +119,7 @@ const NAMED_IN_QUESTION = 3;
 /** `report 42 (example.com/pricing)`, or `5 reports (42 example.com/a, 43 example.com/b, 44 example.com/c and 2 more)`. */
 function confirmationSubject(noun: string, ids: readonly string[], described: ReadonlyMap<string, ItemDescription>): string {
   if (ids.length === 1) return described.get(ids[0] ?? '')?.title ?? `${noun} ${ids[0]}`;
-  const named = ids.slice(0, NAMED_IN_QUESTION).map((id) => described.get(id)?.label ?? id);
-  const more = ids.length - named.length;
-  return `${ids.length} ${noun}s (${named.join(', ')}${more > 0 ? ` and ${more} more` : ''})`;
+  return `${ids.length} ${noun}s (${namedList(ids, NAMED_IN_QUESTION, (id) => described.get(id)?.label ?? id)})`;
 }
 
 /** `deleted 3 reports, failed 2 (exit 4)`, and what was cut short or never started, if anything was. */

@@ -1,5 +1,6 @@
 // The one map from an error to the contract's exit code and the hint shown with it, for the top level and every per-item line.
 import { reportProject } from '../api/report-url.js';
+import { cappedLines } from '../output/capped-list.js';
 import {
   ApiError,
   AuthError,
@@ -111,8 +112,14 @@ export function detailLines(error: unknown, maxFieldLines = 50): string[] {
   if (error instanceof UsageError) lines.push(...error.lines);
   if (error instanceof ValidationError) {
     const fieldLines = Object.entries(error.fields).flatMap(([field, messages]) => messages.map((message) => ({ field, message })));
-    for (const { field, message } of fieldLines.slice(0, maxFieldLines)) lines.push(`  ${field}: ${message}`);
-    if (fieldLines.length > maxFieldLines) lines.push(`  … and ${fieldLines.length - maxFieldLines} more field errors`);
+    lines.push(
+      ...cappedLines(
+        fieldLines,
+        maxFieldLines,
+        ({ field, message }) => `  ${field}: ${message}`,
+        (rest) => `  ${rest} field errors`,
+      ),
+    );
   }
   const hint = hintOf(error);
   if (hint) lines.push(`hint: ${hint}`);

@@ -3,6 +3,7 @@ import type { ApiClient } from '../api/client.js';
 import { RsapiError } from '../api/errors.js';
 import { ExitCode, exitCodeOf } from './exit-codes.js';
 import { toNumber } from '../api/decode.js';
+import { andMore } from '../output/capped-list.js';
 
 /** URLs shown under a project in a confirmation or a dry run; the rest are counted. */
 const URLS_SHOWN = 5;
@@ -85,6 +86,6 @@ export function previewLines(preview: ProjectPreview | undefined): string[] {
   if (!preview || preview.urls.length === 0) return [];
   const lines = preview.urls.map((url) => `  ${url}`);
   const more = (preview.reports ?? 0) - preview.urls.length;
-  if (more > 0) lines.push(`  … and ${more} more`);
+  if (more > 0) lines.push(`  ${andMore(more)}`);
   return lines;
 }

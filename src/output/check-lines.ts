@@ -1,6 +1,7 @@
 // A report's per-check results for people: `checks: 27 of 36 passed`, then each failed check in words, wrapped to the terminal.
 import { checkName, failedChecks, reportChecks, type CheckOutcome } from '../api/checks.js';
 import { isObject } from '../api/decode.js';
+import { namedList } from './capped-list.js';
 import { loadPalette } from './colors.js';
 import { defaultColumns } from './fields.js';
 import { writeRecord } from './formats.js';
@@ -136,9 +137,7 @@ export function describeValue(value: unknown): string {
 
 function describeList(items: readonly unknown[]): string {
   if (items.length === 0) return 'none';
-  const shown = items.slice(0, LIST_ITEMS_SHOWN).map((item) => (isObject(item) || Array.isArray(item) ? `(${describeValue(item)})` : describeValue(item)));
-  const more = items.length > LIST_ITEMS_SHOWN ? ` and ${items.length - LIST_ITEMS_SHOWN} more` : '';
-  return `${shown.join(', ')}${more}`;
+  return namedList(items, LIST_ITEMS_SHOWN, (item) => (isObject(item) || Array.isArray(item) ? `(${describeValue(item)})` : describeValue(item)));
 }
 
 /** What was wrong: phpRank's `errors` is keyed by the kind of fault (`missing`, `too_long`) with its details. */

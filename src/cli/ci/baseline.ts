@@ -6,6 +6,7 @@ import { isObject, toNumber } from '../../api/decode.js';
 import { UsageError } from '../errors.js';
 import { formatScore, readReport, RESULT_RANK, RESULTS, type ReportResult } from '../../api/report-model.js';
 import { readUserFile } from '../files.js';
+import { cappedLines } from '../../output/capped-list.js';
 import { reportIdentity } from '../../api/report-url.js';
 import { checkChange, countChanges, describeChecks, recordsHaveChecks, type CheckChange } from './check-changes.js';
 
@@ -265,7 +266,10 @@ function checksVerdict(comparison: BaselineComparison): string {
 }
 
 function listed<T>(items: readonly T[], kind: string, describe: (item: T) => string): string[] {
-  const lines = items.slice(0, LISTED_ON_STDERR).map((item) => `rsapi:   ${kind}: ${describe(item)}`);
-  if (items.length > LISTED_ON_STDERR) lines.push(`rsapi:   … and ${items.length - LISTED_ON_STDERR} more ${kind}`);
-  return lines;
+  return cappedLines(
+    items,
+    LISTED_ON_STDERR,
+    (item) => `rsapi:   ${kind}: ${describe(item)}`,
+    (rest) => `rsapi:   ${rest} ${kind}`,
+  );
 }

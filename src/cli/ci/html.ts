@@ -2,6 +2,7 @@
 // job keeps as an artifact: verdict, counts, histogram, projects, lowest scores, regressions, failed checks, all reports.
 import { formatScore, RESULTS } from '../../api/report-model.js';
 import { VERSION } from '../../version.js';
+import { cappedLines } from '../../output/capped-list.js';
 import type { CheckCount } from '../../output/check-stats.js';
 import { BUCKET_NAMES, histogramSvg, percent, resultShareSvg } from './html-charts.js';
 import { html, jsonForScript, Markup, pageLink } from './html-markup.js';
@@ -194,8 +195,12 @@ function checkChanges(entries: BaselineView['checkChanges'], failOnNewFailures: 
 
 function urlList(title: string, urls: string[]): Markup {
   if (urls.length === 0) return html``;
-  const shown = urls.slice(0, HTML_LIMITS.urls);
-  return html`<details><summary>${title} (${urls.length})</summary><ul class="urls">${shown.map((url) => html`<li>${pageLink(url)}</li>`)}${urls.length > shown.length ? html`<li>… and ${urls.length - shown.length} more</li>` : ''}</ul></details>`;
+  return html`<details><summary>${title} (${urls.length})</summary><ul class="urls">${cappedLines(
+    urls,
+    HTML_LIMITS.urls,
+    (url) => html`<li>${pageLink(url)}</li>`,
+    (rest) => html`<li>${rest}</li>`,
+  )}</ul></details>`;
 }
 
 function checksSection(model: HtmlModel): Markup {

@@ -1,5 +1,6 @@
 // `--summary PATH`: the run as Markdown for $GITHUB_STEP_SUMMARY: counts, lowest scores, regressions, the verdict.
 import { formatScore, readReport, RESULTS, type ReportResult } from '../../api/report-model.js';
+import { cappedLines } from '../../output/capped-list.js';
 import { CheckStatsCollector } from '../../output/check-stats.js';
 import { describeChange, type BaselineComparison } from './baseline.js';
 import { countChanges, describeChecks } from './check-changes.js';
@@ -114,10 +115,12 @@ function mostFailedChecks(reports: ReportCase[]): string[] {
   const failing = stats.checks.filter((count) => count.failed > 0);
   const heading = `**Most failed checks** (of ${stats.withChecks} report${stats.withChecks === 1 ? '' : 's'} with per-check results)`;
   if (failing.length === 0) return [heading, '', 'Every check passed on every report.'];
-  const rows = failing
-    .slice(0, CHECKS_SHOWN)
-    .map((count) => `| ${md(describeChecks([count.check]))} | ${count.importance ?? 'not given'} | ${count.failed} | ${Math.round(count.share * 100)}% |`);
-  if (failing.length > CHECKS_SHOWN) rows.push(`| … and ${failing.length - CHECKS_SHOWN} more | | | |`);
+  const rows = cappedLines(
+    failing,
+    CHECKS_SHOWN,
+    (count) => `| ${md(describeChecks([count.check]))} | ${count.importance ?? 'not given'} | ${count.failed} | ${Math.round(count.share * 100)}% |`,
+    (rest) => `| ${rest} | | | |`,
+  );
   return [heading, '', '| check | importance | reports failing | share |', '| --- | --- | ---: | ---: |', ...rows];
 }
 
@@ -151,15 +154,13 @@ export function verdictReasons(run: CiRun, errors: number): string[] {
   return reasons;
 }
 
+/** Table rows of two columns, the rest counted in the last. */
 function capped<T>(items: T[], line: (item: T) => string): string[] {
-  const lines = items.slice(0, LIST_CAP).map(line);
-  if (items.length > LIST_CAP) lines.push(`| … and ${items.length - LIST_CAP} more | |`);
-  return lines;
+  return cappedLines(items, LIST_CAP, line, (rest) => `| ${rest} | |`);
 }
 
 function cappedInline(urls: string[]): string {
-  const shown = urls.slice(0, LIST_CAP).map(md).join(', ');
-  return urls.length > LIST_CAP ? `${shown}, … and ${urls.length - LIST_CAP} more` : shown;
+  return cappedLines(urls, LIST_CAP, md, (rest) => rest).join(', ');
 }
 
 export function capitalise(text: string): string {
