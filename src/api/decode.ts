@@ -1,4 +1,5 @@
 // Tolerant decoding of the service's answers: JSON or not, record wrapped in `data` or bare, every list shape.
+import { plural } from '../plural.js';
 import { ApiError, AuthError, NotFoundError, recordOf, ServerError, ValidationError, type RequestInfo } from './errors.js';
 import { JsonTooDeepError, parseJson } from './json.js';
 
@@ -74,7 +75,7 @@ function fieldSummary(fields: Record<string, string[]>): string | undefined {
   const [first] = all;
   if (first === undefined) return undefined;
   const more = all.length - 1;
-  return shortened(more === 0 ? first : `${first} (and ${more} more error${more === 1 ? '' : 's'})`);
+  return shortened(more === 0 ? first : `${first} (and ${plural(more, 'more error')})`);
 }
 
 /** Every text in a message value, however nested: strings, numbers and booleans as text; null and blank strings dropped. */

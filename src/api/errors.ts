@@ -1,5 +1,6 @@
 // Every failure the client can meet, typed where it arises, with its status and context; no exit codes and no CLI
 // words here: src/cli/exit-codes.ts alone turns an error into an exit code and a hint.
+import { plural } from '../plural.js';
 import { RsapiError } from '../errors.js';
 
 export interface RequestInfo {
@@ -119,7 +120,7 @@ export class RateLimitError extends ApiError {
   readonly retryAfterSeconds: number | undefined;
 
   constructor(request: RequestInfo, retryAfterSeconds: number | undefined, attempts: number) {
-    super(`still rate limited after ${attempts} attempt${attempts === 1 ? '' : 's'}`, request, 429);
+    super(`still rate limited after ${plural(attempts, 'attempt')}`, request, 429);
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }

@@ -1,4 +1,5 @@
 // One place that sends requests: headers, bodies, timeouts, the retry policy, and turning answers into typed errors.
+import { plural } from '../plural.js';
 import { decodeBody, errorForStatus, redirectError, serviceMessage } from './decode.js';
 import { describeNetworkFailure } from './network-failure.js';
 import { parseRetryAfter, retryAfterOf, RetryPolicy, systemClock, type AttemptOutcome, type Clock, type HttpMethod } from './retry-policy.js';
@@ -270,7 +271,7 @@ export class HttpClient {
     }
     if (status === 408) {
       // The service gave up receiving the request: nothing was done with it.
-      throw new NetworkError(info, 'timeout', `the service gave up waiting (HTTP 408) after ${attempts} attempt${attempts === 1 ? '' : 's'}`, {
+      throw new NetworkError(info, 'timeout', `the service gave up waiting (HTTP 408) after ${plural(attempts, 'attempt')}`, {
         host: new URL(url).host,
         neverSent: true,
       });

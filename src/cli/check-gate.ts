@@ -1,4 +1,5 @@
 // The check gates (--fail-on-check, --fail-on-importance): which reports fail a named check, or one of an importance.
+import { plural } from '../plural.js';
 import { InvalidArgumentError } from '@commander-js/extra-typings';
 import {
   CHECK_IDS,
@@ -110,7 +111,7 @@ export class CheckGate {
 
   /** The verdict's part for the check flags, e.g. `2 of 5 reports fail a check of high importance (--fail-on-importance high)`. */
   verdictPart(): string {
-    const of = `of ${this.seen} report${this.seen === 1 ? '' : 's'}`;
+    const of = `of ${plural(this.seen, 'report')}`;
     const missing = this.withoutChecks > 0 ? `, ${this.withoutChecks} of them with no per-check results` : '';
     return `${this.failures} ${of} ${this.failures === 1 ? 'fails' : 'fail'} ${this.what()}${missing} (${this.flags()})`;
   }

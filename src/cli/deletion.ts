@@ -1,4 +1,5 @@
 // Deleting one or many reports or projects: confirmation, N at a time, an outcome line each, a summary, the first failure's code; Ctrl-C and a closed stdout start nothing new.
+import { plural } from '../plural.js';
 import { oneLineForStderr } from './stderr.js';
 import { RsapiError } from '../api/errors.js';
 import { UsageError } from './errors.js';
@@ -128,10 +129,7 @@ function deleteSummary(
   counts: { deleted: number; failed: number; failure: ExitCodeValue | undefined; interrupted: number; notStarted: number },
   stoppedBy: string,
 ): string {
-  const parts = [
-    `deleted ${counts.deleted} ${noun}${counts.deleted === 1 ? '' : 's'}`,
-    `failed ${counts.failed}${counts.failure === undefined ? '' : ` (exit ${counts.failure})`}`,
-  ];
+  const parts = [`deleted ${plural(counts.deleted, noun)}`, `failed ${counts.failed}${counts.failure === undefined ? '' : ` (exit ${counts.failure})`}`];
   if (counts.interrupted > 0) parts.push(`interrupted ${counts.interrupted} (may be deleted)`);
   if (counts.notStarted > 0) parts.push(`not started ${counts.notStarted} (${stoppedBy})`);
   return parts.join(', ');

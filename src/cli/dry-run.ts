@@ -1,4 +1,5 @@
 // A delete's dry run: each target looked up (reads only), then what the real run would do, in the chosen format, with its exit code.
+import { plural } from '../plural.js';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import type { CommandContext } from './context.js';
 import type { ItemDescription } from './deletion.js';
@@ -42,8 +43,7 @@ export async function printDryRun(ctx: CommandContext, plan: DryRunPlan, rows: r
     await writer.end();
   }
   const missing = rows.length - doomed.length;
-  const noun = (count: number): string => `${count} ${plan.kind}${count === 1 ? '' : 's'}`;
-  const notFound = missing === 0 ? '' : `, ${noun(missing)} not found (the real run would exit ${ExitCode.notFound})`;
-  ctx.note(`dry run: ${noun(doomed.length)} would be deleted${notFound}; nothing was deleted`);
+  const notFound = missing === 0 ? '' : `, ${plural(missing, plan.kind)} not found (the real run would exit ${ExitCode.notFound})`;
+  ctx.note(`dry run: ${plural(doomed.length, plan.kind)} would be deleted${notFound}; nothing was deleted`);
   return missing === 0 ? ExitCode.ok : ExitCode.notFound;
 }

@@ -1,6 +1,7 @@
 // The CI gates (--fail-on, --min-score, --fail-on-check, --fail-on-importance): judged over every report a command processed, one verdict line.
 // Reports are read through the record model, so a phpRank report (numeric `result`, no `score`) is judged by the
 // label and score it stands for, exactly as the same report in the seed dialect.
+import { plural } from '../plural.js';
 import { formatScore, readReport, RESULT_RANK } from '../api/report-model.js';
 import { CheckGate } from './check-gate.js';
 import type { CiReporter } from './ci/reporter.js';
@@ -64,7 +65,7 @@ export class Gate {
   verdict(): string {
     const { failOn, minScore } = this.options;
     const parts: string[] = [];
-    const of = `of ${this.seen} report${this.seen === 1 ? '' : 's'}`;
+    const of = `of ${plural(this.seen, 'report')}`;
     if (failOn !== undefined) {
       const worse = failOn === 'bad' ? 'bad' : `${failOn} or worse`;
       const missing = this.missingResults > 0 ? `, ${this.missingResults} of them with no known result` : '';

@@ -1,4 +1,5 @@
 // Printing lists and single records the same way for every command: writer, --fields check, empty hint, paging footer.
+import { plural } from '../plural.js';
 import type { ApiRecord, Page } from '../api/decode.js';
 import type { ListSilences } from '../api/list-silences.js';
 import type { ExitCodeValue } from './exit-codes.js';
@@ -78,7 +79,7 @@ export async function printRecord(
 function emptyNote(kind: RecordKind, last: Page | undefined): string {
   const [one, many] = NOUN[kind];
   if (last?.lastPage !== undefined && last.total !== undefined && last.total > 0 && last.page > last.lastPage) {
-    return `page ${last.page} is past the end: ${last.lastPage} page${last.lastPage === 1 ? '' : 's'}, ${last.total} ${last.total === 1 ? one : many}`;
+    return `page ${last.page} is past the end: ${plural(last.lastPage, 'page')}, ${plural(last.total, one, many)}`;
   }
   return `no ${many} found`;
 }
@@ -90,7 +91,7 @@ function emptyNote(kind: RecordKind, last: Page | undefined): string {
  */
 function footer(kind: RecordKind, first: Page, last: Page, shown: number, paging: Paging): string {
   const [one, many] = NOUN[kind];
-  const noun = (n: number) => `${n} ${n === 1 ? one : many}`;
+  const noun = (n: number) => plural(n, one, many);
   const total = last.total;
   const more = last.nextPage !== undefined || (total !== undefined && total > shown);
   if (paging.limit !== undefined && paging.startPage !== undefined) {

@@ -1,4 +1,5 @@
 // What goes with a project when it is deleted: its report count (as the projects list tells) and a few of its report URLs.
+import { plural } from '../plural.js';
 import type { ApiClient } from '../api/client.js';
 import { RsapiError } from '../api/errors.js';
 import { ExitCode, exitCodeOf } from './exit-codes.js';
@@ -71,14 +72,14 @@ async function quietly(lookUp: () => Promise<void>): Promise<void> {
 export function describeProject(name: string, preview: ProjectPreview | undefined): string {
   if (preview?.exists === false) return `project ${name} (not found)`;
   if (preview?.reports === undefined) return `project ${name}`;
-  return `project ${name} and its ${preview.reports} report${preview.reports === 1 ? '' : 's'}`;
+  return `project ${name} and its ${plural(preview.reports, 'report')}`;
 }
 
 /** `example.com (13 reports)`: the project among several in a confirmation. */
 export function projectLabel(name: string, preview: ProjectPreview | undefined): string {
   if (preview?.exists === false) return `${name} (not found)`;
   if (preview?.reports === undefined) return name;
-  return `${name} (${preview.reports} report${preview.reports === 1 ? '' : 's'})`;
+  return `${name} (${plural(preview.reports, 'report')})`;
 }
 
 /** The preview's URL lines, indented, with "and N more" when the count says there are more. */

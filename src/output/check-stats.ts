@@ -1,4 +1,5 @@
 // `reports stats --checks`: per check, how many matching reports fail it and what share, most important then most failed first.
+import { plural } from '../plural.js';
 import { checkName, importanceRank, reportChecks, type Importance } from '../api/checks.js';
 import { wrapLines } from './check-lines.js';
 import { loadPalette } from './colors.js';
@@ -172,7 +173,7 @@ async function tableText(entries: CheckStats[], byProject: boolean, options: Sta
     const project = byProject ? terminalText(stats.project === '' ? '(none)' : (stats.project ?? '')) : '';
     const without = stats.reports - stats.withChecks;
     const anyFailed = stats.checks.some((count) => count.failed > 0);
-    const reports = `${stats.withChecks} report${stats.withChecks === 1 ? '' : 's'} with per-check results${without > 0 ? ` (${without} without)` : ''}`;
+    const reports = `${plural(stats.withChecks, 'report')} with per-check results${without > 0 ? ` (${without} without)` : ''}`;
     // Wrapped as plain text (colour codes have no width), the project then drawn bold.
     const heading = wrapLines(`${project ? `${project}: ` : ''}${reports}${anyFailed ? '; how many fail each check:' : ''}`, width, '', '');
     if (project && heading[0]?.startsWith(project)) heading[0] = palette.head(project) + heading[0].slice(project.length);
@@ -192,9 +193,7 @@ async function tableText(entries: CheckStats[], byProject: boolean, options: Sta
     }
     const clean = stats.checks.filter((count) => count.failed === 0).length;
     if (stats.withChecks > 0 && clean > 0)
-      lines.push(
-        clean === stats.checks.length ? `all ${clean} checks passed on every report` : `${clean} other check${clean === 1 ? '' : 's'} passed on every report`,
-      );
+      lines.push(clean === stats.checks.length ? `all ${clean} checks passed on every report` : `${plural(clean, 'other check')} passed on every report`);
   }
   return `${lines.join('\n')}\n`;
 }

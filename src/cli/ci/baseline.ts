@@ -1,6 +1,7 @@
 // `--baseline FILE` and `--max-drop N`: an earlier json or ndjson output of rsapi, compared URL by URL with this run.
 // Both sides are read through the record model: a file written from phpRank's json (numeric `result`) compares with a
 // seed-dialect run, and the other way round, by label and score.
+import { plural } from '../../plural.js';
 import type { ApiRecord } from '../../api/decode.js';
 import { isObject, toNumber } from '../../api/decode.js';
 import { UsageError } from '../errors.js';
@@ -242,13 +243,13 @@ export function baselineReport(comparison: BaselineComparison): string[] {
 /** The verdict line: how many regressed, and how many URLs are new or gone. */
 export function baselineVerdict(comparison: BaselineComparison): string {
   const { regressions, compared, maxDrop } = comparison;
-  const of = `${regressions.length} of ${compared} report${compared === 1 ? '' : 's'}`;
+  const of = `${regressions.length} of ${plural(compared, 'report')}`;
   const head =
     maxDrop === undefined
       ? comparison.failOnNewFailures
         ? `rsapi: baseline ${comparison.failed ? 'failed' : 'passed'}: ${of} scored lower or got a worse result than in ${comparison.path} (listed, not failed without --max-drop)`
         : `rsapi: baseline: ${of} scored lower or got a worse result than in ${comparison.path} (not a gate without --max-drop)`
-      : `rsapi: baseline ${comparison.failed ? 'failed' : 'passed'}: ${of} fell by more than ${maxDrop} point${maxDrop === 1 ? '' : 's'} or got a worse result (--max-drop ${maxDrop})`;
+      : `rsapi: baseline ${comparison.failed ? 'failed' : 'passed'}: ${of} fell by more than ${plural(maxDrop, 'point')} or got a worse result (--max-drop ${maxDrop})`;
   const others =
     comparison.newUrls.length + comparison.vanished.length > 0
       ? `; ${comparison.newUrls.length} new, ${comparison.vanished.length} vanished (listed, not failed)`
@@ -260,7 +261,7 @@ export function baselineVerdict(comparison: BaselineComparison): string {
 function checksVerdict(comparison: BaselineComparison): string {
   if (!comparison.baselineHasChecks) return '';
   const { newFailures, fixed, urlsWithNewFailures } = countChanges(comparison.checkChanges);
-  const on = newFailures > 0 ? ` on ${urlsWithNewFailures} URL${urlsWithNewFailures === 1 ? '' : 's'}` : '';
+  const on = newFailures > 0 ? ` on ${plural(urlsWithNewFailures, 'URL')}` : '';
   const rule = comparison.failOnNewFailures ? ' (--fail-on-new-failures)' : ' (listed, not failed without --fail-on-new-failures)';
   return `; checks: ${newFailures} newly failing${on}, ${fixed} fixed${rule}`;
 }

@@ -1,5 +1,6 @@
 // The HTML report's charts as inline SVG, drawn here (no chart library): the score histogram and the share of each result.
 // Each is an image with a name (role="img", aria-labelledby); the numbers it shows are also on the page as text.
+import { plural } from '../../plural.js';
 import { labelForScore } from '../../api/report-model.js';
 import { BUCKETS } from '../../output/report-stats.js';
 import { html, type Markup } from './html-markup.js';
@@ -25,7 +26,7 @@ export function histogramSvg(buckets: readonly number[], labelId: string): Marku
     const x = LEFT + index * slot;
     const y = TOP + plot - height;
     const middle = x + slot / 2;
-    const tip = `${BUCKET_NAMES[index]}: ${count} report${count === 1 ? '' : 's'}`;
+    const tip = `${BUCKET_NAMES[index]}: ${plural(count, 'report')}`;
     return html`<g class="bar ${BUCKET_RESULT[index]}"><title>${tip}</title><rect x="${x + 4}" y="${y}" width="${slot - 8}" height="${height}" rx="2"></rect><text class="count" x="${middle}" y="${y - 6}">${count}</text><text class="axis" x="${middle}" y="${HEIGHT - BOTTOM + 18}">${BUCKET_NAMES[index]}</text></g>`;
   });
   const baseline = TOP + plot + 0.5;

@@ -1,6 +1,7 @@
 // `--html PATH`: the run as one self-contained page (inline CSS, SVG and script; no request when opened) that a CI
 // job keeps as an artifact: verdict, counts, histogram, projects, lowest scores, regressions, failed checks, all reports.
 import { formatScore, RESULTS } from '../../api/report-model.js';
+import { plural } from '../../plural.js';
 import { VERSION } from '../../version.js';
 import { cappedLines } from '../../output/capped-list.js';
 import type { CheckCount } from '../../output/check-stats.js';
@@ -288,8 +289,4 @@ function formatSeconds(seconds: number): string {
 
 function more(total: number, shown: number): string {
   return total > shown ? `; the first ${shown} shown` : '';
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -1,4 +1,5 @@
 // `--shard I/N`: the I-th of N shares of the input URLs, by a stable hash of each URL's report identity.
+import { plural } from '../../plural.js';
 import { InvalidArgumentError } from '@commander-js/extra-typings';
 import { reportIdentity } from '../../api/report-url.js';
 
@@ -47,7 +48,7 @@ export interface ShareInfo extends Shard {
 }
 
 export function describeShare(share: ShareInfo): string {
-  return `share ${share.index} of ${share.count}: ${share.urls} of ${share.of} URL${share.of === 1 ? '' : 's'}`;
+  return `share ${share.index} of ${share.count}: ${share.urls} of ${plural(share.of, 'URL')}`;
 }
 
 /** A share as a run took it: its description, and a test of whether any URL (a baseline's) belongs to it. */

@@ -1,4 +1,5 @@
 // `--summary PATH`: the run as Markdown for $GITHUB_STEP_SUMMARY: counts, lowest scores, regressions, the verdict.
+import { plural } from '../../plural.js';
 import { formatScore, readReport, RESULTS, type ReportResult } from '../../api/report-model.js';
 import { cappedLines } from '../../output/capped-list.js';
 import { CheckStatsCollector } from '../../output/check-stats.js';
@@ -77,9 +78,7 @@ function lowestScores(reports: ReportCase[]): string[] {
 function baselineBlocks(comparison: BaselineComparison): string[][] {
   const { regressions, compared, maxDrop } = comparison;
   const rule = maxDrop === undefined ? 'any fall, not a gate' : `--max-drop ${maxDrop}`;
-  const blocks: string[][] = [
-    [`**Against the baseline** ${md(comparison.path)} (${rule}): ${regressions.length} of ${compared} report${compared === 1 ? '' : 's'} regressed.`],
-  ];
+  const blocks: string[][] = [[`**Against the baseline** ${md(comparison.path)} (${rule}): ${regressions.length} of ${plural(compared, 'report')} regressed.`]];
   if (regressions.length > 0) {
     blocks.push([
       '| URL | before | now | change |',
@@ -113,7 +112,7 @@ function mostFailedChecks(reports: ReportCase[]): string[] {
   if (!collector.sawChecks) return [];
   const stats = collector.total();
   const failing = stats.checks.filter((count) => count.failed > 0);
-  const heading = `**Most failed checks** (of ${stats.withChecks} report${stats.withChecks === 1 ? '' : 's'} with per-check results)`;
+  const heading = `**Most failed checks** (of ${plural(stats.withChecks, 'report')} with per-check results)`;
   if (failing.length === 0) return [heading, '', 'Every check passed on every report.'];
   const rows = cappedLines(
     failing,
@@ -145,11 +144,9 @@ export function verdictReasons(run: CiRun, errors: number): string[] {
   if (run.baseline?.failOnNewFailures) {
     const { newFailures, urlsWithNewFailures } = countChanges(run.baseline.checkChanges);
     const outcome = run.baseline.checksUnjudged ? 'not judged (no per-check results)' : newFailures > 0 ? 'failed' : 'passed';
-    reasons.push(
-      `checks against the baseline ${outcome}: ${newFailures} newly failing on ${urlsWithNewFailures} URL${urlsWithNewFailures === 1 ? '' : 's'} (--fail-on-new-failures)`,
-    );
+    reasons.push(`checks against the baseline ${outcome}: ${newFailures} newly failing on ${plural(urlsWithNewFailures, 'URL')} (--fail-on-new-failures)`);
   }
-  if (errors > 0) reasons.push(`${errors} URL${errors === 1 ? '' : 's'} could not be created`);
+  if (errors > 0) reasons.push(`${plural(errors, 'URL')} could not be created`);
   if (reasons.length === 0) reasons.push('no gate set (--fail-on, --min-score, --baseline with --max-drop)');
   return reasons;
 }
