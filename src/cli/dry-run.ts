@@ -1,4 +1,5 @@
-// A delete's dry run: each target looked up (reads only), then what the real run would do, in the chosen format, with its exit code.
+// Dry runs: the rows of what the real run would do, written in the chosen format (create's and delete's alike), and a
+// delete's: each target looked up (reads only), then the rows, with the real run's exit code.
 import { plural } from '../plural.js';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import type { CommandContext } from './context.js';
@@ -29,19 +30,34 @@ export function dryRunRows(ids: readonly string[], described: ReadonlyMap<string
   });
 }
 
-/** Prints the rows (with -q only the ids that would be deleted), says on stderr that nothing was, and exits as the real run would. */
-export async function printDryRun(ctx: CommandContext, plan: DryRunPlan, rows: readonly ServiceRecord[]): Promise<ExitCodeValue> {
-  const doomed = rows.filter((row) => row.action === 'delete');
+/** How a dry run's rows are written. */
+export interface DryRunRows {
+  kind: RecordKind;
+  /** The columns of table, csv and tsv; json and ndjson show every field of a row. */
+  columns: readonly string[];
+  /** The field -q prints (`id`, `url`), of the rows whose action is `acted` (`delete`, `create`). */
+  quietField: string;
+  acted: string;
+}
+
+/** Writes the rows in the chosen format, or with -q only the `quietField` of the rows the real run would act on. */
+export async function writeDryRunRows(ctx: CommandContext, view: DryRunRows, rows: readonly ServiceRecord[]): Promise<void> {
   if (ctx.globals.quiet) {
     const shown = (text: string): string => (ctx.io.stdoutIsTTY ? terminalText(text) : singleLine(text));
-    for (const row of doomed) ctx.io.stdout.write(`${shown(String(row.id))}\n`);
-  } else {
-    const options = ctx.outputOptions(plan.kind);
-    const whole = options.format === 'json' || options.format === 'ndjson';
-    const writer = createListWriter(ctx.io.stdout, { ...options, fields: options.fields ?? (whole ? undefined : ['id', 'action', ...plan.columns]) });
-    for (const row of rows) await writer.write(row);
-    await writer.end();
+    for (const row of rows) if (row.action === view.acted) ctx.io.stdout.write(`${shown(String(row[view.quietField]))}\n`);
+    return;
   }
+  const options = ctx.outputOptions(view.kind);
+  const whole = options.format === 'json' || options.format === 'ndjson';
+  const writer = createListWriter(ctx.io.stdout, { ...options, fields: options.fields ?? (whole ? undefined : [...view.columns]) });
+  for (const row of rows) await writer.write(row);
+  await writer.end();
+}
+
+/** Prints the rows (with -q only the ids that would be deleted), says on stderr that nothing was, and exits as the real run would. */
+export async function printDryRun(ctx: CommandContext, plan: DryRunPlan, rows: readonly ServiceRecord[]): Promise<ExitCodeValue> {
+  await writeDryRunRows(ctx, { kind: plan.kind, columns: ['id', 'action', ...plan.columns], quietField: 'id', acted: 'delete' }, rows);
+  const doomed = rows.filter((row) => row.action === 'delete');
   const missing = rows.length - doomed.length;
   const notFound = missing === 0 ? '' : `, ${plural(missing, plan.kind)} not found (the real run would exit ${ExitCode.notFound})`;
   ctx.note(`dry run: ${plural(doomed.length, plan.kind)} would be deleted${notFound}; nothing was deleted`);

@@ -1,11 +1,11 @@
 // `reports create --dry-run`: which URLs the real run would send, and which it would skip and why, after every input step; nothing is sent or written.
 import { shareOf, type Shard } from '../../../ci/shard.js';
 import type { CommandContext } from '../../../context.js';
+import { writeDryRunRows } from '../../../dry-run.js';
 import { ExitCode, type ExitCodeValue } from '../../../exit-codes.js';
 import type { UrlInput } from './url-input.js';
 import { reportIdentity } from '../../../../api/report-url.js';
-import { createListWriter } from '../../../../output/formats.js';
-import { singleLine, terminalText } from '../../../../output/terminal-text.js';
+import { plural } from '../../../../plural.js';
 import type { ServiceRecord } from '../../../../output/types.js';
 import { readJournalHistory } from './journal.js';
 
@@ -40,18 +40,9 @@ function skip(url: string, reason: string): ServiceRecord {
 
 /** Prints the rows (-q: only the URLs that would be sent), counts them on stderr, exits 0: nothing was sent. */
 export async function printCreateDryRun(ctx: CommandContext, rows: readonly ServiceRecord[]): Promise<ExitCodeValue> {
+  await writeDryRunRows(ctx, { kind: 'report', columns: ['url', 'action', 'reason'], quietField: 'url', acted: 'create' }, rows);
   const sent = rows.filter((row) => row.action === 'create');
-  if (ctx.globals.quiet) {
-    const shown = (text: string): string => (ctx.io.stdoutIsTTY ? terminalText(text) : singleLine(text));
-    for (const row of sent) ctx.io.stdout.write(`${shown(String(row.url))}\n`);
-  } else {
-    const options = ctx.outputOptions('report');
-    const writer = createListWriter(ctx.io.stdout, { ...options, fields: options.fields ?? ['url', 'action', 'reason'] });
-    for (const row of rows) await writer.write(row);
-    await writer.end();
-  }
   const skipped = rows.length - sent.length;
-  const urls = (count: number) => `${count} URL${count === 1 ? '' : 's'}`;
-  ctx.note(`dry run: ${urls(sent.length)} would be sent, ${skipped} skipped; nothing was sent and no journal written`);
+  ctx.note(`dry run: ${plural(sent.length, 'URL')} would be sent, ${skipped} skipped; nothing was sent and no journal written`);
   return ExitCode.ok;
 }
