@@ -119,7 +119,6 @@ export class CommandContext {
       timeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
       createTimeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
       retries: options.retries ?? this.globals.retries ?? this.storedSetting('retries'),
-      retryBaseMs: retryBaseMs(this.io.env),
       clock: this.clock,
       signal: options.abortOnInterrupt === false ? undefined : this.signal,
       // Whatever happens to requests under way, none starts after Ctrl-C: retries and look-ups included.
@@ -221,12 +220,6 @@ export class CommandContext {
 
 const NOTICEABLE_WAIT_MS = 2_000;
 const KEY_SOURCES = { flag: 'the API key given with --api-key', env: 'the API key in RSAPI_API_KEY', profile: 'the stored API key' } as const;
-
-/** Test hook: RSAPI_RETRY_BASE_MS shortens the backoff so tests of retries run fast. */
-function retryBaseMs(env: NodeJS.ProcessEnv): number | undefined {
-  const value = Number(env.RSAPI_RETRY_BASE_MS);
-  return env.RSAPI_RETRY_BASE_MS && Number.isFinite(value) && value >= 0 ? value : undefined;
-}
 
 /** The password of a base URL with credentials, as typed (percent-encoded) and decoded. */
 function urlPasswords(url: string | undefined): string[] {

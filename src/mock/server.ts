@@ -2,7 +2,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { setTimeout as delay } from 'node:timers/promises';
+import { systemClock, type Clock } from '../api/clock.js';
 import type { MockProject, MockReport } from './data.js';
 import { FLAVORS, type MockFlavor } from './flavor.js';
 import type { FlavorName } from './flavor-names.js';
@@ -34,6 +34,8 @@ export interface MockOptions {
   /** A create is stored (and answered) only this long after it arrived, as a service that audits the page first; it is stored even if the client gave up meanwhile. */
   storeDelayMs?: number;
   random?: () => number;
+  /** The time the throttle's window and the latency and store delays run on; a test shares a fake one with the client, so none of them waits real time. */
+  clock?: Clock;
   /** phpRank flavor: sent URL -> the final URL it redirects to (the report is stored under the final one, cleaned). */
   redirects?: Record<string, string>;
   /** phpRank flavor: the key's plan has no API access, so every call with a good key is answered 403. */
@@ -192,11 +194,20 @@ class MockService {
   }
 
   /** Waits the configured latency; false when the server closed meanwhile. */
-  private async waitLatency(): Promise<boolean> {
-    const latencyMs = this.options.latencyMs ?? 0;
-    if (latencyMs > 0) {
+  private waitLatency(): Promise<boolean> {
+    return this.wait(this.options.latencyMs ?? 0);
+  }
+
+  /** The audit before a create is stored; false when the server closed meanwhile (nothing is stored then). */
+  private waitStoreDelay(): Promise<boolean> {
+    return this.wait(this.options.storeDelayMs ?? 0);
+  }
+
+  /** Waits `ms` on the mock's clock; false when the server closed meanwhile. */
+  private async wait(ms: number): Promise<boolean> {
+    if (ms > 0) {
       try {
-        await delay(latencyMs, undefined, { signal: this.shutdown.signal });
+        await this.clock.sleep(ms, this.shutdown.signal);
       } catch {
         return false;
       }
@@ -204,22 +215,14 @@ class MockService {
     return !this.isClosed;
   }
 
-  /** The audit before a create is stored; false when the server closed meanwhile (nothing is stored then). */
-  private async waitStoreDelay(): Promise<boolean> {
-    const storeDelayMs = this.options.storeDelayMs ?? 0;
-    if (storeDelayMs <= 0) return true;
-    try {
-      await delay(storeDelayMs, undefined, { signal: this.shutdown.signal });
-    } catch {
-      return false;
-    }
-    return !this.isClosed;
+  private get clock(): Clock {
+    return this.options.clock ?? systemClock;
   }
 
   private throttle(): ReturnType<FixedWindowRateLimiter['take']> | undefined {
     const limit = this.options.rateLimit ?? 0;
     if (limit <= 0) return undefined;
-    return this.limiter.take(limit, this.options.rateLimitWindowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS, Date.now());
+    return this.limiter.take(limit, this.options.rateLimitWindowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS, this.clock.now());
   }
 
   private route(record: RecordedRequest, origin: string): RouteResponse {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reportIdentity } from '../../src/api/report-url.js';
+import { systemClock } from '../../src/api/clock.js';
 import { CreateLedger, pickRedirected } from '../../src/api/create-ledger.js';
 import type { ApiRecord } from '../../src/api/decode.js';
 import { parseHistory } from '../../src/cli/commands/reports/create/journal.js';
@@ -250,7 +251,8 @@ describe('a redirected page whose answer was lost (stored under its final URL)',
     const journal = join(scratch(), 'journal.ndjson');
     const urls = ['https://www.example.com/', 'https://www.example.com/old/pricing'];
     const argv = ['reports', 'create', ...urls, '--timeout', '0.3', '--concurrency', '1', '--journal', journal, '-o', 'ndjson'];
-    const first = await runInProcess({ argv, env: server.env });
+    // Real time: the timeout and the audit are real, so the watch must be too.
+    const first = await runInProcess({ argv, env: server.env, clock: systemClock });
     expect(first.code).toBe(0);
     expect(first.stderr).toContain(
       'rsapi: https://www.example.com/old/pricing -> report 2 example.com/new/pricing (the answer was lost; no report under its URL',
@@ -368,7 +370,11 @@ describe('against the mock in the phpRank flavor (an `old` path segment redirect
     closers.push(() => fixture.close());
     const urls = ['https://www.example.com/old/a', 'https://shop.example/old', 'http://example.com/b'];
     const seeded = fixture.server.reports().length;
-    const run = await runInProcess({ argv: ['reports', 'create', ...urls, '--timeout', '0.1', '--concurrency', '1', '-o', 'ndjson'], env: fixture.env });
+    const run = await runInProcess({
+      argv: ['reports', 'create', ...urls, '--timeout', '0.1', '--concurrency', '1', '-o', 'ndjson'],
+      env: fixture.env,
+      clock: systemClock,
+    });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('created 3 (3 found after a lost answer), failed 0');
     expect(run.stderr).toMatch(/rsapi: https:\/\/www\.example\.com\/old\/a -> report \d+ example\.com\/new\/a/);

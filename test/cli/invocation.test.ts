@@ -20,7 +20,7 @@ describe('createInvocation', () => {
     const started = performance.now();
     const result = await runInProcess({
       argv: ['api', 'GET', '/reports'],
-      env: { RSAPI_BASE_URL: `${server.url}/api/v1`, RSAPI_API_KEY: 'invocation-clock-key-0123', RSAPI_RETRY_BASE_MS: undefined },
+      env: { RSAPI_BASE_URL: `${server.url}/api/v1`, RSAPI_API_KEY: 'invocation-clock-key-0123' },
       clock,
     });
     expect(result.code, result.stderr).toBe(0);

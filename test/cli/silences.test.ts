@@ -36,7 +36,7 @@ async function deafService(reports: Record<string, unknown>[], projects: Record<
     phpRankList(url.pathname.endsWith('/projects') ? projects : reports)(res, page, perPage);
   });
   servers.push(server);
-  return { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: KEY, RSAPI_RETRY_BASE_MS: '1' };
+  return { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: KEY };
 }
 
 const REPORTS = [

@@ -32,7 +32,6 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
     if (/^(RSAPI_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$|CI$)/i.test(key)) continue;
     env[key] = value;
   }
-  env.RSAPI_RETRY_BASE_MS = '20';
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
     else env[key] = value;

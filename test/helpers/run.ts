@@ -7,6 +7,7 @@ import { createInvocation } from '../../src/cli/invocation.js';
 import { run } from '../../src/cli/program.js';
 import type { Terminal } from '../../src/cli/terminal.js';
 import { tempDir } from './cli.js';
+import { FakeClock } from './fake-clock.js';
 
 /**
  * How to run one invocation. Everything the program sees of the outside comes from here:
@@ -16,13 +17,15 @@ import { tempDir } from './cli.js';
  *   A TTY here flips what the code decides from it (table vs tsv, colour, progress bar, prompts allowed); it is
  *   not a pseudo-terminal: for real key presses and a screen, use `runOnTerminal` (test/helpers/terminal.ts).
  * - `env`: the whole environment the program sees (process.env is never read). HOME and RSAPI_CONFIG_DIR default
- *   to a fresh temp dir (and a dir in it) removed after the run, RSAPI_RETRY_BASE_MS to 20; a key given as
- *   undefined is removed. Pass `mock.env` (test/helpers/mock.ts) to point at a loopback mock: its
+ *   to a fresh temp dir (and a dir in it) removed after the run; a key given as undefined is removed. Pass `mock.env` (test/helpers/mock.ts) to point at a loopback mock: its
  *   RSAPI_CONFIG_DIR keeps settings across several runs.
  * - `stdin`: text on standard input, then end of input (default: empty).
  * - `columns`: the terminal's width (default: undefined, as for a pipe).
  * - `signal`: abort it to act as Ctrl-C.
- * - `clock`: the run's time and waits (retries, pacing, look-ups); a FakeClock (fake-clock.ts) makes them take no real time.
+ * - `clock`: the run's time and waits (backoff, pacing, the watch after a lost answer). By default a fresh FakeClock
+ *   (fake-clock.ts): every wait is over at once. A test whose mock throttles or delays in time passes one clock to
+ *   both (`startMock({ clock })`), a VirtualClock (virtual-clock.ts) when requests wait side by side; `systemClock`
+ *   for a test of real time.
  *
  * Resolves with the exit code and everything written to stdout and stderr; never throws for a failing command.
  * About 20 ms a command instead of ~300 ms for a spawned binary. Spawn `bin/rsapi` (runCli in test/helpers/cli.ts)
@@ -57,7 +60,12 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
   const { terminal, stdout, stderr, cleanup } = testTerminal(options);
   try {
     // One invocation a run, as main makes one a process: its own secrets, clock and Ctrl-C.
-    const invocation = createInvocation({ terminal, signal: options.signal ?? new AbortController().signal, clock: options.clock, locks: PROCESS_LOCKS });
+    const invocation = createInvocation({
+      terminal,
+      signal: options.signal ?? new AbortController().signal,
+      clock: options.clock ?? new FakeClock(),
+      locks: PROCESS_LOCKS,
+    });
     const code = await run(options.argv, invocation);
     return { code, stdout: stdout.text, stderr: stderr.text };
   } finally {
@@ -79,7 +87,7 @@ export function testTerminal(options: Omit<InProcessOptions, 'argv' | 'signal' |
   const home = tempDir('rsapi-home-');
   // CI=true: no spinner, whose frames would appear or not depending on how long a loaded machine takes (over 0.5 s);
   // a test of the spinner passes CI: undefined.
-  const env: NodeJS.ProcessEnv = { HOME: home.path, RSAPI_CONFIG_DIR: join(home.path, 'config'), RSAPI_RETRY_BASE_MS: '20', CI: 'true' };
+  const env: NodeJS.ProcessEnv = { HOME: home.path, RSAPI_CONFIG_DIR: join(home.path, 'config'), CI: 'true' };
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];
     else env[key] = value;

@@ -131,9 +131,9 @@ describe('--junit', () => {
 });
 
 describe('--baseline and --max-drop', () => {
-  /** Creates the URLs once (the mock's scores are a function of the URL) and returns their reports. */
+  /** Creates the URLs once (the mock's scores are a function of the URL) and returns their reports, in the order given. */
   async function scoresOf(fixture: MockFixture, urls: string[]): Promise<Report[]> {
-    const run = await runInProcess({ argv: ['reports', 'create', ...urls, '-o', 'ndjson'], env: fixture.env });
+    const run = await runInProcess({ argv: ['reports', 'create', ...urls, '--concurrency', '1', '-o', 'ndjson'], env: fixture.env });
     expect(run.code).toBe(0);
     return ndjson(run.stdout);
   }

@@ -13,6 +13,7 @@ import { ExitCode, exitCodeOf } from '../../../../../src/cli/exit-codes.js';
 import { BIN, cleanEnv, type CliResult } from '../../../../helpers/cli.js';
 import { scratchMaker } from '../../../../helpers/scratch.js';
 import { FakeClock } from '../../../../helpers/fake-clock.js';
+import { VirtualClock } from '../../../../helpers/virtual-clock.js';
 import { runInProcess } from '../../../../helpers/run.js';
 import { mockPerTest, type MockFixture } from '../../../../helpers/mock.js';
 import { runOnTerminal } from '../../../../helpers/terminal.js';
@@ -231,13 +232,15 @@ describe('bulk create: journal', () => {
   });
 
   it('records failures with their exit code; a later run retries only those, and the exit code is the first failure class', async () => {
-    const fixture = await mock({ rateLimit: 4, rateLimitWindowMs: 1500 });
+    // The mock's window and the run's waits share one virtual time: waiting out a window costs no real time.
+    const clock = new VirtualClock();
+    const fixture = await mock({ rateLimit: 4, rateLimitWindowMs: 1500, clock });
     const dir = scratch();
     const journal = join(dir, 'journal.ndjson');
     const wanted = urls('limited.example', 7);
     const args = ['reports', 'create', ...wanted, '--concurrency', '1', '--retries', '0', '--journal', journal, '-o', 'tsv', '--fields', 'url'];
 
-    const first = await runInProcess({ argv: args, env: fixture.env });
+    const first = await runInProcess({ argv: args, env: fixture.env, clock });
     expect(first.code).toBe(ExitCode.rateLimited);
     // Paced to the limit: only the request that found the window's end met a 429 (and, with --retries 0, failed);
     // the others waited for the next window.
@@ -248,8 +251,8 @@ describe('bulk create: journal', () => {
     const failed = [...lastByUrl(journalLines(journal)).values()].filter((line) => line.status === 'failed');
     expect(failed.map((line) => [line.url, line.code])).toEqual([[wanted[4], 6]]);
 
-    await new Promise((resolve) => setTimeout(resolve, 1600));
-    const second = await runInProcess({ argv: args, env: fixture.env });
+    await clock.sleep(1600);
+    const second = await runInProcess({ argv: args, env: fixture.env, clock });
     expect(second.code).toBe(0);
     expect(second.stdout.trim().split('\n')).toEqual([wanted[4]]);
     expect(second.stderr).toContain('skipping 6 URLs already created');

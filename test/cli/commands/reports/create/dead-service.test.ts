@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../../../src/api/clock.js';
 import { scratchMaker } from '../../../../helpers/scratch.js';
 import { mockPerTest } from '../../../../helpers/mock.js';
 import { runInProcess } from '../../../../helpers/run.js';
@@ -69,7 +70,7 @@ describe('a service that goes away mid-run', () => {
     // Each create is stored 300 ms after it arrives (an audit), so creates are under way when the service goes.
     const fixture = await mock({ storeDelayMs: 300 });
     const front = await relay(Number(new URL(fixture.server.url).port));
-    const env = { ...fixture.env, RSAPI_BASE_URL: fixture.server.url.replace(/:\d+/, `:${front.port}`), RSAPI_RETRY_BASE_MS: undefined };
+    const env = { ...fixture.env, RSAPI_BASE_URL: fixture.server.url.replace(/:\d+/, `:${front.port}`) };
     const { file, journal } = urlsAndJournal();
     const posts = () => fixture.server.requests.filter((request) => request.method === 'POST').length;
     let killedAt = 0;
@@ -81,7 +82,11 @@ describe('a service that goes away mid-run', () => {
     }, 5);
     cleanups.push(() => clearInterval(watcher));
     // The default create timeout (120 s) and the default retry backoff: the settle window a lost answer would watch.
-    const run = await runInProcess({ argv: ['reports', 'create', '--from-file', file, '--journal', journal, '--concurrency', '4', '-o', 'ndjson'], env });
+    const run = await runInProcess({
+      argv: ['reports', 'create', '--from-file', file, '--journal', journal, '--concurrency', '4', '-o', 'ndjson'],
+      env,
+      clock: systemClock,
+    });
     const endedAt = performance.now();
     clearInterval(watcher);
     expect(killedAt).toBeGreaterThan(0);
@@ -139,7 +144,7 @@ describe('a service that goes away mid-run', () => {
     const fixture = await mock({ storeDelayMs: 300 });
     const front = await relay(Number(new URL(fixture.server.url).port));
     const { file, journal } = urlsAndJournal();
-    const env = { ...fixture.env, RSAPI_BASE_URL: fixture.server.url.replace(/:\d+/, `:${front.port}`), RSAPI_RETRY_BASE_MS: undefined, TERM: 'xterm' };
+    const env = { ...fixture.env, RSAPI_BASE_URL: fixture.server.url.replace(/:\d+/, `:${front.port}`), TERM: 'xterm' };
     let killedAt = 0;
     const watcher = setInterval(() => {
       if (killedAt === 0 && fixture.server.requests.filter((request) => request.method === 'POST').length >= 6) {

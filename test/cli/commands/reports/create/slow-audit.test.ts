@@ -2,6 +2,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../../../../src/api/clock.js';
 import { FakeClock } from '../../../../helpers/fake-clock.js';
 import { runInProcess } from '../../../../helpers/run.js';
 import { mockPerTest, type MockFixture } from '../../../../helpers/mock.js';
@@ -36,7 +37,7 @@ describe('slow audits with a short timeout (mock storeDelayMs)', () => {
       mkdirSync(fixture.configDir, { recursive: true });
       writeFileSync(join(fixture.configDir, 'config.json'), JSON.stringify({ profiles: { default: { timeout: 0.3 } } }), { mode: 0o600 });
     }
-    const result = await runInProcess({ argv: args, env: fixture.env });
+    const result = await runInProcess({ argv: args, env: fixture.env, clock: systemClock });
     expect(result.stderr).toContain(`created ${count} (${count} found after a lost answer), failed 0, duplicates 1`);
     expect(result.code).toBe(0);
     expect(countsByUrl(fixture)).toEqual(new Map(wanted.map((url) => [url, 1])));
@@ -46,7 +47,11 @@ describe('slow audits with a short timeout (mock storeDelayMs)', () => {
 
   it('one URL: says what it waits for, then prints the report found', async () => {
     const fixture = await mock({ storeDelayMs: 700 });
-    const result = await runInProcess({ argv: ['reports', 'create', 'https://one.slow.example/', '--timeout', '0.3', '--json'], env: fixture.env });
+    const result = await runInProcess({
+      argv: ['reports', 'create', 'https://one.slow.example/', '--timeout', '0.3', '--json'],
+      env: fixture.env,
+      clock: systemClock,
+    });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/may still be auditing the page: watching up to 3 s for its report \(it is not sent again\)/);
     expect(JSON.parse(result.stdout)).toMatchObject({ url: 'https://one.slow.example/' });

@@ -3,6 +3,8 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runInProcess } from '../../../../helpers/run.js';
 import { sendJson, startRawServer, type RawServer, type SeenRequest } from '../../../../helpers/raw-server.js';
+import { systemClock, type Clock } from '../../../../../src/api/clock.js';
+import { VirtualClock } from '../../../../helpers/virtual-clock.js';
 
 const TOTAL = 1_000;
 const KEY = 'paging-ahead-key';
@@ -15,9 +17,11 @@ interface Arrival {
 
 /**
  * A length-aware list of TOTAL records (ids 1..TOTAL) answering each page after `delayMs`, counting the requests in
- * flight at once; `answer429` picks arrivals to refuse with 429 and Retry-After: 1.
+ * flight at once; `answer429` picks arrivals to refuse with 429 and Retry-After: 1. Arrivals and delays are timed on
+ * `clock` (real time by default; a test that shares a VirtualClock with the run waits no real time).
  */
-async function pagedService(options: { delayMs: number; lastPage?: boolean; answer429?: (page: number, attempt: number) => boolean }) {
+async function pagedService(options: { delayMs: number; lastPage?: boolean; answer429?: (page: number, attempt: number) => boolean; clock?: Clock }) {
+  const clock = options.clock ?? systemClock;
   let inFlight = 0;
   let maxInFlight = 0;
   const arrivals: Arrival[] = [];
@@ -29,14 +33,14 @@ async function pagedService(options: { delayMs: number; lastPage?: boolean; answ
     const attempt = (attempts.get(page) ?? 0) + 1;
     attempts.set(page, attempt);
     if (options.answer429?.(page, attempt)) {
-      arrivals.push({ page, at: Date.now(), status: 429 });
+      arrivals.push({ page, at: clock.now(), status: 429 });
       sendJson(response, 429, { message: 'Too Many Attempts.' }, { 'Retry-After': '1' });
       return;
     }
-    arrivals.push({ page, at: Date.now(), status: 200 });
+    arrivals.push({ page, at: clock.now(), status: 200 });
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+    await clock.sleep(options.delayMs);
     inFlight--;
     const lastPage = Math.ceil(TOTAL / perPage);
     const data = Array.from({ length: Math.max(0, Math.min(perPage, TOTAL - (page - 1) * perPage)) }, (_, index) => ({
@@ -96,9 +100,11 @@ describe('reports list --all when the service tells the number of pages', () => 
   });
 
   it('a 429 mid-way: that page is asked again after Retry-After, no other request starts meanwhile, the output is whole', async () => {
-    // Pages 2-4 are answered 200 ms after the 429 of page 5: the pages after them would be asked for then.
-    const service = await pagedService({ delayMs: 200, answer429: (page, attempt) => page === 5 && attempt === 1 });
-    const result = await runInProcess({ argv: ['reports', 'list', '--all', '-o', 'ndjson'], env: service.env });
+    // Pages 2-4 are answered 200 ms after the 429 of page 5: the pages after them would be asked for then. The service
+    // and the run share a virtual time: the second asked for costs no real time.
+    const clock = new VirtualClock();
+    const service = await pagedService({ delayMs: 200, answer429: (page, attempt) => page === 5 && attempt === 1, clock });
+    const result = await runInProcess({ argv: ['reports', 'list', '--all', '-o', 'ndjson'], env: service.env, clock });
     expect(result.code).toBe(0);
     expect(ids(result.stdout)).toEqual(inOrder);
     const refused = service.arrivals.find((arrival) => arrival.status === 429);
