@@ -77,9 +77,6 @@ export class CommandContext {
   client(options: { abortOnInterrupt?: boolean } = {}): ApiClient {
     if (this.apiClient) return this.apiClient;
     const settings = this.settings();
-    // Everything the output needs is resolved before the first request: a conflict (--json with -o csv)
-    // or a broken stored `output` is a usage error with nothing sent, not a failure after the change was made.
-    this.format();
     if (!settings.baseUrl || !settings.apiKey) {
       // `--profile defualt` is a typo to point out, not a "no base URL" to puzzle over.
       const unknown = unknownProfileError(settings);
@@ -129,6 +126,14 @@ export class CommandContext {
     });
     this.openClients.push(client);
     return client;
+  }
+
+  /**
+   * Part of a verb's validate step: output flags that disagree (--json with -o csv, -q with --fields, --jq with -o tsv)
+   * or a broken stored `output` are a usage error before anything is read or sent, not after the change was made.
+   */
+  checkOutputFlags(): void {
+    this.format();
   }
 
   /** The output format: flag, then the profile's `output`, then table on a terminal and tsv elsewhere. */

@@ -8,7 +8,7 @@ import type { DeleteResult } from '../api/reports.js';
 import type { CommandContext } from './context.js';
 import { canPrompt, confirmOrRefuse, refuseWhereNobodyCanBeAsked } from './prompts.js';
 import { listLines } from './files.js';
-import { readAll } from './terminal.js';
+import { readAll, type Terminal } from './terminal.js';
 import { runPool } from './bulk/pool.js';
 import { singleLine, terminalText } from '../output/terminal-text.js';
 import type { RecordKind } from '../output/types.js';
@@ -21,7 +21,8 @@ export interface DeleteRun {
   /** Arguments as given; `-` reads more from stdin, one a line. */
   args: string[];
   yes: boolean | undefined;
-  validate?: (value: string) => string;
+  /** Checks one item and gives it in its normal form (`042` -> `42`): those given as arguments and those read from stdin. */
+  checkItem: (value: string) => string;
   remove: (id: string) => Promise<DeleteResult>;
   /** --dry-run: look each item up (reads only), say what the real run would do, delete nothing, send no DELETE. */
   dryRun?: boolean;
@@ -50,12 +51,19 @@ export interface ItemDescription {
   fields?: Record<string, unknown>;
 }
 
+/**
+ * The deletion's part of a verb's validate step: nobody to ask and no --yes is refused before stdin (`-`) is read or
+ * anything looked up; the items given as arguments are checked now (those read from stdin once they are read).
+ */
+export function checkDeletion(io: Terminal, flags: { yes?: boolean; dryRun?: boolean }, args: readonly string[], check: (value: string) => string): void {
+  if (!flags.dryRun) refuseWhereNobodyCanBeAsked(io, flags.yes);
+  for (const arg of args) if (arg !== '-') check(arg);
+}
+
+/** Deletes the items, the verb's validate step (checkDeletion) passed. */
 export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<ExitCodeValue> {
-  // Nobody to ask and no --yes: refused before stdin is read (`-`) and before any look-up.
-  if (!run.dryRun) refuseWhereNobodyCanBeAsked(ctx.io, run.yes);
   const ids = await expandStdin(ctx, run);
-  const validated = ids.map((id) => (run.validate ? run.validate(id) : id));
-  const unique = [...new Set(validated)];
+  const unique = [...new Set(ids.map(run.checkItem))];
   // `-` read nothing: asking "Delete 0 reports?" or printing an empty dry run would hide the empty input.
   if (unique.length === 0)
     throw new UsageError(`no ${run.noun} ${run.noun === 'report' ? 'ids' : 'names'} given`, { hint: `\`-\` read none from stdin (one a line)` });

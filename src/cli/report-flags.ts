@@ -26,22 +26,24 @@ function parsePrivacy(value: string): Privacy {
 }
 
 /**
- * The password, when privacy is `password`: from stdin, a file, or a masked prompt on a terminal.
- * Never from a flag value, so it shows neither in shell history nor in the process list.
+ * The privacy flags' part of a verb's validate step, before stdin or a file is read: a password source without
+ * --privacy password, and (`required`: a create) --privacy password with no source and nobody to ask.
  */
-export async function resolvePassword(
-  io: Terminal,
-  flags: PrivacyFlags,
-  options: { required: boolean; secrets: Secrets; signal?: AbortSignal },
-): Promise<string | undefined> {
+export function checkPasswordFlags(io: Terminal, flags: PrivacyFlags, options: { required: boolean }): void {
   const given = flags.passwordStdin || flags.passwordFile !== undefined;
-  if (given && flags.privacy !== PRIVACY.password) {
-    throw new UsageError('a password goes only with --privacy password (2)');
+  if (given && flags.privacy !== PRIVACY.password) throw new UsageError('a password goes only with --privacy password (2)');
+  if (options.required && flags.privacy === PRIVACY.password && !given && !canPrompt(io)) {
+    throw new UsageError('--privacy password needs a password', { hint: 'give it with --password-stdin or --password-file PATH' });
   }
+}
+
+/**
+ * The password, when privacy is `password`: from stdin, a file, or a masked prompt on a terminal (the flags checked
+ * by checkPasswordFlags). Never from a flag value, so it shows neither in shell history nor in the process list.
+ */
+export async function resolvePassword(io: Terminal, flags: PrivacyFlags, options: { secrets: Secrets; signal?: AbortSignal }): Promise<string | undefined> {
   if (flags.passwordStdin) return readSecretFromStdin(io, options.secrets, 'password', options.signal);
   if (flags.passwordFile !== undefined) return readSecretFromFile(flags.passwordFile, options.secrets, 'password');
-  if (flags.privacy !== PRIVACY.password) return undefined;
-  if (canPrompt(io)) return promptSecret(io, options.secrets, 'Report page password');
-  if (!options.required) return undefined;
-  throw new UsageError('--privacy password needs a password', { hint: 'give it with --password-stdin or --password-file PATH' });
+  if (flags.privacy !== PRIVACY.password || !canPrompt(io)) return undefined;
+  return promptSecret(io, options.secrets, 'Report page password');
 }

@@ -1,5 +1,6 @@
 // The files a CI run leaves (JUnit, Markdown summary): their paths checked before any request, written whole or appended.
-import { appendFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { statSync, type Stats } from 'node:fs';
+import { appendFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { RsapiError } from '../../api/errors.js';
 import { UsageError } from '../errors.js';
@@ -7,15 +8,17 @@ import { fileError } from '../files.js';
 import type { Secrets } from '../secrets.js';
 
 /** A path rsapi will write at the end of the run: refused now (exit 2) if its folder is missing or it is a folder. */
-export async function checkOutputPath(path: string, flag: string): Promise<void> {
+export function checkOutputPath(path: string, flag: string): void {
   if (path.trim() === '') throw new UsageError(`${flag} needs a file path (it was empty)`);
   const folder = dirname(path);
-  const folderStat = await stat(folder).catch((error: unknown) => {
+  let folderStat: Stats;
+  try {
+    folderStat = statSync(folder);
+  } catch (error) {
     throw fileError(`write ${flag} to`, path, error);
-  });
+  }
   if (!folderStat.isDirectory()) throw new UsageError(`cannot write ${flag} to ${path}: ${folder} is not a directory`);
-  const existing = await stat(path).catch(() => undefined);
-  if (existing?.isDirectory()) throw new UsageError(`cannot write ${flag} to ${path}: it is a directory`);
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`cannot write ${flag} to ${path}: it is a directory`);
 }
 
 /** Written beside the target and renamed over it: a reader never sees half a file. Known secrets are redacted. */

@@ -42,6 +42,22 @@ function maxDropParser(value: string): number {
   return n;
 }
 
+/**
+ * The CI flags' part of a verb's validate step: flags that need --baseline, and the paths the run will write (their
+ * folder exists, they are no folder), checked before anything is read or sent.
+ */
+export function checkCiFlags(flags: CiFlags): void {
+  if (flags.maxDrop !== undefined && flags.baseline === undefined) {
+    throw new UsageError('--max-drop needs --baseline FILE to compare with');
+  }
+  if (flags.failOnNewFailures && flags.baseline === undefined) {
+    throw new UsageError('--fail-on-new-failures needs --baseline FILE to compare with');
+  }
+  if (flags.junit !== undefined) checkOutputPath(flags.junit, '--junit');
+  if (flags.summary !== undefined) checkOutputPath(flags.summary, '--summary');
+  if (flags.html !== undefined) checkOutputPath(flags.html, '--html');
+}
+
 export class CiReporter {
   private readonly cases: CiCase[] = [];
   private readonly startedAt = new Date();
@@ -57,18 +73,12 @@ export class CiReporter {
     private readonly baseline: Baseline | undefined,
   ) {}
 
-  /** Before any request: the output paths are checked and the baseline read (exit 2 if either is wrong). Undefined without CI flags. */
+  /**
+   * Before any request, once the verb's validate step has checked the flags (checkCiFlags): the baseline read and
+   * checked (exit 2 if it is not one). Undefined without CI flags.
+   */
   static async prepare(command: string, flags: CiFlags): Promise<CiReporter | undefined> {
-    if (flags.maxDrop !== undefined && flags.baseline === undefined) {
-      throw new UsageError('--max-drop needs --baseline FILE to compare with');
-    }
-    if (flags.failOnNewFailures && flags.baseline === undefined) {
-      throw new UsageError('--fail-on-new-failures needs --baseline FILE to compare with');
-    }
     if (flags.junit === undefined && flags.summary === undefined && flags.html === undefined && flags.baseline === undefined) return undefined;
-    if (flags.junit !== undefined) await checkOutputPath(flags.junit, '--junit');
-    if (flags.summary !== undefined) await checkOutputPath(flags.summary, '--summary');
-    if (flags.html !== undefined) await checkOutputPath(flags.html, '--html');
     const baseline = flags.baseline === undefined ? undefined : await loadBaseline(flags.baseline);
     if (baseline && flags.failOnNewFailures && !baseline.hasChecks) {
       throw new UsageError(`the baseline file ${baseline.path} holds no per-check results, so --fail-on-new-failures has nothing to compare`, {

@@ -103,13 +103,21 @@ Examples:
   handle(invocation, command, (ctx, opts, [method, path]) => apiRun(ctx, { ...opts, method, path }));
 }
 
-/** Sends the request and prints the body as it came. */
-export async function apiRun(ctx: CommandContext, opts: ApiOptions) {
-  const fields = fieldsOf(opts.field ?? []);
+/** Every check of `rsapi api` that needs no network: before the --input body is read or anything sent. */
+export function validateApi(ctx: CommandContext, opts: ApiOptions): void {
+  fieldsOf(opts.field ?? []); // a field given twice is refused
   if (opts.include && ctx.globals.jq !== undefined)
     throw new UsageError('--jq reads the JSON body; -i puts the status line and headers before it', { hint: 'give one of them' });
   if (opts.input !== undefined && opts.paginate)
     throw new UsageError('--input sends a body; --paginate follows the pages of a GET list', { hint: 'give one of them' });
+  if (opts.paginate && opts.method !== 'GET') throw new UsageError('--paginate follows the pages of a list: only with GET');
+  ctx.checkOutputFlags();
+}
+
+/** Sends the request and prints the body as it came. */
+export async function apiRun(ctx: CommandContext, opts: ApiOptions) {
+  validateApi(ctx, opts);
+  const fields = fieldsOf(opts.field ?? []);
   const headers = headersOf(opts.header ?? []);
   const body = opts.input === undefined ? undefined : await inputBody(ctx, opts.input, headers);
   // Loaded when run: it brings node:http's status texts, which no other command's start-up needs.

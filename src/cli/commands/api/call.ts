@@ -1,7 +1,6 @@
 // The run of `rsapi api`: one request or every page of a list (one JSON array), -i's status line and headers, an error's body on stdout as gh api prints it.
 import { STATUS_CODES } from 'node:http';
 import { ApiError } from '../../../api/errors.js';
-import { UsageError } from '../../errors.js';
 import type { HttpMethod, Params } from '../../../api/http.js';
 import { stringifyJson } from '../../../api/json.js';
 import { iteratePages } from '../../../api/paging.js';
@@ -29,8 +28,8 @@ export interface ApiCall {
 
 type Headers = Record<string, string | string[] | undefined>;
 
+/** Sends the call (validateApi has checked it). */
 export async function runApiCall(ctx: CommandContext, call: ApiCall): Promise<void> {
-  if (call.paginate && call.method !== 'GET') throw new UsageError('--paginate follows the pages of a list: only with GET');
   const client = ctx.client();
   const tty = ctx.io.stdoutIsTTY;
   const printJson = (value: unknown) => {

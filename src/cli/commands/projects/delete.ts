@@ -1,4 +1,4 @@
-import { deleteEach, type ItemDescription } from '../../deletion.js';
+import { checkDeletion, deleteEach, type ItemDescription } from '../../deletion.js';
 import { describeProject, PREVIEW_MAX_PROJECTS, previewLines, previewProject, projectLabel } from '../../project-preview.js';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../../context.js';
@@ -46,8 +46,15 @@ A declined confirmation deletes nothing and exits 2 (as gh does for a cancelled 
   handle(invocation, command, (ctx, opts, [names]) => projectsDeleteRun(ctx, { ...opts, names }));
 }
 
+/** Every check of `projects delete` that needs no network: before stdin (`-`) is read or anything sent. */
+export function validateProjectsDelete(ctx: CommandContext, opts: ProjectsDeleteOptions): void {
+  ctx.checkOutputFlags();
+  checkDeletion(ctx.io, opts, opts.names, checkProjectName);
+}
+
 /** Deletes each project, after a confirmation on a terminal (with a preview of what goes) or --yes. */
 export async function projectsDeleteRun(ctx: CommandContext, opts: ProjectsDeleteOptions) {
+  validateProjectsDelete(ctx, opts);
   const client = ctx.client();
   return deleteEach(ctx, {
     noun: 'project',
@@ -55,7 +62,7 @@ export async function projectsDeleteRun(ctx: CommandContext, opts: ProjectsDelet
     yes: opts.yes,
     dryRun: opts.dryRun,
     concurrency: opts.concurrency,
-    validate: checkProjectName,
+    checkItem: checkProjectName,
     remove: (name) => client.projects.delete(name),
     dryRunColumns: ['reports'],
     describe: async (names, purpose) => {

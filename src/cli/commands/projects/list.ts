@@ -33,8 +33,14 @@ Examples:
   handle(invocation, command, (ctx, opts) => projectsListRun(ctx, opts));
 }
 
+/** Every check of `projects list` that needs no network: before anything is sent. */
+export function validateProjectsList(ctx: CommandContext): void {
+  ctx.checkOutputFlags();
+}
+
 /** Lists the projects, one page or all of them. */
 export async function projectsListRun(ctx: CommandContext, opts: ProjectsListOptions) {
+  validateProjectsList(ctx);
   const params: ProjectListParams = {
     search: opts.search,
     searchBy: opts.searchBy,

@@ -1,4 +1,4 @@
-import { deleteEach, type ItemDescription } from '../../deletion.js';
+import { checkDeletion, deleteEach, type ItemDescription } from '../../deletion.js';
 import { RsapiError } from '../../../api/errors.js';
 import { runPool } from '../../bulk/pool.js';
 import { ExitCode, exitCodeOf } from '../../exit-codes.js';
@@ -44,8 +44,15 @@ it prints id, action (delete or not-found) and url in the chosen format, or with
   handle(invocation, command, (ctx, opts, [ids]) => reportsDeleteRun(ctx, { ...opts, ids }));
 }
 
+/** Every check of `reports delete` that needs no network: before stdin (`-`) is read or anything sent. */
+export function validateReportsDelete(ctx: CommandContext, opts: ReportsDeleteOptions): void {
+  ctx.checkOutputFlags();
+  checkDeletion(ctx.io, opts, opts.ids, checkReportId);
+}
+
 /** Deletes each report, after a confirmation on a terminal (or --yes). */
 export async function reportsDeleteRun(ctx: CommandContext, opts: ReportsDeleteOptions) {
+  validateReportsDelete(ctx, opts);
   const client = ctx.client();
   return deleteEach(ctx, {
     noun: 'report',
@@ -53,7 +60,7 @@ export async function reportsDeleteRun(ctx: CommandContext, opts: ReportsDeleteO
     yes: opts.yes,
     dryRun: opts.dryRun,
     concurrency: opts.concurrency,
-    validate: checkReportId,
+    checkItem: checkReportId,
     remove: (id) => client.reports.delete(id),
     dryRunColumns: ['url'],
     describe: (ids, purpose) => describeReports(ctx, ids, purpose, opts.concurrency),

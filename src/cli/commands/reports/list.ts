@@ -1,7 +1,7 @@
 // `rsapi reports list`: filters, sorting and paging mapped to GET /reports.
 import { Option } from '@commander-js/extra-typings';
 import { REPORT_SORT_FIELDS, type ReportListParams } from '../../../api/reports.js';
-import { addCiOptions, CiReporter } from '../../ci/reporter.js';
+import { addCiOptions, checkCiFlags, CiReporter } from '../../ci/reporter.js';
 import type { CommandContext } from '../../context.js';
 import { printPages } from '../../listing.js';
 import { reportListSilences } from '../../../api/list-silences.js';
@@ -31,8 +31,15 @@ Examples:
   handle(invocation, command, (ctx, opts) => reportsListRun(ctx, opts));
 }
 
+/** Every check of `reports list` that needs no network: before anything is sent. */
+export function validateReportsList(ctx: CommandContext, opts: ReportsListOptions): void {
+  ctx.checkOutputFlags();
+  checkCiFlags(opts);
+}
+
 /** Lists the matching reports; with a gate or a baseline, all of them (unless --page or --limit says otherwise). */
 export async function reportsListRun(ctx: CommandContext, opts: ReportsListOptions) {
+  validateReportsList(ctx, opts);
   const params: ReportListParams = { ...filterParams(opts), sortBy: opts.sortBy, sort: opts.sort, perPage: opts.perPage };
   const paging = pagingOptions(opts);
   // A gate judges every report that matches: without --page or --limit it reads all pages, as --all does.

@@ -1,7 +1,7 @@
 import type { ApiRecord } from '../../../api/decode.js';
 import { reportIdentity, reportUrlProblem } from '../../../api/report-url.js';
 import { toNumber } from '../../../api/decode.js';
-import { addCiOptions, CiReporter } from '../../ci/reporter.js';
+import { addCiOptions, checkCiFlags, CiReporter } from '../../ci/reporter.js';
 import type { CommandContext } from '../../context.js';
 import { NoMatchError, UsageError } from '../../errors.js';
 import { printRecord } from '../../listing.js';
@@ -41,13 +41,20 @@ failed check in words, most important first; csv and tsv get the failed check id
   handle(invocation, command, (ctx, opts, [id]) => reportsShowRun(ctx, { ...opts, id }));
 }
 
-/** Shows one report (by id, or the newest of a URL), judged by the gates. */
-export async function reportsShowRun(ctx: CommandContext, opts: ReportsShowOptions) {
+/** Every check of `reports show` that needs no network: before anything is sent. */
+export function validateReportsShow(ctx: CommandContext, opts: ReportsShowOptions): void {
   if ((opts.id === undefined) === (opts.url === undefined)) {
     throw new UsageError(opts.id === undefined ? 'give a report id or --url URL' : 'give a report id or --url URL, not both');
   }
   const problem = opts.url === undefined ? undefined : reportUrlProblem(opts.url);
   if (problem) throw new UsageError(`--url ${problem}`);
+  ctx.checkOutputFlags();
+  checkCiFlags(opts);
+}
+
+/** Shows one report (by id, or the newest of a URL), judged by the gates. */
+export async function reportsShowRun(ctx: CommandContext, opts: ReportsShowOptions) {
+  validateReportsShow(ctx, opts);
   const ci = await CiReporter.prepare('reports show', opts);
   const id = opts.id ?? String((await newestOfUrl(ctx, opts.url as string)).id);
   const report = await ctx.client().reports.show(id);

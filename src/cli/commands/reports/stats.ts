@@ -7,7 +7,7 @@ import { ExitCode } from '../../exit-codes.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
-import { addStatsFileOptions, CiReporter } from '../../ci/reporter.js';
+import { addStatsFileOptions, checkCiFlags, CiReporter } from '../../ci/reporter.js';
 import { ofLast, PageReader } from '../../page-reader.js';
 import { reportListSilences } from '../../../api/list-silences.js';
 
@@ -40,15 +40,20 @@ of 10-point buckets drawn with block characters; -o json|ndjson|csv|tsv for mach
 --checks counts the per-check results instead (phpRank's \`results\`): per check, the reports
 that fail it. A service that sends no per-check results ends with exit 8.`,
   );
-  handle(invocation, command, async (ctx, opts) => {
-    if (ctx.globals.quiet) throw new UsageError('-q prints identifiers, and stats has none', { hint: 'leave out -q, or use `rsapi reports list -q`' });
-    if (ctx.globals.fields) throw new UsageError('--fields does not apply to reports stats', { hint: 'use -o json or -o csv and pick the figures there' });
-    return reportsStatsRun(ctx, opts);
-  });
+  handle(invocation, command, (ctx, opts) => reportsStatsRun(ctx, opts));
+}
+
+/** Every check of `reports stats` that needs no network: before anything is sent. */
+export function validateReportsStats(ctx: CommandContext, opts: ReportsStatsOptions): void {
+  if (ctx.globals.quiet) throw new UsageError('-q prints identifiers, and stats has none', { hint: 'leave out -q, or use `rsapi reports list -q`' });
+  if (ctx.globals.fields) throw new UsageError('--fields does not apply to reports stats', { hint: 'use -o json or -o csv and pick the figures there' });
+  ctx.checkOutputFlags();
+  checkCiFlags({ html: opts.html, summary: opts.summary });
 }
 
 /** Reads every matching report and writes the counts, score figures and histogram. */
 export async function reportsStatsRun(ctx: CommandContext, opts: ReportsStatsOptions) {
+  validateReportsStats(ctx, opts);
   const collector = opts.checks ? await checkStats(opts.by === 'project') : await scoreStats(opts.by === 'project');
   const ci = await CiReporter.prepare('reports stats', { html: opts.html, summary: opts.summary });
   const params = { ...filterParams(opts), perPage: 100 } as const;

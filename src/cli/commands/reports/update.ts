@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { printRecord } from '../../listing.js';
-import { addPrivacyOptions, resolvePassword } from '../../report-flags.js';
+import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../report-flags.js';
 import { reportId } from './ids.js';
 
 function declareUpdate(reports: ParentCommand) {
@@ -26,19 +26,24 @@ Examples:
   $ rsapi reports update 42 --refresh
   $ rsapi reports update 42 --privacy password --password-file ./page-password.txt`,
   );
-  handle(invocation, command, async (ctx, opts, [id]) => {
-    if (opts.privacy === undefined && !opts.refresh && !opts.passwordStdin && opts.passwordFile === undefined) {
-      throw new UsageError('nothing to update', { hint: 'give --privacy, --password-stdin/--password-file, or --refresh' });
-    }
-    return reportsUpdateRun(ctx, { ...opts, id });
-  });
+  handle(invocation, command, (ctx, opts, [id]) => reportsUpdateRun(ctx, { ...opts, id }));
+}
+
+/** Every check of `reports update` that needs no network: before a password is read or anything sent. */
+export function validateReportsUpdate(ctx: CommandContext, opts: ReportsUpdateOptions): void {
+  if (opts.privacy === undefined && !opts.refresh && !opts.passwordStdin && opts.passwordFile === undefined) {
+    throw new UsageError('nothing to update', { hint: 'give --privacy, --password-stdin/--password-file, or --refresh' });
+  }
+  ctx.checkOutputFlags();
+  checkPasswordFlags(ctx.io, opts, { required: false });
 }
 
 /** Changes a report's privacy or password, or regenerates it. */
 export async function reportsUpdateRun(ctx: CommandContext, opts: ReportsUpdateOptions) {
-  // Settings and output resolved before asking for a password, and both before the request.
+  validateReportsUpdate(ctx, opts);
+  // Settings resolved before asking for a password, and both before the request.
   const client = ctx.client();
-  const password = await resolvePassword(ctx.io, opts, { required: false, secrets: ctx.secrets, signal: ctx.signal });
+  const password = await resolvePassword(ctx.io, opts, { secrets: ctx.secrets, signal: ctx.signal });
   const { report, reaudited } = await client.reports.update(opts.id, { privacy: opts.privacy, password, refresh: opts.refresh });
   if (reaudited === false) {
     ctx.note(`rsapi: warning: the service did not audit report ${opts.id} again: its generated_at did not change (${String(report.generated_at)})`);

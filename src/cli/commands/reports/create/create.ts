@@ -1,11 +1,12 @@
 import { proxyFromEnv } from '../../../../api/proxy.js';
 import { UsageError } from '../../../errors.js';
-import { addCiOptions, CiReporter } from '../../../ci/reporter.js';
+import { addCiOptions, checkCiFlags, CiReporter } from '../../../ci/reporter.js';
 import { describeShare, parseShard, selectShare } from '../../../ci/shard.js';
 import type { CommandContext } from '../../../context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../../handler.js';
 import { addGateOptions, integerParser, MAX_CONCURRENCY } from '../../../options.js';
-import { addPrivacyOptions, resolvePassword } from '../../../report-flags.js';
+import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../../report-flags.js';
+import { guardJournal } from './journal.js';
 import { readUrlInput, rejectInvalid } from './url-input.js';
 
 function declareCreate(reports: ParentCommand) {
@@ -48,33 +49,42 @@ Lists in, a list out: --from-file, --from-sitemap, --shard and several URL argum
 JSON array (ndjson a line each), even of one report; a single URL argument prints one object.
 Run again with the same --journal after failures or Ctrl-C: created URLs are skipped, the rest retried.`,
   );
-  handle(invocation, command, async (ctx, opts, [urls]) => {
-    if (opts.passwordStdin && opts.fromFile === '-') {
-      throw new UsageError('--password-stdin and --from-file - both want standard input', { hint: 'use --password-file PATH' });
-    }
-    return reportsCreateRun(ctx, { ...opts, urls });
-  });
+  handle(invocation, command, (ctx, opts, [urls]) => reportsCreateRun(ctx, { ...opts, urls }));
+}
+
+/**
+ * Every check of `reports create` that needs no network: before stdin, a URL file or a password is read, the
+ * sitemap fetched or anything sent. A journal that is the input, or another file of the user's, is refused untouched.
+ */
+export function validateReportsCreate(ctx: CommandContext, opts: ReportsCreateOptions): void {
+  if (opts.passwordStdin && opts.fromFile === '-') {
+    throw new UsageError('--password-stdin and --from-file - both want standard input', { hint: 'use --password-file PATH' });
+  }
+  if (opts.urls.length === 0 && opts.fromFile === undefined && opts.fromSitemap === undefined) throw noUrlError();
+  ctx.checkOutputFlags();
+  checkPasswordFlags(ctx.io, opts, { required: true });
+  if (opts.journal !== undefined) guardJournal(opts.journal, inputFiles(opts));
+  checkCiFlags(opts);
 }
 
 /** Reads and checks every URL, then creates one report per distinct URL, N at a time. */
 export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateOptions) {
-  // Settings, key and output resolved first: a usage error there sends nothing, not even a sitemap fetch.
+  validateReportsCreate(ctx, opts);
+  // Settings and key resolved first: a usage error there sends nothing, not even a sitemap fetch.
   ctx.client({ abortOnInterrupt: false });
-  // A journal that is the input, or another file of the user's, is refused before it is touched.
-  if (opts.journal !== undefined) (await import('./journal.js')).guardJournal(opts.journal, inputFiles(opts));
-  // Then the files: a bad baseline or report path stops the run before the sitemap is fetched.
+  // A bad baseline stops the run before the sitemap is fetched.
   const ci = await CiReporter.prepare('reports create', opts);
   const fromSitemap = opts.fromSitemap === undefined ? [] : await sitemapEntries(ctx, opts.fromSitemap);
   const input = await readUrlInput(ctx.io, opts.urls, opts.fromFile, ctx.signal, fromSitemap);
   rejectInvalid(input, opts.skipInvalid === true, (line) => ctx.note(line));
-  if (input.urls.length === 0) throw new UsageError('no URL to create a report for', { hint: 'give URLs as arguments, with --from-file or --from-sitemap' });
+  if (input.urls.length === 0) throw noUrlError();
   for (const duplicate of new Set(input.duplicates)) ctx.note(`rsapi: ${duplicate} given more than once; creating it once`);
   const selected = opts.shard === undefined ? undefined : selectShare(input.urls, opts.shard);
   if (selected) {
     ctx.note(`rsapi: ${describeShare(selected.share)}`);
     if (ci) ci.share = selected.share;
   }
-  const password = await resolvePassword(ctx.io, opts, { required: true, secrets: ctx.secrets, signal: ctx.signal });
+  const password = await resolvePassword(ctx.io, opts, { secrets: ctx.secrets, signal: ctx.signal });
   if (opts.dryRun) {
     const { createDryRunRows, printCreateDryRun } = await import('./dry-run.js');
     return printCreateDryRun(ctx, createDryRunRows({ input, shard: opts.shard, journalPath: opts.journal }));
@@ -93,6 +103,10 @@ export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateO
     ci,
     knownUrls: input.urls,
   });
+}
+
+function noUrlError(): UsageError {
+  return new UsageError('no URL to create a report for', { hint: 'give URLs as arguments, with --from-file or --from-sitemap' });
 }
 
 /** The files the run reads its URLs from (stdin and an http(s) sitemap are none). */
