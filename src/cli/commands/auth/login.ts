@@ -34,21 +34,28 @@ Examples:
   $ printenv RANK_TOKEN | rsapi auth login --with-token --base-url https://rank.example.com
   $ rsapi auth login --with-token --no-verify < key.txt`,
   );
-  handle(invocation, command, async (ctx, opts) => {
-    if (ctx.globals.apiKey !== undefined) {
-      throw new UsageError('auth login does not take the key from --api-key', {
-        hint: 'type it at the prompt, or pipe it in with --with-token; a key on the command line lands in shell history',
-      });
-    }
-    if (!opts.withToken && !canPrompt(ctx.io)) {
-      throw new UsageError('no terminal to ask for the key on', { hint: 'pipe the key in: `rsapi auth login --with-token < key.txt`' });
-    }
-    return authLoginRun(ctx, opts);
-  });
+  handle(invocation, command, (ctx, opts) => authLoginRun(ctx, opts));
+}
+
+/** Every check of `auth login` that needs no network: before the key is asked for or read from stdin. */
+export function validateAuthLogin(ctx: CommandContext, opts: AuthLoginOptions): void {
+  if (ctx.globals.apiKey !== undefined) {
+    throw new UsageError('auth login does not take the key from --api-key', {
+      hint: 'type it at the prompt, or pipe it in with --with-token; a key on the command line lands in shell history',
+    });
+  }
+  if (!opts.withToken && !canPrompt(ctx.io)) {
+    throw new UsageError('no terminal to ask for the key on', { hint: 'pipe the key in: `rsapi auth login --with-token < key.txt`' });
+  }
+  // With nobody to ask, the base URL must be known already.
+  if (opts.withToken && !ctx.globals.baseUrl && !ctx.settings().baseUrl) {
+    throw new UsageError('no base URL to log in to', { hint: 'pass --base-url https://rank.example.com (or set RSAPI_BASE_URL)' });
+  }
 }
 
 /** Asks for (or reads) the base URL and key, checks the key with one read unless --no-verify, and stores both. */
 export async function authLoginRun(ctx: CommandContext, opts: AuthLoginOptions) {
+  validateAuthLogin(ctx, opts);
   const interactive = canPrompt(ctx.io) && !opts.withToken;
   const profile = ctx.settings().profile;
   const baseUrl = await loginBaseUrl(ctx, interactive);
@@ -78,8 +85,8 @@ async function loginBaseUrl(ctx: CommandContext, interactive: boolean): Promise<
     });
     return normaliseBaseUrl(answer);
   }
-  if (known) return normaliseBaseUrl(known);
-  throw new UsageError('no base URL to log in to', { hint: 'pass --base-url https://rank.example.com (or set RSAPI_BASE_URL)' });
+  // validateAuthLogin refused a run with neither.
+  return normaliseBaseUrl(known ?? '');
 }
 
 async function loginKey(ctx: CommandContext, interactive: boolean): Promise<string> {

@@ -16,13 +16,17 @@ Examples:
   handle(invocation, command, (ctx) => authLogoutRun(ctx));
 }
 
+/** Every check of `auth logout` that needs no network: before the settings file is changed. */
+export function validateAuthLogout(ctx: CommandContext): void {
+  // `--profile defualt` would forget nothing and leave the real key stored: a typo, refused with the near miss.
+  const unknown = unknownProfileError(ctx.settings());
+  if (unknown) throw unknown;
+}
+
 /** Forgets the profile's stored key; its base URL and defaults stay. */
 export async function authLogoutRun(ctx: CommandContext) {
-  const settings = ctx.settings();
-  const { profile, apiKeySource, stored } = settings;
-  // `--profile defualt` would forget nothing and leave the real key stored: a typo, refused with the near miss.
-  const unknown = unknownProfileError(settings);
-  if (unknown) throw unknown;
+  validateAuthLogout(ctx);
+  const { profile, apiKeySource, stored } = ctx.settings();
   const env = ctx.io.env;
   if (stored['api-key'] === undefined) {
     ctx.note(`no key stored for profile "${profile}"; nothing to forget`);

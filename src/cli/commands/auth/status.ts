@@ -54,14 +54,21 @@ Examples:
   handle(invocation, command, (ctx, opts) => authStatusRun(ctx, opts));
 }
 
+/** Every check of `auth status` that needs no network: before the key is checked with the service. */
+export function validateAuthStatus(ctx: CommandContext, opts: AuthStatusOptions): void {
+  ctx.checkOutputFlags();
+  if (opts.all) return;
+  // Nothing configured under a --profile that is a typo: the near miss, not a "no key" to puzzle over.
+  const settings = ctx.settings();
+  const unknown = !settings.baseUrl || !settings.apiKey ? unknownProfileError(settings) : undefined;
+  if (unknown) throw unknown;
+}
+
 /** The profile, base URL and key in use and whether the service accepts the key; with --all, every stored profile. */
 export async function authStatusRun(ctx: CommandContext, opts: AuthStatusOptions) {
+  validateAuthStatus(ctx, opts);
   if (opts.all) return printAllProfiles(ctx);
   const settings = ctx.settings();
-  if (!settings.baseUrl || !settings.apiKey) {
-    const unknown = unknownProfileError(settings);
-    if (unknown) throw unknown;
-  }
   const status: AuthStatus = {
     profile: settings.profile,
     profile_source: settings.profileSource,

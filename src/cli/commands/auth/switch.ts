@@ -25,23 +25,32 @@ Examples:
   handle(invocation, command, (ctx, _opts, [name]) => authSwitchRun(ctx, { name }));
 }
 
+/** Every check of `auth switch` that needs no network: before a profile is offered or the settings file changed. */
+export function validateAuthSwitch(ctx: CommandContext, opts: { name?: string }): void {
+  const names = storedProfileNames(readStoredConfig(ctx.io.env));
+  if (opts.name !== undefined) {
+    if (!names.includes(opts.name)) throw unknownProfile(opts.name, names);
+    return;
+  }
+  if (names.length === 0) throw new UsageError('no profile is stored yet', { hint: 'run `rsapi auth login` (add --profile NAME for another one)' });
+  if (!canPrompt(ctx.io)) throw new UsageError('give the profile to switch to', { hint: `stored profiles: ${names.join(', ')}` });
+}
+
 /** Makes the named profile active; without a name, a terminal offers the stored ones. */
 export async function authSwitchRun(ctx: CommandContext, opts: { name?: string }) {
+  validateAuthSwitch(ctx, opts);
   const env = ctx.io.env;
   const config = readStoredConfig(env);
   const names = storedProfileNames(config);
   const active = storedActiveProfile(config) ?? 'default';
   let name = opts.name;
   if (name === undefined) {
-    if (names.length === 0) throw new UsageError('no profile is stored yet', { hint: 'run `rsapi auth login` (add --profile NAME for another one)' });
-    if (!canPrompt(ctx.io)) throw new UsageError('give the profile to switch to', { hint: `stored profiles: ${names.join(', ')}` });
     const choices = names.map((profile) => ({
       value: profile,
       name: `${profile}${profile === active ? ' (active)' : ''}  ${withoutCredentials(profileOf(config, profile)['base-url'] ?? '')}`,
     }));
     name = await promptSelect(ctx.io, 'Profile to make active', choices, names.includes(active) ? active : undefined);
   }
-  if (!names.includes(name)) throw unknownProfile(name, names);
   const path = await setActiveProfile(name, env, ctx.locks);
   const settings = profileOf(config, name);
   const key = settings['api-key'] ? `key ${maskKey(settings['api-key'])}` : 'no key stored';

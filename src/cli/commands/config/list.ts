@@ -16,8 +16,14 @@ Examples:
   handle(invocation, command, (ctx) => configListRun(ctx));
 }
 
+/** Every check of `config list`: the output flags. */
+export function validateConfigList(ctx: CommandContext): void {
+  ctx.checkOutputFlags();
+}
+
 /** Prints the profile's stored settings, the key masked. */
 export async function configListRun(ctx: CommandContext) {
+  validateConfigList(ctx);
   const { stored } = ctx.settings();
   const shown: Record<string, string | number> = {};
   for (const key of SETTING_KEYS) {

@@ -25,15 +25,22 @@ Examples:
   handle(invocation, command, (ctx, _opts, [key, value]) => configSetRun(ctx, { key, value }));
 }
 
+/** Every check of `config set`: the value, and a --profile one edit away from a stored one, before the settings file is changed. */
+export function validateConfigSet(ctx: CommandContext, opts: { key: SettingKey; value: string }): void {
+  // A key typed here is refused, but it is still a key: keep it out of every message.
+  if (opts.key === 'api-key') ctx.secrets.register(opts.value);
+  parseSettingValue(opts.key, opts.value);
+  if (profileToWrite(ctx.settings()) === 'typo') throw unknownProfileError(ctx.settings());
+}
+
 /** Checks the value, then stores it in the profile. */
 export async function configSetRun(ctx: CommandContext, opts: { key: SettingKey; value: string }) {
-  const { key, value: raw } = opts;
-  // A key typed here is refused, but it is still a key: keep it out of every message.
-  if (key === 'api-key') ctx.secrets.register(raw);
-  const value = parseSettingValue(key, raw);
+  validateConfigSet(ctx, opts);
+  const { key } = opts;
+  const value = parseSettingValue(key, opts.value);
   const settings = ctx.settings();
   const { profile, stored } = settings;
-  if (createsProfile(settings)) ctx.note(`creating profile "${profile}"`);
+  if (profileToWrite(settings) === 'new') ctx.note(`creating profile "${profile}"`);
   await updateProfile(profile, (stored) => ({ ...stored, [key]: value }), ctx.io.env, ctx.locks);
   ctx.note(`${key} = ${value} (profile "${profile}")`);
   const keyOrigin = stored['key-origin'] ?? (stored['base-url'] ? originOf(stored['base-url']) : undefined);
@@ -45,14 +52,14 @@ export async function configSetRun(ctx: CommandContext, opts: { key: SettingKey;
 }
 
 /**
- * A profile named on purpose (--profile, RSAPI_PROFILE) that is not stored is created by `config set`, and said so;
+ * The profile `config set` writes to: stored (or the default, created silently on the first setting), or new. A
+ * profile named on purpose (--profile, RSAPI_PROFILE) that is not stored is created by `config set`, and said so;
  * one a typo (one edit) away from a stored profile (`defualt`) is refused with the near miss instead (`auth login --profile`
- * creates such a name deliberately). The default profile is created silently on the first setting.
+ * creates such a name deliberately).
  */
-function createsProfile(settings: ResolvedSettings): boolean {
-  if (settings.profileSource === 'default' || settings.storedProfiles.includes(settings.profile)) return false;
+function profileToWrite(settings: ResolvedSettings): 'stored' | 'new' | 'typo' {
+  if (settings.profileSource === 'default' || settings.storedProfiles.includes(settings.profile)) return 'stored';
   // One edit away (a swap, a dropped or doubled letter): `defualt`, not `fifth` beside `sixth`.
   const name = settings.profile.toLowerCase();
-  if (settings.storedProfiles.some((stored) => editDistance(name, stored.toLowerCase()) <= 1)) throw unknownProfileError(settings);
-  return true;
+  return settings.storedProfiles.some((stored) => editDistance(name, stored.toLowerCase()) <= 1) ? 'typo' : 'new';
 }

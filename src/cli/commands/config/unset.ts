@@ -21,12 +21,16 @@ Examples:
   handle(invocation, command, (ctx, _opts, [key]) => configUnsetRun(ctx, { key }));
 }
 
+/** Every check of `config unset`: a --profile that is not stored (a typo) is refused before the settings file is changed. */
+export function validateConfigUnset(ctx: CommandContext): void {
+  const unknown = unknownProfileError(ctx.settings());
+  if (unknown) throw unknown;
+}
+
 /** Removes one stored setting from the profile. */
 export async function configUnsetRun(ctx: CommandContext, { key }: { key: SettingKey }) {
-  const settings = ctx.settings();
-  const { profile, stored } = settings;
-  const unknown = unknownProfileError(settings);
-  if (unknown) throw unknown;
+  validateConfigUnset(ctx);
+  const { profile, stored } = ctx.settings();
   if (stored[key] === undefined) {
     ctx.note(`${key} is not set in profile "${profile}"`);
     return;
