@@ -1,0 +1,375 @@
+// Validate, then run: each bad input is refused alike by the CLI and by a direct call of the verb's run, before stdin is read or anything is sent.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CommandContext, type GlobalOptions } from '../../src/cli/context.js';
+import { createInvocation } from '../../src/cli/invocation.js';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { run } from '../../src/cli/program.js';
+import { apiRun } from '../../src/cli/commands/api/api.js';
+import { authLoginRun } from '../../src/cli/commands/auth/login.js';
+import { authLogoutRun } from '../../src/cli/commands/auth/logout.js';
+import { authStatusRun } from '../../src/cli/commands/auth/status.js';
+import { authSwitchRun } from '../../src/cli/commands/auth/switch.js';
+import { configListRun } from '../../src/cli/commands/config/list.js';
+import { configSetRun } from '../../src/cli/commands/config/set.js';
+import { configUnsetRun } from '../../src/cli/commands/config/unset.js';
+import { projectsDeleteRun } from '../../src/cli/commands/projects/delete.js';
+import { projectsListRun } from '../../src/cli/commands/projects/list.js';
+import { reportsCreateRun, type ReportsCreateOptions } from '../../src/cli/commands/reports/create/create.js';
+import { reportsDeleteRun } from '../../src/cli/commands/reports/delete.js';
+import { reportsListRun } from '../../src/cli/commands/reports/list.js';
+import { reportsShowRun } from '../../src/cli/commands/reports/show.js';
+import { reportsStatsRun } from '../../src/cli/commands/reports/stats.js';
+import { reportsUpdateRun } from '../../src/cli/commands/reports/update.js';
+import { tempDir } from '../helpers/cli.js';
+import { startMock, type MockFixture } from '../helpers/mock.js';
+import { testTerminal, type InProcessOptions } from '../helpers/run.js';
+
+let mock: MockFixture;
+const scratch = tempDir('rsapi-validate-');
+const urlFile = join(scratch.path, 'urls.txt');
+
+beforeAll(async () => {
+  mock = await startMock({ seed: 3 });
+  writeFileSync(urlFile, 'https://a.example/\n');
+});
+afterAll(async () => {
+  await mock.close();
+  scratch.cleanup();
+});
+
+/** One bad input, given as argv to the CLI and as typed options to the verb's run. */
+interface ValidateCase {
+  name: string;
+  argv: (mock: MockFixture) => string[];
+  /** The same invocation, called directly: the options commander would give the run. */
+  direct: (ctx: CommandContext, mock: MockFixture) => Promise<unknown>;
+  /** The global flags of `argv`, for the direct call's context. */
+  globals?: Partial<GlobalOptions>;
+  tty?: InProcessOptions['tty'];
+  /** Over the mock's environment (undefined removes a variable). */
+  env?: Record<string, string | undefined>;
+  /** What stdin holds (it must not be read); some text by default. */
+  stdin?: string;
+  want: RegExp;
+}
+
+/** The options a bare `reports create` gets from commander (--concurrency's default). */
+const create = (opts: Partial<ReportsCreateOptions>): ReportsCreateOptions => ({ urls: [], concurrency: 4, ...opts });
+
+const CASES: ValidateCase[] = [
+  {
+    name: 'reports delete - without --yes, nobody to ask',
+    argv: () => ['reports', 'delete', '-'],
+    direct: (ctx) => reportsDeleteRun(ctx, { ids: ['-'] }),
+    want: /^refusing to delete without confirmation: no terminal to ask on$/,
+  },
+  {
+    name: 'reports delete: an id argument that is none, beside -',
+    argv: () => ['reports', 'delete', 'abc', '-', '--yes'],
+    direct: (ctx) => reportsDeleteRun(ctx, { ids: ['abc', '-'], yes: true }),
+    want: /^"abc" is not a report id/,
+  },
+  {
+    name: 'reports delete with --json and -o csv',
+    argv: () => ['reports', 'delete', '7', '--yes', '--json', '-o', 'csv'],
+    direct: (ctx) => reportsDeleteRun(ctx, { ids: ['7'], yes: true }),
+    globals: { json: true, output: 'csv' },
+    want: /^--json and -o csv ask for different formats$/,
+  },
+  {
+    name: 'projects delete - without --yes, nobody to ask',
+    argv: () => ['projects', 'delete', '-'],
+    direct: (ctx) => projectsDeleteRun(ctx, { names: ['-'] }),
+    want: /^refusing to delete without confirmation/,
+  },
+  {
+    name: 'projects delete: a path step for a name, beside -',
+    argv: () => ['projects', 'delete', '..', '-', '--yes'],
+    direct: (ctx) => projectsDeleteRun(ctx, { names: ['..', '-'], yes: true }),
+    want: /^"\.\." is not a project name$/,
+  },
+  {
+    name: 'projects list with -q and --json',
+    argv: () => ['projects', 'list', '-q', '--json'],
+    direct: (ctx) => projectsListRun(ctx, {}),
+    globals: { quiet: true, json: true },
+    want: /^-q prints only ids, one a line; it cannot be combined with --json$/,
+  },
+  {
+    name: 'reports update with nothing to change',
+    argv: () => ['reports', 'update', '7'],
+    direct: (ctx) => reportsUpdateRun(ctx, { id: '7' }),
+    want: /^nothing to update$/,
+  },
+  {
+    name: 'reports update: a password from stdin without --privacy password',
+    argv: () => ['reports', 'update', '7', '--privacy', 'private', '--password-stdin'],
+    direct: (ctx) => reportsUpdateRun(ctx, { id: '7', privacy: 1, passwordStdin: true }),
+    want: /^a password goes only with --privacy password \(2\)$/,
+  },
+  {
+    name: 'reports create with no URL at all',
+    argv: () => ['reports', 'create'],
+    direct: (ctx) => reportsCreateRun(ctx, create({})),
+    want: /^no URL to create a report for$/,
+  },
+  {
+    name: 'reports create: --password-stdin and --from-file - both want stdin',
+    argv: () => ['reports', 'create', '--from-file', '-', '--privacy', 'password', '--password-stdin'],
+    direct: (ctx) => reportsCreateRun(ctx, create({ fromFile: '-', privacy: 2, passwordStdin: true })),
+    want: /^--password-stdin and --from-file - both want standard input$/,
+  },
+  {
+    name: 'reports create: --privacy password with no password and nobody to ask, before the sitemap is fetched',
+    argv: (mock) => ['reports', 'create', '--from-sitemap', `${mock.server.url}/sitemap.xml`, '--privacy', 'password'],
+    direct: (ctx, mock) => reportsCreateRun(ctx, create({ fromSitemap: `${mock.server.url}/sitemap.xml`, privacy: 2 })),
+    want: /^--privacy password needs a password$/,
+  },
+  {
+    name: 'reports create: the journal is the URL file',
+    argv: () => ['reports', 'create', '--from-file', urlFile, '--journal', urlFile],
+    direct: (ctx) => reportsCreateRun(ctx, create({ fromFile: urlFile, journal: urlFile })),
+    want: /^--journal .* is the input file of --from-file/,
+  },
+  {
+    name: 'reports create: --html in a folder that does not exist, before stdin is read',
+    argv: () => ['reports', 'create', '--from-file', '-', '--html', join(scratch.path, 'none', 'run.html')],
+    direct: (ctx) => reportsCreateRun(ctx, create({ fromFile: '-', html: join(scratch.path, 'none', 'run.html') })),
+    want: /^cannot write --html to .*run\.html: no such file$/,
+  },
+  {
+    name: 'reports create: --max-drop without --baseline, before stdin is read',
+    argv: () => ['reports', 'create', '--from-file', '-', '--max-drop', '5'],
+    direct: (ctx) => reportsCreateRun(ctx, create({ fromFile: '-', maxDrop: 5 })),
+    want: /^--max-drop needs --baseline FILE to compare with$/,
+  },
+  {
+    name: 'reports create with --json and -o ndjson, before stdin is read',
+    argv: () => ['reports', 'create', '--from-file', '-', '--json', '-o', 'ndjson'],
+    direct: (ctx) => reportsCreateRun(ctx, create({ fromFile: '-' })),
+    globals: { json: true, output: 'ndjson' },
+    want: /^--json and -o ndjson ask for different formats$/,
+  },
+  {
+    name: 'reports list: --fail-on-new-failures without --baseline',
+    argv: () => ['reports', 'list', '--fail-on-new-failures'],
+    direct: (ctx) => reportsListRun(ctx, { failOnNewFailures: true }),
+    want: /^--fail-on-new-failures needs --baseline FILE to compare with$/,
+  },
+  {
+    name: 'reports list with -q and --fields',
+    argv: () => ['reports', 'list', '-q', '--fields', 'id'],
+    direct: (ctx) => reportsListRun(ctx, {}),
+    globals: { quiet: true, fields: ['id'] },
+    want: /^-q prints only ids, one a line; it cannot be combined with --fields$/,
+  },
+  {
+    name: 'reports show with neither an id nor --url',
+    argv: () => ['reports', 'show'],
+    direct: (ctx) => reportsShowRun(ctx, {}),
+    want: /^give a report id or --url URL$/,
+  },
+  {
+    name: 'reports show with an id and --url',
+    argv: () => ['reports', 'show', '7', '--url', 'https://a.example/'],
+    direct: (ctx) => reportsShowRun(ctx, { id: '7', url: 'https://a.example/' }),
+    want: /^give a report id or --url URL, not both$/,
+  },
+  {
+    name: 'reports show: --junit in a folder that does not exist',
+    argv: () => ['reports', 'show', '7', '--junit', join(scratch.path, 'none', 'junit.xml')],
+    direct: (ctx) => reportsShowRun(ctx, { id: '7', junit: join(scratch.path, 'none', 'junit.xml') }),
+    want: /^cannot write --junit to .*junit\.xml: no such file$/,
+  },
+  {
+    name: 'reports stats with -q',
+    argv: () => ['reports', 'stats', '-q'],
+    direct: (ctx) => reportsStatsRun(ctx, {}),
+    globals: { quiet: true },
+    want: /^-q prints identifiers, and stats has none$/,
+  },
+  {
+    name: 'reports stats with --fields',
+    argv: () => ['reports', 'stats', '--fields', 'id'],
+    direct: (ctx) => reportsStatsRun(ctx, {}),
+    globals: { fields: ['id'] },
+    want: /^--fields does not apply to reports stats$/,
+  },
+  {
+    name: 'api: --paginate with POST',
+    argv: () => ['api', 'POST', '/reports', '--paginate'],
+    direct: (ctx) => apiRun(ctx, { method: 'POST', path: '/reports', paginate: true }),
+    want: /^--paginate follows the pages of a list: only with GET$/,
+  },
+  {
+    name: 'api: --input - with --paginate, before stdin is read',
+    argv: () => ['api', 'GET', '/reports', '--input', '-', '--paginate'],
+    direct: (ctx) => apiRun(ctx, { method: 'GET', path: '/reports', input: '-', paginate: true }),
+    want: /^--input sends a body; --paginate follows the pages of a GET list$/,
+  },
+  {
+    name: 'api: -i with --jq',
+    argv: () => ['api', 'GET', '/reports', '-i', '--jq', '.'],
+    direct: (ctx) => apiRun(ctx, { method: 'GET', path: '/reports', include: true }),
+    globals: { jq: '.' },
+    want: /^--jq reads the JSON body; -i puts the status line and headers before it$/,
+  },
+  {
+    name: 'api: a field given twice, before stdin is read',
+    argv: () => ['api', 'POST', '/reports', '-f', 'url=a', '-f', 'url=b', '--input', '-'],
+    direct: (ctx) => apiRun(ctx, { method: 'POST', path: '/reports', field: ['url=a', 'url=b'], input: '-' }),
+    want: /^field "url" given twice$/,
+  },
+  {
+    name: 'auth login with --api-key, before stdin is read',
+    argv: () => ['auth', 'login', '--with-token', '--api-key', 'k-on-the-command-line'],
+    direct: (ctx) => authLoginRun(ctx, { withToken: true, verify: true }),
+    globals: { apiKey: 'k-on-the-command-line' },
+    want: /^auth login does not take the key from --api-key$/,
+  },
+  {
+    name: 'auth login without --with-token and nobody to ask',
+    argv: () => ['auth', 'login'],
+    direct: (ctx) => authLoginRun(ctx, { verify: true }),
+    want: /^no terminal to ask for the key on$/,
+  },
+  {
+    name: 'auth login --with-token with no base URL, before stdin is read',
+    argv: () => ['auth', 'login', '--with-token'],
+    direct: (ctx) => authLoginRun(ctx, { withToken: true, verify: true }),
+    env: { RSAPI_BASE_URL: undefined },
+    want: /^no base URL to log in to$/,
+  },
+  {
+    name: 'auth logout of a profile that is not stored',
+    argv: () => ['auth', 'logout', '--profile', 'nope'],
+    direct: (ctx) => authLogoutRun(ctx),
+    globals: { profile: 'nope' },
+    want: /^no profile "nope"; no profile is stored yet$/,
+  },
+  {
+    name: 'auth status of a profile that is not stored, with no key',
+    argv: () => ['auth', 'status', '--profile', 'nope'],
+    direct: (ctx) => authStatusRun(ctx, {}),
+    globals: { profile: 'nope' },
+    env: { RSAPI_API_KEY: undefined },
+    want: /^no profile "nope"/,
+  },
+  {
+    name: 'auth status with --json and -o csv',
+    argv: () => ['auth', 'status', '--json', '-o', 'csv'],
+    direct: (ctx) => authStatusRun(ctx, {}),
+    globals: { json: true, output: 'csv' },
+    want: /^--json and -o csv ask for different formats$/,
+  },
+  {
+    name: 'auth switch with no name, nothing stored',
+    argv: () => ['auth', 'switch'],
+    direct: (ctx) => authSwitchRun(ctx, {}),
+    want: /^no profile is stored yet$/,
+  },
+  {
+    name: 'auth switch to a profile that is not stored',
+    argv: () => ['auth', 'switch', 'nope'],
+    direct: (ctx) => authSwitchRun(ctx, { name: 'nope' }),
+    want: /^no profile "nope"; no profile is stored yet$/,
+  },
+  {
+    name: 'config set: a timeout that is no number',
+    argv: () => ['config', 'set', 'timeout', 'soon'],
+    direct: (ctx) => configSetRun(ctx, { key: 'timeout', value: 'soon' }),
+    want: /^timeout must be a number of seconds/,
+  },
+  {
+    name: 'config unset of a profile that is not stored',
+    argv: () => ['config', 'unset', 'output', '--profile', 'nope'],
+    direct: (ctx) => configUnsetRun(ctx, { key: 'output' }),
+    globals: { profile: 'nope' },
+    want: /^no profile "nope"/,
+  },
+  {
+    name: 'config list with -q and -o csv',
+    argv: () => ['config', 'list', '-q', '-o', 'csv'],
+    direct: (ctx) => configListRun(ctx),
+    globals: { quiet: true, output: 'csv' },
+    want: /^-q prints only ids, one a line; it cannot be combined with -o csv$/,
+  },
+];
+
+/** One invocation's terminal, with stdin watched: whether anything was read from it. */
+function terminalFor(row: ValidateCase) {
+  const made = testTerminal({ env: { ...mock.env, ...row.env }, tty: row.tty, stdin: row.stdin ?? 'https://stdin.example/\n42\n' });
+  const stdin = made.terminal.stdin as NodeJS.ReadableStream & { readableDidRead: boolean };
+  return { ...made, stdinRead: () => stdin.readableDidRead };
+}
+
+async function throughCli(row: ValidateCase) {
+  const { terminal, stderr, stdinRead, cleanup } = terminalFor(row);
+  const before = mock.server.requests.length;
+  try {
+    const code = await run(row.argv(mock), createInvocation({ terminal, signal: new AbortController().signal }));
+    return { code, message: stderr.text.split('\n')[0]?.replace(/^rsapi: /, ''), stdinRead: stdinRead(), requests: mock.server.requests.slice(before) };
+  } finally {
+    cleanup();
+  }
+}
+
+async function direct(row: ValidateCase) {
+  const { terminal, stdinRead, cleanup } = terminalFor(row);
+  const ctx = new CommandContext(createInvocation({ terminal, signal: new AbortController().signal }), { color: true, ...row.globals });
+  const before = mock.server.requests.length;
+  try {
+    const error = await row.direct(ctx, mock).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    return {
+      code: error === undefined ? 0 : exitCodeOf(error),
+      message: error instanceof Error ? error.message : undefined,
+      stdinRead: stdinRead(),
+      requests: mock.server.requests.slice(before),
+    };
+  } finally {
+    await ctx.close();
+    cleanup();
+  }
+}
+
+describe('validate, then run: the CLI and a direct call refuse alike', () => {
+  it.each(CASES)('$name', async (row) => {
+    const cli = await throughCli(row);
+    const called = await direct(row);
+    expect(cli.message, 'through the CLI').toMatch(row.want);
+    expect(cli.code).toBe(2);
+    expect(called, 'called directly').toEqual(cli);
+    expect(cli.stdinRead, 'stdin read').toBe(false);
+    expect(cli.requests, 'requests sent').toEqual([]);
+  });
+});
+
+describe('the shape of a verb', () => {
+  const COMMANDS = join(import.meta.dirname, '../../src/cli/commands');
+  const modules = readdirSync(COMMANDS, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.ts'))
+    .map((path) => ({ path, text: readFileSync(join(COMMANDS, path), 'utf8') }));
+
+  it("a verb's validate is the first statement of its run, so a direct call passes through it too", () => {
+    const validates = modules.flatMap(({ path, text }) =>
+      [...text.matchAll(/^export function (validate(\w+))\(/gm)].map((m) => ({ path, name: m[1]!, verb: m[2]! })),
+    );
+    expect(validates.length).toBeGreaterThan(10);
+    for (const { path, name, verb } of validates) {
+      const run = `${verb.charAt(0).toLowerCase()}${verb.slice(1)}Run`;
+      const text = modules.find((module) => module.path === path)!.text;
+      expect(text, `${path}: ${run} starts with ${name}`).toMatch(new RegExp(`export async function ${run}\\([^)]*\\) \\{\\n  ${name}\\(ctx`));
+    }
+  });
+
+  it('no handler closure checks anything: it maps arguments to options and calls the run', () => {
+    for (const { path, text } of modules) {
+      for (const closure of text.matchAll(/handle\(invocation, command, [^\n]*\n?(?: {4}[^\n]*\n)*/g)) expect(closure[0], path).not.toMatch(/throw|Error\(/);
+    }
+  });
+});
