@@ -1,8 +1,9 @@
 // Bundles the CLI (dist/main.js) and the library entry (dist/index.js) with esbuild: lazily loaded chunks per command,
 // dependencies inlined (their licences gathered into dist/THIRD_PARTY_NOTICES), source maps beside the code.
+// dist/root-help.txt is the root help the built CLI prints into a pipe, which bin/rsapi prints without loading it.
 // `--types` also writes the library's declarations (dist/types); `--clean` starts from an empty dist/.
 import { build } from 'esbuild';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -60,6 +61,7 @@ const result = await build({
 });
 
 writeFileSync(join(outdir, 'THIRD_PARTY_NOTICES'), thirdPartyNotices(Object.keys(result.metafile.inputs)));
+writeFileSync(join(outdir, 'root-help.txt'), rootHelp(join(outdir, 'main.js')));
 if (args.has('--types')) writeDeclarations(join(outdir, 'types'));
 swapIn(outdir, dist, { clean: args.has('--clean') });
 
@@ -85,6 +87,19 @@ function swapIn(from, to, { clean }) {
     const path = join(to, 'chunks', name);
     if (!fresh.has(name) && statSync(path).mtimeMs < hourAgo) rmSync(path);
   }
+}
+
+/**
+ * `rsapi --help` as the CLI just built prints it into a pipe (commander wraps at 80 columns there), in an environment
+ * without the shell's RSAPI_* and colour settings (none of which changes it: test/e2e/static-help.test.ts).
+ */
+function rootHelp(main) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(RSAPI_|NODE_OPTIONS$|NO_COLOR$|FORCE_COLOR$|CLICOLOR_FORCE$)/i.test(key)));
+  const result = spawnSync(process.execPath, [main, '--help'], { env, encoding: 'utf8' });
+  if (result.status !== 0 || result.stderr !== '' || !result.stdout.startsWith('Usage: rsapi')) {
+    throw new Error(`the built CLI's --help exited ${result.status}: ${result.stderr}`);
+  }
+  return result.stdout;
 }
 
 /** The name, version, licence and licence text of every package whose code went into the bundle. */
