@@ -51,17 +51,25 @@ async function interruptible<T>(answer: Promise<T>): Promise<T> {
  * to draw it on, the run is refused.
  */
 export async function readSecretFromStdin(io: Terminal, secrets: Secrets, what: string, signal?: AbortSignal): Promise<string> {
-  if (io.stdinIsTTY) {
-    if (canPrompt(io)) return promptSecret(io, secrets, what);
-    throw new UsageError(`standard input is a terminal: the ${what} would show as it is typed`, {
-      hint: `pipe it in or redirect it from a file (\`< file\`)`,
-    });
-  }
+  refuseSecretFromTerminalStdin(io, what);
+  if (io.stdinIsTTY) return promptSecret(io, secrets, what);
   const text = await readAll(io.stdin, signal);
   const value = text.split(/\r?\n/)[0] ?? '';
   if (!value) throw new UsageError(`no ${what} on standard input`);
   secrets.register(value);
   return value;
+}
+
+/**
+ * A secret to read from stdin (--with-token, --password-stdin) where stdin is a terminal with no screen to draw a
+ * masked prompt on: refused, in a verb's validate step too, before anything else is read or sent.
+ */
+export function refuseSecretFromTerminalStdin(io: Terminal, what: string): void {
+  if (io.stdinIsTTY && !canPrompt(io)) {
+    throw new UsageError(`standard input is a terminal: the ${what} would show as it is typed`, {
+      hint: `pipe it in or redirect it from a file (\`< file\`)`,
+    });
+  }
 }
 
 export async function readSecretFromFile(path: string, secrets: Secrets, what: string): Promise<string> {

@@ -2,7 +2,7 @@
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { UsageError } from './errors.js';
 import { PRIVACY, type Privacy } from '../api/reports.js';
-import { canPrompt, promptSecret, readSecretFromFile, readSecretFromStdin } from './prompts.js';
+import { canPrompt, promptSecret, readSecretFromFile, readSecretFromStdin, refuseSecretFromTerminalStdin } from './prompts.js';
 import type { Secrets } from './secrets.js';
 import type { Terminal } from './terminal.js';
 import { choiceOption, type DeclaredOptions } from './options.js';
@@ -27,11 +27,12 @@ function parsePrivacy(value: string): Privacy {
 
 /**
  * The privacy flags' part of a verb's validate step, before stdin or a file is read: a password source without
- * --privacy password, and (`required`: a create) --privacy password with no source and nobody to ask.
+ * --privacy password, --password-stdin from a terminal with no screen for a prompt, and (`required`: a create) --privacy password with no source and nobody to ask.
  */
 export function checkPasswordFlags(io: Terminal, flags: PrivacyFlags, options: { required: boolean }): void {
   const given = flags.passwordStdin || flags.passwordFile !== undefined;
   if (given && flags.privacy !== PRIVACY.password) throw new UsageError('a password goes only with --privacy password (2)');
+  if (flags.passwordStdin) refuseSecretFromTerminalStdin(io, 'password');
   if (options.required && flags.privacy === PRIVACY.password && !given && !canPrompt(io)) {
     throw new UsageError('--privacy password needs a password', { hint: 'give it with --password-stdin or --password-file PATH' });
   }

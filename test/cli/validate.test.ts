@@ -128,6 +128,13 @@ const CASES: ValidateCase[] = [
     want: /^--privacy password needs a password$/,
   },
   {
+    name: 'reports create: --password-stdin from a terminal with no screen for a prompt, before the sitemap is fetched',
+    argv: (mock) => ['reports', 'create', '--from-sitemap', `${mock.server.url}/sitemap.xml`, '--privacy', 'password', '--password-stdin'],
+    direct: (ctx, mock) => reportsCreateRun(ctx, create({ fromSitemap: `${mock.server.url}/sitemap.xml`, privacy: 2, passwordStdin: true })),
+    tty: { stdin: true },
+    want: /^standard input is a terminal: the password would show as it is typed$/,
+  },
+  {
     name: 'reports create: the journal is the URL file',
     argv: () => ['reports', 'create', '--from-file', urlFile, '--journal', urlFile],
     direct: (ctx) => reportsCreateRun(ctx, create({ fromFile: urlFile, journal: urlFile })),
@@ -241,6 +248,13 @@ const CASES: ValidateCase[] = [
     direct: (ctx) => authLoginRun(ctx, { withToken: true, verify: true }),
     env: { RSAPI_BASE_URL: undefined },
     want: /^no base URL to log in to$/,
+  },
+  {
+    name: 'auth login --with-token from a terminal with no screen for a prompt',
+    argv: () => ['auth', 'login', '--with-token'],
+    direct: (ctx) => authLoginRun(ctx, { withToken: true, verify: true }),
+    tty: { stdin: true },
+    want: /^standard input is a terminal: the API key would show as it is typed$/,
   },
   {
     name: 'auth logout of a profile that is not stored',

@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { updateProfile } from '../../../config/write.js';
 import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
-import { canPrompt, promptSecret, promptText, readSecretFromStdin } from '../../prompts.js';
+import { canPrompt, promptSecret, promptText, readSecretFromStdin, refuseSecretFromTerminalStdin } from '../../prompts.js';
 import { checkApiKey, maskKey } from '../../../config/keys.js';
 import { checkKey } from './verify.js';
 
@@ -47,8 +47,10 @@ export function validateAuthLogin(ctx: CommandContext, opts: AuthLoginOptions): 
   if (!opts.withToken && !canPrompt(ctx.io)) {
     throw new UsageError('no terminal to ask for the key on', { hint: 'pipe the key in: `rsapi auth login --with-token < key.txt`' });
   }
+  if (!opts.withToken) return;
+  refuseSecretFromTerminalStdin(ctx.io, 'API key');
   // With nobody to ask, the base URL must be known already.
-  if (opts.withToken && !ctx.globals.baseUrl && !ctx.settings().baseUrl) {
+  if (!ctx.globals.baseUrl && !ctx.settings().baseUrl) {
     throw new UsageError('no base URL to log in to', { hint: 'pass --base-url https://rank.example.com (or set RSAPI_BASE_URL)' });
   }
 }
