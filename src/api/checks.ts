@@ -96,3 +96,13 @@ export function failedChecks(outcomes: readonly CheckOutcome[]): CheckOutcome[] 
   const byId = (a: CheckOutcome, b: CheckOutcome) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   return outcomes.filter((c) => !c.passed).sort((a, b) => importanceRank(a.importance) - importanceRank(b.importance) || byId(a, b));
 }
+
+/** The failed check ids of a report, most important first, comma-separated as --fail-on-check takes them; undefined when it carries no checks. */
+export function failedCheckIds(record: ApiRecord): string | undefined {
+  const outcomes = reportChecks(record);
+  return outcomes === undefined
+    ? undefined
+    : failedChecks(outcomes)
+        .map((check) => check.id)
+        .join(',');
+}

@@ -3,7 +3,6 @@ import { checkName, failedChecks, reportChecks, type CheckOutcome } from '../api
 import { isObject } from '../api/decode.js';
 import { namedList } from './capped-list.js';
 import { loadPalette } from './colors.js';
-import { defaultColumns } from './fields.js';
 import { writeRecord } from './formats.js';
 import { terminalText } from './terminal-text.js';
 import type { OutputOptions, ServiceRecord, Sink } from './types.js';
@@ -21,36 +20,21 @@ export interface CheckLinesOptions {
   color: boolean;
 }
 
-/** The failed check ids of a report, comma-separated as --fail-on-check takes them; undefined when it carries no checks. */
-export function failedCheckIds(record: ServiceRecord): string | undefined {
-  const outcomes = reportChecks(record);
-  return outcomes === undefined
-    ? undefined
-    : failedChecks(outcomes)
-        .map((check) => check.id)
-        .join(',');
-}
-
 /**
- * One report as `reports show` prints it. With per-check results: a table gets the fields without the raw `results`,
- * then the checks in words; csv and tsv a `failed_checks` column in place of it; json and ndjson the record as sent.
+ * One report as `reports show` prints it. With per-check results, a table without --fields gets the fields without the
+ * raw `results`, then the checks in words. Every other form is the record as any format writes it: csv and tsv with
+ * the `failed_checks` column (shownRecord, rowColumns), json and ndjson the record as sent.
  */
 export async function writeReportWithChecks(out: Sink, record: ServiceRecord, options: OutputOptions): Promise<void> {
-  const failed = failedCheckIds(record);
-  if (failed === undefined || options.quiet || options.format === 'json' || options.format === 'ndjson') {
+  const chosen = options.fields !== undefined && options.fields.length > 0;
+  // --fields results shows what was asked for; the section in words follows the default fields only.
+  if (options.format !== 'table' || options.quiet || chosen || reportChecks(record) === undefined) {
     await writeRecord(out, record, options);
     return;
   }
-  const chosen = options.fields !== undefined && options.fields.length > 0;
   const { results: _results, ...rest } = record;
-  if (options.format === 'table') {
-    // --fields results shows what was asked for; the section in words follows the default fields only.
-    await writeRecord(out, chosen ? { ...record, failed_checks: failed } : rest, options);
-    if (!chosen) await writeCheckLines(out, record, options);
-    return;
-  }
-  const fields = chosen ? options.fields : [...defaultColumns('report'), 'failed_checks'];
-  await writeRecord(out, { ...record, failed_checks: failed }, { ...options, fields });
+  await writeRecord(out, rest, options);
+  await writeCheckLines(out, record, options);
 }
 
 /** `checks: 27 of 36 passed` and the failed checks; nothing for a report without per-check results. */

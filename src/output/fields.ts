@@ -35,6 +35,17 @@ export function columnsFor(kind: RecordKind, fields: string[] | undefined, sampl
   return fields && fields.length > 0 ? fields : defaultColumns(kind, sample);
 }
 
+/**
+ * csv's and tsv's columns: those of columnsFor, and after them a report's `failed_checks` when `sample` (the first
+ * record, as shown) has it: the failed checks of reports with per-check results, as `reports show` gives them in a
+ * pipe. Last, so the positions of the other columns do not depend on the dialect.
+ */
+export function rowColumns(kind: RecordKind, fields: string[] | undefined, sample?: ServiceRecord): string[] {
+  const columns = columnsFor(kind, fields, sample);
+  const checks = kind === 'report' && (fields ?? []).length === 0 && sample !== undefined && Object.hasOwn(sample, 'failed_checks');
+  return checks ? [...columns, 'failed_checks'] : columns;
+}
+
 /** The record's identifier: the report id or the project name, '' if missing. */
 export function recordId(record: ServiceRecord, kind: RecordKind): string {
   const value = kind === 'report' ? fieldValue(record, 'id') : fieldValue(record, 'project');

@@ -1,9 +1,10 @@
 // The one registry of output formats (help, buffering, list writer, one record, a document) and the dispatch through it.
 import { stringifyJson } from '../api/json.js';
 import { modelledProject } from '../api/project-model.js';
+import { failedCheckIds } from '../api/checks.js';
 import { modelledRecord } from '../api/report-model.js';
 import { csvLine } from './csv.js';
-import { columnsFor, fieldValue, rawCell, recordId, selectFields } from './fields.js';
+import { columnsFor, fieldValue, rawCell, recordId, rowColumns, selectFields } from './fields.js';
 import { drawRecordTable, ListTable, type TableOptions } from './table.js';
 import { maskSecretFields } from './masking.js';
 import { singleLine, terminalJson, terminalLines, terminalText } from './terminal-text.js';
@@ -21,13 +22,20 @@ export function createListWriter(out: Sink, options: OutputOptions): ListWriter 
 
 /**
  * The one place a record becomes what a format shows. table, csv and tsv show the record model's reading: a report's
- * `result` is its label and `score` its number in either dialect, a project gains its `average`. json and ndjson pass
- * the record as the service sent it (only secrets masked).
+ * `result` is its label and `score` its number in either dialect, a report with per-check results gains
+ * `failed_checks` (its failed check ids), a project its `average`. json and ndjson pass the record as the service sent
+ * it (only secrets masked).
  */
 export function shownRecord(received: ServiceRecord, options: Pick<OutputOptions, 'format' | 'kind'>): ServiceRecord {
   const record = maskSecretFields(received);
   if (!OUTPUT_FORMAT_REGISTRY[options.format].modelled) return record;
-  return options.kind === 'report' ? modelledRecord(record) : modelledProject(record);
+  return options.kind === 'report' ? withFailedChecks(modelledRecord(record)) : modelledProject(record);
+}
+
+/** A report with its failed check ids beside its `results`, as `--fail-on-check` takes them; one without checks as it is. */
+function withFailedChecks(record: ServiceRecord): ServiceRecord {
+  const failed = failedCheckIds(record);
+  return failed === undefined ? record : { ...record, failed_checks: failed };
 }
 
 /** What a format is and how it renders: adding a format is one entry here (and its renderer's module). */
@@ -199,15 +207,15 @@ function jsonWriter(out: Sink, options: OutputOptions): ListWriter {
 
 /**
  * csv and tsv rows, written as they come. The columns are fixed by the first record (whose count
- * fields may add project columns) so every row has the same ones; csv's header goes out with it,
- * or alone at end() when there is no record.
+ * fields may add project columns, and per-check results `failed_checks`) so every row has the same ones; csv's
+ * header goes out with it, or alone at end() when there is no record.
  */
 function rowWriter(out: Sink, options: OutputOptions, line: (cells: readonly string[]) => string, header: boolean): ListWriter {
   let columns: string[] | undefined;
   return {
     write: (record) => {
       if (!columns) {
-        columns = columnsFor(options.kind, options.fields, record);
+        columns = rowColumns(options.kind, options.fields, record);
         if (header) out.write(line(columns));
       }
       // On a terminal the cells are shown, not kept: escaped like any service text. In a pipe, exact.

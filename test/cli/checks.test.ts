@@ -95,6 +95,59 @@ describe('reports show with per-check results', () => {
   });
 });
 
+describe('reports list with per-check results: failed_checks as show gives it in a pipe', () => {
+  const FAILED = ['load_time,meta_description,title,http2,image_keywords,favicon', 'meta_description,favicon', 'http2,favicon,social', '', 'load_time'];
+
+  it('csv and tsv (the pipe default) end each row with the failed check ids, most important first', async () => {
+    const csv = parseCsv((await onPhprank(['reports', 'list', '--all', '-o', 'csv'])).stdout);
+    expect(csv[0]).toEqual(['id', 'url', 'project', 'result', 'score', 'privacy', 'generated_at', 'failed_checks']);
+    expect(csv.slice(1).map((row) => row.at(-1))).toEqual(FAILED);
+    for (const argv of [['-o', 'tsv'], []]) {
+      const rows = (await onPhprank(['reports', 'list', '--all', ...argv])).stdout.trimEnd().split('\n');
+      expect(rows.map((row) => row.split('\t').at(-1))).toEqual(FAILED);
+      expect(rows[0]!.split('\t')).toHaveLength(8);
+    }
+  });
+
+  it('--fields failed_checks selects it in csv, tsv and a table, without a warning; the show of a record agrees', async () => {
+    const csv = await onPhprank(['reports', 'list', '--all', '--fields', 'id,failed_checks', '-o', 'csv']);
+    expect(csv.stderr).toBe('');
+    expect(parseCsv(csv.stdout)).toEqual([['id', 'failed_checks'], ...RECORDS.map((record, at) => [String(record.id), FAILED[at]])]);
+    const tsv = (await onPhprank(['reports', 'list', '--fields', 'failed_checks', '-o', 'tsv'])).stdout;
+    expect(tsv).toBe(`${FAILED.join('\n')}\n`);
+    const shown = (await onPhprank(['reports', 'show', '3', '--fields', 'failed_checks', '-o', 'tsv'])).stdout;
+    expect(shown).toBe(`${FAILED[2]}\n`);
+    const table = await onPhprank(['reports', 'list', '--fields', 'id,failed_checks', '--no-color'], { tty: true, columns: 120 });
+    expect(table.stdout).toMatch(/^│? *1 *│? *load_time,meta_description,title,http2,image_keywords,favicon *│?$/m);
+  });
+
+  it('a table keeps its columns, and json and ndjson are the records as sent (no failed_checks)', async () => {
+    const table = await onPhprank(['reports', 'list', '--no-color'], { tty: true, columns: 200 });
+    expect(table.stdout).not.toContain('failed_checks');
+    expect(JSON.parse((await onPhprank(['reports', 'list', '--all', '-o', 'json'])).stdout)).toEqual(RECORDS);
+    const ndjson = (await onPhprank(['reports', 'list', '--all', '-o', 'ndjson'])).stdout.trimEnd().split('\n');
+    expect(ndjson.map((line) => JSON.parse(line))).toEqual(RECORDS);
+  });
+
+  it('a bulk create writes failed_checks in csv as list does', async () => {
+    const { code, stdout } = await onPhprank(['reports', 'create', 'https://a.test/', 'https://slow.test/', '-o', 'csv']);
+    expect(code).toBe(0);
+    const csv = parseCsv(stdout);
+    expect(csv[0]!.at(-1)).toBe('failed_checks');
+    expect(
+      csv
+        .slice(1)
+        .map((row) => row.at(-1))
+        .sort(),
+    ).toEqual(['favicon', 'load_time']);
+  });
+
+  it('reports of the seed dialect get no failed_checks column', async () => {
+    const csv = parseCsv((await runInProcess({ argv: ['reports', 'list', '-o', 'csv'], env: seed.env })).stdout);
+    expect(csv[0]).toEqual(['id', 'url', 'project', 'result', 'score', 'privacy', 'generated_at']);
+  });
+});
+
 /** The failing count of each check, made the plain way from `reports list --all -o json`. */
 async function failuresFromJson(filter: (record: Record<string, unknown>) => boolean = () => true): Promise<Map<string, number>> {
   const { stdout } = await onPhprank(['reports', 'list', '--all', '-o', 'json']);
@@ -287,6 +340,26 @@ describe('a service that sends no per-check results (the seed dialect)', () => {
 });
 
 describe('against the phpRank mock (its checks deterministic per URL)', () => {
+  it('reports list -o csv: each failed_checks is the failed ids of the record -o json gives, high importance first', async () => {
+    const mock = await startMock({ flavor: 'phprank', seed: 12, rateLimit: 10_000 });
+    try {
+      const list = JSON.parse((await runInProcess({ argv: ['reports', 'list', '--all', '-o', 'json'], env: mock.env })).stdout) as Record<string, unknown>[];
+      const rank = { high: 0, medium: 1, low: 2 } as Record<string, number>;
+      const expected = list.map((record) =>
+        Object.entries(record.results as Record<string, { passed: boolean; importance: string }>)
+          .filter(([, check]) => !check.passed)
+          .sort(([a, x], [b, y]) => (rank[x.importance] ?? 3) - (rank[y.importance] ?? 3) || (a < b ? -1 : 1))
+          .map(([id]) => id)
+          .join(','),
+      );
+      expect(expected.some((ids) => ids !== '')).toBe(true);
+      const csv = parseCsv((await runInProcess({ argv: ['reports', 'list', '--all', '--fields', 'id,failed_checks', '-o', 'csv'], env: mock.env })).stdout);
+      expect(csv.slice(1)).toEqual(list.map((record, at) => [String(record.id), expected[at]]));
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('stats --checks counts, overall and per project, equal a count made from reports list -o json', async () => {
     const mock = await startMock({ flavor: 'phprank', seed: 30, rateLimit: 10_000 });
     try {
