@@ -1,6 +1,6 @@
 // The bash completion script: the shared `case` data and walk, and a completion function filling COMPREPLY.
 import type { CommandSpec } from './model.js';
-import { functionPrefix, shellData, shellWalker } from './posix.js';
+import { functionPrefix, LIST_MARK, shellData, shellWalker } from './posix.js';
 
 export function bashScript(tree: CommandSpec, bin: string): string {
   const f = functionPrefix(bin);
@@ -22,6 +22,11 @@ ${f}() {
     if [ "$values" = '@files' ]; then
       compopt -o filenames 2>/dev/null
       COMPREPLY=($(compgen -f -- "$cur"))
+    elif [[ "$values" == '${LIST_MARK} '* ]]; then
+      # title,me<TAB>: the item after the last comma completes, the ones before it stay.
+      local head=''
+      [[ "$cur" == *,* ]] && head="\${cur%,*},"
+      COMPREPLY=($(compgen -P "$head" -W "\${values#${LIST_MARK} }" -- "\${cur##*,}"))
     else
       COMPREPLY=($(compgen -W "$values" -- "$cur"))
     fi

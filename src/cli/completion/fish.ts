@@ -24,10 +24,11 @@ function fishFlag(name: string): string {
   return name.length === 2 ? `-s ${fq(name.slice(1))}` : `-o ${fq(name.slice(1))}`;
 }
 
-/** What an option's value completes to: its choices, file names, or nothing offered. */
-function fishValue(option: OptionSpec, bin: string): string {
+/** What an option's value completes to: its choices, a list's items, file names, or nothing offered. */
+function fishValue(option: OptionSpec, bin: string, f: string): string {
   if (!option.takesValue) return '';
   if (option.choices.length > 0) return ` -x -a ${fq(option.choices.join(' '))}`;
+  if (option.listOf) return ` -x -a ${fq(`(${f}_list ${option.listOf.join(' ')})`)}`;
   if (option.valuesFrom) return ` -x -a ${fq(listed(bin, option.valuesFrom))}`;
   return option.files ? ' -r -F' : ' -x';
 }
@@ -51,7 +52,7 @@ export function fishScript(tree: CommandSpec, bin: string): string {
         if (spec.path !== '' && spec.children.length > 0) valued.push([option.names.map((name) => fq(`${spec.path} *|${name}`)), 'return 0']);
       }
       const scope = spec.path === '' ? '' : ` -n ${fq(spec.children.length > 0 ? `${f}_under ${fq(spec.path)}` : `${f}_is ${fq(spec.path)}`)}`;
-      lines.push(`${c}${scope} ${option.names.map(fishFlag).join(' ')}${fishValue(option, bin)} -d ${fq(option.description)}`);
+      lines.push(`${c}${scope} ${option.names.map(fishFlag).join(' ')}${fishValue(option, bin, f)} -d ${fq(option.description)}`);
     }
     spec.argChoices.forEach((choices, index) => {
       if (choices.length > 0) lines.push(`${c} -n ${fq(`${f}_arg ${fq(spec.path)} ${index}`)} -a ${fq(choices.join(' '))}`);
@@ -95,6 +96,12 @@ function ${f}_walk
                 end
         end
     end
+end
+
+# title,me<TAB>: each item given, after the items before the last comma of the word at the cursor.
+function ${f}_list
+    set -l head (string replace -r -- '[^,]*$' '' (string replace -r -- '^--?[^=]*=' '' (commandline -ct)))
+    printf '%s\\n' "$head"$argv
 end
 
 function ${f}_is

@@ -1,5 +1,6 @@
 // What the command tree offers at each command path, walked from commander into plain data the script generators read.
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import { CHECK_IDS } from '../../api/checks.js';
 
 export interface OptionSpec {
   /** `-o`, `--output`. */
@@ -12,6 +13,8 @@ export interface OptionSpec {
   files: boolean;
   /** The values are listed at completion time by this program run with these arguments (stored profile names). */
   valuesFrom?: string;
+  /** The value is a comma-separated list of these (check ids): each item after a comma completes too. */
+  listOf?: readonly string[];
 }
 
 /** Lists the stored profile names, one a line, with no request: what `--profile` and `auth switch` complete to. */
@@ -71,7 +74,18 @@ function describeOption(option: Option): OptionSpec {
     choices: option.argChoices ?? [],
     files: /<(path|file)\b/i.test(option.flags),
     valuesFrom: option.long === '--profile' ? PROFILE_NAMES_COMMAND : undefined,
+    listOf: listedValues(option),
   };
+}
+
+/**
+ * Flags whose value is a comma-separated list of known items, by long name: the flags taking check ids. The items are
+ * written into the script, so a TAB runs no program. (Not told by the parser: the tree wraps every flag's parser.)
+ */
+const LIST_FLAGS: Readonly<Record<string, readonly string[]>> = { '--fail-on-check': CHECK_IDS };
+
+function listedValues(option: Option): readonly string[] | undefined {
+  return option.long === undefined ? undefined : LIST_FLAGS[option.long];
 }
 
 /** Visits every command, depth first, parents before children. */

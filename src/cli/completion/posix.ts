@@ -8,6 +8,9 @@ export function functionPrefix(bin: string): string {
   return `_${identifier(bin)}`;
 }
 
+/** What `_values` prints first for a comma-separated list: the items follow, each completed after the last comma. */
+export const LIST_MARK = '@list';
+
 /** POSIX single quotes. */
 function sq(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -54,6 +57,7 @@ export function shellData(prefix: string, tree: CommandSpec, withDescriptions: b
       const patterns = option.names.flatMap((name) => scopePatterns(spec, name));
       valued.push([patterns, 'return 0']);
       if (option.choices.length > 0) values.push([patterns, echoWords(option.choices)]);
+      else if (option.listOf) values.push([patterns, echoWords([LIST_MARK, ...option.listOf])]);
       else if (option.valuesFrom) values.push([patterns, listed(option.valuesFrom)]);
       else if (option.files) values.push([patterns, 'echo @files']);
     }

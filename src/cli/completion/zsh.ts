@@ -1,6 +1,6 @@
 // The zsh completion script: the shared `case` data (with descriptions) and walk, and a `#compdef` function using _describe.
 import type { CommandSpec } from './model.js';
-import { functionPrefix, shellData, shellWalker } from './posix.js';
+import { functionPrefix, LIST_MARK, shellData, shellWalker } from './posix.js';
 
 export function zshScript(tree: CommandSpec, bin: string): string {
   const f = functionPrefix(bin);
@@ -23,7 +23,15 @@ ${f}() {
   fi
   if [[ -n $valueopt ]]; then
     values="$(${f}_values "$cmdpath" "$valueopt")"
-    if [[ $values == @files ]]; then _files; elif [[ -n $values ]]; then compadd -- \${=values}; fi
+    if [[ $values == @files ]]; then
+      _files
+    elif [[ $values == '${LIST_MARK} '* ]]; then
+      # title,me<TAB>: the items before the last comma stay as they are.
+      compset -P '*,'
+      compadd -- \${=\${values#${LIST_MARK} }}
+    elif [[ -n $values ]]; then
+      compadd -- \${=values}
+    fi
     return
   fi
   if [[ $PREFIX == -* ]]; then

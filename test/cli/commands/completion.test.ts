@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECK_IDS } from '../../../src/api/checks.js';
 import { ExitCode } from '../../../src/cli/exit-codes.js';
 import { tempDir } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/run.js';
@@ -87,6 +88,18 @@ describe('bash', () => {
     expect(bashComplete(['rsapi', '--profile', 'reports', 'pro'])).toEqual(['projects', 'project']);
   });
 
+  it('completes the 36 check ids after --fail-on-check, each item of a comma-separated list, with no program run', () => {
+    expect(CHECK_IDS).toHaveLength(36);
+    expect(bashComplete(['rsapi', 'reports', 'list', '--fail-on-check', ''])).toEqual(CHECK_IDS);
+    expect(bashComplete(['rsapi', 'reports', 'show', '42', '--fail-on-check', 'me'])).toEqual(['meta_description', 'meta_viewport']);
+    expect(bashComplete(['rsapi', 'reports', 'create', '--fail-on-check', 'title,h'])).toEqual(
+      ['headings', 'htst', 'http2', 'http_requests', 'https_encryption'].map((id) => `title,${id}`),
+    );
+    expect(bashComplete(['rsapi', 'reports', 'list', '--fail-on-check', '=', 'title,load_time,unsafe'])).toEqual(['title,load_time,unsafe_cross_origin_links']);
+    // Written into the script: a TAB runs no rsapi (the profile names are the one list asked of the program).
+    expect(scripts.bash).toMatch(/'reports list\|--fail-on-check'\) echo '@list 404_page charset [^']*unsafe_cross_origin_links' ;;/);
+  });
+
   it('completes file names for file flags', () => {
     writeFileSync(join(dir.path, 'urls-to-audit.txt'), 'https://example.com/\n');
     expect(bashComplete(['rsapi', 'reports', 'create', '--from-file', 'urls-to'])).toEqual(['urls-to-audit.txt']);
@@ -116,21 +129,27 @@ describe('zsh', () => {
     expect(loaded.stderr).toBe('');
     expect(loaded.stdout.trim()).toBe('_rsapi');
     // Outside a completion widget the zsh builtins are stood in for; the walk and the data are the script's own.
-    const complete = (line: string) => {
+    // `prefix`: the word at the cursor, as typed so far.
+    const complete = (line: string, prefix = '') => {
       const stubs = [
         'compdef() { :; }',
         '_describe() { local -a described; described=("${(@P)4}"); print -rl -- "${described[@]%%:*}"; }',
-        'compadd() { [[ $1 == -- ]] && shift; print -rl -- "$@"; }',
-        'compset() { PREFIX="${PREFIX#*=}"; }',
+        // The matches of the word at the cursor, with the part compset moved aside put back in front.
+        'compadd() { [[ $1 == -- ]] && shift; local w; for w; do [[ $w == ${PREFIX}* ]] && print -r -- "$IPREFIX$w"; done; }',
+        'compset() { local head=${(M)PREFIX##${~2}}; IPREFIX+=$head; PREFIX=${PREFIX#$head}; }',
         '_files() { print FILES; }',
       ].join('\n');
-      const result = run('zsh', ['-c', `${stubs}\nsource "$1"; words=(\${=2} ''); CURRENT=\${#words}; PREFIX=''; _rsapi`, 'zsh', files.zsh, line]);
+      const script = `${stubs}\nsource "$1"; words=(\${=2} "$3"); CURRENT=\${#words}; PREFIX="$3"; IPREFIX=''; _rsapi`;
+      const result = run('zsh', ['-c', script, 'zsh', files.zsh, line, prefix]);
       expect(result.stderr).toBe('');
       return result.stdout.split('\n').filter(Boolean);
     };
     expect(complete('rsapi reports')).toEqual(['list', 'ls', 'show', 'get', 'view', 'create', 'update', 'delete', 'rm', 'stats', 'help']);
     expect(complete('rsapi reports list --result')).toEqual(['good', 'decent', 'bad']);
     expect(complete('rsapi reports create --from-file')).toEqual(['FILES']);
+    expect(complete('rsapi reports list --fail-on-check')).toEqual(CHECK_IDS);
+    expect(complete('rsapi reports show 42 --fail-on-check', 'title,me')).toEqual(['title,meta_description', 'title,meta_viewport']);
+    expect(complete('rsapi reports list', '--fail-on-check=lo')).toEqual(['--fail-on-check=load_time']);
   });
 });
 
@@ -154,6 +173,10 @@ describe('fish', () => {
     expect(complete('rsapi reports list --result ')).toEqual(['bad', 'decent', 'good']);
     expect(complete('rsapi -o json api ')).toEqual(['DELETE', 'GET', 'PATCH', 'POST', 'PUT']);
     expect(complete('rsapi reports create --jo')).toEqual(['--journal']);
+    // fish orders candidates its own way.
+    expect(complete('rsapi reports list --fail-on-check ').sort()).toEqual([...CHECK_IDS].sort());
+    expect(complete('rsapi reports show 42 --fail-on-check title,me')).toEqual(['title,meta_description', 'title,meta_viewport']);
+    expect(complete('rsapi reports create --fail-on-check=title,load_time,unsafe')).toEqual(['--fail-on-check=title,load_time,unsafe_cross_origin_links']);
   });
 });
 
