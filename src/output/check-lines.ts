@@ -6,7 +6,7 @@ import { loadPalette } from './colors.js';
 import { writeRecord } from './formats.js';
 import { terminalText } from './terminal-text.js';
 import type { OutputOptions, ServiceRecord, Sink } from './types.js';
-import { displayWidth } from './width.js';
+import { displayWidth, piecesOfWidth } from './width.js';
 
 /** Items of a list shown before `and N more`: a page's 80 images without alt text are a count, not a screenful. */
 const LIST_ITEMS_SHOWN = 5;
@@ -79,28 +79,15 @@ export function wrapLines(text: string, width: number | undefined, first: string
       continue;
     }
     if (line !== '') push();
-    let remaining = word;
-    while (displayWidth(remaining) > room) {
-      const [head, tail] = splitAtWidth(remaining, room);
-      line = head;
+    const pieces = piecesOfWidth(word, room);
+    for (const piece of pieces.slice(0, -1)) {
+      line = piece;
       push();
-      remaining = tail;
     }
-    line = remaining;
+    line = pieces.at(-1) ?? '';
   }
   if (line !== '' || lines.length === 0) push();
   return lines;
-}
-
-/** The first `width` columns of a word and the rest, split between characters. */
-function splitAtWidth(word: string, width: number): [string, string] {
-  let head = '';
-  for (const char of word) {
-    if (displayWidth(head + char) > width) break;
-    head += char;
-  }
-  if (head === '') head = [...word][0] ?? '';
-  return [head, word.slice(head.length)];
 }
 
 /** A check's value in words: scalars as they are, lists as their items (the first few), objects as `key value` pairs. */

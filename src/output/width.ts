@@ -30,14 +30,38 @@ const WIDE_RANGES: ReadonlyArray<readonly [number, number]> = [
 
 let segmenter: Intl.Segmenter | undefined;
 
-function graphemes(text: string): Iterable<string> {
+/**
+ * Code units segmented at a time. Walking the segments of one long string takes time growing with the square of its
+ * length in V8 (Node 20: 10,000 characters 60 ms, 40,000 850 ms; in pieces of 256, 40,000 take 30 ms), so long text
+ * is segmented piece by piece, each piece starting where the last cluster of the one before began (that cluster may
+ * go on past its piece). A cluster longer than a piece (a letter under a thousand combining marks) widens the piece.
+ */
+const PIECE = 256;
+
+function* graphemes(text: string): Generator<string> {
   segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  const segments = segmenter.segment(text);
-  return {
-    *[Symbol.iterator]() {
-      for (const { segment } of segments) yield segment;
-    },
-  };
+  let from = 0;
+  let size = PIECE;
+  while (text.length - from > size) {
+    // Cut between code points: every boundary but the last cluster's then sees the code point after it, all it needs.
+    const end = isHighSurrogate(text.charCodeAt(from + size - 1)) ? from + size - 1 : from + size;
+    const piece = text.slice(from, end);
+    let lastStart = 0;
+    for (const { segment, index } of segmenter.segment(piece)) {
+      if (index + segment.length === piece.length) {
+        lastStart = index;
+        break;
+      }
+      yield segment;
+    }
+    if (lastStart === 0) size *= 2;
+    else [from, size] = [from + lastStart, PIECE];
+  }
+  for (const { segment } of segmenter.segment(text.slice(from))) yield segment;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function isWideCodePoint(codePoint: number): boolean {
@@ -53,6 +77,22 @@ function graphemeWidth(grapheme: string): number {
   if (ZERO_WIDTH.test(grapheme)) return 0;
   if (EMOJI_PRESENTATION.test(grapheme) || REGIONAL_INDICATOR.test(grapheme)) return 2;
   return isWideCodePoint(grapheme.codePointAt(0) ?? 0) ? 2 : 1;
+}
+
+/**
+ * How many of `parts` (grapheme clusters), taken one by one from index `from` (with `step` -1: backwards), fit in
+ * `width` columns, and the columns they take. The one loop that measures while it cuts: each part is measured once.
+ */
+function fit(parts: readonly string[], width: number, from = 0, step: 1 | -1 = 1): { count: number; width: number } {
+  let used = 0;
+  let count = 0;
+  for (let at = from; at >= 0 && at < parts.length; at += step) {
+    const next = graphemeWidth(parts[at] ?? '');
+    if (used + next > width) break;
+    used += next;
+    count++;
+  }
+  return { count, width: used };
 }
 
 /** The width of text on a terminal; text is expected to hold no escape sequences (cells are made terminal-safe first). */
@@ -75,15 +115,9 @@ export function fitToWidth(text: string, width: number): { text: string; width: 
   if (width <= 0) return { text: '', width: 0 };
   if (width === 1) return { text: '…', width: 1 };
   if (PRINTABLE_ASCII.test(text)) return { text: `${text.slice(0, width - 1)}…`, width };
-  let kept = '';
-  let used = 0;
-  for (const grapheme of graphemes(text)) {
-    const next = graphemeWidth(grapheme);
-    if (used + next > width - 1) break;
-    kept += grapheme;
-    used += next;
-  }
-  return { text: `${kept}…`, width: used + 1 };
+  const parts = [...graphemes(text)];
+  const kept = fit(parts, width - 1);
+  return { text: `${parts.slice(0, kept.count).join('')}…`, width: kept.width + 1 };
 }
 
 /**
@@ -98,22 +132,28 @@ export function fitMiddle(text: string, width: number, head: number): { text: st
   const tailWidth = width - 1 - headWidth;
   if (PRINTABLE_ASCII.test(text)) return { text: `${text.slice(0, headWidth)}…${text.slice(text.length - tailWidth)}`, width };
   const parts = [...graphemes(text)];
-  let start = '';
-  let used = 0;
-  for (const grapheme of parts) {
-    if (used + graphemeWidth(grapheme) > headWidth) break;
-    start += grapheme;
-    used += graphemeWidth(grapheme);
+  const start = fit(parts, headWidth);
+  const end = fit(parts, width - 1 - start.width, parts.length - 1, -1);
+  const shown = `${parts.slice(0, start.count).join('')}…${parts.slice(parts.length - end.count).join('')}`;
+  return { text: shown, width: start.width + 1 + end.width };
+}
+
+/**
+ * Text cut into pieces of at most `width` columns, in order, each as long as fits; a grapheme wider than `width`
+ * is a piece of its own. Never splits a grapheme; linear in the text.
+ */
+export function piecesOfWidth(text: string, width: number): string[] {
+  if (PRINTABLE_ASCII.test(text) && width >= 1) {
+    return Array.from({ length: Math.ceil(text.length / width) }, (_, index) => text.slice(index * width, (index + 1) * width));
   }
-  let end = '';
-  let usedEnd = 0;
-  for (let i = parts.length - 1; i >= 0; i--) {
-    const grapheme = parts[i] ?? '';
-    if (usedEnd + graphemeWidth(grapheme) > width - 1 - used) break;
-    end = grapheme + end;
-    usedEnd += graphemeWidth(grapheme);
+  const parts = [...graphemes(text)];
+  const pieces: string[] = [];
+  for (let at = 0; at < parts.length; ) {
+    const count = Math.max(1, fit(parts, width, at).count);
+    pieces.push(parts.slice(at, at + count).join(''));
+    at += count;
   }
-  return { text: `${start}…${end}`, width: used + 1 + usedEnd };
+  return pieces;
 }
 
 /**
