@@ -3,6 +3,7 @@ import type { ApiRecord } from './decode.js';
 import type { ProjectListParams } from './projects.js';
 import { readReport } from './report-model.js';
 import type { ReportListParams, SortDirection } from './reports.js';
+import { timestampOf } from './timestamps.js';
 
 /** One thing asked for and not honoured, named by its flag (`--sort-by score`, `--result bad`). */
 export interface Silence {
@@ -119,7 +120,7 @@ export function projectListSilences(params: ProjectListParams): ListSilences {
       ? undefined
       : params.sortBy === 'project'
         ? { flag: '--sort-by project', direction: params.sort, key: (record) => text(record.project), compare: compareText }
-        : { flag: '--sort-by created_at', direction: params.sort, key: (record) => time(record.created_at), compare: compareNumbers };
+        : { flag: '--sort-by created_at', direction: params.sort, key: (record) => timestampOf(record.created_at), compare: compareNumbers };
   return new ListSilences(order, filters);
 }
 
@@ -131,7 +132,7 @@ function reportOrder(sortBy: NonNullable<ReportListParams['sortBy']>, direction:
     case 'score':
       return { flag, direction, key: (record) => readReport(record).score, compare: compareNumbers };
     case 'generated_at':
-      return { flag, direction, key: (record) => time(record.generated_at), compare: compareNumbers };
+      return { flag, direction, key: (record) => timestampOf(record.generated_at), compare: compareNumbers };
     case 'url':
       return { flag, direction, key: (record) => text(record.url), compare: compareText };
   }
@@ -143,12 +144,6 @@ function matchOrUnknown<T>(value: T | undefined, test: (value: T) => boolean): b
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
-}
-
-function time(value: unknown): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? undefined : ms;
 }
 
 /** An id as an exact integer (ids past 2^53 arrive as bigint), or undefined. */

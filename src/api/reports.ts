@@ -8,6 +8,7 @@ import { normaliseReportUrl, reportIdentity } from './report-url.js';
 import { outcomeOfError, RetryPolicy } from './retry-policy.js';
 import { DEFAULT_PER_PAGE, type PerPage, type Privacy, type ReportSortField, type SortDirection } from './list-params.js';
 import { RESULTS, type ReportResult } from './report-model.js';
+import { timestampOf } from './timestamps.js';
 
 export { RESULTS, type ReportResult };
 export * from './list-params.js';
@@ -394,12 +395,9 @@ function createdSince(record: ApiRecord, since: number): boolean {
   return time === undefined || time >= since;
 }
 
-/** When the report was created (ms), if it says; very old phpRank versions write `2025-05-01 10:00:00`, in UTC. */
+/** When the report was created (ms), if it says. */
 function createdAtOf(record: ApiRecord): number | undefined {
-  const stamp = record.created_at ?? record.generated_at;
-  if (typeof stamp !== 'string') return undefined;
-  const time = Date.parse(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(stamp) ? `${stamp.replace(' ', 'T')}Z` : stamp);
-  return Number.isNaN(time) ? undefined : time;
+  return timestampOf(record.created_at ?? record.generated_at);
 }
 
 /** Why a URL stays unsettled when several reports could be its redirected page's. */
@@ -416,6 +414,6 @@ function ambiguity(candidates: readonly ApiRecord[]): string {
 function generatedAtMoved(before: ApiRecord, after: ApiRecord): boolean | undefined {
   const [was, is] = [before.generated_at, after.generated_at];
   if (typeof was !== 'string' || typeof is !== 'string') return undefined;
-  const [wasTime, isTime] = [Date.parse(was), Date.parse(is)];
-  return Number.isNaN(wasTime) || Number.isNaN(isTime) ? was !== is : wasTime !== isTime;
+  const [wasTime, isTime] = [timestampOf(was), timestampOf(is)];
+  return wasTime === undefined || isTime === undefined ? was !== is : wasTime !== isTime;
 }

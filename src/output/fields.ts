@@ -1,5 +1,6 @@
 // Which fields a record is rendered with, and how one field's value becomes a cell: raw (csv, tsv) or for display (table).
-import { formatLocalDateTime, parseIsoDateTime } from './dates.js';
+import { parseTimestamp } from '../api/timestamps.js';
+import { formatLocalDateTime } from './dates.js';
 import { stringifyJson } from '../api/json.js';
 import { formatScore } from '../api/report-model.js';
 import { terminalText } from './terminal-text.js';
@@ -80,7 +81,7 @@ export function displayCell(field: string, value: unknown): string {
     if (label) return label;
   }
   // generated_at, created_at, updated_at and any unknown field holding an ISO date-time alike.
-  const date = typeof value === 'string' ? parseIsoDateTime(value) : undefined;
+  const date = typeof value === 'string' ? parseTimestamp(value) : undefined;
   if (date) return formatLocalDateTime(date);
   return terminalText(rawCell(value));
 }

@@ -9,6 +9,7 @@ import { formatScore, readReport, RESULT_RANK, RESULTS, type ReportResult } from
 import { readUserFile } from '../files.js';
 import { cappedLines } from '../../output/capped-list.js';
 import { reportIdentity } from '../../api/report-url.js';
+import { timestampOf } from '../../api/timestamps.js';
 import { checkChange, countChanges, describeChecks, recordsHaveChecks, type CheckChange } from './check-changes.js';
 
 /** What is compared of a report. */
@@ -126,9 +127,8 @@ function rankOf(result: ReportResult | undefined): number | undefined {
 }
 
 function isNewer(a: ApiRecord, b: ApiRecord): boolean {
-  const at = (record: ApiRecord) => (typeof record.generated_at === 'string' ? Date.parse(record.generated_at) : NaN);
-  const [ta, tb] = [at(a), at(b)];
-  if (!Number.isNaN(ta) && !Number.isNaN(tb) && ta !== tb) return ta > tb;
+  const [ta, tb] = [timestampOf(a.generated_at), timestampOf(b.generated_at)];
+  if (ta !== undefined && tb !== undefined && ta !== tb) return ta > tb;
   return (toNumber(a.id) ?? -Infinity) >= (toNumber(b.id) ?? -Infinity);
 }
 

@@ -3,6 +3,7 @@
 import type { ApiRecord } from '../../api/decode.js';
 import { checkName, importanceRank } from '../../api/checks.js';
 import { formatScore, RESULT_RANK, RESULTS, readReport, type ReportResult } from '../../api/report-model.js';
+import { timestampOf } from '../../api/timestamps.js';
 import { CheckStatsCollector, type CheckCount } from '../../output/check-stats.js';
 import { BUCKETS, bucketOf } from '../../output/report-stats.js';
 import type { BaselineComparison } from './baseline.js';
@@ -86,14 +87,6 @@ export function viewOf(record: ApiRecord, url: string): ReportView {
   const { label, score } = readReport(record);
   const id = typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : '';
   return { id, url, project: projectOf(record), label, score, generated: timestampOf(record.generated_at) };
-}
-
-/** Laravel's `2026-11-20T09:14:03.000000Z`, or `2026-11-20 09:14:03` (taken as UTC). */
-function timestampOf(value: unknown): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  const iso = /^\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)?$/.test(value) ? `${value.replace(' ', 'T')}Z` : value;
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? undefined : ms;
 }
 
 function countResults(reports: ReportView[]): HtmlModel['counts'] {
