@@ -1,6 +1,6 @@
 // Which report a create made when its answer was lost and the page redirected: the run's ledger of reports taken, and the rule that picks one.
 import { toNumber, type ApiRecord } from './decode.js';
-import { reportIdentity, reportProject } from './report-url.js';
+import { projectName, reportIdentity, reportProject } from './report-url.js';
 
 /**
  * What one run knows of the service's reports: the newest id it has seen (ids grow with creation order, so
@@ -114,6 +114,6 @@ function inWindow(record: ApiRecord, window: SendWindow, createdAt: (record: Api
 }
 
 function projectOf(record: ApiRecord): string | undefined {
-  if (typeof record.project === 'string' && record.project !== '') return record.project.replace(/^www\./, '').toLowerCase();
+  if (typeof record.project === 'string' && record.project !== '') return projectName(record.project);
   return typeof record.url === 'string' ? reportProject(record.url) : undefined;
 }

@@ -2,6 +2,7 @@
 import type { ApiRecord } from './decode.js';
 import type { ProjectListParams } from './projects.js';
 import { readReport } from './report-model.js';
+import { projectName } from './report-url.js';
 import type { ReportListParams, SortDirection } from './reports.js';
 import { timestampOf } from './timestamps.js';
 
@@ -95,8 +96,8 @@ export function reportListSilences(params: ReportListParams): ListSilences {
     filters.push({ flag: `--result ${result}`, matches: (record) => matchOrUnknown(readReport(record).label, (label) => label === result) });
   }
   if (params.project !== undefined) {
-    const project = cleanHost(params.project);
-    filters.push({ flag: `--project ${params.project}`, matches: (record) => matchOrUnknown(text(record.project), (value) => cleanHost(value) === project) });
+    const project = projectName(params.project);
+    filters.push({ flag: `--project ${params.project}`, matches: (record) => matchOrUnknown(text(record.project), (value) => projectName(value) === project) });
   }
   if (params.search !== undefined) {
     const search = params.search;
@@ -173,14 +174,6 @@ function compareText(a: Key, b: Key): number | undefined {
   const [x, y] = [left[at]!, right[at]!];
   if (!/[a-z0-9]/.test(x) || !/[a-z0-9]/.test(y)) return undefined;
   return x < y ? -1 : 1;
-}
-
-/** A host as a project is named: lower case, no leading `www.`. */
-function cleanHost(value: string): string {
-  return value
-    .trim()
-    .toLowerCase()
-    .replace(/^www\./, '');
 }
 
 /**

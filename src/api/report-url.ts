@@ -64,6 +64,17 @@ export function reportIdentity(value: string): string {
   return `${host}${path}${url.search}`;
 }
 
+/**
+ * A project's name as compared: phpRank names a project by its host without `www.` (phprank.md), and a host's case
+ * means nothing, so `WWW.Example.com` is `example.com`: lower-cased first, then the `www.` dropped.
+ */
+export function projectName(value: string): string {
+  return value
+    .trim()
+    .toLowerCase()
+    .replace(/^www\./, '');
+}
+
 /** The project (phpRank: the host without `www.`) a URL's report is filed under. */
 export function reportProject(value: string): string {
   const identity = reportIdentity(value);

@@ -1,6 +1,8 @@
-// A report's identity survives the service's cleaning of URLs (scheme, `www.`, root slash): one key for every form.
+// A report's identity survives the service's cleaning of URLs (scheme, `www.`, root slash): one key for every form; one project name.
 import { describe, expect, it } from 'vitest';
-import { reportIdentity, reportProject } from '../../src/api/report-url.js';
+import { projectName, reportIdentity, reportProject } from '../../src/api/report-url.js';
+import { CreateLedger, pickRedirected } from '../../src/api/create-ledger.js';
+import { reportListSilences } from '../../src/api/list-silences.js';
 
 describe('reportIdentity', () => {
   it.each([
@@ -27,5 +29,29 @@ describe('reportIdentity', () => {
   it('files a URL under its host without www. and port', () => {
     expect(reportProject('https://www.example.com:8443/old/x')).toBe('example.com');
     expect(reportProject('example.com/new?x=1')).toBe('example.com');
+  });
+
+  it('compares a project name as a host: case aside, without www. (upper-case WWW. too)', () => {
+    expect(projectName('WWW.Example.com')).toBe('example.com');
+    expect(projectName(' www.example.com ')).toBe('example.com');
+    expect(projectName('wwwx.com')).toBe('wwwx.com');
+  });
+});
+
+// The lost-create rule and the listing's --project check once cleaned project names apart: the rule dropped `www.`
+// before lower-casing, so a report filed under `WWW.Example.com` was not the redirected page's own project.
+describe('one project name for the redirect rule and the --project check', () => {
+  const record = { id: 8, url: 'example.com/new', project: 'WWW.Example.com', created_at: '2026-11-20T09:14:05Z' };
+
+  it('the redirect rule takes the one new report filed under WWW.Example.com for https://example.com/old', () => {
+    const window = { since: Date.parse('2026-11-20T09:14:00Z'), newestIdBefore: 7 };
+    const pick = pickRedirected('https://example.com/old', [record], window, new CreateLedger(), (r) => Date.parse(String(r.created_at)));
+    expect(pick).toEqual({ found: record });
+  });
+
+  it('--project example.com matches it in the listing check', () => {
+    const silences = reportListSilences({ project: 'example.com' });
+    silences.see(record);
+    expect(silences.found()).toEqual([]);
   });
 });
