@@ -9,6 +9,7 @@ import { outcomeOfError, RetryPolicy } from './retry-policy.js';
 import { DEFAULT_PER_PAGE, type PerPage, type Privacy, type ReportSortField, type SortDirection } from './list-params.js';
 import { RESULTS, type ReportResult } from './report-model.js';
 import { timestampOf } from './timestamps.js';
+import { scoreSortedPages, type ScoreSortField } from './score-sort.js';
 
 export { RESULTS, type ReportResult };
 export * from './list-params.js';
@@ -116,20 +117,32 @@ export class ReportsApi {
   ) {}
 
   /** One page; `page` is sent unless it is the first one left implicit (`sendPage` false). */
-  async list(params: ReportListParams = {}, page = 1, sendPage = page !== 1): Promise<Page> {
-    const req = { method: 'GET' as const, path: '/reports', query: { ...listQuery(params), page: sendPage ? page : undefined } };
-    const response = await this.http.request(req);
-    return decodePage(response.body, page, params.perPage ?? DEFAULT_PER_PAGE, HttpClient.describe(req));
+  list(params: ReportListParams = {}, page = 1, sendPage = page !== 1): Promise<Page> {
+    return this.listSortedAs(params, params.sortBy, page, sendPage);
   }
 
-  /** The pages from `paging.startPage`; a start page the caller gave is sent, `page=1` included. */
   /**
-   * Pages of the list. Following pages (`all` or `limit`) without a page size asks for the largest, so fewer
-   * requests; when the service tells the number of pages, a few are fetched at a time (paging.ts).
+   * Pages of the list, from `paging.startPage` (a start page the caller gave is sent, `page=1` included). Following
+   * pages (`all` or `limit`) without a page size asks for the largest, so fewer requests; when the service tells the
+   * number of pages, a few are fetched at a time (paging.ts). A sort by score is sent as the service names it
+   * (score-sort.ts).
    */
   pages(params: ReportListParams = {}, paging: PagingOptions = {}): AsyncGenerator<Page> {
     const asked = withLargestPage(params, paging);
-    return iteratePages((page) => this.list(asked, page, page !== 1 || paging.startPage !== undefined), paging);
+    const sendPage = (page: number) => page !== 1 || paging.startPage !== undefined;
+    const fetchPage =
+      asked.sortBy === 'score'
+        ? scoreSortedPages((sortBy, page) => this.listSortedAs(asked, sortBy, page, sendPage(page)))
+        : (page: number) => this.list(asked, page, sendPage(page));
+    return iteratePages(fetchPage, paging);
+  }
+
+  /** One page, its sort field sent as `sortBy` (phpRank's `result` for a score sort) rather than as `params` name it. */
+  private async listSortedAs(params: ReportListParams, sortBy: ReportSortField | ScoreSortField | undefined, page: number, sendPage: boolean): Promise<Page> {
+    const query = { ...listQuery(params), sort_by: sortBy, page: sendPage ? page : undefined };
+    const req = { method: 'GET' as const, path: '/reports', query };
+    const response = await this.http.request(req);
+    return decodePage(response.body, page, params.perPage ?? DEFAULT_PER_PAGE, HttpClient.describe(req));
   }
 
   async show(id: string): Promise<ApiRecord> {
