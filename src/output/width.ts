@@ -83,7 +83,7 @@ function graphemeWidth(grapheme: string): number {
  * How many of `parts` (grapheme clusters), taken one by one from index `from` (with `step` -1: backwards), fit in
  * `width` columns, and the columns they take. The one loop that measures while it cuts: each part is measured once.
  */
-function fit(parts: readonly string[], width: number, from = 0, step: 1 | -1 = 1): { count: number; width: number } {
+function howManyFit(parts: readonly string[], width: number, from = 0, step: 1 | -1 = 1): { count: number; width: number } {
   let used = 0;
   let count = 0;
   for (let at = from; at >= 0 && at < parts.length; at += step) {
@@ -116,7 +116,7 @@ export function fitToWidth(text: string, width: number): { text: string; width: 
   if (width === 1) return { text: '…', width: 1 };
   if (PRINTABLE_ASCII.test(text)) return { text: `${text.slice(0, width - 1)}…`, width };
   const parts = [...graphemes(text)];
-  const kept = fit(parts, width - 1);
+  const kept = howManyFit(parts, width - 1);
   return { text: `${parts.slice(0, kept.count).join('')}…`, width: kept.width + 1 };
 }
 
@@ -132,8 +132,8 @@ export function fitMiddle(text: string, width: number, head: number): { text: st
   const tailWidth = width - 1 - headWidth;
   if (PRINTABLE_ASCII.test(text)) return { text: `${text.slice(0, headWidth)}…${text.slice(text.length - tailWidth)}`, width };
   const parts = [...graphemes(text)];
-  const start = fit(parts, headWidth);
-  const end = fit(parts, width - 1 - start.width, parts.length - 1, -1);
+  const start = howManyFit(parts, headWidth);
+  const end = howManyFit(parts, width - 1 - start.width, parts.length - 1, -1);
   const shown = `${parts.slice(0, start.count).join('')}…${parts.slice(parts.length - end.count).join('')}`;
   return { text: shown, width: start.width + 1 + end.width };
 }
@@ -149,7 +149,7 @@ export function piecesOfWidth(text: string, width: number): string[] {
   const parts = [...graphemes(text)];
   const pieces: string[] = [];
   for (let at = 0; at < parts.length; ) {
-    const count = Math.max(1, fit(parts, width, at).count);
+    const count = Math.max(1, howManyFit(parts, width, at).count);
     pieces.push(parts.slice(at, at + count).join(''));
     at += count;
   }
