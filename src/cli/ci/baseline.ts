@@ -196,22 +196,31 @@ function worstFirst(a: Regression, b: Regression): number {
 
 /** `score 92 → 61 (-31), result good → decent` */
 export function describeChange(regression: Regression): string {
+  return changeParts(regression).join(', ');
+}
+
+/**
+ * What got worse, one part a change, from the comparison's own flags: `score 92 → 61 (-31)`, `result good → decent`.
+ * `minus` signs a fall (the HTML page writes a real minus sign).
+ */
+export function changeParts(regression: Regression, minus = '-'): string[] {
   const parts: string[] = [];
   const { before, now } = regression;
   if (regression.lostScore) parts.push(`score ${shownScore(before.score)} → none`);
   else if (regression.drop !== undefined && regression.drop !== 0)
-    parts.push(`score ${shownScore(before.score)} → ${shownScore(now.score)} (${signed(-regression.drop)})`);
+    parts.push(`score ${shownScore(before.score)} → ${shownScore(now.score)} (${signed(-regression.drop, minus)})`);
   if (regression.worseResult) parts.push(`result ${before.result} → ${now.result ?? 'none'}`);
-  return parts.join(', ');
+  return parts;
 }
 
 function shownScore(score: number | undefined): string {
   return score === undefined ? 'none' : formatScore(score);
 }
 
-function signed(value: number): string {
-  const shown = formatScore(value);
-  return value > 0 && shown !== '0' ? `+${shown}` : shown;
+/** `+3`, `-31`, or `0` for a change that rounds to nothing; rounded as a positive score is, whatever the sign. */
+function signed(value: number, minus: string): string {
+  const shown = formatScore(Math.abs(value));
+  return shown === '0' ? shown : `${value < 0 ? minus : '+'}${shown}`;
 }
 
 /** How many regressed, new and vanished URLs stderr names, each list then saying how many more there are. */

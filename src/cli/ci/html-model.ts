@@ -2,11 +2,11 @@
 // checks failed most, what changed since the baseline, and the compact rows the page's table is built from.
 import type { ApiRecord } from '../../api/decode.js';
 import { checkName, importanceRank } from '../../api/checks.js';
-import { formatScore, RESULT_RANK, RESULTS, readReport, type ReportResult } from '../../api/report-model.js';
+import { RESULTS, readReport, type ReportResult } from '../../api/report-model.js';
 import { timestampOf } from '../../api/timestamps.js';
 import { CheckStatsCollector, type CheckCount } from '../../output/check-stats.js';
 import { BUCKETS, bucketOf } from '../../output/report-stats.js';
-import type { BaselineComparison } from './baseline.js';
+import { changeParts, type BaselineComparison } from './baseline.js';
 import { showInvisible } from './escape.js';
 import { pageHref } from './html-markup.js';
 import { projectOf, type CiRun, type ErrorCase, type ReportCase, type SkippedCase } from './run-record.js';
@@ -144,7 +144,7 @@ function baselineView(comparison: BaselineComparison): BaselineView {
   const regressions = comparison.regressions.map((regression) => {
     const before = viewOf(regression.before.record, regression.before.url);
     const now = viewOf(regression.now.record, regression.now.url);
-    return { url: regression.url, before, now, changes: changesOf(before, now) };
+    return { url: regression.url, before, now, changes: changeParts(regression, '−') };
   });
   const checkChanges = comparison.checkChanges.map((change) => ({
     url: change.url,
@@ -153,22 +153,6 @@ function baselineView(comparison: BaselineComparison): BaselineView {
   }));
   // In the comparison's order: most new failures first, then by URL.
   return { comparison, regressions, checkChanges };
-}
-
-function changesOf(before: ReportView, now: ReportView): string[] {
-  const changes: string[] = [];
-  if (before.score !== undefined && now.score === undefined) changes.push(`score ${formatScore(before.score)} → none`);
-  else if (before.score !== undefined && now.score !== undefined && now.score !== before.score) {
-    changes.push(`score ${formatScore(before.score)} → ${formatScore(now.score)} (${signed(now.score - before.score)})`);
-  }
-  const rank = (label: ReportResult | undefined) => (label === undefined ? RESULTS.length : RESULT_RANK.get(label)!);
-  if (before.label !== undefined && rank(now.label) > rank(before.label)) changes.push(`result ${before.label} → ${now.label ?? 'none'}`);
-  return changes;
-}
-
-function signed(value: number): string {
-  const text = formatScore(Math.abs(value));
-  return value < 0 ? `−${text}` : `+${text}`;
 }
 
 function compareText(a: string, b: string): number {
