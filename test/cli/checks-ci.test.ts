@@ -1,7 +1,8 @@
 // Per-check results in CI against the phpRank mock: baselines (new failures, fixed), JUnit failures and the Markdown summary.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CheckStatsCollector } from '../../src/output/check-stats.js';
 import { tempDir } from '../helpers/cli.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { runInProcess } from '../helpers/run.js';
@@ -180,6 +181,22 @@ describe('JUnit and the summary name the failed checks', () => {
     expect(changes[0]![0]).toBe(target.url);
     expect(changes[0]![1]).toMatch(new RegExp(`\\(${newFailure}\\)$`));
     expect(changes[0]![2]).toMatch(new RegExp(`\\(${fixed}\\)$`));
+  });
+
+  it('with --summary and --html both, the per-check results are counted once for the two', async () => {
+    const add = vi.spyOn(CheckStatsCollector.prototype, 'add');
+    try {
+      const summary = join(dir.path, 'summary.md');
+      const page = join(dir.path, 'run.html');
+      const argv = ['reports', 'list', '--all', '--summary', summary, '--html', page, '-o', 'json'];
+      const { code, stderr } = await runInProcess({ argv, env: phprank.env });
+      expect(code, stderr).toBe(0);
+      expect(add).toHaveBeenCalledTimes(reports.length);
+      expect(readFileSync(summary, 'utf8')).toContain(`of ${reports.length} reports with per-check results`);
+      expect(readFileSync(page, 'utf8')).toContain(`Of the ${reports.length} reports that carry per-check results`);
+    } finally {
+      add.mockRestore();
+    }
   });
 });
 

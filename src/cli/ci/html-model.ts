@@ -4,11 +4,12 @@ import type { ApiRecord } from '../../api/decode.js';
 import { checkName, importanceRank } from '../../api/checks.js';
 import { RESULTS, readReport, type ReportResult } from '../../api/report-model.js';
 import { timestampOf } from '../../api/timestamps.js';
-import { CheckStatsCollector, type CheckCount } from '../../output/check-stats.js';
+import type { CheckCount, CheckStats } from '../../output/check-stats.js';
 import { BUCKETS, bucketOf } from '../../output/report-stats.js';
 import { changeParts, type BaselineComparison } from './baseline.js';
 import { showInvisible } from './escape.js';
 import { pageHref } from './html-markup.js';
+import { checkStatsOf } from './run-checks.js';
 import { projectOf, type CiRun, type ErrorCase, type ReportCase, type SkippedCase } from './run-record.js';
 
 /** How many lowest scores, regressions (and check changes), URLs, projects and checks are listed before the rest is cut or folded. */
@@ -62,7 +63,8 @@ export interface HtmlModel {
   baseline: BaselineView | undefined;
 }
 
-export function buildModel(run: CiRun): HtmlModel {
+/** `checks`: the run's per-check counts. */
+export function buildModel(run: CiRun, checks: CheckStats = checkStatsOf(run)): HtmlModel {
   const reportCases = run.cases.filter((c): c is ReportCase => c.kind === 'report');
   const reports = reportCases.map((c) => viewOf(c.record, c.url));
   const scored = reports.flatMap((r) => (r.score === undefined ? [] : [r.score]));
@@ -78,7 +80,7 @@ export function buildModel(run: CiRun): HtmlModel {
       .filter((r) => r.score !== undefined)
       .sort((a, b) => a.score! - b.score! || compareText(a.url, b.url))
       .slice(0, HTML_LIMITS.lowest),
-    checks: checkFigures(reportCases.map((c) => c.record)),
+    checks: checkFigures(checks),
     baseline: run.baseline ? baselineView(run.baseline) : undefined,
   };
 }
@@ -129,11 +131,8 @@ function projectFigures(reports: ReportView[]): ProjectFigures[] {
 }
 
 /** The checks failed by some report, counted over the reports that carry checks (as stats --checks counts them). */
-function checkFigures(records: ApiRecord[]): HtmlModel['checks'] {
-  const collector = new CheckStatsCollector(false);
-  for (const record of records) collector.add(record);
-  if (!collector.sawChecks) return undefined;
-  const stats = collector.total();
+function checkFigures(stats: CheckStats): HtmlModel['checks'] {
+  if (stats.withChecks === 0) return undefined;
   const failed = stats.checks
     .filter((c) => c.failed > 0)
     .sort((a, b) => b.failed - a.failed || importanceRank(a.importance) - importanceRank(b.importance) || compareText(a.check, b.check));

@@ -4,7 +4,7 @@ import { formatScore, RESULTS } from '../../api/report-model.js';
 import { plural } from '../../plural.js';
 import { VERSION } from '../../version.js';
 import { cappedLines } from '../../output/capped-list.js';
-import type { CheckCount } from '../../output/check-stats.js';
+import type { CheckCount, CheckStats } from '../../output/check-stats.js';
 import { BUCKET_NAMES, histogramSvg, percent, resultShareSvg } from './html-charts.js';
 import { html, jsonForScript, Markup, pageLink } from './html-markup.js';
 import { buildModel, HTML_LIMITS, tableData, type BaselineView, type HtmlModel, type ReportView } from './html-model.js';
@@ -15,8 +15,8 @@ import { describeShare } from './shard.js';
 import { capitalise, verdictReasons } from './summary.js';
 
 /** The page for one run; `exitCode` is the run's own, which the verdict states. */
-export function renderHtml(run: CiRun, exitCode: number): string {
-  const model = buildModel(run);
+export function renderHtml(run: CiRun, exitCode: number, checks?: CheckStats): string {
+  const model = buildModel(run, checks);
   const script = `(${String(reportPageScript)})();`;
   const { createHash } = process.getBuiltinModule('node:crypto');
   const scriptHash = createHash('sha256').update(script).digest('base64');

@@ -11,6 +11,7 @@ import type { Gate } from '../gates.js';
 import { compareWithBaseline, baselineReport, loadBaseline, type Baseline } from './baseline.js';
 import { recordsHaveChecks } from './check-changes.js';
 import { checkOutputPath } from './report-files.js';
+import type { CheckStats } from '../../output/check-stats.js';
 import type { CiCase, CiRun } from './run-record.js';
 import type { SelectedShare } from './shard.js';
 
@@ -142,18 +143,22 @@ export class CiReporter {
     }
     const exitCode = code !== ExitCode.ok ? code : run.baseline?.checksUnjudged ? ExitCode.server : run.baseline?.failed ? ExitCode.gate : code;
     const files = await import('./report-files.js');
+    // The summary and the page show the same per-check counts: counted once for both.
+    const { checkStatsOf } = await import('./run-checks.js');
+    let checks: CheckStats | undefined;
+    const checkStats = () => (checks ??= checkStatsOf(run));
     if (this.flags.junit !== undefined) {
       const { renderJunit } = await import('./junit.js');
       await files.writeFileAtomically(this.flags.junit, renderJunit(run), ctx.secrets);
     }
     if (this.flags.summary !== undefined) {
       const { renderSummary } = await import('./summary.js');
-      await files.appendToFile(this.flags.summary, renderSummary(run, exitCode), ctx.secrets);
+      await files.appendToFile(this.flags.summary, renderSummary(run, exitCode, checkStats()), ctx.secrets);
     }
     if (this.flags.html !== undefined) {
       // Loaded only here: the page's template, style and script cost nothing to a run without --html.
       const { renderHtml } = await import('./html.js');
-      await files.writeFileAtomically(this.flags.html, renderHtml(run, exitCode), ctx.secrets);
+      await files.writeFileAtomically(this.flags.html, renderHtml(run, exitCode, checkStats()), ctx.secrets);
     }
     return exitCode;
   }

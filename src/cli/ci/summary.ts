@@ -2,10 +2,11 @@
 import { plural } from '../../plural.js';
 import { formatScore, readReport, RESULTS, type ReportResult } from '../../api/report-model.js';
 import { cappedLines } from '../../output/capped-list.js';
-import { CheckStatsCollector } from '../../output/check-stats.js';
+import type { CheckStats } from '../../output/check-stats.js';
 import { describeChange, type BaselineComparison } from './baseline.js';
 import { countChanges, describeChecks } from './check-changes.js';
 import { markdownText as md } from './escape.js';
+import { checkStatsOf } from './run-checks.js';
 import type { CiRun, ErrorCase, ReportCase } from './run-record.js';
 import { describeShare } from './shard.js';
 
@@ -16,8 +17,8 @@ export const LIST_CAP = 50;
 /** How many checks the "most failed checks" table shows. */
 export const CHECKS_SHOWN = 10;
 
-/** The Markdown for one run; `exitCode` is the run's own, which the verdict states. */
-export function renderSummary(run: CiRun, exitCode: number): string {
+/** The Markdown for one run; `exitCode` is the run's own, which the verdict states; `checks`: its per-check counts. */
+export function renderSummary(run: CiRun, exitCode: number, checks: CheckStats = checkStatsOf(run)): string {
   const reports = run.cases.filter((c): c is ReportCase => c.kind === 'report');
   const errors = run.cases.filter((c): c is ErrorCase => c.kind === 'error');
   const skipped = run.cases.length - reports.length - errors.length;
@@ -27,8 +28,8 @@ export function renderSummary(run: CiRun, exitCode: number): string {
   if (errors.length > 0) blocks.push(errorTable(errors));
   const lowest = lowestScores(reports);
   if (lowest.length > 0) blocks.push(lowest);
-  const checks = mostFailedChecks(reports);
-  if (checks.length > 0) blocks.push(checks);
+  const failed = mostFailedChecks(checks);
+  if (failed.length > 0) blocks.push(failed);
   if (run.baseline) blocks.push(...baselineBlocks(run.baseline));
   blocks.push(verdict(run, exitCode, errors.length));
   return `${blocks.map((lines) => lines.join('\n')).join('\n\n')}\n\n`;
@@ -106,11 +107,8 @@ function baselineBlocks(comparison: BaselineComparison): string[][] {
 }
 
 /** The checks failed by the most reports, most important first: the site's to-do list. Nothing without per-check results. */
-function mostFailedChecks(reports: ReportCase[]): string[] {
-  const collector = new CheckStatsCollector(false);
-  for (const { record } of reports) collector.add(record);
-  if (!collector.sawChecks) return [];
-  const stats = collector.total();
+function mostFailedChecks(stats: CheckStats): string[] {
+  if (stats.withChecks === 0) return [];
   const failing = stats.checks.filter((count) => count.failed > 0);
   const heading = `**Most failed checks** (of ${plural(stats.withChecks, 'report')} with per-check results)`;
   if (failing.length === 0) return [heading, '', 'Every check passed on every report.'];
