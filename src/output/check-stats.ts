@@ -4,6 +4,7 @@ import { checkName, importanceRank, reportChecks, type Importance } from '../api
 import { wrapLines } from './check-lines.js';
 import { loadPalette } from './colors.js';
 import type { OutputDocument } from './formats.js';
+import { ProjectGroups } from './project-groups.js';
 import type { StatsOutput } from './stats.js';
 import { terminalText } from './terminal-text.js';
 import type { ServiceRecord } from './types.js';
@@ -42,24 +43,15 @@ const newTally = (): Tally => ({ reports: 0, withChecks: 0, counts: new Map() })
 
 /** Collects reports as they arrive; memory grows with the checks and projects, not the reports. */
 export class CheckStatsCollector {
-  private readonly all = newTally();
-  private readonly groups = new Map<string, Tally>();
+  private readonly groups: ProjectGroups<Tally>;
 
-  constructor(private readonly byProject: boolean) {}
+  constructor(byProject: boolean) {
+    this.groups = new ProjectGroups(byProject, newTally);
+  }
 
   add(record: ServiceRecord): void {
-    const targets = [this.all];
-    if (this.byProject) {
-      const project = typeof record.project === 'string' || typeof record.project === 'number' ? String(record.project) : '';
-      let group = this.groups.get(project);
-      if (!group) {
-        group = newTally();
-        this.groups.set(project, group);
-      }
-      targets.push(group);
-    }
     const outcomes = reportChecks(record);
-    for (const tally of targets) {
+    for (const tally of this.groups.talliesOf(record)) {
       tally.reports++;
       if (outcomes === undefined) continue;
       tally.withChecks++;
@@ -75,18 +67,16 @@ export class CheckStatsCollector {
 
   /** Whether some report carried per-check results: without any, there is nothing to count (the seed dialect). */
   get sawChecks(): boolean {
-    return this.all.withChecks > 0;
+    return this.groups.all.withChecks > 0;
   }
 
   total(): CheckStats {
-    return summarise(this.all);
+    return summarise(this.groups.all);
   }
 
   /** One entry a project, by name ('' for reports without a project, last). */
   perProject(): CheckStats[] {
-    return [...this.groups.entries()]
-      .sort(([a], [b]) => (a === '' ? 1 : b === '' ? -1 : a.localeCompare(b)))
-      .map(([project, tally]) => ({ project, ...summarise(tally) }));
+    return this.groups.perProject().map(([project, tally]) => ({ project, ...summarise(tally) }));
   }
 }
 

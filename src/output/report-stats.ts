@@ -1,6 +1,7 @@
 // Summing up reports for `reports stats`: counts per result, score minimum/median/mean/maximum, 10-point histogram.
 // Each report is read through the record model: the same figures whether it came in the seed dialect or phpRank's.
 import { readReport } from '../api/report-model.js';
+import { ProjectGroups } from './project-groups.js';
 import type { ServiceRecord } from './types.js';
 
 /** Ten buckets: 0-9, 10-19, ..., 80-89 and 90-100 (a perfect 100 joins the top bucket). */
@@ -32,25 +33,16 @@ export interface ReportStats {
 
 /** Collects reports as they arrive; memory grows by one number a scored report. */
 export class StatsCollector {
-  private readonly groups = new Map<string, { counts: Record<string, number>; scores: number[] }>();
-  private readonly all = { counts: {} as Record<string, number>, scores: [] as number[] };
+  private readonly groups: ProjectGroups<{ counts: Record<string, number>; scores: number[] }>;
 
-  constructor(private readonly byProject: boolean) {}
+  constructor(byProject: boolean) {
+    this.groups = new ProjectGroups(byProject, () => ({ counts: {}, scores: [] }));
+  }
 
   add(record: ServiceRecord): void {
     const { label, score } = readReport(record);
     const key = label ?? 'other';
-    const targets = [this.all];
-    if (this.byProject) {
-      const project = typeof record.project === 'string' || typeof record.project === 'number' ? String(record.project) : '';
-      let group = this.groups.get(project);
-      if (!group) {
-        group = { counts: {}, scores: [] };
-        this.groups.set(project, group);
-      }
-      targets.push(group);
-    }
-    for (const target of targets) {
+    for (const target of this.groups.talliesOf(record)) {
       target.counts[key] = (target.counts[key] ?? 0) + 1;
       if (score !== undefined && Number.isFinite(score)) target.scores.push(score);
     }
@@ -58,14 +50,12 @@ export class StatsCollector {
 
   /** The whole set's figures. */
   total(): ReportStats {
-    return summarise(this.all.counts, this.all.scores);
+    return summarise(this.groups.all.counts, this.groups.all.scores);
   }
 
   /** One entry a project, by name ('' for reports without a project, last). */
   perProject(): ReportStats[] {
-    return [...this.groups.entries()]
-      .sort(([a], [b]) => (a === '' ? 1 : b === '' ? -1 : a.localeCompare(b)))
-      .map(([project, group]) => ({ project, ...summarise(group.counts, group.scores) }));
+    return this.groups.perProject().map(([project, group]) => ({ project, ...summarise(group.counts, group.scores) }));
   }
 }
 
