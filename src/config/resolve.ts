@@ -1,6 +1,6 @@
 // Precedence of each connection setting: flag, then environment, then the profile's stored value.
 import { originOf } from '../api/base-url.js';
-import { emptyFlagError, RsapiError, UsageError } from '../errors.js';
+import { RsapiError, UsageError } from '../errors.js';
 import { nearest } from '../suggest.js';
 import { checkProfileName, parseSettingValue, storedSetting } from './keys.js';
 import { profileOf, readStoredConfig, storedActiveProfile, storedProfileNames, type ProfileSettings, type StoredConfig } from './store.js';
@@ -49,15 +49,8 @@ function readConfigUnlessNeedless(flags: ConnectionFlags, env: NodeJS.ProcessEnv
   }
 }
 
+/** `flags` as commander parsed them: an empty value was refused there (refuseEmptyValues), never passed on to the next source. */
 export function resolveSettings(flags: ConnectionFlags, env: NodeJS.ProcessEnv): ResolvedSettings {
-  // An empty flag is a mistake (an unset shell variable?), not a request for the next source.
-  for (const [flag, value] of [
-    ['--base-url', flags.baseUrl],
-    ['--api-key', flags.apiKey],
-    ['--profile', flags.profile],
-  ] as const) {
-    if (value !== undefined && value.trim() === '') throw emptyFlagError(flag);
-  }
   const { config, unreadable } = readConfigUnlessNeedless(flags, env);
   const active = storedActiveProfile(config);
   const [name, profileSource]: [string, ProfileSource] = flags.profile

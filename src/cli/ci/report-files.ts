@@ -7,9 +7,11 @@ import { UsageError } from '../errors.js';
 import { fileError } from '../files.js';
 import type { Secrets } from '../secrets.js';
 
-/** A path rsapi will write at the end of the run: refused now (exit 2) if its folder is missing or it is a folder. */
+/**
+ * A path rsapi will write at the end of the run: refused now (exit 2) if its folder is missing or it is a folder. An
+ * empty path never comes here: commander refuses an empty flag value (refuseEmptyValues).
+ */
 export function checkOutputPath(path: string, flag: string): void {
-  if (path.trim() === '') throw new UsageError(`${flag} needs a file path (it was empty)`);
   const folder = dirname(path);
   let folderStat: Stats;
   try {
