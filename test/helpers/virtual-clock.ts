@@ -1,17 +1,28 @@
-// A clock whose sleeps run side by side in virtual time: when nothing else can run, time jumps to the next wake-up.
+// A clock whose sleeps run side by side in virtual time: when nothing else runs, time jumps to the next wake-up.
 import { InterruptedError } from '../../src/api/errors.js';
-import type { Clock } from '../../src/api/retry-policy.js';
+import type { Clock } from '../../src/api/clock.js';
 
 interface Timer {
   at: number;
-  resolve: () => void;
+  fire: () => void;
 }
 
 /**
+ * Turns of the event loop before time may move: a loopback request to a server in this process is answered within
+ * 3-4 (measured with undici and node:http), the mock's own awaits add a few; this leaves a wide margin.
+ */
+const IDLE_TURNS = 20;
+/** Work under way outside the event loop (the thread pool's file reads, as a lazy import makes; connects; writes). */
+const OUTSIDE_WORK = /^(FSReq|FileHandle|ConnectWrap|GetAddrInfo|GetNameInfo|WriteWrap|ShutdownWrap)/;
+
+/**
  * FakeClock (./fake-clock.ts) adds every sleep to one timeline, as if they ran one after the other; concurrent work
- * (eight requests waiting at once) needs sleeps that overlap. Here a sleep ends when virtual time reaches it, and
- * time moves on only once the event loop has nothing else to do (a few turns of setImmediate), to the earliest
- * wake-up. Only for work that waits on this clock alone: real I/O would be overtaken.
+ * (eight requests waiting at once) needs sleeps that overlap. Here a sleep ends when virtual time reaches it, and time
+ * moves on only once the event loop has had nothing else to do (turns of setImmediate, and no file read, connect or
+ * write under way outside it), to the earliest wake-up. Share one with the mock (`startMock({ clock })`) so that the
+ * service's window and delays and the client's waits keep one time. Request timeouts stay real (undici's): a timeout
+ * that time jumped to would overtake an answer still on its way. Work of another process is overtaken too (a
+ * spawned binary runs on real time).
  */
 export class VirtualClock implements Clock {
   private time = 0;
@@ -29,19 +40,28 @@ export class VirtualClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(new InterruptedError());
     return new Promise((resolve, reject) => {
-      const timer: Timer = { at: this.time + Math.max(0, ms), resolve };
-      this.timers.push(timer);
+      const timer = this.add(ms, resolve);
       signal?.addEventListener(
         'abort',
         () => {
-          const index = this.timers.indexOf(timer);
-          if (index >= 0) this.timers.splice(index, 1);
+          this.remove(timer);
           reject(new InterruptedError());
         },
         { once: true },
       );
-      this.advanceSoon();
     });
+  }
+
+  private add(ms: number, fire: () => void): Timer {
+    const timer: Timer = { at: this.time + Math.max(0, ms), fire };
+    this.timers.push(timer);
+    this.advanceSoon();
+    return timer;
+  }
+
+  private remove(timer: Timer): void {
+    const index = this.timers.indexOf(timer);
+    if (index >= 0) this.timers.splice(index, 1);
   }
 
   private advanceSoon(): void {
@@ -52,14 +72,23 @@ export class VirtualClock implements Clock {
 
   private async advance(): Promise<void> {
     while (this.timers.length > 0) {
-      // Let everything that can run without time passing run first.
-      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+      // Let everything that can run without time passing run first: work queued now, then I/O under way.
+      await quiet();
       if (this.timers.length === 0) break;
       this.timers.sort((a, b) => a.at - b.at);
       const next = this.timers.shift()!;
       this.time = Math.max(this.time, next.at);
-      next.resolve();
+      next.fire();
     }
     this.advancing = false;
+  }
+}
+
+/** Resolves once the event loop has turned IDLE_TURNS times and nothing is under way outside it. */
+async function quiet(): Promise<void> {
+  for (;;) {
+    for (let turn = 0; turn < IDLE_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
+    if (!process.getActiveResourcesInfo().some((resource) => OUTSIDE_WORK.test(resource))) return;
+    await new Promise((resolve) => setTimeout(resolve, 1));
   }
 }

@@ -12,6 +12,7 @@ import { BIN, cleanEnv, tempDir, type CliResult } from '../../../../helpers/cli.
 import { scratchMaker } from '../../../../helpers/scratch.js';
 import { runInProcess } from '../../../../helpers/run.js';
 import { mockPerTest } from '../../../../helpers/mock.js';
+import { GateClock } from '../../../../helpers/gate-clock.js';
 
 const mock = mockPerTest({ seed: 0 });
 const cleanups: (() => void)[] = [];
@@ -65,13 +66,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('one run per journal', () => {
   it('a second run on a journal in use exits 2 at once, naming the file, and sends nothing', async () => {
-    const fixture = await mock({ latencyMs: 1_000 });
+    // The mock's latency waits on a gate: the first run's first request (and so the run, holding the journal) stays
+    // under way until the second run has met the lock, however long a loaded machine takes to get there.
+    const gate = new GateClock();
+    const fixture = await mock({ latencyMs: 1_000, clock: gate });
     const dir = scratch();
     const journal = join(dir, 'run.journal');
-    // The first run holds the journal for 3 rounds of 1 s: room for the second (in-process, loading the CLI first on a
-    // loaded machine) to meet the lock; with 0.2 s rounds it sometimes came after the first run had ended.
     const file = urlFile(dir, urls('locked.example', 6));
     const first = start(['reports', 'create', '--from-file', file, '--concurrency', '2', '--journal', journal, '-q'], fixture.env);
+    cleanups.push(() => gate.open());
     await until(() => fixture.server.requests.length > 0);
     const seen = fixture.server.requests.length;
     const started = Date.now();
@@ -79,6 +82,7 @@ describe('one run per journal', () => {
     expect(second.code).toBe(2);
     expect(second.stderr).toContain(`the journal ${journal} is in use by another run (pid ${first.child.pid}`);
     expect(Date.now() - started).toBeLessThan(5_000);
+    gate.open();
     const result = await first.done;
     expect(result.code).toBe(0);
     // Every request came from the first run: one POST per URL.

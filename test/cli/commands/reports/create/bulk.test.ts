@@ -74,7 +74,9 @@ function expectExactlyOnce(fixture: MockFixture, wanted: string[]): Map<string, 
 
 describe('bulk create under faults', () => {
   it('300 URLs with dropped answers, 503s after storing, plain 503s and latency: one report per distinct URL, output and journal agree', async () => {
-    const fixture = await mock({ latencyMs: 5, dropAfterCreate: 0.2, failAfterCreate: 0.1, failRate: 0.05, random: seededRandom(7) });
+    // The latency and the run's backoff share one virtual time: requests overlap as they would, at no real cost.
+    const clock = new VirtualClock();
+    const fixture = await mock({ latencyMs: 5, dropAfterCreate: 0.2, failAfterCreate: 0.1, failRate: 0.05, random: seededRandom(7), clock });
     const dir = scratch();
     // Longest first: when …/p/1 is looked up, …/p/1x and …/p/1xx are already there and newer.
     const wanted = urls('bulk.example', 300).reverse();
@@ -86,6 +88,7 @@ describe('bulk create under faults', () => {
     const result = await runInProcess({
       argv: ['reports', 'create', '--from-file', file, '--skip-invalid', '--concurrency', '8', '--retries', '4', '--journal', journal, '-o', 'ndjson'],
       env: fixture.env,
+      clock,
     });
 
     expect(result.stderr).toMatch(/created 300 \(\d+ found after a lost answer\), failed 0, skipped 0 \(journal\), duplicates 2, invalid 1/);
@@ -174,7 +177,10 @@ describe('bulk create under faults', () => {
         .sort(),
     ).toEqual(createdFirst.map((line) => line.url).sort());
 
-    const second = await runInProcess({ argv: args, env: fixture.env, clock: new FakeClock() });
+    // The re-run is in-process: the mock's latency and the run's waits move to one virtual time.
+    const clock = new VirtualClock();
+    fixture.server.options.clock = clock;
+    const second = await runInProcess({ argv: args, env: fixture.env, clock });
     expect(second.code).toBe(0);
     expect(second.stderr).toContain(`skipping ${createdFirst.length} URLs already created (journal`);
     const ids = expectExactlyOnce(fixture, wanted);
