@@ -1,6 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { startMockServer, type MockOptions, type MockServer } from '../../src/mock/server.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { as, call, seededRandom } from './http.js';
 
 /** Runs `body` against a fresh server, closed afterwards whatever happens. */
@@ -33,7 +34,9 @@ async function timed(action: () => Promise<unknown>): Promise<number> {
 
 describe('rate limit', () => {
   it('answers 429 with Retry-After past the limit, then lets requests through after the window', async () => {
-    await withServer({ rateLimit: 3, rateLimitWindowMs: 1000 }, async (server) => {
+    // The window runs on a FakeClock: waiting it out is a sleep of virtual time.
+    const clock = new FakeClock();
+    await withServer({ rateLimit: 3, rateLimitWindowMs: 1000, clock }, async (server) => {
       const allowed = [await call(server, 'GET', '/reports'), await call(server, 'GET', '/reports'), await call(server, 'GET', '/reports')];
       expect(allowed.map((answer) => answer.status)).toEqual([200, 200, 200]);
       expect(allowed.map((answer) => answer.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1', '0']);
@@ -46,7 +49,7 @@ describe('rate limit', () => {
       expect(refused.headers.get('x-ratelimit-limit')).toBe('3');
       expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
 
-      await sleep(1100);
+      await clock.sleep(1100);
       expect((await call(server, 'GET', '/reports')).status).toBe(200);
     });
   });

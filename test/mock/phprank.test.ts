@@ -6,6 +6,7 @@ import { CHECK_IDS } from '../../src/api/checks.js';
 import { IMPORTANCE_WEIGHT } from '../../src/mock/phprank-audit.js';
 import { startMockServer, type MockOptions, type MockServer } from '../../src/mock/server.js';
 import { as, call, seededRandom } from './http.js';
+import { GateClock } from '../helpers/gate-clock.js';
 
 interface CheckBody {
   passed: boolean;
@@ -193,8 +194,9 @@ describe('phpRank create', () => {
   });
 
   it('stores a slow audit even when the client gave up, and keeps the after-create faults', async () => {
-    // The client gives up once the POST (body and all) has arrived; the audit takes 1.5 s (room for a loaded machine between the checks).
-    await withServer({ storeDelayMs: 1_500, rateLimit: 0 }, async (own) => {
+    // The client gives up once the POST (body and all) has arrived; the audit waits on a gate the test opens after that.
+    const audit = new GateClock();
+    await withServer({ storeDelayMs: 1_500, rateLimit: 0, clock: audit }, async (own) => {
       const giveUp = new AbortController();
       const gaveUp = fetch(`${own.baseUrl}/reports`, {
         method: 'POST',
@@ -208,6 +210,7 @@ describe('phpRank create', () => {
       giveUp.abort();
       await expect(gaveUp).rejects.toThrow();
       expect(own.reports().some((report) => report.url === 'slow.example/new')).toBe(false);
+      audit.open();
       const stored = () => own.reports().filter((report) => report.url === 'slow.example/new');
       for (let waited = 0; stored().length === 0 && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(stored()).toHaveLength(1);

@@ -27,15 +27,15 @@ describe('slow audits with a short timeout (mock storeDelayMs)', () => {
     { concurrency: 4, count: 6, timeout: 'stored setting' },
   ])('concurrency $concurrency, timeout from the $timeout: exactly one report per URL, one POST each, exit 0', async ({ concurrency, count, timeout }) => {
     // Twice the timeout: every POST times out well before its report is stored, and the watch (real time, 3 s) finds it.
-    const fixture = await mock({ storeDelayMs: 600 });
+    const fixture = await mock({ storeDelayMs: 400 });
     const wanted = pages(`c${concurrency}.slow.example`, count);
     // The same page in another form is the same URL.
     const input = [...wanted, wanted[0]!.replace('https://c', 'HTTPS://C')];
     const args = ['reports', 'create', ...input, '--concurrency', String(concurrency), '-q'];
-    if (timeout === 'flag') args.push('--timeout', '0.3');
+    if (timeout === 'flag') args.push('--timeout', '0.2');
     else {
       mkdirSync(fixture.configDir, { recursive: true });
-      writeFileSync(join(fixture.configDir, 'config.json'), JSON.stringify({ profiles: { default: { timeout: 0.3 } } }), { mode: 0o600 });
+      writeFileSync(join(fixture.configDir, 'config.json'), JSON.stringify({ profiles: { default: { timeout: 0.2 } } }), { mode: 0o600 });
     }
     const result = await runInProcess({ argv: args, env: fixture.env, clock: systemClock });
     expect(result.stderr).toContain(`created ${count} (${count} found after a lost answer), failed 0, duplicates 1`);
@@ -46,9 +46,9 @@ describe('slow audits with a short timeout (mock storeDelayMs)', () => {
   });
 
   it('one URL: says what it waits for, then prints the report found', async () => {
-    const fixture = await mock({ storeDelayMs: 700 });
+    const fixture = await mock({ storeDelayMs: 400 });
     const result = await runInProcess({
-      argv: ['reports', 'create', 'https://one.slow.example/', '--timeout', '0.3', '--json'],
+      argv: ['reports', 'create', 'https://one.slow.example/', '--timeout', '0.2', '--json'],
       env: fixture.env,
       clock: systemClock,
     });
@@ -61,7 +61,7 @@ describe('slow audits with a short timeout (mock storeDelayMs)', () => {
   it('an audit slower than the watch: unsettled, exit 7, with the hint to check before creating again; never a second POST', async () => {
     const fixture = await mock({ storeDelayMs: 5_000 });
     // The watch's 3 s pass on a fake clock; the report, stored after 5 real seconds, cannot show up before it ends.
-    const result = await runInProcess({ argv: ['reports', 'create', 'https://slower.example/', '--timeout', '0.3'], env: fixture.env, clock: new FakeClock() });
+    const result = await runInProcess({ argv: ['reports', 'create', 'https://slower.example/', '--timeout', '0.2'], env: fixture.env, clock: new FakeClock() });
     expect(result.code).toBe(7);
     expect(result.stderr).toMatch(/no report showed up within 3 s; the report for https:\/\/slower\.example\/ may still be created/);
     expect(result.stderr).toContain("rsapi reports list --project 'slower.example' --sort-by id --sort desc --limit 10");
