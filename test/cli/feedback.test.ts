@@ -37,11 +37,14 @@ describe('a slow create on a terminal', () => {
   });
 
   it('none of it in a pipe, nor on a terminal in CI', async () => {
-    const piped = await runInProcess({ argv: ['reports', 'create', 'https://example.com/slow-pipe'], env: slow.env });
+    // Side by side: each waits out the same slow answer.
+    const [piped, ci] = await Promise.all([
+      runInProcess({ argv: ['reports', 'create', 'https://example.com/slow-pipe'], env: slow.env }),
+      onTerminal(['reports', 'create', 'https://example.com/slow-ci'], { CI: 'true' }),
+    ]);
     expect(piped.code).toBe(0);
     expect(piped.stderr).not.toMatch(FRAME);
     expect(piped.stderr).not.toContain('\u001b[2K');
-    const ci = await onTerminal(['reports', 'create', 'https://example.com/slow-ci'], { CI: 'true' });
     expect(ci.code).toBe(0);
     expect(ci.screen).not.toMatch(FRAME);
   });
