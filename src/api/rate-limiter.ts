@@ -1,4 +1,5 @@
-// Pacing to the service's rate limit: one limiter per HTTP client, shared by all its requests, that follows X-RateLimit-* and holds requests when the budget is spent.
+// Pacing to the service's rate limit: one limiter per HTTP client, shared by all its requests, that follows
+// X-RateLimit-* and holds requests when the budget is spent.
 import { InterruptedError } from './errors.js';
 import type { Clock } from './retry-policy.js';
 

@@ -420,7 +420,8 @@ function ambiguity(candidates: readonly ApiRecord[]): string {
     .map((record) => String(record.id))
     .join(', ');
   const more = candidates.length > 10 ? ', ...' : '';
-  return `the answer was lost, no report is stored under its URL, and ${candidates.length} reports created since it was sent could be its page's after a redirect (ids ${ids}${more})`;
+  const since = `${candidates.length} reports created since it was sent could be its page's after a redirect`;
+  return `the answer was lost, no report is stored under its URL, and ${since} (ids ${ids}${more})`;
 }
 
 /** Whether generated_at differs between two versions of a report; undefined when either has none. */

@@ -1,4 +1,5 @@
-// Deleting one or many reports or projects: confirmation, N at a time, an outcome line each, a summary, the first failure's code; Ctrl-C and a closed stdout start nothing new.
+// Deleting one or many reports or projects: confirmation, N at a time, an outcome line each, a summary, the first
+// failure's code; Ctrl-C and a closed stdout start nothing new.
 import { plural } from '../plural.js';
 import { oneLineForStderr } from './stderr.js';
 import { RsapiError } from '../api/errors.js';

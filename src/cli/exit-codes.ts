@@ -67,7 +67,8 @@ export function hintOf(error: unknown): string | undefined {
   if (error instanceof PagingUnsupportedError) return 'use --per-page 100 without --all, or `rsapi api GET …` to see what it answers';
   if (error instanceof UnsettledCreateError) {
     // By project, newest first: a page that redirected is stored under its final URL, which a search by this one misses.
-    return `check before creating it again (the newest reports of its project): \`rsapi reports list --project '${reportProject(error.url)}' --sort-by id --sort desc --limit 10\`; a run with --journal looks it up first when resumed`;
+    const newest = `rsapi reports list --project '${reportProject(error.url)}' --sort-by id --sort desc --limit 10`;
+    return `check before creating it again (the newest reports of its project): \`${newest}\`; a run with --journal looks it up first when resumed`;
   }
   if (error instanceof NetworkError) {
     return error.kind === 'timeout' ? 'the service did not answer in time; raise --timeout or try again' : 'check the base URL and that the service is running';

@@ -52,18 +52,7 @@ const SETTINGS_LOCK_WAIT_MS = 10_000;
 
 function underLock<T>(env: NodeJS.ProcessEnv, locks: LockFiles, work: () => Promise<T>): Promise<T> {
   const path = configPath(env);
-  return locks.withLock(
-    `${path}.lock`,
-    SETTINGS_LOCK_WAIT_MS,
-    work,
-    (holder) =>
-      new RsapiError(
-        `the settings file ${path} stayed locked by another rsapi${holder > 0 ? ` (pid ${holder})` : ''} for ${SETTINGS_LOCK_WAIT_MS / 1000} s; nothing was changed`,
-        {
-          hint: `try again; if no other rsapi runs, remove ${path}.lock`,
-        },
-      ),
-  );
+  return locks.withLock(`${path}.lock`, SETTINGS_LOCK_WAIT_MS, work, (holder) => lockedError(path, holder));
 }
 
 interface SettingsStore {
@@ -94,4 +83,12 @@ function plainObject(value: unknown): Record<string, unknown> {
 
 function withoutUndefined(settings: ProfileSettings): ProfileSettings {
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) as ProfileSettings;
+}
+
+/** The settings file stayed locked by another rsapi, named by its pid when the lock file tells it. */
+function lockedError(path: string, holder: number): RsapiError {
+  const by = `another rsapi${holder > 0 ? ` (pid ${holder})` : ''}`;
+  return new RsapiError(`the settings file ${path} stayed locked by ${by} for ${SETTINGS_LOCK_WAIT_MS / 1000} s; nothing was changed`, {
+    hint: `try again; if no other rsapi runs, remove ${path}.lock`,
+  });
 }

@@ -31,7 +31,10 @@ export interface MockOptions {
   dropAfterCreate?: number;
   failAfterCreate?: number;
   stallRate?: number;
-  /** A create is stored (and answered) only this long after it arrived, as a service that audits the page first; it is stored even if the client gave up meanwhile. */
+  /**
+   * A create is stored (and answered) only this long after it arrived, as a service that audits the page first; it
+   * is stored even if the client gave up meanwhile.
+   */
   storeDelayMs?: number;
   random?: () => number;
   /** The time the throttle's window and the latency and store delays run on; a test shares a fake one with the client, so none of them waits real time. */

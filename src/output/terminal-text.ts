@@ -1,4 +1,5 @@
-// The one terminal-safety rule: text from a service is shown with its control characters, escape sequences and bidi overrides escaped, never raw, never dropped.
+// The one terminal-safety rule: text from a service is shown with its control characters, escape sequences and bidi
+// overrides escaped, never raw, never dropped.
 
 /**
  * What a terminal would act on rather than show: C0 controls (ESC, BEL, CR, LF...), DEL, C1 controls

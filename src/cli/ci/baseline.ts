@@ -253,12 +253,14 @@ export function baselineReport(comparison: BaselineComparison): string[] {
 export function baselineVerdict(comparison: BaselineComparison): string {
   const { regressions, compared, maxDrop } = comparison;
   const of = `${regressions.length} of ${plural(compared, 'report')}`;
+  const judged = `rsapi: baseline ${comparison.failed ? 'failed' : 'passed'}`;
+  const lower = `${of} scored lower or got a worse result than in ${comparison.path}`;
   const head =
     maxDrop === undefined
       ? comparison.failOnNewFailures
-        ? `rsapi: baseline ${comparison.failed ? 'failed' : 'passed'}: ${of} scored lower or got a worse result than in ${comparison.path} (listed, not failed without --max-drop)`
-        : `rsapi: baseline: ${of} scored lower or got a worse result than in ${comparison.path} (not a gate without --max-drop)`
-      : `rsapi: baseline ${comparison.failed ? 'failed' : 'passed'}: ${of} fell by more than ${plural(maxDrop, 'point')} or got a worse result (--max-drop ${maxDrop})`;
+        ? `${judged}: ${lower} (listed, not failed without --max-drop)`
+        : `rsapi: baseline: ${lower} (not a gate without --max-drop)`
+      : `${judged}: ${of} fell by more than ${plural(maxDrop, 'point')} or got a worse result (--max-drop ${maxDrop})`;
   const others =
     comparison.newUrls.length + comparison.vanished.length > 0
       ? `; ${comparison.newUrls.length} new, ${comparison.vanished.length} vanished (listed, not failed)`

@@ -27,10 +27,15 @@ export function histogramSvg(buckets: readonly number[], labelId: string): Marku
     const y = TOP + plot - height;
     const middle = x + slot / 2;
     const tip = `${BUCKET_NAMES[index]}: ${plural(count, 'report')}`;
-    return html`<g class="bar ${BUCKET_RESULT[index]}"><title>${tip}</title><rect x="${x + 4}" y="${y}" width="${slot - 8}" height="${height}" rx="2"></rect><text class="count" x="${middle}" y="${y - 6}">${count}</text><text class="axis" x="${middle}" y="${HEIGHT - BOTTOM + 18}">${BUCKET_NAMES[index]}</text></g>`;
+    const bar = html`<rect x="${x + 4}" y="${y}" width="${slot - 8}" height="${height}" rx="2"></rect>`;
+    const countText = html`<text class="count" x="${middle}" y="${y - 6}">${count}</text>`;
+    const axisText = html`<text class="axis" x="${middle}" y="${HEIGHT - BOTTOM + 18}">${BUCKET_NAMES[index]}</text>`;
+    return html`<g class="bar ${BUCKET_RESULT[index]}"><title>${tip}</title>${bar}${countText}${axisText}</g>`;
   });
   const baseline = TOP + plot + 0.5;
-  return html`<svg class="histogram" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${labelId}" preserveAspectRatio="xMidYMid meet"><line class="base" x1="${LEFT}" x2="${WIDTH - LEFT}" y1="${baseline}" y2="${baseline}"></line>${bars}</svg>`;
+  const line = html`<line class="base" x1="${LEFT}" x2="${WIDTH - LEFT}" y1="${baseline}" y2="${baseline}"></line>`;
+  const box = `0 0 ${WIDTH} ${HEIGHT}`;
+  return html`<svg class="histogram" viewBox="${box}" role="img" aria-labelledby="${labelId}" preserveAspectRatio="xMidYMid meet">${line}${bars}</svg>`;
 }
 
 /** One bar split by result, each part as wide as its share of the reports. */
@@ -41,7 +46,8 @@ export function resultShareSvg(parts: readonly { name: string; className: string
     .filter((part) => part.count > 0)
     .map((part) => {
       const width = (part.count / total) * 1000;
-      const segment = html`<rect class="${part.className}" x="${x.toFixed(2)}" y="0" width="${width.toFixed(2)}" height="20"><title>${part.name}: ${part.count} (${percent(part.count, total)})</title></rect>`;
+      const title = html`<title>${part.name}: ${part.count} (${percent(part.count, total)})</title>`;
+      const segment = html`<rect class="${part.className}" x="${x.toFixed(2)}" y="0" width="${width.toFixed(2)}" height="20">${title}</rect>`;
       x += width;
       return segment;
     });

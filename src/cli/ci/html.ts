@@ -7,10 +7,10 @@ import { cappedLines } from '../../output/capped-list.js';
 import type { CheckCount, CheckStats } from '../../output/check-stats.js';
 import { BUCKET_NAMES, histogramSvg, percent, resultShareSvg } from './html-charts.js';
 import { html, jsonForScript, Markup, pageLink } from './html-markup.js';
-import { buildModel, HTML_LIMITS, tableData, type BaselineView, type HtmlModel, type ReportView } from './html-model.js';
+import { buildModel, HTML_LIMITS, tableData, type BaselineView, type HtmlModel, type RegressionView, type ReportView } from './html-model.js';
 import { reportPageScript } from './html-script.js';
 import { REPORT_CSS } from './html-style.js';
-import type { CiRun } from './run-record.js';
+import type { CiRun, ErrorCase } from './run-record.js';
 import { describeShare } from './shard.js';
 import { capitalise, verdictReasons } from './summary.js';
 
@@ -107,10 +107,13 @@ function resultsSection(model: HtmlModel): Markup {
       ? ''
       : html`<li><span class="n">${formatScore(mean)}</span><span>average score</span><span class="of">median ${formatScore(median!)}</span></li>`;
   const present = parts.filter((part) => part.count > 0);
+  const shares = present.map((part) => `${part.name} ${part.count}`).join(', ');
+  const caption = html`<figcaption id="share-caption">Share of each result among ${plural(total, 'report')}: ${shares}.</figcaption>`;
+  const figure = total > 0 ? html`<figure>${caption}${resultShareSvg(present, 'share-caption')}</figure>` : html`<p class="note">No reports.</p>`;
   return html`<section aria-labelledby="results-title">
 <h2 id="results-title">Results</h2>
 <ul class="cards">${cards}${average}</ul>
-${total > 0 ? html`<figure><figcaption id="share-caption">Share of each result among ${plural(total, 'report')}: ${present.map((part) => `${part.name} ${part.count}`).join(', ')}.</figcaption>${resultShareSvg(present, 'share-caption')}</figure>` : html`<p class="note">No reports.</p>`}
+${figure}
 </section>`;
 }
 
@@ -125,7 +128,10 @@ function scoresSection(model: HtmlModel): Markup {
 ${histogramSvg(model.histogram, 'histogram-caption')}
 <figcaption id="histogram-caption">Reports per 10 points of score (${figures}). Colours: bad below 49, decent 49–79, good above 79.</figcaption>
 </figure>
-<details><summary>The numbers</summary><table class="compact"><caption>Reports per score bucket</caption><thead><tr><th scope="col">score</th><th scope="col" class="num">reports</th></tr></thead><tbody>${rows}</tbody></table></details>
+<details><summary>The numbers</summary><table class="compact"><caption>Reports per score bucket</caption>${tableHead(
+    ['score', 'reports'],
+    ['reports'],
+  )}<tbody>${rows}</tbody></table></details>
 </section>`;
 }
 
@@ -134,12 +140,16 @@ function projectsSection(model: HtmlModel): Markup {
   const shown = model.projects.slice(0, HTML_LIMITS.projects);
   const rows = shown.map((project) => {
     const shareBad = project.reports === 0 ? 0 : project.bad / project.reports;
-    return html`<tr><th scope="row">${project.name === '' ? html`<span class="note">(none)</span>` : project.name}</th><td class="num">${project.reports}</td><td class="num">${project.average === undefined ? '–' : formatScore(project.average)}${project.average === undefined ? '' : meter(project.average / 100)}</td><td class="num">${percent(project.bad, project.reports)}${meter(shareBad, 'bad')}</td></tr>`;
+    const name = project.name === '' ? html`<span class="note">(none)</span>` : project.name;
+    const average = project.average === undefined ? '–' : html`${formatScore(project.average)}${meter(project.average / 100)}`;
+    const bad = html`${percent(project.bad, project.reports)}${meter(shareBad, 'bad')}`;
+    return html`<tr><th scope="row">${name}</th><td class="num">${project.reports}</td><td class="num">${average}</td><td class="num">${bad}</td></tr>`;
   });
+  const caption = `${plural(model.projects.length, 'project')}, most reports first${more(model.projects.length, shown.length)}`;
   return html`<section aria-labelledby="projects-title">
 <h2 id="projects-title">Projects</h2>
-<div class="table-wrap"><table><caption>${plural(model.projects.length, 'project')}, most reports first${model.projects.length > shown.length ? `; the first ${shown.length} shown` : ''}</caption>
-<thead><tr><th scope="col">project</th><th scope="col" class="num">reports</th><th scope="col" class="num">average score</th><th scope="col" class="num">share bad</th></tr></thead>
+<div class="table-wrap"><table><caption>${caption}</caption>
+${tableHead(['project', 'reports', 'average score', 'share bad'], ['reports', 'average score', 'share bad'])}
 <tbody>${rows}</tbody></table></div>
 </section>`;
 }
@@ -155,8 +165,10 @@ function lowestSection(model: HtmlModel): Markup {
   return html`<section aria-labelledby="lowest-title">
 <h2 id="lowest-title">Lowest scores</h2>
 <div class="table-wrap"><table><caption>The ${plural(model.lowest.length, 'report')} with the lowest scores</caption>
-<thead><tr><th scope="col" class="num">score</th><th scope="col">result</th><th scope="col">URL</th></tr></thead>
-<tbody>${model.lowest.map((report) => html`<tr><td class="num">${scoreText(report)}</td><td>${resultLabel(report)}</td><td class="url">${pageLink(report.url)}</td></tr>`)}</tbody></table></div>
+${tableHead(['score', 'result', 'URL'], ['score'])}
+<tbody>${model.lowest.map(
+    (report) => html`<tr><td class="num">${scoreText(report)}</td><td>${resultLabel(report)}</td><td class="url">${pageLink(report.url)}</td></tr>`,
+  )}</tbody></table></div>
 </section>`;
 }
 
@@ -169,14 +181,18 @@ function baselineSection(model: HtmlModel): Markup {
       ? 'any fall is listed, not a gate'
       : `a fall of more than ${comparison.maxDrop} points or a worse result fails (--max-drop)`;
   const regressions = view.regressions.slice(0, HTML_LIMITS.regressions);
+  const regressed = `${comparison.regressions.length} of ${plural(comparison.compared, 'report')} regressed`;
+  const others = `${comparison.newUrls.length} new, ${comparison.vanished.length} vanished (listed, not failed)`;
+  const row = (r: RegressionView) =>
+    html`<tr><td class="url">${pageLink(r.url)}</td><td>${standing(r.before)}</td><td>${standing(r.now)}</td><td>${r.changes.join(', ')}</td></tr>`;
   return html`<section aria-labelledby="baseline-title">
 <h2 id="baseline-title">Against the baseline</h2>
-<p>Compared with <code>${comparison.path}</code> (${rule}): ${comparison.regressions.length} of ${plural(comparison.compared, 'report')} regressed; ${comparison.newUrls.length} new, ${comparison.vanished.length} vanished (listed, not failed).</p>
+<p>Compared with <code>${comparison.path}</code> (${rule}): ${regressed}; ${others}.</p>
 ${
   regressions.length > 0
     ? html`<div class="table-wrap"><table><caption>Regressions, worst first${more(view.regressions.length, regressions.length)}</caption>
-<thead><tr><th scope="col">URL</th><th scope="col">before</th><th scope="col">now</th><th scope="col">what got worse</th></tr></thead>
-<tbody>${regressions.map((r) => html`<tr><td class="url">${pageLink(r.url)}</td><td>${standing(r.before)}</td><td>${standing(r.now)}</td><td>${r.changes.join(', ')}</td></tr>`)}</tbody></table></div>`
+${tableHead(['URL', 'before', 'now', 'what got worse'])}
+<tbody>${regressions.map(row)}</tbody></table></div>`
     : ''
 }
 ${checkChanges(view.checkChanges, comparison.failOnNewFailures)}
@@ -189,9 +205,12 @@ function checkChanges(entries: BaselineView['checkChanges'], failOnNewFailures: 
   if (entries.length === 0) return html``;
   const shown = entries.slice(0, HTML_LIMITS.regressions);
   const rule = failOnNewFailures ? 'new failures fail the run (--fail-on-new-failures)' : 'listed, not a gate without --fail-on-new-failures';
-  return html`<div class="table-wrap"><table><caption>Checks that changed since the baseline on ${plural(entries.length, 'URL')}: ${rule}${more(entries.length, shown.length)}</caption>
-<thead><tr><th scope="col">URL</th><th scope="col">newly failing</th><th scope="col">fixed</th></tr></thead>
-<tbody>${shown.map((entry) => html`<tr><td class="url">${pageLink(entry.url)}</td><td>${entry.newFailures.join(', ') || '–'}</td><td>${entry.fixed.join(', ') || '–'}</td></tr>`)}</tbody></table></div>`;
+  const caption = `Checks that changed since the baseline on ${plural(entries.length, 'URL')}: ${rule}${more(entries.length, shown.length)}`;
+  const row = (entry: BaselineView['checkChanges'][number]) =>
+    html`<tr><td class="url">${pageLink(entry.url)}</td><td>${entry.newFailures.join(', ') || '–'}</td><td>${entry.fixed.join(', ') || '–'}</td></tr>`;
+  return html`<div class="table-wrap"><table><caption>${caption}</caption>
+${tableHead(['URL', 'newly failing', 'fixed'])}
+<tbody>${shown.map(row)}</tbody></table></div>`;
 }
 
 function urlList(title: string, urls: string[]): Markup {
@@ -209,32 +228,47 @@ function checksSection(model: HtmlModel): Markup {
   if (!checks) return html``;
   const failing = checks.failed;
   if (failing.length === 0) {
-    return html`<section aria-labelledby="checks-title"><h2 id="checks-title">Checks failed most</h2><p>Every check passed in all ${plural(checks.reports, 'report')} that carry per-check results.</p></section>`;
+    const passed = html`<p>Every check passed in all ${plural(checks.reports, 'report')} that carry per-check results.</p>`;
+    return html`<section aria-labelledby="checks-title"><h2 id="checks-title">Checks failed most</h2>${passed}</section>`;
   }
   const [first, rest] = [failing.slice(0, HTML_LIMITS.checks), failing.slice(HTML_LIMITS.checks)];
+  const row = (check: CheckCount) => {
+    const failed = html`${check.failed} (${percent(check.failed, check.reports)})${meter(check.share, 'bad')}`;
+    return html`<tr><th scope="row">${check.name}</th><td>${check.importance ?? '–'}</td><td class="num">${failed}</td></tr>`;
+  };
   const table = (rows: CheckCount[], caption: string) => html`<div class="table-wrap"><table><caption>${caption}</caption>
-<thead><tr><th scope="col">check</th><th scope="col">importance</th><th scope="col" class="num">reports failing</th></tr></thead>
-<tbody>${rows.map((check) => html`<tr><th scope="row">${check.name}</th><td>${check.importance ?? '–'}</td><td class="num">${check.failed} (${percent(check.failed, check.reports)})${meter(check.share, 'bad')}</td></tr>`)}</tbody></table></div>`;
+${tableHead(['check', 'importance', 'reports failing'], ['reports failing'])}
+<tbody>${rows.map(row)}</tbody></table></div>`;
+  const firstCaption = `Of the ${plural(checks.reports, 'report')} that carry per-check results, how many fail each check${
+    rest.length > 0 ? `: the ${first.length} failed most` : ''
+  }`;
+  const others = html`<details><summary>The other ${plural(rest.length, 'failing check')}</summary>${table(rest, 'The other failing checks')}</details>`;
   return html`<section aria-labelledby="checks-title">
 <h2 id="checks-title">Checks failed most</h2>
-${table(first, `Of the ${plural(checks.reports, 'report')} that carry per-check results, how many fail each check${rest.length > 0 ? `: the ${first.length} failed most` : ''}`)}
-${rest.length > 0 ? html`<details><summary>The other ${plural(rest.length, 'failing check')}</summary>${table(rest, 'The other failing checks')}</details>` : ''}
+${table(first, firstCaption)}
+${rest.length > 0 ? others : ''}
 </section>`;
 }
 
 function notCreatedSection(model: HtmlModel): Markup {
   if (model.errors.length === 0 && model.skipped.length === 0) return html``;
   const errors = model.errors.slice(0, HTML_LIMITS.urls);
+  const row = (e: ErrorCase) => {
+    const message = html`${e.message}${e.hint ? html`<br><span class="note">${e.hint}</span>` : ''}`;
+    return html`<tr><td class="url">${pageLink(e.url)}</td><td class="message">${message}</td><td class="num">${e.exitCode}</td></tr>`;
+  };
+  const caption = `${plural(model.errors.length, 'URL')} could not be created${more(model.errors.length, errors.length)}`;
+  const skipped = model.skipped.slice(0, HTML_LIMITS.urls).map((s) => html`<li>${pageLink(s.url)}: ${s.reason}</li>`);
   return html`<section aria-labelledby="errors-title">
 <h2 id="errors-title">Not created</h2>
 ${
   errors.length > 0
-    ? html`<div class="table-wrap"><table><caption>${plural(model.errors.length, 'URL')} could not be created${more(model.errors.length, errors.length)}</caption>
-<thead><tr><th scope="col">URL</th><th scope="col">error</th><th scope="col" class="num">exit</th></tr></thead>
-<tbody>${errors.map((e) => html`<tr><td class="url">${pageLink(e.url)}</td><td class="message">${e.message}${e.hint ? html`<br><span class="note">${e.hint}</span>` : ''}</td><td class="num">${e.exitCode}</td></tr>`)}</tbody></table></div>`
+    ? html`<div class="table-wrap"><table><caption>${caption}</caption>
+${tableHead(['URL', 'error', 'exit'], ['exit'])}
+<tbody>${errors.map(row)}</tbody></table></div>`
     : ''
 }
-${model.skipped.length > 0 ? html`<details><summary>Skipped (${model.skipped.length})</summary><ul class="urls">${model.skipped.slice(0, HTML_LIMITS.urls).map((s) => html`<li>${pageLink(s.url)}: ${s.reason}</li>`)}</ul></details>` : ''}
+${model.skipped.length > 0 ? html`<details><summary>Skipped (${model.skipped.length})</summary><ul class="urls">${skipped}</ul></details>` : ''}
 </section>`;
 }
 
@@ -249,11 +283,12 @@ const COLUMNS = [
 
 function tableSection(model: HtmlModel): Markup {
   const results = [...RESULTS.map((result) => [result, result]), ['none', 'no result']];
+  const options = results.map(([value, name]) => html`<option value="${value}">${name}</option>`);
   return html`<section aria-labelledby="all-title">
 <h2 id="all-title">All reports</h2>
 <div class="controls" role="search">
 <label>Find (URL, project or id)<input type="search" id="filter-text" autocomplete="off" spellcheck="false"></label>
-<label>Result<select id="filter-result"><option value="">all results</option>${results.map(([value, name]) => html`<option value="${value}">${name}</option>`)}</select></label>
+<label>Result<select id="filter-result"><option value="">all results</option>${options}</select></label>
 </div>
 <p id="table-status" role="status" aria-live="polite">${plural(model.reports.length, 'report')}.</p>
 <div class="table-wrap" id="reports-wrap"><table id="reports"><caption class="visually-hidden">Every report of the run; the column buttons sort it</caption>
@@ -285,6 +320,12 @@ function timeOf(ms: number): Markup {
 
 function formatSeconds(seconds: number): string {
   return seconds < 60 ? `${Math.round(seconds * 10) / 10} s` : `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+}
+
+/** A table's `<thead>`: a column heading a name, the `numeric` ones right-aligned. */
+function tableHead(names: readonly string[], numeric: readonly string[] = []): Markup {
+  const heading = (name: string) => (numeric.includes(name) ? html`<th scope="col" class="num">${name}</th>` : html`<th scope="col">${name}</th>`);
+  return html`<thead><tr>${names.map(heading)}</tr></thead>`;
 }
 
 function more(total: number, shown: number): string {

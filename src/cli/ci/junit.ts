@@ -18,7 +18,8 @@ export function renderJunit(run: CiRun): string {
     else if (c.kind === 'skipped') counts.skipped++;
     else if (failuresOf(c, run).length > 0) counts.failures++;
   }
-  const countAttrs = `tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${seconds(run.seconds)}"`;
+  const { tests, failures, errors, skipped } = counts;
+  const countAttrs = `tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(run.seconds)}"`;
   const timestamp = run.startedAt.toISOString().slice(0, 19);
   const suiteName = `rsapi ${run.command}${run.share ? ` (share ${run.share.index} of ${run.share.count})` : ''}`;
   const lines = [
