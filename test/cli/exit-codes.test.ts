@@ -4,6 +4,7 @@ import { runCase, type CommandCase } from '../helpers/cases.js';
 import { startMock } from '../helpers/mock.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { runInProcess } from '../helpers/run.js';
+import { VirtualClock } from '../helpers/virtual-clock.js';
 import { startRawServer, type RawServer } from '../helpers/raw-server.js';
 
 const rows: CommandCase[] = [
@@ -61,6 +62,16 @@ const rows: CommandCase[] = [
     wantCode: 6,
     wantStderr: /still rate limited/,
     wantRequests: ['GET /reports'],
+  },
+  {
+    // The minute asked for passes on a clock the mock's window shares: waited out in no real time.
+    name: '0 when a retry waits out the rate limit (Retry-After: 60)',
+    argv: ['reports', 'list', '--retries', '1'],
+    mock: { rateLimit: 1, rateLimitWindowMs: 60_000 },
+    clock: new VirtualClock(),
+    setup: async (mock) => void (await runInProcess({ argv: ['reports', 'list'], env: mock.env })),
+    wantCode: 0,
+    wantRequests: ['GET /reports', 'GET /reports'],
   },
   {
     name: "3 on phpRank's plan without API access, saying so",

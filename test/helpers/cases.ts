@@ -1,5 +1,6 @@
 // Table-driven command tests: one row = argv, terminal, env and stdin in; exit code, stdout, stderr and requests out.
 import { expect } from 'vitest';
+import type { Clock } from '../../src/api/clock.js';
 import type { MockOptions, RecordedRequest } from '../../src/mock/server.js';
 import { startMock, type MockFixture } from './mock.js';
 import { runInProcess, type InProcessOptions, type InProcessResult } from './run.js';
@@ -25,6 +26,12 @@ export interface CommandCase {
   stdin?: string;
   columns?: number;
   mock?: MockOptions;
+  /**
+   * The run's clock, shared with the row's mock (its throttle window, latency and store delay): a VirtualClock
+   * (virtual-clock.ts) makes a row that waits for a window or an audit cost no real time. Default: the run waits on a
+   * FakeClock (every wait over at once) and the mock keeps real time.
+   */
+  clock?: Clock;
   /** Runs before the command, with the row's mock (seed settings, use up a rate limit...). */
   setup?: (mock: MockFixture) => Promise<void> | void;
   wantCode: number;
@@ -41,7 +48,7 @@ export interface CaseResult extends InProcessResult {
 
 /** Runs one row and asserts everything it names; returns the result for any further checks. */
 export async function runCase(row: CommandCase): Promise<CaseResult> {
-  const mock = await startMock(row.mock);
+  const mock = await startMock(row.clock ? { ...row.mock, clock: row.clock } : row.mock);
   try {
     await row.setup?.(mock);
     const before = mock.server.requests.length;
@@ -51,6 +58,7 @@ export async function runCase(row: CommandCase): Promise<CaseResult> {
       env: { ...mock.env, ...row.env },
       stdin: row.stdin,
       columns: row.columns,
+      clock: row.clock,
     });
     const requests = mock.server.requests.slice(before);
     const context = `rsapi ${row.argv.join(' ')}\n--- stdout\n${result.stdout}--- stderr\n${result.stderr}`;
