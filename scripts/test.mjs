@@ -15,7 +15,13 @@ function run(script, args, stdio) {
 }
 
 const [typecheck, lint, tests] = await Promise.all([
-  run('typescript/bin/tsc', ['--noEmit', '-p', 'tsconfig.json'], ['ignore', 'pipe', 'pipe']),
+  // Incremental: a run after a change re-checks what the change touches (3-4 s of CPU rather than 10 on this tree),
+  // leaving the CPU to the tests; the first run in a fresh checkout checks everything, as before.
+  run(
+    'typescript/bin/tsc',
+    ['--noEmit', '-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', '.cache/tsc/noemit.tsbuildinfo'],
+    ['ignore', 'pipe', 'pipe'],
+  ),
   run('@biomejs/biome/bin/biome', ['check', '.'], ['ignore', 'pipe', 'pipe']),
   run('vitest/vitest.mjs', ['run', ...process.argv.slice(2)], 'inherit'),
 ]);
