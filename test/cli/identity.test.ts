@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reportIdentity } from '../../src/api/report-url.js';
-import { systemClock } from '../../src/api/clock.js';
+import { systemClock, type Clock } from '../../src/api/clock.js';
 import { CreateLedger, pickRedirected } from '../../src/api/create-ledger.js';
 import type { ApiRecord } from '../../src/api/decode.js';
 import { parseHistory } from '../../src/cli/commands/reports/create/journal.js';
@@ -12,6 +12,7 @@ import { shareOf } from '../../src/cli/ci/shard.js';
 import { scratchMaker } from '../helpers/scratch.js';
 import { sendJson, startRawServer, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
 import { startMock } from '../helpers/mock.js';
+import { GateClock } from '../helpers/gate-clock.js';
 import { runInProcess, testTerminal } from '../helpers/run.js';
 import { childNamed, childrenNamed, parseXml } from '../helpers/xml.js';
 import { createInvocation, run as runProgram } from '../../src/cli/program.js';
@@ -35,6 +36,8 @@ interface StoredReport {
 interface PhpRankOptions {
   /** The audit before a create is stored; the report is stored even when the client gave up meanwhile. */
   storeDelayMs?: number;
+  /** The clock the audit waits on (real time by default; a GateClock holds it until the test opens the gate). */
+  audit?: Clock;
   /** Creates whose answer is lost (the connection reset once the report is stored), counted from the first. */
   dropCreates?: number;
   /** Reports there before the test. */
@@ -77,7 +80,7 @@ async function phpRank(options: PhpRankOptions = {}): Promise<PhpRankServer> {
   const server = await startRawServer(async (request, response) => {
     const target = new URL(request.url, 'http://x');
     if (request.method === 'POST' && target.pathname === '/api/v1/reports') {
-      await delay(options.storeDelayMs ?? 0);
+      await (options.audit ?? systemClock).sleep(options.storeDelayMs ?? 0);
       const report = store(new URLSearchParams(request.body).get('url') ?? '');
       if (dropsLeft-- > 0) return response.socket?.destroy();
       return sendJson(response, 201, { data: { ...report, privacy: null }, status: 200 });
@@ -218,8 +221,10 @@ function journalOf(path: string): { url: string; status: string; id?: number; ma
 
 describe('a redirected page whose answer was lost (stored under its final URL)', () => {
   it('slow audit, answer lost, run stopped while watching; the resume finds it: one report at the server, one POST', async () => {
+    const audit = new GateClock();
     const server = await phpRank({
       storeDelayMs: 600,
+      audit,
       reports: [
         { url: 'https://example.com/', result: 90 },
         { url: 'https://other.example/old/x', result: 50 },
@@ -229,6 +234,8 @@ describe('a redirected page whose answer was lost (stored under its final URL)',
     const url = 'https://www.example.com/old/x';
     const argv = ['reports', 'create', url, '--timeout', '0.2', '--journal', journal, '-o', 'ndjson'];
     const first = await runUntil(argv, server.env, /watching up to/);
+    // The audit ends only now, with the run stopped: the resume must find the report it stored.
+    audit.open();
     expect(first.stderr).toContain('interrupted while waiting for the report to show up');
     expect(first.code).toBe(7);
     expect(journalOf(journal).at(-1)).toMatchObject({ url, status: 'failed', maybeCreated: true });
@@ -247,11 +254,11 @@ describe('a redirected page whose answer was lost (stored under its final URL)',
   });
 
   it('the run itself finds it while watching, and says what it matched; a resume then sends nothing', async () => {
-    const server = await phpRank({ storeDelayMs: 500 });
+    const server = await phpRank({ storeDelayMs: 400 });
     const journal = join(scratch(), 'journal.ndjson');
     const urls = ['https://www.example.com/', 'https://www.example.com/old/pricing'];
-    const argv = ['reports', 'create', ...urls, '--timeout', '0.3', '--concurrency', '1', '--journal', journal, '-o', 'ndjson'];
-    // Real time: the timeout and the audit are real, so the watch must be too.
+    const argv = ['reports', 'create', ...urls, '--timeout', '0.2', '--concurrency', '1', '--journal', journal, '-o', 'ndjson'];
+    // Real time: the timeout and the audit (twice as long) are real, so the watch must be too.
     const first = await runInProcess({ argv, env: server.env, clock: systemClock });
     expect(first.code).toBe(0);
     expect(first.stderr).toContain(
@@ -343,7 +350,8 @@ describe('the look-up rule for a redirected page (pickRedirected)', () => {
 
 describe('against the mock in the phpRank flavor (an `old` path segment redirects to `new`)', () => {
   it('a redirecting URL with a slow audit whose answer is lost (reset after storing), run stopped while watching, then resumed: one report, one POST', async () => {
-    const fixture = await startMock({ flavor: 'phprank', seed: 12, storeDelayMs: 600, dropAfterCreate: 1, rateLimit: 10_000 });
+    const audit = new GateClock();
+    const fixture = await startMock({ flavor: 'phprank', seed: 12, storeDelayMs: 600, dropAfterCreate: 1, rateLimit: 10_000, clock: audit });
     closers.push(() => fixture.close());
     const journal = join(scratch(), 'journal.ndjson');
     const url = 'https://www.example.com/old/pricing';
@@ -351,6 +359,8 @@ describe('against the mock in the phpRank flavor (an `old` path segment redirect
     const argv = ['reports', 'create', url, '--timeout', '0.2', '--journal', journal, '-o', 'ndjson'];
 
     const first = await runUntil(argv, fixture.env, /watching up to/);
+    // The audit ends only now, with the run stopped: the resume must find the report it stored.
+    audit.open();
     expect(first.code).toBe(7);
     expect(journalOf(journal).at(-1)).toMatchObject({ url, status: 'failed', maybeCreated: true });
     await until(() => fixture.server.reports().length === seeded + 1);
