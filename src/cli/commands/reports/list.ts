@@ -26,6 +26,7 @@ Examples:
   $ rsapi reports list --result bad
   $ rsapi reports list --project example.com --sort-by score --sort asc --all -o csv > scores.csv
   $ rsapi reports list --search /pricing --limit 5 --json
+  $ rsapi reports list --project shop.example.org -o csv --fields url,score,failed_checks
   $ rsapi reports list --all --fail-on bad --min-score 60     # CI gate`,
   );
   handle(invocation, command, (ctx, opts) => reportsListRun(ctx, opts));
