@@ -37,7 +37,10 @@ export interface MockOptions {
    */
   storeDelayMs?: number;
   random?: () => number;
-  /** The time the throttle's window and the latency and store delays run on; a test shares a fake one with the client, so none of them waits real time. */
+  /**
+   * The time the throttle's window, the latency and the store delay run on (real by default); a test shares a fake
+   * one with the client, so that none of them waits real time.
+   */
   clock?: Clock;
   /** phpRank flavor: sent URL -> the final URL it redirects to (the report is stored under the final one, cleaned). */
   redirects?: Record<string, string>;
