@@ -189,7 +189,9 @@ export async function run(givenArgv: string[], invocation: Invocation): Promise<
 /** Commander has already printed its one-line message; add a pointer to help and pick the code. */
 function commanderExit(error: CommanderError, io: Terminal, commandPath: string[], program: CommandUnknownOpts): ExitCodeValue {
   if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
-  if (error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync') return ExitCode.usage;
+  // `rsapi help` asked for help (commander exits 0); `rsapi reports` without a verb is help shown for a usage error.
+  if (error.code === 'commander.help') return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+  if (error.code === 'commander.executeSubCommandAsync') return ExitCode.usage;
   const words = commandPath.join(' ');
   const misplaced = error.code === 'commander.unknownOption' ? misplacedOptionHint(program, error.message, commandPath) : undefined;
   io.stderr.write(`hint: ${misplaced ?? `see \`rsapi ${words ? `${words} ` : ''}--help\``}\n`);

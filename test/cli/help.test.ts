@@ -36,6 +36,18 @@ describe('--help', () => {
     expect(stdout).toMatch(/Examples:\n {2}\$ .*rsapi /);
   });
 
+  it.each([
+    { argv: ['help'], code: 0, on: 'stdout' },
+    { argv: ['reports', 'help'], code: 0, on: 'stdout' },
+    { argv: ['help', 'reports'], code: 0, on: 'stdout' },
+    { argv: ['reports'], code: 2, on: 'stderr' },
+  ])('rsapi $argv.0 $argv.1: help asked for exits $code, help shown for a missing verb exits 2 on stderr', async ({ argv, code, on }) => {
+    const result = await runInProcess({ argv });
+    expect(result.code).toBe(code);
+    expect(on === 'stdout' ? result.stdout : result.stderr).toMatch(/^Usage: rsapi/);
+    expect(on === 'stdout' ? result.stderr : result.stdout).toBe('');
+  });
+
   it('the root help lists every exit code', async () => {
     const { stdout } = await runInProcess({ argv: ['--help'] });
     for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 130]) expect(stdout).toMatch(new RegExp(`\\b${code}  \\S`));
