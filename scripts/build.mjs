@@ -1,17 +1,19 @@
 // Bundles the CLI (dist/main.js) and the library entry (dist/index.js) with esbuild: lazily loaded chunks per command,
 // dependencies inlined (their licences gathered into dist/THIRD_PARTY_NOTICES), source maps beside the code.
 // dist/root-help.txt is the root help the built CLI prints into a pipe, which bin/rsapi prints without loading it.
-// `--types` also writes the library's declarations (dist/types); `--clean` starts from an empty dist/.
+// `--types` also writes the library's declarations (dist/types); `--clean` starts from an empty dist/; `--outdir=DIR`
+// builds into DIR instead of dist/ (test/e2e/tarball.test.ts packs a single build from a staging directory).
 import { build } from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const dist = join(root, 'dist');
 const args = new Set(process.argv.slice(2));
+const outdirArg = [...args].find((arg) => arg.startsWith('--outdir='));
+const dist = outdirArg ? resolve(outdirArg.slice('--outdir='.length)) : join(root, 'dist');
 // Built beside dist/ and moved in at the end, so a binary running meanwhile never sees half a build.
 const outdir = `${dist}.building-${process.pid}`;
 rmSync(outdir, { recursive: true, force: true });
