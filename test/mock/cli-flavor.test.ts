@@ -2,7 +2,8 @@
 
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, NODE, cleanEnv, runCli } from '../helpers/cli.js';
+import { BIN, NODE, cleanEnv } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/run.js';
 
 /** Starts the built binary's mock-server with `args`, hands its base URL to `body`, then stops it with SIGINT. */
 async function withMockServer(args: string[], body: (baseUrl: string, banner: string) => Promise<void>): Promise<void> {
@@ -67,12 +68,12 @@ describe('rsapi mock-server --flavor phprank', () => {
   });
 
   it('documents --flavor seed|phprank, --redirect and --plan-without-api in --help, and refuses another flavor', async () => {
-    const help = await runCli(['mock-server', '--help']);
+    const help = await runInProcess({ argv: ['mock-server', '--help'] });
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/--flavor <flavor>[\s\S]*"seed",\s+"phprank"/);
     expect(help.stdout).toContain('--redirect <from=to>');
     expect(help.stdout).toContain('--plan-without-api');
-    const refused = await runCli(['mock-server', '--flavor', 'laravel']);
+    const refused = await runInProcess({ argv: ['mock-server', '--flavor', 'laravel'] });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('laravel');
   });
