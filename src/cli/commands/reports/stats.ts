@@ -10,6 +10,7 @@ import { addReportFilterOptions, filterParams } from '../../report-filters.js';
 import { addStatsFileOptions, checkCiFlags, CiReporter } from '../../ci/reporter.js';
 import { ofLast, PageReader } from '../../page-reader.js';
 import { reportListSilences } from '../../../api/list-silences.js';
+import { plural } from '../../../plural.js';
 
 function declareStats(reports: ParentCommand) {
   const command = reports.command('stats').description('Counts per result, score min/median/mean/max and a histogram of every matching report');
@@ -65,7 +66,7 @@ export async function reportsStatsRun(ctx: CommandContext, opts: ReportsStatsOpt
   reader.warnSilences('counted as received');
   const read = reader.count;
   if (read > 0 && collector.missing) {
-    ctx.note(`rsapi: the service sent no per-check results (\`results\`) with its ${read} report${read === 1 ? '' : 's'}; --checks has nothing to count`);
+    ctx.note(`rsapi: the service sent no per-check results (\`results\`) with its ${plural(read, 'report')}; --checks has nothing to count`);
     return ExitCode.server;
   }
   if (read === 0 && ctx.io.stderrIsTTY) ctx.note('no reports found');

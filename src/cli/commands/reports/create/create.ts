@@ -8,6 +8,7 @@ import { addGateOptions, integerParser, MAX_CONCURRENCY } from '../../../options
 import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../../report-flags.js';
 import { guardJournal } from './journal.js';
 import { readUrlInput, rejectInvalid } from './url-input.js';
+import { plural } from '../../../../plural.js';
 
 function declareCreate(reports: ParentCommand) {
   const command = reports
@@ -130,7 +131,7 @@ async function sitemapEntries(ctx: CommandContext, source: string): Promise<{ wh
     timeoutMs: (ctx.globals.timeout ?? DEFAULT_SITEMAP_TIMEOUT_S) * 1000,
     signal: ctx.signal,
   });
-  ctx.note(`rsapi: ${entries.length} URL${entries.length === 1 ? '' : 's'} from ${sitemaps} sitemap${sitemaps === 1 ? '' : 's'}`);
+  ctx.note(`rsapi: ${plural(entries.length, 'URL')} from ${plural(sitemaps, 'sitemap')}`);
   return entries;
 }
 

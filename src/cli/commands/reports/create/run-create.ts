@@ -17,6 +17,7 @@ import { createBulkOutput, summaryLine } from './output.js';
 import { CauseTally } from './service-gone.js';
 import { createProgress, spinnerProgress } from './progress.js';
 import { canAnimate } from '../../../status-line.js';
+import { plural } from '../../../../plural.js';
 
 export interface BulkCreatePlan {
   input: UrlInput;
@@ -45,7 +46,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const urls = all.filter((url) => !done(url));
     const skipped = all.length - urls.length;
     for (const url of all) if (done(url)) plan.ci?.addSkipped(url, `created by an earlier run (journal ${journal?.path})`);
-    if (skipped > 0) ctx.note(`rsapi: skipping ${skipped} URL${skipped === 1 ? '' : 's'} already created (journal ${journal?.path})`);
+    if (skipped > 0) ctx.note(`rsapi: skipping ${plural(skipped, 'URL')} already created (journal ${journal?.path})`);
     const single = all.length === 1 && plan.alwaysList !== true;
     // The bar shows under -q too (it is on stderr; -q shapes stdout), but never in a CI log.
     const live = canAnimate(ctx.io) && urls.length > 1;
@@ -170,7 +171,7 @@ function serviceGoneLine(outcome: BulkCreateOutcome, journalPath: string | undef
     journalPath === undefined
       ? 'resume with --journal (a run without one cannot tell what was created)'
       : `resume with --journal ${journalPath} once it answers`;
-  return `rsapi: the service stopped answering (${outcome.serviceGone ?? ''}); ${outcome.notStarted} URL${outcome.notStarted === 1 ? '' : 's'} not started, ${outcome.unsettled} unsettled: ${resume}`;
+  return `rsapi: the service stopped answering (${outcome.serviceGone ?? ''}); ${plural(outcome.notStarted, 'URL')} not started, ${outcome.unsettled} unsettled: ${resume}`;
 }
 
 /** Why the run did not try every URL, as an exit code: Ctrl-C, then a failed journal, then a reader gone with URLs left. */

@@ -1,6 +1,7 @@
 // A bulk run against a service that went out of reach: which failures say so, and one line per cause instead of one per URL.
 import { type NetworkError, type RsapiError, serviceUnreachable, UnsettledCreateError } from '../../../../api/errors.js';
 import { describeNetworkFailure } from '../../../../api/network-failure.js';
+import { plural } from '../../../../plural.js';
 
 /** Why the service is out of reach, in a few words (`connection refused`), when this failure says it is. */
 export function unreachableCause(error: RsapiError): string | undefined {
@@ -36,7 +37,7 @@ export class CauseTally {
   }
 }
 
-const urls = (count: number) => `${count} URL${count === 1 ? '' : 's'}`;
+const urls = (count: number) => plural(count, 'URL');
 
 function refusedLine(cause: string): (count: number) => string {
   return (count) => `rsapi: ${urls(count)} failed: the service could not be reached (${cause}); they were not created (no request arrived)`;

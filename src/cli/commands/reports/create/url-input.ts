@@ -3,6 +3,7 @@ import { UsageError } from '../../../errors.js';
 import { normaliseReportUrl, reportIdentity, reportUrlProblem } from '../../../../api/report-url.js';
 import { listLines, readUserFile } from '../../../files.js';
 import { readAll, type Terminal } from '../../../terminal.js';
+import { plural } from '../../../../plural.js';
 
 export interface UrlInput {
   /** Valid URLs of distinct identities (reportIdentity), normalised (the form they are sent and journaled in), in input order. */
@@ -72,7 +73,7 @@ export function rejectInvalid(input: UrlInput, skipInvalid: boolean, note: (line
   if (input.invalid.length === 0) return;
   const lines = input.invalid.map((entry) => `  ${entry.where}: ${JSON.stringify(entry.value)} ${entry.problem}`);
   if (skipInvalid) {
-    note(`rsapi: skipping ${input.invalid.length} invalid URL${input.invalid.length === 1 ? '' : 's'}:\n${lines.join('\n')}`);
+    note(`rsapi: skipping ${plural(input.invalid.length, 'invalid URL')}:\n${lines.join('\n')}`);
     return;
   }
   throw new UsageError(
