@@ -27,7 +27,8 @@ function parsePrivacy(value: string): Privacy {
 
 /**
  * The privacy flags' part of a verb's validate step, before stdin or a file is read: a password source without
- * --privacy password, --password-stdin from a terminal with no screen for a prompt, and (`required`: a create) --privacy password with no source and nobody to ask.
+ * --privacy password, --password-stdin from a terminal with no screen for a prompt, and (`required`: a create)
+ * --privacy password with no source and nobody to ask.
  */
 export function checkPasswordFlags(io: Terminal, flags: PrivacyFlags, options: { required: boolean }): void {
   const given = flags.passwordStdin || flags.passwordFile !== undefined;

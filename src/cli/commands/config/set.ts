@@ -46,7 +46,8 @@ export async function configSetRun(ctx: CommandContext, opts: { key: SettingKey;
   const keyOrigin = stored['key-origin'] ?? (stored['base-url'] ? originOf(stored['base-url']) : undefined);
   if (key === 'base-url' && stored['api-key'] && keyOrigin !== originOf(String(value))) {
     ctx.note(
-      `note: the stored key belongs to ${keyOrigin ?? 'another address'} and is not sent to ${originOf(String(value))}; run \`rsapi auth login\` to store one for it`,
+      `note: the stored key belongs to ${keyOrigin ?? 'another address'} and is not sent to ${originOf(String(value))}; ` +
+        'run `rsapi auth login` to store one for it',
     );
   }
 }

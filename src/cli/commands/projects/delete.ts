@@ -24,7 +24,8 @@ function declareDelete(projects: ParentCommand) {
     .option('-y, --yes', 'delete without asking')
     .option(
       '--dry-run',
-      'look each project up (reads only) and print what the real run would do: delete (with its report count) or not found; delete nothing. Exits as the real run would: 4 if one is not found',
+      'look each project up (reads only) and print what the real run would do: delete (with its report count) or not found; ' +
+        'delete nothing. Exits as the real run would: 4 if one is not found',
     )
     .option('--concurrency <n>', `deletes in flight at once (1 to ${MAX_CONCURRENCY}, default 1)`, integerParser('--concurrency', 1, MAX_CONCURRENCY));
 }

@@ -16,7 +16,8 @@ function declareDelete(reports: ParentCommand) {
     .option('-y, --yes', 'delete without asking')
     .option(
       '--dry-run',
-      'look each report up (reads only) and print what the real run would do: delete or not found; delete nothing. Exits as the real run would: 4 if one is not found',
+      'look each report up (reads only) and print what the real run would do: delete or not found; delete nothing. ' +
+        'Exits as the real run would: 4 if one is not found',
     )
     .option('--concurrency <n>', `deletes in flight at once (1 to ${MAX_CONCURRENCY}, default 1)`, integerParser('--concurrency', 1, MAX_CONCURRENCY));
 }

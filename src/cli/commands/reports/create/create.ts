@@ -22,7 +22,8 @@ function declareCreate(reports: ParentCommand) {
     .option('--journal <path>', "record each URL's outcome in this file; a re-run skips the URLs it shows created")
     .option(
       '--dry-run',
-      'print which URLs would be sent and which skipped, and why (duplicate, other shard, journal, --skip-invalid), after every input step; send nothing, write no journal',
+      'print which URLs would be sent and which skipped, and why (duplicate, other shard, journal, --skip-invalid), ' +
+        'after every input step; send nothing, write no journal',
     )
     .option('--shard <i/n>', 'create only the I-th of N shares of the input (by a stable hash of each URL), for N parallel CI jobs', parseShard);
   return addCiOptions(addGateOptions(addPrivacyOptions(command)));

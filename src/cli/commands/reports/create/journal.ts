@@ -153,7 +153,8 @@ export function guardJournal(path: string, inputs: { flag: string; path: string 
   const foreign = lines.find((line) => parseEntry(line) === undefined) ?? (tornOnly && !isTornLine(text) ? text : undefined);
   if (foreign === undefined) return;
   throw new UsageError(
-    `--journal ${path} exists and is not a journal of rsapi (its line ${JSON.stringify(foreign.slice(0, 60))} is not a journal entry); it was left unchanged and nothing was sent`,
+    `--journal ${path} exists and is not a journal of rsapi (its line ${JSON.stringify(foreign.slice(0, 60))} is not a journal entry); ` +
+      'it was left unchanged and nothing was sent',
     {
       hint: "give a new file (or an earlier run's journal) to --journal",
     },

@@ -73,7 +73,8 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const onSettling = (url: string, windowMs: number) => {
       if (single || ctx.globals.verbose)
         say(
-          `rsapi: ${url}: no answer in time; the service may still be auditing the page: watching up to ${Math.ceil(windowMs / 1000)} s for its report (it is not sent again)`,
+          `rsapi: ${url}: no answer in time; the service may still be auditing the page: ` +
+            `watching up to ${Math.ceil(windowMs / 1000)} s for its report (it is not sent again)`,
         );
     };
     // What tells a redirected page's report, after a lost answer, from the reports of the run's other URLs.
@@ -171,7 +172,10 @@ function serviceGoneLine(outcome: BulkCreateOutcome, journalPath: string | undef
     journalPath === undefined
       ? 'resume with --journal (a run without one cannot tell what was created)'
       : `resume with --journal ${journalPath} once it answers`;
-  return `rsapi: the service stopped answering (${outcome.serviceGone ?? ''}); ${plural(outcome.notStarted, 'URL')} not started, ${outcome.unsettled} unsettled: ${resume}`;
+  return (
+    `rsapi: the service stopped answering (${outcome.serviceGone ?? ''}); ` +
+    `${plural(outcome.notStarted, 'URL')} not started, ${outcome.unsettled} unsettled: ${resume}`
+  );
 }
 
 /** Why the run did not try every URL, as an exit code: Ctrl-C, then a failed journal, then a reader gone with URLs left. */

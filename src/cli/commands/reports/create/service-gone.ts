@@ -45,5 +45,6 @@ function refusedLine(cause: string): (count: number) => string {
 
 function unsettledLine(cause: string): (count: number) => string {
   return (count) =>
-    `rsapi: ${urls(count)} unsettled: the answer was lost, then the service stopped answering (${cause}) while rsapi watched for the report; they may exist (a resume with --journal looks them up before sending)`;
+    `rsapi: ${urls(count)} unsettled: the answer was lost, then the service stopped answering (${cause}) while rsapi watched for the report; ` +
+    'they may exist (a resume with --journal looks them up before sending)';
 }
