@@ -37,9 +37,10 @@ export function addHtmlOption<Args extends unknown[], Opts extends OptionValues,
   return command.option('--html <path>', 'write one self-contained HTML page of the run: charts, regressions, a table of every report (opens offline)');
 }
 
+// A blank value (Number(' ') is 0) never comes here: refuseEmptyValues (options.ts) refuses it for every flag first.
 function maxDropParser(value: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('--max-drop must be a number of points, 0 or more.');
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('--max-drop must be a number of points, 0 or more.');
   return n;
 }
 

@@ -6,10 +6,11 @@ import { integerParser } from '../options.js';
 import { FLAVOR_NAMES } from '../../mock/flavor-names.js';
 import type { MockOptions } from '../../mock/server.js';
 
+// A blank value (Number(' ') is 0) never comes here: refuseEmptyValues (options.ts) refuses it for every flag first.
 function rate(name: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
+    if (!Number.isFinite(n) || n < 0 || n > 1) {
       throw new InvalidArgumentError(`${name} must be a number from 0 to 1.`);
     }
     return n;
