@@ -2,7 +2,7 @@
 import { decodePage, decodeRecord, type ApiRecord, type Page } from './decode.js';
 import { AuthError, HiddenRecordError, InterruptedError, NotFoundError, serviceUnreachable, UnsettledCreateError } from './errors.js';
 import { HttpClient, pathSegment, type HttpResponse, type Params } from './http.js';
-import { iteratePages, withLargestPage, type PagingOptions } from './paging.js';
+import { iteratePages, withLargestPage, type PageFetcher, type PagingOptions } from './paging.js';
 import { CreateLedger, newerThan, pickRedirected, type SendWindow } from './create-ledger.js';
 import { normaliseReportUrl, reportIdentity } from './report-url.js';
 import { outcomeOfError, RetryPolicy } from './retry-policy.js';
@@ -118,23 +118,26 @@ export class ReportsApi {
 
   /** One page; `page` is sent unless it is the first one left implicit (`sendPage` false). */
   list(params: ReportListParams = {}, page = 1, sendPage = page !== 1): Promise<Page> {
-    return this.listSortedAs(params, params.sortBy, page, sendPage);
+    return this.pageFetcher(params, () => sendPage)(page);
   }
 
   /**
    * Pages of the list, from `paging.startPage` (a start page the caller gave is sent, `page=1` included). Following
    * pages (`all` or `limit`) without a page size asks for the largest, so fewer requests; when the service tells the
-   * number of pages, a few are fetched at a time (paging.ts). A sort by score is sent as the service names it
-   * (score-sort.ts).
+   * number of pages, a few are fetched at a time (paging.ts).
    */
   pages(params: ReportListParams = {}, paging: PagingOptions = {}): AsyncGenerator<Page> {
     const asked = withLargestPage(params, paging);
-    const sendPage = (page: number) => page !== 1 || paging.startPage !== undefined;
-    const fetchPage =
-      asked.sortBy === 'score'
-        ? scoreSortedPages((sortBy, page) => this.listSortedAs(asked, sortBy, page, sendPage(page)))
-        : (page: number) => this.list(asked, page, sendPage(page));
-    return iteratePages(fetchPage, paging);
+    return iteratePages(
+      this.pageFetcher(asked, (page) => page !== 1 || paging.startPage !== undefined),
+      paging,
+    );
+  }
+
+  /** The pages of `params`, one request each; a sort by score is sent as the service names it (score-sort.ts). */
+  private pageFetcher(params: ReportListParams, sendPage: (page: number) => boolean): PageFetcher {
+    const fetch = (sortBy: ReportSortField | ScoreSortField | undefined, page: number) => this.listSortedAs(params, sortBy, page, sendPage(page));
+    return params.sortBy === 'score' ? scoreSortedPages(fetch) : (page) => fetch(params.sortBy, page);
   }
 
   /** One page, its sort field sent as `sortBy` (phpRank's `result` for a score sort) rather than as `params` name it. */

@@ -107,6 +107,17 @@ describe('against phpRank (a raw server with its exact bodies)', () => {
     expect(result.stdout).toBe('3\n12\n27\n35\n');
   });
 
+  it('reports.list (one page, as a library caller asks it) is sorted the same way', async () => {
+    const server = await phprankServer(PHPRANK_REPORTS);
+    const client = pool.create(server.url);
+    const page = await client.reports.list({ sortBy: 'score', sort: 'desc', perPage: 10 });
+    expect(scoresOf(page.records)).toEqual([99, 91, 80, 78, 64, 61, 50, 35, 27, 12]);
+    expect(sortParams(server)).toEqual([
+      ['score', null],
+      ['result', null],
+    ]);
+  });
+
   it('other sorts go as they are, in one request a page', async () => {
     const server = await phprankServer(PHPRANK_REPORTS);
     const client = pool.create(server.url);
