@@ -1,4 +1,5 @@
 // Feedback while waiting, under a real pseudo-terminal: a spinner for a slow create and for pages, gone before data; none in a pipe or CI.
+// Every test waits in real time for slow answers, so the tests run side by side (describe.concurrent).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
@@ -6,24 +7,26 @@ import { runOnTerminal } from '../helpers/terminal.js';
 
 const FRAME = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/g;
 let slow: MockFixture;
+let pages: MockFixture;
 
 beforeAll(async () => {
-  // Real time (a spawned process on a pty): each answer comes 0.3 s after the spinner's 0.5 s, enough to see it drawn.
-  slow = await startMock({ latencyMs: 800, seed: 250 });
+  // Each answer comes 0.3 s after the spinner's 0.5 s, enough to see it drawn. The creates have a mock of their own,
+  // so the reports read in pages stay the same while they are read.
+  [slow, pages] = await Promise.all([startMock({ latencyMs: 800, seed: 250 }), startMock({ latencyMs: 800, seed: 250 })]);
 });
 afterAll(async () => {
-  await slow.close();
+  await Promise.all([slow.close(), pages.close()]);
 });
 
-const onTerminal = (args: string[], env: Record<string, string> = {}) =>
-  runOnTerminal(args, { env: { ...slow.env, TERM: 'xterm-256color', ...env }, size: { columns: 80, rows: 40 } });
+const onTerminal = (args: string[], env: Record<string, string> = {}, mock = slow) =>
+  runOnTerminal(args, { env: { ...mock.env, TERM: 'xterm-256color', ...env }, size: { columns: 80, rows: 40 } });
 
 /** Where the last spinner frame is drawn on the screen, -1 if none. */
 function lastFrameAt(screen: string): number {
   return Math.max(-1, ...[...screen.matchAll(FRAME)].map((match) => match.index));
 }
 
-describe('a slow create on a terminal', () => {
+describe.concurrent('a slow create on a terminal', () => {
   it('shows a spinner naming the URL after half a second, erased before the record is printed', async () => {
     const url = 'https://example.com/slow-audit';
     const { code, screen } = await onTerminal(['reports', 'create', url, '--no-color']);
@@ -50,22 +53,22 @@ describe('a slow create on a terminal', () => {
   });
 });
 
-describe('waiting for pages on a terminal', () => {
+describe.concurrent('waiting for pages on a terminal', () => {
   it('reports list --all: a spinner with pages and records so far, gone before the table; the footer says all', async () => {
-    const { code, screen } = await onTerminal(['reports', 'list', '--all', '--no-color']);
+    const { code, screen } = await onTerminal(['reports', 'list', '--all', '--no-color'], {}, pages);
     expect(code).toBe(0);
     expect(screen).toMatch(/reading reports…|reading reports: page \d+ of 3, \d+ so far/);
     const tableAt = screen.search(/id +url/);
     expect(tableAt).toBeGreaterThan(0);
     expect(lastFrameAt(screen)).toBeLessThan(tableAt);
-    // Every report, whatever the tests before created: the footer says all, not "page 3 of 3".
-    const count = slow.server.reports().length;
+    // Every report: the footer says all, not "page 3 of 3".
+    const count = pages.server.reports().length;
     expect(screen).toContain(`all ${count} reports`);
     expect(screen).not.toMatch(/page \d+ of \d+, \d+ reports/);
   });
 
   it('reports stats: a progress line while it reads, then the histogram', async () => {
-    const { code, screen } = await onTerminal(['reports', 'stats', '--no-color']);
+    const { code, screen } = await onTerminal(['reports', 'stats', '--no-color'], {}, pages);
     expect(code).toBe(0);
     expect(screen).toMatch(/reading reports/);
     const summaryAt = screen.search(/reports +\d+\r?\n/);
@@ -75,7 +78,7 @@ describe('waiting for pages on a terminal', () => {
   });
 });
 
-describe('the bulk progress bar', () => {
+describe.concurrent('the bulk progress bar', () => {
   it('stays on a terminal under -q (it is on stderr; -q shapes stdout only)', async () => {
     // The bar is drawn from the start (no spinner's delay to outwait): answers of 0.2 s are enough for a few frames.
     const quick = await startMock({ latencyMs: 200, seed: 250 });

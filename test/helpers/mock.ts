@@ -1,5 +1,5 @@
 // Starting the bundled mock service in-process on a free loopback port, and the env that points rsapi at it.
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import { startMockServer, type MockOptions, type MockServer } from '../../src/mock/server.js';
 import { tempDir } from './cli.js';
 
@@ -32,6 +32,22 @@ export async function startMock(options: MockOptions = {}): Promise<MockFixture>
 export function mockPerTest(defaults: MockOptions = {}): (options?: MockOptions) => Promise<MockFixture> {
   const fixtures: MockFixture[] = [];
   afterEach(async () => {
+    await Promise.all(fixtures.splice(0).map((fixture) => fixture.close()));
+  });
+  return async (options = {}) => {
+    const fixture = await startMock({ ...defaults, ...options });
+    fixtures.push(fixture);
+    return fixture;
+  };
+}
+
+/**
+ * As mockPerTest, for a file whose tests run side by side (describe.concurrent): a test's end cannot close the mocks of
+ * the others still running, so every mock started is closed when the file ends.
+ */
+export function mockPerFile(defaults: MockOptions = {}): (options?: MockOptions) => Promise<MockFixture> {
+  const fixtures: MockFixture[] = [];
+  afterAll(async () => {
     await Promise.all(fixtures.splice(0).map((fixture) => fixture.close()));
   });
   return async (options = {}) => {

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../../../../src/api/clock.js';
 import { FakeClock } from '../../../../helpers/fake-clock.js';
 import { runInProcess } from '../../../../helpers/run.js';
-import { mockPerTest, type MockFixture } from '../../../../helpers/mock.js';
+import { mockPerFile, type MockFixture } from '../../../../helpers/mock.js';
 
-const mock = mockPerTest({ seed: 0 });
+const mock = mockPerFile({ seed: 0 });
 
 /** The mock's report count per URL. */
 function countsByUrl(fixture: MockFixture): Map<string, number> {
@@ -20,7 +20,8 @@ function pages(host: string, count: number): string[] {
   return Array.from({ length: count }, (_, index) => `https://${host}/p/${index + 1}`);
 }
 
-describe('slow audits with a short timeout (mock storeDelayMs)', () => {
+// The tests wait in real time (undici's timeout, the mock's audit), each on a mock of its own: side by side.
+describe.concurrent('slow audits with a short timeout (mock storeDelayMs)', () => {
   it.each([
     { concurrency: 1, count: 4, timeout: 'flag' },
     { concurrency: 10, count: 10, timeout: 'flag' },
