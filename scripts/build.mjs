@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -130,6 +130,7 @@ function thirdPartyNotices(inputs) {
 
 /** The library's type declarations (tsc, declarations only), for `import { ApiClient } from 'rsapi'`. */
 function writeDeclarations(outDir) {
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  // TypeScript 7 exports no path to its bin: found beside its package.json.
+  const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
   execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.lib.json'), '--outDir', outDir], { stdio: 'inherit' });
 }

@@ -2,7 +2,7 @@
 // runs in one process (in-process tests, a program embedding rsapi) never share secrets, stdout state or locks.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import ts from 'typescript';
+import { parseSync, type Expression, type Program } from 'oxc-parser';
 import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '..', '..', 'src');
@@ -32,36 +32,42 @@ function mutated(name: string, text: string): boolean {
   return assignment.test(text) || call.test(text) || new RegExp(`\\bdelete ${id}[.[]`).test(text) || new RegExp(`Object\\.assign\\(${id}\\b`).test(text);
 }
 
-/** `new Set(...)`, `[...]`, `{...}` (through `as` and `satisfies`): a value whose contents can change. */
-function mutableKind(initializer: ts.Expression | undefined): string | undefined {
+/** `new Set(...)`, `[...]`, `{...}` (through `as`, `satisfies` and parentheses): a value whose contents can change. */
+function mutableKind(initializer: Expression | null): string | undefined {
   let node = initializer;
-  while (node && (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isParenthesizedExpression(node))) node = node.expression;
+  while (node && (node.type === 'TSAsExpression' || node.type === 'TSSatisfiesExpression' || node.type === 'ParenthesizedExpression')) node = node.expression;
   if (!node) return undefined;
-  if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && MUTABLE_CONSTRUCTORS.has(node.expression.text)) return `new ${node.expression.text}`;
-  if (ts.isArrayLiteralExpression(node)) return 'an array';
-  if (ts.isObjectLiteralExpression(node)) return 'an object';
+  if (node.type === 'NewExpression' && node.callee.type === 'Identifier' && MUTABLE_CONSTRUCTORS.has(node.callee.name)) return `new ${node.callee.name}`;
+  if (node.type === 'ArrayExpression') return 'an array';
+  if (node.type === 'ObjectExpression') return 'an object';
   return undefined;
+}
+
+/** The syntax tree of a TypeScript module (oxc's parser: no type checker needed to see declarations). */
+function parse(file: string, text: string): Program {
+  const { program, errors } = parseSync(file, text, { lang: 'ts', sourceType: 'module' });
+  if (errors.length > 0) throw new Error(`${file}: ${errors[0]!.message}`);
+  return program;
 }
 
 /** Every module-level binding of `file` that holds state: `let` and `var`, and const collections something changes. */
 function moduleState(file: string): { name: string; why: string }[] {
   const text = readFileSync(file, 'utf8');
-  return collect(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true), text);
+  return collect(parse(file, text), text);
 }
 
-function collect(source: ts.SourceFile, text: string): { name: string; why: string }[] {
+function collect(program: Program, text: string): { name: string; why: string }[] {
   const found: { name: string; why: string }[] = [];
-  for (const statement of source.statements) {
-    if (!ts.isVariableStatement(statement)) continue;
-    const list = statement.declarationList;
-    const isConst = (list.flags & ts.NodeFlags.Const) !== 0;
-    for (const declaration of list.declarations) {
-      const name = declaration.name.getText(source);
-      if (!isConst) {
-        found.push({ name, why: `a module-level ${(list.flags & ts.NodeFlags.Let) !== 0 ? 'let' : 'var'}` });
+  for (const top of program.body) {
+    const statement = top.type === 'ExportNamedDeclaration' ? top.declaration : top;
+    if (statement?.type !== 'VariableDeclaration' || statement.declare) continue;
+    for (const declaration of statement.declarations) {
+      const name = declaration.id.type === 'Identifier' ? declaration.id.name : text.slice(declaration.id.start, declaration.id.end);
+      if (statement.kind === 'let' || statement.kind === 'var') {
+        found.push({ name, why: `a module-level ${statement.kind}` });
         continue;
       }
-      const kind = mutableKind(declaration.initializer);
+      const kind = mutableKind(declaration.init);
       if (kind === 'new AbortController') found.push({ name, why: 'a module-level AbortController' });
       else if (kind && mutated(name, text)) found.push({ name, why: `a module-level const holding ${kind}, changed in the file` });
     }
@@ -89,6 +95,7 @@ describe('module-level state', () => {
 
   it.each([
     ['let count = 0;', ['count']],
+    ['export let exported = 0;', ['exported']],
     ['var seen;', ['seen']],
     ['const held = new Set<string>();\nexport function take(p: string) { held.add(p); }', ['held']],
     ['const gone = new AbortController();', ['gone']],
@@ -98,7 +105,6 @@ describe('module-level state', () => {
     ["const NAMES = ['a', 'b'] as const;", []],
     ['export function f() { let local = 0; local++; return local; }', []],
   ] as const)('the check itself: %j -> %j', (code, expected) => {
-    const source = ts.createSourceFile('fixture.ts', code, ts.ScriptTarget.Latest, true);
-    expect(collect(source, code).map(({ name }) => name)).toEqual(expected);
+    expect(collect(parse('fixture.ts', code), code).map(({ name }) => name)).toEqual(expected);
   });
 });

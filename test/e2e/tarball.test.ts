@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { cleanEnv, tempDir } from '../helpers/cli.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const TSC = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
 const NODE_TYPES = join(ROOT, 'node_modules', '@types');
 
 const dir = tempDir('rsapi-tarball-');
