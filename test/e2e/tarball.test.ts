@@ -1,15 +1,15 @@
 // The published package, as a user gets it: packed, installed into an empty directory from the npm cache, used as a
 // library from TypeScript (type-checked with tsc, then run) and as a command, against the loopback mock. What is packed
-// is a build of its own in a staging directory (one build, nothing of dist/'s older chunks; dist/ is left to the other
-// files, which spawn it meanwhile).
+// is dist/'s current build, staged without the older chunks dist/ keeps for binaries still running.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
+import { newerThanInputs } from '../helpers/fresh.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -28,22 +28,28 @@ async function exec(file: string, args: string[], cwd: string, env: NodeJS.Proce
   return stdout;
 }
 
-/** Modification times of every file and directory under path (a deleted file changes its directory's). */
-function mtimes(path: string): number[] {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return [stat.mtimeMs];
-  return [stat.mtimeMs, ...readdirSync(path).flatMap((name) => mtimes(join(path, name)))];
-}
-
 /**
  * dist/types when it was written after every input of the declarations changed last (src/, the tsconfigs, the locked
  * dependencies whose types they import): then it is what tsc would write now. `npm ci` (prepare) leaves it so in CI.
  */
 function freshDeclarations(): string | undefined {
   const types = join(ROOT, 'dist', 'types');
-  if (!existsSync(types)) return undefined;
-  const inputs = ['src', 'tsconfig.json', 'tsconfig.lib.json', 'package-lock.json'].flatMap((name) => mtimes(join(ROOT, name)));
-  return Math.min(...mtimes(types)) > Math.max(...inputs) ? types : undefined;
+  const inputs = ['src', 'tsconfig.json', 'tsconfig.lib.json', 'package-lock.json'].map((name) => join(ROOT, name));
+  return newerThanInputs([types], inputs) ? types : undefined;
+}
+
+/**
+ * The files of dist/'s current build (vitest's global setup made it): the entries and every chunk they import, directly
+ * or through another chunk, each with its source map, and the notices. dist/ also keeps older builds' chunks for an
+ * hour (for binaries still running), which a package built once does not have.
+ */
+function currentBuild(): string[] {
+  const files = new Set(['main.js', 'index.js']);
+  for (const file of files) {
+    const code = readFileSync(join(ROOT, 'dist', file), 'utf8');
+    for (const [, , path] of code.matchAll(/\b(from|import)\s*\(?\s*"(\.\.?\/[^"]+\.js)"/g)) files.add(join(dirname(file), path!));
+  }
+  return [...files].flatMap((file) => [file, `${file}.map`]).concat(['THIRD_PARTY_NOTICES', 'root-help.txt']);
 }
 
 beforeAll(async () => {
@@ -51,9 +57,11 @@ beforeAll(async () => {
   // The staging directory holds what the package's "files" and npm's own rules put in the tarball.
   mkdirSync(stage);
   for (const name of ['package.json', 'README.md', 'bin']) cpSync(join(ROOT, name), join(stage, name), { recursive: true });
+  mkdirSync(join(stage, 'dist', 'chunks'), { recursive: true });
+  for (const file of currentBuild()) cpSync(join(ROOT, 'dist', file), join(stage, 'dist', file));
   const types = freshDeclarations();
-  await exec(process.execPath, ['scripts/build.mjs', `--outdir=${join(stage, 'dist')}`, ...(types ? [] : ['--types'])], ROOT);
   if (types) cpSync(types, join(stage, 'dist', 'types'), { recursive: true });
+  else await exec(process.execPath, [TSC, '-p', 'tsconfig.lib.json', '--outDir', join(stage, 'dist', 'types')], ROOT);
   const packed = JSON.parse(await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir.path], stage)) as { filename: string }[];
   tarball = join(dir.path, packed[0]!.filename);
   mkdirSync(app);
