@@ -1,5 +1,6 @@
 // The bundled mock service over node:http: request recording, injected faults, throttle, auth, then the routes.
 
+import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { systemClock, type Clock } from '../api/clock.js';
@@ -133,6 +134,9 @@ class MockService {
   private readonly flavor: MockFlavor;
 
   constructor(readonly options: MockOptions) {
+    // Every request waiting out a delay listens on it (and stops when its wait ends): dozens at once under a bulk create
+    // are no leak, so no MaxListenersExceededWarning on the mock's stderr.
+    setMaxListeners(0, this.shutdown.signal);
     this.flavor = FLAVORS[options.flavor ?? 'seed'];
     this.store = new MockStore(options.seed ?? DEFAULT_SEED_COUNT, this.flavor.storePolicy(options));
   }

@@ -40,15 +40,16 @@ export class VirtualClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(new InterruptedError());
     return new Promise((resolve, reject) => {
-      const timer = this.add(ms, resolve);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          this.remove(timer);
-          reject(new InterruptedError());
-        },
-        { once: true },
-      );
+      // As systemClock: the abort listener goes when the sleep ends, so sleeps on one long-lived signal do not pile up.
+      const onAbort = () => {
+        this.remove(timer);
+        reject(new InterruptedError());
+      };
+      const timer = this.add(ms, () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

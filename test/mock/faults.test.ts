@@ -163,6 +163,23 @@ describe('stalls, latency and shutdown', () => {
     });
   });
 
+  it('many requests waiting out latencyMs at once make Node warn of no listener leak (`rsapi mock-server --latency` under a bulk create)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      await withServer({ latencyMs: 50 }, async (server) => {
+        const answers = await Promise.all(Array.from({ length: 16 }, () => call(server, 'GET', '/reports/1')));
+        expect(answers.map((answer) => answer.status)).toEqual(Array(16).fill(200));
+      });
+      // Node emits its warnings on the next tick.
+      await sleep(10);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((warning) => warning.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+  });
+
   it('close() does not wait for a pending latency delay, and cancels it', async () => {
     const pendingTimers = (): number => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
     const server = await startMockServer({ port: 0, latencyMs: 30_000 });
