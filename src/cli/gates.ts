@@ -7,7 +7,7 @@ import { CheckGate } from './check-gate.js';
 import type { CiReporter } from './ci/reporter.js';
 import type { CommandContext } from './context.js';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
-import type { GateOptions } from './options.js';
+import type { GateOptions } from './verb-options.js';
 
 export class Gate {
   private seen = 0;

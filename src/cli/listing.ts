@@ -9,7 +9,7 @@ import type { CommandContext } from './context.js';
 import type { CiReporter } from './ci/reporter.js';
 import { finishGate, Gate } from './gates.js';
 import { preferSmallHeap } from './heap.js';
-import type { GateOptions } from './options.js';
+import type { GateOptions } from './verb-options.js';
 import { NOUN, ofLast, PageReader } from './page-reader.js';
 
 /** How the pages were asked for (pagingOptions in options.ts). */

@@ -1,10 +1,7 @@
-// Shared flag definitions and value parsers: enums via commander choices, numbers via argument parsers.
+// The global options and the value parsers every verb may use: enums via commander choices, numbers via argument
+// parsers. The option groups several verbs share (paging, sort, gates) are in verb-options.ts, loaded with those verbs.
 import { InvalidArgumentError, Option, type Command, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
-import { PER_PAGE_VALUES, SORT_DIRECTIONS } from '../api/list-params.js';
-import { RESULTS } from '../api/report-model.js';
-import { toNumber } from '../api/decode.js';
 import { parseSettingValue } from '../config/keys.js';
-import { GATE_IMPORTANCES, parseCheckIds } from './check-gate.js';
 import { emptyFlagError, UsageError } from './errors.js';
 
 /** The most requests a bulk command (create, multi-delete) keeps in flight at once. */
@@ -100,43 +97,3 @@ export function addGlobalOptions<Format extends string>(program: Command, output
  * command), so none is written by hand.
  */
 export type DeclaredOptions<AddOptions extends (command: Command) => { opts(): OptionValues }> = ReturnType<ReturnType<AddOptions>['opts']>;
-
-export function addPagingOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
-  return command
-    .addOption(choiceOption('--per-page <n>', 'records per page', PER_PAGE_VALUES.map(String), perPageOf))
-    .option('--page <n>', 'page to fetch (1-based)', integerParser('--page', 1))
-    .option('--all', 'follow the pages to the end')
-    .option('--limit <n>', 'stop after N records (fetches only the pages needed)', integerParser('--limit', 1));
-}
-
-function perPageOf(value: string): (typeof PER_PAGE_VALUES)[number] {
-  return PER_PAGE_VALUES.find((n) => String(n) === value) ?? PER_PAGE_VALUES[0];
-}
-
-export function addSortOption<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
-  return command.addOption(new Option('--sort <direction>', 'sort direction').choices(SORT_DIRECTIONS));
-}
-
-export function addGateOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
-  return command
-    .addOption(new Option('--fail-on <result>', 'exit 10 if any report has this result or a worse one').choices(RESULTS))
-    .option('--min-score <n>', 'exit 10 if any report scores below N', (value: string) => {
-      const n = toNumber(value);
-      // Scores are 0 to 100: 101 would fail every report, -5 none.
-      if (n === undefined || n < 0 || n > 100) throw new InvalidArgumentError('--min-score must be a score from 0 to 100.');
-      return n;
-    })
-    .option('--fail-on-check <ids>', 'exit 10 if any report fails one of these checks (ids, comma-separated, e.g. title,meta_description)', parseCheckIds)
-    .addOption(
-      new Option('--fail-on-importance <level>', 'exit 10 if any report fails a check of this importance (medium: or higher)').choices(GATE_IMPORTANCES),
-    );
-}
-
-export type GateOptions = DeclaredOptions<typeof addGateOptions<[], {}, {}>>;
-export type PagingFlags = DeclaredOptions<typeof addPagingOptions<[], {}, {}>>;
-
-/** How to walk the pages: from --page, through all of them with --all, or until --limit records. */
-export function pagingOptions(flags: PagingFlags) {
-  // A --page the user gave is sent as given, --page 1 included.
-  return { startPage: flags.page, all: flags.all === true, limit: flags.limit };
-}

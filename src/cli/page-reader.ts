@@ -7,7 +7,7 @@ import type { CiReporter } from './ci/reporter.js';
 import type { CommandContext } from './context.js';
 import type { ExitCodeValue } from './exit-codes.js';
 import { finishGate, Gate } from './gates.js';
-import type { GateOptions } from './options.js';
+import type { GateOptions } from './verb-options.js';
 import { startStatusLine } from './status-line.js';
 
 /** A record kind's noun, one and many: `1 report`, `no projects found`. */

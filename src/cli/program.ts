@@ -2,7 +2,7 @@
 import { Command, CommanderError, Help, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { RsapiError } from '../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf } from './exit-codes.js';
-import { OUTPUT_FORMATS, outputFormatsHelp } from '../output/index.js';
+import { OUTPUT_FORMATS, outputFormatsHelp } from '../output/format-names.js';
 import { VERSION } from '../version.js';
 import { reportError } from './exit.js';
 import { UsageError } from './errors.js';

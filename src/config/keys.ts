@@ -1,7 +1,7 @@
 // The settings a profile holds: their names, how a typed value is checked and stored, and how each is shown.
 import { normaliseBaseUrl, withoutCredentials } from '../api/base-url.js';
 import { UsageError } from '../errors.js';
-import { OUTPUT_FORMATS } from '../output/index.js';
+import { OUTPUT_FORMATS } from '../output/format-names.js';
 import type { ProfileSettings } from './store.js';
 
 /** Every key a profile may hold, in the order `config list` shows them. */

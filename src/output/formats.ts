@@ -38,10 +38,11 @@ function withFailedChecks(record: ServiceRecord): ServiceRecord {
   return failed === undefined ? record : { ...record, failed_checks: failed };
 }
 
-/** What a format is and how it renders: adding a format is one entry here (and its renderer's module). */
+/**
+ * How a format renders: adding a format is one entry here, its name and help in format-names.ts, and its renderer's
+ * module.
+ */
 export interface OutputFormatEntry {
-  /** A few words for --help. */
-  help: string;
   /** Whether the whole list is held until its end (to size columns, or to be one document) rather than streamed. */
   buffers: boolean;
   /** Whether records are shown through the record model (label and score) rather than exactly as sent. */
@@ -80,7 +81,6 @@ export interface DocumentOptions {
 
 export const OUTPUT_FORMAT_REGISTRY = {
   table: {
-    help: 'columns fitted to the terminal',
     buffers: true,
     modelled: true,
     list: (out, options) => tableWriter(out, options),
@@ -91,7 +91,6 @@ export const OUTPUT_FORMAT_REGISTRY = {
     document: (document, options) => textDocument(document, options),
   },
   json: {
-    help: 'one JSON document',
     buffers: true,
     modelled: false,
     list: (out, options) => jsonWriter(out, options),
@@ -99,7 +98,6 @@ export const OUTPUT_FORMAT_REGISTRY = {
     document: async (document, options) => jsonDocument(stringifyJson(document.value, 2), options),
   },
   ndjson: {
-    help: 'one JSON object a line',
     buffers: false,
     modelled: false,
     list: (out, options) => ({ write: (record) => void out.write(ndjsonLine(record, options)), end: async () => {} }),
@@ -107,7 +105,6 @@ export const OUTPUT_FORMAT_REGISTRY = {
     document: async (document, options) => (document.lines ?? [document.value]).map((line) => jsonDocument(stringifyJson(line), options)).join(''),
   },
   csv: {
-    help: 'RFC 4180, with a header',
     buffers: false,
     modelled: true,
     list: (out, options) => rowWriter(out, options, csvLine, true),
@@ -115,7 +112,6 @@ export const OUTPUT_FORMAT_REGISTRY = {
     document: (document, options) => rowsDocument(document, options, csvLine, true),
   },
   tsv: {
-    help: 'tab-separated, no header',
     buffers: false,
     modelled: true,
     list: (out, options) => rowWriter(out, options, tsvLine, false),
@@ -123,14 +119,6 @@ export const OUTPUT_FORMAT_REGISTRY = {
     document: (document, options) => rowsDocument(document, options, tsvLine, false),
   },
 } satisfies Record<OutputFormat, OutputFormatEntry>;
-
-/** The format names, in the registry's order: the -o choices, completion and `config set output` come from here. */
-export const OUTPUT_FORMATS = Object.keys(OUTPUT_FORMAT_REGISTRY) as OutputFormat[];
-
-/** `table (columns fitted to the terminal), json (...)`: the -o flag's help. */
-export function outputFormatsHelp(): string {
-  return OUTPUT_FORMATS.map((name) => `${name} (${OUTPUT_FORMAT_REGISTRY[name].help})`).join(', ');
-}
 
 /** Whether a list in this format is held until its end (json, table) rather than written as records come. */
 export function formatBuffers(options: Pick<OutputOptions, 'format' | 'quiet'>): boolean {

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, NODE, cleanEnv } from '../helpers/cli.js';
 
@@ -19,6 +20,33 @@ function builtinsLoadedBy(args: string[]): { stdout: string; modules: string[] }
   return { stdout: result.stdout, modules: readFileSync(out, 'utf8').split('\n') };
 }
 
+/** The sources (src/… paths, from the chunks' source maps) of every chunk of dist/ the built CLI loads for `args`. */
+function sourcesLoadedBy(args: string[]): string[] {
+  const loader = join(dir, 'loader.mjs');
+  const register = join(dir, 'register.mjs');
+  const out = join(dir, 'loaded.txt');
+  writeFileSync(
+    loader,
+    "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(process.env.LOADED_OUT, `${url}\\n`); return next(url, context); }\n",
+  );
+  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(loader).href)});\n`);
+  writeFileSync(out, '');
+  const main = join(BIN, '..', '..', 'dist', 'main.js');
+  const result = spawnSync(NODE, ['--import', pathToFileURL(register).href, main, ...args], { env: cleanEnv({ LOADED_OUT: out }), encoding: 'utf8' });
+  expect(result.status, result.stderr).toBe(0);
+  const chunks = readFileSync(out, 'utf8')
+    .split('\n')
+    .filter((url) => url.startsWith('file:') && url.includes('/dist/'));
+  expect(chunks.length).toBeGreaterThan(3);
+  return chunks.flatMap((url) => {
+    try {
+      return (JSON.parse(readFileSync(new URL(`${url}.map`), 'utf8')) as { sources: string[] }).sources.map((source) => source.replace(/^(\.\.\/)+/, ''));
+    } catch {
+      return []; // a chunk of bundler helpers only has no map
+    }
+  });
+}
+
 describe('start-up', () => {
   it('--version writes the version and loads neither streams nor V8 settings', () => {
     const { stdout, modules } = builtinsLoadedBy(['--version']);
@@ -32,6 +60,13 @@ describe('start-up', () => {
     for (const name of ['NativeModule child_process', 'NativeModule crypto', 'NativeModule v8', 'NativeModule http', 'NativeModule tls']) {
       expect(modules).not.toContain(name);
     }
+  });
+
+  it('the root help the CLI itself renders (on a terminal) loads no renderer, record model, check or list option', () => {
+    const sources = sourcesLoadedBy(['--help']);
+    expect(sources).toContain('src/cli/program.ts');
+    const needless = ['src/output/formats.ts', 'src/output/table.ts', 'src/api/report-model.ts', 'src/api/checks.ts', 'src/cli/verb-options.ts'];
+    expect(sources.filter((source) => needless.includes(source))).toEqual([]);
   });
 
   it('--version on a full disk is one line and exit 1', () => {

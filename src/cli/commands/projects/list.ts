@@ -5,7 +5,7 @@ import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { printPages } from '../../listing.js';
 import { projectListSilences } from '../../../api/list-silences.js';
-import { addPagingOptions, addSortOption, pagingOptions } from '../../options.js';
+import { addPagingOptions, addSortOption, pagingOptions } from '../../verb-options.js';
 
 function declareList(projects: ParentCommand) {
   const command = projects

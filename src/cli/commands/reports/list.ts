@@ -5,7 +5,7 @@ import { addCiOptions, checkCiFlags, CiReporter } from '../../ci/reporter.js';
 import type { CommandContext } from '../../context.js';
 import { printPages } from '../../listing.js';
 import { reportListSilences } from '../../../api/list-silences.js';
-import { addGateOptions, addPagingOptions, addSortOption, pagingOptions } from '../../options.js';
+import { addGateOptions, addPagingOptions, addSortOption, pagingOptions } from '../../verb-options.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
 

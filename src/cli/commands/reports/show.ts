@@ -5,7 +5,7 @@ import { addCiOptions, checkCiFlags, CiReporter } from '../../ci/reporter.js';
 import type { CommandContext } from '../../context.js';
 import { NoMatchError, UsageError } from '../../errors.js';
 import { printRecord } from '../../listing.js';
-import { addGateOptions } from '../../options.js';
+import { addGateOptions } from '../../verb-options.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { reportId } from './ids.js';
 

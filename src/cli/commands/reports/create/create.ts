@@ -4,7 +4,8 @@ import { addCiOptions, checkCiFlags, CiReporter } from '../../../ci/reporter.js'
 import { describeShare, parseShard, selectShare } from '../../../ci/shard.js';
 import type { CommandContext } from '../../../context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../../handler.js';
-import { addGateOptions, integerParser, MAX_CONCURRENCY } from '../../../options.js';
+import { integerParser, MAX_CONCURRENCY } from '../../../options.js';
+import { addGateOptions } from '../../../verb-options.js';
 import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../../report-flags.js';
 import { guardJournal } from './journal.js';
 import { readUrlInput, rejectInvalid } from './url-input.js';

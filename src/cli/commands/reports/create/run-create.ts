@@ -8,7 +8,7 @@ import { reportIdentity } from '../../../../api/report-url.js';
 import type { CiReporter } from '../../../ci/reporter.js';
 import type { CommandContext } from '../../../context.js';
 import { finishGate, Gate } from '../../../gates.js';
-import type { GateOptions } from '../../../options.js';
+import type { GateOptions } from '../../../verb-options.js';
 import { forStderr, oneLineForStderr } from '../../../stderr.js';
 import type { UrlInput } from './url-input.js';
 import { createAll, type BulkCreateOutcome } from './create-all.js';
