@@ -5,7 +5,7 @@ import { failedCheckIds } from '../api/checks.js';
 import { modelledRecord } from '../api/report-model.js';
 import { csvLine } from './csv.js';
 import { columnsFor, fieldValue, rawCell, recordId, rowColumns, selectFields } from './fields.js';
-import { drawRecordTable, ListTable, type TableOptions } from './table.js';
+import { drawRecordTable, fitNotice, ListTable, type TableOptions } from './table.js';
 import { maskSecretFields } from './masking.js';
 import { singleLine, terminalJson, terminalLines, terminalText } from './terminal-text.js';
 import { tsvLine } from './tsv.js';
@@ -238,7 +238,7 @@ function tableOptions(options: OutputOptions): TableOptions {
     kind: options.kind,
     color: options.color,
     width: options.width,
-    onHidden: (columns) => options.notice?.(`rsapi: ${columns.join(', ')} left out to fit the terminal; --wide shows every column whole`),
+    onFitted: (fitted) => options.notice?.(fitNotice(fitted)),
   };
 }
 

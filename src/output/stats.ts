@@ -2,7 +2,7 @@
 import { BUCKETS, type ReportStats } from './report-stats.js';
 import { loadPalette, type Palette } from './colors.js';
 import type { OutputDocument } from './formats.js';
-import { ListTable } from './table.js';
+import { fitNotice, ListTable } from './table.js';
 import type { Sink } from './types.js';
 
 /** How the text for people is drawn. */
@@ -135,7 +135,7 @@ async function writeProjectTable(out: Sink, total: ReportStats, groups: ReportSt
     kind: 'project',
     color: options.color,
     width: options.width,
-    onHidden: (hidden) => options.notice?.(`rsapi: ${hidden.join(', ')} left out to fit the terminal; --wide shows every column whole`),
+    onFitted: (fitted) => options.notice?.(fitNotice(fitted)),
   });
 }
 

@@ -15,8 +15,8 @@ export interface TableOptions {
   color: boolean;
   /** The terminal's width; undefined draws every value whole (--wide, or not a terminal). */
   width?: number;
-  /** Told of columns left out because the terminal is too narrow for them. */
-  onHidden?: (columns: string[]) => void;
+  /** Told of what fitting the terminal cost, when it cost anything: the line to print is fitNotice's. */
+  onFitted?: (fitted: Fitted) => void;
   /** Columns never shortened; default: the kind's identifier and verdict. */
   keep?: ReadonlySet<string>;
 }
@@ -83,8 +83,25 @@ export class ListTable {
       }
     }
     if (chunk) out.write(chunk);
-    if (fit.hidden.length > 0) options.onHidden?.(fit.hidden.map((index) => this.columns[index] ?? ''));
+    // A URL is cut in its middle and a date-time to its minute or day by design (the host, the path's end and the day
+    // stay); any other value cut loses what the reader may have come for (a report's failed checks).
+    const cut = shown.filter(({ index, width }) => width < (natural[index] ?? 0) && index !== url && !steps.has(index));
+    const fitted = { hidden: fit.hidden.map((index) => this.columns[index] ?? ''), cut: cut.map(({ index }) => this.columns[index] ?? '') };
+    if (fitted.hidden.length > 0 || fitted.cut.length > 0) options.onFitted?.(fitted);
   }
+}
+
+/** What fitting a table to the terminal cost: columns left out, and columns whose values were cut. */
+export interface Fitted {
+  hidden: string[];
+  cut: string[];
+}
+
+/** The line that says so: `rsapi: project left out and failed_checks cut to fit the terminal; --wide shows …`. */
+export function fitNotice({ hidden, cut }: Fitted): string {
+  const what = [hidden.length > 0 ? `${hidden.join(', ')} left out` : '', cut.length > 0 ? `${cut.join(', ')} cut` : ''].filter(Boolean);
+  const whole = [hidden.length > 0 ? 'column' : '', cut.length > 0 ? 'value' : ''].filter(Boolean);
+  return `rsapi: ${what.join(' and ')} to fit the terminal; --wide shows every ${whole.join(' and ')} whole`;
 }
 
 /** `2026-11-20 14:44:03` as displayCell writes a date-time in local time. */

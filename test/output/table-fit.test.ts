@@ -1,20 +1,20 @@
 // What gives way when a report table is too wide: the time of day, then project and privacy, before the URL is cut in its middle.
 import { describe, expect, it } from 'vitest';
 import { fitColumns } from '../../src/output/table-fit.js';
-import { ListTable } from '../../src/output/table.js';
+import { fitNotice, ListTable, type Fitted } from '../../src/output/table.js';
 import { displayWidth, fitMiddle, wrapToWidth } from '../../src/output/width.js';
 
 const COLUMNS = ['id', 'url', 'project', 'result', 'score', 'privacy', 'generated_at'];
 const KEEP = new Set(['id', 'result', 'score']);
 
-/** Draws report rows at `width`; the lines and the columns said to be left out. */
+/** Draws report rows at `width`; the lines, the columns said to be left out and those said to be cut. */
 async function draw(records: Record<string, unknown>[], width: number | undefined, columns = COLUMNS) {
   const table = new ListTable(columns);
   for (const record of records) table.add(record);
   let text = '';
-  let hidden: string[] = [];
-  await table.draw({ write: (chunk: string) => void (text += chunk) }, { kind: 'report', color: false, width, onHidden: (names) => void (hidden = names) });
-  return { lines: text.split('\n').filter((line) => line !== ''), hidden };
+  let fitted: Fitted = { hidden: [], cut: [] };
+  await table.draw({ write: (chunk: string) => void (text += chunk) }, { kind: 'report', color: false, width, onFitted: (told) => void (fitted = told) });
+  return { lines: text.split('\n').filter((line) => line !== ''), ...fitted };
 }
 
 const site = (id: number, path: string, privacy = 0) => ({
@@ -92,6 +92,27 @@ describe('a report table at a terminal width', () => {
     const { lines, hidden } = await draw(records, undefined);
     expect(lines[1]).toMatch(/^63 +https:\/\/blog\.example\.net\/contact-2 +blog\.example\.net +good +90 +password +2026-03-18 \d\d:\d\d:\d\d$/);
     expect(hidden).toEqual([]);
+  });
+
+  it('failed checks cut to fit are said to be cut (a URL or a date cut to fit is not: it keeps its host, path end, day)', async () => {
+    const failing = records.map((record) => ({ ...record, failed_checks: 'meta_description,headings,image_keywords' }));
+    const narrow = await draw(failing, 50, ['id', 'url', 'result', 'generated_at', 'failed_checks']);
+    expect(narrow.lines[1]).toMatch(/…$/);
+    expect(narrow).toMatchObject({ hidden: [], cut: ['failed_checks'] });
+    const wide = await draw(failing, 200, ['id', 'url', 'result', 'generated_at', 'failed_checks']);
+    expect(wide).toMatchObject({ hidden: [], cut: [] });
+    expect((await draw(records, 30)).cut).toEqual([]);
+  });
+
+  it.each([
+    [{ hidden: ['project'], cut: [] }, 'rsapi: project left out to fit the terminal; --wide shows every column whole'],
+    [{ hidden: [], cut: ['failed_checks'] }, 'rsapi: failed_checks cut to fit the terminal; --wide shows every value whole'],
+    [
+      { hidden: ['project', 'privacy'], cut: ['failed_checks'] },
+      'rsapi: project, privacy left out and failed_checks cut to fit the terminal; --wide shows every column and value whole',
+    ],
+  ])('the notice for %j', (fitted, line) => {
+    expect(fitNotice(fitted)).toBe(line);
   });
 
   it('a URL stored without a scheme (phpRank) is shown as stored', async () => {
