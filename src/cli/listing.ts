@@ -155,6 +155,8 @@ class PageBuffer implements Sink {
 class FieldCheck {
   private readonly unseen: Set<string>;
   private readonly present = new Set<string>();
+  /** Fields the formats for people derive from the record (phpRank's score, failed_checks) that json does not show. */
+  private readonly derived = new Set<string>();
   private records = 0;
 
   constructor(
@@ -172,6 +174,8 @@ class FieldCheck {
       this.present.add(key);
       this.unseen.delete(key);
     }
+    if (this.output.format !== 'json' && this.output.format !== 'ndjson') return;
+    for (const key of Object.keys(shownRecord(record, { ...this.output, format: 'csv' }))) if (this.unseen.has(key)) this.derived.add(key);
   }
 
   warn(ctx: CommandContext, kind: RecordKind): void {
@@ -186,5 +190,12 @@ class FieldCheck {
       return near ? `"${field}" (did you mean "${near}"?)` : `"${field}"`;
     });
     ctx.note(`rsapi: warning: ${which} field ${named.join(', ')}; fields there: ${present.join(', ')}`);
+    const derived = missing.filter((field) => this.derived.has(field));
+    if (derived.length > 0) {
+      const fields = derived.map((field) => `"${field}"`).join(', ');
+      ctx.note(
+        `hint: -o csv, tsv and table derive ${fields} from the record, which ${this.output.format} shows as the service sent it: -o csv --fields id,${derived.join(',')}`,
+      );
+    }
   }
 }

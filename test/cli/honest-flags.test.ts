@@ -46,6 +46,14 @@ const rows: CommandCase[] = [
     wantStderr: `rsapi: warning: the report has no field "scroe" (did you mean "score"?); fields there: ${REPORT_FIELDS}\n`,
   },
   {
+    name: '--json with a field only csv, tsv and table derive (phpRank): the warning, and a hint to the format that has it',
+    argv: ['reports', 'list', '--json', 'id,failed_checks', '--limit', '2'],
+    mock: { flavor: 'phprank' },
+    wantCode: 0,
+    wantStderr:
+      /warning: none of the 2 reports has a field "failed_checks"; fields there: .*\nhint: -o csv, tsv and table derive "failed_checks" from the record, which json shows as the service sent it: -o csv --fields id,failed_checks\n$/,
+  },
+  {
     name: '--fields that all exist: no warning',
     argv: ['reports', 'list', '--fields', 'id,url', '--limit', '2', '-o', 'csv'],
     wantCode: 0,
