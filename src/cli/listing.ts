@@ -12,7 +12,7 @@ import { preferSmallHeap } from './heap.js';
 import type { GateOptions } from './verb-options.js';
 import { NOUN, ofLast, PageReader } from './page-reader.js';
 
-/** How the pages were asked for (pagingOptions in options.ts). */
+/** How the pages were asked for (pagingOptions in verb-options.ts). */
 interface Paging {
   all: boolean;
   limit?: number;
@@ -174,7 +174,7 @@ class FieldCheck {
       this.present.add(key);
       this.unseen.delete(key);
     }
-    if (this.output.format !== 'json' && this.output.format !== 'ndjson') return;
+    // Still unseen but in the record model's reading (json and ndjson show the record as sent): a field to hint at.
     for (const key of Object.keys(shownRecord(record, { ...this.output, format: 'csv' }))) if (this.unseen.has(key)) this.derived.add(key);
   }
 

@@ -30,15 +30,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockFixture>
  * with `defaults` overlaid by `options`, and every mock started in a test is closed after it.
  */
 export function mockPerTest(defaults: MockOptions = {}): (options?: MockOptions) => Promise<MockFixture> {
-  const fixtures: MockFixture[] = [];
-  afterEach(async () => {
-    await Promise.all(fixtures.splice(0).map((fixture) => fixture.close()));
-  });
-  return async (options = {}) => {
-    const fixture = await startMock({ ...defaults, ...options });
-    fixtures.push(fixture);
-    return fixture;
-  };
+  return mocksClosedBy(afterEach, defaults);
 }
 
 /**
@@ -46,8 +38,12 @@ export function mockPerTest(defaults: MockOptions = {}): (options?: MockOptions)
  * the others still running, so every mock started is closed when the file ends.
  */
 export function mockPerFile(defaults: MockOptions = {}): (options?: MockOptions) => Promise<MockFixture> {
+  return mocksClosedBy(afterAll, defaults);
+}
+
+function mocksClosedBy(hook: typeof afterEach, defaults: MockOptions): (options?: MockOptions) => Promise<MockFixture> {
   const fixtures: MockFixture[] = [];
-  afterAll(async () => {
+  hook(async () => {
     await Promise.all(fixtures.splice(0).map((fixture) => fixture.close()));
   });
   return async (options = {}) => {
