@@ -28,7 +28,7 @@ function fishFlag(name: string): string {
 function fishValue(option: OptionSpec, bin: string, f: string): string {
   if (!option.takesValue) return '';
   if (option.choices.length > 0) return ` -x -a ${fq(option.choices.join(' '))}`;
-  if (option.listOf) return ` -x -a ${fq(`(${f}_list ${option.listOf.join(' ')})`)}`;
+  if (option.listOf) return ` -x -a ${fq(`(${f}_list ${option.listOf.map((item) => fq(`${item.name}:${item.description}`)).join(' ')})`)}`;
   if (option.valuesFrom) return ` -x -a ${fq(listed(bin, option.valuesFrom))}`;
   return option.files ? ' -r -F' : ' -x';
 }
@@ -98,10 +98,11 @@ function ${f}_walk
     end
 end
 
-# title,me<TAB>: each item given, after the items before the last comma of the word at the cursor.
+# title,me<TAB>: each item given (name:description), after the items before the last comma of the word at the cursor,
+# with its description after a tab.
 function ${f}_list
     set -l head (string replace -r -- '[^,]*$' '' (string replace -r -- '^--?[^=]*=' '' (commandline -ct)))
-    printf '%s\\n' "$head"$argv
+    printf '%s\\n' "$head"(string replace -- ':' \\t $argv)
 end
 
 function ${f}_is

@@ -1,6 +1,6 @@
 // What the command tree offers at each command path, walked from commander into plain data the script generators read.
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
-import { CHECK_IDS } from '../../api/checks.js';
+import { CHECK_IDS, checkName } from '../../api/checks.js';
 
 export interface OptionSpec {
   /** `-o`, `--output`. */
@@ -14,7 +14,13 @@ export interface OptionSpec {
   /** The values are listed at completion time by this program run with these arguments (stored profile names). */
   valuesFrom?: string;
   /** The value is a comma-separated list of these (check ids): each item after a comma completes too. */
-  listOf?: readonly string[];
+  listOf?: readonly ListItem[];
+}
+
+/** An item of a comma-separated list, and the words zsh and fish show beside it (a check's name). */
+export interface ListItem {
+  name: string;
+  description: string;
 }
 
 /** Lists the stored profile names, one a line, with no request: what `--profile` and `auth switch` complete to. */
@@ -82,9 +88,11 @@ function describeOption(option: Option): OptionSpec {
  * Flags whose value is a comma-separated list of known items, by long name: the flags taking check ids. The items are
  * written into the script, so a TAB runs no program. (Not told by the parser: the tree wraps every flag's parser.)
  */
-const LIST_FLAGS: Readonly<Record<string, readonly string[]>> = { '--fail-on-check': CHECK_IDS };
+const LIST_FLAGS: Readonly<Record<string, readonly ListItem[]>> = {
+  '--fail-on-check': CHECK_IDS.map((id) => ({ name: id, description: checkName(id) })),
+};
 
-function listedValues(option: Option): readonly string[] | undefined {
+function listedValues(option: Option): readonly ListItem[] | undefined {
   return option.long === undefined ? undefined : LIST_FLAGS[option.long];
 }
 

@@ -1,5 +1,5 @@
 // What the bash and zsh scripts share: the command tree as `case` functions, and the walk over the words before the cursor.
-import { identifier, optionsAt, walk, type CommandSpec } from './model.js';
+import { identifier, optionsAt, walk, type CommandSpec, type ListItem } from './model.js';
 
 type CaseArm = [patterns: string[], body: string];
 
@@ -24,6 +24,12 @@ function echoWords(words: string[]): string {
 function printNames(items: { names: string[]; description: string }[], withDescriptions: boolean): string {
   if (!withDescriptions) return echoWords(items.flatMap((item) => item.names));
   return `printf '%s\\n' ${items.flatMap((item) => item.names.map((name) => sq(`${name}:${item.description}`))).join(' ')}`;
+}
+
+/** A list's items after LIST_MARK: on its line for bash, one `name:description` a line for zsh's `_describe`. */
+function listValues(items: readonly ListItem[], withDescriptions: boolean): string {
+  if (!withDescriptions) return echoWords([LIST_MARK, ...items.map((item) => item.name)]);
+  return `printf '%s\\n' ${[LIST_MARK, ...items.map((item) => `${item.name}:${item.description}`)].map(sq).join(' ')}`;
 }
 
 /** Case patterns for "this command path and everything below it". */
@@ -57,7 +63,7 @@ export function shellData(prefix: string, tree: CommandSpec, withDescriptions: b
       const patterns = option.names.flatMap((name) => scopePatterns(spec, name));
       valued.push([patterns, 'return 0']);
       if (option.choices.length > 0) values.push([patterns, echoWords(option.choices)]);
-      else if (option.listOf) values.push([patterns, echoWords([LIST_MARK, ...option.listOf])]);
+      else if (option.listOf) values.push([patterns, listValues(option.listOf, withDescriptions)]);
       else if (option.valuesFrom) values.push([patterns, listed(option.valuesFrom)]);
       else if (option.files) values.push([patterns, 'echo @files']);
     }

@@ -25,10 +25,11 @@ ${f}() {
     values="$(${f}_values "$cmdpath" "$valueopt")"
     if [[ $values == @files ]]; then
       _files
-    elif [[ $values == '${LIST_MARK} '* ]]; then
-      # title,me<TAB>: the items before the last comma stay as they are.
+    elif [[ $values == '${LIST_MARK}'$'\\n'* ]]; then
+      # title,me<TAB>: the items before the last comma stay as they are; each item shows its name beside it.
       compset -P '*,'
-      compadd -- \${=\${values#${LIST_MARK} }}
+      specs=("\${(@f)\${values#${LIST_MARK}$'\\n'}}")
+      _describe -t values value specs
     elif [[ -n $values ]]; then
       compadd -- \${=values}
     fi

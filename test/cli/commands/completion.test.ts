@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECK_IDS } from '../../../src/api/checks.js';
+import { CHECK_IDS, checkName } from '../../../src/api/checks.js';
 import { ExitCode } from '../../../src/cli/exit-codes.js';
 import { tempDir } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/run.js';
@@ -130,10 +130,13 @@ describe('zsh', () => {
     expect(loaded.stdout.trim()).toBe('_rsapi');
     // Outside a completion widget the zsh builtins are stood in for; the walk and the data are the script's own.
     // `prefix`: the word at the cursor, as typed so far.
-    const complete = (line: string, prefix = '') => {
+    // `described`: print what _describe is given (name:description) rather than the matches.
+    const complete = (line: string, prefix = '', described = false) => {
       const stubs = [
         'compdef() { :; }',
-        '_describe() { local -a described; described=("${(@P)4}"); print -rl -- "${described[@]%%:*}"; }',
+        described
+          ? '_describe() { print -rl -- "${(@P)4}"; }'
+          : '_describe() { local -a described; described=("${(@P)4}"); compadd -- "${described[@]%%:*}"; }',
         // The matches of the word at the cursor, with the part compset moved aside put back in front.
         'compadd() { [[ $1 == -- ]] && shift; local w; for w; do [[ $w == ${PREFIX}* ]] && print -r -- "$IPREFIX$w"; done; }',
         'compset() { local head=${(M)PREFIX##${~2}}; IPREFIX+=$head; PREFIX=${PREFIX#$head}; }',
@@ -150,6 +153,9 @@ describe('zsh', () => {
     expect(complete('rsapi reports list --fail-on-check')).toEqual(CHECK_IDS);
     expect(complete('rsapi reports show 42 --fail-on-check', 'title,me')).toEqual(['title,meta_description', 'title,meta_viewport']);
     expect(complete('rsapi reports list', '--fail-on-check=lo')).toEqual(['--fail-on-check=load_time']);
+    // Each check id with its name beside it (phpRank's `htst` is HSTS).
+    expect(complete('rsapi reports list --fail-on-check', '', true)).toEqual(CHECK_IDS.map((id) => `${id}:${checkName(id)}`));
+    expect(complete('rsapi reports list --fail-on-check', '', true)).toContain('htst:HSTS');
   });
 });
 
@@ -161,14 +167,12 @@ describe('fish', () => {
 
   it.skipIf(noFish)('loads and completes in fish', () => {
     expect(run('fish', ['--no-execute', files.fish]).status).toBe(0);
-    const complete = (line: string) => {
+    const candidates = (line: string) => {
       const result = run('fish', ['-c', 'source $argv[1]; complete -C $argv[2]', files.fish, line]);
       expect(result.stderr).toBe('');
-      return result.stdout
-        .split('\n')
-        .filter(Boolean)
-        .map((entry) => entry.split('\t')[0]);
+      return result.stdout.split('\n').filter(Boolean);
     };
+    const complete = (line: string) => candidates(line).map((entry) => entry.split('\t')[0]);
     expect(complete('rsapi reports cr')).toEqual(['create']);
     expect(complete('rsapi reports list --result ')).toEqual(['bad', 'decent', 'good']);
     expect(complete('rsapi -o json api ')).toEqual(['DELETE', 'GET', 'PATCH', 'POST', 'PUT']);
@@ -177,6 +181,8 @@ describe('fish', () => {
     expect(complete('rsapi reports list --fail-on-check ').sort()).toEqual([...CHECK_IDS].sort());
     expect(complete('rsapi reports show 42 --fail-on-check title,me')).toEqual(['title,meta_description', 'title,meta_viewport']);
     expect(complete('rsapi reports create --fail-on-check=title,load_time,unsafe')).toEqual(['--fail-on-check=title,load_time,unsafe_cross_origin_links']);
+    // Each with its name as the description.
+    expect(candidates('rsapi reports list --fail-on-check title,ht')).toEqual(expect.arrayContaining(['title,htst\tHSTS', 'title,http2\tHTTP/2']));
   });
 });
 
