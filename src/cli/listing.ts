@@ -3,7 +3,7 @@ import { plural } from '../plural.js';
 import type { ApiRecord, Page } from '../api/decode.js';
 import type { ListSilences } from '../api/list-silences.js';
 import type { ExitCodeValue } from './exit-codes.js';
-import { createListWriter, shownRecord, writeRecord, type OutputOptions, type RecordKind, type Sink } from '../output/index.js';
+import { createListWriter, shownRecord, showsModel, writeRecord, type OutputOptions, type RecordKind, type Sink } from '../output/index.js';
 import { nearest } from '../suggest.js';
 import type { CommandContext } from './context.js';
 import type { CiReporter } from './ci/reporter.js';
@@ -174,7 +174,8 @@ class FieldCheck {
       this.present.add(key);
       this.unseen.delete(key);
     }
-    // Still unseen but in the record model's reading (json and ndjson show the record as sent): a field to hint at.
+    // A format showing the record as sent (json, ndjson): a field still unseen but in the model's reading is hinted at.
+    if (showsModel(this.output.format)) return;
     for (const key of Object.keys(shownRecord(record, { ...this.output, format: 'csv' }))) if (this.unseen.has(key)) this.derived.add(key);
   }
 

@@ -28,8 +28,13 @@ export function createListWriter(out: Sink, options: OutputOptions): ListWriter 
  */
 export function shownRecord(received: ServiceRecord, options: Pick<OutputOptions, 'format' | 'kind'>): ServiceRecord {
   const record = maskSecretFields(received);
-  if (!OUTPUT_FORMAT_REGISTRY[options.format].modelled) return record;
+  if (!showsModel(options.format)) return record;
   return options.kind === 'report' ? withFailedChecks(modelledRecord(record)) : modelledProject(record);
+}
+
+/** Whether the format shows records through the record model (table, csv, tsv) rather than as the service sent them. */
+export function showsModel(format: OutputFormat): boolean {
+  return OUTPUT_FORMAT_REGISTRY[format].modelled;
 }
 
 /** A report with its failed check ids beside its `results`, as `--fail-on-check` takes them; one without checks as it is. */
