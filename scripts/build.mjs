@@ -44,7 +44,7 @@ const result = await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   minifyWhitespace: true,
   minifySyntax: true,
   // Licences are collected whole into THIRD_PARTY_NOTICES below (most packages keep theirs in a file, not a comment).

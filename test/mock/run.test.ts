@@ -20,7 +20,7 @@ beforeAll(async () => {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     logLevel: 'silent',
   });
   driverPath = join(workDir, 'driver.mjs');
