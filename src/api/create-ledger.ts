@@ -1,20 +1,40 @@
-// Which report a create made when its answer was lost and the page redirected: the run's ledger of reports taken, and the rule that picks one.
+// Which report a create made when its answer was lost: the run's ledger of reports taken and of URLs still in doubt, and the rule that picks a redirected page's report by elimination.
 import { toNumber, type ApiRecord } from './decode.js';
 import { projectName, reportIdentity, reportProject } from './report-url.js';
 
 /**
- * What one run knows of the service's reports: the newest id it has seen (ids grow with creation order, so
- * a report a POST makes has a higher id than any seen before it was sent), which reports are already taken
- * by a URL of the run (or of an earlier run, from its journal), and the identities of the run's URLs.
+ * Where a URL of the input stands, as far as this run knows: `waiting` (not sent yet by this run, and no earlier
+ * run left it in doubt), `pending` (sent and unanswered, left in doubt by an earlier run, or another share's: its
+ * report may appear at any time) or `settled` (it has its report, or surely stored none).
+ */
+type UrlState = 'waiting' | 'pending' | 'settled';
+
+/**
+ * What one run knows of the service's reports: the newest id it has seen (ids grow with creation order, so a
+ * report a POST makes has a higher id than any seen before it was sent), which reports are already taken by a URL
+ * of the run (or of an earlier run, from its journal), and where each URL of the input stands.
  */
 export class CreateLedger {
   private readonly takenBy = new Map<string, string>();
-  private readonly identities: Set<string>;
+  /** Identity -> state, for every URL of the input (other shares' included). */
+  private readonly states = new Map<string, UrlState>();
   private newest: number | undefined;
 
+  /**
+   * `urls`: every URL of the input, other shares' too (pending until this run sends them: `willSend`). `taken`:
+   * reports earlier runs created (their URLs are settled).
+   */
   constructor(urls: Iterable<string> = [], taken: Iterable<{ url: string; id: unknown }> = []) {
-    this.identities = new Set([...urls].map(reportIdentity));
+    for (const url of urls) this.states.set(reportIdentity(url), 'pending');
     for (const { url, id } of taken) this.take(url, { id });
+  }
+
+  /** The URLs this run will send: waiting until sent, except those an earlier run left in doubt (`inDoubt`, identities). */
+  willSend(urls: Iterable<string>, inDoubt: { has(identity: string): boolean } = new Set()): void {
+    for (const url of urls) {
+      const identity = reportIdentity(url);
+      if (this.states.get(identity) !== 'settled') this.states.set(identity, inDoubt.has(identity) ? 'pending' : 'waiting');
+    }
   }
 
   /** The newest id seen so far; undefined before any. */
@@ -29,19 +49,42 @@ export class CreateLedger {
     }
   }
 
+  /** The URL's create goes out: its report may appear from now on. */
+  sending(url: string): void {
+    const identity = reportIdentity(url);
+    if (this.states.get(identity) !== 'settled') this.states.set(identity, 'pending');
+  }
+
+  /** The URL's create surely stored nothing (refused, or proved absent): it is settled without a report. */
+  settle(url: string): void {
+    this.states.set(reportIdentity(url), 'settled');
+  }
+
   /** The report is `url`'s: no other URL of the run may take it. */
   take(url: string, record: ApiRecord): void {
     this.see([record]);
+    this.settle(url);
     if (record.id !== undefined && record.id !== null) this.takenBy.set(String(record.id), reportIdentity(url));
   }
 
-  /** Whether the report is surely another URL's: taken by one, or stored under the identity of another URL of the run. */
+  /** Whether another URL already took the report (by its id): only that makes a report surely not `url`'s. */
   isOthers(url: string, record: ApiRecord): boolean {
-    const own = reportIdentity(url);
     const holder = record.id === undefined || record.id === null ? undefined : this.takenBy.get(String(record.id));
-    if (holder !== undefined) return holder !== own;
-    const stored = typeof record.url === 'string' ? reportIdentity(record.url) : undefined;
-    return stored !== undefined && stored !== own && this.identities.has(stored);
+    return holder !== undefined && holder !== reportIdentity(url);
+  }
+
+  /**
+   * Whether a new report of `url`'s project may be taken as its own by elimination: only when no other URL of that
+   * project could have made it, that is, every other one is settled or not sent yet (so its report cannot be among
+   * those already stored). A URL of another share, or one an earlier run left in doubt, forbids it.
+   */
+  mayEliminate(url: string): boolean {
+    const own = reportIdentity(url);
+    const project = reportProject(url);
+    for (const [identity, state] of this.states) {
+      if (identity !== own && state === 'pending' && reportProject(identity) === project) return false;
+    }
+    return true;
   }
 }
 
@@ -61,14 +104,11 @@ export interface SendWindow {
 export type RedirectPick = { found: ApiRecord } | { ambiguous: ApiRecord[] } | { none: true };
 
 /**
- * The rule for a page stored under another URL than sent (a redirect): among the reports created in the
- * send window that no other URL of the run holds, the one filed under the sent URL's project (host
- * without `www.`) is taken when it is the only one there. Two or more there leave rsapi unsure; so do
- * reports only in other projects (a redirect to another host, or someone else's report: it cannot be
- * told). One exception: services store times to the second, so a report of the send's own second may
- * be older than the send; when exactly one report of the project is of a later second (an audit takes
- * seconds) and the others are of the send's second, that one is taken. `records` are the newest
- * reports; `createdAt` reads a record's time (ms), if it has one.
+ * The rule for a page stored under another URL than sent (a redirect) when rsapi could not learn where the page
+ * ends: among the reports created in the send window that no other URL took, the one filed under the sent URL's
+ * project (host without `www.`) is taken when it is the only one there and no other URL of that project is in
+ * doubt (`ledger.mayEliminate`). Otherwise any such report leaves rsapi unsure: it may be this page's, or that
+ * of another create still under way. `records` are the newest reports; `createdAt` reads a record's time (ms).
  */
 export function pickRedirected(
   url: string,
@@ -79,26 +119,10 @@ export function pickRedirected(
 ): RedirectPick {
   const project = reportProject(url);
   const candidates = records.filter((record) => inWindow(record, window, createdAt) && !ledger.isOthers(url, record));
+  if (candidates.length === 0) return { none: true };
   const own = candidates.filter((record) => projectOf(record) === project);
-  if (own.length === 1) return { found: own[0]! };
-  const later = laterThanTheSendsSecond(own, window, createdAt);
-  if (later) return { found: later };
-  if (own.length > 1) return { ambiguous: own };
-  return candidates.length === 0 ? { none: true } : { ambiguous: candidates };
-}
-
-/** The one report of a second after the send's, when every other one is of the send's second. */
-function laterThanTheSendsSecond(
-  records: readonly ApiRecord[],
-  window: SendWindow,
-  createdAt: (record: ApiRecord) => number | undefined,
-): ApiRecord | undefined {
-  if (window.sentAt === undefined || records.length < 2) return undefined;
-  const nextSecond = Math.floor(window.sentAt / 1000) * 1000 + 1000;
-  const times = records.map(createdAt);
-  if (times.some((time) => time === undefined)) return undefined;
-  const later = records.filter((_, index) => times[index]! >= nextSecond);
-  return later.length === 1 ? later[0] : undefined;
+  if (own.length === 1 && ledger.mayEliminate(url)) return { found: own[0]! };
+  return { ambiguous: own.length > 0 ? own : candidates };
 }
 
 /** Whether the record came after the newest id seen before the request (ids grow with creation order); true when either is unknown. */

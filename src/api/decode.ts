@@ -24,6 +24,26 @@ export interface Page<T = ApiRecord> {
 interface DecodedBody {
   value: unknown;
   isHtml: boolean;
+  /** A PHP notice printed before a success's JSON (its first line), skipped to read the JSON after it. */
+  skippedNotice?: string;
+}
+
+/**
+ * PHP notices, warnings and deprecations printed before the JSON by a host with display_errors on: as HTML
+ * (`<br />\n<b>Deprecated</b>:  ... on line <b>12</b><br />`) or as text (`Deprecated: ... on line 12`), one or more.
+ */
+const PHP_NOTICES = /^\s*(?:(?:<br\s*\/?>\s*)*(?:<b>)?(?:PHP )?(?:Deprecated|Notice|Warning|Strict Standards)(?:<\/b>)?:[^\n]*?(?:<br\s*\/?>|\n)\s*)+/i;
+
+/** The JSON after leading PHP notices, with the first notice as one line of text; undefined when the text does not start so. */
+function afterPhpNotices(text: string): { json: string; notice: string } | undefined {
+  const notices = PHP_NOTICES.exec(text);
+  if (!notices) return undefined;
+  const notice = notices[0]
+    .replace(/<[^>]*>/g, '')
+    .trim()
+    .split('\n')[0]!
+    .replace(/\s+/g, ' ');
+  return { json: text.slice(notices[0].length), notice: notice.slice(0, 200) };
 }
 
 /**
@@ -35,6 +55,14 @@ export function decodeBody(text: string, status: number, request: RequestInfo, c
   try {
     return { value: parseJson(text), isHtml: false };
   } catch (cause) {
+    const notices = status < 300 && !(cause instanceof JsonTooDeepError) ? afterPhpNotices(text) : undefined;
+    if (notices) {
+      try {
+        return { value: parseJson(notices.json), isHtml: false, skippedNotice: notices.notice };
+      } catch {
+        // Not JSON after the notices either: the answer is what it looked like at first.
+      }
+    }
     if (cause instanceof JsonTooDeepError) {
       if (status >= 400) return { value: undefined, isHtml: false };
       throw new ServerError(`the service answered with ${cause.message}, more than any answer of this API`, request, status, {

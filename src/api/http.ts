@@ -7,6 +7,7 @@ import { RateLimiter, type PaceEvent } from './rate-limiter.js';
 import type { Dispatcher } from 'undici';
 import { proxyConfigured, proxyFromEnv, type ProxySettings } from './proxy.js';
 import { createSender, type Sender } from './transport.js';
+import { finalPageUrl } from './page-redirects.js';
 import { ApiError, InterruptedError, NetworkError, RateLimitError, RsapiError, ServerError, InvalidRequestError, type RequestInfo } from './errors.js';
 
 export type { HttpMethod } from './retry-policy.js';
@@ -37,6 +38,13 @@ export interface HttpClientOptions {
   onTrace?: (event: TraceEvent) => void;
   /** Told when requests wait for the service's rate-limit window to end (once a window). */
   onPace?: (event: PaceEvent) => void;
+  /** Told of what the client tolerated in an answer that a person should know (a PHP notice before the JSON). Never given the key. */
+  onWarning?: (message: string) => void;
+  /**
+   * After a create's answer was lost, retrace the page's own redirects from here to learn under which URL the service
+   * stored its report (page-redirects.ts). Off by default: it sends requests to the audited page's host.
+   */
+  followPages?: boolean;
   /** Proxies to use; default: HTTPS_PROXY, HTTP_PROXY and NO_PROXY of the process environment. */
   proxy?: ProxySettings;
 }
@@ -183,6 +191,17 @@ export class HttpClient {
     return this.clockOffsetMs === undefined ? undefined : localMs + this.clockOffsetMs;
   }
 
+  /**
+   * The audited page's final URL after its redirects, with the request timeout per hop (page-redirects.ts); undefined
+   * when it cannot be told, or when following pages is off (`followPages`).
+   */
+  async finalPageUrl(url: string): Promise<string | undefined> {
+    if (this.options.followPages !== true) return undefined;
+    this.checkNotStopped();
+    const probe = { sender: await this.getSender(), userAgent: this.options.userAgent, timeoutMs: this.options.timeoutMs, signal: this.stopSignal() };
+    return finalPageUrl(url, probe);
+  }
+
   /** Closes the connection pool; the client is unusable afterwards. */
   async close(): Promise<void> {
     const sender = this.sender;
@@ -261,6 +280,12 @@ export class HttpClient {
       // Not JSON: the text stays on the error, for `rsapi api -i` to show.
       if (error instanceof ApiError) error.response = { status, headers, body: undefined, text: response.text };
       throw error;
+    }
+    if (body.skippedNotice !== undefined) {
+      this.options.onWarning?.(
+        `the service printed a PHP notice before its JSON (${info.method} ${info.path}: "${body.skippedNotice}"); ` +
+          'rsapi read the JSON after it: turn display_errors off on the service',
+      );
     }
     if (status >= 200 && status < 300) return { status, headers, body: body.value };
     if (status === 429) {

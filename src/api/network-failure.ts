@@ -12,15 +12,22 @@ const ERROR_KINDS: Record<string, { kind: NetworkFailureKind; detail: string; ne
   UND_ERR_HEADERS_TIMEOUT: { kind: 'timeout', detail: 'no answer in time' },
   UND_ERR_BODY_TIMEOUT: { kind: 'timeout', detail: 'the answer stalled' },
   UND_ERR_CONNECT_TIMEOUT: { kind: 'timeout', detail: 'could not connect in time', neverSent: true },
-  EHOSTUNREACH: { kind: 'refused', detail: 'host unreachable' },
-  ENETUNREACH: { kind: 'refused', detail: 'network unreachable' },
+  // Linux reports these on a connected socket too, after the request went out (an ICMP error): only a failed
+  // connect proves it never left (connectOnly: the errno error's syscall says which).
+  EHOSTUNREACH: { kind: 'refused', detail: 'host unreachable', neverSent: false },
+  ENETUNREACH: { kind: 'refused', detail: 'network unreachable', neverSent: false },
 };
+const CONNECT_ONLY = new Set(['EHOSTUNREACH', 'ENETUNREACH']);
 
 export function describeNetworkFailure(error: unknown): { kind: NetworkFailureKind; detail: string; neverSent?: boolean } {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     if (e.name === 'TimeoutError') return { kind: 'timeout', detail: 'no answer in time' };
     const code = (e as NodeJS.ErrnoException).code;
-    if (code && ERROR_KINDS[code]) return ERROR_KINDS[code];
+    if (code && ERROR_KINDS[code]) {
+      const known = ERROR_KINDS[code];
+      if (CONNECT_ONLY.has(code) && (e as NodeJS.ErrnoException).syscall === 'connect') return { ...known, neverSent: true };
+      return known;
+    }
     if (e instanceof AggregateError && e.errors[0]) return describeNetworkFailure(e.errors[0]);
   }
   return { kind: 'other', detail: error instanceof Error ? error.message : String(error) };

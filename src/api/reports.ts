@@ -5,7 +5,7 @@ import { HttpClient, pathSegment, type HttpResponse, type Params } from './http.
 import { iteratePages, withLargestPage, type PageFetcher, type PagingOptions } from './paging.js';
 import { CreateLedger, newerThan, pickRedirected, type SendWindow } from './create-ledger.js';
 import { normaliseReportUrl, reportIdentity } from './report-url.js';
-import { outcomeOfError, RetryPolicy } from './retry-policy.js';
+import { outcomeOfError, RetryPolicy, type AttemptOutcome } from './retry-policy.js';
 import { DEFAULT_PER_PAGE, type PerPage, type Privacy, type ReportSortField, type SortDirection } from './list-params.js';
 import { RESULTS, type ReportResult } from './report-model.js';
 import { timestampOf } from './timestamps.js';
@@ -69,6 +69,10 @@ export interface CreateOptions {
 export interface EarlierAttempt {
   sentAt: number;
   lastSeenAt: number;
+  /** When its last request went out (its last `sending` line); journals of older versions: sentAt. */
+  lastSentAt?: number;
+  /** The create timeout that run waited for its answer (journals of older versions do not say: this run's is used). */
+  timeoutMs?: number;
   /** The newest report id that run had seen before sending (journals of older versions do not say). */
   newestIdBefore?: number;
 }
@@ -80,13 +84,25 @@ interface SentCreate {
   /** A resume: no report created after this (ms, our clock) is taken as a redirected page's. */
   until?: number;
   newestIdBefore?: number;
+  /** Where the page ends after its redirects, once retraced (`url` undefined: it could not be told). */
+  finalPage?: { url: string | undefined };
 }
 
-/** What a look-up came to: the report (and how it was matched), several that could be it, or nothing (no field). */
+/**
+ * What a look-up came to: the report (and how it was matched), several that could be it, absence (no field), or
+ * `incomplete` (why absence is not proved: a search stopped at its page cap before it reached older reports).
+ */
 interface LookUp {
   found?: ApiRecord;
   matchedBy?: 'identity' | 'redirect';
   ambiguous?: ApiRecord[];
+  incomplete?: string;
+}
+
+/** A search newest first: the report if met, and whether it read down to reports older than the send (else its page cap stopped it). */
+interface Search<T> {
+  result: T;
+  complete: boolean;
 }
 
 export interface DeleteResult {
@@ -106,14 +122,18 @@ const CLOCK_SKEW_MS = 120_000;
  * page's, at most: an audit still running then is not believed; reports from later are someone else's.
  */
 const LATE_STORE_MS = 10 * 60_000;
-/** The look-up pages through the URL search (a substring match) newest first, this far at most. */
+/**
+ * A look-up pages newest first down to the reports older than the send, this far at most (5,000 reports made since):
+ * one that stops here has proved nothing, and the URL stays unsettled.
+ */
 const LOOKUP_PER_PAGE = 100;
-const LOOKUP_MAX_PAGES = 10;
+const LOOKUP_MAX_PAGES = 50;
 
 export class ReportsApi {
   constructor(
     private readonly http: HttpClient,
-    private readonly createTimeoutMs: number,
+    /** How long a create waits for its answer (a bulk run writes it in its journal, for a resume's watch). */
+    readonly createTimeoutMs: number,
   ) {}
 
   /** One page; `page` is sent unless it is the first one left implicit (`sendPage` false). */
@@ -172,37 +192,40 @@ export class ReportsApi {
     const sent: SentCreate = { url, sentAt: earlier?.sentAt ?? Date.now(), newestIdBefore: earlier ? earlier.newestIdBefore : ledger.newestId };
     for (let attempt = 1; ; attempt++) {
       let failure: unknown;
+      let outcome: AttemptOutcome | undefined;
+      ledger.sending(url);
       try {
         const response = await this.http.request(req);
-        const report = decodeRecord(response.body, HttpClient.describe(req));
-        ledger.take(url, report);
-        return { report, recovered: false, attempts: attempt };
+        try {
+          const report = decodeRecord(response.body, HttpClient.describe(req));
+          ledger.take(url, report);
+          return { report, recovered: false, attempts: attempt };
+        } catch (error) {
+          // A 2xx whose body is no report: the service created it all the same (createDoubt), so it is looked for.
+          failure = error;
+          outcome = { type: 'answer', status: response.status };
+        }
       } catch (error) {
         failure = error;
+        outcome = outcomeOfError(error);
       }
-      const outcome = outcomeOfError(failure);
       const doubt = RetryPolicy.createDoubt(outcome);
-      if (outcome === undefined || doubt === 'none') throw failure;
-      if (doubt === 'running') {
-        const windowMs = RetryPolicy.settleWindowMs(this.createTimeoutMs);
-        const watched = await this.settle(sent, windowMs, options, ledger);
-        if (watched.found) return { report: watched.found, matchedBy: watched.matchedBy, recovered: true, attempts: attempt };
-        if (watched.unsure) throw watched.unsure(failure);
-        throw new UnsettledCreateError(url, `the answer was lost and no report showed up within ${seconds(windowMs)} s`, { cause: failure });
+      if (outcome === undefined || doubt === 'none') {
+        ledger.settle(url);
+        throw failure;
       }
-      let looked: LookUp;
-      try {
-        looked = await this.lookUp(sent, ledger);
-      } catch (lookUpError) {
-        const serviceGone = serviceUnreachable(lookUpError) ? lookUpError : undefined;
-        throw new UnsettledCreateError(url, `the answer was lost and looking the report up failed (${messageOf(lookUpError)})`, {
-          cause: failure,
-          serviceGone,
-        });
+      const lost = lostAnswer(outcome);
+      // `ended`: the first look-up that proves the report absent ends the watch; one that cannot tell yet (another
+      // create of the project still under way, a failed look-up) is repeated as for `running`, within the window.
+      const windowMs = RetryPolicy.settleWindowMs(this.createTimeoutMs);
+      const watched = await this.settle(sent, windowMs, options, ledger, lost, doubt === 'ended');
+      if (watched.found) return { report: watched.found, matchedBy: watched.matchedBy, recovered: true, attempts: attempt };
+      if (watched.unsure) throw watched.unsure(failure);
+      if (doubt === 'running') throw new UnsettledCreateError(url, `${lost} and no report showed up within ${seconds(windowMs)} s`, { cause: failure });
+      if (!policy.mayResendCreate(outcome, attempt)) {
+        ledger.settle(url);
+        throw failure;
       }
-      if (looked.found) return { report: looked.found, matchedBy: looked.matchedBy, recovered: true, attempts: attempt };
-      if (looked.ambiguous) throw new UnsettledCreateError(url, ambiguity(looked.ambiguous), { cause: failure });
-      if (!policy.mayResendCreate(outcome, attempt)) throw failure;
       await this.http.pause(policy.delayMs(attempt, outcome));
     }
   }
@@ -214,9 +237,10 @@ export class ReportsApi {
   async createUnlessStored(input: ReportCreateInput, earlier: EarlierAttempt, options: CreateOptions = {}): Promise<CreateResult> {
     const url = normaliseReportUrl(input.url);
     const ledger = options.ledger ?? new CreateLedger([url]);
-    const windowEnd = earlier.lastSeenAt + RetryPolicy.settleWindowMs(this.createTimeoutMs);
+    const windowEnd = earlierWindowEnd(earlier, this.createTimeoutMs);
     const sent: SentCreate = { url, sentAt: earlier.sentAt, until: windowEnd + LATE_STORE_MS, newestIdBefore: earlier.newestIdBefore };
-    const watched = await this.settle(sent, Math.max(0, windowEnd - Date.now()), options, ledger);
+    ledger.sending(url);
+    const watched = await this.settle(sent, Math.max(0, windowEnd - Date.now()), options, ledger, 'an earlier run did not learn its outcome');
     if (watched.found) return { report: watched.found, matchedBy: watched.matchedBy, recovered: true, attempts: 0 };
     if (watched.unsure) throw watched.unsure(undefined);
     return this.create(input, { ...options, ledger }, earlier);
@@ -225,37 +249,46 @@ export class ReportsApi {
   /**
    * Looks for the report at once, then again with growing waits until `windowMs` has passed. Not found
    * by then, it is absent; a failed look-up is tried again at the next turn, and if the last one failed
-   * too (or Ctrl-C stopped the watch) rsapi is unsure: `unsure` makes the error to throw.
+   * too (or Ctrl-C stopped the watch) rsapi is unsure: `unsure` makes the error to throw. With `absenceEnds`
+   * (the service's handling is over) the first look-up that proves the report absent ends the watch.
    */
-  private async settle(sent: SentCreate, windowMs: number, options: CreateOptions, ledger: CreateLedger): Promise<SettleOutcome> {
+  private async settle(
+    sent: SentCreate,
+    windowMs: number,
+    options: CreateOptions,
+    ledger: CreateLedger,
+    lost: string,
+    absenceEnds = false,
+  ): Promise<SettleOutcome> {
     const { url } = sent;
     const clock = this.http.policy.clock;
     const deadline = clock.now() + windowMs;
-    if (windowMs > 0) options.onSettling?.(url, windowMs);
+    if (windowMs > 0 && !absenceEnds) options.onSettling?.(url, windowMs);
     const unsure = (why: string) => ({ unsure: (cause: unknown) => new UnsettledCreateError(url, why, { cause }) });
     const interrupted = unsure('interrupted while waiting for the report to show up');
     let lookUpError: unknown;
-    let ambiguous: ApiRecord[] | undefined;
+    let looked: LookUp = {};
     for (let turn = 1; ; turn++) {
       try {
-        const looked = await this.lookUp(sent, ledger);
+        looked = await this.lookUp(sent, ledger);
         if (looked.found) return { found: looked.found, matchedBy: looked.matchedBy };
-        ambiguous = looked.ambiguous;
+        if (absenceEnds && !looked.ambiguous && looked.incomplete === undefined) return {};
         lookUpError = undefined;
       } catch (error) {
         if (error instanceof InterruptedError) return interrupted;
         // A service out of reach (after the look-up's own retries) answers no further look-up either: watching on
         // would hold the URL (and a slot of a bulk run) for the whole window to learn nothing.
         if (serviceUnreachable(error)) {
-          const why = `the answer was lost and the service stopped answering while rsapi watched for the report (${messageOf(error)})`;
+          const why = `${lost} and the service stopped answering while rsapi watched for the report (${messageOf(error)})`;
           return { unsure: (cause: unknown) => new UnsettledCreateError(url, why, { cause, serviceGone: error }) };
         }
         lookUpError = error;
       }
       const remaining = deadline - clock.now();
       if (remaining <= 0) {
-        if (lookUpError !== undefined) return unsure(`the answer was lost and looking the report up failed (${messageOf(lookUpError)})`);
-        return ambiguous ? unsure(ambiguity(ambiguous)) : {};
+        if (lookUpError !== undefined) return unsure(`${lost} and looking the report up failed (${messageOf(lookUpError)})`);
+        if (looked.ambiguous) return unsure(ambiguity(lost, looked.ambiguous));
+        return looked.incomplete === undefined ? {} : unsure(`${lost} and ${looked.incomplete}`);
       }
       try {
         await this.http.pause(Math.min(RetryPolicy.settleDelayMs(turn, this.createTimeoutMs), remaining));
@@ -266,21 +299,38 @@ export class ReportsApi {
   }
 
   /**
-   * Where the report of a create whose answer was lost may be: first the newest report of the URL's
-   * identity created in the send window (reportIdentity: the form the service stores it in); if none, the
-   * page may have redirected (stored under its final URL): the one report of its project created in the
-   * window that no other URL of the run holds (create-ledger.ts). Several that could be it: ambiguous.
+   * Where the report of a create whose answer was lost may be, told exactly where rsapi can:
+   * 1. the newest report of the URL's identity (reportIdentity: the form the service stores it in) made since the send;
+   * 2. else, the page may have redirected: its final URL, retraced from here as the service followed it
+   *    (HttpClient.finalPageUrl), and the newest report of that identity; not found there, it is absent;
+   * 3. a page rsapi cannot retrace: the one new report of its project that no other URL took, and only while no other
+   *    URL of that project is in doubt (pickRedirected); any other new report leaves rsapi unsure.
+   * A search that stops at its page cap before reaching reports older than the send proves no absence (`incomplete`).
    */
   private async lookUp(sent: SentCreate, ledger: CreateLedger): Promise<LookUp> {
-    const byIdentity = await this.findCreated(sent.url, sent.sentAt, (record) => !ledger.isOthers(sent.url, record) && newerThan(record, sent.newestIdBefore));
-    if (byIdentity) {
-      ledger.take(sent.url, byIdentity);
-      return { found: byIdentity, matchedBy: 'identity' };
+    const accept = (record: ApiRecord) => !ledger.isOthers(sent.url, record) && newerThan(record, sent.newestIdBefore);
+    const own = await this.searchCreated(sent.url, sent, accept);
+    if (own.result) {
+      ledger.take(sent.url, own.result);
+      return { found: own.result, matchedBy: 'identity' };
+    }
+    const capped = `the look-up read ${LOOKUP_MAX_PAGES * LOOKUP_PER_PAGE} reports made since it was sent without reaching older ones`;
+    sent.finalPage ??= { url: await this.http.finalPageUrl(sent.url) };
+    const final = sent.finalPage.url;
+    if (final !== undefined) {
+      if (reportIdentity(final) === reportIdentity(sent.url)) return own.complete ? {} : { incomplete: capped };
+      const moved = await this.searchCreated(final, sent, accept);
+      if (moved.result) {
+        ledger.take(sent.url, moved.result);
+        return { found: moved.result, matchedBy: 'redirect' };
+      }
+      return own.complete && moved.complete ? {} : { incomplete: capped };
     }
     const window = this.sendWindow(sent);
     const recent = await this.createdSince(window);
-    ledger.see(recent);
-    const pick = pickRedirected(sent.url, recent, window, ledger, createdAtOf);
+    ledger.see(recent.result);
+    if (!own.complete || !recent.complete) return { incomplete: capped };
+    const pick = pickRedirected(sent.url, recent.result, window, ledger, createdAtOf);
     if ('found' in pick) {
       ledger.take(sent.url, pick.found);
       return { found: pick.found, matchedBy: 'redirect' };
@@ -289,39 +339,40 @@ export class ReportsApi {
   }
 
   /**
-   * The newest report of this URL's identity (reportIdentity: as the service stores it) created since
-   * `sentAt` (ms, our clock: when the request that may have created it was first sent) and accepted by
-   * `accept`, if any. Timestamps are compared on the service's clock, known from the look-up's own Date
-   * header, so a report made a minute earlier is not taken for ours. The search is a substring match
-   * (…/page/1 also finds …/page/10), so it pages on, newest first, until it meets an older report or the
-   * end. Ctrl-C stops it before its next request.
+   * The newest report of this URL's identity (reportIdentity: as the service stores it) made since the send and
+   * accepted by `accept`, if any. Timestamps are compared on the service's clock, known from the look-up's own Date
+   * header, so a report made a minute earlier is not taken for ours. The search is a substring match (a site root
+   * matches every page of the site), so it pages on, newest first, until it meets a report older than the send (by
+   * time, or by id: not newer than the newest seen before it) or the end; at its page cap it is incomplete. Ctrl-C
+   * stops it before its next request.
    */
-  async findCreated(url: string, sentAt: number, accept: (record: ApiRecord) => boolean = () => true): Promise<ApiRecord | undefined> {
+  private async searchCreated(url: string, sent: Pick<SentCreate, 'sentAt' | 'newestIdBefore'>, accept: (record: ApiRecord) => boolean) {
     const wanted = reportIdentity(url);
+    const { since } = this.sendWindow(sent);
+    const older = (record: ApiRecord) => !createdSince(record, since) || !newerThan(record, sent.newestIdBefore);
     // The identity is a substring of every stored form of the URL (the search matches substrings): the matches are
     // then compared by identity.
     const params: ReportListParams = { search: wanted, searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: LOOKUP_PER_PAGE };
     for await (const page of this.pages(params, { all: true, concurrency: 1 })) {
-      const { since } = this.sendWindow({ sentAt });
-      const found = page.records.find(
-        (record) => typeof record.url === 'string' && reportIdentity(record.url) === wanted && createdSince(record, since) && accept(record),
-      );
-      if (found) return found;
-      if (page.page >= LOOKUP_MAX_PAGES || page.records.some((record) => !createdSince(record, since))) return undefined;
+      const found = page.records.find((record) => typeof record.url === 'string' && reportIdentity(record.url) === wanted && !older(record) && accept(record));
+      if (found) return searched(found, true);
+      if (page.records.some(older)) return searched(undefined, true);
+      if (page.page >= LOOKUP_MAX_PAGES && page.nextPage !== undefined) return searched(undefined, false);
     }
-    return undefined;
+    return searched(undefined, true);
   }
 
-  /** Every report created in the window (newest first, any URL): ids grow with creation order, so it pages down until one is older. */
-  private async createdSince(window: SendWindow): Promise<ApiRecord[]> {
+  /** Every report made in the window (newest first, any URL): ids grow with creation order, so it pages down until one is older. */
+  private async createdSince(window: SendWindow): Promise<Search<ApiRecord[]>> {
     const params: ReportListParams = { sortBy: 'id', sort: 'desc', perPage: LOOKUP_PER_PAGE };
     const records: ApiRecord[] = [];
     const older = (record: ApiRecord) => !createdSince(record, window.since) || !newerThan(record, window.newestIdBefore);
     for await (const page of this.pages(params, { all: true, concurrency: 1 })) {
       records.push(...page.records.filter((record) => !older(record)));
-      if (page.page >= LOOKUP_MAX_PAGES || page.records.some(older)) break;
+      if (page.records.some(older)) return { result: records, complete: true };
+      if (page.page >= LOOKUP_MAX_PAGES && page.nextPage !== undefined) return { result: records, complete: false };
     }
-    return records;
+    return { result: records, complete: true };
   }
 
   /** The send window on the service's clock (as far as its Date headers tell; else ours, with room for skew). */
@@ -416,15 +467,39 @@ function createdAtOf(record: ApiRecord): number | undefined {
   return timestampOf(record.created_at ?? record.generated_at);
 }
 
-/** Why a URL stays unsettled when several reports could be its redirected page's. */
-function ambiguity(candidates: readonly ApiRecord[]): string {
+/** Why a URL stays unsettled when reports rsapi cannot tell apart could be its redirected page's. */
+function ambiguity(lost: string, candidates: readonly ApiRecord[]): string {
   const ids = candidates
     .slice(0, 10)
     .map((record) => String(record.id))
     .join(', ');
   const more = candidates.length > 10 ? ', ...' : '';
-  const since = `${candidates.length} reports created since it was sent could be its page's after a redirect`;
-  return `the answer was lost, no report is stored under its URL, and ${since} (ids ${ids}${more})`;
+  const could =
+    candidates.length === 1
+      ? `1 report created since it was sent could be its page's after a redirect, or another create's still under way`
+      : `${candidates.length} reports created since it was sent could be its page's after a redirect`;
+  return `${lost}, no report is stored under its URL, and ${could} (ids ${ids}${more})`;
+}
+
+/** How a create's outcome was lost, for messages: the service answered (with what), or no answer came. */
+function lostAnswer(outcome: AttemptOutcome): string {
+  if (outcome.type === 'network') return 'the answer was lost';
+  if (outcome.status >= 200 && outcome.status < 300) return `the service answered ${outcome.status} with a body rsapi could not read`;
+  return `the service answered ${outcome.status}`;
+}
+
+/**
+ * Until when a resume watches for a URL an earlier run left in doubt: as long as that run itself would have, from
+ * its last send (its timeout, then the settle window) and from the last it heard of the URL (a settle window).
+ */
+function earlierWindowEnd(earlier: EarlierAttempt, createTimeoutMs: number): number {
+  const timeoutMs = earlier.timeoutMs ?? createTimeoutMs;
+  const settleMs = RetryPolicy.settleWindowMs(timeoutMs);
+  return Math.max(earlier.lastSeenAt + settleMs, (earlier.lastSentAt ?? earlier.sentAt) + timeoutMs + settleMs);
+}
+
+function searched(found: ApiRecord | undefined, complete: boolean): Search<ApiRecord | undefined> {
+  return { result: found, complete };
 }
 
 /** Whether generated_at differs between two versions of a report; undefined when either has none. */

@@ -9,11 +9,12 @@ export type AttemptOutcome = { type: 'answer'; status: number; retryAfter?: stri
 
 /**
  * What an unanswered create may have left at the service:
- * - `none`: nothing was done (never sent, refused before work: 429), or the answer is plain (200, 422, ...);
- * - `ended`: the service's handling is over (it answered 502/503/408), but it may have stored the report
+ * - `none`: nothing was done (never sent, refused before work: 429, 501, 505), or the answer is plain (422, ...);
+ * - `ended`: the service's handling is over (it answered 500/502/503/408), but it may have stored the report
  *   first: one look-up that finds nothing proves it did not;
- * - `running`: the handling may still be under way (our timeout, a reset after sending, a gateway's 504):
- *   a look-up that finds nothing proves nothing yet.
+ * - `running`: the handling may still be under way (our timeout, a reset after sending, a gateway's 504 or
+ *   Cloudflare's 520-524, any 5xx not known to mean "not processed"), or it surely stored the report (a 2xx whose
+ *   body could not be read): a look-up that finds nothing proves nothing yet.
  */
 export type CreateDoubt = 'none' | 'ended' | 'running';
 
@@ -31,8 +32,12 @@ const RETRY_STATUSES = new Set([408, 429, 502, 503, 504]);
 const POST_NOTHING_DONE_STATUSES = new Set([429]);
 /** Answers after which a create's handling is over but may have stored the report. */
 const CREATE_ENDED_STATUSES = new Set([408, 500, 502, 503]);
-/** Answers after which a create may still be under way behind a gateway that gave up waiting. */
-const CREATE_RUNNING_STATUSES = new Set([504]);
+/**
+ * The 5xx answers known to mean the request was not processed: the method or the HTTP version is not served.
+ * Every other 5xx (504, 507, Cloudflare's 520-524: "a timeout occurred" while the origin works on) may hide a
+ * stored report, or one still being made.
+ */
+const CREATE_NOT_PROCESSED_5XX = new Set([501, 505]);
 
 export const DEFAULT_RETRY_BASE_MS = 300;
 /** Backoff never grows past this, whatever the attempt. */
@@ -95,8 +100,11 @@ export class RetryPolicy {
   static createDoubt(outcome: AttemptOutcome | undefined): CreateDoubt {
     if (outcome === undefined) return 'none';
     if (outcome.type === 'network') return outcome.neverSent ? 'none' : 'running';
-    if (CREATE_RUNNING_STATUSES.has(outcome.status)) return 'running';
-    return CREATE_ENDED_STATUSES.has(outcome.status) ? 'ended' : 'none';
+    // A 2xx reaches here only when its body could not be read: the report exists, so it is looked for, never sent again.
+    if (outcome.status >= 200 && outcome.status < 300) return 'running';
+    if (CREATE_ENDED_STATUSES.has(outcome.status)) return 'ended';
+    if (outcome.status >= 500 && outcome.status < 600) return CREATE_NOT_PROCESSED_5XX.has(outcome.status) ? 'none' : 'running';
+    return 'none';
   }
 
   /**

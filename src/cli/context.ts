@@ -29,6 +29,7 @@ export class CommandContext {
   private apiClient: ApiClient | undefined;
   private readonly openClients: ApiClient[] = [];
   private warnedPlainHttp = false;
+  private warnedOfService = false;
   private readonly halt = new AbortController();
   /** Raised on Ctrl-C or by haltRequests(): from then on no request of this run starts (retries and look-ups included). */
   readonly noNewRequests: AbortSignal;
@@ -122,6 +123,9 @@ export class CommandContext {
       stop: this.noNewRequests,
       onTrace: (event) => this.trace(event),
       onPace: (event) => this.tracePace(event),
+      onWarning: (message) => this.warnOfService(message),
+      // After a lost answer, the page's own redirects are retraced to find its report (RSAPI_FOLLOW_PAGES=0: never).
+      followPages: this.io.env.RSAPI_FOLLOW_PAGES !== '0',
       proxy: checkedProxy(this.io.env),
     });
     this.openClients.push(client);
@@ -184,6 +188,13 @@ export class CommandContext {
 
   async close(): Promise<void> {
     await Promise.all(this.openClients.splice(0).map((client) => client.close()));
+  }
+
+  /** What the client tolerated in an answer (a PHP notice before the JSON): said once per run, not once per page. */
+  private warnOfService(message: string): void {
+    if (this.warnedOfService) return;
+    this.warnedOfService = true;
+    this.note(`rsapi: warning: ${message}`);
   }
 
   /** The key would cross the network in clear text: say so (once per run). */

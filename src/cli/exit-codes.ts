@@ -46,7 +46,10 @@ export function exitCodeOf(error: unknown): ExitCodeValue {
   if (error instanceof NotFoundError || error instanceof NoMatchError) return ExitCode.notFound;
   if (error instanceof ValidationError) return ExitCode.validation;
   if (error instanceof RateLimitError) return ExitCode.rateLimited;
-  if (error instanceof NetworkError || error instanceof UnsettledCreateError || error instanceof SitemapUnreachableError) return ExitCode.network;
+  // A create in doubt is a fault of the service when it answered (a 5xx, a 2xx rsapi could not read), else of the network.
+  if (error instanceof UnsettledCreateError)
+    return error.cause instanceof ApiError && !(error.cause instanceof NetworkError) ? ExitCode.server : ExitCode.network;
+  if (error instanceof NetworkError || error instanceof SitemapUnreachableError) return ExitCode.network;
   if (error instanceof ServerError || error instanceof BadSitemapError) return ExitCode.server;
   if (error instanceof ApiError) {
     if (error.status !== undefined && error.status >= 400 && error.status < 500) return ExitCode.validation;

@@ -104,20 +104,23 @@ describe('create after an answer that may leave the service still working', () =
     ['a timeout', (res: Parameters<RawHandler>[1]) => void res],
     ['a reset after sending', (res: Parameters<RawHandler>[1]) => res.socket?.destroy()],
     ['a gateway 504', (res: Parameters<RawHandler>[1]) => sendJson(res, 504, { message: 'Gateway Timeout' })],
-  ])('after %s whose report never shows up: unsettled (exit 7), never sent again, watched for the whole window without real waiting', async (_name, onPost) => {
-    const server = await raw((req, res) => (req.method === 'POST' ? onPost(res) : sendJson(res, 200, { data: [], links: { next: null } })));
-    const clock = new FakeClock();
-    const client = pool.create(server.url, { createTimeoutMs: 150, retries: 3, clock });
-    const { ms, value: error } = await timed(() => rejectionOf(client.reports.create({ url: 'https://never-shows.example.com/' })));
-    expect(error).toBeInstanceOf(UnsettledCreateError);
-    expect(exitCodeOf(error)).toBe(ExitCode.network);
-    expect((error as UnsettledCreateError).maybeCreated).toBe(true);
-    expect((error as Error).message).toMatch(/no report showed up within 3 s.*not sent again/);
-    expect(methods(server.requests).filter((method) => method === 'POST')).toHaveLength(1);
-    expect(methods(server.requests).filter((method) => method === 'GET').length).toBeGreaterThanOrEqual(5);
-    expect(clock.slept).toBe(3_000);
-    expect(ms).toBeLessThan(2_000);
-  });
+  ])(
+    'after %s whose report never shows up: unsettled (exit 7, 8 for an answer), never sent again, watched for the whole window without real waiting',
+    async (name, onPost) => {
+      const server = await raw((req, res) => (req.method === 'POST' ? onPost(res) : sendJson(res, 200, { data: [], links: { next: null } })));
+      const clock = new FakeClock();
+      const client = pool.create(server.url, { createTimeoutMs: 150, retries: 3, clock });
+      const { ms, value: error } = await timed(() => rejectionOf(client.reports.create({ url: 'https://never-shows.example.com/' })));
+      expect(error).toBeInstanceOf(UnsettledCreateError);
+      expect(exitCodeOf(error)).toBe(name === 'a gateway 504' ? ExitCode.server : ExitCode.network);
+      expect((error as UnsettledCreateError).maybeCreated).toBe(true);
+      expect((error as Error).message).toMatch(/no report showed up within 3 s.*not sent again/);
+      expect(methods(server.requests).filter((method) => method === 'POST')).toHaveLength(1);
+      expect(methods(server.requests).filter((method) => method === 'GET').length).toBeGreaterThanOrEqual(5);
+      expect(clock.slept).toBe(3_000);
+      expect(ms).toBeLessThan(2_000);
+    },
+  );
 
   it('a report that shows up late in the window is taken: no second POST', async () => {
     let gets = 0;
@@ -181,12 +184,31 @@ describe("create after an answer that ended the service's work", () => {
     expect(methods(server.requests)).toEqual(['POST', 'GET', 'GET']);
   });
 
-  it('a look-up that fails after a 503: unsettled, not sent again', async () => {
+  it('a look-up that keeps failing after a 503: tried again through the window, then unsettled (exit 8: the service answered), not sent again', async () => {
     const server = await raw((req, res) => (req.method === 'GET' ? sendJson(res, 500, {}) : sendJson(res, 503, {})));
-    const client = pool.create(server.url, { retries: 2 });
+    const clock = new FakeClock();
+    const client = pool.create(server.url, { retries: 2, createTimeoutMs: 1_000, clock });
     const error = await rejectionOf(client.reports.create({ url: 'https://blind.example.com/' }));
     expect(error).toBeInstanceOf(UnsettledCreateError);
-    expect(methods(server.requests)).toEqual(['POST', 'GET']);
+    expect((error as Error).message).toMatch(/^the service answered 503 and looking the report up failed/);
+    expect(exitCodeOf(error)).toBe(ExitCode.server);
+    expect(methods(server.requests).filter((method) => method === 'POST')).toHaveLength(1);
+    expect(methods(server.requests).filter((method) => method === 'GET').length).toBeGreaterThan(1);
+    expect(clock.slept).toBe(3_000);
+  });
+
+  it('a look-up that fails once after a 503, then proves the report absent: sent again, one report', async () => {
+    let gets = 0;
+    const server = await raw((req, res) => {
+      if (req.method === 'GET') return ++gets === 1 ? sendJson(res, 500, {}) : sendJson(res, 200, { data: [], links: { next: null } });
+      const posts = server.requests.filter((request) => request.method === 'POST').length;
+      return posts === 1 ? sendJson(res, 503, {}) : sendJson(res, 201, { data: { id: 4, url: 'https://blind.example.com/' } });
+    });
+    const client = pool.create(server.url, { retries: 2, clock: new FakeClock() });
+    const result = await client.reports.create({ url: 'https://blind.example.com/' });
+    expect(result).toMatchObject({ recovered: false, attempts: 2, report: { id: 4 } });
+    // The failed search, then the search by its URL and the reports made since (the page may have redirected).
+    expect(methods(server.requests)).toEqual(['POST', 'GET', 'GET', 'GET', 'POST']);
   });
 });
 

@@ -287,8 +287,8 @@ describe('POST (create) is never sent twice for one report', () => {
       sendJson(res, 201, { data: fresh(url, 3) });
     });
     const client = pool.create(server.url);
-    // …/more is another URL of the run: its report is not taken for a redirected page's.
-    const result = await client.reports.create({ url }, { ledger: new CreateLedger([url, `${url}more`]) });
+    // …/more is another URL of the run that took its report: that one is not taken for a redirected page's.
+    const result = await client.reports.create({ url }, { ledger: new CreateLedger([url, `${url}more`], [{ url: `${url}more`, id: 2 }]) });
     expect(result).toMatchObject({ recovered: false, attempts: 2, report: { id: 3 } });
   });
 

@@ -316,14 +316,33 @@ describe('the look-up rule for a redirected page (pickRedirected)', () => {
     expect(pick([report(11, 'example.com/new', '2026-05-01T09:59:00Z'), report(9, 'example.com/x', '2026-05-01T10:00:05Z')])).toEqual({ none: true });
   });
 
-  it('ignores a report another URL of the run took, or stored under another URL of the run', () => {
-    const ledger = new CreateLedger(['https://www.example.com/old', 'https://example.com/b'], [{ url: 'https://example.com/c', id: 12 }]);
-    const records = [
-      report(13, 'example.com/b', '2026-05-01T10:00:06Z'),
-      report(12, 'example.com/new/c', '2026-05-01T10:00:06Z'),
-      report(11, 'example.com/new', '2026-05-01T10:00:05Z'),
-    ];
+  it('ignores a report another URL of the run took (by its id)', () => {
+    const ledger = new CreateLedger(['https://www.example.com/old', 'https://example.com/c'], [{ url: 'https://example.com/c', id: 12 }]);
+    const records = [report(12, 'example.com/new/c', '2026-05-01T10:00:06Z'), report(11, 'example.com/new', '2026-05-01T10:00:05Z')];
     expect(pick(records, ledger)).toEqual({ found: expect.objectContaining({ id: 11 }) });
+  });
+
+  it("does not ignore a report stored under another URL of the run that took none: it may be this page's (old/x redirects to new/x)", () => {
+    const ledger = new CreateLedger(['https://www.example.com/old', 'https://example.com/new'], [{ url: 'https://example.com/new', id: 12 }]);
+    // new took 12; 13 is also stored as example.com/new: the redirected page's.
+    const records = [report(13, 'example.com/new', '2026-05-01T10:00:06Z'), report(12, 'example.com/new', '2026-05-01T10:00:06Z')];
+    expect(pick(records, ledger)).toEqual({ found: expect.objectContaining({ id: 13 }) });
+  });
+
+  it('takes nothing by elimination while another URL of the project is in doubt (sent, unanswered), whatever is stored', () => {
+    const ledger = new CreateLedger(['https://www.example.com/old', 'https://example.com/b']);
+    ledger.willSend(['https://www.example.com/old', 'https://example.com/b']);
+    expect(pick([report(11, 'example.com/new', '2026-05-01T10:00:05Z')], ledger)).toEqual({ found: expect.objectContaining({ id: 11 }) });
+    ledger.sending('https://example.com/b');
+    expect(pick([report(11, 'example.com/new', '2026-05-01T10:00:05Z')], ledger)).toMatchObject({ ambiguous: [{ id: 11 }] });
+    ledger.settle('https://example.com/b');
+    expect(pick([report(11, 'example.com/new', '2026-05-01T10:00:05Z')], ledger)).toEqual({ found: expect.objectContaining({ id: 11 }) });
+    // Another share's URL of the project: never known to be settled here.
+    expect(
+      pick([report(11, 'example.com/new', '2026-05-01T10:00:05Z')], new CreateLedger(['https://www.example.com/old', 'https://example.com/z'])),
+    ).toMatchObject({
+      ambiguous: [{ id: 11 }],
+    });
   });
 
   it('is unsure with two new reports in the project, or new reports only in other projects (a redirect to another host?)', () => {
@@ -333,12 +352,10 @@ describe('the look-up rule for a redirected page (pickRedirected)', () => {
     expect(pick([report(11, 'elsewhere.example/new', '2026-05-01T10:00:05Z')])).toMatchObject({ ambiguous: [{ id: 11 }] });
   });
 
-  it("of two in the project, takes the one of a later second than the send's (times are stored to the second)", () => {
+  it('of two new reports in the project, takes neither, whatever their seconds (no guess between two unclaimed reports)', () => {
     const sent = { ...window, sentAt: at('2026-05-01T10:00:00.400Z') };
     const records = [report(12, 'example.com/new', '2026-05-01T10:00:03Z'), report(11, 'example.com/y', '2026-05-01T10:00:00Z')];
-    expect(pickRedirected('https://www.example.com/old', records, sent, new CreateLedger(), createdAt)).toEqual({ found: expect.objectContaining({ id: 12 }) });
-    const both = [report(12, 'example.com/new', '2026-05-01T10:00:03Z'), report(11, 'example.com/y', '2026-05-01T10:00:02Z')];
-    expect(pickRedirected('https://www.example.com/old', both, sent, new CreateLedger(), createdAt)).toMatchObject({ ambiguous: [{ id: 12 }, { id: 11 }] });
+    expect(pickRedirected('https://www.example.com/old', records, sent, new CreateLedger(), createdAt)).toMatchObject({ ambiguous: [{ id: 12 }, { id: 11 }] });
   });
 
   it('in the project, a report elsewhere does not make it unsure', () => {

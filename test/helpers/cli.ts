@@ -32,6 +32,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
     if (/^(RSAPI_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$|CI$)/i.test(key)) continue;
     env[key] = value;
   }
+  // As runInProcess: no page of a test is fetched by rsapi after a lost answer unless the test says so.
+  env.RSAPI_FOLLOW_PAGES = '0';
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
     else env[key] = value;

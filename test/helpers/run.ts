@@ -87,7 +87,9 @@ export function testTerminal(options: Omit<InProcessOptions, 'argv' | 'signal' |
   const home = tempDir('rsapi-home-');
   // CI=true: no spinner, whose frames would appear or not depending on how long a loaded machine takes (over 0.5 s);
   // a test of the spinner passes CI: undefined.
-  const env: NodeJS.ProcessEnv = { HOME: home.path, RSAPI_CONFIG_DIR: join(home.path, 'config'), CI: 'true' };
+  // RSAPI_FOLLOW_PAGES=0: a lost answer's page is never fetched by rsapi (test pages are seldom on loopback); a test
+  // of retraced redirects passes RSAPI_FOLLOW_PAGES: undefined with pages of its own on loopback.
+  const env: NodeJS.ProcessEnv = { HOME: home.path, RSAPI_CONFIG_DIR: join(home.path, 'config'), CI: 'true', RSAPI_FOLLOW_PAGES: '0' };
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];
     else env[key] = value;

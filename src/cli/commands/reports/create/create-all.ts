@@ -22,6 +22,8 @@ export interface BulkCreateRun {
   journal?: Journal;
   /** The run's ledger, shared with `create` and `resume`: its newest id before each request is journaled with it. */
   ledger?: CreateLedger;
+  /** How long each create waits for its answer: journaled with each send, so a resume watches as long as this run would have. */
+  timeoutMs?: number;
   /** Raised on Ctrl-C (or by `halt`): no new URL is started; requests under way finish or time out. */
   stop: AbortSignal;
   /** Stops every new request of the run (the journal can no longer be written). */
@@ -84,7 +86,8 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
   const { started } = await runPool(run.urls, { concurrency: run.concurrency, stop }, async (url, index) => {
     // No request without its `sending` line on disk: a resume must know it may have gone out.
     const newestIdBefore = run.ledger?.newestId;
-    if (outcome.journalFailure || !journaled({ url, status: 'sending', ...(newestIdBefore === undefined ? {} : { newestIdBefore }) })) {
+    const sending = { url, status: 'sending' as const, ...(newestIdBefore === undefined ? {} : { newestIdBefore }), timeoutMs: run.timeoutMs };
+    if (outcome.journalFailure || !journaled(sending)) {
       neverSent++;
       return;
     }

@@ -31,6 +31,8 @@ export interface JournalEntry {
    * A resume takes no report of this id or lower for the URL's own (how a redirected page's report is told).
    */
   newestIdBefore?: number;
+  /** On `sending`: how long the run waits for the answer (ms). A resume watches until the send + this + the settle window. */
+  timeoutMs?: number;
   /** ISO 8601 time of the event. */
   at: string;
 }
@@ -224,6 +226,9 @@ export function parseHistory(text: string): JournalHistory {
   const history: JournalHistory = { created: new Set(), unsettled: new Map(), taken: [], unreadable: 0 };
   const firstSeen = new Map<string, number>();
   const lastSeen = new Map<string, number>();
+  // The last send of each URL, and the longest timeout any of its sends waited with.
+  const lastSent = new Map<string, number>();
+  const timeouts = new Map<string, number>();
   // The lowest newest-id-before of a URL's sends: undefined once one send did not say (an older version's line).
   const idFloor = new Map<string, number | undefined>();
   for (const line of text.split('\n')) {
@@ -239,14 +244,24 @@ export function parseHistory(text: string): JournalHistory {
     const at = Number.isNaN(parsed) ? 0 : parsed;
     if (!firstSeen.has(url)) firstSeen.set(url, at);
     lastSeen.set(url, Math.max(lastSeen.get(url) ?? 0, at));
-    if (entry.status === 'sending') idFloor.set(url, lowerFloor(idFloor.has(url), idFloor.get(url), entry.newestIdBefore));
+    if (entry.status === 'sending') {
+      idFloor.set(url, lowerFloor(idFloor.has(url), idFloor.get(url), entry.newestIdBefore));
+      lastSent.set(url, at);
+      if (typeof entry.timeoutMs === 'number' && entry.timeoutMs > (timeouts.get(url) ?? 0)) timeouts.set(url, entry.timeoutMs);
+    }
     if (entry.status === 'created') {
       history.created.add(url);
       history.unsettled.delete(url);
       if (entry.id !== undefined) history.taken.push({ url: entry.url, id: entry.id });
     } else {
       history.created.delete(url);
-      const earlier = { sentAt: firstSeen.get(url) ?? 0, lastSeenAt: lastSeen.get(url) ?? 0, newestIdBefore: idFloor.get(url) };
+      const earlier = {
+        sentAt: firstSeen.get(url) ?? 0,
+        lastSeenAt: lastSeen.get(url) ?? 0,
+        lastSentAt: lastSent.get(url),
+        timeoutMs: timeouts.get(url),
+        newestIdBefore: idFloor.get(url),
+      };
       if (entry.status === 'sending' || entry.maybeCreated === true) history.unsettled.set(url, earlier);
       else history.unsettled.delete(url);
     }

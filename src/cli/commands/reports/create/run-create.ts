@@ -79,9 +79,11 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     };
     // What tells a redirected page's report, after a lost answer, from the reports of the run's other URLs.
     const ledger = new CreateLedger(plan.knownUrls ?? all, journal?.history.taken ?? []);
+    ledger.willSend(urls, journal?.history.unsettled);
     const outcome = await createAll({
       urls,
       concurrency: plan.concurrency,
+      timeoutMs: client.reports.createTimeoutMs,
       create: (report) => {
         sentAt.set(report.url, performance.now());
         return client.reports.create(report, { onSettling, ledger });
