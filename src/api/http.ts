@@ -6,7 +6,7 @@ import { parseRetryAfter, retryAfterOf, RetryPolicy, systemClock, type AttemptOu
 import { RateLimiter, type PaceEvent } from './rate-limiter.js';
 import type { Dispatcher } from 'undici';
 import { proxyConfigured, proxyFromEnv, type ProxySettings } from './proxy.js';
-import { createSender, type Sender } from './transport.js';
+import { createSender, discardBody, type Sender } from './transport.js';
 import { finalPageUrl } from './page-redirects.js';
 import { ApiError, InterruptedError, NetworkError, RateLimitError, RsapiError, ServerError, InvalidRequestError, type RequestInfo } from './errors.js';
 
@@ -342,7 +342,7 @@ async function readCapped(response: Dispatcher.ResponseData, maxBytes: number, i
     });
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    response.body.destroy();
+    discardBody(response);
     throw tooLarge();
   }
   const chunks: Buffer[] = [];
@@ -351,7 +351,7 @@ async function readCapped(response: Dispatcher.ResponseData, maxBytes: number, i
     const buffer = chunk as Buffer;
     received += buffer.length;
     if (received > maxBytes) {
-      response.body.destroy();
+      discardBody(response);
       throw tooLarge();
     }
     chunks.push(buffer);

@@ -1,5 +1,5 @@
 // Where an audited page ends after its own redirects, learned as the service learns it (HEAD, else GET with the body unread; at most 10 hops), never with the key.
-import type { Sender } from './transport.js';
+import { discardBody, type Sender } from './transport.js';
 
 /** phpRank's fetcher follows this many redirects at most; so does rsapi when it retraces them. */
 export const MAX_PAGE_REDIRECTS = 10;
@@ -51,7 +51,7 @@ async function statusOf(url: URL, probe: PageProbe): Promise<{ status: number; l
         signal: probe.signal ? AbortSignal.any([timeout, probe.signal]) : timeout,
         headersTimeout: probe.timeoutMs,
       });
-      response.body.destroy();
+      discardBody(response);
       if (method === 'HEAD' && (response.statusCode === 405 || response.statusCode === 501)) continue;
       const location = response.headers.location;
       return { status: response.statusCode, location: Array.isArray(location) ? location[0] : location };

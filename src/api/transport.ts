@@ -46,3 +46,12 @@ export interface Sender {
   request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
   close(): Promise<void>;
 }
+
+/**
+ * Stops reading a body and frees its connection. undici's body emits an AbortError when destroyed unread: with no
+ * listener that would be an uncaught exception, so one is attached first.
+ */
+export function discardBody(response: Dispatcher.ResponseData): void {
+  response.body.on('error', () => {});
+  response.body.destroy();
+}
