@@ -47,10 +47,15 @@ export interface CreateResult {
   report: ApiRecord;
   /** True when an attempt's answer was lost and the report was found by looking it up. */
   recovered: boolean;
-  /** How a recovered report was found: by the URL's identity, or as the one new report of its project (the page redirected). */
-  matchedBy?: 'identity' | 'redirect';
+  /**
+   * How a recovered report was found: by the URL's identity, by the identity of the page's final URL after its
+   * redirects (retraced by rsapi), or as the one new report of its project that nothing else could have made.
+   */
+  matchedBy?: MatchedBy;
   attempts: number;
 }
+
+export type MatchedBy = 'identity' | 'redirect' | 'elimination';
 
 export interface CreateOptions {
   /**
@@ -94,7 +99,7 @@ interface SentCreate {
  */
 interface LookUp {
   found?: ApiRecord;
-  matchedBy?: 'identity' | 'redirect';
+  matchedBy?: MatchedBy;
   ambiguous?: ApiRecord[];
   incomplete?: string;
 }
@@ -333,7 +338,7 @@ export class ReportsApi {
     const pick = pickRedirected(sent.url, recent.result, window, ledger, createdAtOf);
     if ('found' in pick) {
       ledger.take(sent.url, pick.found);
-      return { found: pick.found, matchedBy: 'redirect' };
+      return { found: pick.found, matchedBy: 'elimination' };
     }
     return 'ambiguous' in pick ? { ambiguous: pick.ambiguous } : {};
   }
@@ -444,7 +449,7 @@ function listQuery(params: ReportListParams): Params {
 /** What watching for a report came to: found, absent (neither field), or unsure (the error to throw). */
 interface SettleOutcome {
   found?: ApiRecord;
-  matchedBy?: 'identity' | 'redirect';
+  matchedBy?: MatchedBy;
   unsure?: (cause: unknown) => UnsettledCreateError;
 }
 

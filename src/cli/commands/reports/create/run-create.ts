@@ -1,7 +1,7 @@
 // `reports create` over many URLs, end to end: journal skips, output, gate, progress, Ctrl-C, summary, exit code.
 import type { RsapiError } from '../../../../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines } from '../../../exit-codes.js';
-import type { Privacy } from '../../../../api/reports.js';
+import type { MatchedBy, Privacy } from '../../../../api/reports.js';
 import { CreateLedger } from '../../../../api/create-ledger.js';
 import type { ApiRecord } from '../../../../api/decode.js';
 import { reportIdentity } from '../../../../api/report-url.js';
@@ -101,7 +101,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       onCreated: async (url, index, { report, recovered, matchedBy }) => {
         // Counted in the summary; named one by one only when asked (or for a single URL), and always when
         // taken as a redirected page's: that match is an inference the user should be able to check.
-        if (recovered && (single || ctx.globals.verbose || matchedBy === 'redirect')) say(matchLine(url, report, matchedBy));
+        if (recovered && (single || ctx.globals.verbose || matchedBy !== 'identity')) say(matchLine(url, report, matchedBy));
         const gateFailures = gate.check(report);
         plan.ci?.addReport(report, gateFailures, secondsOf(url), url);
         await output.write(index, report);
@@ -159,12 +159,15 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
 }
 
 /** `rsapi: https://www.example.com/old -> report 61 example.com/new (...)`: what a lost answer was matched with. */
-function matchLine(url: string, report: ApiRecord, matchedBy: 'identity' | 'redirect' | undefined): string {
+function matchLine(url: string, report: ApiRecord, matchedBy: MatchedBy | undefined): string {
   const stored = typeof report.url === 'string' ? ` ${report.url}` : '';
   const how =
     matchedBy === 'redirect'
-      ? 'the answer was lost; no report under its URL, taken as the only new report of its project since it was sent (the page redirected)'
-      : 'the answer was lost, but the report was created (found by its URL)';
+      ? 'the answer was lost; found under the URL the page redirects to'
+      : matchedBy === 'elimination'
+        ? 'the answer was lost; no report under its URL, taken as the only new report of its project since it was sent, ' +
+          'with no other create of the project in doubt (the page redirected)'
+        : 'the answer was lost, but the report was created (found by its URL)';
   return `rsapi: ${url} -> report ${String(report.id)}${stored} (${how})`;
 }
 

@@ -1,0 +1,147 @@
+// Lost answers and resumes across runs against the mock in the phpRank flavor: redirected pages keep their own reports, a killed run's resume watches as long as it would have, and no resume creates a second report.
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../../../src/api/clock.js';
+import { BIN, cleanEnv, NODE } from '../../../../helpers/cli.js';
+import { startMock, type MockFixture } from '../../../../helpers/mock.js';
+import { runInProcess } from '../../../../helpers/run.js';
+import { scratchMaker } from '../../../../helpers/scratch.js';
+
+const closers: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+const scratch = scratchMaker('rsapi-resume-');
+
+/** A site on loopback whose pages under /old/ moved to /new/ (301), as the phpRank mock assumes of an `old` segment. */
+async function movedSite(): Promise<{ origin: string; probes: string[] }> {
+  const probes: string[] = [];
+  const server: Server = createServer((request, response) => {
+    probes.push(`${request.method} ${request.url}`);
+    if (request.headers.authorization !== undefined) response.writeHead(500).end('a key was sent to the page');
+    else if (request.url?.includes('/old/')) response.writeHead(301, { location: request.url.replace('/old/', '/new/') }).end();
+    else response.writeHead(200, { 'content-type': 'text/html' }).end('<html>page</html>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise((resolve) => server.close(resolve)));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, probes };
+}
+
+async function phpRank(options: Parameters<typeof startMock>[0] = {}): Promise<MockFixture & { seeded: number; posts: () => number }> {
+  const fixture = await startMock({ flavor: 'phprank', seed: 12, rateLimit: 10_000, ...options });
+  closers.push(() => fixture.close());
+  const seeded = fixture.server.reports().length;
+  return { ...fixture, seeded, posts: () => fixture.server.requests.filter((request) => request.method === 'POST').length };
+}
+
+function urlFile(urls: string[]): string {
+  const file = join(scratch(), 'urls.txt');
+  writeFileSync(file, `${urls.join('\n')}\n`);
+  return file;
+}
+
+/** Input URL -> the stored URL of the report it was given, from -o json output (a list in input order). */
+function given(stdout: string, urls: string[]): Map<string, string> {
+  const records = JSON.parse(stdout) as { url: string }[];
+  return new Map(urls.map((url, index) => [url, records[index]?.url ?? '']));
+}
+
+const onLoopback = { RSAPI_FOLLOW_PAGES: undefined };
+
+describe('slow audits whose answers are lost, pages that redirect (old/X -> new/X)', () => {
+  it.each([2, 6])(
+    '%i URLs at concurrency 4, their redirects retraced by rsapi: each gets the report of its own final page, none another one',
+    async (count) => {
+      const site = await movedSite();
+      const mock = await phpRank({ storeDelayMs: 500 });
+      const urls = Array.from({ length: count }, (_, index) => `${site.origin}/old/${String.fromCharCode(97 + index)}`);
+      const run = await runInProcess({
+        argv: ['reports', 'create', '--from-file', urlFile(urls), '--timeout', '0.2', '--concurrency', '4', '-o', 'json'],
+        env: { ...mock.env, ...onLoopback },
+        clock: systemClock,
+      });
+      expect(run.code).toBe(0);
+      const host = new URL(site.origin).host;
+      for (const [url, stored] of given(run.stdout, urls)) expect(stored).toBe(`${host}${new URL(url).pathname.replace('/old/', '/new/')}`);
+      expect(run.stderr).toContain(`created ${count} (${count} found after a lost answer)`);
+      expect(run.stderr).toMatch(/found under the URL the page redirects to/);
+      expect(mock.posts()).toBe(count);
+      expect(mock.server.reports()).toHaveLength(mock.seeded + count);
+      expect(site.probes.some((probe) => probe.startsWith('HEAD /old/'))).toBe(true);
+    },
+  );
+
+  it('2 URLs whose redirects rsapi cannot retrace (RSAPI_FOLLOW_PAGES=0): both unsettled rather than swapped, and every resume keeps them so, creating nothing', async () => {
+    const mock = await phpRank({ storeDelayMs: 400 });
+    const urls = ['https://www.acme.example/old/a', 'https://www.acme.example/old/b'];
+    const journal = join(scratch(), 'journal.ndjson');
+    const argv = ['reports', 'create', '--from-file', urlFile(urls), '--timeout', '0.1', '--concurrency', '2', '--journal', journal, '-o', 'ndjson'];
+    const first = await runInProcess({ argv, env: mock.env, clock: systemClock });
+    expect(first.code).toBe(7);
+    expect(first.stdout).toBe('');
+    expect(first.stderr).toContain('unsettled 2');
+    expect(first.stderr).not.toMatch(/-> report/);
+    const resumed = await runInProcess({ argv, env: mock.env, clock: systemClock });
+    expect(resumed.code).toBe(7);
+    expect(resumed.stdout).toBe('');
+    expect(resumed.stderr).toMatch(/2 reports created since it was sent could be its page's after a redirect/);
+    expect(mock.posts()).toBe(2);
+    expect(mock.server.reports()).toHaveLength(mock.seeded + 2);
+  });
+});
+
+describe('a page that redirects to another URL of the same run (old/x -> new/x, both given)', () => {
+  it.each([
+    ['retraced by rsapi', onLoopback],
+    ['not retraced (RSAPI_FOLLOW_PAGES=0)', {}],
+  ])('answers lost, the run resumed until settled (%s): two reports, one per URL, never a third POST', async (_name, follow) => {
+    const site = await movedSite();
+    const mock = await phpRank({ storeDelayMs: 400 });
+    const urls = [`${site.origin}/old/x`, `${site.origin}/new/x`];
+    const journal = join(scratch(), 'journal.ndjson');
+    const argv = ['reports', 'create', '--from-file', urlFile(urls), '--timeout', '0.1', '--concurrency', '2', '--journal', journal, '-o', 'ndjson'];
+    const env = { ...mock.env, ...follow };
+    let last = await runInProcess({ argv: [...argv, '--retries', '0'], env, clock: systemClock });
+    // Not retraced, the first run cannot tell whose each report is; each resume settles what it can.
+    for (let round = 0; round < 3 && !/created 0, failed 0|created 2/.test(last.stderr); round++) last = await runInProcess({ argv, env, clock: systemClock });
+    const lines = readFileSync(journal, 'utf8').trim().split('\n');
+    const created = lines.map((line) => JSON.parse(line) as { url: string; status: string; id?: number }).filter((entry) => entry.status === 'created');
+    expect(created.map((entry) => entry.url).sort()).toEqual([...urls].sort());
+    expect(new Set(created.map((entry) => entry.id)).size).toBe(2);
+    expect(mock.posts()).toBe(2);
+    expect(mock.server.reports()).toHaveLength(mock.seeded + 2);
+  });
+});
+
+describe('a run killed while its POST is held (SIGKILL), then resumed with a shorter --timeout', () => {
+  it("the resume watches until the earlier send + that run's timeout + the settle window: the held POST's report is found, none sent again", async () => {
+    // The audit takes 4.5 s; the killed run waited up to 6 s for its answer. A resume with --timeout 1 would have
+    // watched until the send + 3 s (its own settle window) and sent it again.
+    const mock = await phpRank({ storeDelayMs: 4_500 });
+    const journal = join(scratch(), 'journal.ndjson');
+    const url = 'https://held.example/pricing';
+    const child = spawn(NODE, [BIN, 'reports', 'create', url, '--timeout', '6', '--journal', journal], { env: cleanEnv(mock.env), stdio: 'ignore' });
+    closers.push(() => child.kill('SIGKILL'));
+    while (!(existsSync(journal) && readFileSync(journal, 'utf8').includes('"sending"'))) await delay(10);
+    while (mock.posts() === 0) await delay(10);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const sending = JSON.parse(readFileSync(journal, 'utf8').trim().split('\n').at(-1)!) as { status: string; timeoutMs?: number };
+    expect(sending).toMatchObject({ status: 'sending', timeoutMs: 6_000 });
+
+    const resumed = await runInProcess({
+      argv: ['reports', 'create', url, '--timeout', '1', '--journal', journal, '-o', 'ndjson'],
+      env: mock.env,
+      clock: systemClock,
+    });
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ url: 'held.example/pricing' });
+    expect(mock.posts()).toBe(1);
+    expect(mock.server.reports()).toHaveLength(mock.seeded + 1);
+  }, 30_000);
+});
