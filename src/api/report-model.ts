@@ -44,7 +44,9 @@ export function readReport(record: ApiRecord): ReportReading {
   if (number === undefined) return { label: undefined, score, dialect: 'seed' };
   // phpRank: `result` is the score. A `score` field beside it, if some variant sends one, wins as the number.
   const finalScore = score ?? number;
-  return { label: labelForScore(number), score: finalScore, dialect: 'phprank' };
+  // phpRank keeps `result` in an integer column: the 79.3 a create answers is stored, listed and filtered as 79
+  // (decent), so the label is that of the rounded score, as its own pages will show it.
+  return { label: labelForScore(Math.round(number)), score: finalScore, dialect: 'phprank' };
 }
 
 /** A score as people read it: phpRank's unrounded floats (78.57142857142857) shown to one decimal at most. */

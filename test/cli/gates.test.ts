@@ -42,7 +42,7 @@ describe('Gate', () => {
     [{ result: 79.9 }, 'good'],
     [{ result: 79 }, 'decent'],
     [{ result: 49 }, 'decent'],
-    [{ result: '48.99' }, 'bad'],
+    [{ result: '48.4' }, 'bad'],
   ])('a phpRank report %j (score as result) is judged as %s', (record, label) => {
     const seed = { result: label, score: Number(record.result) };
     for (const failOn of ['good', 'decent', 'bad'] as const) {
