@@ -197,6 +197,8 @@ export class UnsettledCreateError extends ApiError {
   readonly url: string;
   /** Set when the watch for the report ended because the service went out of reach (its look-up's failure). */
   readonly serviceGone: NetworkError | undefined;
+  /** Why rsapi could not tell, alone (`the service answered 503 and no report showed up within 3 s`). */
+  readonly why: string;
 
   constructor(url: string, why: string, options: { cause?: unknown; serviceGone?: NetworkError } = {}) {
     super(
@@ -208,6 +210,7 @@ export class UnsettledCreateError extends ApiError {
       },
     );
     this.url = url;
+    this.why = why;
     this.serviceGone = options.serviceGone;
   }
 }

@@ -1,6 +1,6 @@
 // `reports create` over many URLs, end to end: journal skips, output, gate, progress, Ctrl-C, summary, exit code.
-import type { RsapiError } from '../../../../api/errors.js';
-import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines } from '../../../exit-codes.js';
+import { UnsettledCreateError, type RsapiError } from '../../../../api/errors.js';
+import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines, hintOf } from '../../../exit-codes.js';
 import type { MatchedBy, Privacy } from '../../../../api/reports.js';
 import { CreateLedger } from '../../../../api/create-ledger.js';
 import type { ApiRecord } from '../../../../api/decode.js';
@@ -65,6 +65,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const onStdoutGone = () => say('rsapi: stdout was closed: starting no new URL; waiting for the ones under way');
     stdoutGone?.addEventListener('abort', onStdoutGone, { once: true });
     let singleFailure: RsapiError | undefined;
+    let unsettledHint: string | undefined;
     // Failures because the service went out of reach are alike: one line per cause at the end, not one per URL.
     const tally = new CauseTally();
     const sentAt = new Map<string, number>();
@@ -110,7 +111,11 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
         plan.ci?.addError(url, error, secondsOf(url));
         if (single) singleFailure = error;
         else if (tally.add(error) && !ctx.globals.verbose) return;
-        else {
+        else if (error instanceof UnsettledCreateError && !ctx.globals.verbose) {
+          // One line a URL; what unsettled means and what to do is said once, at the end (unsettledHint).
+          say(`rsapi: ${url}: unsettled: ${error.why}`);
+          unsettledHint ??= hintOf(error);
+        } else {
           // The same field lines and hint as a single failure gets (exit-codes.ts), under the URL's line.
           say(`rsapi: ${url}: ${error.message}`);
           for (const line of detailLines(error)) say(oneLineForStderr(line));
@@ -135,6 +140,10 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
             : undefined;
     if (outcome.journalFailure) ctx.note(`rsapi: ${outcome.journalFailure.message}`);
     for (const line of tally.lines()) ctx.note(forStderr(line));
+    if (unsettledHint !== undefined) {
+      ctx.note('rsapi: an unsettled URL may have its report: rsapi did not send it again');
+      ctx.note(forStderr(`hint: ${unsettledHint}`));
+    }
     if (outcome.serviceGone !== undefined) ctx.note(serviceGoneLine(outcome, journal?.path));
     if (!single || journal || outcome.journalFailure) {
       ctx.note(

@@ -145,3 +145,18 @@ describe('a run killed while its POST is held (SIGKILL), then resumed with a sho
     expect(mock.server.reports()).toHaveLength(mock.seeded + 1);
   }, 30_000);
 });
+
+describe('a service that answers 503 to creates and look-ups alike (--fail-rate 0.6, --retries 0)', () => {
+  it('exit 8, as the exit-code table says for a server fault; one short line a URL, what unsettled means and the hint once', async () => {
+    const mock = await phpRank({ failRate: 0.6 });
+    const urls = Array.from({ length: 12 }, (_, index) => `https://flaky.example/p/${index}`);
+    const run = await runInProcess({ argv: ['reports', 'create', '--from-file', urlFile(urls), '--retries', '0', '-o', 'json'], env: mock.env });
+    expect(run.code).toBe(8);
+    const perUrl = run.stderr.split('\n').filter((line) => line.startsWith('rsapi: https://flaky.example/'));
+    expect(perUrl.length).toBeGreaterThan(0);
+    for (const line of perUrl) expect(line).toMatch(/^rsapi: https:\/\/flaky\.example\/p\/\d+: (unsettled: the service answered 503|server error)/);
+    expect(run.stderr).not.toMatch(/the answer was lost/);
+    expect(run.stderr.match(/^hint: /gm)?.length ?? 0).toBeLessThanOrEqual(perUrl.filter((line) => !line.includes('unsettled')).length + 1);
+    expect(mock.server.reports().length - mock.seeded).toBeLessThanOrEqual(mock.posts());
+  });
+});
