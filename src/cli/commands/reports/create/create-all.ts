@@ -3,7 +3,8 @@ import type { ApiRecord } from '../../../../api/decode.js';
 import { ApiError, RsapiError, UnsettledCreateError } from '../../../../api/errors.js';
 import { type ExitCodeValue, exitCodeOf } from '../../../exit-codes.js';
 import type { CreateLedger } from '../../../../api/create-ledger.js';
-import type { CreateResult, EarlierAttempt, ReportCreateInput } from '../../../../api/reports.js';
+import type { EarlierAttempt, ReportCreateInput } from '../../../../api/reports.js';
+import type { BulkCreateResult } from './existing.js';
 import { reportIdentity } from '../../../../api/report-url.js';
 import { JournalWriteError, type Journal, type JournalEntry } from './journal.js';
 import { runPool } from '../../../bulk/pool.js';
@@ -14,10 +15,10 @@ export interface BulkCreateRun {
   /** The URLs to send, distinct, already checked, journal skips removed. */
   urls: string[];
   concurrency: number;
-  /** Creates one report; safe against duplicates after an ambiguous failure (ReportsApi.create). */
-  create: (input: ReportCreateInput) => Promise<CreateResult>;
+  /** Creates one report; safe against duplicates after an ambiguous failure (ReportsApi.create); or, with --existing, uses the one there. */
+  create: (input: ReportCreateInput) => Promise<BulkCreateResult>;
   /** For a URL an earlier run left unsettled: looks it up first, creates it only if surely absent (ReportsApi.createUnlessStored). */
-  resume: (input: ReportCreateInput, earlier: EarlierAttempt) => Promise<CreateResult>;
+  resume: (input: ReportCreateInput, earlier: EarlierAttempt) => Promise<BulkCreateResult>;
   input: Omit<ReportCreateInput, 'url'>;
   journal?: Journal;
   /** The run's ledger, shared with `create` and `resume`: its newest id before each request is journaled with it. */
@@ -29,12 +30,15 @@ export interface BulkCreateRun {
   /** Stops every new request of the run (the journal can no longer be written). */
   halt: () => void;
   progress: ProgressDisplay;
-  onCreated: (url: string, index: number, result: CreateResult) => Promise<void>;
+  onCreated: (url: string, index: number, result: BulkCreateResult) => Promise<void>;
   onFailed: (url: string, index: number, error: RsapiError) => void;
 }
 
 export interface BulkCreateOutcome {
   created: number;
+  /** URLs that had a report already, re-audited (--existing refresh) or kept as it was (--existing skip). */
+  refreshed: number;
+  kept: number;
   failed: number;
   /** URLs never sent: the run was stopped (Ctrl-C, the journal failed, stdout went away) before their turn. */
   notStarted: number;
@@ -54,6 +58,8 @@ export interface BulkCreateOutcome {
 export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> {
   const outcome: BulkCreateOutcome = {
     created: 0,
+    refreshed: 0,
+    kept: 0,
     failed: 0,
     notStarted: 0,
     recovered: 0,
@@ -79,7 +85,8 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
     }
   };
   let inFlight = 0;
-  const update = () => run.progress.update({ created: outcome.created, failed: outcome.failed, inFlight });
+  // The bar counts what is done: a report kept or re-audited is as done as one created.
+  const update = () => run.progress.update({ created: outcome.created + outcome.refreshed + outcome.kept, failed: outcome.failed, inFlight });
   const unsettled = run.journal?.history.unsettled;
 
   const stop = AbortSignal.any([run.stop, unreachable.signal]);
@@ -93,7 +100,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
     }
     inFlight++;
     update();
-    let result: CreateResult | undefined;
+    let result: BulkCreateResult | undefined;
     let failure: RsapiError | undefined;
     try {
       // A URL an earlier run left unsettled (killed mid-request, or its report never showed up) may exist: look first.
@@ -105,7 +112,9 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
     inFlight--;
     if (result) {
       journaled({ url, status: 'created', id: recordIdOf(result.report) });
-      outcome.created++;
+      if (result.existing === 'refreshed') outcome.refreshed++;
+      else if (result.existing === 'kept') outcome.kept++;
+      else outcome.created++;
       if (result.recovered) outcome.recovered++;
       await run.onCreated(url, index, result);
     } else if (failure) {

@@ -10,6 +10,9 @@ import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../..
 import { guardJournal } from './journal.js';
 import { readUrlInput, rejectInvalid } from './url-input.js';
 import { plural } from '../../../../plural.js';
+import { Option } from '@commander-js/extra-typings';
+import { EXISTING_MODES } from './existing.js';
+import { compileSelection, selectUrls } from './select.js';
 
 function declareCreate(reports: ParentCommand) {
   const command = reports
@@ -26,7 +29,17 @@ function declareCreate(reports: ParentCommand) {
       'print which URLs would be sent and which skipped, and why (duplicate, other shard, journal, --skip-invalid), ' +
         'after every input step; send nothing, write no journal',
     )
-    .option('--shard <i/n>', 'create only the I-th of N shares of the input (by a stable hash of each URL), for N parallel CI jobs', parseShard);
+    .option('--shard <i/n>', 'create only the I-th of N shares of the input (by a stable hash of each URL), for N parallel CI jobs', parseShard)
+    .addOption(
+      new Option(
+        '--existing <mode>',
+        'for a URL that already has a report (same URL as the service stores it): new creates another (the default), ' +
+          'refresh re-audits it, skip keeps it as it is',
+      ).choices(EXISTING_MODES),
+    )
+    .option('--include <glob>', 'send only URLs matching this glob over the stored URL (example.com/blog/**; repeatable)', collect)
+    .option('--exclude <glob>', 'leave out URLs matching this glob (repeatable)', collect)
+    .option('--max-urls <n>', 'send at most the first N URLs of the input (after --include/--exclude, before --shard)', integerParser('--max-urls', 1));
   return addCiOptions(addGateOptions(addPrivacyOptions(command)));
 }
 
@@ -46,11 +59,14 @@ Examples:
   $ rsapi reports create --from-sitemap https://example.com/sitemap.xml --concurrency 8 --fail-on bad
   $ rsapi reports create --from-file urls.txt --shard 2/3 --junit rsapi.xml --summary "$GITHUB_STEP_SUMMARY"
   $ rsapi reports create --from-sitemap https://example.com/sitemap.xml --journal s.journal --dry-run
+  $ rsapi reports create --from-sitemap https://example.com/ --existing refresh --exclude 'example.com/tag/**'
 
 Results are printed as they complete (ndjson, csv, tsv stream; json is one array at the end).
 Lists in, a list out: --from-file, --from-sitemap, --shard and several URL arguments always print a
 JSON array (ndjson a line each), even of one report; a single URL argument prints one object.
-Run again with the same --journal after failures or Ctrl-C: created URLs are skipped, the rest retried.`,
+Run again with the same --journal after failures or Ctrl-C: created URLs are skipped, the rest retried.
+--from-sitemap with a site root (https://example.com/) reads the sitemaps its robots.txt names (else /sitemap.xml).
+--existing defaults to new: a second create of a URL makes a second report; refresh or skip for a weekly job.`,
   );
   handle(invocation, command, (ctx, opts, [urls]) => reportsCreateRun(ctx, { ...opts, urls }));
 }
@@ -68,6 +84,7 @@ export function validateReportsCreate(ctx: CommandContext, opts: ReportsCreateOp
   checkPasswordFlags(ctx.io, opts, { required: true });
   if (opts.journal !== undefined) guardJournal(opts.journal, inputFiles(opts));
   checkCiFlags(opts);
+  compileSelection(opts);
 }
 
 /** Reads and checks every URL, then creates one report per distinct URL, N at a time. */
@@ -82,6 +99,11 @@ export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateO
   rejectInvalid(input, opts.skipInvalid === true, (line) => ctx.note(line));
   if (input.urls.length === 0) throw noUrlError();
   for (const duplicate of new Set(input.duplicates)) ctx.note(`rsapi: ${duplicate} given more than once; creating it once`);
+  const chosen = selectUrls(input.urls, opts);
+  if (chosen.note !== undefined) ctx.note(chosen.note);
+  if (chosen.urls.length === 0)
+    throw new UsageError('no URL left to send after --include/--exclude', { hint: 'check the globs: they match the URL as stored, e.g. example.com/blog/**' });
+  input.urls = chosen.urls;
   const selected = opts.shard === undefined ? undefined : selectShare(input.urls, opts.shard);
   if (selected) {
     ctx.note(`rsapi: ${describeShare(selected.share)}`);
@@ -105,7 +127,13 @@ export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateO
     gate: { failOn: opts.failOn, minScore: opts.minScore, failOnCheck: opts.failOnCheck, failOnImportance: opts.failOnImportance },
     ci,
     knownUrls: input.urls,
+    existing: opts.existing,
   });
+}
+
+/** A repeatable flag's values, in order. */
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 function noUrlError(): UsageError {
@@ -127,14 +155,19 @@ function listInput(opts: ReportsCreateOptions): boolean {
 
 /** The sitemap's page URLs, read with a plain client of its own (never the API key); saxes loads only here. */
 async function sitemapEntries(ctx: CommandContext, source: string): Promise<{ where: string; value: string }[]> {
-  const { readSitemap } = await import('./sitemap/read.js');
-  const { entries, sitemaps } = await readSitemap(source, {
-    proxy: proxyFromEnv(ctx.io.env),
-    timeoutMs: (ctx.globals.timeout ?? DEFAULT_SITEMAP_TIMEOUT_S) * 1000,
-    signal: ctx.signal,
-  });
-  ctx.note(`rsapi: ${plural(entries.length, 'URL')} from ${plural(sitemaps, 'sitemap')}`);
-  return entries;
+  const [{ readSitemap }, { isSiteRoot, sitemapsOfSite }] = await Promise.all([import('./sitemap/read.js'), import('./sitemap/robots.js')]);
+  const options = { proxy: proxyFromEnv(ctx.io.env), timeoutMs: (ctx.globals.timeout ?? DEFAULT_SITEMAP_TIMEOUT_S) * 1000, signal: ctx.signal };
+  const sources: { sitemaps: string[]; from?: string } = isSiteRoot(source) ? await sitemapsOfSite(source, options) : { sitemaps: [source] };
+  if (sources.from !== undefined) ctx.note(`rsapi: ${sources.from}`);
+  const all: { where: string; value: string }[] = [];
+  let read = 0;
+  for (const sitemap of sources.sitemaps) {
+    const { entries, sitemaps } = await readSitemap(sitemap, options);
+    all.push(...entries);
+    read += sitemaps;
+  }
+  ctx.note(`rsapi: ${plural(all.length, 'URL')} from ${plural(read, 'sitemap')}`);
+  return all;
 }
 
 const DEFAULT_SITEMAP_TIMEOUT_S = 30;

@@ -42,6 +42,8 @@ export interface InputCounts {
 export function summaryLine(outcome: BulkCreateOutcome, counts: InputCounts): string {
   const parts = [
     `created ${outcome.created}${outcome.recovered > 0 ? ` (${outcome.recovered} found after a lost answer)` : ''}`,
+    ...(outcome.refreshed > 0 ? [`refreshed ${outcome.refreshed} (had a report: re-audited)`] : []),
+    ...(outcome.kept > 0 ? [`kept ${outcome.kept} (had a report: --existing skip)`] : []),
     `failed ${outcome.failed}${outcome.firstFailure === undefined ? '' : ` (exit ${outcome.firstFailure})`}`,
   ];
   if (outcome.unsettled > 0) parts.push(`unsettled ${outcome.unsettled} (of the failed: may exist; a resume with --journal looks them up first)`);

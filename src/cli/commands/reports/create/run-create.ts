@@ -12,6 +12,7 @@ import type { GateOptions } from '../../../verb-options.js';
 import { forStderr, oneLineForStderr } from '../../../stderr.js';
 import type { UrlInput } from './url-input.js';
 import { createAll, type BulkCreateOutcome } from './create-all.js';
+import { existingReports, useExisting, type ExistingMode } from './existing.js';
 import { Journal } from './journal.js';
 import { createBulkOutput, summaryLine } from './output.js';
 import { CauseTally } from './service-gone.js';
@@ -32,6 +33,8 @@ export interface BulkCreatePlan {
   ci?: CiReporter;
   /** Every URL of the input, other shares' too: a report stored under one of them is not a redirected page's of this run. */
   knownUrls?: readonly string[];
+  /** For a URL that already has a report (same identity): create another (default), re-audit it, or keep it. */
+  existing?: ExistingMode;
 }
 
 export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): Promise<ExitCodeValue> {
@@ -81,17 +84,20 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     // What tells a redirected page's report, after a lost answer, from the reports of the run's other URLs.
     const ledger = new CreateLedger(plan.knownUrls ?? all, journal?.history.taken ?? []);
     ledger.willSend(urls, journal?.history.unsettled);
+    const mode = plan.existing ?? 'new';
+    // Read before any create: a report this run makes is never taken for one that was there.
+    const existing = mode === 'new' ? new Map() : await existingReports(client, urls);
     const outcome = await createAll({
       urls,
       concurrency: plan.concurrency,
       timeoutMs: client.reports.createTimeoutMs,
-      create: (report) => {
+      create: async (report) => {
         sentAt.set(report.url, performance.now());
-        return client.reports.create(report, { onSettling, ledger });
+        return (await useExisting(client, mode, existing, report.url)) ?? client.reports.create(report, { onSettling, ledger });
       },
-      resume: (report, earlier) => {
+      resume: async (report, earlier) => {
         sentAt.set(report.url, performance.now());
-        return client.reports.createUnlessStored(report, earlier, { onSettling, ledger });
+        return (await useExisting(client, mode, existing, report.url)) ?? client.reports.createUnlessStored(report, earlier, { onSettling, ledger });
       },
       input: { privacy: plan.privacy, password: plan.password },
       journal,
