@@ -24,6 +24,9 @@ import { colorEnabled, terminalWidth, type Terminal } from './terminal.js';
 /** The global flags, as their declaration (addGlobalOptions) types them. */
 export type GlobalOptions = ReturnType<ReturnType<typeof addGlobalOptions<OutputFormat>>['opts']>;
 
+/** What a command prints: records of the service (reports, projects), or a document about the tool itself (settings, profiles, the key's status). */
+export type FormatOf = 'records' | 'tool';
+
 export class CommandContext {
   private resolved: ResolvedSettings | undefined;
   private apiClient: ApiClient | undefined;
@@ -136,12 +139,16 @@ export class CommandContext {
    * Part of a verb's validate step: output flags that disagree (--json with -o csv, -q with --fields, --jq with -o tsv)
    * or a broken stored `output` are a usage error before anything is read or sent, not after the change was made.
    */
-  checkOutputFlags(): void {
-    this.format();
+  checkOutputFlags(of: FormatOf = 'records'): void {
+    this.format(of);
   }
 
-  /** The output format: flag, then the profile's `output`, then table on a terminal and tsv elsewhere. */
-  format(): OutputFormat {
+  /**
+   * The output format: flag, then the profile's `output` (RSAPI_OUTPUT), then table on a terminal and tsv elsewhere.
+   * A document about the tool itself (`config list`, `auth status`) follows the flags only: the stored `output` is
+   * the format of record lists, and a profile's `output json` leaves those as the key=value lines people read.
+   */
+  format(of: FormatOf = 'records'): OutputFormat {
     const { json, output, quiet, fields } = this.globals;
     if (json && output && output !== 'json') throw new UsageError(`--json and -o ${output} ask for different formats`, { hint: 'give one of them' });
     // -q prints ids and nothing else: a format or fields given beside it would be silently ignored.
@@ -159,7 +166,8 @@ export class CommandContext {
     }
     if (json) return 'json';
     if (output) return output;
-    return (this.storedSetting('output') as OutputFormat | undefined) ?? (this.io.stdoutIsTTY ? 'table' : 'tsv');
+    const stored = of === 'records' ? (this.storedSetting('output') as OutputFormat | undefined) : undefined;
+    return stored ?? (this.io.stdoutIsTTY ? 'table' : 'tsv');
   }
 
   /** A default below the flags: RSAPI_TIMEOUT/RETRIES/OUTPUT, else the profile's, checked (a hand-edited file may hold anything). */
@@ -167,9 +175,9 @@ export class CommandContext {
     return defaultSetting(this.settings(), key, this.io.env, configPath(this.io.env));
   }
 
-  outputOptions(kind: RecordKind): OutputOptions {
+  outputOptions(kind: RecordKind, of: FormatOf = 'records'): OutputOptions {
     return {
-      format: this.format(),
+      format: this.format(of),
       kind,
       fields: this.globals.fields,
       quiet: this.globals.quiet,

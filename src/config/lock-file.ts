@@ -1,4 +1,4 @@
-// Lock files (`PATH.lock` holding the owner's pid) that keep one writer at a time on a file: taken at once or waited for; a dead owner's lock is taken over.
+// Lock files (`PATH.lock` holding the owner's pid) that keep one writer at a time on a file: taken at once or waited for; a dead owner's lock is taken over by one process alone.
 
 /**
  * node:fs when a lock is first taken, not imported: the program makes its LockFiles at start-up, and an ES import of
@@ -27,35 +27,38 @@ export type LockAttempt = { held: HeldLock } | { holder: number };
  * (in-process tests) share it, or each would take the other's lock for a stale one.
  */
 export class LockFiles {
-  private readonly held = new Set<string>();
+  /** The locks held, each with the text written into it. */
+  private readonly held = new Map<string, string>();
 
   /**
    * Tries once to take `lockPath`. A lock whose process is gone (a killed run) is stale: it is removed and
-   * taken. Errors other than "already locked" (no such directory, permission) are thrown as they are.
+   * taken, by one process alone however many find it stale at once (takeOver). Errors other than "already locked"
+   * (no such directory, permission) are thrown as they are.
    */
   tryLock(lockPath: string): LockAttempt {
-    for (let tries = 0; tries < 2; tries++) {
+    for (let tries = 0; tries < 3; tries++) {
       try {
         const fd = fs().openSync(lockPath, 'wx', 0o600);
+        // The pid says who holds it; the token tells this holding from any other, a later process's of the same pid too.
+        const text = `${process.pid}\n${globalThis.crypto.randomUUID()}\n`;
         try {
-          fs().writeSync(fd, `${process.pid}\n`);
+          fs().writeSync(fd, text);
         } finally {
           fs().closeSync(fd);
         }
-        this.held.add(lockPath);
+        this.held.set(lockPath, text);
         return { held: { path: lockPath, release: () => this.release(lockPath) } };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
-      const holder = this.liveHolder(lockPath);
+      const seen = lockSnapshot(lockPath);
+      if (seen === undefined) continue; // released meanwhile: try again
+      const holder = this.liveHolder(lockPath, seen);
       if (holder !== undefined) return { holder };
-      try {
-        fs().unlinkSync(lockPath);
-      } catch {
-        // removed meanwhile by another process taking it over: try again
-      }
+      takeOver(lockPath, seen);
     }
-    return { holder: this.liveHolder(lockPath) ?? 0 };
+    const seen = lockSnapshot(lockPath);
+    return { holder: (seen && this.liveHolder(lockPath, seen)) ?? 0 };
   }
 
   /** Runs `work` holding `lockPath`, waiting (a few ms at a time) up to `waitMs` for another holder to let go. */
@@ -76,24 +79,20 @@ export class LockFiles {
   }
 
   private release(lockPath: string): void {
-    if (!this.held.delete(lockPath)) return;
+    const text = this.held.get(lockPath);
+    if (text === undefined) return;
+    this.held.delete(lockPath);
     try {
-      if (lockPid(lockPath) === process.pid) fs().unlinkSync(lockPath);
+      if (lockSnapshot(lockPath)?.text === text) fs().unlinkSync(lockPath);
     } catch {
       // already gone
     }
   }
 
   /** The pid of a live process holding the lock, 0 for a lock too fresh to have its pid yet, undefined when stale. */
-  private liveHolder(lockPath: string): number | undefined {
-    const pid = lockPid(lockPath);
-    if (pid === undefined) {
-      try {
-        return Date.now() - fs().statSync(lockPath).mtimeMs < 5_000 ? 0 : undefined;
-      } catch {
-        return undefined;
-      }
-    }
+  private liveHolder(lockPath: string, seen: LockSnapshot): number | undefined {
+    const pid = pidOf(seen.text);
+    if (pid === undefined) return Date.now() - seen.mtimeMs < 5_000 ? 0 : undefined;
     if (pid === process.pid) return this.held.has(lockPath) ? pid : undefined;
     try {
       process.kill(pid, 0);
@@ -104,11 +103,67 @@ export class LockFiles {
   }
 }
 
-function lockPid(lockPath: string): number | undefined {
+/** A lock file as read once: its text, and which file it was (a lock removed and taken again is another file). */
+interface LockSnapshot {
+  text: string;
+  ino: number;
+  mtimeMs: number;
+}
+
+function lockSnapshot(lockPath: string): LockSnapshot | undefined {
   try {
-    const pid = Number(fs().readFileSync(lockPath, 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    const fd = fs().openSync(lockPath, 'r');
+    try {
+      const { ino, mtimeMs } = fs().fstatSync(fd);
+      return { text: fs().readFileSync(fd, 'utf8'), ino, mtimeMs };
+    } finally {
+      fs().closeSync(fd);
+    }
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Removes a lock judged stale, unless another process has taken it over meanwhile. Removing by its path alone would
+ * be a race: two processes both find the dead run's lock, one removes it and takes the path, and the other, about
+ * to remove what it judged stale, would remove that fresh lock and take the path too: two runs on one journal. So
+ * the removal of one stale lock (that file, with that content) is claimed by creating `PATH.takeover-INODE`, which
+ * one process alone can create; it removes the lock only if the path still holds the file it judged stale, then
+ * drops the claim. The others go back to taking the path, which the exclusive create gives to one.
+ */
+function takeOver(lockPath: string, stale: LockSnapshot): void {
+  const claim = `${lockPath}.takeover-${stale.ino}`;
+  try {
+    fs().closeSync(fs().openSync(claim, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    dropAbandonedClaim(claim);
+    return;
+  }
+  try {
+    const now = lockSnapshot(lockPath);
+    if (now !== undefined && now.ino === stale.ino && now.text === stale.text) fs().unlinkSync(lockPath);
+  } catch {
+    // removed meanwhile: the path is free
+  } finally {
+    fs().rmSync(claim, { force: true });
+  }
+}
+
+/** A claim is held for the moment of one removal: one much older was left by a process killed in that moment. */
+function dropAbandonedClaim(claim: string): void {
+  try {
+    if (Date.now() - fs().statSync(claim).mtimeMs > ABANDONED_CLAIM_MS) fs().unlinkSync(claim);
+  } catch {
+    // gone already
+  }
+}
+
+const ABANDONED_CLAIM_MS = 10_000;
+
+/** The holder's pid: the first line of the lock (older versions wrote it alone). */
+function pidOf(text: string): number | undefined {
+  const pid = Number(text.split('\n', 1)[0]?.trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }

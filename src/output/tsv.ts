@@ -7,6 +7,6 @@ export function tsvLine(cells: readonly string[]): string {
   return `${cells.map(tsvField).join('\t')}\n`;
 }
 
-function tsvField(text: string): string {
+export function tsvField(text: string): string {
   return text.replace(/[\t\r\n\\]/g, (char) => ESCAPES[char] ?? char);
 }

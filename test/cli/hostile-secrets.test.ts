@@ -237,3 +237,32 @@ describe('secrets from standard input on a terminal', () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe('a key echoed back in a form some output encodes', () => {
+  // Every character an encoder of ours changes: JSON (" \), XML and HTML (< & " '), Markdown (\ < &), csv ("), tsv (\).
+  const KEY = `Zq9<s3cr&t"key\\x'>`;
+  /** A report whose url and a field of its own hold the Authorization header the service was sent. */
+  const echoing = (request: { headers: Record<string, string | string[] | undefined> }) => {
+    const echo = String(request.headers.authorization);
+    return { id: 7, url: `https://e.com/${echo}`, project: 'e.com', result: 12, note: echo, generated_at: '2026-11-20T09:14:03.000000Z' };
+  };
+
+  it.each([['json'], ['ndjson'], ['csv'], ['tsv'], ['table']])('is masked in -o %s, and in the JUnit, Markdown and HTML files', async (format) => {
+    const server = await startHostileServer((request) => ({ json: { data: echoing(request) } }));
+    servers.push(server);
+    const [junit, summary, html] = ['run.xml', 'summary.md', 'run.html'].map((name) => join(home.path, name));
+    const result = await runInProcess({
+      argv: ['reports', 'show', '7', '-o', format, '--fields', 'id,url,note', '--junit', junit!, '--summary', summary!, '--html', html!],
+      env: { ...env, RSAPI_BASE_URL: server.url, RSAPI_API_KEY: KEY },
+      tty: format === 'table',
+      columns: 400,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    // The part of the key no encoder changes: in no form of the key, escaped or not, may it show.
+    for (const text of [result.stdout, result.stderr, ...[junit, summary, html].map((file) => readFileSync(file!, 'utf8'))]) {
+      expect(text).not.toContain('s3cr');
+    }
+    expect(result.stdout).toContain('***');
+  });
+});

@@ -1,7 +1,11 @@
 // Each invocation's secrets: its own, registered as they are learnt, scrubbed from stdout, stderr and files alike.
 import { describe, expect, it } from 'vitest';
 import { createInvocation, run } from '../../src/cli/program.js';
+import { markdownText, xmlAttribute, xmlText } from '../../src/cli/ci/escape.js';
+import { escapeHtml, jsonForScript } from '../../src/cli/ci/html-markup.js';
 import { Secrets } from '../../src/cli/secrets.js';
+import { csvLine } from '../../src/output/csv.js';
+import { tsvLine } from '../../src/output/tsv.js';
 import { oneLineForStderr } from '../../src/cli/stderr.js';
 import { testTerminal } from '../helpers/run.js';
 
@@ -37,6 +41,24 @@ describe('Secrets', () => {
     const stderr = secrets.redactedSink({ write: (chunk: string) => chunks.push(chunk) });
     stderr.write(`rsapi: ${oneLineForStderr('refused: pass\u0007word\nline here')}\n`);
     expect(chunks).toEqual(['rsapi: refused: *** here\n']);
+  });
+
+  it('knows a secret in every form an output encodes it: json, xml, html, markdown, csv, tsv, a URL', () => {
+    const secrets = new Secrets();
+    const key = `Zq9<s3cr&t"key\\x'>|é`;
+    secrets.register(key);
+    const forms = [
+      JSON.stringify({ url: key }),
+      jsonForScript({ url: key }),
+      `<testcase name="${xmlAttribute(key)}">${xmlText(key)}</testcase>`,
+      `<td>${escapeHtml(key)}</td>`,
+      `| ${markdownText(key)} |`,
+      csvLine(['7', key]),
+      tsvLine(['7', key]),
+      new URL(`https://e.com/${key}`).href,
+    ];
+    for (const form of forms) expect(secrets.redact(form), form).not.toContain('s3cr');
+    expect(secrets.redact(JSON.stringify({ url: key }))).toBe('{"url":"***"}');
   });
 
   it('ignores values too short to be secrets', () => {

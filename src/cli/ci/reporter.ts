@@ -11,6 +11,7 @@ import type { Gate } from '../gates.js';
 import { compareWithBaseline, baselineReport, loadBaseline, type Baseline } from './baseline.js';
 import { recordsHaveChecks } from './check-changes.js';
 import { checkOutputPath } from './report-files.js';
+import { checkRunFiles, type RunFile } from '../run-files.js';
 import type { CheckStats } from '../../output/check-stats.js';
 import type { CiCase, CiRun } from './run-record.js';
 import type { SelectedShare } from './shard.js';
@@ -46,9 +47,10 @@ function maxDropParser(value: string): number {
 
 /**
  * The CI flags' part of a verb's validate step: flags that need --baseline, and the paths the run will write (their
- * folder exists, they are no folder), checked before anything is read or sent.
+ * folder exists, they are no folder, none is an input of the run or another output: checkRunFiles over these and
+ * the verb's own `files`), checked before anything is read or sent.
  */
-export function checkCiFlags(flags: CiFlags): void {
+export function checkCiFlags(flags: CiFlags, files: readonly RunFile[] = []): void {
   if (flags.maxDrop !== undefined && flags.baseline === undefined) {
     throw new UsageError('--max-drop needs --baseline FILE to compare with');
   }
@@ -58,6 +60,13 @@ export function checkCiFlags(flags: CiFlags): void {
   if (flags.junit !== undefined) checkOutputPath(flags.junit, '--junit');
   if (flags.summary !== undefined) checkOutputPath(flags.summary, '--summary');
   if (flags.html !== undefined) checkOutputPath(flags.html, '--html');
+  checkRunFiles([
+    { flag: '--baseline', path: flags.baseline, reads: true },
+    { flag: '--junit', path: flags.junit, writes: true },
+    { flag: '--summary', path: flags.summary, writes: true },
+    { flag: '--html', path: flags.html, writes: true },
+    ...files,
+  ]);
 }
 
 export class CiReporter {

@@ -28,7 +28,7 @@ export async function printAllProfiles(ctx: CommandContext): Promise<void> {
     ctx.note('no profile is stored yet; run `rsapi auth login` (add --profile NAME for another one)');
     return;
   }
-  const options = ctx.outputOptions('project');
+  const options = ctx.outputOptions('project', 'tool');
   if (options.quiet) {
     for (const record of records) ctx.io.stdout.write(`${String(record.profile)}\n`);
   } else if (options.format === 'table') {

@@ -56,7 +56,7 @@ Examples:
 
 /** Every check of `auth status` that needs no network: before the key is checked with the service. */
 export function validateAuthStatus(ctx: CommandContext, opts: AuthStatusOptions): void {
-  ctx.checkOutputFlags();
+  ctx.checkOutputFlags('tool');
   if (opts.all) return;
   // Nothing configured under a --profile that is a typo: the near miss, not a "no key" to puzzle over.
   const settings = ctx.settings();
@@ -131,7 +131,7 @@ async function printStatus(ctx: CommandContext, status: AuthStatus): Promise<voi
       ...(status.account ? [`account: ${status.account.name ?? 'unnamed'}${status.account.plan === null ? '' : ` (plan: ${status.account.plan})`}`] : []),
     ].join('\n')}\n`;
   // The error may quote the service: on a terminal, escaped like any service text.
-  ctx.io.stdout.write(ctx.secrets.redact(await renderDocument(ctx.format(), { value: status, text }, { terminal: ctx.io.stdoutIsTTY })));
+  ctx.io.stdout.write(ctx.secrets.redact(await renderDocument(ctx.format('tool'), { value: status, text }, { terminal: ctx.io.stdoutIsTTY })));
 }
 
 const PROFILE_SOURCE: Record<ProfileSource, string> = {

@@ -18,7 +18,7 @@ Examples:
 
 /** Every check of `config list`: the output flags. */
 export function validateConfigList(ctx: CommandContext): void {
-  ctx.checkOutputFlags();
+  ctx.checkOutputFlags('tool');
 }
 
 /** Prints the profile's stored settings, the key masked. */
@@ -35,5 +35,5 @@ export async function configListRun(ctx: CommandContext) {
     Object.entries(shown)
       .map(([key, value]) => `${key}=${value}\n`)
       .join('');
-  ctx.io.stdout.write(ctx.secrets.redact(await renderDocument(ctx.format(), { value: shown, text })));
+  ctx.io.stdout.write(ctx.secrets.redact(await renderDocument(ctx.format('tool'), { value: shown, text })));
 }

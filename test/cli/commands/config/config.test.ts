@@ -191,6 +191,33 @@ describe('stored defaults are used', () => {
     expect(asCsv.stdout.split('\n')[0]).toMatch(/^id,/);
   });
 
+  it("output: a profile's stored format leaves config list, auth status and auth status --all as they are (they follow -o only)", async () => {
+    const connection = { ...env, RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: mock.server.apiKey };
+    const documents = [
+      ['config', 'list', '--profile', 'staging'],
+      ['auth', 'status', '--profile', 'staging'],
+      ['auth', 'status', '--all'],
+    ];
+    await runInProcess({ argv: ['config', 'set', 'timeout', '9', '--profile', 'staging'], env });
+    const shown = async (tty: boolean) => Promise.all(documents.map((argv) => runInProcess({ argv, env: connection, tty, columns: 100 })));
+    const [before, piped] = [await shown(true), await shown(false)];
+    expect(before[0]?.stdout).toBe('timeout=9\n');
+    expect((await runInProcess({ argv: ['config', 'set', 'output', 'json', '--profile', 'staging'], env })).code).toBe(0);
+    const [after, pipedAfter] = [await shown(true), await shown(false)];
+    for (const [index, result] of after.entries()) {
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout.replace('timeout=9\noutput=json\n', 'timeout=9\n')).toBe(before[index]?.stdout);
+      expect(pipedAfter[index]?.stdout.replace('timeout=9\noutput=json\n', 'timeout=9\n')).toBe(piped[index]?.stdout);
+    }
+    expect(after[1]?.stdout).toMatch(/^profile: staging/);
+    // -o still decides, and the stored format still applies to records.
+    expect(JSON.parse((await runInProcess({ argv: ['config', 'list', '--profile', 'staging', '-o', 'json'], env })).stdout)).toEqual({
+      timeout: 9,
+      output: 'json',
+    });
+    expect(JSON.parse((await runInProcess({ argv: ['reports', 'list', '--profile', 'staging'], env: connection })).stdout)).toHaveLength(10);
+  });
+
   it('retries: a stored 0 means one attempt; --retries overrides it', async () => {
     await runInProcess({ argv: ['config', 'set', 'retries', '0'], env });
     const connection = { ...env, RSAPI_BASE_URL: failing.server.url, RSAPI_API_KEY: failing.server.apiKey };

@@ -9,6 +9,7 @@ import { addGateOptions } from '../../../verb-options.js';
 import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../../report-flags.js';
 import { guardJournal } from './journal.js';
 import { readUrlInput, rejectInvalid } from './url-input.js';
+import type { RunFile } from '../../../run-files.js';
 import { plural } from '../../../../plural.js';
 import { Option } from '@commander-js/extra-typings';
 import { EXISTING_MODES } from './existing.js';
@@ -73,7 +74,8 @@ Run again with the same --journal after failures or Ctrl-C: created URLs are ski
 
 /**
  * Every check of `reports create` that needs no network: before stdin, a URL file or a password is read, the
- * sitemap fetched or anything sent. A journal that is the input, or another file of the user's, is refused untouched.
+ * sitemap fetched or anything sent. An output that is an input or another output, and a journal that is another file
+ * of the user's, are refused untouched.
  */
 export function validateReportsCreate(ctx: CommandContext, opts: ReportsCreateOptions): void {
   if (opts.passwordStdin && opts.fromFile === '-') {
@@ -82,8 +84,8 @@ export function validateReportsCreate(ctx: CommandContext, opts: ReportsCreateOp
   if (opts.urls.length === 0 && opts.fromFile === undefined && opts.fromSitemap === undefined) throw noUrlError();
   ctx.checkOutputFlags();
   checkPasswordFlags(ctx.io, opts, { required: true });
-  if (opts.journal !== undefined) guardJournal(opts.journal, inputFiles(opts));
-  checkCiFlags(opts);
+  checkCiFlags(opts, createRunFiles(opts));
+  if (opts.journal !== undefined) guardJournal(opts.journal);
   compileSelection(opts);
 }
 
@@ -140,12 +142,14 @@ function noUrlError(): UsageError {
   return new UsageError('no URL to create a report for', { hint: 'give URLs as arguments, with --from-file or --from-sitemap' });
 }
 
-/** The files the run reads its URLs from (stdin and an http(s) sitemap are none). */
-function inputFiles(opts: ReportsCreateOptions): { flag: string; path: string }[] {
-  const files: { flag: string; path: string }[] = [];
-  if (opts.fromFile !== undefined && opts.fromFile !== '-') files.push({ flag: '--from-file', path: opts.fromFile });
-  if (opts.fromSitemap !== undefined && !/^https?:\/\//i.test(opts.fromSitemap)) files.push({ flag: '--from-sitemap', path: opts.fromSitemap });
-  return files;
+/** The files of a create beside the CI files: what it reads (stdin and an http(s) sitemap are none), and the journal it reads and appends to. */
+function createRunFiles(opts: ReportsCreateOptions): RunFile[] {
+  return [
+    { flag: '--from-file', path: opts.fromFile === '-' ? undefined : opts.fromFile, reads: true },
+    { flag: '--from-sitemap', path: opts.fromSitemap !== undefined && !/^https?:\/\//i.test(opts.fromSitemap) ? opts.fromSitemap : undefined, reads: true },
+    { flag: '--password-file', path: opts.passwordFile, reads: true },
+    { flag: '--journal', path: opts.journal, reads: true, writes: true },
+  ];
 }
 
 /** Whether the input is a list (its output an array even of one): anything but a single URL argument. */

@@ -1,6 +1,5 @@
 // The bulk-create journal: one run at a time (a lock file), one JSON line per event written synchronously and checked, read back to resume a run.
-import { closeSync, ftruncateSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { RsapiError } from '../../../../api/errors.js';
 import { UsageError } from '../../../errors.js';
 import { reportIdentity } from '../../../../api/report-url.js';
@@ -133,18 +132,11 @@ const LINES_CHECKED = 5;
 const LINE_START = '{"url":"';
 
 /**
- * Refuses, before any request, a --journal path that would damage another file: one of the run's input files
- * (the same path once resolved, or the same file under another name), or an existing file whose first lines are
- * not this journal's lines (a URL list, notes). A missing or empty file, or an earlier run's journal, is fine.
+ * Refuses, before any request, a --journal path that would damage another file: an existing file whose first lines
+ * are not this journal's lines (a URL list, notes). A missing or empty file, or an earlier run's journal, is fine. (A
+ * journal that is an input file of the run, under any name, is refused with the run's other files: checkRunFiles.)
  */
-export function guardJournal(path: string, inputs: { flag: string; path: string }[]): void {
-  for (const input of inputs) {
-    if (sameFile(path, input.path)) {
-      throw new UsageError(`--journal ${path} is the input file of ${input.flag}: the run would append its journal to the URLs it reads; nothing was sent`, {
-        hint: 'give the journal a file of its own, e.g. --journal urls.journal',
-      });
-    }
-  }
+export function guardJournal(path: string): void {
   const text = readExisting(path);
   const complete = text.slice(0, text.lastIndexOf('\n') + 1);
   const lines = complete
@@ -161,17 +153,6 @@ export function guardJournal(path: string, inputs: { flag: string; path: string 
       hint: "give a new file (or an earlier run's journal) to --journal",
     },
   );
-}
-
-/** Whether two paths name one file: the same path once resolved, or the same device and inode. */
-function sameFile(a: string, b: string): boolean {
-  if (resolve(a) === resolve(b)) return true;
-  try {
-    const [x, y] = [statSync(a), statSync(b)];
-    return x.dev === y.dev && x.ino === y.ino;
-  } catch {
-    return false;
-  }
 }
 
 /** A first line cut short by a kill: the start of a journal line, nothing else. */
