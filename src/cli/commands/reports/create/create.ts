@@ -10,6 +10,8 @@ import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../..
 import { guardJournal } from './journal.js';
 import { readUrlInput, rejectInvalid } from './url-input.js';
 import { plural } from '../../../../plural.js';
+import { createListWriter } from '../../../../output/index.js';
+import type { ExitCodeValue } from '../../../exit-codes.js';
 
 function declareCreate(reports: ParentCommand) {
   const command = reports
@@ -79,6 +81,7 @@ export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateO
   const ci = await CiReporter.prepare('reports create', opts);
   const fromSitemap = opts.fromSitemap === undefined ? [] : await sitemapEntries(ctx, opts.fromSitemap);
   const input = await readUrlInput(ctx.io, opts.urls, opts.fromFile, ctx.signal, fromSitemap);
+  if (input.entries.length === 0 && emptyListIsNoOp(ctx, opts)) return createNothing(ctx, opts, ci);
   rejectInvalid(input, opts.skipInvalid === true, (line) => ctx.note(line));
   if (input.urls.length === 0) throw noUrlError();
   for (const duplicate of new Set(input.duplicates)) ctx.note(`rsapi: ${duplicate} given more than once; creating it once`);
@@ -106,6 +109,25 @@ export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateO
     ci,
     knownUrls: input.urls,
   });
+}
+
+/**
+ * An empty file or pipe given to --from-file is a list with nothing to do (a scheduled job's "changed pages only"),
+ * not a mistake; nothing typed at a terminal, or no input named at all, still is one (noUrlError).
+ */
+function emptyListIsNoOp(ctx: CommandContext, opts: ReportsCreateOptions): boolean {
+  if (opts.urls.length > 0 || opts.fromSitemap !== undefined || opts.fromFile === undefined) return false;
+  return opts.fromFile !== '-' || !ctx.io.stdinIsTTY;
+}
+
+/** Nothing to create: one note, the empty list in the chosen format (`[]` in json), gates and CI files as for any run. */
+async function createNothing(ctx: CommandContext, opts: ReportsCreateOptions, ci: CiReporter | undefined): Promise<ExitCodeValue> {
+  ctx.note(`rsapi: ${opts.fromFile === '-' ? 'stdin' : opts.fromFile} holds no URL; nothing to create`);
+  const writer = createListWriter(ctx.io.stdout, ctx.outputOptions('report'));
+  await writer.end();
+  const { Gate, finishGate } = await import('../../../gates.js');
+  const gate = new Gate({ failOn: opts.failOn, minScore: opts.minScore, failOnCheck: opts.failOnCheck, failOnImportance: opts.failOnImportance });
+  return finishGate(ctx, gate, ci);
 }
 
 function noUrlError(): UsageError {
