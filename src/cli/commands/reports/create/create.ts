@@ -10,6 +10,7 @@ import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../..
 import { guardJournal } from './journal.js';
 import { readUrlInput, rejectInvalid } from './url-input.js';
 import { plural } from '../../../../plural.js';
+import { forStderr } from '../../../stderr.js';
 import { createListWriter } from '../../../../output/index.js';
 import type { ExitCodeValue } from '../../../exit-codes.js';
 
@@ -20,7 +21,7 @@ function declareCreate(reports: ParentCommand) {
     .argument('[urls...]', 'absolute http(s) URLs')
     .option('--from-file <path>', 'read URLs from a file, one a line (- for stdin); blank lines and # comments skipped')
     .option('--from-sitemap <url|path>', 'read page URLs from a sitemap or sitemap index (gzip or not): an http(s) URL, fetched without the API key, or a file')
-    .option('--skip-invalid', 'skip input lines that are not URLs instead of stopping')
+    .option('--skip-invalid', "skip input lines that are not URLs, and an index's sitemaps that are missing, instead of stopping")
     .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4)
     .option('--journal <path>', "record each URL's outcome in this file; a re-run skips the URLs it shows created")
     .option(
@@ -79,8 +80,9 @@ export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateO
   ctx.client({ abortOnInterrupt: false });
   // A bad baseline stops the run before the sitemap is fetched.
   const ci = await CiReporter.prepare('reports create', opts);
-  const fromSitemap = opts.fromSitemap === undefined ? [] : await sitemapEntries(ctx, opts.fromSitemap);
-  const input = await readUrlInput(ctx.io, opts.urls, opts.fromFile, ctx.signal, fromSitemap);
+  const sitemap = opts.fromSitemap === undefined ? undefined : await sitemapEntries(ctx, opts.fromSitemap, opts.skipInvalid === true);
+  const input = await readUrlInput(ctx.io, opts.urls, opts.fromFile, ctx.signal, sitemap?.entries);
+  if (sitemap && sitemap.skipped > 0) input.skippedSitemaps = sitemap.skipped;
   if (input.entries.length === 0 && emptyListIsNoOp(ctx, opts)) return createNothing(ctx, opts, ci);
   rejectInvalid(input, opts.skipInvalid === true, (line) => ctx.note(line));
   if (input.urls.length === 0) throw noUrlError();
@@ -148,15 +150,23 @@ function listInput(opts: ReportsCreateOptions): boolean {
 }
 
 /** The sitemap's page URLs, read with a plain client of its own (never the API key); saxes loads only here. */
-async function sitemapEntries(ctx: CommandContext, source: string): Promise<{ where: string; value: string }[]> {
+/** With --skip-invalid, a sitemap of an index that is missing (or no sitemap) is skipped with a warning naming it. */
+async function sitemapEntries(
+  ctx: CommandContext,
+  source: string,
+  skipInvalid: boolean,
+): Promise<{ entries: { where: string; value: string }[]; skipped: number }> {
   const { readSitemap } = await import('./sitemap/read.js');
-  const { entries, sitemaps } = await readSitemap(source, {
+  const { entries, sitemaps, skipped } = await readSitemap(source, {
     proxy: proxyFromEnv(ctx.io.env),
     timeoutMs: (ctx.globals.timeout ?? DEFAULT_SITEMAP_TIMEOUT_S) * 1000,
     signal: ctx.signal,
+    skipInvalid,
   });
-  ctx.note(`rsapi: ${plural(entries.length, 'URL')} from ${plural(sitemaps, 'sitemap')}`);
-  return entries;
+  for (const { url, problem } of skipped) ctx.note(forStderr(`rsapi: warning: skipping the sitemap ${url} (--skip-invalid): ${problem}`));
+  const skippedPart = skipped.length > 0 ? ` (${plural(skipped.length, 'sitemap')} skipped)` : '';
+  ctx.note(`rsapi: ${plural(entries.length, 'URL')} from ${plural(sitemaps, 'sitemap')}${skippedPart}`);
+  return { entries, skipped: skipped.length };
 }
 
 const DEFAULT_SITEMAP_TIMEOUT_S = 30;
