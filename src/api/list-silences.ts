@@ -23,6 +23,14 @@ interface OrderCheck {
   key(record: ApiRecord): Key | undefined;
   /** <0, 0, >0 as a sorts before, with or after b; undefined when it cannot be told for sure. */
   compare(a: Key, b: Key): number | undefined;
+  /** Whether the client can sort by it itself (numbers and times; text collates as the database does, not as we do). */
+  sortable?: boolean;
+}
+
+/** A client-side order: the comparator, and the flag it stands in for. */
+export interface ClientOrder {
+  flag: string;
+  compare(a: ApiRecord, b: ApiRecord): number;
 }
 
 interface FilterCheck {
@@ -64,6 +72,30 @@ export class ListSilences {
       if (!matches) count.misses++;
       this.misses.set(filter.flag, count);
     }
+  }
+
+  /**
+   * The order asked, as a comparator the client can sort a whole list by when the service ignored it (phpRank and
+   * `sort_by=generated_at`): by numbers or times only, in the direction asked (else descending, phpRank's default),
+   * records that lack the key last. Undefined when no order was asked or it is one of text.
+   */
+  clientOrder(): ClientOrder | undefined {
+    const order = this.order;
+    if (order?.sortable !== true) return undefined;
+    const sign = order.direction === 'asc' ? 1 : -1;
+    return {
+      flag: order.flag,
+      compare: (a, b) => {
+        const [x, y] = [order.key(a), order.key(b)];
+        if (x === undefined || y === undefined) return x === y ? 0 : x === undefined ? 1 : -1;
+        return sign * (order.compare(x, y) ?? 0);
+      },
+    };
+  }
+
+  /** Whether the records so far broke the order asked. */
+  get orderIgnored(): boolean {
+    return this.orderBroken;
   }
 
   /** Each flag the service did not honour, once. */
@@ -121,7 +153,13 @@ export function projectListSilences(params: ProjectListParams): ListSilences {
       ? undefined
       : params.sortBy === 'project'
         ? { flag: '--sort-by project', direction: params.sort, key: (record) => text(record.project), compare: compareText }
-        : { flag: '--sort-by created_at', direction: params.sort, key: (record) => timestampOf(record.created_at), compare: compareNumbers };
+        : {
+            flag: '--sort-by created_at',
+            direction: params.sort,
+            key: (record) => timestampOf(record.created_at),
+            compare: compareNumbers,
+            sortable: true,
+          };
   return new ListSilences(order, filters);
 }
 
@@ -129,11 +167,11 @@ function reportOrder(sortBy: NonNullable<ReportListParams['sortBy']>, direction:
   const flag = `--sort-by ${sortBy}`;
   switch (sortBy) {
     case 'id':
-      return { flag, direction, key: (record) => integer(record.id), compare: compareNumbers };
+      return { flag, direction, key: (record) => integer(record.id), compare: compareNumbers, sortable: true };
     case 'score':
-      return { flag, direction, key: (record) => readReport(record).score, compare: compareNumbers };
+      return { flag, direction, key: (record) => readReport(record).score, compare: compareNumbers, sortable: true };
     case 'generated_at':
-      return { flag, direction, key: (record) => timestampOf(record.generated_at), compare: compareNumbers };
+      return { flag, direction, key: (record) => timestampOf(record.generated_at), compare: compareNumbers, sortable: true };
     case 'url':
       return { flag, direction, key: (record) => text(record.url), compare: compareText };
   }

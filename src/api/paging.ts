@@ -2,6 +2,7 @@
 import type { ApiRecord, Page } from './decode.js';
 import { PagingUnsupportedError } from './errors.js';
 import { stringifyJson } from './json.js';
+import { PER_PAGE_VALUES } from './list-params.js';
 
 export interface PagingOptions {
   /** First page to fetch (1-based). */
@@ -27,13 +28,18 @@ export function followsPages(options: PagingOptions): boolean {
 }
 
 /**
- * Following pages without a chosen size asks for the largest: the same records in fewer requests (the contract).
- * Not from a start page: page 3 means page 3 of the size the user reads pages in (the one given, else the service's
- * default), so `--page 3 --limit 5` is the first 5 records of that page 3, not of page 3 of 100.
+ * Following pages without a chosen size asks for a size of our own (the contract): with --limit N, the smallest
+ * the service allows that covers N (`--limit 1`: 10 records, not 100, about 300 KB on phpRank); otherwise the largest,
+ * the same records in fewer requests. Not from a start page: page 3 means page 3 of the size the user reads pages in
+ * (the one given, else the service's default), so `--page 3 --limit 5` is the first 5 records of that page 3, not of
+ * page 3 of 100.
  */
-export function withLargestPage<P extends { perPage?: number }>(params: P, options: PagingOptions): P {
+export function withPageSize<P extends { perPage?: number }>(params: P, options: PagingOptions): P {
   const sizeIsOurs = followsPages(options) && options.startPage === undefined && params.perPage === undefined;
-  return sizeIsOurs ? { ...params, perPage: LARGEST_PAGE } : params;
+  if (!sizeIsOurs) return params;
+  const limit = options.limit;
+  const covering = limit === undefined ? undefined : PER_PAGE_VALUES.find((size) => size >= limit);
+  return { ...params, perPage: covering ?? LARGEST_PAGE };
 }
 
 export type PageFetcher = (page: number) => Promise<Page>;

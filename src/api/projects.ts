@@ -1,7 +1,7 @@
 // The projects endpoints, typed: list and delete.
 import { decodePage, type Page } from './decode.js';
 import { HttpClient, pathSegment } from './http.js';
-import { iteratePages, withLargestPage, type PagingOptions } from './paging.js';
+import { iteratePages, withPageSize, type PagingOptions } from './paging.js';
 import { DEFAULT_PER_PAGE, type PerPage, type SortDirection } from './reports.js';
 import type { DeleteResult } from './reports.js';
 
@@ -35,7 +35,7 @@ export class ProjectsApi {
   }
 
   pages(params: ProjectListParams = {}, paging: PagingOptions = {}): AsyncGenerator<Page> {
-    const asked = withLargestPage(params, paging);
+    const asked = withPageSize(params, paging);
     return iteratePages((page) => this.list(asked, page, page !== 1 || paging.startPage !== undefined), paging);
   }
 

@@ -2,7 +2,7 @@
 import { decodePage, decodeRecord, type ApiRecord, type Page } from './decode.js';
 import { AuthError, HiddenRecordError, InterruptedError, NotFoundError, serviceUnreachable, UnsettledCreateError } from './errors.js';
 import { HttpClient, pathSegment, type HttpResponse, type Params } from './http.js';
-import { iteratePages, withLargestPage, type PageFetcher, type PagingOptions } from './paging.js';
+import { iteratePages, withPageSize, type PageFetcher, type PagingOptions } from './paging.js';
 import { CreateLedger, newerThan, pickRedirected, type SendWindow } from './create-ledger.js';
 import { normaliseReportUrl, reportIdentity } from './report-url.js';
 import { outcomeOfError, RetryPolicy, type AttemptOutcome } from './retry-policy.js';
@@ -152,7 +152,7 @@ export class ReportsApi {
    * number of pages, a few are fetched at a time (paging.ts).
    */
   pages(params: ReportListParams = {}, paging: PagingOptions = {}): AsyncGenerator<Page> {
-    const asked = withLargestPage(params, paging);
+    const asked = withPageSize(params, paging);
     return iteratePages(
       this.pageFetcher(asked, (page) => page !== 1 || paging.startPage !== undefined),
       paging,

@@ -14,7 +14,7 @@ import { runPool } from './bulk/pool.js';
 import { singleLine, terminalText } from '../output/terminal-text.js';
 import type { RecordKind } from '../output/types.js';
 import { namedList } from '../output/capped-list.js';
-import { dryRunRows, printDryRun } from './dry-run.js';
+import { dryRunRows, printDryRun, writeDryRunRows } from './dry-run.js';
 
 export interface DeleteRun {
   /** 'report' or 'project', for messages and a dry run's format. */
@@ -65,7 +65,14 @@ export function checkDeletion(io: Terminal, flags: { yes?: boolean; dryRun?: boo
 export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<ExitCodeValue> {
   const ids = await expandStdin(ctx, run);
   const unique = [...new Set(ids.map(run.checkItem))];
-  // `-` read nothing: asking "Delete 0 reports?" or printing an empty dry run would hide the empty input.
+  // `-` read nothing from a pipe or file: a list with nothing in it (a scheduled job's "changed only"), no mistake.
+  // Typed at a terminal, nothing is one: asking "Delete 0 reports?" would hide it.
+  if (unique.length === 0 && !ctx.io.stdinIsTTY) {
+    ctx.note(`rsapi: stdin held no ${run.noun} ${run.noun === 'report' ? 'ids' : 'names'}; nothing to delete`);
+    // A dry run writes its empty list (`[]` in json), as it would write rows.
+    if (run.dryRun) await writeDryRunRows(ctx, { kind: run.noun, columns: ['id', 'action'], quietField: 'id', acted: 'delete' }, []);
+    return ExitCode.ok;
+  }
   if (unique.length === 0)
     throw new UsageError(`no ${run.noun} ${run.noun === 'report' ? 'ids' : 'names'} given`, { hint: `\`-\` read none from stdin (one a line)` });
   if (run.dryRun) {

@@ -33,18 +33,28 @@ export async function printPages(
   const writer = createListWriter(out, { ...ctx.outputOptions(kind), notice: (line) => void notices.push(line) });
   const fields = new FieldCheck(ctx.globals.fields, ctx.outputOptions(kind));
   const reader = new PageReader(ctx, kind, options);
+  // The whole list read (--all, or a gate) in an order the service may ignore (phpRank: generated_at): held, then
+  // sorted here if the service did ignore it. A page or --limit is printed as received, with the warning.
+  const order = options.paging.all && options.paging.limit === undefined ? options.silences?.clientOrder() : undefined;
+  const held: ApiRecord[] | undefined = order ? [] : undefined;
+  const write = (record: ApiRecord) => {
+    fields.see(record);
+    return writer.write(record);
+  };
   await reader.read(pages, {
-    record: (record) => {
-      fields.see(record);
-      return writer.write(record);
-    },
+    record: (record) => (held ? void held.push(record) : write(record)),
     pageDone: () => out.flush(),
   });
+  const sortedHere = order !== undefined && options.silences?.orderIgnored === true;
+  if (held) {
+    if (sortedHere) held.sort(order.compare);
+    for (const record of held) await write(record);
+  }
   await writer.end();
   await out.flush();
   for (const line of notices) ctx.note(line);
   fields.warn(ctx, kind);
-  reader.warnSilences(reader.gate.active ? 'printed and judged as received' : 'printed as received');
+  reader.warnSilences(reader.gate.active ? 'printed and judged as received' : 'printed as received', { sortedHere });
   if (ctx.io.stderrIsTTY && !ctx.globals.quiet) {
     if (reader.count === 0) ctx.note(emptyNote(kind, reader.last));
     else if (reader.first && reader.last) ctx.note(footer(kind, reader.first, reader.last, reader.count, options.paging));

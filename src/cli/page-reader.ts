@@ -84,10 +84,15 @@ export class PageReader {
    * phpRank ignores a sort field or filter value it does not know, and the records it sends look like an answer to
    * what was asked: each such flag is said once. `how` says what was done with the records (printed, counted, judged).
    */
-  warnSilences(how: string): void {
+  warnSilences(how: string, options: { sortedHere?: boolean } = {}): void {
     if (!this.silences) return;
     const [one, many] = NOUN[this.kind];
     for (const silence of this.silences.found()) {
+      if (silence.kind === 'order' && options.sortedHere === true) {
+        // Not a warning: the list was read whole and put in the order asked here.
+        this.ctx.note(`rsapi: the service ignored ${silence.flag} (${many} came back in another order); sorted here, all ${this.count} read`);
+        continue;
+      }
       const why =
         silence.kind === 'order'
           ? `${many} came back in another order`

@@ -9,7 +9,7 @@ import { UsageError } from './errors.js';
 import { forStderr } from './stderr.js';
 import { addGlobalOptions, refuseEmptyValues } from './options.js';
 import { expandJsonFields } from './json-fields.js';
-import { EXIT_CODES_TEXT, HELP_TOPIC_NAMES, helpTopic } from './help-topics.js';
+import { HELP_TOPIC_NAMES, environmentLine, exitCodesText, fitExamples, helpTopic, helpWidthOf, wrapText } from './help-topics.js';
 import { nearest } from '../suggest.js';
 import type { Terminal } from './terminal.js';
 import type { ParentCommand } from './handler.js';
@@ -19,18 +19,24 @@ import { TOP_COMMANDS, topCommand, type TopCommand } from './command-index.js';
 export { processTerminal } from './terminal.js';
 export { createInvocation } from './invocation.js';
 
-const EXIT_CODES_HELP = `
+/** The end of the root help: examples, then the exit codes and the environment fitted to the help's width. */
+function rootHelpEnd(width: number): string {
+  const examples = fitExamples(
+    [
+      ['rsapi auth login'],
+      ['rsapi reports list --result bad'],
+      ['rsapi reports create https://example.com/ --fail-on bad'],
+      ['rsapi projects list --all -o csv > projects.csv'],
+      ['rsapi mock-server', 'try it all without a service'],
+    ],
+    width,
+  );
+  return `
 Examples:
-  $ rsapi auth login
-  $ rsapi reports list --result bad
-  $ rsapi reports create https://example.com/ --fail-on bad
-  $ rsapi projects list --all -o csv > projects.csv
-  $ rsapi mock-server        # try it all without a service
-
-${EXIT_CODES_TEXT}
-Environment: RSAPI_BASE_URL, RSAPI_API_KEY, RSAPI_PROFILE, RSAPI_OUTPUT, RSAPI_TIMEOUT,
-RSAPI_RETRIES, RSAPI_CONFIG_DIR, NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY,
-RSAPI_DEBUG=1 (\`rsapi help environment\`).`;
+${examples}
+${exitCodesText(width)}
+${environmentLine(width)}`;
+}
 
 /**
  * The command tree for one invocation. Only the top-level commands that `argv` names are declared in full (their modules
@@ -40,6 +46,9 @@ RSAPI_DEBUG=1 (\`rsapi help environment\`).`;
 export async function buildProgram(invocation: Invocation, argv: readonly string[]): Promise<CommandUnknownOpts> {
   const root = new Command('rsapi');
   const stubs = new Map<CommandUnknownOpts, TopCommand>();
+  // Commander's width and that of the blocks added to the root help: the injected terminal's, 80 in a pipe.
+  const { io } = invocation;
+  const width = helpWidthOf(io.stdoutIsTTY ? io.columns : undefined);
   root
     .description('Command-line client of the Webpage Report Service API: audit reports on webpages, from a terminal, a script or CI.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -52,9 +61,18 @@ export async function buildProgram(invocation: Invocation, argv: readonly string
       subcommandTerm(command) {
         return stubs.get(command as CommandUnknownOpts)?.term ?? Help.prototype.subcommandTerm.call(this, command);
       },
+      // On a terminal narrower than 80 columns, where commander would leave a description too narrow to wrap at all
+      // (and the terminal would break it mid-word), the description goes under its term, wrapped to the width.
+      formatItem(term, termWidth, description, helper) {
+        const helpWidth = this.helpWidth ?? 80;
+        if (!description || helpWidth >= 80 || helpWidth - termWidth - 4 >= helper.minWidthToWrap) {
+          return Help.prototype.formatItem.call(this, term, termWidth, description, helper);
+        }
+        return `  ${term}\n      ${wrapText(description, helpWidth, 6)}`;
+      },
     })
     .showSuggestionAfterError(true)
-    .addHelpText('after', EXIT_CODES_HELP)
+    .addHelpText('after', () => rootHelpEnd(width))
     .addHelpText('afterAll', ({ command }) => (command === root ? '' : globalOptionsHelp(command)));
   // The same command, typed with the global options: every verb's handler receives them typed.
   const program = addGlobalOptions(root, OUTPUT_FORMATS, outputFormatsHelp());
@@ -67,6 +85,8 @@ export async function buildProgram(invocation: Invocation, argv: readonly string
     refuseEmptyValues(command);
     command.exitOverride();
     command.configureOutput({
+      getOutHelpWidth: () => width,
+      getErrHelpWidth: () => width,
       writeOut: (text) => invocation.io.stdout.write(text),
       writeErr: (text) => invocation.io.stderr.write(forStderr(text)),
       outputError: (text, write) => write(`rsapi: ${text.replace(/^error: /, '')}`),
@@ -124,9 +144,10 @@ function globalOptionsHelp(command: Command): string {
 function helpTarget(
   program: CommandUnknownOpts,
   argv: string[],
+  width: number,
 ): { argv: string[] } | { topic: string } | { unknown: string; suggestion?: string; path: string[] } {
   if (argv[0] !== 'help' || argv.length < 2) return { argv };
-  const topic = helpTopic(argv[1] as string);
+  const topic = helpTopic(argv[1] as string, width);
   if (topic !== undefined && argv.length === 2) return { topic };
   const words = argv.slice(1).filter((word) => !word.startsWith('-'));
   let current: CommandUnknownOpts = program;
@@ -163,7 +184,7 @@ export async function run(givenArgv: string[], invocation: Invocation): Promise<
   }
   const program = await buildProgram(invocation, argv);
   const debug = argv.includes('--verbose') || argv.includes('-v') || io.env.RSAPI_DEBUG === '1';
-  const target = helpTarget(program, argv);
+  const target = helpTarget(program, argv, helpWidthOf(io.stdoutIsTTY ? io.columns : undefined));
   if ('topic' in target) {
     io.stdout.write(target.topic);
     return ExitCode.ok;

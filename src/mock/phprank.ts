@@ -29,7 +29,7 @@ import {
 } from './routes.js';
 import type { MockOptions } from './server.js';
 import type { StorePolicy } from './store.js';
-import { FieldErrors, isWebUrl, optionalPassword, optionalPrivacy, presentValue, type Input } from './validation.js';
+import { FieldErrors, fetchFailure, isWebUrl, optionalPassword, optionalPrivacy, presentValue, type Input } from './validation.js';
 
 const RESOURCE_NOT_FOUND = json(404, { message: 'Resource not found.', status: 404 });
 // Raised by the framework (a failed authorisation), hence no `status`.
@@ -127,18 +127,21 @@ interface NewReport {
   password: string | undefined;
 }
 
-function validateNewReport(form: Input): { ok: true; value: NewReport } | { ok: false; errors: FieldErrors } {
+/** A page phpRank cannot fetch (DNS, refused, timeout) is a 422 on `url` carrying cURL's message, as its 1.x-13 do. */
+function validateNewReport(form: Input, unreachable: readonly string[]): { ok: true; value: NewReport } | { ok: false; errors: FieldErrors } {
   const errors = new FieldErrors();
   const url = presentValue(form, 'url');
+  const failure = url === undefined ? undefined : fetchFailure(url, unreachable);
   if (url === undefined) errors.add('url', 'The url field is required.');
   else if (!isWebUrl(url)) errors.add('url', 'The url must be a valid URL.');
+  else if (failure !== undefined) errors.add('url', `${failure} (see https://curl.haxx.se/libcurl/c/libcurl-errors.html) for ${url}`);
   const privacy = optionalPrivacy(form, errors);
   if (!errors.isEmpty || url === undefined) return { ok: false, errors };
   return { ok: true, value: { url, privacy, password: optionalPassword(form) } };
 }
 
 const createReport: Handler = (request) => {
-  const validated = validateNewReport(request.form);
+  const validated = validateNewReport(request.form, request.unreachable);
   if (!validated.ok) return invalid(validated.errors);
   const { url, privacy, password } = validated.value;
   const report = request.store.createReport({ url, privacy: privacy ?? 0, ...(password === undefined ? {} : { password }) }, request.now);

@@ -19,6 +19,8 @@ export interface RouteRequest {
   envelope: Envelope;
   store: MockStore;
   now: Date;
+  /** Hosts the service cannot fetch a page from besides those under `.invalid` (--unreachable). */
+  unreachable: readonly string[];
 }
 
 export interface RouteResponse {
@@ -88,7 +90,7 @@ const listReports: Handler = (request) => {
 };
 
 const createReport: Handler = (request) => {
-  const validated = validateNewReport(request.form);
+  const validated = validateNewReport(request.form, request.unreachable);
   if (!validated.ok) return json(422, validated.errors.body());
   const report = request.store.createReport(validated.value, request.now);
   return { status: 201, body: { data: toReportResource(report) }, createdReport: true };

@@ -47,6 +47,11 @@ export interface MockOptions {
   redirects?: Record<string, string>;
   /** phpRank flavor: the key's plan has no API access, so every call with a good key is answered 403. */
   planWithoutApi?: boolean;
+  /**
+   * Hosts (and their subdomains) whose pages the service cannot fetch: a create of one is refused with 422 on `url`
+   * (phpRank: cURL's message), as a host under `.invalid` always is.
+   */
+  unreachable?: string[];
 }
 
 export interface RecordedRequest {
@@ -246,6 +251,7 @@ class MockService {
         envelope: this.options.envelope ?? 'length-aware',
         store: this.store,
         now: new Date(),
+        unreachable: this.options.unreachable ?? [],
       });
     } catch {
       return { status: 500, body: { message: 'Server Error' } };

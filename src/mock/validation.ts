@@ -95,12 +95,17 @@ export function optionalPassword(input: Input): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-/** The fields of POST /reports: url (required, http or https), privacy, password. */
-export function validateNewReport(form: Input): Validated<NewReportInput> {
+/**
+ * The fields of POST /reports: url (required, http or https, a page the service can fetch), privacy, password. A page
+ * it cannot fetch is a field error of its own wording (the API document says nothing of it).
+ */
+export function validateNewReport(form: Input, unreachable: readonly string[] = []): Validated<NewReportInput> {
   const errors = new FieldErrors();
   const url = presentValue(form, 'url');
+  const failure = url === undefined ? undefined : fetchFailure(url, unreachable);
   if (url === undefined) errors.add('url', 'The url field is required.');
   else if (!isWebUrl(url)) errors.add('url', 'The url field must be a valid URL.');
+  else if (failure !== undefined) errors.add('url', `The page at the url could not be fetched (${failure}).`);
   const privacy = optionalPrivacy(form, errors);
   const password = optionalPassword(form);
   if (!errors.isEmpty || url === undefined) return { ok: false, errors };
@@ -122,4 +127,27 @@ export function validateReportChanges(form: Input): Validated<ReportChanges> {
       regenerate: update === '1',
     },
   };
+}
+
+/**
+ * Why the service could not fetch the page at `url`, as cURL says it (the service fetches every page it audits), or
+ * undefined when it can: a host under `.invalid` (RFC 6761: never resolves) or one of `unreachable` (a host the mock
+ * plays as not answering, and its subdomains).
+ */
+export function fetchFailure(url: string, unreachable: readonly string[]): string | undefined {
+  let host: string;
+  let port: string;
+  try {
+    const parsed = new URL(url);
+    host = parsed.hostname.toLowerCase().replace(/\.$/, '');
+    port = parsed.port || (parsed.protocol === 'http:' ? '80' : '443');
+  } catch {
+    return undefined;
+  }
+  if (host === 'invalid' || host.endsWith('.invalid')) return `cURL error 6: Could not resolve host: ${host}`;
+  const named = unreachable.some((given) => {
+    const name = given.toLowerCase().replace(/\.$/, '');
+    return host === name || host.endsWith(`.${name}`);
+  });
+  return named ? `cURL error 7: Failed to connect to ${host} port ${port} after 5001 ms: Couldn't connect to server` : undefined;
 }

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { iteratePages, iterateRecords, ServerError, type ApiRecord, type Page } from '../../src/api/index.js';
 import { startMockServer, type Envelope, type MockServer } from '../../src/mock/server.js';
 import { ClientPool } from '../helpers/clients.js';
-import { withLargestPage } from '../../src/api/paging.js';
+import { withPageSize } from '../../src/api/paging.js';
 
 const pool = new ClientPool();
 afterEach(async () => {
@@ -111,13 +111,13 @@ describe.each(ENVELOPES)('the %s envelope', (envelope) => {
     expect(pages[0]?.records).toEqual([]);
   });
 
-  it('asks for the largest page when following pages without a page size', async () => {
+  it('asks for the largest page when following all pages without a page size, the smallest covering a limit', async () => {
     const all = await collect(client().reports.pages({}, { all: true }));
     expect(all.flatMap((page) => page.records.map((record) => record.id))).toEqual(idsDescending(server));
     expect(server.requests.map((request) => request.query['per_page'])).toEqual(['100']);
     const limited = await collect(client().reports.pages({}, { limit: 3 }));
     expect(limited.flatMap((page) => page.records)).toHaveLength(3);
-    expect(server.requests.map((request) => request.query['per_page'])).toEqual(['100']);
+    expect(server.requests.map((request) => request.query['per_page'])).toEqual(['10']);
     await collect(client().reports.pages({}, {}));
     expect(server.requests.map((request) => request.query['per_page'])).toEqual([undefined]);
     await collect(client().projects.pages({}, { all: true }));
@@ -207,10 +207,18 @@ describe('iteratePages against fetchers that misbehave', () => {
   });
 });
 
-describe('withLargestPage', () => {
+describe('withPageSize', () => {
   it.each([
     [{}, { all: true }, 100],
-    [{}, { limit: 5 }, 100],
+    // --limit: the smallest size the service allows that covers it.
+    [{}, { limit: 1 }, 10],
+    [{}, { limit: 5 }, 10],
+    [{}, { limit: 10 }, 10],
+    [{}, { limit: 11 }, 25],
+    [{}, { limit: 30 }, 50],
+    [{}, { limit: 51 }, 100],
+    [{}, { limit: 250 }, 100],
+    [{}, { all: true, limit: 5 }, 10],
     [{}, {}, undefined],
     [{ perPage: 25 }, { all: true }, 25],
     // A start page is a page of the size the user reads in: the service's default, or the one given.
@@ -218,6 +226,6 @@ describe('withLargestPage', () => {
     [{}, { startPage: 2, all: true }, undefined],
     [{ perPage: 50 }, { startPage: 2, limit: 5 }, 50],
   ] as const)('params %j, paging %j: per page %s', (params, paging, perPage) => {
-    expect(withLargestPage<{ perPage?: number }>({ ...params }, { ...paging }).perPage).toBe(perPage);
+    expect(withPageSize<{ perPage?: number }>({ ...params }, { ...paging }).perPage).toBe(perPage);
   });
 });

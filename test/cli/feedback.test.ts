@@ -79,6 +79,26 @@ describe.concurrent('waiting for pages on a terminal', () => {
 });
 
 describe.concurrent('the bulk progress bar', () => {
+  it.each([
+    { columns: 80, whole: /\u2591+ \d+\/6 \| created \d+ \| failed 0 \| in flight \d \| [\d.]+\/s \| ETA \S+s/ },
+    // At 40 the parts least wanted go first (in flight, the rate, the bar); the ETA stays whole.
+    { columns: 40, whole: /(?:^|[\r\n]|\u001b\[[\d;]*[A-Za-z])\d+\/6 \| created \d+ \| failed 0 \| ETA \S+s/ },
+  ])('is fitted to a terminal of $columns columns, dropping parts by priority, never cut mid-word', async ({ columns, whole }) => {
+    const quick = await startMock({ latencyMs: 300, seed: 250 });
+    try {
+      const args = ['reports', 'create', '-q', ...Array.from({ length: 6 }, (_, index) => `https://example.com/fit${index}`), '--concurrency', '2'];
+      const { code, screen } = await runOnTerminal(args, { env: { ...quick.env, TERM: 'xterm-256color' }, size: { columns, rows: 40 } });
+      expect(code).toBe(0);
+      expect(screen).toMatch(whole);
+      // Every frame of the bar, its control sequences taken out, fits the width.
+      const frames = screen.replace(/\u001b\[[\d;?]*[A-Za-z]/g, '\n').split(/[\r\n]+/);
+      expect(frames.filter((frame) => frame.includes('created') && [...frame].length > columns)).toEqual([]);
+      if (columns === 40) expect(screen).not.toMatch(/in flight|\/s \|/);
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('stays on a terminal under -q (it is on stderr; -q shapes stdout only)', async () => {
     // The bar is drawn from the start (no spinner's delay to outwait): answers of 0.2 s are enough for a few frames.
     const quick = await startMock({ latencyMs: 200, seed: 250 });

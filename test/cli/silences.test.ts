@@ -1,4 +1,4 @@
-// The service's silences said: an order or filter asked for and not honoured gets one warning on stderr (list, gates, stats, projects); the data is still printed as received.
+// The service's silences said: an order or filter asked for and not honoured gets one warning on stderr (list, gates, stats, projects); the data is still printed as received, except an order of numbers or times over a whole list (--all, a gate), sorted in the client.
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockPerTest } from '../helpers/mock.js';
@@ -87,19 +87,43 @@ describe('against a service that ignores sorts and filters', () => {
       ).toEqual([3, 2, 1]);
   });
 
-  it('said once however often the order breaks, across many pages', async () => {
-    const many = Array.from({ length: 30 }, (_, index) => ({
-      id: 30 - index,
-      url: `example.com/${index}`,
-      result: 50,
-      generated_at: new Date(Date.UTC(2025, 4, 1 + ((index * 7) % 30))).toISOString(),
-    }));
+  const many = Array.from({ length: 30 }, (_, index) => ({
+    id: 30 - index,
+    url: `example.com/${index}`,
+    result: 50,
+    generated_at: new Date(Date.UTC(2025, 4, 1 + ((index * 7) % 30))).toISOString(),
+  }));
+  const timesOf = (stdout: string) =>
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { generated_at: string }).generated_at);
+
+  it('a page without --all: said once however often the order breaks, printed as received', async () => {
     const env = await deafService(many);
-    const result = await runInProcess({ argv: ['reports', 'list', '--sort-by', 'generated_at', '--all', '--per-page', '10', '-o', 'ndjson'], env });
+    const result = await runInProcess({ argv: ['reports', 'list', '--sort-by', 'generated_at', '--per-page', '100', '-o', 'ndjson'], env });
     expect(result.code).toBe(0);
-    expect(result.stdout.trim().split('\n')).toHaveLength(30);
+    expect(timesOf(result.stdout)).toEqual(many.map((report) => report.generated_at));
     expect(warnings(result.stderr)).toEqual([
       'rsapi: warning: the service ignored --sort-by generated_at (reports came back in another order); printed as received',
+    ]);
+  });
+
+  it.each([
+    { name: '--all', args: ['--all'], sort: 'desc' },
+    { name: '--all --sort asc', args: ['--all', '--sort', 'asc'], sort: 'asc' },
+    { name: 'a gate (reads every page)', args: ['--min-score', '10'], sort: 'desc' },
+  ])('--sort-by generated_at with $name, ignored by the service: sorted in the client across pages, said once', async ({ args, sort }) => {
+    const env = await deafService(many);
+    const result = await runInProcess({ argv: ['reports', 'list', '--sort-by', 'generated_at', ...args, '--per-page', '10', '-o', 'ndjson'], env });
+    expect(result.code).toBe(0);
+    const times = timesOf(result.stdout);
+    expect(times).toHaveLength(30);
+    const sorted = [...times].sort();
+    expect(times).toEqual(sort === 'asc' ? sorted : sorted.reverse());
+    expect(warnings(result.stderr)).toEqual([]);
+    expect(result.stderr.split('\n').filter((line) => line.includes('--sort-by generated_at'))).toEqual([
+      'rsapi: the service ignored --sort-by generated_at (reports came back in another order); sorted here, all 30 read',
     ]);
   });
 
@@ -113,8 +137,14 @@ describe('against a service that ignores sorts and filters', () => {
     ];
     const env = await deafService(paged, [], 2);
     const result = await runInProcess({ argv: ['reports', 'list', '--sort-by', 'score', '--sort', 'desc', '--all', '-o', 'ndjson'], env });
-    expect(result.stdout.trim().split('\n')).toHaveLength(4);
-    expect(warnings(result.stderr)).toHaveLength(1);
+    // Read whole, so put in order here.
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { result: number }).result),
+    ).toEqual([90, 85, 80, 10]);
+    expect(result.stderr).toContain('rsapi: the service ignored --sort-by score (reports came back in another order); sorted here, all 4 read');
     const firstPage = await runInProcess({ argv: ['reports', 'list', '--sort-by', 'score', '--sort', 'desc', '-o', 'ndjson'], env });
     expect(firstPage.stdout.trim().split('\n')).toHaveLength(2);
     expect(warnings(firstPage.stderr)).toEqual([]);
@@ -150,19 +180,30 @@ describe('against the mock', () => {
   });
 
   // --sort-by score is sent to phpRank as sort_by=result, which it honours (test/api/score-sort.test.ts).
-  it('phprank flavor ignores --sort-by generated_at: said once, the records printed in its order', async () => {
+  it('phprank flavor ignores --sort-by generated_at: one page printed in its order with the warning; --all sorted here', async () => {
     const fixture = await mock({ flavor: 'phprank', seed: 40, rateLimit: 0 });
-    const result = await runInProcess({ argv: ['reports', 'list', '--sort-by', 'generated_at', '--sort', 'asc', '--all', '-o', 'ndjson'], env: fixture.env });
-    expect(result.code).toBe(0);
-    expect(warnings(result.stderr)).toEqual([
+    const page = await runInProcess({
+      argv: ['reports', 'list', '--sort-by', 'generated_at', '--sort', 'asc', '--per-page', '50', '-o', 'ndjson'],
+      env: fixture.env,
+    });
+    expect(warnings(page.stderr)).toEqual([
       'rsapi: warning: the service ignored --sort-by generated_at (reports came back in another order); printed as received',
     ]);
-    const ids = result.stdout
+    const ids = page.stdout
       .trim()
       .split('\n')
       .map((line) => (JSON.parse(line) as { id: number }).id);
     expect(ids).toHaveLength(40);
     // phpRank sorted by id instead, in the direction asked.
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const all = await runInProcess({ argv: ['reports', 'list', '--sort-by', 'generated_at', '--sort', 'asc', '--all', '-o', 'ndjson'], env: fixture.env });
+    expect(all.code).toBe(0);
+    expect(warnings(all.stderr)).toEqual([]);
+    expect(all.stderr).toContain('rsapi: the service ignored --sort-by generated_at (reports came back in another order); sorted here, all 40 read');
+    const times = all.stdout
+      .trim()
+      .split('\n')
+      .map((line) => Date.parse((JSON.parse(line) as { generated_at: string }).generated_at));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
   });
 });

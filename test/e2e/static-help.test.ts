@@ -77,3 +77,18 @@ describe('the root help answered by bin/rsapi', () => {
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 });
+
+describe('the root help on a terminal', () => {
+  it.each([80, 40])('at %i columns every line fits the width and no word is broken (exit codes and environment included)', async (columns) => {
+    const { code, screen } = await runOnTerminal(['--help'], { size: { columns, rows: 50 } });
+    expect(code).toBe(0);
+    const lines = screen.split('\r\n');
+    expect(lines.filter((line) => [...line].length > columns)).toEqual([]);
+    // Each long word of the blocks written by hand stands whole on one line (the terminal broke them before).
+    for (const word of ['--fail-on-check', '--fail-on-importance,', 'RSAPI_TIMEOUT,', 'RSAPI_CONFIG_DIR,', '(Ctrl-C)']) {
+      expect(lines.some((line) => line.includes(word))).toBe(true);
+    }
+    expect(screen).toMatch(/Exit codes:\r\n {2}0 {4}success\r\n/);
+    expect(screen).toMatch(/ {2}141 {2}bulk create: stdout closed before\s/);
+  });
+});

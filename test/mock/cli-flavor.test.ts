@@ -54,6 +54,20 @@ describe('rsapi mock-server --flavor phprank', () => {
     });
   });
 
+  it("--unreachable HOST (repeatable): a create of a page there answers 422 on url with cURL's message", async () => {
+    await withMockServer(['--flavor', 'phprank', '--unreachable', 'down.example', '--unreachable', 'gone.example'], async (baseUrl) => {
+      for (const url of ['https://down.example/', 'https://gone.example/x']) {
+        const answer = await fetch(`${baseUrl}/reports`, {
+          method: 'POST',
+          headers: { ...HEADERS, 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ url }),
+        });
+        expect(answer.status).toBe(422);
+        expect(JSON.stringify(await answer.json())).toContain('cURL error 7: Failed to connect to');
+      }
+    });
+  });
+
   it('stays the seed flavor by default', async () => {
     await withMockServer(['--seed', '1'], async (baseUrl, banner) => {
       expect(banner).toMatch(/^rsapi mock service \(seed flavor\) listening on /);

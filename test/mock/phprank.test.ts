@@ -222,6 +222,33 @@ describe('phpRank create', () => {
   });
 });
 
+describe('phpRank: a page it cannot fetch', () => {
+  it.each([
+    ['https://nonexistent.invalid/', 'cURL error 6: Could not resolve host: nonexistent.invalid'],
+    ['https://www.shop.invalid/a', 'cURL error 6: Could not resolve host: www.shop.invalid'],
+  ])("a host under .invalid: %s is refused with 422 on url carrying cURL's message, nothing stored", async (url, curl) => {
+    const before = server.reports().length;
+    const answer = await call(server, 'POST', '/reports', { form: { url } });
+    expect(answer.status).toBe(422);
+    expect(answer.body).toEqual({ message: { url: [`${curl} (see https://curl.haxx.se/libcurl/c/libcurl-errors.html) for ${url}`] }, status: 422 });
+    expect(server.reports()).toHaveLength(before);
+  });
+
+  it('--unreachable HOST: that host and its subdomains are refused with a connect failure; other hosts are audited', async () => {
+    await withServer({ rateLimit: 0, unreachable: ['down.example'] }, async (own) => {
+      for (const url of ['https://down.example/', 'http://www.down.example/page']) {
+        const answer = await call(own, 'POST', '/reports', { form: { url } });
+        expect(answer.status).toBe(422);
+        const port = url.startsWith('http:') ? 80 : 443;
+        expect((answer.body as { message: { url: string[] } }).message.url[0]).toMatch(
+          new RegExp(`^cURL error 7: Failed to connect to (www\\.)?down\\.example port ${port} `),
+        );
+      }
+      expect((await call(own, 'POST', '/reports', { form: { url: 'https://notdown.example/' } })).status).toBe(201);
+    });
+  });
+});
+
 describe('phpRank envelopes', () => {
   it('lists in the length-aware paginator with status 200 beside data, links and meta', async () => {
     const page = await listPage({ per_page: '10', page: '2' });

@@ -145,6 +145,24 @@ describe('POST /reports', () => {
     expect(server.reports()).toHaveLength(before);
   });
 
+  it('a page it cannot fetch (a host under .invalid, or --unreachable) is refused with a 422 field error of its own on url', async () => {
+    const before = server.reports().length;
+    expectFieldRejected(
+      await call(server, 'POST', '/reports', { form: { url: 'https://nonexistent.invalid/' } }),
+      'url',
+      'The page at the url could not be fetched (cURL error 6: Could not resolve host: nonexistent.invalid).',
+    );
+    const own = await startMockServer({ port: 0, seed: 0, unreachable: ['down.example'] });
+    try {
+      const answer = await call(own, 'POST', '/reports', { form: { url: 'https://down.example/x' } });
+      expect(answer.status).toBe(422);
+      expect(JSON.stringify(answer.body)).toContain('Failed to connect to down.example port 443');
+    } finally {
+      await own.close();
+    }
+    expect(server.reports()).toHaveLength(before);
+  });
+
   it('lists one error per rejected field, the first as the message', async () => {
     const answer = await call(server, 'POST', '/reports', { form: { privacy: '9' } });
     expect(answer.body).toEqual({

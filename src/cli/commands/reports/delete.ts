@@ -38,7 +38,7 @@ Examples:
 
 A declined confirmation deletes nothing and exits 2 (as gh does for a cancelled command).
 - on a terminal: type the ids, one a line, end with Ctrl-D; the question is then asked on the terminal.
-No ids at all from - is a usage error (exit 2).
+No ids typed at a terminal is a usage error (exit 2); an empty pipe to - deletes nothing and exits 0.
 --dry-run reads each report (GET) and exits as the real run would: 0, or 4 when one is not found;
 it prints id, action (delete or not-found) and url in the chosen format, or with -q the ids that would go.`,
   );

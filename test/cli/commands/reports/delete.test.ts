@@ -134,11 +134,14 @@ describe('reports delete - through the injected terminal', () => {
     expect(fixture.server.reports().some((report) => report.id === 7)).toBe(true);
   });
 
-  it('an empty stdin in a pipe is "no report ids given" too (exit 2), without the Ctrl-D note', async () => {
+  it('an empty pipe to delete - is a no-op: exit 0, one note, nothing sent (a dry run prints [] in json)', async () => {
     const fixture = await mock();
-    const result = await runInProcess({ argv: ['reports', 'delete', '-', '--yes'], env: fixture.env, stdin: '\n# none\n' });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe('rsapi: no report ids given\nhint: `-` read none from stdin (one a line)\n');
+    const before = fixture.server.requests.length;
+    const result = await runInProcess({ argv: ['reports', 'delete', '-', '--yes', '-o', 'json'], env: fixture.env, stdin: '\n# none\n' });
+    expect(result).toEqual({ code: 0, stdout: '', stderr: 'rsapi: stdin held no report ids; nothing to delete\n' });
+    const dryRun = await runInProcess({ argv: ['reports', 'delete', '-', '--dry-run', '-o', 'json'], env: fixture.env, stdin: '' });
+    expect(dryRun).toEqual({ code: 0, stdout: '[]\n', stderr: 'rsapi: stdin held no report ids; nothing to delete\n' });
+    expect(fixture.server.requests.length).toBe(before);
   });
 
   it('no --yes and nobody to ask: refused before stdin is read and before any request (a pipe that never ends)', async () => {

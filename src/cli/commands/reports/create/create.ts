@@ -14,6 +14,9 @@ import { plural } from '../../../../plural.js';
 import { Option } from '@commander-js/extra-typings';
 import { EXISTING_MODES } from './existing.js';
 import { compileSelection, selectUrls } from './select.js';
+import { forStderr } from '../../../stderr.js';
+import { createListWriter } from '../../../../output/index.js';
+import type { ExitCodeValue } from '../../../exit-codes.js';
 
 function declareCreate(reports: ParentCommand) {
   const command = reports
@@ -22,7 +25,7 @@ function declareCreate(reports: ParentCommand) {
     .argument('[urls...]', 'absolute http(s) URLs')
     .option('--from-file <path>', 'read URLs from a file, one a line (- for stdin); blank lines and # comments skipped')
     .option('--from-sitemap <url|path>', 'read page URLs from a sitemap or sitemap index (gzip or not): an http(s) URL, fetched without the API key, or a file')
-    .option('--skip-invalid', 'skip input lines that are not URLs instead of stopping')
+    .option('--skip-invalid', "skip input lines that are not URLs, and an index's sitemaps that are missing, instead of stopping")
     .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4)
     .option('--journal <path>', "record each URL's outcome in this file; a re-run skips the URLs it shows created")
     .option(
@@ -96,8 +99,10 @@ export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateO
   ctx.client({ abortOnInterrupt: false });
   // A bad baseline stops the run before the sitemap is fetched.
   const ci = await CiReporter.prepare('reports create', opts);
-  const fromSitemap = opts.fromSitemap === undefined ? [] : await sitemapEntries(ctx, opts.fromSitemap);
-  const input = await readUrlInput(ctx.io, opts.urls, opts.fromFile, ctx.signal, fromSitemap);
+  const sitemap = opts.fromSitemap === undefined ? undefined : await sitemapEntries(ctx, opts.fromSitemap, opts.skipInvalid === true);
+  const input = await readUrlInput(ctx.io, opts.urls, opts.fromFile, ctx.signal, sitemap?.entries);
+  if (sitemap && sitemap.skipped > 0) input.skippedSitemaps = sitemap.skipped;
+  if (input.entries.length === 0 && emptyListIsNoOp(ctx, opts)) return createNothing(ctx, opts, ci);
   rejectInvalid(input, opts.skipInvalid === true, (line) => ctx.note(line));
   if (input.urls.length === 0) throw noUrlError();
   for (const duplicate of new Set(input.duplicates)) ctx.note(`rsapi: ${duplicate} given more than once; creating it once`);
@@ -138,6 +143,25 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
+/**
+ * An empty file or pipe given to --from-file is a list with nothing to do (a scheduled job's "changed pages only"),
+ * not a mistake; nothing typed at a terminal, or no input named at all, still is one (noUrlError).
+ */
+function emptyListIsNoOp(ctx: CommandContext, opts: ReportsCreateOptions): boolean {
+  if (opts.urls.length > 0 || opts.fromSitemap !== undefined || opts.fromFile === undefined) return false;
+  return opts.fromFile !== '-' || !ctx.io.stdinIsTTY;
+}
+
+/** Nothing to create: one note, the empty list in the chosen format (`[]` in json), gates and CI files as for any run. */
+async function createNothing(ctx: CommandContext, opts: ReportsCreateOptions, ci: CiReporter | undefined): Promise<ExitCodeValue> {
+  ctx.note(`rsapi: ${opts.fromFile === '-' ? 'stdin' : opts.fromFile} holds no URL; nothing to create`);
+  const writer = createListWriter(ctx.io.stdout, ctx.outputOptions('report'));
+  await writer.end();
+  const { Gate, finishGate } = await import('../../../gates.js');
+  const gate = new Gate({ failOn: opts.failOn, minScore: opts.minScore, failOnCheck: opts.failOnCheck, failOnImportance: opts.failOnImportance });
+  return finishGate(ctx, gate, ci);
+}
+
 function noUrlError(): UsageError {
   return new UsageError('no URL to create a report for', { hint: 'give URLs as arguments, with --from-file or --from-sitemap' });
 }
@@ -158,20 +182,32 @@ function listInput(opts: ReportsCreateOptions): boolean {
 }
 
 /** The sitemap's page URLs, read with a plain client of its own (never the API key); saxes loads only here. */
-async function sitemapEntries(ctx: CommandContext, source: string): Promise<{ where: string; value: string }[]> {
+/**
+ * The page URLs of --from-sitemap: a sitemap (or index) given, or a site root's sitemaps as its robots.txt names them.
+ * With --skip-invalid, a sitemap of an index that is missing (or no sitemap) is skipped with a warning naming it.
+ */
+async function sitemapEntries(
+  ctx: CommandContext,
+  source: string,
+  skipInvalid: boolean,
+): Promise<{ entries: { where: string; value: string }[]; skipped: number }> {
   const [{ readSitemap }, { isSiteRoot, sitemapsOfSite }] = await Promise.all([import('./sitemap/read.js'), import('./sitemap/robots.js')]);
-  const options = { proxy: proxyFromEnv(ctx.io.env), timeoutMs: (ctx.globals.timeout ?? DEFAULT_SITEMAP_TIMEOUT_S) * 1000, signal: ctx.signal };
+  const options = { proxy: proxyFromEnv(ctx.io.env), timeoutMs: (ctx.globals.timeout ?? DEFAULT_SITEMAP_TIMEOUT_S) * 1000, signal: ctx.signal, skipInvalid };
   const sources: { sitemaps: string[]; from?: string } = isSiteRoot(source) ? await sitemapsOfSite(source, options) : { sitemaps: [source] };
   if (sources.from !== undefined) ctx.note(`rsapi: ${sources.from}`);
-  const all: { where: string; value: string }[] = [];
+  const entries: { where: string; value: string }[] = [];
   let read = 0;
+  let skipped = 0;
   for (const sitemap of sources.sitemaps) {
-    const { entries, sitemaps } = await readSitemap(sitemap, options);
-    all.push(...entries);
-    read += sitemaps;
+    const one = await readSitemap(sitemap, options);
+    entries.push(...one.entries);
+    read += one.sitemaps;
+    skipped += one.skipped.length;
+    for (const { url, problem } of one.skipped) ctx.note(forStderr(`rsapi: warning: skipping the sitemap ${url} (--skip-invalid): ${problem}`));
   }
-  ctx.note(`rsapi: ${plural(all.length, 'URL')} from ${plural(read, 'sitemap')}`);
-  return all;
+  const skippedPart = skipped > 0 ? ` (${plural(skipped, 'sitemap')} skipped)` : '';
+  ctx.note(`rsapi: ${plural(entries.length, 'URL')} from ${plural(read, 'sitemap')}${skippedPart}`);
+  return { entries, skipped };
 }
 
 const DEFAULT_SITEMAP_TIMEOUT_S = 30;

@@ -34,6 +34,8 @@ export interface InputCounts {
   skipped: number | undefined;
   duplicates: number;
   invalid: number;
+  /** Sitemaps of an index skipped with --skip-invalid. */
+  sitemapsSkipped?: number;
   /** Why URLs were left unsent (Ctrl-C, the journal, stdout), if they were. */
   stoppedBy?: string;
 }
@@ -50,6 +52,7 @@ export function summaryLine(outcome: BulkCreateOutcome, counts: InputCounts): st
   if (counts.skipped !== undefined) parts.push(`skipped ${counts.skipped} (journal)`);
   if (counts.duplicates > 0) parts.push(`duplicates ${counts.duplicates}`);
   if (counts.invalid > 0) parts.push(`invalid ${counts.invalid} (skipped)`);
+  if (counts.sitemapsSkipped !== undefined && counts.sitemapsSkipped > 0) parts.push(`sitemaps skipped ${counts.sitemapsSkipped}`);
   if (outcome.interrupted || outcome.notStarted > 0) parts.push(`not started ${outcome.notStarted} (${counts.stoppedBy ?? 'interrupted'})`);
   return parts.join(', ');
 }

@@ -47,18 +47,82 @@ export function spinnerProgress(io: Terminal, url: string): ProgressDisplay {
   };
 }
 
-const FORMAT = '{bar} {value}/{total} | created {created} | failed {failed} | in flight {inFlight} | {rate}/s | ETA {eta_formatted}';
+/** One part of the bar's line: its text, and its rank in what stays when the width is short (1 goes last). */
+interface LinePart {
+  text: string;
+  keep: number;
+}
+
+const BAR_WIDTH = 24;
+const MIN_BAR_WIDTH = 10;
+
+/** The parts of the bar's line in the order shown, ranked as the table ranks columns: counts first, the ETA before the rate. */
+function lineParts(counts: ProgressCounts & { rate: string }, done: number, total: number, eta: string): LinePart[] {
+  return [
+    { text: '{bar}', keep: 5 },
+    { text: `${done}/${total}`, keep: 1 },
+    { text: `created ${counts.created}`, keep: 2 },
+    { text: `failed ${counts.failed}`, keep: 3 },
+    { text: `in flight ${counts.inFlight}`, keep: 7 },
+    { text: `${counts.rate}/s`, keep: 6 },
+    { text: `ETA ${eta}`, keep: 4 },
+  ];
+}
+
+/** The width the separators between shown parts take: one space after the bar, ` | ` elsewhere. */
+function separators(shown: LinePart[]): number {
+  return shown.slice(1).reduce((sum, _part, index) => sum + (shown[index]?.text === '{bar}' ? 1 : 3), 0);
+}
+
+/**
+ * The bar's line fitted to `width` (cli-progress cuts a line too long at the terminal's edge, mid-word): the bar
+ * narrows to MIN_BAR_WIDTH first, then whole parts are left out, the least wanted first (in flight, the rate, the
+ * bar, the ETA, failed, created), never the count done. Two columns stay free, as cli-progress keeps them.
+ */
+export function fitProgressLine(
+  counts: ProgressCounts & { rate: string },
+  progress: { done: number; total: number; eta: string; fraction: number },
+  width: number,
+): string {
+  const parts = lineParts(counts, progress.done, progress.total, progress.eta);
+  const room = Math.max(1, width - 2);
+  const length = (shown: LinePart[], bar: number) => shown.reduce((sum, part) => sum + (part.text === '{bar}' ? bar : part.text.length), 0) + separators(shown);
+  let shown = parts;
+  let bar = BAR_WIDTH;
+  while (length(shown, bar) > room) {
+    if (bar > MIN_BAR_WIDTH && shown.some((part) => part.text === '{bar}')) {
+      bar = Math.max(MIN_BAR_WIDTH, bar - (length(shown, bar) - room));
+      continue;
+    }
+    if (shown.length === 1) break;
+    const least = Math.max(...shown.map((part) => part.keep));
+    shown = shown.filter((part) => part.keep !== least);
+  }
+  const drawn = Math.round(Math.min(1, Math.max(0, progress.fraction)) * bar);
+  // The bar and the count done read as one (`███░░ 5/16`); the other parts are set apart by bars.
+  return shown
+    .map((part, index) => {
+      const text = part.text === '{bar}' ? '\u2588'.repeat(drawn) + '\u2591'.repeat(bar - drawn) : part.text;
+      return index === 0 ? text : `${shown[index - 1]?.text === '{bar}' ? ' ' : ' | '}${text}`;
+    })
+    .join('');
+}
 
 export async function createProgress(target: ProgressTarget, total: number): Promise<ProgressDisplay> {
   if (!target.live) return plainProgress(target.stderr);
   const module = await import('cli-progress');
   // cli-progress is CommonJS: bundled, its exports arrive on `default`.
-  const { MultiBar, Presets } = (module as unknown as { default?: typeof module }).default ?? module;
+  const { MultiBar, Presets, Format } = (module as unknown as { default?: typeof module }).default ?? module;
   const multibar = new MultiBar(
     {
       stream: target.stderr as NodeJS.WritableStream,
-      format: FORMAT,
-      barsize: 24,
+      // Fitted to the terminal's width (cli-progress's maxWidth: the stream's columns, 80 when it does not say).
+      format: (options, params, payload: ProgressCounts & { rate: string }) =>
+        fitProgressLine(
+          payload,
+          { done: params.value, total: params.total, eta: Format.TimeFormat(params.eta, options, 5), fraction: params.progress },
+          params.maxWidth ?? 80,
+        ),
       hideCursor: null,
       // Trimmed to the terminal's width rather than turning line wrap off (a hard exit would leave it off).
       linewrap: true,

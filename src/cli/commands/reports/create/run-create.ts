@@ -157,6 +157,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
           skipped: journal ? skipped : undefined,
           duplicates: plan.input.duplicates.length,
           invalid: plan.input.invalid.length,
+          sitemapsSkipped: plan.input.skippedSitemaps,
           stoppedBy,
         }),
       );

@@ -17,6 +17,8 @@ export interface UrlInput {
   duplicates: string[];
   /** Every input line and argument in order, with what became of it: its URL as sent, why it is invalid, or the line it repeats. */
   entries: InputEntry[];
+  /** Sitemaps of an index skipped with --skip-invalid (missing, or no sitemap), for the summary. */
+  skippedSitemaps?: number;
 }
 
 export interface InputEntry {

@@ -347,7 +347,7 @@ describe('bulk create on a terminal', () => {
     const fixture = await mock({ latencyMs: 20 });
     const args = ['reports', 'create', ...urls('tty.example', 24), '--concurrency', '2', '-o', 'ndjson'];
     const { screen } = await runOnTerminal(args, { env: { ...fixture.env, COLUMNS: '160', TERM: 'xterm' } });
-    // The pseudo-terminal is 80 columns wide: the bar is cut there (rate and ETA past it).
+    // The pseudo-terminal says no width (script(1) leaves it 0): the bar is fitted to 80 columns.
     expect(screen).toMatch(/\d+\/24 \| created \d+ \| failed 0 \| in flight [0-2] \|/);
     // Records on the same screen are written above the bar, never onto its line.
     expect(screen).toMatch(/in flight \d[^\r\n]*\r\u001b\[2K\{"id"/);

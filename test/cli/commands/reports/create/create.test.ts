@@ -77,6 +77,33 @@ describe('reports create: the output shape follows the input kind', () => {
     expect(JSON.parse(again.stdout)).toEqual([]);
   });
 
+  it.each([
+    { name: 'an empty --from-file', args: () => ['--from-file', urlFile([])], stdin: undefined, where: 'urls.txt' },
+    {
+      name: 'a --from-file of comments and blank lines',
+      args: () => ['--from-file', urlFile(['# changed pages: none', ''])],
+      stdin: undefined,
+      where: 'urls.txt',
+    },
+    { name: 'an empty pipe to --from-file -', args: () => ['--from-file', '-'], stdin: '', where: 'stdin' },
+  ])('empty input is a no-op: $name exits 0, prints [] in json, one note on stderr, sends nothing', async ({ args, stdin, where }) => {
+    const fixture = await mock();
+    const before = fixture.server.requests.length;
+    const run = await runInProcess({ argv: ['reports', 'create', ...args(), '-o', 'json'], env: fixture.env, stdin });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual([]);
+    expect(run.stderr).toMatch(new RegExp(`^rsapi: \\S*${where} holds no URL; nothing to create\n$`));
+    expect(fixture.server.requests.length).toBe(before);
+  });
+
+  it('nothing typed at a terminal to --from-file - stays a usage error (exit 2)', async () => {
+    const fixture = await mock();
+    const run = await runInProcess({ argv: ['reports', 'create', '--from-file', '-', '-o', 'json'], env: fixture.env, stdin: '', tty: { stdin: true } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no URL to create a report for');
+    expect(run.stdout).toBe('');
+  });
+
   it('reports create --help says lists in, a list out', async () => {
     const run = await runInProcess({ argv: ['reports', 'create', '--help'] });
     expect(run.stdout).toContain('Lists in, a list out');

@@ -113,6 +113,30 @@ describe('--from-sitemap', () => {
     expect(run.stdout.trim().split('\n')).toHaveLength(3);
   });
 
+  it('a missing child sitemap: with --skip-invalid skipped with a warning naming it and counted in the summary; without, the run stops', async () => {
+    const fixture = await mock();
+    const site = await startSite({
+      '/sitemap_index.xml': (response, own) => {
+        response.writeHead(200, { 'content-type': 'application/xml' });
+        response.end(sitemapIndex([`${own.url}/gone.xml`, `${own.url}/sitemap-b.xml`]));
+      },
+    });
+    const argv = ['reports', 'create', '--from-sitemap', `${site.url}/sitemap_index.xml`, '-o', 'ndjson'];
+    const stopped = await runInProcess({ argv, env: fixture.env });
+    expect(stopped.code).toBe(8);
+    expect(stopped.stderr).toContain(`the sitemap ${site.url}/gone.xml answered HTTP 404`);
+    expect(fixture.server.requests).toHaveLength(0);
+
+    const run = await runInProcess({ argv: [...argv, '--skip-invalid'], env: fixture.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      `rsapi: warning: skipping the sitemap ${site.url}/gone.xml (--skip-invalid): the sitemap ${site.url}/gone.xml answered HTTP 404\n`,
+    );
+    expect(run.stderr).toContain('rsapi: 3 URLs from 2 sitemaps (1 sitemap skipped)');
+    expect(run.stderr).toMatch(/^created 3, failed 0, sitemaps skipped 1$/m);
+    expect(run.stdout.trim().split('\n')).toHaveLength(3);
+  });
+
   it('a redirect to another host is refused (exit 8) and that host never hears of it', async () => {
     const fixture = await mock();
     const elsewhere = await startSite();

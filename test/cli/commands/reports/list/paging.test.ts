@@ -58,13 +58,23 @@ describe.each(envelopes)('%s pages', (envelope) => {
     expect(pages.sort()).toEqual(['4', '5']);
   });
 
-  it('--all and --limit without --per-page ask for 100 a page', async () => {
+  it('--all without --per-page asks for 100 a page; --limit N for the smallest size that covers N (10, 25, 50, 100)', async () => {
     const before = mock.server.requests.length;
     const all = await run('--all');
     expect(all.ids).toHaveLength(SEED);
-    const limited = await run('--limit', '3');
-    expect(limited.ids).toHaveLength(3);
-    expect(mock.server.requests.slice(before).map((request) => request.query.per_page)).toEqual(['100', '100']);
+    expect(mock.server.requests.slice(before).map((request) => request.query.per_page)).toEqual(['100']);
+    for (const [limit, perPage] of [
+      ['1', '10'],
+      ['3', '10'],
+      ['11', '25'],
+      ['26', '50'],
+      ['51', '100'],
+    ]) {
+      const from = mock.server.requests.length;
+      const limited = await run('--limit', limit as string);
+      expect(limited.ids).toHaveLength(Math.min(Number(limit), SEED));
+      expect(mock.server.requests.slice(from).map((request) => request.query.per_page)).toEqual([perPage]);
+    }
   });
 
   it('--per-page is sent and respected across pages', async () => {

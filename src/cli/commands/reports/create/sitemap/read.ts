@@ -17,6 +17,8 @@ export interface SitemapUrls {
   entries: { where: string; value: string }[];
   /** Sitemaps read, the index included. */
   sitemaps: number;
+  /** Sitemaps an index listed that could not be used (missing, not a sitemap), skipped with `skipInvalid`: each with why. */
+  skipped: { url: string; problem: string }[];
 }
 
 export interface ReadOptions {
@@ -25,6 +27,11 @@ export interface ReadOptions {
   signal?: AbortSignal;
   maxSitemaps?: number;
   maxBytes?: number;
+  /**
+   * --skip-invalid: a sitemap an index lists that answers an error (404: missing) or is no sitemap is skipped, not
+   * the end of the run. The sitemap named on the command line, a network failure and the limits still end it.
+   */
+  skipInvalid?: boolean;
 }
 
 /**
@@ -38,6 +45,7 @@ export async function readSitemap(source: string, options: ReadOptions): Promise
   const remote = /^https?:\/\//i.test(source);
   let sender: Sender | undefined;
   const entries: SitemapUrls['entries'] = [];
+  const skipped: SitemapUrls['skipped'] = [];
   const queue = [source];
   const seen = new Set<string>(queue);
   let read = 0;
@@ -46,14 +54,21 @@ export async function readSitemap(source: string, options: ReadOptions): Promise
       const location = queue.shift()!;
       read++;
       const isFile = read === 1 && !remote;
-      let text: string;
-      if (isFile) {
-        text = await readLocal(location, maxBytes);
-      } else {
-        sender ??= await createSender(options.proxy);
-        text = await fetchSitemap(location, { sender, timeoutMs: options.timeoutMs, signal: options.signal, maxBytes });
+      let parsed: ParsedSitemap;
+      try {
+        let text: string;
+        if (isFile) {
+          text = await readLocal(location, maxBytes);
+        } else {
+          sender ??= await createSender(options.proxy);
+          text = await fetchSitemap(location, { sender, timeoutMs: options.timeoutMs, signal: options.signal, maxBytes });
+        }
+        parsed = parseSitemap(text, location, isFile);
+      } catch (error) {
+        if (!(options.skipInvalid === true && location !== source && error instanceof BadSitemapError)) throw error;
+        skipped.push({ url: location, problem: error.message });
+        continue;
       }
-      const parsed = parseSitemap(text, location, isFile);
       if (parsed.kind === 'urlset') {
         for (const [index, loc] of parsed.locs.entries()) entries.push({ where: `${location} url ${index + 1}`, value: loc });
         continue;
@@ -75,7 +90,7 @@ export async function readSitemap(source: string, options: ReadOptions): Promise
   } finally {
     await sender?.close();
   }
-  return { entries, sitemaps: read };
+  return { entries, sitemaps: read - skipped.length, skipped };
 }
 
 async function readLocal(path: string, maxBytes: number): Promise<string> {
