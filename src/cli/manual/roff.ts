@@ -51,14 +51,16 @@ function roffBlock(block: ManualBlock): string[] {
 
 /**
  * Text for roff: backslashes, hyphen-minus and apostrophes written so that they print as typed (`--all` and `'.[]'`
- * copy from the page as they work in a shell); a `code span` in bold.
+ * copy from the page as they work in a shell); a `code span` in bold; a character beyond ASCII as roff's `\[u2026]`,
+ * so that no man reader needs to know the page's encoding.
  */
 function roffText(value: string): string {
   return value
     .replace(/\\/g, '\\e')
     .replace(/-/g, '\\-')
     .replace(/'/g, '\\(aq')
-    .replace(/`([^`\n]+)`/g, '\\fB$1\\fR');
+    .replace(/`([^`\n]+)`/g, '\\fB$1\\fR')
+    .replace(/[^\x00-\x7f]/gu, (char) => `\\[u${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
 }
 
 /** Lines of text for roff: escaped, and a line that would start with a control character (`.`, `'`) guarded. */
