@@ -1,6 +1,7 @@
 // The command reference (docs/commands/) and the man pages (man/) are what `npm run docs` writes from the command tree
 // now: regenerated into a scratch directory and compared with the repository's, file by file; and they say what --help says.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -82,6 +83,11 @@ describe('the generated manual', () => {
     expect(root).toContain('RSAPI_CONFIG_DIR');
     for (const name of ['reports', 'projects', 'auth', 'config', 'api', 'completion', 'mock-server']) expect(root).toContain(`(rsapi-${name}.md)`);
     expect(files.get('docs/commands/README.md')).toContain('[`rsapi reports list`](rsapi-reports-list.md)');
+  });
+
+  it('says nothing of the machine that wrote it: neither its home nor its checkout directory', async () => {
+    const machine = [homedir(), ROOT.replace(/\/$/, '')];
+    for (const [path, content] of await manualFiles()) for (const word of machine) expect(content.includes(word), `${path} holds ${word}`).toBe(false);
   });
 
   it('reads the text after the options as --help prints it: prose, titled sections, indented lines', () => {
