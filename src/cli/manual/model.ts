@@ -3,6 +3,7 @@
 import type { EventEmitter } from 'node:events';
 import type { CommandUnknownOpts, Help } from '@commander-js/extra-typings';
 import { HELP_TOPIC_NAMES, helpTopic } from '../help-topics.js';
+import { globalOptionsOf } from '../program.js';
 
 /** A term and what it means: an option (`--search <query>`), an argument, a subcommand. */
 export interface ManualItem {
@@ -94,7 +95,7 @@ function describePage(root: CommandUnknownOpts, command: CommandUnknownOpts, pat
     aliases: command.aliases(),
     arguments: help.visibleArguments(command).map((argument) => item(help.argumentTerm(argument), help.argumentDescription(argument))),
     options: help.visibleOptions(command).map((option) => item(help.optionTerm(option), help.optionDescription(option))),
-    globalOptions: isRoot ? [] : globalOptions(command),
+    globalOptions: isRoot ? [] : globalOptionsOf(command).map((option) => item(help.optionTerm(option), help.optionDescription(option))),
     subcommands: help.visibleCommands(command).map((sub) => ({
       term: help.subcommandTerm(sub),
       description: help.subcommandDescription(sub),
@@ -104,16 +105,6 @@ function describePage(root: CommandUnknownOpts, command: CommandUnknownOpts, pat
     sections: isRoot ? withHelpTopics(after.sections) : after.sections,
     parent,
   };
-}
-
-/** The root's options as a subcommand's --help lists them after its own (`Global options`), --version aside. */
-function globalOptions(command: CommandUnknownOpts): ManualItem[] {
-  const help = command.createHelp();
-  help.showGlobalOptions = true;
-  return help
-    .visibleGlobalOptions(command)
-    .filter((option) => option.long !== '--version')
-    .map((option) => ({ term: help.optionTerm(option), description: help.optionDescription(option) }));
 }
 
 /**
