@@ -65,7 +65,7 @@ export function reportIdentity(value: string): string {
 }
 
 /**
- * A project's name as compared: phpRank names a project by its host without `www.` (phprank.md), and a host's case
+ * A project's name as compared: phpRank names a project by its host without `www.` (docs/phprank.md), and a host's case
  * means nothing, so `WWW.Example.com` is `example.com`: lower-cased first, then the `www.` dropped.
  */
 export function projectName(value: string): string {

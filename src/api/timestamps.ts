@@ -5,7 +5,7 @@ const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:
 
 /**
  * The instant an ISO 8601 date-time string names, or undefined if it is not one. A string without an offset is
- * read as UTC: the service sends its dates in UTC (api/response-conventions.md, phprank.md), and reading it as
+ * read as UTC: the service sends its dates in UTC (docs/phprank.md), and reading it as
  * local time would shift it twice.
  */
 export function parseTimestamp(text: string): Date | undefined {

@@ -1,5 +1,5 @@
 // The program: root command, global options, the command tree, and running one invocation to an exit code.
-import { Command, CommanderError, Help, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Command, CommanderError, Help, type CommandUnknownOpts, type Option } from '@commander-js/extra-typings';
 import { RsapiError } from '../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf } from './exit-codes.js';
 import { OUTPUT_FORMATS, outputFormatsHelp } from '../output/format-names.js';
@@ -129,12 +129,17 @@ function commandsNamed(program: ParentCommand, argv: readonly string[]): Set<Top
 /** The options every command accepts, as commander would list them, for the end of a subcommand's help. */
 function globalOptionsHelp(command: Command): string {
   const help = command.createHelp();
-  help.showGlobalOptions = true;
-  const options = help.visibleGlobalOptions(command).filter((option) => option.long !== '--version');
+  const options = globalOptionsOf(command, help);
   if (options.length === 0) return '';
   const termWidth = Math.max(...options.map((option) => help.optionTerm(option).length));
   const items = options.map((option) => help.formatItem(help.optionTerm(option), termWidth, help.optionDescription(option), help));
   return `\nGlobal options (before or after the command):\n${items.join('\n')}\n`;
+}
+
+/** The root's options a subcommand's help lists after its own (every one but --version): its help and its manual page. */
+export function globalOptionsOf(command: CommandUnknownOpts | Command, help: Help = command.createHelp()): Option[] {
+  help.showGlobalOptions = true;
+  return help.visibleGlobalOptions(command as CommandUnknownOpts).filter((option) => option.long !== '--version');
 }
 
 /**

@@ -1,4 +1,4 @@
-// The phpRank flavor of the mock: the service as deployed (api/phprank.md) - its records, envelopes, errors, lenient
+// The phpRank flavor of the mock: the service as deployed (docs/phprank.md) - its records, envelopes, errors, lenient
 // list parameters, re-audit flag, projects grouped by host, `/account`, and how it refuses a key or a plan.
 
 import { seededReports, type MockProject, type MockReport } from './data.js';

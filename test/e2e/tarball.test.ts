@@ -56,7 +56,7 @@ beforeAll(async () => {
   mock = await startMock();
   // The staging directory holds what the package's "files" and npm's own rules put in the tarball.
   mkdirSync(stage);
-  for (const name of ['package.json', 'README.md', 'bin']) cpSync(join(ROOT, name), join(stage, name), { recursive: true });
+  for (const name of ['package.json', 'README.md', 'bin', 'man']) cpSync(join(ROOT, name), join(stage, name), { recursive: true });
   mkdirSync(join(stage, 'dist', 'chunks'), { recursive: true });
   for (const file of currentBuild()) cpSync(join(ROOT, 'dist', file), join(stage, 'dist', file));
   const types = freshDeclarations();
@@ -78,6 +78,12 @@ describe('the packed tarball', () => {
   it('installs nothing but rsapi itself: every dependency is in the bundle', () => {
     expect(readdirSync(join(app, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['rsapi']);
     expect(statSync(tarball).size).toBeLessThan(2_000_000);
+  });
+
+  it('holds the man pages package.json\'s "man" lists, so `npm install -g` puts them where `man rsapi-reports-list` finds them', () => {
+    const manifest = JSON.parse(readFileSync(join(app, 'node_modules', 'rsapi', 'package.json'), 'utf8')) as { man: string[] };
+    expect(manifest.man).toContain('./man/rsapi-reports-list.1');
+    for (const page of manifest.man) expect(readFileSync(join(app, 'node_modules', 'rsapi', page), 'utf8')).toMatch(/^\.TH "RSAPI/m);
   });
 
   it('holds the licence notices of the bundled packages and the source maps', () => {
