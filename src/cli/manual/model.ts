@@ -5,6 +5,9 @@ import type { CommandUnknownOpts, Help } from '@commander-js/extra-typings';
 import { HELP_TOPIC_NAMES, helpTopic } from '../help-topics.js';
 import { globalOptionsOf } from '../program.js';
 
+/** The width the manual's help topics are written at: that of the help printed into a pipe. */
+const MANUAL_WIDTH = 80;
+
 /** A term and what it means: an option (`--search <query>`), an argument, a subcommand. */
 export interface ManualItem {
   term: string;
@@ -170,7 +173,7 @@ function dedent(lines: string[]): string {
  * own, in place of the root help's short forms of them (its `Exit codes:` block, its `Environment: ...` line).
  */
 function withHelpTopics(sections: ManualSection[]): ManualSection[] {
-  const topics = HELP_TOPIC_NAMES.map((name) => ({ title: topicTitle(name), text: helpTopic(name) as string }));
+  const topics = HELP_TOPIC_NAMES.map((name) => ({ title: topicTitle(name), text: helpTopic(name, MANUAL_WIDTH) as string }));
   const kept = sections.filter((section) => !topics.some((topic) => topic.title === section.title));
   return [...kept, ...topics.map((topic) => ({ title: topic.title, blocks: topicBlocks(topic.text, topic.title) }))];
 }
