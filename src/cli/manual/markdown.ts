@@ -28,11 +28,67 @@ export function markdownPage(page: ManualPage, pages: readonly ManualPage[]): st
     out.push('', '## Global options', '', `Valid before or after the command (see [\`${root.title}\`](${root.page}.md#options)): ${flags}.`);
   }
   const related = [page.parent, ...page.subcommands.flatMap((sub) => (sub.page ? [sub.page] : []))].filter((name) => name !== undefined);
-  if (related.length > 0) {
+  const guides = guidesOf(page, pages);
+  if (related.length > 0 || guides.length > 0) {
     const title = (name: string) => pages.find((each) => each.page === name)?.title ?? name;
-    out.push('', '## See also', '', related.map((name) => `* [\`${title(name)}\`](${name}.md)`).join('\n'));
+    const links = [
+      ...related.map((name) => `* [\`${title(name)}\`](${name}.md)`),
+      ...guides.map(([guide, file]) => `* [${guide}](../${file.slice('docs/'.length)})`),
+    ];
+    out.push('', '## See also', '', links.join('\n'));
   }
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * The pages of docs/ that tell more of a command than its help, by the command's page; a command without an entry
+ * takes its parent's. Written here, not in the declarations: they are the Markdown manual's links, which neither --help
+ * nor a man page (installed without docs/) can follow.
+ */
+const GUIDES: Readonly<Record<string, readonly (readonly [title: string, file: string])[]>> = {
+  rsapi: [
+    ['Configuration', 'docs/configuration.md'],
+    ['Output', 'docs/output.md'],
+    ['Exit codes and errors', 'docs/exit-codes.md'],
+    ['Environment variables', 'docs/environment.md'],
+  ],
+  'rsapi-reports': [
+    ['Reading and changing reports', 'docs/reports.md'],
+    ['Output', 'docs/output.md'],
+  ],
+  'rsapi-reports-list': [
+    ['Reading and changing reports', 'docs/reports.md'],
+    ['Output', 'docs/output.md'],
+    ['CI', 'docs/ci.md'],
+  ],
+  'rsapi-reports-show': [
+    ['Reading and changing reports', 'docs/reports.md'],
+    ['CI', 'docs/ci.md'],
+  ],
+  'rsapi-reports-create': [
+    ['Creating reports', 'docs/creating-reports.md'],
+    ['CI', 'docs/ci.md'],
+  ],
+  'rsapi-reports-stats': [
+    ['Reading and changing reports', 'docs/reports.md'],
+    ['CI', 'docs/ci.md'],
+  ],
+  'rsapi-projects': [['Reading and changing reports and projects', 'docs/reports.md']],
+  'rsapi-history': [['History', 'docs/history.md']],
+  'rsapi-mcp': [['MCP server', 'docs/mcp.md']],
+  'rsapi-auth': [['Configuration', 'docs/configuration.md']],
+  'rsapi-config': [['Configuration', 'docs/configuration.md']],
+  'rsapi-api': [['Raw access', 'docs/raw-api.md']],
+  'rsapi-completion': [['Shell completion', 'docs/completion.md']],
+  'rsapi-mock-server': [['The mock service', 'docs/mock.md']],
+};
+
+function guidesOf(page: ManualPage, pages: readonly ManualPage[]): readonly (readonly [string, string])[] {
+  for (let at: ManualPage | undefined = page; at; at = pages.find((each) => each.page === at?.parent)) {
+    const guides = GUIDES[at.page];
+    if (guides) return guides;
+  }
+  return [];
 }
 
 /** The index of every command, nested as the tree is. */
