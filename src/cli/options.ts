@@ -114,7 +114,7 @@ export function addGlobalOptions<Format extends string>(program: Command, output
     .option('-q, --quiet', 'print only identifiers (report ids, project names), one a line')
     .option('--wide', 'tables: show every column and value whole instead of fitting the terminal')
     .option('--no-color', 'no colour (also NO_COLOR=1; FORCE_COLOR=1 forces it)')
-    .option('-v, --verbose', 'trace each request on stderr; stack traces on errors')
+    .option('-v, --verbose', 'trace each request on stderr (method, URL, status, time, retries); a stack trace only for an unexpected error')
     .option('--timeout <seconds>', 'per-request timeout (default 30, report creation 120)', timeoutParser)
     .option('--retries <n>', 'retries after a failed attempt (default 2)', integerParser('--retries', 0, 10));
 }

@@ -164,7 +164,8 @@ export async function run(givenArgv: string[], invocation: Invocation): Promise<
     return reportError(error, io.stderr, { debug: false });
   }
   const program = await buildProgram(invocation, argv);
-  const debug = argv.includes('--verbose') || argv.includes('-v') || io.env.RSAPI_DEBUG === '1';
+  const debug = io.env.RSAPI_DEBUG === '1';
+  const verbose = argv.includes('--verbose') || argv.includes('-v');
   const target = helpTarget(program, argv);
   if ('topic' in target) {
     io.stdout.write(target.topic);
@@ -173,7 +174,10 @@ export async function run(givenArgv: string[], invocation: Invocation): Promise<
   if ('unknown' in target) {
     const where = target.path.length > 0 ? `rsapi ${target.path.join(' ')}` : 'rsapi';
     const hint = target.suggestion ? `did you mean "${target.suggestion}"? see \`${where} --help\`` : `see \`${where} --help\``;
-    return reportError(new UsageError(`unknown command "${target.unknown}"${target.path.length > 0 ? ` for "${where}"` : ''}`, { hint }), io.stderr, { debug });
+    return reportError(new UsageError(`unknown command "${target.unknown}"${target.path.length > 0 ? ` for "${where}"` : ''}`, { hint }), io.stderr, {
+      debug,
+      verbose,
+    });
   }
   try {
     await program.parseAsync(target.argv, { from: 'user' });
@@ -184,7 +188,7 @@ export async function run(givenArgv: string[], invocation: Invocation): Promise<
       io.stderr.write('rsapi: interrupted\n');
       return ExitCode.interrupted;
     }
-    return reportError(error, io.stderr, { debug });
+    return reportError(error, io.stderr, { debug, verbose });
   }
 }
 
