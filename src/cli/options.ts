@@ -44,7 +44,8 @@ function timeoutParser(value: string): number {
 
 /**
  * Every flag of the command that takes a value refuses an empty one before its own parser runs (exit 2, naming
- * the flag), and a value its parser or choices refuse is said in our words (inOurWords), arguments' too: `--project "$PROJECT"` with PROJECT unset would send `project=` and widen a CI gate to every report.
+ * the flag): `--project "$PROJECT"` with PROJECT unset would send `project=` and widen a CI gate to every report.
+ * A value its parser or choices refuse, an argument's too, is said in our words (inOurWords), not commander's.
  * Applied to the whole tree (program.ts), so no flag, present or future, can forget it.
  */
 export function refuseEmptyValues(command: CommandUnknownOpts): void {

@@ -1,4 +1,5 @@
-// Lock files (`PATH.lock` holding the owner's pid) that keep one writer at a time on a file: taken at once or waited for; a dead owner's lock is taken over by one process alone.
+// Lock files (`PATH.lock` holding the owner's pid) that keep one writer at a time on a file: taken at once or waited for;
+// a dead owner's lock is taken over, by one process alone.
 
 /**
  * node:fs when a lock is first taken, not imported: the program makes its LockFiles at start-up, and an ES import of
