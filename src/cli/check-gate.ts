@@ -33,7 +33,7 @@ export function parseCheckIds(value: string): CheckId[] {
     .split(',')
     .map((id) => id.trim())
     .filter(Boolean);
-  if (ids.length === 0) throw new InvalidArgumentError('give at least one check id, e.g. --fail-on-check title,meta_description.');
+  if (ids.length === 0) throw new InvalidArgumentError(`"${value}" names no check; give at least one check id, e.g. --fail-on-check title,meta_description.`);
   const unknown = ids.filter((id) => !isCheckId(id));
   if (unknown.length > 0) {
     const first = unknown[0] ?? '';

@@ -5,8 +5,13 @@ import { forStderr, oneLineForStderr } from './stderr.js';
 import type { Sink } from '../output/index.js';
 
 export interface ErrorReportOptions {
-  /** Print the stack trace too (--verbose, RSAPI_DEBUG=1). */
+  /** RSAPI_DEBUG=1: the stack trace of any error. */
   debug: boolean;
+  /**
+   * --verbose: the stack trace of a bug only (an error rsapi did not raise on purpose). A 503 or a refused key is
+   * the service's answer, already told by the trace of requests and this line; a stack of ours would add nothing.
+   */
+  verbose?: boolean;
 }
 
 const MAX_FIELD_LINES = 50;
@@ -20,9 +25,10 @@ export function reportError(error: unknown, stderr: Sink, options: ErrorReportOp
   } else {
     const message = error instanceof Error ? error.message : String(error);
     lines.push(`rsapi: unexpected error: ${oneLineForStderr(message)}`);
-    if (!options.debug) lines.push('hint: run again with --verbose (or RSAPI_DEBUG=1) for details');
+    if (!options.debug && !options.verbose) lines.push('hint: run again with --verbose (or RSAPI_DEBUG=1) for details');
   }
-  if (options.debug && error instanceof Error && error.stack) lines.push(error.stack);
+  const trace = options.debug || (options.verbose === true && !(error instanceof RsapiError));
+  if (trace && error instanceof Error && error.stack) lines.push(error.stack);
   // The stack is ours, several lines: forStderr keeps its line breaks and escapes anything else.
   stderr.write(`${forStderr(lines.join('\n'))}\n`);
   return exitCodeOf(error);

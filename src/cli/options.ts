@@ -3,6 +3,7 @@
 import { InvalidArgumentError, Option, type Command, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
 import { parseSettingValue } from '../config/keys.js';
 import { emptyFlagError, UsageError } from './errors.js';
+import { nearest } from '../suggest.js';
 
 /** The most requests a bulk command (create, multi-delete) keeps in flight at once. */
 export const MAX_CONCURRENCY = 32;
@@ -11,7 +12,7 @@ export function integerParser(name: string, min: number, max = Number.MAX_SAFE_I
   return (value: string): number => {
     const n = Number(value);
     // With no upper bound of its own, "must be at least 1" would puzzle on 99999999999999999999: say what is wrong.
-    if (max === Number.MAX_SAFE_INTEGER && /^\s*\d+\s*$/.test(value) && n > max) throw new InvalidArgumentError(`${name} is too large.`);
+    if (max === Number.MAX_SAFE_INTEGER && /^\s*\d+\s*$/.test(value) && n > max) throw new InvalidArgumentError(`${name} is too large: "${value}"`);
     if (!/^\s*-?\d+\s*$/.test(value) || n < min || n > max) {
       throw new InvalidArgumentError(
         max === Number.MAX_SAFE_INTEGER ? `${name} must be a whole number of at least ${min}.` : `${name} must be a whole number from ${min} to ${max}.`,
@@ -44,6 +45,7 @@ function timeoutParser(value: string): number {
 /**
  * Every flag of the command that takes a value refuses an empty one before its own parser runs (exit 2, naming
  * the flag): `--project "$PROJECT"` with PROJECT unset would send `project=` and widen a CI gate to every report.
+ * A value its parser or choices refuse, an argument's too, is said in our words (inOurWords), not commander's.
  * Applied to the whole tree (program.ts), so no flag, present or future, can forget it.
  */
 export function refuseEmptyValues(command: CommandUnknownOpts): void {
@@ -59,8 +61,35 @@ export function refuseEmptyValues(command: CommandUnknownOpts): void {
       if (single && previous !== undefined && previous !== option.defaultValue) {
         throw new UsageError(`${flag} is given twice ("${String(previous)}", then "${value}"); it takes one value`, { hint: `give ${flag} once` });
       }
-      return parse ? parse(value, previous) : value;
+      return parse ? inOurWords(flag, value, option.argChoices, () => parse(value, previous)) : value;
     });
+  }
+  for (const argument of command.registeredArguments) {
+    const parse = argument.parseArg;
+    if (parse === undefined) continue;
+    argument.argParser((value: string, previous: unknown) => inOurWords(argument.name(), value, argument.argChoices, () => parse(value, previous)));
+  }
+}
+
+/**
+ * A value a parser or commander's `choices` refused, said in rsapi's one-line form instead of commander's
+ * (`command-argument value 'abc' is invalid for argument 'id'. ...`): the parser's own words (`"abc" is not a report
+ * id (ids look like 42)`), or `--result must be one of good, decent, bad, not "great"` with the near miss
+ * (`key must be one of base-url, ..., output, not "outptu"; did you mean "output"?`). A usage error: exit 2.
+ */
+function inOurWords<T>(name: string, value: string, choices: readonly string[] | undefined, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (!(error instanceof InvalidArgumentError)) throw error;
+    if (choices !== undefined && !choices.includes(value)) {
+      const near = nearest(value, choices);
+      throw new UsageError(`${name} must be one of ${choices.join(', ')}, not "${value}"${near === undefined ? '' : `; did you mean "${near}"?`}`);
+    }
+    // Named and shown as commander did: the flag when the parser's words leave it out, the value when they quote nothing.
+    const said = error.message.replace(/\.$/, '');
+    const named = said.includes(name) ? said : `${name}: ${said}`;
+    throw new UsageError(said.includes('"') ? named : `${named}, not "${value}"`);
   }
 }
 
@@ -69,7 +98,7 @@ function fieldListParser(value: string): string[] {
     .split(',')
     .map((f) => f.trim())
     .filter(Boolean);
-  if (fields.length === 0) throw new InvalidArgumentError('give at least one field name, e.g. --fields id,url,score.');
+  if (fields.length === 0) throw new InvalidArgumentError(`"${value}" names no field; give at least one, e.g. --fields id,url,score.`);
   return fields;
 }
 
@@ -86,7 +115,7 @@ export function addGlobalOptions<Format extends string>(program: Command, output
     .option('-q, --quiet', 'print only identifiers (report ids, project names), one a line')
     .option('--wide', 'tables: show every column and value whole instead of fitting the terminal')
     .option('--no-color', 'no colour (also NO_COLOR=1; FORCE_COLOR=1 forces it)')
-    .option('-v, --verbose', 'trace each request on stderr; stack traces on errors')
+    .option('-v, --verbose', 'trace each request on stderr (method, URL, status, time, retries); a stack trace only for an unexpected error')
     .option('--timeout <seconds>', 'per-request timeout (default 30, report creation 120)', timeoutParser)
     .option('--retries <n>', 'retries after a failed attempt (default 2)', integerParser('--retries', 0, 10));
 }

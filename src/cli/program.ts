@@ -11,6 +11,7 @@ import { addGlobalOptions, refuseEmptyValues } from './options.js';
 import { expandJsonFields } from './json-fields.js';
 import { HELP_TOPIC_NAMES, environmentLine, exitCodesText, fitExamples, helpTopic, helpWidthOf, wrapText } from './help-topics.js';
 import { nearest } from '../suggest.js';
+import { plural } from '../plural.js';
 import type { Terminal } from './terminal.js';
 import type { ParentCommand } from './handler.js';
 import type { Invocation } from './invocation.js';
@@ -89,7 +90,8 @@ export async function buildProgram(invocation: Invocation, argv: readonly string
       getErrHelpWidth: () => width,
       writeOut: (text) => invocation.io.stdout.write(text),
       writeErr: (text) => invocation.io.stderr.write(forStderr(text)),
-      outputError: (text, write) => write(`rsapi: ${text.replace(/^error: /, '')}`),
+      // Said in our words by commanderExit, from the error commander throws next.
+      outputError: () => undefined,
     });
   });
   return program;
@@ -188,7 +190,8 @@ export async function run(givenArgv: string[], invocation: Invocation): Promise<
     return reportError(error, io.stderr, { debug: false });
   }
   const program = await buildProgram(invocation, argv);
-  const debug = argv.includes('--verbose') || argv.includes('-v') || io.env.RSAPI_DEBUG === '1';
+  const debug = io.env.RSAPI_DEBUG === '1';
+  const verbose = argv.includes('--verbose') || argv.includes('-v');
   const target = helpTarget(program, argv, helpWidthOf(io.stdoutIsTTY ? io.columns : undefined));
   if ('topic' in target) {
     io.stdout.write(target.topic);
@@ -197,7 +200,10 @@ export async function run(givenArgv: string[], invocation: Invocation): Promise<
   if ('unknown' in target) {
     const where = target.path.length > 0 ? `rsapi ${target.path.join(' ')}` : 'rsapi';
     const hint = target.suggestion ? `did you mean "${target.suggestion}"? see \`${where} --help\`` : `see \`${where} --help\``;
-    return reportError(new UsageError(`unknown command "${target.unknown}"${target.path.length > 0 ? ` for "${where}"` : ''}`, { hint }), io.stderr, { debug });
+    return reportError(new UsageError(`unknown command "${target.unknown}"${target.path.length > 0 ? ` for "${where}"` : ''}`, { hint }), io.stderr, {
+      debug,
+      verbose,
+    });
   }
   try {
     await program.parseAsync(target.argv, { from: 'user' });
@@ -208,20 +214,57 @@ export async function run(givenArgv: string[], invocation: Invocation): Promise<
       io.stderr.write('rsapi: interrupted\n');
       return ExitCode.interrupted;
     }
-    return reportError(error, io.stderr, { debug });
+    return reportError(error, io.stderr, { debug, verbose });
   }
 }
 
-/** Commander has already printed its one-line message; add a pointer to help and pick the code. */
+/** Commander's usage errors, said in our one-line form with a hint (a near miss, where a misplaced flag belongs, the help), exit 2. */
 function commanderExit(error: CommanderError, io: Terminal, commandPath: string[], program: CommandUnknownOpts): ExitCodeValue {
   if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
   // `rsapi help` asked for help (commander exits 0); `rsapi reports` without a verb is help shown for a usage error.
   if (error.code === 'commander.help') return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   if (error.code === 'commander.executeSubCommandAsync') return ExitCode.usage;
-  const words = commandPath.join(' ');
+  const where = ['rsapi', ...commandPath].join(' ');
+  const { message, nearMiss } = commanderWords(error, commandPath.length > 0 ? commandPath.join(' ') : 'rsapi');
+  const help = `see \`${where} --help\``;
   const misplaced = error.code === 'commander.unknownOption' ? misplacedOptionHint(program, error.message, commandPath) : undefined;
-  io.stderr.write(`hint: ${misplaced ?? `see \`rsapi ${words ? `${words} ` : ''}--help\``}\n`);
+  const hint = misplaced ?? (nearMiss === undefined ? help : `did you mean "${nearMiss}"? ${help}`);
+  io.stderr.write(forStderr(`rsapi: ${message}\nhint: ${hint}\n`));
   return ExitCode.usage;
+}
+
+/**
+ * What commander's message says, in our words: `unknown option "--colour"` for `error: unknown option '--colour'
+ * (Did you mean --color?)`, with the near miss apart for the hint. Commander words its messages in one fixed way per
+ * code; a message of another shape is shown as it is.
+ */
+function commanderWords(error: CommanderError, command: string): { message: string; nearMiss?: string } {
+  const text = error.message.replace(/^error: /, '');
+  const quoted = [...text.matchAll(/'([^']*)'/g)].map((match) => match[1] ?? '');
+  const nearMiss = /\(Did you mean (?:one of )?([^?,)]+)\?\)/.exec(text)?.[1]?.trim();
+  const flag = (flags: string | undefined) =>
+    (flags ?? '')
+      .replace(/\s*[<[].*$/, '')
+      .split(/,\s*/)
+      .at(-1) ?? '';
+  switch (error.code) {
+    case 'commander.unknownOption':
+      return { message: `unknown option "${quoted[0]}"`, nearMiss };
+    case 'commander.unknownCommand':
+      return { message: `unknown command "${quoted[0]}"${command === 'rsapi' ? '' : ` for "rsapi ${command}"`}`, nearMiss };
+    case 'commander.excessArguments': {
+      const [expected, got] = [...text.matchAll(/\d+/g)].map(Number);
+      return { message: `${command} takes ${expected ? plural(expected, 'argument') : 'no argument'}, not ${got}` };
+    }
+    case 'commander.missingArgument':
+      return { message: `${command} needs its <${quoted[0]}> argument` };
+    case 'commander.optionMissingArgument':
+      return { message: `${flag(quoted[0])} needs a value` };
+    case 'commander.conflictingOption':
+      return { message: `${flag(quoted[0])} and ${flag(quoted[1])} cannot be given together` };
+    default:
+      return { message: text.replace(/\.$/, '') };
+  }
 }
 
 /**

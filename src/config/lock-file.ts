@@ -1,4 +1,5 @@
-// Lock files (`PATH.lock` holding the owner's pid) that keep one writer at a time on a file: taken at once or waited for; a dead owner's lock is taken over by one process alone.
+// Lock files (`PATH.lock` holding the owner's pid) that keep one writer at a time on a file: taken at once or waited for;
+// a dead owner's lock is taken over, by one process alone.
 
 /**
  * node:fs when a lock is first taken, not imported: the program makes its LockFiles at start-up, and an ES import of
@@ -15,6 +16,7 @@ function sleep(ms: number): Promise<void> {
 /** A lock this process holds. */
 export interface HeldLock {
   readonly path: string;
+  /** Lets go of it; a second call does nothing. */
   release(): void;
 }
 
@@ -47,7 +49,7 @@ export class LockFiles {
           fs().closeSync(fd);
         }
         this.held.set(lockPath, text);
-        return { held: { path: lockPath, release: () => this.release(lockPath) } };
+        return { held: { path: lockPath, release: () => this.release(lockPath, text) } };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
@@ -78,9 +80,9 @@ export class LockFiles {
     }
   }
 
-  private release(lockPath: string): void {
-    const text = this.held.get(lockPath);
-    if (text === undefined) return;
+  /** Lets go of one holding: once only, and never of a later holding of the same path (a HeldLock released twice). */
+  private release(lockPath: string, text: string): void {
+    if (this.held.get(lockPath) !== text) return;
     this.held.delete(lockPath);
     try {
       if (lockSnapshot(lockPath)?.text === text) fs().unlinkSync(lockPath);

@@ -19,10 +19,10 @@ const rows: CommandCase[] = [
     name: '2 on a bad flag value, naming the allowed values, before any request',
     argv: ['reports', 'list', '--result', 'awful'],
     wantCode: 2,
-    wantStderr: [/^rsapi: .*Allowed choices are good, decent, bad/],
+    wantStderr: [/^rsapi: --result must be one of good, decent, bad, not "awful"\n$/],
     wantRequests: [],
   },
-  { name: '2 on an unknown flag', argv: ['reports', 'list', '--colour'], wantCode: 2, wantStderr: /unknown option '--colour'/, wantRequests: [] },
+  { name: '2 on an unknown flag', argv: ['reports', 'list', '--colour'], wantCode: 2, wantStderr: /unknown option "--colour"/, wantRequests: [] },
   { name: '2 on update with nothing to change', argv: ['reports', 'update', '3'], wantCode: 2, wantStderr: /nothing to update/, wantRequests: [] },
   {
     name: '3 with no key configured anywhere',

@@ -49,7 +49,7 @@ describe('refused before any request (exit 2)', () => {
     {
       name: 'a list flag before the verb',
       argv: ['--limit', '2', 'reports', 'list'],
-      error: /unknown option '--limit'\nhint: --limit is an option of `rsapi reports list`: put it after the command's name/,
+      error: /unknown option "--limit"\nhint: --limit is an option of `rsapi reports list`: put it after the command's name/,
     },
     {
       name: 'HTTP_PROXY=notaurl',

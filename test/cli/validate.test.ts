@@ -29,10 +29,13 @@ import { testTerminal, type InProcessOptions } from '../helpers/run.js';
 let mock: MockFixture;
 const scratch = tempDir('rsapi-validate-');
 const urlFile = join(scratch.path, 'urls.txt');
+/** A journal another run holds: its lock names a live process that is not this one (vitest's own). */
+const lockedJournal = join(scratch.path, 'locked.journal');
 
 beforeAll(async () => {
   mock = await startMock({ seed: 3 });
   writeFileSync(urlFile, 'https://a.example/\n');
+  writeFileSync(`${lockedJournal}.lock`, `${process.ppid}\n`);
 });
 afterAll(async () => {
   await mock.close();
@@ -139,6 +142,18 @@ const CASES: ValidateCase[] = [
     argv: () => ['reports', 'create', '--from-file', urlFile, '--journal', urlFile],
     direct: (ctx) => reportsCreateRun(ctx, create({ fromFile: urlFile, journal: urlFile })),
     want: /^--journal .* is the input file of --from-file/,
+  },
+  {
+    name: 'reports create: a journal in a folder that does not exist, before the sitemap is fetched',
+    argv: (mock) => ['reports', 'create', '--from-sitemap', `${mock.server.url}/sitemap.xml`, '--journal', join(scratch.path, 'none', 'run.journal')],
+    direct: (ctx, mock) => reportsCreateRun(ctx, create({ fromSitemap: `${mock.server.url}/sitemap.xml`, journal: join(scratch.path, 'none', 'run.journal') })),
+    want: /^cannot write --journal to .*run\.journal: no such file$/,
+  },
+  {
+    name: 'reports create: a journal in use by another run, before stdin is read or the sitemap fetched',
+    argv: (mock) => ['reports', 'create', '--from-file', '-', '--from-sitemap', `${mock.server.url}/sitemap.xml`, '--journal', lockedJournal],
+    direct: (ctx, mock) => reportsCreateRun(ctx, create({ fromFile: '-', fromSitemap: `${mock.server.url}/sitemap.xml`, journal: lockedJournal })),
+    want: /^the journal .*locked\.journal is in use by another run \(pid \d+, lock file .*locked\.journal\.lock\)$/,
   },
   {
     name: 'reports create: --html in a folder that does not exist, before stdin is read',
@@ -377,7 +392,7 @@ describe('the shape of a verb', () => {
     for (const { path, name, verb } of validates) {
       const run = `${verb.charAt(0).toLowerCase()}${verb.slice(1)}Run`;
       const text = modules.find((module) => module.path === path)!.text;
-      expect(text, `${path}: ${run} starts with ${name}`).toMatch(new RegExp(`export async function ${run}\\([^)]*\\) \\{\\n  ${name}\\(ctx`));
+      expect(text, `${path}: ${run} starts with ${name}`).toMatch(new RegExp(`export async function ${run}\\([^)]*\\) \\{\\n  (const \\w+ = )?${name}\\(ctx`));
     }
   });
 

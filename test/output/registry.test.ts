@@ -21,7 +21,7 @@ describe('the output format registry', () => {
     }
     const refused = await runInProcess({ argv: ['reports', 'list', '-o', 'yaml'] });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`Allowed choices are ${OUTPUT_FORMATS.join(', ')}`);
+    expect(refused.stderr).toBe(`rsapi: --output must be one of ${OUTPUT_FORMATS.join(', ')}, not "yaml"\n`);
   });
 
   it('gives completion and `config set output` the same names', async () => {

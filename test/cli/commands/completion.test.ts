@@ -190,6 +190,6 @@ describe('rsapi completion', () => {
   it('refuses an unknown shell (exit 2)', async () => {
     const result = await runInProcess({ argv: ['completion', 'powershell'] });
     expect(result.code).toBe(ExitCode.usage);
-    expect(result.stderr).toContain('Allowed choices are bash, zsh, fish');
+    expect(result.stderr).toBe('rsapi: shell must be one of bash, zsh, fish, not "powershell"\n');
   });
 });

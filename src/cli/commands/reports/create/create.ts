@@ -7,7 +7,8 @@ import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../
 import { integerParser, MAX_CONCURRENCY } from '../../../options.js';
 import { addGateOptions } from '../../../verb-options.js';
 import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../../report-flags.js';
-import { guardJournal } from './journal.js';
+import { claimJournal } from './journal.js';
+import type { HeldLock } from '../../../../config/lock-file.js';
 import { readUrlInput, rejectInvalid } from './url-input.js';
 import type { RunFile } from '../../../run-files.js';
 import { plural } from '../../../../plural.js';
@@ -78,9 +79,10 @@ Run again with the same --journal after failures or Ctrl-C: created URLs are ski
 /**
  * Every check of `reports create` that needs no network: before stdin, a URL file or a password is read, the
  * sitemap fetched or anything sent. An output that is an input or another output, and a journal that is another file
- * of the user's, are refused untouched.
+ * of the user's, are refused untouched; a journal in a missing folder or in use by another run too. Returns the
+ * journal's lock, held from here until the run ends.
  */
-export function validateReportsCreate(ctx: CommandContext, opts: ReportsCreateOptions): void {
+export function validateReportsCreate(ctx: CommandContext, opts: ReportsCreateOptions): HeldLock | undefined {
   if (opts.passwordStdin && opts.fromFile === '-') {
     throw new UsageError('--password-stdin and --from-file - both want standard input', { hint: 'use --password-file PATH' });
   }
@@ -88,13 +90,21 @@ export function validateReportsCreate(ctx: CommandContext, opts: ReportsCreateOp
   ctx.checkOutputFlags();
   checkPasswordFlags(ctx.io, opts, { required: true });
   checkCiFlags(opts, createRunFiles(opts));
-  if (opts.journal !== undefined) guardJournal(opts.journal);
   compileSelection(opts);
+  return opts.journal === undefined ? undefined : claimJournal(opts.journal, ctx.locks, { dryRun: opts.dryRun === true });
 }
 
 /** Reads and checks every URL, then creates one report per distinct URL, N at a time. */
 export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateOptions) {
-  validateReportsCreate(ctx, opts);
+  const journalLock = validateReportsCreate(ctx, opts);
+  try {
+    return await createRun(ctx, opts, journalLock);
+  } finally {
+    journalLock?.release();
+  }
+}
+
+async function createRun(ctx: CommandContext, opts: ReportsCreateOptions, journalLock: HeldLock | undefined) {
   // Settings and key resolved first: a usage error there sends nothing, not even a sitemap fetch.
   ctx.client({ abortOnInterrupt: false });
   // A bad baseline stops the run before the sitemap is fetched.
@@ -131,6 +141,7 @@ export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateO
     privacy: opts.privacy,
     password,
     journalPath: opts.journal,
+    journalLock,
     gate: { failOn: opts.failOn, minScore: opts.minScore, failOnCheck: opts.failOnCheck, failOnImportance: opts.failOnImportance },
     ci,
     knownUrls: input.urls,

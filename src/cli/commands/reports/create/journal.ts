@@ -6,6 +6,7 @@ import { reportIdentity } from '../../../../api/report-url.js';
 import type { HeldLock, LockAttempt, LockFiles } from '../../../../config/lock-file.js';
 import type { EarlierAttempt } from '../../../../api/reports.js';
 import { fileError } from '../../../files.js';
+import { checkOutputPath } from '../../../ci/report-files.js';
 import type { Secrets } from '../../../secrets.js';
 
 /**
@@ -72,11 +73,13 @@ export class Journal {
   ) {}
 
   /**
-   * Takes the journal's lock (a second run on it is a usage error at once), reads what is there (tolerating
-   * a torn last line) and opens the file for appending; usage error if it cannot.
+   * Takes the journal's lock, unless the validate step holds it already (`lock`, from claimJournal: a second run on it
+   * is a usage error at once), reads what is there (tolerating a torn last line) and opens the file for appending;
+   * usage error if it cannot.
    */
-  static open(path: string, owner: { secrets: Secrets; locks: LockFiles }, write: JournalWriter = (fd, text) => writeSync(fd, text)): Journal {
-    const lock = lockJournal(path, owner.locks);
+  static open(path: string, owner: { secrets: Secrets; locks: LockFiles }, options: { lock?: HeldLock; write?: JournalWriter } = {}): Journal {
+    const { write = (fd, text) => writeSync(fd, text) } = options;
+    const lock = options.lock ?? lockJournal(path, owner.locks);
     try {
       const text = readExisting(path);
       // A line counts only once its newline is on disk: a torn tail (a kill, a full disk) was never acted
@@ -153,6 +156,17 @@ export function guardJournal(path: string): void {
       hint: "give a new file (or an earlier run's journal) to --journal",
     },
   );
+}
+
+/**
+ * The journal's part of the validate step, before the sitemap is fetched, stdin read or anything sent: its folder
+ * exists, it is a journal (guardJournal), and no other run uses it. Its lock is taken now and held until the run ends
+ * (Journal.open is given it); a dry run, which writes nothing, takes none.
+ */
+export function claimJournal(path: string, locks: LockFiles, options: { dryRun: boolean }): HeldLock | undefined {
+  checkOutputPath(path, '--journal');
+  guardJournal(path);
+  return options.dryRun ? undefined : lockJournal(path, locks);
 }
 
 /** A first line cut short by a kill: the start of a journal line, nothing else. */

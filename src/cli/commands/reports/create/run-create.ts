@@ -14,6 +14,7 @@ import type { UrlInput } from './url-input.js';
 import { createAll, type BulkCreateOutcome } from './create-all.js';
 import { existingReports, useExisting, type ExistingMode } from './existing.js';
 import { Journal } from './journal.js';
+import type { HeldLock } from '../../../../config/lock-file.js';
 import { createBulkOutput, summaryLine } from './output.js';
 import { CauseTally } from './service-gone.js';
 import { createProgress, spinnerProgress } from './progress.js';
@@ -26,6 +27,8 @@ export interface BulkCreatePlan {
   privacy?: Privacy;
   password?: string;
   journalPath?: string;
+  /** The journal's lock, taken by the validate step (claimJournal). */
+  journalLock?: HeldLock;
   gate: GateOptions;
   /** Output a list, and report failures per URL, even for one URL (a share, a sitemap). */
   alwaysList?: boolean;
@@ -40,7 +43,7 @@ export interface BulkCreatePlan {
 export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): Promise<ExitCodeValue> {
   // Requests under way are let finish on Ctrl-C: the client ignores it, createAll stops starting new ones.
   const client = ctx.client({ abortOnInterrupt: false });
-  const journal = plan.journalPath === undefined ? undefined : Journal.open(plan.journalPath, ctx);
+  const journal = plan.journalPath === undefined ? undefined : Journal.open(plan.journalPath, ctx, { lock: plan.journalLock });
   try {
     const all = plan.input.urls;
     const created = journal?.history.created ?? new Set<string>();

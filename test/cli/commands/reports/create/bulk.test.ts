@@ -272,7 +272,7 @@ describe('bulk create: journal', () => {
       env: fixture.env,
     });
     expect(result.code).toBe(ExitCode.usage);
-    expect(result.stderr).toContain('cannot open the journal');
+    expect(result.stderr).toContain('cannot write --journal to');
     expect(fixture.server.requests).toHaveLength(0);
   });
 });
