@@ -80,6 +80,9 @@ export function displayCell(field: string, value: unknown): string {
     const label = PRIVACY_LABELS[String(value)];
     if (label) return label;
   }
+  // phpRank answers null to a create that sent no privacy (the account's default applies, which the answer does not
+  // say): a dash says "not given", where an empty cell would look like a value lost.
+  if (field === 'privacy' && (value === null || value === undefined)) return '-';
   // generated_at, created_at, updated_at and any unknown field holding an ISO date-time alike.
   const date = typeof value === 'string' ? parseTimestamp(value) : undefined;
   if (date) return formatLocalDateTime(date);

@@ -82,7 +82,9 @@ describe('displayCell', () => {
     { field: 'privacy', value: 2, text: 'password' },
     { field: 'privacy', value: 7, text: '7' },
     { field: 'privacy', value: 'secret', text: 'secret' },
-    { field: 'privacy', value: null, text: '' },
+    // phpRank's answer to a create that sent no privacy: never an empty cell.
+    { field: 'privacy', value: null, text: '-' },
+    { field: 'privacy', value: undefined, text: '-' },
     { field: 'score', value: 0, text: '0' },
     { field: 'generated_at', value: '2026-11-20T09:14:03.000000Z', text: '2026-11-20 14:44:03' },
     { field: 'created_at', value: '2026-11-20T23:59:59Z', text: '2026-11-21 05:29:59' },
