@@ -22,6 +22,17 @@ export function normaliseBaseUrl(input: string): string {
   return `${url.origin}${path}`;
 }
 
+/**
+ * A base URL as a person types it at a prompt: `rank.example.com` or `127.0.0.1:19501` with no scheme is taken as
+ * https://, or http:// for a loopback host (as gh takes a hostname), then normalised (/api/v1 added to an empty path).
+ */
+export function baseUrlFromHostname(input: string): string {
+  const trimmed = input.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) || trimmed === '') return normaliseBaseUrl(trimmed);
+  const host = /^(\[[^\]]*\]|[^/:?#]*)/.exec(trimmed)?.[1] ?? '';
+  return normaliseBaseUrl(`${isLoopbackHost(host) ? 'http' : 'https'}://${trimmed}`);
+}
+
 /** True for hosts where plain http does not leave the machine. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '');

@@ -49,6 +49,37 @@ export const CHECK_NAMES = {
 } as const satisfies Record<string, string>;
 
 export type CheckId = keyof typeof CHECK_NAMES;
+
+/** What a measured check's number counts. */
+export type CheckUnit = 'seconds' | 'bytes' | 'words' | 'nodes' | 'requests' | 'links' | 'percent';
+
+/** A measured check: the unit of its value (and of the numbers in its errors), and the limit it fails past, if any. */
+export interface CheckMeasure {
+  unit: CheckUnit;
+  /** The check fails above `over` or below `under` (phpRank's default report limits; an admin may change them). */
+  over?: number;
+  under?: number;
+}
+
+/**
+ * The checks phpRank measures, with the limits of a default install (its admin's "report limits"): load time in
+ * seconds over 2, page size in bytes over 330 kB, more than 50 requests, 1,500 DOM nodes or 150 links, fewer than
+ * 500 words, a text to HTML ratio under 10%.
+ */
+export const CHECK_MEASURES: Readonly<Partial<Record<CheckId, CheckMeasure>>> = {
+  load_time: { unit: 'seconds', over: 2 },
+  page_size: { unit: 'bytes', over: 330_000 },
+  http_requests: { unit: 'requests', over: 50 },
+  dom_size: { unit: 'nodes', over: 1500 },
+  in_page_links: { unit: 'links', over: 150 },
+  content_length: { unit: 'words', under: 500 },
+  text_html_ratio: { unit: 'percent', under: 10 },
+};
+
+/** The unit and limit of a check's value, or undefined for a check that is not a measure. */
+export function checkMeasure(id: string): CheckMeasure | undefined {
+  return isCheckId(id) ? CHECK_MEASURES[id] : undefined;
+}
 export const CHECK_IDS = Object.keys(CHECK_NAMES) as CheckId[];
 
 export function isCheckId(id: string): id is CheckId {

@@ -81,3 +81,25 @@ export function reportProject(value: string): string {
   const end = identity.search(/[/?]/);
   return (end === -1 ? identity : identity.slice(0, end)).replace(/:\d+$/, '');
 }
+
+/**
+ * A search or project filter in the form the service stores hosts in: punycode (`例え.jp` -> `xn--r8jz45g.jp`), the
+ * path percent-encoded as a sent URL's is, as create sends URLs; a term of ASCII only is sent as typed. The service
+ * matches `%term%` against stored URLs, so a term that is a whole label or host finds its reports; part of a
+ * label cannot (its punycode is another string).
+ */
+export function filterTermForService(term: string): string {
+  // Only what lies outside ASCII needs converting.
+  if (!/[^\u0000-\u007f]/.test(term)) return term;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(term)?.[0] ?? '';
+  const rest = term.slice(scheme.length);
+  const end = rest.search(/[/?#]/);
+  const [host, tail] = end === -1 ? [rest, ''] : [rest.slice(0, end), rest.slice(end)];
+  try {
+    const url = new URL(`http://${host}${tail}`);
+    const path = tail === '' ? '' : `${url.pathname}${url.search}`;
+    return `${scheme}${url.hostname}${path}`;
+  } catch {
+    return term;
+  }
+}

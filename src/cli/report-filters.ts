@@ -2,6 +2,7 @@
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { DeclaredOptions } from './options.js';
 import { RESULTS, type ReportListParams } from '../api/reports.js';
+import { filterTermForService } from '../api/report-url.js';
 
 /** --search, --search-by, --project, --result. */
 export function addReportFilterOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
@@ -16,7 +17,8 @@ export function addReportFilterOptions<Args extends unknown[], Opts extends Opti
 
 export type ReportFilterFlags = DeclaredOptions<typeof addReportFilterOptions<[], {}, {}>>;
 
-/** The filters as list parameters: only what the user set. */
+/** The filters as list parameters: only what the user set; a host outside ASCII as the service stores it (punycode). */
 export function filterParams(flags: ReportFilterFlags): ReportListParams {
-  return { search: flags.search, searchBy: flags.searchBy, project: flags.project, result: flags.result };
+  const ascii = (term: string | undefined) => (term === undefined ? undefined : filterTermForService(term));
+  return { search: ascii(flags.search), searchBy: flags.searchBy, project: ascii(flags.project), result: flags.result };
 }

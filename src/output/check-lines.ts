@@ -1,5 +1,5 @@
 // A report's per-check results for people: `checks: 27 of 36 passed`, then each failed check in words, wrapped to the terminal.
-import { checkName, failedChecks, reportChecks, type CheckOutcome } from '../api/checks.js';
+import { checkMeasure, checkName, failedChecks, reportChecks, type CheckMeasure, type CheckOutcome, type CheckUnit } from '../api/checks.js';
 import { isObject } from '../api/decode.js';
 import { namedList } from './capped-list.js';
 import { loadPalette } from './colors.js';
@@ -50,14 +50,47 @@ export async function writeCheckLines(out: Sink, record: ServiceRecord, options:
   out.write(`${lines.join('\n')}\n`);
 }
 
-/** One failed check: importance, name, value and what was wrong, wrapped under the name when the line is too long. */
+/**
+ * One failed check: importance, name, its value said once (with its unit when it is a measure) and what was wrong,
+ * with the limit where the check has one (`Load time 6.2 s — too slow, over 2 s`, `Page size 2.4 MB — over 330 kB`),
+ * wrapped under the name when the line is too long.
+ */
 function checkLines(check: CheckOutcome, width: number | undefined): string[] {
   const importance = (check.importance ?? '?').padEnd(IMPORTANCE_WIDTH);
-  const value = describeValue(check.value);
-  const wrong = describeErrors(check.errors);
-  const text = `${terminalText(checkName(check.id))}${value ? `: ${value}` : ''}${wrong ? ` — ${wrong}` : ''}`;
+  const measure = checkMeasure(check.id);
+  const measured = measure !== undefined && numberOf(check.value) !== undefined;
+  const value = measured ? formatMeasure(numberOf(check.value)!, measure.unit) : describeValue(check.value);
+  const wrong = describeErrors(check.errors, { value: check.value, measure });
+  const text = `${terminalText(checkName(check.id))}${value ? `${measured ? ' ' : ': '}${value}` : ''}${wrong ? ` — ${wrong}` : ''}`;
   return wrapLines(text, width, INDENT + importance, INDENT + ' '.repeat(IMPORTANCE_WIDTH));
 }
+
+/** A number as a service may send one (numeric strings included), or undefined. */
+function numberOf(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return undefined;
+}
+
+/** `6.2 s`, `2.4 MB`, `330 kB`, `96 words`, `4%`: a measure with its unit, sizes in SI units as browsers show them. */
+export function formatMeasure(value: number, unit: CheckUnit): string {
+  const short = (n: number) => String(Number(n.toFixed(n >= 100 ? 0 : 1)));
+  switch (unit) {
+    case 'seconds':
+      return `${short(value)} s`;
+    case 'percent':
+      return `${short(value)}%`;
+    case 'bytes': {
+      const [size, name] = value >= 1e9 ? [value / 1e9, 'GB'] : value >= 1e6 ? [value / 1e6, 'MB'] : value >= 1e3 ? [value / 1e3, 'kB'] : [value, 'B'];
+      return `${short(size)} ${name}`;
+    }
+    default:
+      return `${value} ${unit}`;
+  }
+}
+
+/** Fault kinds that only say "past the limit": with the limit known, `over 330 kB` says it better. */
+const PAST_LIMIT = /^too_(large|many|many_nodes|few|small|long|short|big|low|high)$/;
 
 /**
  * Text in lines of at most `width` columns, the first after `first`, the others after `rest`. Lines break at spaces;
@@ -111,17 +144,34 @@ function describeList(items: readonly unknown[]): string {
   return namedList(items, LIST_ITEMS_SHOWN, (item) => (isObject(item) || Array.isArray(item) ? `(${describeValue(item)})` : describeValue(item)));
 }
 
-/** What was wrong: phpRank's `errors` is keyed by the kind of fault (`missing`, `too_long`) with its details. */
-export function describeErrors(errors: unknown): string {
+/**
+ * What was wrong: phpRank's `errors` is keyed by the kind of fault (`missing`, `too_long`) with its details. A detail
+ * that repeats the check's value is not said again; a measure's numbers get its unit, and its limit is said.
+ */
+export function describeErrors(errors: unknown, check: { value?: unknown; measure?: CheckMeasure } = {}): string {
   if (errors === null || errors === undefined) return '';
   if (!isObject(errors)) return describeValue(errors);
-  return Object.entries(errors)
-    .map(([kind, detail]) => {
-      const shown = describeValue(detail);
-      if (!shown) return words(kind);
-      return isObject(detail) ? `${words(kind)} (${shown})` : `${words(kind)}: ${shown}`;
-    })
-    .join('; ');
+  const { measure } = check;
+  const same = (detail: unknown) => check.value !== undefined && describeValue(detail) === describeValue(check.value);
+  const parts = Object.entries(errors).map(([kind, detail]) => {
+    // phpRank says the limit it applied (`too_slow: {max: 2}`, the admin's); else a default install's is said.
+    const given = measure && isObject(detail) ? limitText({ unit: measure.unit, over: numberOf(detail.max), under: numberOf(detail.min) }) : undefined;
+    const limit = given ?? (measure === undefined ? undefined : limitText(measure));
+    const number = numberOf(detail);
+    const shown = given !== undefined || same(detail) ? '' : measure && number !== undefined ? formatMeasure(number, measure.unit) : describeValue(detail);
+    if (limit !== undefined && PAST_LIMIT.test(kind)) return shown ? `${shown}, ${limit}` : limit;
+    const said = limit !== undefined ? `${words(kind)}, ${limit}` : words(kind);
+    if (!shown) return said;
+    return isObject(detail) ? `${said} (${shown})` : `${said}: ${shown}`;
+  });
+  return parts.join('; ');
+}
+
+/** `over 330 kB`, `under 500 words`: the limit a measured check fails past. */
+function limitText(measure: CheckMeasure): string | undefined {
+  if (measure.over !== undefined) return `over ${formatMeasure(measure.over, measure.unit)}`;
+  if (measure.under !== undefined) return `under ${formatMeasure(measure.under, measure.unit)}`;
+  return undefined;
 }
 
 /** `too_long` -> `too long`: a key of the service's in words, made terminal-safe. */

@@ -1,4 +1,5 @@
 // Which fields a record is rendered with, and how one field's value becomes a cell: raw (csv, tsv) or for display (table).
+import { domainToUnicode } from 'node:url';
 import { parseTimestamp } from '../api/timestamps.js';
 import { formatLocalDateTime } from './dates.js';
 import { stringifyJson } from '../api/json.js';
@@ -80,6 +81,11 @@ export function displayCell(field: string, value: unknown): string {
     const label = PRIVACY_LABELS[String(value)];
     if (label) return label;
   }
+  // A host in punycode and a percent-encoded path as people write them (display only: json, csv and tsv stay exact).
+  if ((field === 'url' || field === 'project') && typeof value === 'string') return terminalText(readableUrl(value));
+  // phpRank answers null to a create that sent no privacy (the account's default applies, which the answer does not
+  // say): a dash says "not given", where an empty cell would look like a value lost.
+  if (field === 'privacy' && (value === null || value === undefined)) return '-';
   // generated_at, created_at, updated_at and any unknown field holding an ISO date-time alike.
   const date = typeof value === 'string' ? parseTimestamp(value) : undefined;
   if (date) return formatLocalDateTime(date);
@@ -89,4 +95,31 @@ export function displayCell(field: string, value: unknown): string {
 function isScalar(value: unknown): value is string | number | boolean | bigint {
   const type = typeof value;
   return type === 'string' || type === 'number' || type === 'boolean' || type === 'bigint';
+}
+
+/**
+ * `xn--r8jz45g.jp/%E3%83%91%E3%82%B9` as `例え.jp/パス`: punycode labels in Unicode, percent-escapes of UTF-8
+ * text decoded, except those of characters that would change what the URL says (`%2F`, `%3F`, `%25`, spaces, ...),
+ * which stay. A value that is not a host and path stays as it is.
+ */
+export function readableUrl(value: string): string {
+  if (!/xn--|%[89a-f]/i.test(value)) return value;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(value)?.[0] ?? '';
+  const rest = value.slice(scheme.length);
+  const end = rest.search(/[/?#]/);
+  const [host, tail] = end === -1 ? [rest, ''] : [rest.slice(0, end), rest.slice(end)];
+  const [name = '', port] = host.split(/:(?=\d+$)/);
+  const unicode = /xn--/i.test(name) ? domainToUnicode(name) || name : name;
+  return `${scheme}${unicode}${port === undefined ? '' : `:${port}`}${decodeText(tail)}`;
+}
+
+/** Percent-escapes of non-ASCII UTF-8 decoded; those of ASCII (reserved or not) kept, so nothing changes meaning. */
+function decodeText(text: string): string {
+  return text.replace(/(?:%[89a-f][0-9a-f])+/gi, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
 }

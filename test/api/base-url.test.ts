@@ -1,6 +1,6 @@
 import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost, normaliseBaseUrl } from '../../src/api/base-url.js';
+import { baseUrlFromHostname, isLoopbackHost, normaliseBaseUrl } from '../../src/api/base-url.js';
 import { ExitCode } from '../../src/cli/exit-codes.js';
 import { InvalidRequestError } from '../../src/api/errors.js';
 
@@ -65,5 +65,24 @@ describe('isLoopbackHost', () => {
     expect(isLoopbackHost(new URL('http://[::1]:8787/api/v1').hostname)).toBe(true);
     expect(isLoopbackHost(new URL('http://127.0.0.1:8787/').hostname)).toBe(true);
     expect(isLoopbackHost(new URL('http://rank.example.com/').hostname)).toBe(false);
+  });
+});
+
+describe('baseUrlFromHostname (a base URL typed at the login prompt)', () => {
+  it.each([
+    ['rank.example.com', 'https://rank.example.com/api/v1'],
+    ['rank.example.com/api/v1/', 'https://rank.example.com/api/v1'],
+    ['127.0.0.1:19501', 'http://127.0.0.1:19501/api/v1'],
+    ['localhost:8787', 'http://localhost:8787/api/v1'],
+    ['[::1]:8787', 'http://[::1]:8787/api/v1'],
+    ['http://rank.example.com', 'http://rank.example.com/api/v1'],
+    ['https://rank.example.com/seo', 'https://rank.example.com/seo/api/v1'],
+  ])('%s is %s', (typed, understood) => {
+    expect(baseUrlFromHostname(typed)).toBe(understood);
+  });
+
+  it('still refuses what is no http(s) address', () => {
+    expect(() => baseUrlFromHostname('ftp://nope.example')).toThrow(/only http and https/);
+    expect(() => baseUrlFromHostname('not a host')).toThrow(/invalid base URL/);
   });
 });

@@ -1,6 +1,6 @@
 // A report's identity survives the service's cleaning of URLs (scheme, `www.`, root slash): one key for every form; one project name.
 import { describe, expect, it } from 'vitest';
-import { projectName, reportIdentity, reportProject } from '../../src/api/report-url.js';
+import { filterTermForService, projectName, reportIdentity, reportProject } from '../../src/api/report-url.js';
 import { CreateLedger, pickRedirected } from '../../src/api/create-ledger.js';
 import { reportListSilences } from '../../src/api/list-silences.js';
 
@@ -53,5 +53,20 @@ describe('one project name for the redirect rule and the --project check', () =>
     const silences = reportListSilences({ project: 'example.com' });
     silences.see(record);
     expect(silences.found()).toEqual([]);
+  });
+});
+
+describe('filterTermForService', () => {
+  it.each([
+    ['例え', 'xn--r8jz45g'],
+    ['例え.jp', 'xn--r8jz45g.jp'],
+    ['www.Bücher.de', 'www.xn--bcher-kva.de'],
+    ['https://例え.jp/パス', 'https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9'],
+    ['例え.jp/a?q=ü', 'xn--r8jz45g.jp/a?q=%C3%BC'],
+    // ASCII only: as typed (the service's own search is left alone).
+    ['/pricing', '/pricing'],
+    ['Example.COM', 'Example.COM'],
+  ])('%s is sent as %s, the form create sends hosts and paths in', (term, sent) => {
+    expect(filterTermForService(term)).toBe(sent);
   });
 });

@@ -73,15 +73,51 @@ describe('auth login on a terminal', () => {
     expect(screen).not.toContain(KEY);
   });
 
-  it('with --base-url only the key is asked for; a rejected key is not stored (exit 3) and not echoed', async () => {
+  it('with --base-url only the key is asked for; a key rejected three times is not stored (exit 3) and not echoed', async () => {
     const wrong = 'pty-wrong-key-Zq8Wx3Lp';
-    const { code, screen } = await onTerminal(['auth', 'login', '--base-url', mock.server.url], [[/API key/, `${wrong}\r`]]);
+    const { code, screen } = await onTerminal(
+      ['auth', 'login', '--base-url', mock.server.url],
+      [
+        [/API key/, `${wrong}\r`],
+        [/2 tries left[\s\S]*API key/, `${wrong}\r`],
+        [/1 try left[\s\S]*API key/, `${wrong}\r`],
+      ],
+    );
     expect(code).toBe(3);
     expect(screen).not.toMatch(/Base URL of the service/);
     expect(screen).toMatch(/authentication refused/);
     expect(screen).toMatch(/nothing was saved/);
     expect(screen).not.toContain(wrong);
     expect(home.settings.exists()).toBe(false);
+  });
+
+  it('takes a hostname: 127.0.0.1:PORT is http:// (loopback), /api/v1 added, what was understood shown', async () => {
+    const { port } = new URL(mock.server.url);
+    const { code, screen } = await onTerminal(
+      ['auth', 'login'],
+      [
+        [/Base URL of the service/, `127.0.0.1:${port}\r`],
+        [/API key/, `${KEY}\r`],
+      ],
+    );
+    expect(code).toBe(0);
+    expect(screen).toContain(`rsapi: base URL http://127.0.0.1:${port}/api/v1`);
+    expect(home.settings.read().profiles.default?.['base-url']).toBe(mock.server.baseUrl);
+  });
+
+  it('a wrong key at the prompt asks again: the right one on the second try is checked and stored', async () => {
+    const wrong = 'pty-wrong-key-Hd3Kf8Qs';
+    const { code, screen } = await onTerminal(
+      ['auth', 'login', '--base-url', mock.server.url],
+      [
+        [/API key/, `${wrong}\r`],
+        [/the service refused that key[\s\S]*2 tries left[\s\S]*API key/, `${KEY}\r`],
+      ],
+    );
+    expect(code).toBe(0);
+    expect(screen).not.toContain(wrong);
+    expect(screen).not.toContain(KEY);
+    expect(home.settings.read().profiles.default?.['api-key']).toBe(KEY);
   });
 
   it('Ctrl-C at the key prompt: exit 130, nothing stored', async () => {

@@ -82,7 +82,9 @@ describe('displayCell', () => {
     { field: 'privacy', value: 2, text: 'password' },
     { field: 'privacy', value: 7, text: '7' },
     { field: 'privacy', value: 'secret', text: 'secret' },
-    { field: 'privacy', value: null, text: '' },
+    // phpRank's answer to a create that sent no privacy: never an empty cell.
+    { field: 'privacy', value: null, text: '-' },
+    { field: 'privacy', value: undefined, text: '-' },
     { field: 'score', value: 0, text: '0' },
     { field: 'generated_at', value: '2026-11-20T09:14:03.000000Z', text: '2026-11-20 14:44:03' },
     { field: 'created_at', value: '2026-11-20T23:59:59Z', text: '2026-11-21 05:29:59' },
@@ -95,6 +97,12 @@ describe('displayCell', () => {
     { field: 'generated_at', value: null, text: '' },
     { field: 'extra', value: { a: 1 }, text: '{"a":1}' },
     { field: 'url', value: 'https://e.com/\u001b[2Jx\ny', text: 'https://e.com/\\x1b[2Jx\\ny' },
+    // Internationalised domains and paths as people write them; percent-escapes of ASCII (%2F, %20) stay.
+    { field: 'url', value: 'xn--r8jz45g.jp/%E3%83%91%E3%82%B9', text: '例え.jp/パス' },
+    { field: 'url', value: 'https://xn--bcher-kva.de:8443/a%2Fb%20c?q=%C3%BC', text: 'https://bücher.de:8443/a%2Fb%20c?q=ü' },
+    { field: 'project', value: 'xn--r8jz45g.jp', text: '例え.jp' },
+    // A bidi override hidden in an escape is decoded, then escaped for the terminal.
+    { field: 'url', value: 'e.com/%E2%80%AEexe', text: 'e.com/\\u202eexe' },
     { field: 'project', value: 'a\u202eexe.txt\u0007\u009b', text: 'a\\u202eexe.txt\\x07\\x9b' },
   ])('$field $value -> "$text"', ({ field, value, text }) => {
     expect(displayCell(field, value)).toBe(text);

@@ -1,4 +1,4 @@
-import { normaliseBaseUrl } from '../../../api/base-url.js';
+import { baseUrlFromHostname, normaliseBaseUrl } from '../../../api/base-url.js';
 import { AuthError, NetworkError, RsapiError } from '../../../api/errors.js';
 import { ExitCode, exitCodeOf, hintOf } from '../../exit-codes.js';
 import { UsageError } from '../../errors.js';
@@ -61,9 +61,8 @@ export async function authLoginRun(ctx: CommandContext, opts: AuthLoginOptions) 
   const interactive = canPrompt(ctx.io) && !opts.withToken;
   const profile = ctx.settings().profile;
   const baseUrl = await loginBaseUrl(ctx, interactive);
-  const apiKey = await loginKey(ctx, interactive);
-  if (opts.verify) await verifyBeforeSaving(ctx, baseUrl, apiKey);
-  else ctx.warnIfPlainHttp(baseUrl);
+  const apiKey = opts.verify ? await verifiedKey(ctx, baseUrl, interactive) : await loginKey(ctx, interactive);
+  if (!opts.verify) ctx.warnIfPlainHttp(baseUrl);
   // The key is bound to this origin: a base URL changed later does not carry it elsewhere.
   const keyOrigin = new URL(baseUrl).origin;
   await updateProfile(profile, (stored) => ({ ...stored, 'base-url': baseUrl, 'api-key': apiKey, 'key-origin': keyOrigin }), ctx.io.env, ctx.locks);
@@ -77,15 +76,19 @@ async function loginBaseUrl(ctx: CommandContext, interactive: boolean): Promise<
   if (ctx.globals.baseUrl) return normaliseBaseUrl(ctx.globals.baseUrl);
   const known = ctx.settings().baseUrl;
   if (interactive) {
-    const answer = await promptText(ctx.io, 'Base URL of the service', known, (value) => {
+    // A hostname is enough, as gh takes one: `rank.example.com` is https://, `127.0.0.1:19501` http://.
+    const answer = await promptText(ctx.io, 'Base URL of the service (or its hostname)', known, (value) => {
       try {
-        normaliseBaseUrl(value);
+        baseUrlFromHostname(value);
         return true;
       } catch (error) {
         return error instanceof Error ? error.message : String(error);
       }
     });
-    return normaliseBaseUrl(answer);
+    const baseUrl = baseUrlFromHostname(answer);
+    // What was understood, when it is not what was typed.
+    if (baseUrl !== answer.trim()) ctx.note(`rsapi: base URL ${baseUrl}`);
+    return baseUrl;
   }
   // validateAuthLogin refused a run with neither.
   return normaliseBaseUrl(known ?? '');
@@ -98,6 +101,28 @@ async function loginKey(ctx: CommandContext, interactive: boolean): Promise<stri
   ctx.secrets.register(key);
   checkApiKey(key, 'the API key');
   return key;
+}
+
+/** Tries at the prompt before a refused key ends the run (exit 3), as gh gives. */
+const KEY_TRIES = 3;
+
+/**
+ * The key, checked with the service before it is stored. At the prompt a key the service refuses is asked for again,
+ * up to KEY_TRIES times; any other failure (and a refused key read from stdin) ends the run with nothing stored.
+ */
+async function verifiedKey(ctx: CommandContext, baseUrl: string, interactive: boolean): Promise<string> {
+  for (let tries = 1; ; tries++) {
+    const apiKey = await loginKey(ctx, interactive);
+    try {
+      await verifyBeforeSaving(ctx, baseUrl, apiKey);
+      return apiKey;
+    } catch (error) {
+      const refused = error instanceof AuthError && error.refusal === 'key';
+      if (!interactive || !refused || tries >= KEY_TRIES) throw error;
+      const left = KEY_TRIES - tries;
+      ctx.note(`rsapi: the service refused that key (HTTP ${error.status}); try again (${left} ${left === 1 ? 'try' : 'tries'} left)`);
+    }
+  }
 }
 
 /** One read with the new key, no retries; on any failure nothing is stored and the error says so. */

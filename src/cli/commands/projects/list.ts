@@ -5,6 +5,7 @@ import type { CommandContext } from '../../context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { printPages } from '../../listing.js';
 import { projectListSilences } from '../../../api/list-silences.js';
+import { filterTermForService } from '../../../api/report-url.js';
 import { addPagingOptions, addSortOption, pagingOptions } from '../../verb-options.js';
 
 function declareList(projects: ParentCommand) {
@@ -42,7 +43,8 @@ export function validateProjectsList(ctx: CommandContext): void {
 export async function projectsListRun(ctx: CommandContext, opts: ProjectsListOptions) {
   validateProjectsList(ctx);
   const params: ProjectListParams = {
-    search: opts.search,
+    // A host outside ASCII as the service stores it (punycode), as create sends it.
+    search: opts.search === undefined ? undefined : filterTermForService(opts.search),
     searchBy: opts.searchBy,
     sortBy: opts.sortBy,
     sort: opts.sort,

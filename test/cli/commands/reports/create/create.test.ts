@@ -109,3 +109,23 @@ describe('reports create: the output shape follows the input kind', () => {
     expect(run.stdout).toContain('Lists in, a list out');
   });
 });
+
+describe('reports create: privacy the service answers null', () => {
+  it('phpRank answers privacy null to a create that sent none: the table shows "-", never an empty cell; json keeps null', async () => {
+    const fixture = await mock();
+    const table = await runInProcess({
+      argv: ['reports', 'create', 'https://privacy.example/a', 'https://privacy.example/b', '-o', 'table', '--no-color'],
+      env: fixture.env,
+      tty: true,
+      columns: 140,
+    });
+    expect(table.code, table.stderr).toBe(0);
+    const [header = '', ...rows] = table.stdout.trim().split('\n');
+    const at = header.indexOf('privacy');
+    expect(at).toBeGreaterThan(0);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.slice(at, at + 7).trim()).toBe('-');
+    const json = await runInProcess({ argv: ['reports', 'create', 'https://privacy.example/c', '-o', 'json'], env: fixture.env });
+    expect((JSON.parse(json.stdout) as { privacy: unknown }).privacy).toBeNull();
+  });
+});
