@@ -7,7 +7,7 @@ import { printPages } from '../../listing.js';
 import { projectListSilences } from '../../../api/list-silences.js';
 import { addPagingOptions, addSortOption, pagingOptions } from '../../verb-options.js';
 
-function declareList(projects: ParentCommand) {
+export function declareList(projects: ParentCommand) {
   const command = projects
     .command('list')
     .alias('ls')
