@@ -2,8 +2,11 @@
 // in both flavors (and raw servers for oversized answers): every tool, errors, the write switch, budgets, the key.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, NODE, tempDir } from '../helpers/cli.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
@@ -351,6 +354,32 @@ describe('rsapi mcp answers within its budget', () => {
     } finally {
       await server.close();
       await raw.close();
+    }
+  });
+});
+
+describe('a second client no one here wrote: the MCP Inspector CLI (offline, against the loopback mock)', () => {
+  const inspector = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/package.json')), 'clients/launcher/build/index.js');
+  const inspect = async (env: Record<string, string>, ...args: string[]) => {
+    const envArgs = Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
+    const { stdout } = await promisify(execFile)(NODE, [inspector, '--cli', ...envArgs, NODE, BIN, 'mcp', ...args], { timeout: 30_000 });
+    seen.push(stdout);
+    return JSON.parse(stdout) as Record<string, unknown>;
+  };
+
+  // One run (about 2 s of CPU: the Inspector loads much): initialize and a call; tools/list is the SDK client's above.
+  it('calls list_reports and reads the same answer as the SDK client does', async () => {
+    const mock = await startMock({ flavor: 'phprank', apiKey: KEY, rateLimit: 0 });
+    const home = tempDir('rsapi-mcp-inspector-');
+    dirs.push(home);
+    const env = { RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: KEY, RSAPI_CONFIG_DIR: home.path, HOME: home.path };
+    try {
+      const called = await inspect(env, '--method', 'tools/call', '--tool-name', 'list_reports', '--tool-arg', 'limit=2', '--tool-arg', 'result=bad');
+      const rows = (JSON.parse((called.content as { text: string }[])[0]!.text) as { rows: Row[] }).rows;
+      expect(rows).toHaveLength(2);
+      expect(rows.every((row) => row.result === 'bad')).toBe(true);
+    } finally {
+      await mock.close();
     }
   });
 });
