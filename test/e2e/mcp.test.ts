@@ -358,6 +358,21 @@ describe('rsapi mcp answers within its budget', () => {
   });
 });
 
+describe('rsapi mcp with no key configured', () => {
+  it("starts, and answers each call with the CLI's missing-key error and hint", async () => {
+    const server = await startServer('http://127.0.0.1:9', [], { RSAPI_API_KEY: '' });
+    try {
+      const answer = await server.call('list_reports');
+      expect(answer).toMatchObject({
+        isError: true,
+        text: 'rsapi: no API key configured for profile "default"\nhint: run `rsapi auth login`, or set RSAPI_API_KEY, or pass --api-key',
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('a second client no one here wrote: the MCP Inspector CLI (offline, against the loopback mock)', () => {
   const inspector = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/package.json')), 'clients/launcher/build/index.js');
   const inspect = async (env: Record<string, string>, ...args: string[]) => {
