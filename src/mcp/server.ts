@@ -34,7 +34,10 @@ export function offeredTools(options: McpServeOptions): McpTool[] {
   return TOOLS.filter((tool) => options.allowWrite || !tool.writes);
 }
 
-/** Serves until stdin ends (the client is gone) or Ctrl-C; calls under way are told to stop starting work, then awaited. */
+/**
+ * Serves until stdin ends (the client is done: the calls under way still answer) or Ctrl-C (the calls under way are
+ * told to start nothing new, a bulk create's requests in flight end as in the CLI); then closes.
+ */
 export async function serveMcp(ctx: CommandContext, options: McpServeOptions): Promise<ExitCodeValue> {
   const tools = offeredTools(options);
   const server = new Server({ name: 'rsapi', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
@@ -52,11 +55,19 @@ export async function serveMcp(ctx: CommandContext, options: McpServeOptions): P
   });
   server.onerror = (error) => ctx.note(`rsapi: mcp: ${error.message}`);
   await server.connect(transport);
-  const stop = () => {
-    closing.abort();
-    void Promise.allSettled([...calls]).then(() => server.close());
+  const finish = async (interrupted: boolean) => {
+    if (interrupted) closing.abort();
+    // A request read just before the end starts its handler a turn later, and its answer is sent a turn after the
+    // handler ends: wait for both before closing the transport.
+    do {
+      await new Promise((resolve) => setImmediate(resolve));
+      await Promise.allSettled([...calls]);
+    } while (calls.size > 0);
+    await new Promise((resolve) => setImmediate(resolve));
+    await server.close();
   };
-  ctx.io.stdin.once('end', stop);
+  const stop = () => void finish(true);
+  ctx.io.stdin.once('end', () => void finish(false));
   ctx.signal.addEventListener('abort', stop, { once: true });
   ctx.note(`rsapi: mcp server ready on stdio (${tools.length} tools${options.allowWrite ? ', writes allowed' : ', read-only'})`);
   await closed;

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, NODE, tempDir } from '../helpers/cli.js';
+import { BIN, NODE, runCli, tempDir } from '../helpers/cli.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { startRawServer } from '../helpers/raw-server.js';
 
@@ -354,6 +354,40 @@ describe('rsapi mcp answers within its budget', () => {
     } finally {
       await server.close();
       await raw.close();
+    }
+  });
+});
+
+describe('rsapi mcp as a pipe', () => {
+  it('answers a call whose client closed stdin right after sending it, then exits 0', async () => {
+    const mock = await startMock({ flavor: 'phprank', apiKey: KEY, rateLimit: 0, latencyMs: 200 });
+    const home = tempDir('rsapi-mcp-pipe-');
+    dirs.push(home);
+    try {
+      const messages = [
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } },
+        },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'report_stats', arguments: {} } },
+      ];
+      const result = await runCli(['mcp'], {
+        env: { RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: KEY, RSAPI_CONFIG_DIR: home.path, HOME: home.path },
+        input: messages.map((message) => `${JSON.stringify(message)}\n`).join(''),
+      });
+      seen.push(result.stdout, result.stderr);
+      expect(result.code).toBe(0);
+      const answers = result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id: number; result: { content: { text: string }[] } });
+      expect(answers.map((answer) => answer.id)).toEqual([1, 2]);
+      expect(JSON.parse(answers[1]!.result.content[0]!.text)).toMatchObject({ reports: 63 });
+    } finally {
+      await mock.close();
     }
   });
 });
