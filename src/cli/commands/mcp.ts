@@ -19,7 +19,7 @@ export function registerMcp(program: ParentCommand, invocation: Invocation): voi
     `
 An MCP client starts it and talks JSON-RPC on its stdin and stdout; diagnostics go to stderr. It uses the same
 profile, base URL and key as every command (--profile, RSAPI_BASE_URL, RSAPI_API_KEY, \`rsapi auth login\`) and
-never shows the key. docs/mcp.md has the client configuration and the tools.
+never shows the key. docs/mcp.md (in the source repository) has the client configurations and the tools.
 
 Examples:
   $ rsapi mcp                              # read tools: list_reports, get_report, report_stats, ...
