@@ -275,6 +275,34 @@ describe('rsapi mcp --allow-write against the phprank mock', () => {
     expect(server.stderr()).toMatch(/> POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/reports -> 201/);
   });
 
+  it('create_reports cancelled by the client starts no new create; called again, it creates only the rest, each URL once', async () => {
+    const slow = await startMock({ flavor: 'phprank', apiKey: KEY, rateLimit: 0, latencyMs: 400 });
+    const writer = await startServer(slow.server.url, ['--allow-write'], { XDG_DATA_HOME: dataDir });
+    const posts = () => slow.server.requests.filter((request) => request.method === 'POST').length;
+    const urls = Array.from({ length: 8 }, (_, i) => `https://example.com/cancel-${i}`);
+    try {
+      const controller = new AbortController();
+      const cancelled = writer.client
+        .callTool({ name: 'create_reports', arguments: { urls } }, undefined, { signal: controller.signal })
+        .catch((error: unknown) => error);
+      while (posts() === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      controller.abort();
+      expect(await cancelled).toBeInstanceOf(Error);
+      // The four in flight (--concurrency 4) end; no fifth starts, though the first ones are answered in 400 ms.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const sent = posts();
+      expect(sent).toBeGreaterThan(0);
+      expect(sent).toBeLessThanOrEqual(4);
+      const again = await writer.call('create_reports', { urls });
+      expect(again.isError).toBe(false);
+      expect((again.value as { summary: string }).summary).toBe(`created ${8 - sent}, created by an earlier call ${sent}, unsettled 0, failed 0`);
+      expect(posts()).toBe(8);
+    } finally {
+      await writer.close();
+      await slow.close();
+    }
+  });
+
   it('create_reports refuses a URL the service would refuse, and a password-protected report, before sending anything', async () => {
     const before = mock.server.requests.length;
     const bad = await server.call('create_reports', { urls: ['https://example.com/ok', 'example.com/no-scheme'] });
