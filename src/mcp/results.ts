@@ -7,8 +7,8 @@ import type { Secrets } from '../cli/secrets.js';
 
 /** No tool result is larger than this, as JSON (the issue's budget: 64 KB). */
 export const MAX_RESULT_BYTES = 64 * 1024;
-/** What a result's text may take, leaving room for the JSON-RPC envelope around it and the escaping of its quotes. */
-export const MAX_TEXT_BYTES = MAX_RESULT_BYTES - 8 * 1024;
+/** What a result's text may take, as a JSON string (its quotes escaped), leaving room for the JSON-RPC envelope around it. */
+export const MAX_TEXT_BYTES = MAX_RESULT_BYTES - 1024;
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -34,9 +34,9 @@ export function errorLines(error: unknown): string[] {
     : [`rsapi: unexpected error: ${error instanceof Error ? error.message : String(error)}`];
 }
 
-/** The size of a value as a result's text (bytes of its compact JSON). */
+/** The size of a value as a result's text once in the result: its compact JSON, as a JSON string (every quote escaped). */
 export function jsonBytes(value: unknown): number {
-  return Buffer.byteLength(stringifyJson(value));
+  return Buffer.byteLength(JSON.stringify(stringifyJson(value)));
 }
 
 /**
