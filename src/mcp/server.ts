@@ -95,13 +95,21 @@ export async function callTool(server: CommandContext, offered: readonly McpTool
     throw new McpError(ErrorCode.InvalidParams, `no tool named ${name}${near ? `; did you mean ${near}?` : ''}`);
   }
   const call = new ToolCall(server, signal);
+  const started = performance.now();
+  let result: ToolResult | undefined;
   try {
     const args = checkArguments(tool.name, tool.args, given);
     const answer = await tool.run(call, args);
-    return valueResult(answer.value, server.secrets, { isError: answer.isError });
+    result = valueResult(answer.value, server.secrets, { isError: answer.isError });
   } catch (error) {
-    return errorResult(error, server.secrets);
+    result = errorResult(error, server.secrets);
   } finally {
     await call.ctx.close();
   }
+  // --verbose: each call in the log beside its requests (the tool's name, never its arguments or answer).
+  if (server.globals.verbose) {
+    const size = Buffer.byteLength(result.content[0]?.text ?? '');
+    server.note(`< ${tool.name}: ${result.isError ? 'error' : 'ok'}, ${size} bytes in ${Math.round(performance.now() - started)} ms`);
+  }
+  return result;
 }

@@ -274,6 +274,7 @@ describe('rsapi mcp --allow-write against the phprank mock', () => {
     expect(readdirSync(join(dataDir, 'rsapi', 'mcp')).filter((name) => name.endsWith('.journal'))).toHaveLength(1);
     // --verbose traces each request on stderr (the log an MCP client keeps): the key is redacted there too (below).
     expect(server.stderr()).toMatch(/> POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/reports -> 201/);
+    expect(server.stderr()).toMatch(/< create_reports: ok, \d+ bytes in \d+ ms/);
   });
 
   it('create_reports cancelled by the client starts no new create; called again, it creates only the rest, each URL once', async () => {
@@ -362,6 +363,8 @@ describe('rsapi mcp answers within its budget', () => {
       const url = new URL(request.url, 'http://x');
       response.setHeader('content-type', 'application/json');
       if (url.pathname.endsWith('/reports/1')) return response.end(JSON.stringify({ data: report(1, 'y'.repeat(300_000)), status: 200 }));
+      // A service that echoes the key in a record: the answer shows it masked.
+      if (url.pathname.endsWith('/reports/2')) return response.end(JSON.stringify({ data: { ...report(2), url: `example.com/?key=${KEY}` }, status: 200 }));
       const perPage = Number(url.searchParams.get('per_page') ?? 10);
       const page = Number(url.searchParams.get('page') ?? 1);
       const data = Array.from({ length: perPage }, (_, i) => report((page - 1) * perPage + i + 1)).filter((record) => record.id <= 300);
@@ -382,6 +385,8 @@ describe('rsapi mcp answers within its budget', () => {
       const failed = (one.value as { failed: { check: string; value: string }[] }).failed;
       expect(failed.map((check) => check.check)).toContain('title');
       expect(failed.find((check) => check.check === 'title')?.value).toMatch(/^"y+… \(cut: 300002 characters in all\)$/);
+      const echoed = await server.call('get_report', { id: 2 });
+      expect((echoed.value as { url: string }).url).toBe('example.com/?key=***');
     } finally {
       await server.close();
       await raw.close();
