@@ -50,6 +50,13 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
     load: async () => (await import('./commands/api/api.js')).registerApi,
   },
   {
+    name: 'mcp',
+    aliases: [],
+    summary: 'Serve the reports to an agent: a Model Context Protocol server on stdio (read-only unless --allow-write)',
+    term: 'mcp [options]',
+    load: async () => (await import('./commands/mcp.js')).registerMcp,
+  },
+  {
     name: 'completion',
     aliases: [],
     summary: 'Print a shell completion script (commands, flags, allowed values)',

@@ -16,3 +16,8 @@ export function configDir(env: NodeJS.ProcessEnv): string {
 export function configPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), CONFIG_FILE_NAME);
 }
+
+/** Where rsapi keeps data of its own (the MCP server's create journals): $XDG_DATA_HOME/rsapi, else ~/.local/share/rsapi. */
+export function dataDir(env: NodeJS.ProcessEnv): string {
+  return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share'), 'rsapi');
+}

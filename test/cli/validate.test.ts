@@ -14,6 +14,7 @@ import { authSwitchRun } from '../../src/cli/commands/auth/switch.js';
 import { configListRun } from '../../src/cli/commands/config/list.js';
 import { configSetRun } from '../../src/cli/commands/config/set.js';
 import { configUnsetRun } from '../../src/cli/commands/config/unset.js';
+import { mcpRun } from '../../src/cli/commands/mcp.js';
 import { projectsDeleteRun } from '../../src/cli/commands/projects/delete.js';
 import { projectsListRun } from '../../src/cli/commands/projects/list.js';
 import { reportsCreateRun, type ReportsCreateOptions } from '../../src/cli/commands/reports/create/create.js';
@@ -99,6 +100,13 @@ const CASES: ValidateCase[] = [
     direct: (ctx) => projectsListRun(ctx, {}),
     globals: { quiet: true, json: true },
     want: /^-q prints only ids, one a line; it cannot be combined with --json$/,
+  },
+  {
+    name: 'mcp with an output flag: its stdout carries the protocol',
+    argv: () => ['mcp', '-o', 'csv'],
+    direct: (ctx) => mcpRun(ctx, {}),
+    globals: { output: 'csv' },
+    want: /^output flags \(-o, --json, --fields, -q, --jq\) do not apply to rsapi mcp: its stdout carries the protocol$/,
   },
   {
     name: 'reports update with nothing to change',

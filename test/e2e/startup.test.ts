@@ -69,6 +69,15 @@ describe('start-up', () => {
     expect(sources.filter((source) => needless.includes(source))).toEqual([]);
   });
 
+  it('the MCP SDK is loaded by `rsapi mcp` alone: not by the root help nor by another verb', () => {
+    const sdk = (sources: string[]) => sources.filter((source) => source.includes('@modelcontextprotocol/') || source.startsWith('src/mcp/'));
+    expect(sdk(sourcesLoadedBy(['--help']))).toEqual([]);
+    expect(sdk(sourcesLoadedBy(['reports', 'list', '--help']))).toEqual([]);
+    expect(sdk(sourcesLoadedBy(['mcp', '--help']))).toEqual([]);
+    // The server itself (its stdin at an end at once) does load it: the check above can fail.
+    expect(sdk(sourcesLoadedBy(['mcp']))).toEqual(expect.arrayContaining(['src/mcp/server.ts', expect.stringContaining('@modelcontextprotocol/sdk/')]));
+  });
+
   it('--version on a full disk is one line and exit 1', () => {
     const result = spawnSync(NODE, [BIN, '--version'], { env: cleanEnv(), encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
     expect(result.status).toBe(0);

@@ -8,7 +8,7 @@ import { projectListSilences } from '../../../api/list-silences.js';
 import { filterTermForService } from '../../../api/report-url.js';
 import { addPagingOptions, addSortOption, pagingOptions } from '../../verb-options.js';
 
-function declareList(projects: ParentCommand) {
+export function declareList(projects: ParentCommand) {
   const command = projects
     .command('list')
     .alias('ls')

@@ -9,7 +9,7 @@ import { addGateOptions, addPagingOptions, addSortOption, pagingOptions } from '
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
 
-function declareList(reports: ParentCommand) {
+export function declareList(reports: ParentCommand) {
   const command = reports.command('list').alias('ls').description('List reports, one page at a time (or all of them with --all)');
   const filtered = addReportFilterOptions(command).addOption(new Option('--sort-by <field>', 'sort field').choices(REPORT_SORT_FIELDS));
   return addCiOptions(addGateOptions(addPagingOptions(addSortOption(filtered))));

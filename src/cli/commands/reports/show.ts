@@ -9,7 +9,7 @@ import { addGateOptions } from '../../verb-options.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { reportId } from './ids.js';
 
-function declareShow(reports: ParentCommand) {
+export function declareShow(reports: ParentCommand) {
   const command = reports
     .command('show')
     .alias('get')
@@ -67,7 +67,7 @@ export async function reportsShowRun(ctx: CommandContext, opts: ReportsShowOptio
  * is `example.com`). The search is a substring match (`example.com` finds every page of the site): the matches are
  * compared exactly, newest (highest id) first.
  */
-async function newestOfUrl(ctx: CommandContext, url: string): Promise<ApiRecord> {
+export async function newestOfUrl(ctx: CommandContext, url: string): Promise<ApiRecord> {
   const wanted = reportIdentity(url);
   const params = { search: wanted, searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: 100 } as const;
   for await (const page of ctx.client().reports.pages(params, { all: true, concurrency: 1 })) {

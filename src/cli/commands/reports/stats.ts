@@ -12,7 +12,7 @@ import { ofLast, PageReader } from '../../page-reader.js';
 import { reportListSilences } from '../../../api/list-silences.js';
 import { plural } from '../../../plural.js';
 
-function declareStats(reports: ParentCommand) {
+export function declareStats(reports: ParentCommand) {
   const command = reports.command('stats').description('Counts per result, score min/median/mean/max and a histogram of every matching report');
   return addStatsFileOptions(addReportFilterOptions(command))
     .addOption(new Option('--by <group>', 'one row per project').choices(['project'] as const))

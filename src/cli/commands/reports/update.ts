@@ -5,7 +5,7 @@ import { printRecord } from '../../listing.js';
 import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../report-flags.js';
 import { reportId } from './ids.js';
 
-function declareUpdate(reports: ParentCommand) {
+export function declareUpdate(reports: ParentCommand) {
   const command = reports
     .command('update')
     .description("Change a report's privacy or password, or regenerate it with --refresh")

@@ -1,0 +1,50 @@
+// `rsapi mcp`: an MCP server on stdio for agents, over this CLI's client, profiles and record model (src/mcp/).
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../errors.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../handler.js';
+
+function declareMcp(program: ParentCommand) {
+  return program
+    .command('mcp')
+    .description('Serve the reports to an agent: a Model Context Protocol server on stdio (read-only unless --allow-write)')
+    .option('--allow-write', 'also offer the tools that change the service: create_reports, refresh_reports, delete_reports');
+}
+
+export type McpOptions = OptionsOf<ReturnType<typeof declareMcp>>;
+
+export function registerMcp(program: ParentCommand, invocation: Invocation): void {
+  const command = declareMcp(program);
+  command.addHelpText(
+    'after',
+    `
+An MCP client starts it and talks JSON-RPC on its stdin and stdout; diagnostics go to stderr. It uses the same
+profile, base URL and key as every command (--profile, RSAPI_BASE_URL, RSAPI_API_KEY, \`rsapi auth login\`) and
+never shows the key. docs/mcp.md (in the source repository) has the client configurations and the tools.
+
+Examples:
+  $ rsapi mcp                              # read tools: list_reports, get_report, report_stats, ...
+  $ rsapi mcp --allow-write                # and create_reports, refresh_reports, delete_reports
+  $ rsapi mcp --profile staging
+
+A client's configuration:
+  {"mcpServers": {"rsapi": {"command": "rsapi", "args": ["mcp"]}}}`,
+  );
+  handle(invocation, command, (ctx, opts) => mcpRun(ctx, opts));
+}
+
+/** Every check of `rsapi mcp` that needs no network: stdout carries the protocol, so no output flag applies. */
+export function validateMcp(ctx: CommandContext): void {
+  const { json, output, quiet, fields, jq } = ctx.globals;
+  if (json || output || quiet || fields || jq !== undefined) {
+    throw new UsageError('output flags (-o, --json, --fields, -q, --jq) do not apply to rsapi mcp: its stdout carries the protocol', {
+      hint: 'leave them out; every tool answers in compact JSON',
+    });
+  }
+}
+
+/** Serves MCP on stdin and stdout until the client closes stdin (or Ctrl-C); the SDK loads only here. */
+export async function mcpRun(ctx: CommandContext, opts: McpOptions) {
+  validateMcp(ctx);
+  const { serveMcp } = await import('../../mcp/server.js');
+  return serveMcp(ctx, { allowWrite: opts.allowWrite === true });
+}

@@ -1,0 +1,77 @@
+// One tool call's CommandContext: the server's settings, client (one connection pool, one pacing) and secrets, with
+// stdout and stderr of its own, so a CLI run called by a tool writes into the answer rather than onto the protocol.
+import { Readable } from 'node:stream';
+import type { ApiClient } from '../api/client.js';
+import { CommandContext, type GlobalOptions } from '../cli/context.js';
+import { ExitCode } from '../cli/exit-codes.js';
+import type { Invocation } from '../cli/invocation.js';
+import { StdoutState } from '../cli/stdout-gone.js';
+import type { Terminal } from '../cli/terminal.js';
+
+/** At most this many of a run's stderr lines go into an answer (a bulk run's are per URL). */
+const MAX_NOTES = 20;
+
+/**
+ * A context whose client is the server's: every call shares its connection pool and its rate-limit pacing, as the
+ * requests of one CLI run do. Output flags are the MCP's own: JSON, whole records, no terminal.
+ */
+class ToolContext extends CommandContext {
+  constructor(
+    invocation: Invocation,
+    globals: GlobalOptions,
+    private readonly server: CommandContext,
+  ) {
+    super(invocation, globals);
+  }
+
+  override client(): ApiClient {
+    return this.server.client();
+  }
+}
+
+export class ToolCall {
+  readonly ctx: CommandContext;
+  private readonly out: string[] = [];
+  private readonly err: string[] = [];
+
+  /** `signal`: the client cancelled the call (notifications/cancelled) or the server is closing. */
+  constructor(server: CommandContext, signal: AbortSignal) {
+    const capture = (into: string[]) => ({ write: (chunk: string) => void into.push(chunk) });
+    const terminal: Terminal = {
+      stdout: server.secrets.redactedSink(capture(this.out)),
+      stderr: server.secrets.redactedSink(capture(this.err)),
+      // A tool's run reads nothing from stdin: stdin is the protocol's.
+      stdin: Readable.from([]),
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      stdinIsTTY: false,
+      columns: undefined,
+      env: server.io.env,
+    };
+    const invocation: Invocation = {
+      io: terminal,
+      clock: server.clock,
+      signal: AbortSignal.any([server.signal, signal]),
+      secrets: server.secrets,
+      stdoutState: new StdoutState(),
+      locks: server.locks,
+      exitCode: ExitCode.ok,
+    };
+    const globals: GlobalOptions = { ...server.globals, output: 'json', json: undefined, jq: undefined, fields: undefined, quiet: undefined, wide: undefined };
+    this.ctx = new ToolContext(invocation, globals, server);
+  }
+
+  /** What the call's runs wrote to stdout. */
+  stdout(): string {
+    return this.out.join('');
+  }
+
+  /** What the call's runs said on stderr (warnings, per-item failures), one entry a line, the last MAX_NOTES of them. */
+  notes(): string[] {
+    const lines = this.err
+      .join('')
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+    return lines.length > MAX_NOTES ? [`(${lines.length - MAX_NOTES} earlier lines left out)`, ...lines.slice(-MAX_NOTES)] : lines;
+  }
+}

@@ -1,0 +1,129 @@
+// Lists a tool answers a slice of: the cursor that says where the next slice starts (with the filters it belongs to),
+// and reading `limit` records from there across the service's pages.
+import type { ApiRecord, Page } from '../api/decode.js';
+import { PER_PAGE_VALUES, type PerPage } from '../api/list-params.js';
+import { argumentError } from './arguments.js';
+import { fitted } from './results.js';
+
+/** Where a list goes on: the filters it was asked with, the page, how many records of it were already answered, the page size. */
+export interface ListPosition<Filters> {
+  filters: Filters;
+  page: number;
+  skip: number;
+  perPage: PerPage;
+}
+
+export interface ListSlice {
+  records: ApiRecord[];
+  /** Where the next slice starts; undefined at the end of the list. */
+  next: { page: number; skip: number } | undefined;
+  /** How many records the list has in all, when the service says. */
+  total?: number;
+}
+
+/** The page size for slices of `limit`: the smallest the service offers that holds one, so most slices are one request. */
+export function pageSizeFor(limit: number): PerPage {
+  return PER_PAGE_VALUES.find((size) => size >= limit) ?? PER_PAGE_VALUES[PER_PAGE_VALUES.length - 1]!;
+}
+
+/** An opaque cursor: the position, as base64url of its JSON, tagged with the tool it belongs to. */
+export function encodeCursor<Filters>(tool: string, position: ListPosition<Filters>): string {
+  return Buffer.from(JSON.stringify({ t: tool, ...position })).toString('base64url');
+}
+
+/** The position a cursor holds; a usage error naming `cursor` for anything else (another tool's, a damaged one). */
+export function decodeCursor<Filters>(tool: string, cursor: string): ListPosition<Filters> {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    value = undefined;
+  }
+  const position = value as { t?: unknown; filters?: unknown; page?: unknown; skip?: unknown; perPage?: unknown } | undefined;
+  if (
+    typeof position !== 'object' ||
+    position === null ||
+    position.t !== tool ||
+    typeof position.filters !== 'object' ||
+    !Number.isSafeInteger(position.page) ||
+    !Number.isSafeInteger(position.skip) ||
+    !PER_PAGE_VALUES.includes(position.perPage as PerPage)
+  ) {
+    throw argumentError('cursor', `not a cursor of ${tool}`, `give the next_cursor of the last ${tool} answer as it is`);
+  }
+  return { filters: position.filters as Filters, page: position.page as number, skip: position.skip as number, perPage: position.perPage as PerPage };
+}
+
+/**
+ * Filters given beside a cursor must be the cursor's: the cursor goes on with the list it was made for, and a filter
+ * that silently did nothing would mislead.
+ */
+export function checkSameFilters<Filters extends object>(position: ListPosition<Filters>, given: Partial<Filters>): void {
+  const kept = position.filters as Record<string, unknown>;
+  for (const [name, value] of Object.entries(given)) {
+    if (value !== undefined && kept[name] !== value) {
+      throw argumentError(
+        name,
+        `differs from the cursor's (${JSON.stringify(kept[name] ?? null)}): a cursor goes on with the list it was made for`,
+        'give the cursor alone, or leave the cursor out to start a new list',
+      );
+    }
+  }
+}
+
+/**
+ * Up to `limit` records from `position`, reading the pages `pages(startPage)` yields one after the other (no page
+ * fetched ahead that the slice does not need); `onRecord` sees each record answered.
+ */
+export async function readSlice(
+  pages: (startPage: number) => AsyncGenerator<Page>,
+  position: { page: number; skip: number },
+  limit: number,
+  onRecord?: (record: ApiRecord) => void,
+): Promise<ListSlice> {
+  const records: ApiRecord[] = [];
+  let total: number | undefined;
+  let skip = position.skip;
+  for await (const page of pages(position.page)) {
+    total ??= page.total;
+    const rest = page.records.slice(skip);
+    const room = limit - records.length;
+    for (const record of rest.slice(0, room)) onRecord?.(record);
+    records.push(...rest.slice(0, room));
+    if (rest.length > room) return { records, next: { page: page.page, skip: skip + room }, total };
+    skip = 0;
+    if (records.length === limit)
+      return { records, next: page.nextPage === undefined || page.nextPage <= page.page ? undefined : { page: page.nextPage, skip: 0 }, total };
+  }
+  return { records, next: undefined, total };
+}
+
+/**
+ * A slice as a tool answers it: its rows (as many as fit the size budget), the total when known, and while rows
+ * remain a next_cursor and how to use it; `notes` say what the service ignored.
+ */
+export function sliceAnswer<Filters>(
+  tool: string,
+  noun: string,
+  position: ListPosition<Filters>,
+  slice: ListSlice,
+  rows: readonly unknown[],
+  notes: string[],
+): unknown {
+  return fitted(rows, (kept, left) => {
+    const next = left > 0 ? advance(position, rows.length - left) : slice.next;
+    const cursor = next === undefined ? undefined : encodeCursor(tool, { ...position, ...next });
+    return {
+      rows: kept,
+      ...(slice.total === undefined ? {} : { total: slice.total }),
+      ...(cursor === undefined ? {} : { next_cursor: cursor, more: `more ${noun}: call ${tool} with {"cursor": "${cursor}"}` }),
+      ...(notes.length > 0 ? { notes } : {}),
+    };
+  });
+}
+
+/** The position `kept` records past `position`, on pages of its size. */
+function advance(position: { page: number; skip: number; perPage: number }, kept: number): { page: number; skip: number } {
+  const offset = (position.page - 1) * position.perPage + position.skip + kept;
+  return { page: Math.floor(offset / position.perPage) + 1, skip: offset % position.perPage };
+}

@@ -1,0 +1,115 @@
+// create_reports: `reports create` for a list of URLs, its journal under the data directory keyed by the URL set, so
+// a call made again (a retry after a lost answer, a timeout) resumes that journal and never creates a report twice.
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseJson } from '../../api/json.js';
+import type { ApiRecord } from '../../api/decode.js';
+import { PRIVACY, type Privacy } from '../../api/list-params.js';
+import { reportIdentity, reportUrlProblem } from '../../api/report-url.js';
+import { reportsCreateRun } from '../../cli/commands/reports/create/create.js';
+import { readJournalHistory, type JournalHistory } from '../../cli/commands/reports/create/journal.js';
+import { dataDir } from '../../config/paths.js';
+import { argumentError, listArg, type ToolArg } from '../arguments.js';
+import { reportRow } from '../report-rows.js';
+import { defineTool } from '../tool.js';
+import { fitted } from '../results.js';
+
+/** URLs in one call: each is a synchronous audit of seconds, and a call should end before the client gives up on it. */
+const MAX_URLS = 100;
+
+const url: ToolArg<'url', string> = {
+  name: 'url',
+  schema: { type: 'string' },
+  check(value) {
+    if (typeof value !== 'string') throw argumentError('url', 'must be text');
+    const problem = reportUrlProblem(value);
+    if (problem) throw argumentError('url', `${JSON.stringify(value)} ${problem}`);
+    return value;
+  },
+};
+
+const privacy: ToolArg<'privacy', Privacy> = {
+  name: 'privacy',
+  schema: {
+    type: 'string',
+    description: 'report page privacy (a password-protected report: `rsapi reports create --privacy password`)',
+    enum: ['public', 'private'],
+  },
+  check(value) {
+    if (value !== 'public' && value !== 'private') {
+      // A password given to a tool would sit in the conversation: it goes only through the CLI's file or stdin.
+      throw argumentError(
+        'privacy',
+        `${JSON.stringify(value)} is not one of public, private`,
+        'a password-protected report: `rsapi reports create URL --privacy password --password-file PATH`',
+      );
+    }
+    return PRIVACY[value];
+  },
+};
+
+/** Where the journal of this set of URLs lives: the same set, however ordered or written, is the same journal. */
+export function journalPathOf(env: NodeJS.ProcessEnv, urls: readonly string[]): string {
+  const identities = [...new Set(urls.map(reportIdentity))].sort();
+  const key = createHash('sha256').update(identities.join('\n')).digest('hex').slice(0, 32);
+  return join(dataDir(env), 'mcp', `create-${key}.journal`);
+}
+
+export const createReports = defineTool({
+  name: 'create_reports',
+  description:
+    'Audit pages: one new report per URL (seconds each). Calling again with the same urls resumes and never creates a report twice; ' +
+    'to audit a page that has a report again, use refresh_reports.',
+  args: [listArg('urls', 'absolute http(s) URLs', url, { min: 1, max: MAX_URLS, tooMany: 'split them over several calls' }), privacy],
+  writes: true,
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  async run(call, args) {
+    const urls = args.urls ?? [];
+    const journal = journalPathOf(call.ctx.io.env, urls);
+    mkdirSync(join(journal, '..'), { recursive: true, mode: 0o700 });
+    const before = readJournalHistory(journal);
+    const code = await reportsCreateRun(call.ctx, { urls, journal, concurrency: 4, privacy: args.privacy });
+    const printed = call.stdout().trim();
+    const parsed: unknown = printed === '' ? [] : parseJson(printed);
+    const records = (Array.isArray(parsed) ? parsed : [parsed]) as ApiRecord[];
+    const outcomes = outcomesOf(urls, before, readJournalHistory(journal), records);
+    const notes = call.notes();
+    const count = (status: string) => outcomes.filter((outcome) => outcome.status === status).length;
+    const summary = `created ${count('created')}, created by an earlier call ${count('created earlier')}, unsettled ${count('unsettled')}, failed ${count('failed')}`;
+    return {
+      value: fitted(outcomes, (kept, left) => ({
+        summary,
+        reports: kept,
+        ...(left > 0 ? { more: `${left} more URLs left out of this answer; call again with the same urls to see them (nothing is created twice)` } : {}),
+        ...(count('unsettled') > 0
+          ? { unsettled: 'their answer was lost and no report showed up yet: call again with the same urls later; they are looked up before anything is sent' }
+          : {}),
+        ...(notes.length > 0 ? { notes } : {}),
+      })),
+      isError: code !== 0,
+    };
+  },
+});
+
+/** Each URL's outcome, from the journal after the run (what the run and earlier calls did) and the records the run printed. */
+function outcomesOf(urls: readonly string[], before: JournalHistory, after: JournalHistory, records: ApiRecord[]): Record<string, unknown>[] {
+  const byId = new Map(records.map((record) => [String(record.id), record]));
+  const seen = new Set<string>();
+  const outcomes: Record<string, unknown>[] = [];
+  for (const given of urls) {
+    const identity = reportIdentity(given);
+    if (seen.has(identity)) continue;
+    seen.add(identity);
+    if (after.created.has(identity)) {
+      const id = after.taken.filter((taken) => reportIdentity(taken.url) === identity).at(-1)?.id;
+      const record = id === undefined ? undefined : byId.get(String(id));
+      const status = before.created.has(identity) ? 'created earlier' : 'created';
+      // The report's own url is the one the service stored (cleaned, after redirects): said beside the one given.
+      outcomes.push({ url: given, status, ...(record ? { ...reportRow(record), url: given, stored_url: record.url ?? null } : { id: id ?? null }) });
+    } else {
+      outcomes.push({ url: given, status: after.unsettled.has(identity) ? 'unsettled' : 'failed' });
+    }
+  }
+  return outcomes;
+}

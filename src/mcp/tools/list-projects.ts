@@ -1,0 +1,58 @@
+// list_projects: the search and sort of `projects list`, rows {project, reports, average, created_at}, a cursor for more.
+import { PROJECT_SORT_FIELDS, type ProjectListParams } from '../../api/projects.js';
+import { SORT_DIRECTIONS } from '../../api/list-params.js';
+import { projectListSilences } from '../../api/list-silences.js';
+import { toNumber, type ApiRecord } from '../../api/decode.js';
+import { projectAverage } from '../../api/project-model.js';
+import { declareList } from '../../cli/commands/projects/list.js';
+import { integerArg, optionArg, stringArg } from '../arguments.js';
+import { declared, flagOf } from '../declarations.js';
+import { checkSameFilters, decodeCursor, pageSizeFor, readSlice, sliceAnswer } from '../paged.js';
+import { defineTool } from '../tool.js';
+import { silenceNotes } from './silences.js';
+
+const NAME = 'list_projects';
+const list = declared(declareList);
+
+type Filters = Pick<ProjectListParams, 'search' | 'sortBy' | 'sort'>;
+
+/** A project as phpRank groups reports by host: how many, and their average score (null when the service does not say). */
+function projectRow(record: ApiRecord): Record<string, unknown> {
+  return {
+    project: record.project ?? record.name ?? null,
+    reports: toNumber(record.reports) ?? null,
+    average: projectAverage(record) ?? null,
+    created_at: record.created_at ?? null,
+  };
+}
+
+export const listProjects = defineTool({
+  name: NAME,
+  description: 'List projects (the sites reports are grouped by): rows {project, reports, average score, created_at}, `limit` at a time with a next_cursor.',
+  args: [
+    optionArg(flagOf(list, '--search'), 'search'),
+    optionArg(flagOf(list, '--sort-by'), 'sort_by', PROJECT_SORT_FIELDS),
+    optionArg(flagOf(list, '--sort'), 'sort', SORT_DIRECTIONS),
+    integerArg('limit', 'rows to answer', { min: 1, max: 200, default: 50 }),
+    stringArg('cursor', 'next_cursor of the last answer: the rows after it, with its filters'),
+  ],
+  writes: false,
+  hints: { readOnlyHint: true },
+  async run(call, args) {
+    const limit = args.limit ?? 50;
+    const given: Filters = { search: args.search, sortBy: args.sort_by, sort: args.sort };
+    const position = args.cursor === undefined ? { filters: given, page: 1, skip: 0, perPage: pageSizeFor(limit) } : decodeCursor<Filters>(NAME, args.cursor);
+    if (args.cursor !== undefined) checkSameFilters(position, given);
+    const params: ProjectListParams = { ...position.filters, perPage: position.perPage };
+    const silences = projectListSilences(params);
+    const client = call.ctx.client();
+    const slice = await readSlice(
+      (startPage) => client.projects.pages(params, { startPage, all: true, concurrency: 1 }),
+      position,
+      limit,
+      (record) => silences.see(record),
+    );
+    const notes = silenceNotes(silences, 'rows as received');
+    return { value: sliceAnswer(NAME, 'projects', position, slice, slice.records.map(projectRow), notes) };
+  },
+});

@@ -1,0 +1,50 @@
+// list_reports: the filters of `reports list`, compact rows, a slice of `limit` and a cursor for the next.
+import { reportListSilences } from '../../api/list-silences.js';
+import { REPORT_SORT_FIELDS, RESULTS, SORT_DIRECTIONS, type ReportListParams } from '../../api/reports.js';
+import { declareList } from '../../cli/commands/reports/list.js';
+import { integerArg, optionArg, stringArg } from '../arguments.js';
+import { declared, flagOf } from '../declarations.js';
+import { checkSameFilters, decodeCursor, pageSizeFor, readSlice, sliceAnswer } from '../paged.js';
+import { reportRow } from '../report-rows.js';
+import { defineTool } from '../tool.js';
+import { silenceNotes } from './silences.js';
+
+const NAME = 'list_reports';
+const list = declared(declareList);
+
+type Filters = Pick<ReportListParams, 'search' | 'project' | 'result' | 'sortBy' | 'sort'>;
+
+export const listReports = defineTool({
+  name: NAME,
+  description:
+    'List reports, filtered as `rsapi reports list`: rows {id, url, score, result, failed (ids of failed checks; null when the service has no per-check results)}. ' +
+    'Answers `limit` rows and a next_cursor while more remain.',
+  args: [
+    optionArg(flagOf(list, '--search'), 'search'),
+    optionArg(flagOf(list, '--project'), 'project'),
+    optionArg(flagOf(list, '--result'), 'result', RESULTS),
+    optionArg(flagOf(list, '--sort-by'), 'sort_by', REPORT_SORT_FIELDS),
+    optionArg(flagOf(list, '--sort'), 'sort', SORT_DIRECTIONS),
+    integerArg('limit', 'rows to answer', { min: 1, max: 200, default: 50 }),
+    stringArg('cursor', 'next_cursor of the last answer: the rows after it, with its filters'),
+  ],
+  writes: false,
+  hints: { readOnlyHint: true },
+  async run(call, args) {
+    const limit = args.limit ?? 50;
+    const given: Filters = { search: args.search, project: args.project, result: args.result, sortBy: args.sort_by, sort: args.sort };
+    const position = args.cursor === undefined ? { filters: given, page: 1, skip: 0, perPage: pageSizeFor(limit) } : decodeCursor<Filters>(NAME, args.cursor);
+    if (args.cursor !== undefined) checkSameFilters(position, given);
+    const params: ReportListParams = { ...position.filters, perPage: position.perPage };
+    const silences = reportListSilences(params);
+    const client = call.ctx.client();
+    const slice = await readSlice(
+      (startPage) => client.reports.pages(params, { startPage, all: true, concurrency: 1 }),
+      position,
+      limit,
+      (record) => silences.see(record),
+    );
+    const notes = silenceNotes(silences, 'rows as received');
+    return { value: sliceAnswer(NAME, 'reports', position, slice, slice.records.map(reportRow), notes) };
+  },
+});
