@@ -105,6 +105,8 @@ export class HttpClient {
   async request(req: HttpRequest): Promise<HttpResponse> {
     const retries = req.retries ?? this.options.retries;
     let arrivedBefore = false;
+    // A 429 is no failure of the request (nothing was done): the first is waited out whatever --retries says.
+    let rateLimitWaited = false;
     for (let attempt = 1; ; attempt++) {
       this.checkNotStopped();
       const url = this.url(req);
@@ -130,10 +132,14 @@ export class HttpClient {
       // Outside the try: each answer is traced once, not a second time as the typed error interpret() throws.
       const retryAfter = retryAfterOf(response.headers);
       const outcome: AttemptOutcome = { type: 'answer', status: response.status, retryAfter };
-      const retrying = response.status >= 400 && this.policy.shouldRetry(req.method, outcome, attempt, retries);
+      const firstRefusal = response.status === 429 && !rateLimitWaited;
+      const retrying = firstRefusal || (response.status >= 400 && this.policy.shouldRetry(req.method, outcome, attempt, retries));
+      if (response.status === 429) rateLimitWaited = true;
       const wait = retrying || response.status === 429 ? this.policy.delayMs(attempt, outcome) : 0;
-      // The service asked us to slow down: every request of this client waits, not only this one.
-      if (response.status === 429) this.limiter.refused(ticket, wait, retryAfter !== undefined, response.headers);
+      // The service asked us to slow down: every request of this client waits, not only this one, and none is sent
+      // before the end of the window as the service said it (a Retry-After past the cap included).
+      const serviceWaitMs = parseRetryAfter(retryAfter, this.policy.clock.now());
+      if (response.status === 429) this.limiter.refused(ticket, wait, retryAfter !== undefined, response.headers, serviceWaitMs);
       else this.limiter.answered(ticket, response.headers);
       if (retrying) {
         arrivedBefore ||= RetryPolicy.mayHaveArrived(outcome);

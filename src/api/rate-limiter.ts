@@ -82,7 +82,12 @@ export class RateLimiter {
       }
       if (this.windowEndsAt !== undefined && now >= this.windowEndsAt) this.startWindow();
       const budget = this.budget();
-      const probe = budget <= 0 && this.windowEndsAt === undefined && this.currentInFlight() === 0;
+      // The budget spent and nothing under way: the window's length known, its end is at most that far off (its
+      // opening went unseen); unknown, a single request past the budget learns it from its 429 (the first window only).
+      if (budget <= 0 && this.windowEndsAt === undefined && this.windowMs !== undefined && this.currentInFlight() === 0) {
+        this.windowEndsAt = now + this.windowMs + WINDOW_MARGIN_MS;
+      }
+      const probe = budget <= 0 && this.windowEndsAt === undefined && this.windowMs === undefined && this.currentInFlight() === 0;
       if (budget > 0 || probe) return this.take(now);
       const waitMs = this.windowEndsAt === undefined ? undefined : this.windowEndsAt - now;
       if (waitMs !== undefined) this.pace(waitMs);
@@ -106,6 +111,11 @@ export class RateLimiter {
     if (firstHeard || remaining <= this.remaining) this.hear(remaining);
     // Within a window the count only falls; a request sent after the last count was heard that hears more is in a new one.
     else if (ticket.answersBefore >= this.remainingHeardAt) this.newWindowSeen(ticket, remaining);
+    // A window whose opening we did not see (another client opened it): with its length known, it ends no later
+    // than that long after this request went out, so its budget is never overrun waiting for a 429 to say so.
+    if (this.windowMs !== undefined && this.windowEndsAt === undefined && remaining < limit - 1) {
+      this.windowEndsAt = ticket.sentAt + this.windowMs + WINDOW_MARGIN_MS;
+    }
     // Only the request that opened a window hears limit - 1: from its sending, the window's end follows.
     if (remaining === limit - 1) {
       this.windowOpenedAt = ticket.sentAt;
@@ -116,16 +126,17 @@ export class RateLimiter {
   }
 
   /**
-   * A 429: nothing was counted, and every request waits `waitMs`. When that wait came from the service's
-   * headers it is the end of the window, and with its opening, the window's length.
+   * A 429: nothing was counted, and every request waits `waitMs`. When the wait came from the service's headers
+   * (`serviceWaitMs`, as the service said it: the client's cap on how long one request waits is no part of it), it
+   * is the end of the window, and with its opening, the window's length: no request goes before it.
    */
-  refused(ticket: Ticket, waitMs: number, fromService: boolean, headers: Record<string, string | string[] | undefined> = {}): void {
+  refused(ticket: Ticket, waitMs: number, fromService: boolean, headers: Record<string, string | string[] | undefined> = {}, serviceWaitMs = waitMs): void {
     this.settle(ticket);
     const now = this.clock.now();
     this.hold(waitMs);
     this.limit = headerInteger(headers['x-ratelimit-limit']) || this.limit;
     if (fromService && this.limit !== undefined && ticket.seq >= this.windowFirstSeq) {
-      this.windowEndsAt = now + waitMs;
+      this.windowEndsAt = now + Math.max(waitMs, serviceWaitMs);
       this.hear(0);
       if (this.windowOpenedAt !== undefined) this.windowMs ??= this.windowEndsAt - this.windowOpenedAt;
     }

@@ -147,3 +147,45 @@ describe('RateLimiter holds', () => {
     await expect(waiting).rejects.toMatchObject({ name: 'InterruptedError' });
   });
 });
+
+describe('RateLimiter and the end of a window', () => {
+  it("a Retry-After past the client's cap on one wait is still the window's end: no request goes before it", async () => {
+    const clock = new VirtualClock();
+    const limiter = new RateLimiter(clock);
+    const first = await limiter.acquire();
+    limiter.answered(first, { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '4' });
+    const refused = await limiter.acquire();
+    // The service's window stays closed 300 s; the request that met it waits 60 s (the cap) before trying again.
+    limiter.refused(refused, 60_000, true, { 'x-ratelimit-limit': '5', 'retry-after': '300' }, 300_000);
+    const from = clock.now();
+    await limiter.acquire();
+    expect(clock.now() - from).toBeGreaterThanOrEqual(300_000);
+  });
+
+  it("with the window's length known, a window opened by another client is not overrun: no request past the budget", async () => {
+    const clock = new VirtualClock();
+    const limiter = new RateLimiter(clock);
+    const throttle = new FixedWindowRateLimiter();
+    const windowMs = 10_000;
+    let refusals = 0;
+    // 40 requests one after the other at 5 a window; another client takes 3 of each window's budget first, so this
+    // client never sees a window open (no answer says limit - 1) after the 429 that told it the window's length.
+    for (let sent = 0; sent < 40; ) {
+      const ticket = await limiter.acquire();
+      const decision = throttle.take(5, windowMs, clock.now());
+      const headers = lower(decision.headers);
+      if (decision.allowed) {
+        limiter.answered(ticket, headers);
+        sent++;
+        continue;
+      }
+      refusals++;
+      const waitMs = Number(headers['retry-after']) * 1000;
+      limiter.refused(ticket, waitMs, true, headers);
+      await clock.sleep(waitMs);
+      // The other client's share of the window that opens next.
+      for (let other = 0; other < 3; other++) throttle.take(5, windowMs, clock.now());
+    }
+    expect(refusals).toBeLessThanOrEqual(2);
+  });
+});

@@ -55,13 +55,15 @@ const rows: CommandCase[] = [
     wantRequests: [{ method: 'POST', path: '/reports', form: { url: 'nope', privacy: '7' } }],
   },
   {
-    name: '6 when still rate limited after the retries',
+    // --retries 0: a 429 is still waited out once (no failure of the request); the mock's window, on real time, is
+    // still closed when the fake clock's wait is over.
+    name: '6 when still rate limited after the retries (and the one wait any 429 gets)',
     argv: ['reports', 'list', '--retries', '0'],
     mock: { rateLimit: 1, rateLimitWindowMs: 60_000 },
     setup: async (mock) => void (await runInProcess({ argv: ['reports', 'list'], env: mock.env })),
     wantCode: 6,
     wantStderr: /still rate limited/,
-    wantRequests: ['GET /reports'],
+    wantRequests: ['GET /reports', 'GET /reports'],
   },
   {
     // The minute asked for passes on a clock the mock's window shares: waited out in no real time.

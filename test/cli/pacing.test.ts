@@ -60,6 +60,16 @@ describe('pacing to X-RateLimit-*', () => {
     expect(refusals(fixture)).toBeLessThanOrEqual(1);
   });
 
+  it('--retries 0: reports list --all over four windows finishes (exit 0); the one 429 that finds the window is waited out', async () => {
+    const clock = new VirtualClock();
+    const fixture = await throttled(clock, 3, 110);
+    const result = await runInProcess({ argv: ['reports', 'list', '--all', '--per-page', '10', '--retries', '0', '-o', 'json'], env: fixture.env, clock });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveLength(110);
+    expect(counted(fixture)).toBe(11);
+    expect(refusals(fixture)).toBeLessThanOrEqual(1);
+  });
+
   it('reports delete of 15 ids with --concurrency 8 at 6 a second: all deleted, at most one 429', async () => {
     const clock = new VirtualClock();
     const fixture = await throttled(clock, 6, 15);

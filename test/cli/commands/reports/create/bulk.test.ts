@@ -244,19 +244,22 @@ describe('bulk create: journal', () => {
     const dir = scratch();
     const journal = join(dir, 'journal.ndjson');
     const wanted = urls('limited.example', 7);
+    wanted[4] = 'https://down.example/p/5';
     const args = ['reports', 'create', ...wanted, '--concurrency', '1', '--retries', '0', '--journal', journal, '-o', 'tsv', '--fields', 'url'];
 
+    // The service cannot fetch down.example's page (422, exit 5) until it can.
+    fixture.server.options.unreachable = ['down.example'];
     const first = await runInProcess({ argv: args, env: fixture.env, clock });
-    expect(first.code).toBe(ExitCode.rateLimited);
-    // Paced to the limit: only the request that found the window's end met a 429 (and, with --retries 0, failed);
-    // the others waited for the next window.
+    expect(first.code).toBe(ExitCode.validation);
+    // Paced to the limit: the request that found the window's end met a 429, waited out even with --retries 0.
     expect(first.stdout.trim().split('\n')).toEqual([...wanted.slice(0, 4), ...wanted.slice(5)]);
-    expect(first.stderr).toContain(`rsapi: ${wanted[4]}: still rate limited`);
-    expect(first.stderr).toContain('created 6, failed 1 (exit 6)');
-    expect(first.stdout).not.toContain('rate limited');
+    expect(first.stderr).toContain(`rsapi: ${wanted[4]}: `);
+    expect(first.stderr).not.toContain('rate limited');
+    expect(first.stderr).toContain('created 6, failed 1 (exit 5)');
     const failed = [...lastByUrl(journalLines(journal)).values()].filter((line) => line.status === 'failed');
-    expect(failed.map((line) => [line.url, line.code])).toEqual([[wanted[4], 6]]);
+    expect(failed.map((line) => [line.url, line.code])).toEqual([[wanted[4], 5]]);
 
+    fixture.server.options.unreachable = [];
     await clock.sleep(1600);
     const second = await runInProcess({ argv: args, env: fixture.env, clock });
     expect(second.code).toBe(0);
