@@ -245,7 +245,7 @@ describe('a redirected page whose answer was lost (stored under its final URL)',
 
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toContain(
-      `rsapi: ${url} -> report 3 example.com/new/x (the answer was lost; no report under its URL, taken as the only new report of its project since it was sent (the page redirected))`,
+      `rsapi: ${url} -> report 3 example.com/new/x (the answer was lost; no report under its URL, taken as the only new report of its project since it was sent, with no other create of the project in doubt (the page redirected))`,
     );
     expect(JSON.parse(resumed.stdout)).toMatchObject({ id: 3, url: 'example.com/new/x' });
     expect(server.posts()).toEqual([url]);
