@@ -28,6 +28,7 @@ const ENVIRONMENT: readonly (readonly [name: string, meaning: string])[] = [
   ['RSAPI_RETRIES', 'retries after a failed attempt (0 to 10), as --retries'],
   ['RSAPI_CONFIG_DIR', 'directory of the settings file (`rsapi config path` prints it)'],
   ['RSAPI_DEBUG=1', 'a stack trace with every error (--verbose gives one for unexpected errors only)'],
+  ['RSAPI_FOLLOW_PAGES=0', 'after a lost answer, never fetch the audited page to retrace its redirects'],
   ['NO_COLOR=1', 'no colour; FORCE_COLOR=1 colour even into a pipe'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxy for the requests to the service (a URL, e.g. http://proxy:3128)'],
 ];
