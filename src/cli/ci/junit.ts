@@ -74,6 +74,9 @@ function failuresOf(c: ReportCase, run: CiRun): string[] {
   if (c.checkChange && c.checkChange.newFailures.length > 0 && run.baseline?.failOnNewFailures) {
     failures.push(`new failures since the baseline: ${describeChecks(c.checkChange.newFailures)} (--fail-on-new-failures)`);
   }
+  if (run.baseline?.failOnNewFailures && run.baseline.lostChecks.includes(c.url)) {
+    failures.push('no per-check results, where the baseline had them (--fail-on-new-failures)');
+  }
   return failures;
 }
 
