@@ -7,9 +7,8 @@ import { createListWriter, shownRecord, showsModel, writeRecord, type OutputOpti
 import { nearest } from '../suggest.js';
 import type { CommandContext } from './context.js';
 import type { CiReporter } from './ci/reporter.js';
-import { finishGate, Gate } from './gates.js';
+import { finishGate, Gate, type GateSetup } from './gates.js';
 import { preferSmallHeap } from './heap.js';
-import type { GateOptions } from './verb-options.js';
 import { NOUN, ofLast, PageReader } from './page-reader.js';
 
 /** How the pages were asked for (pagingOptions in verb-options.ts). */
@@ -24,7 +23,7 @@ export async function printPages(
   ctx: CommandContext,
   kind: RecordKind,
   pages: AsyncIterable<Page>,
-  options: { gate?: GateOptions; ci?: CiReporter; paging: Paging; silences?: ListSilences },
+  options: { gate?: GateSetup; ci?: CiReporter; paging: Paging; silences?: ListSilences },
 ): Promise<ExitCodeValue> {
   if (options.paging.all || options.paging.limit !== undefined) await preferSmallHeap();
   const out = new PageBuffer(ctx.io.stdout);
@@ -60,7 +59,7 @@ export async function printRecord(
   ctx: CommandContext,
   kind: RecordKind,
   record: ApiRecord,
-  gateOptions: GateOptions = {},
+  gateOptions: GateSetup = {},
   ci?: CiReporter,
   shown?: (out: Sink) => Promise<void>,
 ): Promise<ExitCodeValue> {

@@ -56,7 +56,7 @@ beforeAll(async () => {
   mock = await startMock();
   // The staging directory holds what the package's "files" and npm's own rules put in the tarball.
   mkdirSync(stage);
-  for (const name of ['package.json', 'README.md', 'bin']) cpSync(join(ROOT, name), join(stage, name), { recursive: true });
+  for (const name of ['package.json', 'README.md', 'bin', 'schema']) cpSync(join(ROOT, name), join(stage, name), { recursive: true });
   mkdirSync(join(stage, 'dist', 'chunks'), { recursive: true });
   for (const file of currentBuild()) cpSync(join(ROOT, 'dist', file), join(stage, 'dist', file));
   const types = freshDeclarations();
@@ -78,6 +78,11 @@ describe('the packed tarball', () => {
   it('installs nothing but rsapi itself: every dependency is in the bundle', () => {
     expect(readdirSync(join(app, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['rsapi']);
     expect(statSync(tarball).size).toBeLessThan(2_000_000);
+  });
+
+  it('ships the JSON Schema of the assertions file where rsapi.config.json points ($schema: ./node_modules/rsapi/schema/...)', () => {
+    const schema = JSON.parse(readFileSync(join(app, 'node_modules', 'rsapi', 'schema', 'rsapi.config.schema.json'), 'utf8'));
+    expect(schema.$defs.rule.properties.checks.properties.title).toBeDefined();
   });
 
   it('holds the licence notices of the bundled packages and the source maps', () => {

@@ -8,11 +8,13 @@ import { reportListSilences } from '../../../api/list-silences.js';
 import { addGateOptions, addPagingOptions, addSortOption, pagingOptions } from '../../verb-options.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
+import { addVerdictOptions, checkVerdictFlags } from '../../verdicts/options.js';
+import type { AssertionSet } from '../../verdicts/rules.js';
 
 function declareList(reports: ParentCommand) {
   const command = reports.command('list').alias('ls').description('List reports, one page at a time (or all of them with --all)');
   const filtered = addReportFilterOptions(command).addOption(new Option('--sort-by <field>', 'sort field').choices(REPORT_SORT_FIELDS));
-  return addCiOptions(addGateOptions(addPagingOptions(addSortOption(filtered))));
+  return addVerdictOptions(addCiOptions(addGateOptions(addPagingOptions(addSortOption(filtered)))));
 }
 
 export type ReportsListOptions = OptionsOf<ReturnType<typeof declareList>>;
@@ -27,20 +29,22 @@ Examples:
   $ rsapi reports list --project example.com --sort-by score --sort asc --all -o csv > scores.csv
   $ rsapi reports list --search /pricing --limit 5 --json
   $ rsapi reports list --project shop.example.org -o csv --fields url,score,failed_checks
-  $ rsapi reports list --all --fail-on bad --min-score 60     # CI gate`,
+  $ rsapi reports list --all --fail-on bad --min-score 60     # CI gate
+  $ rsapi reports list --project example.com --assert         # the rules of rsapi.config.json`,
   );
   handle(invocation, command, (ctx, opts) => reportsListRun(ctx, opts));
 }
 
-/** Every check of `reports list` that needs no network: before anything is sent. */
-export function validateReportsList(ctx: CommandContext, opts: ReportsListOptions): void {
+/** Every check of `reports list` that needs no network: before anything is sent. Returns the assertions file read. */
+export function validateReportsList(ctx: CommandContext, opts: ReportsListOptions): { assertions?: AssertionSet } {
   ctx.checkOutputFlags();
   checkCiFlags(opts);
+  return checkVerdictFlags(ctx, opts);
 }
 
 /** Lists the matching reports; with a gate or a baseline, all of them (unless --page or --limit says otherwise). */
 export async function reportsListRun(ctx: CommandContext, opts: ReportsListOptions) {
-  validateReportsList(ctx, opts);
+  const { assertions } = validateReportsList(ctx, opts);
   const params: ReportListParams = { ...filterParams(opts), sortBy: opts.sortBy, sort: opts.sort, perPage: opts.perPage };
   const paging = pagingOptions(opts);
   // A gate judges every report that matches: without --page or --limit it reads all pages, as --all does.
@@ -50,9 +54,11 @@ export async function reportsListRun(ctx: CommandContext, opts: ReportsListOptio
     opts.minScore !== undefined ||
     opts.failOnCheck !== undefined ||
     opts.failOnImportance !== undefined ||
+    assertions !== undefined ||
     opts.baseline !== undefined;
   if (gated && opts.page === undefined && opts.limit === undefined) paging.all = true;
   const ci = await CiReporter.prepare('reports list', opts);
   const silences = reportListSilences(params);
-  return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate: opts, ci, paging, silences });
+  const gate = { ...opts, assertions, selection: { project: opts.project, search: opts.search } };
+  return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate, ci, paging, silences });
 }

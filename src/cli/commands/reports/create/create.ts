@@ -10,6 +10,8 @@ import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../..
 import { guardJournal } from './journal.js';
 import { readUrlInput, rejectInvalid } from './url-input.js';
 import { plural } from '../../../../plural.js';
+import { addVerdictOptions, checkVerdictFlags } from '../../../verdicts/options.js';
+import type { AssertionSet } from '../../../verdicts/rules.js';
 
 function declareCreate(reports: ParentCommand) {
   const command = reports
@@ -27,7 +29,7 @@ function declareCreate(reports: ParentCommand) {
         'after every input step; send nothing, write no journal',
     )
     .option('--shard <i/n>', 'create only the I-th of N shares of the input (by a stable hash of each URL), for N parallel CI jobs', parseShard);
-  return addCiOptions(addGateOptions(addPrivacyOptions(command)));
+  return addVerdictOptions(addCiOptions(addGateOptions(addPrivacyOptions(command))));
 }
 
 export type ReportsCreateOptions = OptionsOf<ReturnType<typeof declareCreate>> & { urls: string[] };
@@ -59,7 +61,7 @@ Run again with the same --journal after failures or Ctrl-C: created URLs are ski
  * Every check of `reports create` that needs no network: before stdin, a URL file or a password is read, the
  * sitemap fetched or anything sent. A journal that is the input, or another file of the user's, is refused untouched.
  */
-export function validateReportsCreate(ctx: CommandContext, opts: ReportsCreateOptions): void {
+export function validateReportsCreate(ctx: CommandContext, opts: ReportsCreateOptions): { assertions?: AssertionSet } {
   if (opts.passwordStdin && opts.fromFile === '-') {
     throw new UsageError('--password-stdin and --from-file - both want standard input', { hint: 'use --password-file PATH' });
   }
@@ -68,11 +70,12 @@ export function validateReportsCreate(ctx: CommandContext, opts: ReportsCreateOp
   checkPasswordFlags(ctx.io, opts, { required: true });
   if (opts.journal !== undefined) guardJournal(opts.journal, inputFiles(opts));
   checkCiFlags(opts);
+  return checkVerdictFlags(ctx, opts);
 }
 
 /** Reads and checks every URL, then creates one report per distinct URL, N at a time. */
 export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateOptions) {
-  validateReportsCreate(ctx, opts);
+  const { assertions } = validateReportsCreate(ctx, opts);
   // Settings and key resolved first: a usage error there sends nothing, not even a sitemap fetch.
   ctx.client({ abortOnInterrupt: false });
   // A bad baseline stops the run before the sitemap is fetched.
@@ -102,7 +105,10 @@ export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateO
     privacy: opts.privacy,
     password,
     journalPath: opts.journal,
-    gate: { failOn: opts.failOn, minScore: opts.minScore, failOnCheck: opts.failOnCheck, failOnImportance: opts.failOnImportance },
+    gate: {
+      ...{ failOn: opts.failOn, minScore: opts.minScore, failOnCheck: opts.failOnCheck, failOnImportance: opts.failOnImportance },
+      ...{ assertions, allowEmpty: opts.allowEmpty, codequality: opts.codequality, selection: { what: 'the input URLs' } },
+    },
     ci,
     knownUrls: input.urls,
   });

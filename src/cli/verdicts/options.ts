@@ -1,0 +1,31 @@
+// The verdict flags of `reports list|create|stats` (--assert [PATH], --allow-empty, --codequality FILE): declared
+// here, checked in the verb's validate step (the file read and every rule checked before any request).
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import type { CommandContext } from '../context.js';
+import type { DeclaredOptions } from '../options.js';
+import { checkOutputPath } from '../ci/report-files.js';
+import { assertPath, loadAssertions } from './assertions-file.js';
+import type { AssertionSet } from './rules.js';
+
+export function addVerdictOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
+  command: Command<Args, Opts, GlobalOpts>,
+) {
+  return command
+    .option('--assert [path]', 'judge every report by the rules of this assertions file (default rsapi.config.json; RSAPI_ASSERT): error rules exit 10')
+    .option('--allow-empty', 'a gate or assertion over no report at all passes (by default it fails: a gate over nothing proves nothing)')
+    .option('--codequality <file>', "write GitLab's Code Quality report: one finding per failing check, score or result per URL");
+}
+
+export type VerdictFlags = DeclaredOptions<typeof addVerdictOptions<[], {}, {}>>;
+
+/** The verdict flags' part of a validate step: the output path checked, the assertions file read and checked. */
+export function checkVerdictFlags(ctx: CommandContext, flags: VerdictFlags): { assertions?: AssertionSet } {
+  if (flags.codequality !== undefined) checkOutputPath(flags.codequality, '--codequality');
+  const path = assertPath(flags.assert, ctx.io.env);
+  return path === undefined ? {} : { assertions: loadAssertions(path) };
+}
+
+/** The output files the verdict flags write, by flag: for a check that no output is an input or another output of the run. */
+export function verdictOutputFiles(flags: VerdictFlags): { flag: string; path: string }[] {
+  return flags.codequality === undefined ? [] : [{ flag: '--codequality', path: flags.codequality }];
+}
