@@ -207,3 +207,11 @@ describe('--codequality', () => {
     expect(server.requests.length).toBe(before);
   });
 });
+
+describe('the default assertions file', () => {
+  it('a bare --assert reads rsapi.config.json in the working directory, and says so when it is missing', async () => {
+    const { code, stderr } = await runInProcess({ argv: ['reports', 'list', '--assert'], env: { ...server.env, RSAPI_ASSERT: undefined } });
+    expect(code).toBe(2);
+    expect(stderr).toContain('rsapi: cannot read the assertions file rsapi.config.json: no such file\n');
+  });
+});
