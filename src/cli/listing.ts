@@ -10,6 +10,7 @@ import type { CiReporter } from './ci/reporter.js';
 import { finishGate, Gate, type GateSetup } from './gates.js';
 import { preferSmallHeap } from './heap.js';
 import { NOUN, ofLast, PageReader } from './page-reader.js';
+import { PER_CHECK_FIELDS, perCheckRows } from './check-filter.js';
 
 /** How the pages were asked for (pagingOptions in verb-options.ts). */
 interface Paging {
@@ -23,19 +24,22 @@ export async function printPages(
   ctx: CommandContext,
   kind: RecordKind,
   pages: AsyncIterable<Page>,
-  options: { gate?: GateSetup; ci?: CiReporter; paging: Paging; silences?: ListSilences },
+  options: { gate?: GateSetup; ci?: CiReporter; paging: Paging; silences?: ListSilences; perCheck?: boolean },
 ): Promise<ExitCodeValue> {
   if (options.paging.all || options.paging.limit !== undefined) await preferSmallHeap();
   const out = new PageBuffer(ctx.io.stdout);
   // Notes about the output (columns left out) follow it on the screen, after the buffered table is flushed.
   const notices: string[] = [];
-  const writer = createListWriter(out, { ...ctx.outputOptions(kind), notice: (line) => void notices.push(line) });
+  // --per-check: one row per report and check, in columns of its own.
+  const shape = options.perCheck ? { fields: PER_CHECK_FIELDS } : {};
+  const writer = createListWriter(out, { ...ctx.outputOptions(kind), ...shape, notice: (line) => void notices.push(line) });
   const fields = new FieldCheck(ctx.globals.fields, ctx.outputOptions(kind));
   const reader = new PageReader(ctx, kind, options);
   await reader.read(pages, {
-    record: (record) => {
+    record: async (record) => {
       fields.see(record);
-      return writer.write(record);
+      if (!options.perCheck) return writer.write(record);
+      for (const row of perCheckRows(record)) await writer.write(row);
     },
     pageDone: () => out.flush(),
   });

@@ -10,10 +10,17 @@ import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
 import { addVerdictOptions, checkVerdictFlags } from '../../verdicts/options.js';
 import type { AssertionSet } from '../../verdicts/rules.js';
+import { collectCheckIds, filterPages } from '../../check-filter.js';
+import { UsageError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
 
 function declareList(reports: ParentCommand) {
   const command = reports.command('list').alias('ls').description('List reports, one page at a time (or all of them with --all)');
-  const filtered = addReportFilterOptions(command).addOption(new Option('--sort-by <field>', 'sort field').choices(REPORT_SORT_FIELDS));
+  const filtered = addReportFilterOptions(command)
+    .addOption(new Option('--sort-by <field>', 'sort field').choices(REPORT_SORT_FIELDS))
+    .option('--failing-check <id>', 'only reports that fail this check (repeatable; filtered here, so every page is read)', collectCheckIds)
+    .option('--passing-check <id>', 'only reports that pass this check (repeatable; filtered here, so every page is read)', collectCheckIds)
+    .option('--per-check', 'with -o csv, tsv or ndjson: one row per report and check (id, url, check, importance, passed, value)');
   return addVerdictOptions(addCiOptions(addGateOptions(addPagingOptions(addSortOption(filtered)))));
 }
 
@@ -30,15 +37,35 @@ Examples:
   $ rsapi reports list --search /pricing --limit 5 --json
   $ rsapi reports list --project shop.example.org -o csv --fields url,score,failed_checks
   $ rsapi reports list --all --fail-on bad --min-score 60     # CI gate
-  $ rsapi reports list --project example.com --assert         # the rules of rsapi.config.json`,
+  $ rsapi reports list --project example.com --assert         # the rules of rsapi.config.json
+  $ rsapi reports list --failing-check title --failing-check meta_description -o csv
+  $ rsapi reports list --project example.com -o csv --per-check > checks.csv`,
   );
   handle(invocation, command, (ctx, opts) => reportsListRun(ctx, opts));
+}
+
+/** `--failing-check title --passing-check http2`, as given. */
+function checkFlags(opts: ReportsListOptions): string {
+  const flags = [...(opts.failingCheck ?? []).map((id) => `--failing-check ${id}`), ...(opts.passingCheck ?? []).map((id) => `--passing-check ${id}`)];
+  return flags.join(' ');
 }
 
 /** Every check of `reports list` that needs no network: before anything is sent. Returns the assertions file read. */
 export function validateReportsList(ctx: CommandContext, opts: ReportsListOptions): { assertions?: AssertionSet } {
   ctx.checkOutputFlags();
   checkCiFlags(opts);
+  if (opts.perCheck) {
+    const format = ctx.format();
+    if (format !== 'csv' && format !== 'tsv' && format !== 'ndjson') {
+      throw new UsageError(`--per-check writes one row per report and check, which -o ${format} does not take`, { hint: 'give -o csv, -o tsv or -o ndjson' });
+    }
+    if (ctx.globals.fields) throw new UsageError('--per-check has columns of its own (id, url, check, importance, passed, value); leave out --fields');
+  }
+  if ((opts.failingCheck ?? opts.passingCheck) !== undefined && opts.page !== undefined) {
+    throw new UsageError('--failing-check and --passing-check read every page (phpRank cannot filter by check); leave out --page', {
+      hint: 'use --limit N for the first N matching reports',
+    });
+  }
   return checkVerdictFlags(ctx, opts);
 }
 
@@ -60,5 +87,18 @@ export async function reportsListRun(ctx: CommandContext, opts: ReportsListOptio
   const ci = await CiReporter.prepare('reports list', opts);
   const silences = reportListSilences(params);
   const gate = { ...opts, assertions, selection: { project: opts.project, search: opts.search } };
-  return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate, ci, paging, silences });
+  const filter = opts.failingCheck || opts.passingCheck ? { failing: opts.failingCheck ?? [], passing: opts.passingCheck ?? [] } : undefined;
+  if (!filter && !opts.perCheck) return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate, ci, paging, silences });
+  // phpRank has no filter by check: every page is read and filtered here, --limit counting the reports that match.
+  if (filter)
+    ctx.note(
+      `rsapi: ${checkFlags(opts)} ${filter.failing.length + filter.passing.length === 1 ? 'is' : 'are'} applied here, not by the service: reading every page`,
+    );
+  const asked = filter ? { ...paging, all: true, limit: undefined } : paging;
+  const seen = { read: 0, withChecks: 0 };
+  const pages = filterPages(ctx.client().reports.pages(params, asked), filter, filter ? paging.limit : undefined, seen);
+  const code = await printPages(ctx, 'report', pages, { gate, ci, paging: filter ? { ...paging, all: true } : paging, silences, perCheck: opts.perCheck });
+  if (seen.read === 0 || seen.withChecks > 0) return code;
+  ctx.note(`rsapi: the service sent no per-check results (\`results\`) with its reports, so ${filter ? checkFlags(opts) : '--per-check'} has nothing to read`);
+  return code === ExitCode.ok ? ExitCode.server : code;
 }
