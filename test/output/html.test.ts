@@ -108,8 +108,8 @@ describe('the figures', () => {
     );
     expect(data.projects).toEqual(['p']);
     expect(data.rows).toEqual([
-      ['1', 'https://a.test/', 1, 0, 0, 90, null],
-      ['2', 'javascript:x', 0, 0, 2, 1, null],
+      ['1', 'https://a.test/', 1, 0, 0, 90, null, 0, [], 0, 0, 0],
+      ['2', 'javascript:x', 0, 0, 2, 1, null, 0, [], 0, 0, 0],
     ]);
   });
 });

@@ -54,7 +54,27 @@ caption{text-align:left;color:var(--muted);font-size:.9rem;padding-bottom:4px}
 th,td{padding:5px 10px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 th{font-weight:600;white-space:nowrap}
 .num{text-align:right}
-td.url{overflow-wrap:break-word}
+td.url,.url,ul.urls li,.verdict li,dd,caption,td.message{overflow-wrap:anywhere}
+#reports td.url{max-width:40em}
+dl.ran{display:flex;flex-wrap:wrap;gap:4px 20px;margin:8px 0 0;color:var(--muted)}
+dl.ran div{display:flex;gap:6px;min-width:0}
+dl.ran dt{font-weight:600}
+dl.ran dd{margin:0}
+#reports td.id{white-space:nowrap}
+button.open{background:none;border:0;padding:0 6px 0 0;cursor:pointer;color:var(--muted)}
+button.open::before{content:"\\25B8";display:inline-block}
+button.open[aria-expanded=true]::before{transform:rotate(90deg)}
+#reports tbody tr:not(.detail){cursor:pointer}
+tr.failing td:first-child{box-shadow:inset 4px 0 var(--bad)}
+.failing-mark{display:block;font-size:.75rem;color:var(--bad);font-weight:600}
+tr.detail td{background:var(--card);padding:8px 14px 10px}
+tr.detail p{margin:0 0 4px}
+tr.detail ul{margin:0 0 6px;padding-left:20px}
+ul.why li{color:var(--bad)}
+ul.checks li{overflow-wrap:anywhere}
+.importance{display:inline-block;min-width:4.2em;font-size:.8rem;color:var(--muted)}
+.importance.high{color:var(--bad);font-weight:600}
+.controls label.check{flex-direction:row;align-items:center;gap:6px;color:var(--fg);font-size:1rem}
 .table-wrap{overflow-x:auto}
 #reports-wrap{overflow-x:visible}
 td.date{white-space:nowrap}

@@ -61,7 +61,13 @@ export function validateReportsStats(ctx: CommandContext, opts: ReportsStatsOpti
 export async function reportsStatsRun(ctx: CommandContext, opts: ReportsStatsOptions) {
   const { assertions } = validateReportsStats(ctx, opts);
   const collector = opts.checks ? await checkStats(opts.by === 'project') : await scoreStats(opts.by === 'project');
-  const ci = await CiReporter.prepare('reports stats', { html: opts.html, summary: opts.summary });
+  const ci = await CiReporter.prepare('reports stats', {
+    html: opts.html,
+    summary: opts.summary,
+    project: opts.project,
+    search: opts.search,
+    result: opts.result,
+  });
   const params = { ...filterParams(opts), perPage: 100 } as const;
   const gate = { assertions, allowEmpty: opts.allowEmpty, codequality: opts.codequality, selection: { project: opts.project, search: opts.search } };
   const reader = new PageReader(ctx, 'report', { ci, gate, silences: reportListSilences(params) });
