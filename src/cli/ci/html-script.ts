@@ -147,14 +147,16 @@ export function reportPageScript(): void {
     });
     const urlCell = document.createElement('td');
     urlCell.className = 'url';
-    if (row[2] === 0) urlCell.textContent = row[1];
-    else {
-      const link = document.createElement('a');
-      link.href = row[2] === 1 ? row[1] : row[2];
-      link.rel = 'noopener noreferrer';
-      link.textContent = row[1];
-      urlCell.append(link);
+    // A URL of thousands of characters shows its first lines; the whole is in the title.
+    const url = document.createElement(row[2] === 0 ? 'span' : 'a');
+    url.className = 'clamp';
+    if (url instanceof HTMLAnchorElement) {
+      url.href = row[2] === 1 ? row[1] : (row[2] as string);
+      url.rel = 'noopener noreferrer';
     }
+    url.textContent = row[1];
+    if (row[1].length > 120) url.title = row[1];
+    urlCell.append(url);
     tr.append(urlCell, cell(data.projects[row[3]]!));
     const result = data.results[row[4]];
     const resultCell = cell('');
