@@ -10,7 +10,7 @@ import type { CommandContext } from './context.js';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import type { GateOptions } from './verb-options.js';
 import { emptyLine, nearestProject, type Selection } from './verdicts/empty.js';
-import { Verdicts } from './verdicts/judge.js';
+import { Verdicts, type UrlVerdict } from './verdicts/judge.js';
 import { annotationLines, namedFailureLines } from './verdicts/named-failures.js';
 import type { AssertionSet } from './verdicts/rules.js';
 
@@ -92,9 +92,7 @@ export class Gate {
     }
     reasons.push(...this.checks.check(record));
     // The file's errors, for per-report output (JUnit); the flags' are said above in their own words.
-    for (const finding of this.verdicts.judge(record)) {
-      if (finding.severity === 'error' && !finding.source.startsWith('--') && finding.subject !== 'checks') reasons.push(`${finding.text} (${finding.source})`);
-    }
+    for (const finding of this.verdicts.judge(record)) if (finding.severity === 'error' && !finding.byFlag) reasons.push(`${finding.text} (${finding.source})`);
     return reasons;
   }
 
@@ -109,7 +107,7 @@ export class Gate {
 
   /** An error rule of the assertions file failed on some report. */
   private get assertionsFailed(): boolean {
-    return this.verdicts.failures().some((v) => v.findings.some((f) => f.severity === 'error' && !f.source.startsWith('--')));
+    return this.verdicts.failures().some(failsByFile);
   }
 
   /** The file's check rules found no per-check results on any report: they cannot be judged (exit 8, as the check flags). */
@@ -119,7 +117,7 @@ export class Gate {
 
   /** `rsapi: assertions failed (rsapi.config.json): 3 of 8 reports fail an error rule; 2 reports only warn`. */
   private assertionsLine(): string {
-    const failing = this.verdicts.failures().filter((v) => v.findings.some((f) => f.severity === 'error' && !f.source.startsWith('--'))).length;
+    const failing = this.verdicts.failures().filter(failsByFile).length;
     const warned = this.verdicts.warnings().length;
     const outcome = this.assertionsUnjudged ? 'not judged' : failing > 0 ? 'failed' : 'passed';
     const warns = warned > 0 ? `; ${plural(warned, 'report')} only warn` : '';
@@ -164,6 +162,11 @@ export class Gate {
     if (this.checks.active) parts.push(this.checks.verdictPart());
     return `rsapi: gate ${this.flagsFailed ? 'failed' : 'passed'}: ${parts.join('; ')}`;
   }
+}
+
+/** Whether a report fails an error rule of the assertions file (not only a flag). */
+function failsByFile(verdict: UrlVerdict): boolean {
+  return verdict.findings.some((f) => f.severity === 'error' && !f.byFlag);
 }
 
 /**

@@ -19,6 +19,8 @@ export interface Finding {
   text: string;
   /** The rule or flag that asked: `rsapi.config.json:4`, `--min-score`. */
   source: Source;
+  /** A gate flag asked it (the flags' verdict says it in its own words), not the assertions file. */
+  byFlag: boolean;
 }
 
 /** A report with something to say: its findings, errors first. */
@@ -109,9 +111,9 @@ export function judgeReport(record: ApiRecord, rules: readonly Rule[], flags: Ru
   const { label, score } = readReport(record);
   if (resolved.minScore !== undefined) {
     const min = resolved.minScore.value;
-    if (score === undefined) findings.push({ severity: 'error', subject: 'score', text: `score: none (${min} wanted)`, source: resolved.minScore.source });
-    else if (score < min)
-      findings.push({ severity: 'error', subject: 'score', text: `score ${formatScore(score)} < ${min}`, source: resolved.minScore.source });
+    const { source, byFlag } = resolved.minScore;
+    if (score === undefined) findings.push({ severity: 'error', subject: 'score', text: `score: none (${min} wanted)`, source, byFlag });
+    else if (score < min) findings.push({ severity: 'error', subject: 'score', text: `score ${formatScore(score)} < ${min}`, source, byFlag });
   }
   if (resolved.failAtRank !== undefined) {
     const failAt = resolved.failAtRank.value;
@@ -120,20 +122,28 @@ export function judgeReport(record: ApiRecord, rules: readonly Rule[], flags: Ru
       const wanted = wantedResult(failAt);
       const shown = label ?? 'none';
       const text = wanted === undefined ? `result ${shown} (--fail-on good)` : `result ${shown}, ${wanted} or better wanted`;
-      findings.push({ severity: 'error', subject: 'result', text, source: resolved.failAtRank.source });
+      findings.push({ severity: 'error', subject: 'result', text, source: resolved.failAtRank.source, byFlag: resolved.failAtRank.byFlag });
     }
   }
   const asked = asksChecks(resolved);
   if (asked !== undefined) {
     const outcomes = reportChecks(record);
     if (outcomes === undefined) {
-      findings.push({ severity: asked, subject: 'checks', text: 'checks: none sent (no per-check results)', source: 'checks' });
+      const byFlag = asked.byFlag;
+      findings.push({
+        severity: asked.severity,
+        subject: 'checks',
+        text: 'checks: none sent (no per-check results)',
+        source: byFlag ? 'check flags' : 'check rules',
+        byFlag,
+      });
     } else {
       for (const check of failedChecks(outcomes)) {
         const level = checkLevel(resolved, check.id, check.importance);
         if (level === undefined || level.value === 'off') continue;
         const said = describeErrors(check.errors) || describeValue(check.value) || 'failed';
-        findings.push({ severity: level.value, subject: check.id, importance: check.importance, text: `${check.id}: ${said}`, source: level.source });
+        const text = `${check.id}: ${said}`;
+        findings.push({ severity: level.value, subject: check.id, importance: check.importance, text, source: level.source, byFlag: level.byFlag });
       }
     }
   }

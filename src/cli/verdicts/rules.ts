@@ -38,6 +38,8 @@ export interface AssertionSet {
 export interface Setting<T> {
   value: T;
   source: Source;
+  /** Set by a gate flag, not the file. */
+  byFlag: boolean;
 }
 
 /** What applies to one report: per key, the last rule that set it. */
@@ -62,6 +64,9 @@ export function compileMatch(glob: string): RegExp {
   );
 }
 
+/** The source of the flags' rule. */
+const FLAGS = 'flags';
+
 /** The gate flags as one rule for `**`, judged after the file's rules; undefined when no flag is given. */
 export function flagRule(options: GateOptions): Rule | undefined {
   const checks: Partial<Record<CheckId, Level>> = {};
@@ -72,7 +77,7 @@ export function flagRule(options: GateOptions): Rule | undefined {
   }
   const empty = options.minScore === undefined && options.failOn === undefined && Object.keys(checks).length + Object.keys(importance).length === 0;
   if (empty) return undefined;
-  return { match: '**', test: /^/, minScore: options.minScore, failOn: options.failOn, checks, importance, source: 'flags' };
+  return { match: '**', test: /^/, minScore: options.minScore, failOn: options.failOn, checks, importance, source: FLAGS };
 }
 
 /** The settings that apply to the report at `url`: every rule whose glob matches, in order, the flags' rule last. */
@@ -85,13 +90,14 @@ export function resolveFor(url: string, rules: readonly Rule[], flags: Rule | un
 }
 
 function apply(resolved: Resolved, rule: Rule, checks: Map<string, Setting<Level>>, importance: Map<Importance, Setting<Level>>): void {
-  const flagged = rule.source === 'flags';
-  if (rule.minScore !== undefined) resolved.minScore = { value: rule.minScore, source: flagged ? '--min-score' : rule.source };
-  if (rule.result !== undefined) resolved.failAtRank = { value: RESULT_RANK.get(rule.result)! + 1, source: rule.source };
-  if (rule.failOn !== undefined) resolved.failAtRank = { value: RESULT_RANK.get(rule.failOn)!, source: '--fail-on' };
-  for (const [id, level] of Object.entries(rule.checks)) checks.set(id, { value: level as Level, source: flagged ? '--fail-on-check' : rule.source });
+  const byFlag = rule.source === FLAGS;
+  const from = (flag: string) => (byFlag ? flag : rule.source);
+  if (rule.minScore !== undefined) resolved.minScore = { value: rule.minScore, source: from('--min-score'), byFlag };
+  if (rule.result !== undefined) resolved.failAtRank = { value: RESULT_RANK.get(rule.result)! + 1, source: rule.source, byFlag };
+  if (rule.failOn !== undefined) resolved.failAtRank = { value: RESULT_RANK.get(rule.failOn)!, source: '--fail-on', byFlag };
+  for (const [id, level] of Object.entries(rule.checks)) checks.set(id, { value: level as Level, source: from('--fail-on-check'), byFlag });
   for (const [name, level] of Object.entries(rule.importance)) {
-    importance.set(name as Importance, { value: level as Level, source: flagged ? '--fail-on-importance' : rule.source });
+    importance.set(name as Importance, { value: level as Level, source: from('--fail-on-importance'), byFlag });
   }
 }
 
@@ -101,12 +107,17 @@ export function checkLevel(resolved: Resolved, id: string, importance: Importanc
   return resolved.flagChecks.get(id) ?? byImportance(resolved.flagImportance) ?? resolved.checks.get(id) ?? byImportance(resolved.importance);
 }
 
-/** Whether any check rule could fail or warn this report: then it must carry per-check results to be judged. */
-export function asksChecks(resolved: Resolved): Severity | undefined {
-  const levels = [...resolved.checks.values(), ...resolved.importance.values(), ...resolved.flagChecks.values(), ...resolved.flagImportance.values()];
-  if (levels.some((s) => s.value === 'error')) return 'error';
-  if (levels.some((s) => s.value === 'warn')) return 'warn';
-  return undefined;
+/**
+ * Whether any check rule could fail or warn this report, and whether only flags ask: then it must carry per-check
+ * results to be judged.
+ */
+export function asksChecks(resolved: Resolved): { severity: Severity; byFlag: boolean } | undefined {
+  const fromFile = [...resolved.checks.values(), ...resolved.importance.values()];
+  const fromFlags = [...resolved.flagChecks.values(), ...resolved.flagImportance.values()];
+  const levels = [...fromFile, ...fromFlags];
+  const severity = levels.some((s) => s.value === 'error') ? 'error' : levels.some((s) => s.value === 'warn') ? 'warn' : undefined;
+  if (severity === undefined) return undefined;
+  return { severity, byFlag: !fromFile.some((s) => s.value !== 'off') };
 }
 
 /** The best result that fails at this rank, to say what was wanted: rank 1 (decent) wants good. */

@@ -5,7 +5,7 @@ import { annotationLines, escapeData, escapeProperty, namedFailureLines } from '
 import { globRegExp, globProblem } from '../../../src/cli/verdicts/glob.js';
 
 function verdict(url: string, text: string, severity: 'error' | 'warn' = 'error'): UrlVerdict {
-  return { url, id: '1', score: 40, failed: severity === 'error', findings: [{ severity, subject: 'score', text, source: 'x' }] };
+  return { url, id: '1', score: 40, failed: severity === 'error', findings: [{ severity, subject: 'score', text, source: 'x', byFlag: false }] };
 }
 
 describe('named failures', () => {

@@ -112,6 +112,15 @@ describe('--assert', () => {
     expect(stderr).not.toContain('http2');
   });
 
+  it("a JUnit case fails on the file's error rules, naming the rule's file and line", async () => {
+    const path = rules({ assert: [{ match: 'example.com/blog/**', checks: { dom_size: 'error' } }] });
+    const junit = join(scratch(), 'junit.xml');
+    const { code } = await runInProcess({ argv: ['reports', 'list', '--assert', path, '--junit', junit, '-o', 'json'], env: server.env });
+    expect(code).toBe(10);
+    const failures = [...readFileSync(junit, 'utf8').matchAll(/<testcase name="([^"]+)"[^>]*>\s*<failure message="([^"]+)"/g)].map((m) => [m[1], m[2]]);
+    expect(failures).toEqual([['example.com/blog/a', `dom_size: failed (${path}:3)`]]);
+  });
+
   it('only warnings: exit 0, each named', async () => {
     const path = rules({ assert: [{ match: 'example.com/blog/**', checks: { dom_size: 'warn' } }] });
     const { code, stderr } = await runInProcess({ argv: ['reports', 'list', '--assert', path, '-o', 'json'], env: server.env });
