@@ -8,16 +8,17 @@ export const NAMED_ON_STDERR = 20;
 /** Workflow annotations at most: GitHub shows only so many per step anyway (10 of each kind in the summary). */
 export const MAX_ANNOTATIONS = 50;
 
+/** What a stderr line names of one URL before `… and N more`: a log line stays readable, the annotation has them all. */
+export const FINDINGS_PER_LINE = 5;
+
 /** `example.com/pricing: score 41 < 70; title: missing`: one URL and what it failed (errors, or warnings). */
-export function describeVerdict(verdict: UrlVerdict, severity: 'error' | 'warn'): string {
-  return `${verdict.url}: ${findingsText(verdict, severity)}`;
+export function describeVerdict(verdict: UrlVerdict, severity: 'error' | 'warn', limit = FINDINGS_PER_LINE): string {
+  return `${verdict.url}: ${findingsText(verdict, severity, limit)}`;
 }
 
-function findingsText(verdict: UrlVerdict, severity: 'error' | 'warn'): string {
-  return verdict.findings
-    .filter((f) => f.severity === severity)
-    .map((f) => f.text)
-    .join('; ');
+function findingsText(verdict: UrlVerdict, severity: 'error' | 'warn', limit = Infinity): string {
+  const texts = verdict.findings.filter((f) => f.severity === severity).map((f) => f.text);
+  return texts.length > limit ? `${texts.slice(0, limit).join('; ')}; ${andMore(texts.length - limit)}` : texts.join('; ');
 }
 
 /** The lines for stderr: each failing URL, then each URL that only warns, capped. */

@@ -16,6 +16,15 @@ describe('named failures', () => {
     expect(lines.slice(20)).toEqual(['rsapi:   … and 3 more', 'rsapi:   warning: example.com/w: http2: failed']);
   });
 
+  it('a stderr line names 5 findings of a URL, then how many more; its annotation names them all', () => {
+    const many: UrlVerdict = {
+      ...verdict('example.com/x', 'a'),
+      findings: Array.from({ length: 8 }, (_, i) => ({ severity: 'error' as const, subject: `c${i}`, text: `c${i}: missing`, source: 'x', byFlag: false })),
+    };
+    expect(namedFailureLines([many], [])).toEqual(['rsapi:   example.com/x: c0: missing; c1: missing; c2: missing; c3: missing; c4: missing; … and 3 more']);
+    expect(annotationLines([many], [])[0]).toBe(`::error title=rsapi%3A example.com/x::${many.findings.map((f) => f.text).join('; ')}`);
+  });
+
   it('annotations: at most 50, errors first; % CR LF escaped in the message, and : , too in the title', () => {
     const failures = Array.from({ length: 60 }, (_, i) => verdict(`example.com/${i}`, 'title: 100% off,\nnow'));
     const lines = annotationLines(failures, [verdict('example.com/w', 'dom_size: failed', 'warn')]);
