@@ -4,6 +4,7 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { CommandContext } from '../context.js';
 import type { DeclaredOptions } from '../options.js';
 import { checkOutputPath } from '../ci/report-files.js';
+import { UsageError } from '../errors.js';
 import { assertPath, loadAssertions } from './assertions-file.js';
 import type { AssertionSet } from './rules.js';
 
@@ -21,6 +22,7 @@ export type VerdictFlags = DeclaredOptions<typeof addVerdictOptions<[], {}, {}>>
 /** The verdict flags' part of a validate step: the output path checked, the assertions file read and checked. */
 export function checkVerdictFlags(ctx: CommandContext, flags: VerdictFlags): { assertions?: AssertionSet } {
   if (flags.codequality !== undefined) checkOutputPath(flags.codequality, '--codequality');
+  refuseUrlForAssert(flags);
   const path = assertPath(flags.assert, ctx.io.env);
   return path === undefined ? {} : { assertions: loadAssertions(path) };
 }
@@ -28,4 +30,16 @@ export function checkVerdictFlags(ctx: CommandContext, flags: VerdictFlags): { a
 /** The output files the verdict flags write, by flag: for a check that no output is an input or another output of the run. */
 export function verdictOutputFiles(flags: VerdictFlags): { flag: string; path: string }[] {
   return flags.codequality === undefined ? [] : [{ flag: '--codequality', path: flags.codequality }];
+}
+
+/**
+ * `--assert [path]` takes the next word: `reports create --assert https://example.com/` would read the URL as the file.
+ * Part of checkVerdictFlags; `reports create` calls it first, before it says that no URL was given.
+ */
+export function refuseUrlForAssert(flags: Pick<VerdictFlags, 'assert'>): void {
+  if (typeof flags.assert === 'string' && /^https?:\/\//i.test(flags.assert)) {
+    throw new UsageError(`--assert took ${flags.assert} for its file`, {
+      hint: 'give the file as --assert=PATH, or put --assert after the URLs (alone it reads rsapi.config.json)',
+    });
+  }
 }

@@ -158,6 +158,12 @@ describe('--assert', () => {
     expect(missing.stderr).toMatch(/cannot read the assertions file .*none\.json: no such file/);
   });
 
+  it('reports create: a URL taken by a bare --assert for its file is exit 2, with how to write it', async () => {
+    const { code, stderr } = await runInProcess({ argv: ['reports', 'create', '--assert', 'https://example.org/x'], env: server.env });
+    expect(code).toBe(2);
+    expect(stderr).toContain('rsapi: --assert took https://example.org/x for its file\nhint: give the file as --assert=PATH');
+  });
+
   it('reports create judges what it created by the file', async () => {
     const path = rules({ assert: [{ match: '**', checks: { title: 'error' } }] });
     const created = await startReportServer([], (url) => phprankReport(7, url.replace(/^https:\/\//, ''), ['title']));

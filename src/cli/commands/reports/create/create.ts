@@ -10,7 +10,7 @@ import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../..
 import { guardJournal } from './journal.js';
 import { readUrlInput, rejectInvalid } from './url-input.js';
 import { plural } from '../../../../plural.js';
-import { addVerdictOptions, checkVerdictFlags } from '../../../verdicts/options.js';
+import { addVerdictOptions, checkVerdictFlags, refuseUrlForAssert } from '../../../verdicts/options.js';
 import type { AssertionSet } from '../../../verdicts/rules.js';
 
 function declareCreate(reports: ParentCommand) {
@@ -62,6 +62,7 @@ Run again with the same --journal after failures or Ctrl-C: created URLs are ski
  * sitemap fetched or anything sent. A journal that is the input, or another file of the user's, is refused untouched.
  */
 export function validateReportsCreate(ctx: CommandContext, opts: ReportsCreateOptions): { assertions?: AssertionSet } {
+  refuseUrlForAssert(opts);
   if (opts.passwordStdin && opts.fromFile === '-') {
     throw new UsageError('--password-stdin and --from-file - both want standard input', { hint: 'use --password-file PATH' });
   }
