@@ -1,9 +1,12 @@
-// `reports list --failing-check ID` / `--passing-check ID` (a filter the client applies, since phpRank has none) and
-// `--per-check` (one row per report and check, the shape people pivot in a spreadsheet).
+// `reports list --failing-check ID` / `--passing-check ID`: a filter the client applies, since phpRank has none, over
+// every page; with `--per-check` (src/output/per-check.ts) the rows are a report's checks.
 import { reportChecks } from '../api/checks.js';
 import type { ApiRecord, Page } from '../api/decode.js';
-import type { ServiceRecord } from '../output/index.js';
+import type { PagingOptions } from '../api/paging.js';
 import { parseCheckIds } from './check-gate.js';
+import type { CommandContext } from './context.js';
+import { ExitCode, type ExitCodeValue } from './exit-codes.js';
+import { printPages } from './listing.js';
 
 /** Repeatable and comma-separated: `--failing-check title --failing-check meta_description,h1`. */
 export function collectCheckIds(value: string, previous: string[] | undefined): string[] {
@@ -50,17 +53,33 @@ export async function* filterPages(
   }
 }
 
-/** The columns of `--per-check`, in order. */
-export const PER_CHECK_FIELDS = ['id', 'url', 'check', 'importance', 'passed', 'value'];
+/** `--failing-check title --passing-check http2`, as given. */
+function describeFilter(filter: CheckFilter): string {
+  return [...filter.failing.map((id) => `--failing-check ${id}`), ...filter.passing.map((id) => `--passing-check ${id}`)].join(' ');
+}
 
-/** One row per check of the report (none for a report without per-check results). */
-export function perCheckRows(record: ApiRecord): ServiceRecord[] {
-  return (reportChecks(record) ?? []).map((check) => ({
-    id: record.id ?? null,
-    url: record.url ?? null,
-    check: check.id,
-    importance: check.importance ?? null,
-    passed: check.passed,
-    value: check.value ?? null,
-  }));
+type PrintOptions = Parameters<typeof printPages>[3];
+
+/**
+ * `reports list` with a check filter or --per-check: the filter said once, every page read (--limit counting the
+ * matches), the records printed as printPages does; exit 8 when the service sent no per-check results at all.
+ */
+export async function printByChecks(
+  ctx: CommandContext,
+  pages: (paging: PagingOptions) => AsyncIterable<Page>,
+  options: PrintOptions & { filter: CheckFilter | undefined; perCheck: boolean },
+): Promise<ExitCodeValue> {
+  const { filter, paging } = options;
+  if (filter) {
+    const one = filter.failing.length + filter.passing.length === 1;
+    ctx.note(`rsapi: ${describeFilter(filter)} ${one ? 'is' : 'are'} applied here, not by the service: reading every page`);
+  }
+  const seen = { read: 0, withChecks: 0 };
+  const asked = filter ? { ...paging, all: true, limit: undefined } : paging;
+  const filtered = filterPages(pages(asked), filter, filter ? paging.limit : undefined, seen);
+  const code = await printPages(ctx, 'report', filtered, { ...options, paging: filter ? { ...paging, all: true } : paging });
+  if (seen.read === 0 || seen.withChecks > 0) return code;
+  const what = filter ? describeFilter(filter) : '--per-check';
+  ctx.note(`rsapi: the service sent no per-check results (\`results\`) with its reports, so ${what} has nothing to read`);
+  return code === ExitCode.ok ? ExitCode.server : code;
 }

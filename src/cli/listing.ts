@@ -10,7 +10,7 @@ import type { CiReporter } from './ci/reporter.js';
 import { finishGate, Gate, type GateSetup } from './gates.js';
 import { preferSmallHeap } from './heap.js';
 import { NOUN, ofLast, PageReader } from './page-reader.js';
-import { PER_CHECK_FIELDS, perCheckRows } from './check-filter.js';
+import { PER_CHECK_FIELDS, perCheckRows } from '../output/per-check.js';
 
 /** How the pages were asked for (pagingOptions in verb-options.ts). */
 interface Paging {

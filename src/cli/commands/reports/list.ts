@@ -10,9 +10,8 @@ import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
 import { addVerdictOptions, checkVerdictFlags } from '../../verdicts/options.js';
 import type { AssertionSet } from '../../verdicts/rules.js';
-import { collectCheckIds, filterPages } from '../../check-filter.js';
+import { collectCheckIds, printByChecks } from '../../check-filter.js';
 import { UsageError } from '../../errors.js';
-import { ExitCode } from '../../exit-codes.js';
 
 function declareList(reports: ParentCommand) {
   const command = reports.command('list').alias('ls').description('List reports, one page at a time (or all of them with --all)');
@@ -42,12 +41,6 @@ Examples:
   $ rsapi reports list --project example.com -o csv --per-check > checks.csv`,
   );
   handle(invocation, command, (ctx, opts) => reportsListRun(ctx, opts));
-}
-
-/** `--failing-check title --passing-check http2`, as given. */
-function checkFlags(opts: ReportsListOptions): string {
-  const flags = [...(opts.failingCheck ?? []).map((id) => `--failing-check ${id}`), ...(opts.passingCheck ?? []).map((id) => `--passing-check ${id}`)];
-  return flags.join(' ');
 }
 
 /** Every check of `reports list` that needs no network: before anything is sent. Returns the assertions file read. */
@@ -89,16 +82,5 @@ export async function reportsListRun(ctx: CommandContext, opts: ReportsListOptio
   const gate = { ...opts, assertions, selection: { project: opts.project, search: opts.search } };
   const filter = opts.failingCheck || opts.passingCheck ? { failing: opts.failingCheck ?? [], passing: opts.passingCheck ?? [] } : undefined;
   if (!filter && !opts.perCheck) return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate, ci, paging, silences });
-  // phpRank has no filter by check: every page is read and filtered here, --limit counting the reports that match.
-  if (filter)
-    ctx.note(
-      `rsapi: ${checkFlags(opts)} ${filter.failing.length + filter.passing.length === 1 ? 'is' : 'are'} applied here, not by the service: reading every page`,
-    );
-  const asked = filter ? { ...paging, all: true, limit: undefined } : paging;
-  const seen = { read: 0, withChecks: 0 };
-  const pages = filterPages(ctx.client().reports.pages(params, asked), filter, filter ? paging.limit : undefined, seen);
-  const code = await printPages(ctx, 'report', pages, { gate, ci, paging: filter ? { ...paging, all: true } : paging, silences, perCheck: opts.perCheck });
-  if (seen.read === 0 || seen.withChecks > 0) return code;
-  ctx.note(`rsapi: the service sent no per-check results (\`results\`) with its reports, so ${filter ? checkFlags(opts) : '--per-check'} has nothing to read`);
-  return code === ExitCode.ok ? ExitCode.server : code;
+  return printByChecks(ctx, (asked) => ctx.client().reports.pages(params, asked), { filter, perCheck: opts.perCheck === true, gate, ci, paging, silences });
 }
