@@ -7,10 +7,10 @@ import { createListWriter, shownRecord, showsModel, writeRecord, type OutputOpti
 import { nearest } from '../suggest.js';
 import type { CommandContext } from './context.js';
 import type { CiReporter } from './ci/reporter.js';
-import { finishGate, Gate } from './gates.js';
+import { finishGate, Gate, type GateSetup } from './gates.js';
 import { preferSmallHeap } from './heap.js';
-import type { GateOptions } from './verb-options.js';
 import { NOUN, ofLast, PageReader } from './page-reader.js';
+import { PER_CHECK_FIELDS, perCheckRows } from '../output/per-check.js';
 
 /** How the pages were asked for (pagingOptions in verb-options.ts). */
 interface Paging {
@@ -24,22 +24,25 @@ export async function printPages(
   ctx: CommandContext,
   kind: RecordKind,
   pages: AsyncIterable<Page>,
-  options: { gate?: GateOptions; ci?: CiReporter; paging: Paging; silences?: ListSilences },
+  options: { gate?: GateSetup; ci?: CiReporter; paging: Paging; silences?: ListSilences; perCheck?: boolean },
 ): Promise<ExitCodeValue> {
   if (options.paging.all || options.paging.limit !== undefined) await preferSmallHeap();
   const out = new PageBuffer(ctx.io.stdout);
   // Notes about the output (columns left out) follow it on the screen, after the buffered table is flushed.
   const notices: string[] = [];
-  const writer = createListWriter(out, { ...ctx.outputOptions(kind), notice: (line) => void notices.push(line) });
+  // --per-check: one row per report and check, in columns of its own.
+  const shape = options.perCheck ? { fields: PER_CHECK_FIELDS } : {};
+  const writer = createListWriter(out, { ...ctx.outputOptions(kind), ...shape, notice: (line) => void notices.push(line) });
   const fields = new FieldCheck(ctx.globals.fields, ctx.outputOptions(kind));
   const reader = new PageReader(ctx, kind, options);
   // The whole list read (--all, or a gate) in an order the service may ignore (phpRank: generated_at): held, then
   // sorted here if the service did ignore it. A page or --limit is printed as received, with the warning.
   const order = options.paging.all && options.paging.limit === undefined ? options.silences?.clientOrder() : undefined;
   const held: ApiRecord[] | undefined = order ? [] : undefined;
-  const write = (record: ApiRecord) => {
+  const write = async (record: ApiRecord) => {
     fields.see(record);
-    return writer.write(record);
+    if (!options.perCheck) return writer.write(record);
+    for (const row of perCheckRows(record)) await writer.write(row);
   };
   await reader.read(pages, {
     record: (record) => (held ? void held.push(record) : write(record)),
@@ -70,7 +73,7 @@ export async function printRecord(
   ctx: CommandContext,
   kind: RecordKind,
   record: ApiRecord,
-  gateOptions: GateOptions = {},
+  gateOptions: GateSetup = {},
   ci?: CiReporter,
   shown?: (out: Sink) => Promise<void>,
 ): Promise<ExitCodeValue> {

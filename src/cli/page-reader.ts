@@ -6,8 +6,7 @@ import type { RecordKind } from '../output/index.js';
 import type { CiReporter } from './ci/reporter.js';
 import type { CommandContext } from './context.js';
 import type { ExitCodeValue } from './exit-codes.js';
-import { finishGate, Gate } from './gates.js';
-import type { GateOptions } from './verb-options.js';
+import { finishGate, Gate, type GateSetup } from './gates.js';
 import { startStatusLine } from './status-line.js';
 
 /** A record kind's noun, one and many: `1 report`, `no projects found`. */
@@ -15,7 +14,7 @@ export const NOUN: Record<RecordKind, [string, string]> = { report: ['report', '
 
 export interface PageReaderOptions {
   /** The gate's flags: every report is judged; without them nothing is. */
-  gate?: GateOptions;
+  gate?: GateSetup;
   /** CI files: every report becomes a case. */
   ci?: CiReporter;
   /** What was asked that the service may ignore (src/api/list-silences.ts). */

@@ -7,6 +7,7 @@ import { tempDir } from '../helpers/cli.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { runInProcess } from '../helpers/run.js';
 import { parseXml, type XmlElement } from '../helpers/xml.js';
+import { phprankReport, startReportServer } from '../helpers/phprank-checks.js';
 
 type Report = { id: number; url: string; project: string; results: Record<string, { passed: boolean; importance: string }> };
 
@@ -130,6 +131,39 @@ describe('--baseline with per-check results', () => {
     expect(stderr.split('\n').filter((line) => line.includes('not judged'))).toEqual([
       'rsapi: baseline not judged: the service sent no per-check results (`results`) with its reports, so --fail-on-new-failures cannot be judged',
     ]);
+  });
+});
+
+describe('--fail-on-new-failures and a report that lost its per-check results', () => {
+  it('fails (exit 10) a report whose answer has no per-check results where the baseline had them, names it, and fails its JUnit case', async () => {
+    const baseline = [phprankReport(1, 'example.com/a', ['title']), phprankReport(2, 'example.com/b', [])];
+    const path = join(dir.path, 'baseline.json');
+    writeFileSync(path, JSON.stringify(baseline));
+    const { results: _lost, ...withoutChecks } = phprankReport(2, 'example.com/b', []);
+    const server = await startReportServer([phprankReport(1, 'example.com/a', ['title']), withoutChecks]);
+    try {
+      const junit = join(dir.path, 'junit.xml');
+      const argv = ['reports', 'list', '--baseline', path, '--fail-on-new-failures', '--junit', junit, '-o', 'json'];
+      const { code, stderr } = await runInProcess({ argv, env: server.env });
+      expect(code, stderr).toBe(10);
+      expect(stderr).toMatch(
+        /^rsapi: baseline failed: .*checks: 0 newly failing, 0 fixed, 1 report with no per-check results now \(--fail-on-new-failures\)$/m,
+      );
+      expect(stderr).toContain('rsapi:   no per-check results now: example.com/b\n');
+      const cases = child(parseXml(readFileSync(junit, 'utf8')), 'testsuite')!.children.filter((c) => c.name === 'testcase');
+      const failed = cases.filter((c) => child(c, 'failure')).map((c) => c.attributes.name);
+      expect(failed).toEqual(['example.com/b']);
+      // The same answer with the checks still there passes.
+      const whole = await startReportServer(baseline);
+      try {
+        const passed = await runInProcess({ argv: ['reports', 'list', '--baseline', path, '--fail-on-new-failures', '-o', 'json'], env: whole.env });
+        expect(passed.code, passed.stderr).toBe(0);
+      } finally {
+        await whole.close();
+      }
+    } finally {
+      await server.close();
+    }
   });
 });
 

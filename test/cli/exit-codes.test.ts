@@ -100,11 +100,16 @@ const rows: CommandCase[] = [
     wantRequests: ['GET /reports', 'GET /reports', 'GET /reports'],
   },
   {
-    name: '10 when a gate fails, with the records still printed and one verdict line',
+    name: '10 when a gate fails, with the records still printed, one verdict line and the failing URLs named under it',
     argv: ['reports', 'list', '--result', 'bad', '--fail-on', 'bad'],
     wantCode: 10,
     wantStdout: (stdout) => expect(stdout.trim()).not.toBe(''),
-    wantStderr: (stderr) => expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^rsapi: gate failed: \d+ of \d+ reports are bad/)]),
+    wantStderr: (stderr) => {
+      const [verdict, ...named] = stderr.trim().split('\n');
+      expect(verdict).toMatch(/^rsapi: gate failed: \d+ of \d+ reports are bad/);
+      expect(named.length).toBeGreaterThan(0);
+      for (const line of named) expect(line).toMatch(/^rsapi: {3}(\S+: result bad, decent or better wanted|… and \d+ more)$/);
+    },
   },
   {
     name: '0 when the gate passes',

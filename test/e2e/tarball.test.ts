@@ -56,7 +56,7 @@ beforeAll(async () => {
   mock = await startMock();
   // The staging directory holds what the package's "files" and npm's own rules put in the tarball.
   mkdirSync(stage);
-  for (const name of ['package.json', 'README.md', 'bin', 'man']) cpSync(join(ROOT, name), join(stage, name), { recursive: true });
+  for (const name of ['package.json', 'README.md', 'bin', 'man', 'schema']) cpSync(join(ROOT, name), join(stage, name), { recursive: true });
   mkdirSync(join(stage, 'dist', 'chunks'), { recursive: true });
   for (const file of currentBuild()) cpSync(join(ROOT, 'dist', file), join(stage, 'dist', file));
   const types = freshDeclarations();
@@ -84,6 +84,11 @@ describe('the packed tarball', () => {
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules', 'rsapi', 'package.json'), 'utf8')) as { man: string[] };
     expect(manifest.man).toContain('./man/rsapi-reports-list.1');
     for (const page of manifest.man) expect(readFileSync(join(app, 'node_modules', 'rsapi', page), 'utf8')).toMatch(/^\.TH "RSAPI/m);
+  });
+
+  it('ships the JSON Schema of the assertions file where rsapi.config.json points ($schema: ./node_modules/rsapi/schema/...)', () => {
+    const schema = JSON.parse(readFileSync(join(app, 'node_modules', 'rsapi', 'schema', 'rsapi.config.schema.json'), 'utf8'));
+    expect(schema.$defs.rule.properties.checks.properties.title).toBeDefined();
   });
 
   it('holds the licence notices of the bundled packages and the source maps', () => {

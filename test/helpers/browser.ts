@@ -26,6 +26,7 @@ export interface Locator {
   textContent(): Promise<string | null>;
   getAttribute(name: string): Promise<string | null>;
   click(): Promise<void>;
+  check(): Promise<void>;
   focus(): Promise<void>;
   fill(value: string): Promise<void>;
   selectOption(value: string): Promise<unknown>;
@@ -36,7 +37,7 @@ export interface Locator {
 
 export interface Page {
   goto(url: string, options?: { waitUntil?: 'load' | 'domcontentloaded' }): Promise<unknown>;
-  locator(selector: string): Locator;
+  locator(selector: string, options?: { hasText?: string }): Locator;
   waitForSelector(selector: string, options?: { state?: 'attached' | 'visible' }): Promise<unknown>;
   evaluate<T>(body: string): Promise<T>;
   screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;

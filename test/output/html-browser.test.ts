@@ -11,6 +11,7 @@ import { tempDir } from '../helpers/cli.js';
 import { startHostileServer } from '../helpers/hostile-server.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { runInProcess } from '../helpers/run.js';
+import { phprankReport, startReportServer } from '../helpers/phprank-checks.js';
 
 const unavailable = await browserUnavailable();
 const dir = tempDir('rsapi-html-browser-');
@@ -192,12 +193,64 @@ describe.skipIf(unavailable !== undefined)('the HTML report in headless Chromium
       const first = (await checkRows.nth(0).textContent())!;
       expect(first).toContain(`${most} (`);
       expect(failing.get(first.slice(0, first.indexOf(first.match(/(high|medium|low|–)/)![0])))).toBe(most);
-      const link = page.locator('#reports tbody a').nth(0);
+      const link = page.locator('#reports tbody td.url a').nth(0);
       const shown = (await link.textContent())!;
       expect(shown).not.toMatch(/^https?:/);
       expect(await link.getAttribute('href')).toBe(new URL(`https://${shown}`).href);
     } finally {
       await mock.close();
+    }
+  });
+
+  it('per page: a failing row is marked and opens to its failed checks; "failing only"; the id links to the service; a 5,000-character URL does not widen the page', async () => {
+    const long = `example.com/${'very-long-path-segment/'.repeat(220)}end`;
+    const records = [
+      phprankReport(41, 'example.com/pricing', ['title', 'meta_description', 'http2']),
+      phprankReport(42, 'example.com/about', ['favicon']),
+      phprankReport(43, long, ['meta_description']),
+    ];
+    const server = await startReportServer(records);
+    try {
+      const rules = join(dir.path, 'rsapi.config.json');
+      writeFileSync(rules, JSON.stringify({ assert: [{ match: '**', checks: { meta_description: 'error' } }] }));
+      const file = join(dir.path, 'per-page.html');
+      const run = await runInProcess({ argv: ['reports', 'list', '--assert', rules, '--html', file, '-q'], env: { ...server.env, GITHUB_SHA: 'abc1234' } });
+      expect(run.code, run.stderr).toBe(10);
+      const { page, errors, requests } = await open(file);
+      expect(errors).toEqual([]);
+      expect(requests).toEqual([pathToFileURL(file).href]);
+      expect(await page.locator('dl.ran').textContent()).toBe(`Service${server.url}Commitabc1234`);
+      // No horizontal scroll, however long the URL: it wraps.
+      expect(await page.evaluate('document.documentElement.scrollWidth <= document.documentElement.clientWidth')).toBe(true);
+      const longLink = page.locator('#reports tbody tr', { hasText: 'very-long' }).locator('td.url a');
+      expect(await longLink.getAttribute('title')).toBe(long);
+      expect(await page.evaluate(`document.querySelector('#reports td.url a[title]').getBoundingClientRect().height < 100`)).toBe(true);
+      const pricing = page.locator('#reports tbody tr', { hasText: 'example.com/pricing' });
+      expect(await pricing.getAttribute('class')).toBe('failing');
+      expect(await page.locator('#reports tbody tr', { hasText: 'example.com/about' }).getAttribute('class')).toBeNull();
+      expect(await pricing.locator('td.id a').getAttribute('href')).toBe(`${server.url}/reports/41`);
+      expect(await pricing.locator('td.url a').getAttribute('href')).toBe('https://example.com/pricing');
+      // Enter on the row's button opens it: why it fails, then the failed checks in the words of reports show.
+      await pricing.locator('button.open').focus();
+      await page.keyboard.press('Enter');
+      expect(await pricing.locator('button.open').getAttribute('aria-expanded')).toBe('true');
+      const detail = page.locator('#reports tbody tr.detail');
+      expect(await detail.locator('ul.why li').allTextContents()).toEqual([`meta_description: missing (${rules}:1)`]);
+      expect(await detail.locator('p').textContent()).toBe('checks: 33 of 36 passed');
+      expect(await detail.locator('ul.checks li').allTextContents()).toEqual([
+        'high Meta description — missing',
+        'high Title: Welcome to the very long and repetitive home page title of our company website — too long (max 60)',
+        'medium HTTP/2 — failed',
+      ]);
+      await screenshot(page, 'opened-row.png');
+      // A click closes it again.
+      await pricing.locator('td.num').nth(1).click();
+      expect(await detail.count()).toBe(0);
+      await page.locator('#filter-failing').check();
+      expect(await page.locator('#table-status').textContent()).toBe('2 of 3 reports match.');
+      expect(await rowsOf(page).count()).toBe(2);
+    } finally {
+      await server.close();
     }
   });
 
@@ -262,8 +315,8 @@ describe.skipIf(unavailable !== undefined)('the HTML report in headless Chromium
     }
   });
 
-  it('10,000 reports: a file under 3 MB that opens (parsed, script run, first rows shown) within 1 s, more rows on scrolling, all of them to print', async () => {
-    const mock = await startMock({ seed: 10_000 });
+  it('10,000 reports with per-check detail: a file under 3 MB that opens (parsed, script run, first rows shown) within 1 s, more rows on scrolling, all of them to print', async () => {
+    const mock = await startMock({ flavor: 'phprank', seed: 10_000, rateLimit: 1_000_000 });
     try {
       const file = join(dir.path, 'big.html');
       const run = await runInProcess({ argv: ['reports', 'stats', '--html', file, '-o', 'json'], env: mock.env });

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { ApiRecord } from '../../src/api/decode.js';
 import { compareWithBaseline, newestByUrl, type Baseline } from '../../src/cli/ci/baseline.js';
 import { renderHtml } from '../../src/cli/ci/html.js';
-import { escapeHtml, html, jsonForScript, pageHref } from '../../src/cli/ci/html-markup.js';
+import { displayUrl, escapeHtml, html, jsonForScript, pageHref } from '../../src/cli/ci/html-markup.js';
+import { BUCKET_NAMES, htmlBucketOf } from '../../src/cli/ci/html-charts.js';
+import { REPORT_CSS } from '../../src/cli/ci/html-style.js';
 import { buildModel, tableData } from '../../src/cli/ci/html-model.js';
 import type { CiRun } from '../../src/cli/ci/run-record.js';
 import { startMock } from '../helpers/mock.js';
@@ -108,8 +110,8 @@ describe('the figures', () => {
     );
     expect(data.projects).toEqual(['p']);
     expect(data.rows).toEqual([
-      ['1', 'https://a.test/', 1, 0, 0, 90, null],
-      ['2', 'javascript:x', 0, 0, 2, 1, null],
+      ['1', 'https://a.test/', 1, 0, 0, 90, null, 0, [], 0, 0, 0],
+      ['2', 'javascript:x', 0, 0, 2, 1, null, 0, [], 0, 0, 0],
     ]);
   });
 });
@@ -201,3 +203,78 @@ describe('--html on the commands', () => {
     }
   });
 });
+
+describe('per page', () => {
+  it('a row carries whether it fails the run and why, and its failed checks indexed into shared tables', () => {
+    const failing = phpRank('example.com/a', 40, ['title', 'favicon'], ['charset']);
+    const run = runOf([failing, phpRank('example.com/b', 90, [], ['title'])]);
+    const cases = run.cases.map((c, index) => (index === 0 && c.kind === 'report' ? { ...c, gateFailures: ['title: missing (rules.json:3)'] } : c));
+    const data = tableData(buildModel({ ...run, cases }).reports, 'https://seo.example.net');
+    expect(data.service).toBe('https://seo.example.net');
+    expect(data.checks).toEqual([
+      ['favicon', 'Favicon', 'high'],
+      ['title', 'Title', 'high'],
+    ]);
+    const [a, b] = data.rows;
+    expect(a!.slice(7)).toEqual([1, [data.texts.indexOf('title: missing (rules.json:3)')], [0, 0, 1, 1, 0, 1], 1, 3]);
+    expect(data.texts[0]).toBe('');
+    expect(data.texts[1]).toBe('missing');
+    expect(b!.slice(7)).toEqual([0, [], [], 1, 1]);
+  });
+
+  it.each([
+    ['https://xn--bcher-kva.example/caf%C3%A9?q=%E2%9C%93', 'https://bücher.example/café?q=✓'],
+    ['example.com/a%2Fb%3Fc%25d', 'example.com/a%2Fb%3Fc%25d'],
+    ['example.com/%E0%A4', 'example.com/%E0%A4'],
+    ['https://user@xn--mnchen-3ya.example/', 'https://user@münchen.example/'],
+  ])('%s shows as %s (links keep the URL as sent)', (url, shown) => {
+    expect(displayUrl(url)).toBe(shown);
+  });
+
+  it('the histogram buckets follow the thresholds: 40-48 is bad, 49-59 decent, 79.3 good', () => {
+    expect(BUCKET_NAMES).toEqual(['0–9', '10–19', '20–29', '30–39', '40–48', '49–59', '60–69', '70–79', '80–89', '90–100']);
+    expect([0, 39.9, 40, 48.9, 49, 59.5, 60, 79, 79.3, 80, 89.9, 90, 100].map(htmlBucketOf)).toEqual([0, 3, 4, 4, 5, 5, 6, 7, 8, 8, 8, 9, 9]);
+    const page = renderHtml(runOf([phpRank('example.com/a', 45, []), phpRank('example.com/b', 49, [])]), 0);
+    expect(page).toContain('<g class="bar bad"><title>40–48: 1 report</title>');
+    expect(page).toContain('<g class="bar decent"><title>49–59: 1 report</title>');
+  });
+
+  it('the header says what ran: the service, the filters, the input, the commit', () => {
+    const page = renderHtml(
+      runOf([phpRank('example.com/a', 45, [])], {
+        ran: { service: 'https://seo.example.net', filters: ['--project example.com'], input: '--from-file urls.txt', commit: 'abc1234' },
+      }),
+      0,
+    );
+    expect(page).toContain(
+      '<dl class="ran"><div><dt>Service</dt><dd><a href="https://seo.example.net" rel="noopener noreferrer">https://seo.example.net</a></dd></div>' +
+        '<div><dt>Filters</dt><dd><code>--project example.com</code></dd></div><div><dt>Input</dt><dd><code>--from-file urls.txt</code></dd></div>' +
+        '<div><dt>Commit</dt><dd><code>abc1234</code></dd></div></dl>',
+    );
+  });
+
+  it('the decent colour passes WCAG AA (4.5:1) on the page and on cards, in the light and the dark scheme', () => {
+    const schemes = [...REPORT_CSS.matchAll(/:root\{([^}]*)\}/g)]
+      .slice(0, 2)
+      .map((m) => Object.fromEntries([...m[1]!.matchAll(/--([a-z-]+):(#[0-9a-f]{6}|#[0-9a-f]{3})\b/g)].map((v) => [v[1], v[2]])));
+    expect(schemes).toHaveLength(2);
+    for (const scheme of schemes) {
+      for (const background of ['bg', 'card', 'pass-bg', 'fail-bg'])
+        expect(contrast(scheme.decent!, scheme[background]!), `decent on ${background}`).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+});
+
+function luminance(color: string): number {
+  const hex = color.length === 4 ? `#${[...color.slice(1)].map((c) => c + c).join('')}` : color;
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+function contrast(a: string, b: string): number {
+  const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (high! + 0.05) / (low! + 0.05);
+}

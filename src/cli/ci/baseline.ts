@@ -10,6 +10,7 @@ import { readUserFile } from '../files.js';
 import { cappedLines } from '../../output/capped-list.js';
 import { reportIdentity } from '../../api/report-url.js';
 import { timestampOf } from '../../api/timestamps.js';
+import { reportChecks } from '../../api/checks.js';
 import { checkChange, countChanges, describeChecks, recordsHaveChecks, type CheckChange } from './check-changes.js';
 
 /** What is compared of a report. */
@@ -58,6 +59,11 @@ export interface BaselineComparison {
   baselineHasChecks: boolean;
   /** --fail-on-new-failures, and none of this run's reports carried per-check results: it cannot be judged (exit 8). */
   checksUnjudged: boolean;
+  /**
+   * URLs whose report carried per-check results in the baseline and carries none now, while others of the run do: with
+   * --fail-on-new-failures each fails, as the check gate fails a report with none (nothing can show it passes).
+   */
+  lostChecks: string[];
 }
 
 /** Reads and checks the file before any request: a usage error (exit 2) names what is wrong with it. */
@@ -146,6 +152,7 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
   const regressions: Regression[] = [];
   const newUrls: string[] = [];
   const checkChanges: CheckChange[] = [];
+  const lostChecks: string[] = [];
   let compared = 0;
   for (const [key, now] of current) {
     const before = baseline.byUrl.get(key);
@@ -156,6 +163,7 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
     compared++;
     const change = checkChange(now.url, before.record, now.record);
     if (change) checkChanges.push(change);
+    if (reportChecks(before.record) !== undefined && reportChecks(now.record) === undefined) lostChecks.push(now.url);
     const drop = before.score !== undefined && now.score !== undefined ? before.score - now.score : undefined;
     const rankBefore = rankOf(before.result);
     const rankNow = rankOf(now.result);
@@ -180,11 +188,12 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
     regressions,
     newUrls: newUrls.sort(),
     vanished: vanished.sort(),
-    failed: (options.maxDrop !== undefined && regressions.length > 0) || (failOnNewFailures && !checksUnjudged && newlyFailing),
+    failed: (options.maxDrop !== undefined && regressions.length > 0) || (failOnNewFailures && !checksUnjudged && (newlyFailing || lostChecks.length > 0)),
     checkChanges,
     failOnNewFailures,
     baselineHasChecks: baseline.hasChecks === true,
     checksUnjudged,
+    lostChecks: checksUnjudged ? [] : lostChecks.sort(),
   };
 }
 
@@ -244,6 +253,7 @@ export function baselineReport(comparison: BaselineComparison): string[] {
       'fixed',
       (c) => `${c.url}: ${describeChecks(c.fixed)}`,
     ),
+    ...listed(comparison.lostChecks, 'no per-check results now', (url) => url),
     ...listed(comparison.newUrls, 'new', (url) => url),
     ...listed(comparison.vanished, 'vanished', (url) => url),
   ];
@@ -273,8 +283,10 @@ function checksVerdict(comparison: BaselineComparison): string {
   if (!comparison.baselineHasChecks) return '';
   const { newFailures, fixed, urlsWithNewFailures } = countChanges(comparison.checkChanges);
   const on = newFailures > 0 ? ` on ${plural(urlsWithNewFailures, 'URL')}` : '';
+  const lost = comparison.lostChecks.length;
+  const without = lost > 0 ? `, ${plural(lost, 'report')} with no per-check results now` : '';
   const rule = comparison.failOnNewFailures ? ' (--fail-on-new-failures)' : ' (listed, not failed without --fail-on-new-failures)';
-  return `; checks: ${newFailures} newly failing${on}, ${fixed} fixed${rule}`;
+  return `; checks: ${newFailures} newly failing${on}, ${fixed} fixed${without}${rule}`;
 }
 
 function listed<T>(items: readonly T[], kind: string, describe: (item: T) => string): string[] {

@@ -2,13 +2,39 @@
 // Each is an image with a name (role="img", aria-labelledby); the numbers it shows are also on the page as text.
 import { plural } from '../../plural.js';
 import { labelForScore } from '../../api/report-model.js';
-import { BUCKETS } from '../../output/report-stats.js';
 import { html, type Markup } from './html-markup.js';
 
+/**
+ * The page's score buckets: about 10 points each, cut where the results are (bad < 49, decent 49-79, good > 79), so
+ * every bar is of one result and its colour says which: 40-48 is bad, 49-59 decent. (`reports stats` keeps its even
+ * 10-point buckets.)
+ */
+export const HTML_BUCKETS = [
+  { from: 0, to: 9 },
+  { from: 10, to: 19 },
+  { from: 20, to: 29 },
+  { from: 30, to: 39 },
+  { from: 40, to: 48 },
+  { from: 49, to: 59 },
+  { from: 60, to: 69 },
+  { from: 70, to: 79 },
+  { from: 80, to: 89 },
+  { from: 90, to: 100 },
+] as const;
+
+/** A score's bucket: by the result it has first (79.4 is good, so it joins 80-89), then by its points. */
+export function htmlBucketOf(score: number): number {
+  const first = { good: 8, decent: 5, bad: 0 }[labelForScore(score)];
+  const last = { good: HTML_BUCKETS.length - 1, decent: 7, bad: 4 }[labelForScore(score)];
+  let index = first;
+  while (index < last && score >= HTML_BUCKETS[index + 1]!.from) index++;
+  return index;
+}
+
 /** The histogram's buckets as people read them. */
-export const BUCKET_NAMES = BUCKETS.map(({ from, to }) => `${from}–${to}`);
-/** The result most scores of a bucket get (bad < 49, decent 49-79, good > 79): the bar's colour. */
-const BUCKET_RESULT = BUCKETS.map(({ from }) => labelForScore(from));
+export const BUCKET_NAMES = HTML_BUCKETS.map(({ from, to }) => `${from}–${to}`);
+/** The result of every score of a bucket: the bar's colour. */
+const BUCKET_RESULT = HTML_BUCKETS.map(({ from }) => labelForScore(from));
 
 const WIDTH = 640;
 const HEIGHT = 240;

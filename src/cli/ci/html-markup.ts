@@ -1,5 +1,6 @@
 // HTML built safely: a tagged template that escapes every interpolated string for text and quoted attributes,
 // links only to http: and https:, and JSON made fit to sit inside a <script> element.
+import { domainToUnicode } from 'node:url';
 import { showInvisible } from './escape.js';
 
 /** Markup already made safe: interpolated as it is. Anything else interpolated is text and gets escaped. */
@@ -54,10 +55,34 @@ export function pageHref(url: string): string | undefined {
   }
 }
 
-/** A link to the audited page when it is an http(s) page, else the URL as text. Both show the URL escaped. */
+/**
+ * A URL as people read it, for display only (links keep the URL as sent): an internationalised host in Unicode
+ * (`xn--bcher-kva.example` -> `bücher.example`), percent-escapes of UTF-8 text decoded (`/caf%C3%A9` -> `/café`).
+ * Escapes that would change what the URL says (`%2F`, `%3F`, `%23`, `%25`) and any that do not decode stay as they are.
+ */
+export function displayUrl(url: string): string {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)?([^/?#]*)(.*)$/is.exec(url);
+  if (!match) return url;
+  const [, scheme = '', host = '', rest = ''] = match;
+  const [, userinfo = '', hostname = host] = /^(.*@)?(.*)$/s.exec(host) ?? [];
+  const unicodeHost = /(^|\.)xn--/i.test(hostname) ? domainToUnicode(hostname) || hostname : hostname;
+  const decoded = rest.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run).replace(/[/?#%]/g, encodeURIComponent);
+    } catch {
+      return run;
+    }
+  });
+  return `${scheme}${userinfo}${unicodeHost}${decoded}`;
+}
+
+/** A link to the audited page when it is an http(s) page, else the URL as text. Both show the URL escaped, as people read it. */
 export function pageLink(url: string): Markup {
   const href = pageHref(url);
-  return href === undefined ? html`<span class="url">${url}</span>` : html`<a class="url" href="${href}" rel="noopener noreferrer">${url}</a>`;
+  const text = displayUrl(url);
+  return href === undefined
+    ? html`<span class="url" title="${url}">${text}</span>`
+    : html`<a class="url" href="${href}" rel="noopener noreferrer" title="${url}">${text}</a>`;
 }
 
 /**

@@ -1,16 +1,17 @@
 // The figures of the HTML report, worked out from the run record: counts, histogram, projects, lowest scores,
 // checks failed most, what changed since the baseline, and the compact rows the page's table is built from.
 import type { ApiRecord } from '../../api/decode.js';
-import { checkName, importanceRank } from '../../api/checks.js';
+import { checkName, failedChecks, importanceRank, reportChecks } from '../../api/checks.js';
+import { describeErrors, describeValue } from '../../output/check-lines.js';
 import { RESULTS, readReport, type ReportResult } from '../../api/report-model.js';
 import { timestampOf } from '../../api/timestamps.js';
 import type { CheckCount, CheckStats } from '../../output/check-stats.js';
-import { BUCKETS, bucketOf } from '../../output/report-stats.js';
 import { changeParts, type BaselineComparison } from './baseline.js';
 import { showInvisible } from './escape.js';
-import { pageHref } from './html-markup.js';
+import { HTML_BUCKETS, htmlBucketOf } from './html-charts.js';
+import { displayUrl, pageHref } from './html-markup.js';
 import { checkStatsOf } from './run-checks.js';
-import { projectOf, type CiRun, type ErrorCase, type ReportCase, type SkippedCase } from './run-record.js';
+import { caseFailures, projectOf, type CiRun, type ErrorCase, type ReportCase, type SkippedCase } from './run-record.js';
 
 /** How many lowest scores, regressions (and check changes), URLs, projects and checks are listed before the rest is cut or folded. */
 export const HTML_LIMITS = { lowest: 10, regressions: 100, urls: 200, projects: 100, checks: 12 } as const;
@@ -24,6 +25,10 @@ export interface ReportView {
   score: number | undefined;
   /** Milliseconds since the epoch, when the service said when it was generated. */
   generated: number | undefined;
+  /** Why it fails the run (a gate, an assertion, the baseline); empty when it passes. */
+  failures: string[];
+  /** The report as the service sent it: its per-check results for the row's detail. */
+  record?: ApiRecord;
 }
 
 export interface ProjectFigures {
@@ -53,7 +58,7 @@ export interface HtmlModel {
   counts: Record<ReportResult | 'none', number>;
   errors: ErrorCase[];
   skipped: SkippedCase[];
-  /** Reports per 10-point bucket: 0-9, 10-19, … 90-100. */
+  /** Reports per bucket of HTML_BUCKETS: 0-9, … 40-48, 49-59, … 90-100. */
   histogram: number[];
   scores: { count: number; mean: number | undefined; median: number | undefined };
   projects: ProjectFigures[];
@@ -66,7 +71,7 @@ export interface HtmlModel {
 /** `checks`: the run's per-check counts. */
 export function buildModel(run: CiRun, checks: CheckStats = checkStatsOf(run)): HtmlModel {
   const reportCases = run.cases.filter((c): c is ReportCase => c.kind === 'report');
-  const reports = reportCases.map((c) => viewOf(c.record, c.url));
+  const reports = reportCases.map((c) => ({ ...viewOf(c.record, c.url), failures: caseFailures(c, run), record: c.record }));
   const scored = reports.flatMap((r) => (r.score === undefined ? [] : [r.score]));
   return {
     reports,
@@ -88,7 +93,7 @@ export function buildModel(run: CiRun, checks: CheckStats = checkStatsOf(run)): 
 export function viewOf(record: ApiRecord, url: string): ReportView {
   const { label, score } = readReport(record);
   const id = typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : '';
-  return { id, url, project: projectOf(record), label, score, generated: timestampOf(record.generated_at) };
+  return { id, url, project: projectOf(record), label, score, generated: timestampOf(record.generated_at), failures: [] };
 }
 
 function countResults(reports: ReportView[]): HtmlModel['counts'] {
@@ -98,8 +103,8 @@ function countResults(reports: ReportView[]): HtmlModel['counts'] {
 }
 
 function histogramOf(scores: number[]): number[] {
-  const buckets = BUCKETS.map(() => 0);
-  for (const score of scores) buckets[bucketOf(score)]!++;
+  const buckets = HTML_BUCKETS.map(() => 0);
+  for (const score of scores) buckets[htmlBucketOf(score)]!++;
   return buckets;
 }
 
@@ -160,33 +165,74 @@ function compareText(a: string, b: string): number {
 
 /**
  * One table row as the page's script reads it, kept small for 10,000 reports:
- * [id, url shown, link (0: none, 1: the URL itself, or the href), project index, result index (-1: none), score, generated ms].
+ * [id, url shown, link (0: none, 1: the URL itself, or the href), project index, result index (-1: none), score,
+ * generated ms, failing (1: it fails the run), why (indexes into `texts`), the failed checks (per check: its index into
+ * `checks`, the value's and the errors' indexes into `texts`; 0: no per-check results), checks passed, checks in all].
  */
-export type RowData = [string, string, 0 | 1 | string, number, number, number | null, number | null];
+export type RowData = [string, string, 0 | 1 | string, number, number, number | null, number | null, 0 | 1, number[], number[] | 0, number, number];
 
 export interface TableData {
   projects: string[];
   results: readonly string[];
+  /** The checks rows name: [id, name in words, importance]. */
+  checks: [string, string, string][];
+  /** Every text of the rows' details once (a check's value, what was wrong, why a report fails). */
+  texts: string[];
+  /** The service's origin: the id links to `{service}/reports/{id}`, the report's page there. */
+  service?: string;
   rows: RowData[];
 }
 
 /** Every report for the page's table: text shown with its invisible characters escaped, as the rest of the page. */
-export function tableData(reports: ReportView[]): TableData {
+export function tableData(reports: ReportView[], service?: string): TableData {
   const projects: string[] = [];
   const projectIndex = new Map<string, number>();
+  const checks: TableData['checks'] = [];
+  const checkIndex = new Map<string, number>();
+  const texts: string[] = [];
+  const textIndex = new Map<string, number>();
   const shown = (text: string) => showInvisible(text, { keepNewlines: false });
+  const indexOf = <T>(key: string, map: Map<string, number>, list: T[], item: () => T) => {
+    let index = map.get(key);
+    if (index === undefined) {
+      index = list.push(item()) - 1;
+      map.set(key, index);
+    }
+    return index;
+  };
+  const text = (value: string) => indexOf(value, textIndex, texts, () => value);
   const rows = reports.map((report): RowData => {
     const project = shown(report.project ?? '');
-    let index = projectIndex.get(project);
-    if (index === undefined) {
-      index = projects.push(project) - 1;
-      projectIndex.set(project, index);
-    }
-    const text = shown(report.url);
+    const index = indexOf(project, projectIndex, projects, () => project);
+    const urlText = shown(displayUrl(report.url));
     const href = pageHref(report.url);
-    const link = href === undefined ? 0 : href === text ? 1 : href;
+    const link = href === undefined ? 0 : href === urlText ? 1 : href;
     const result = report.label === undefined ? -1 : RESULTS.indexOf(report.label);
-    return [shown(report.id), text, link, index, result, report.score ?? null, report.generated ?? null];
+    const outcomes = report.record === undefined ? undefined : reportChecks(report.record);
+    const detail =
+      outcomes === undefined
+        ? 0
+        : failedChecks(outcomes).flatMap((check) => [
+            indexOf(check.id, checkIndex, checks, () => [shown(check.id), shown(checkName(check.id)), check.importance ?? ''] as [string, string, string]),
+            text(describeValue(check.value)),
+            text(describeErrors(check.errors)),
+          ]);
+    const passed = outcomes?.filter((check) => check.passed).length ?? 0;
+    const why = report.failures.map((failure) => text(shown(failure)));
+    return [
+      shown(report.id),
+      urlText,
+      link,
+      index,
+      result,
+      report.score ?? null,
+      report.generated ?? null,
+      report.failures.length > 0 ? 1 : 0,
+      why,
+      detail,
+      passed,
+      outcomes?.length ?? 0,
+    ];
   });
-  return { projects, results: RESULTS, rows };
+  return { projects, results: RESULTS, checks, texts, ...(service === undefined ? {} : { service }), rows };
 }

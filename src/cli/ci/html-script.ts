@@ -29,6 +29,7 @@ export function reportPageScript(): void {
   const body = table.tBodies[0]!;
   const search = document.getElementById('filter-text') as HTMLInputElement;
   const resultFilter = document.getElementById('filter-result') as HTMLSelectElement;
+  const failingFilter = document.getElementById('filter-failing') as HTMLInputElement | null;
   const status = document.getElementById('table-status')!;
   const more = document.getElementById('table-more')!;
   const headers = Array.from(table.tHead!.rows[0]!.cells);
@@ -58,19 +59,104 @@ export function reportPageScript(): void {
     return td;
   }
 
+  /** The row's detail: why it fails the run, then its failed checks (name, importance, value, what was wrong), as `reports show` says them. */
+  function detailElement(row: Row): HTMLTableRowElement {
+    const tr = document.createElement('tr');
+    tr.className = 'detail';
+    const td = document.createElement('td');
+    td.colSpan = headers.length;
+    if (row[8].length > 0) {
+      const why = document.createElement('ul');
+      why.className = 'why';
+      for (const index of row[8]) {
+        const li = document.createElement('li');
+        li.textContent = data.texts[index]!;
+        why.append(li);
+      }
+      td.append(why);
+    }
+    const summary = document.createElement('p');
+    if (row[9] === 0) summary.textContent = 'No per-check results: the service sent none with this report.';
+    else {
+      summary.textContent = `checks: ${row[10]} of ${row[11]} passed`;
+      const list = document.createElement('ul');
+      list.className = 'checks';
+      const detail = row[9];
+      for (let index = 0; index < detail.length; index += 3) {
+        const [id, name, importance] = data.checks[detail[index]!]!;
+        const value = data.texts[detail[index + 1]!]!;
+        const wrong = data.texts[detail[index + 2]!]!;
+        const li = document.createElement('li');
+        const level = document.createElement('span');
+        level.className = `importance ${importance || 'unknown'}`;
+        level.textContent = importance || '?';
+        const title = document.createElement('strong');
+        title.textContent = name;
+        title.title = id;
+        li.append(level, ' ', title);
+        if (value !== '') li.append(`: ${value}`);
+        if (wrong !== '') li.append(` — ${wrong}`);
+        list.append(li);
+      }
+      td.append(summary, list);
+    }
+    if (row[9] === 0) td.append(summary);
+    tr.append(td);
+    return tr;
+  }
+
+  function toggle(tr: HTMLTableRowElement, row: Row, button: HTMLButtonElement): void {
+    const open = button.getAttribute('aria-expanded') === 'true';
+    button.setAttribute('aria-expanded', String(!open));
+    if (open) tr.nextElementSibling?.remove();
+    else tr.after(detailElement(row));
+  }
+
   function rowElement(row: Row): HTMLTableRowElement {
     const tr = document.createElement('tr');
-    tr.append(cell(row[0], 'num'));
+    if (row[7] === 1) tr.className = 'failing';
+    const idCell = cell('', 'num id');
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'open';
+    button.setAttribute('aria-expanded', 'false');
+    button.setAttribute('aria-label', `Failed checks of report ${row[0]}`);
+    button.addEventListener('click', (event) => {
+      event.stopPropagation();
+      toggle(tr, row, button);
+    });
+    idCell.append(button);
+    if (data.service !== undefined && row[0] !== '') {
+      const link = document.createElement('a');
+      link.href = `${data.service}/reports/${encodeURIComponent(row[0])}`;
+      link.rel = 'noopener noreferrer';
+      link.textContent = row[0];
+      link.title = 'This report on the service';
+      idCell.append(link);
+    } else idCell.append(row[0]);
+    if (row[7] === 1) {
+      const mark = document.createElement('span');
+      mark.className = 'failing-mark';
+      mark.textContent = 'failing';
+      idCell.append(mark);
+    }
+    tr.append(idCell);
+    tr.addEventListener('click', (event) => {
+      if ((event.target as Element).closest('a')) return;
+      toggle(tr, row, button);
+    });
     const urlCell = document.createElement('td');
     urlCell.className = 'url';
-    if (row[2] === 0) urlCell.textContent = row[1];
-    else {
-      const link = document.createElement('a');
-      link.href = row[2] === 1 ? row[1] : row[2];
-      link.rel = 'noopener noreferrer';
-      link.textContent = row[1];
-      urlCell.append(link);
+    // A URL of thousands of characters shows its first lines; the whole is in the title.
+    const url = document.createElement(row[2] === 0 ? 'span' : 'a');
+    url.className = 'clamp';
+    if (url instanceof HTMLAnchorElement) {
+      url.href = row[2] === 1 ? row[1] : (row[2] as string);
+      url.rel = 'noopener noreferrer';
     }
+    url.textContent = row[1];
+    if (row[1].length > 120) url.title = row[1];
+    urlCell.append(url);
     tr.append(urlCell, cell(data.projects[row[3]]!));
     const result = data.results[row[4]];
     const resultCell = cell('');
@@ -109,6 +195,7 @@ export function reportPageScript(): void {
     for (let index = 0; index < rows.length; index++) {
       const row = rows[index]!;
       if (result !== '' && (data.results[row[4]] ?? 'none') !== result) continue;
+      if (failingFilter?.checked && row[7] !== 1) continue;
       if (text !== '' && !haystacks![index]!.includes(text)) continue;
       shown.push(index);
     }
@@ -139,6 +226,7 @@ export function reportPageScript(): void {
   });
   search.addEventListener('input', apply);
   resultFilter.addEventListener('change', apply);
+  failingFilter?.addEventListener('change', apply);
   more.querySelector('button')?.addEventListener('click', () => renderMore());
   window.addEventListener('beforeprint', () => {
     renderMore(true);

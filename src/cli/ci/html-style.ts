@@ -2,7 +2,7 @@
 
 export const REPORT_CSS = `
 :root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--card:#f6f8fa;--accent:#0969da;
---good:#1a7f37;--decent:#9a6700;--bad:#cf222e;--none:#818b98;--pass-bg:#dafbe1;--fail-bg:#ffebe9}
+--good:#1a7f37;--decent:#8a5c00;--bad:#cf222e;--none:#818b98;--pass-bg:#dafbe1;--fail-bg:#ffebe9}
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--card:#151b23;
 --accent:#4493f8;--good:#3fb950;--decent:#d29922;--bad:#f85149;--none:#9198a1;--pass-bg:#12261e;--fail-bg:#2d1619}}
 *{box-sizing:border-box}
@@ -54,7 +54,29 @@ caption{text-align:left;color:var(--muted);font-size:.9rem;padding-bottom:4px}
 th,td{padding:5px 10px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 th{font-weight:600;white-space:nowrap}
 .num{text-align:right}
-td.url{overflow-wrap:break-word}
+td.url,.url,ul.urls li,.verdict li,dd,caption,td.message{overflow-wrap:anywhere}
+#reports td.url{max-width:40em}
+.clamp{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:3;line-clamp:3;overflow:hidden}
+@media print{.clamp{display:inline;-webkit-line-clamp:none}}
+dl.ran{display:flex;flex-wrap:wrap;gap:4px 20px;margin:8px 0 0;color:var(--muted)}
+dl.ran div{display:flex;gap:6px;min-width:0}
+dl.ran dt{font-weight:600}
+dl.ran dd{margin:0}
+#reports td.id{white-space:nowrap}
+button.open{background:none;border:0;padding:0 6px 0 0;cursor:pointer;color:var(--muted)}
+button.open::before{content:"\\25B8";display:inline-block}
+button.open[aria-expanded=true]::before{transform:rotate(90deg)}
+#reports tbody tr:not(.detail){cursor:pointer}
+tr.failing td:first-child{box-shadow:inset 4px 0 var(--bad)}
+.failing-mark{display:block;font-size:.75rem;color:var(--bad);font-weight:600}
+tr.detail td{background:var(--card);padding:8px 14px 10px}
+tr.detail p{margin:0 0 4px}
+tr.detail ul{margin:0 0 6px;padding-left:20px}
+ul.why li{color:var(--bad)}
+ul.checks li{overflow-wrap:anywhere}
+.importance{display:inline-block;min-width:4.2em;font-size:.8rem;color:var(--muted)}
+.importance.high{color:var(--bad);font-weight:600}
+.controls label.check{flex-direction:row;align-items:center;gap:6px;color:var(--fg);font-size:1rem}
 .table-wrap{overflow-x:auto}
 #reports-wrap{overflow-x:visible}
 td.date{white-space:nowrap}
@@ -98,7 +120,7 @@ td.url{overflow-wrap:anywhere}
 }
 @media print{
 :root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--card:#fff;--accent:#000;--pass-bg:#fff;--fail-bg:#fff;
---good:#1a7f37;--decent:#9a6700;--bad:#cf222e;--none:#818b98}
+--good:#1a7f37;--decent:#8a5c00;--bad:#cf222e;--none:#818b98}
 .result::before,.meter,.meter>span,svg{-webkit-print-color-adjust:exact;print-color-adjust:exact}
 body{font-size:10.5pt}
 main{max-width:none;padding:0}

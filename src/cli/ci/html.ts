@@ -47,10 +47,10 @@ ${projectsSection(model)}
 ${baselineSection(model)}
 ${checksSection(model)}
 ${notCreatedSection(model)}
-${tableSection(model)}
+${tableSection(model, run.ran?.service !== undefined)}
 <footer><p>Written by rsapi ${VERSION}. This file is whole: it loads nothing from the network. Times are shown in your time zone; hover for UTC.</p></footer>
 </main>
-<script type="application/json" id="rsapi-data">${raw(jsonForScript(tableData(model.reports)))}</script>
+<script type="application/json" id="rsapi-data">${raw(jsonForScript(tableData(model.reports, run.ran?.service)))}</script>
 <script>${raw(script)}</script>
 </body>
 </html>
@@ -70,7 +70,21 @@ function header(run: CiRun, exitCode: number, model: HtmlModel): Markup {
 <h1><code>rsapi ${run.command}</code></h1>
 ${verdictBox(run, exitCode, model)}
 <p class="meta">Started ${timeOf(run.startedAt.getTime())}, took ${formatSeconds(run.seconds)}; ${plural(model.reports.length, 'report')}.${share}</p>
+${whatRan(run)}
 </header>`;
+}
+
+/** What ran: the service, the filters, the input, the CI commit; each only when known. */
+function whatRan(run: CiRun): Markup {
+  const ran = run.ran;
+  const items: [string, Markup | string][] = [];
+  if (ran?.service) items.push(['Service', html`<a href="${ran.service}" rel="noopener noreferrer">${ran.service}</a>`]);
+  if (ran?.filters && ran.filters.length > 0) items.push(['Filters', html`<code>${ran.filters.join(' ')}</code>`]);
+  if (ran?.input) items.push(['Input', html`<code>${ran.input}</code>`]);
+  if (run.share) items.push(['Shard', `${run.share.index} of ${run.share.count}`]);
+  if (ran?.commit) items.push(['Commit', html`<code>${ran.commit}</code>`]);
+  if (items.length === 0) return html``;
+  return html`<dl class="ran">${items.map(([name, value]) => html`<div><dt>${name}</dt><dd>${value}</dd></div>`)}</dl>`;
 }
 
 /** Passed or failed and why; a run nothing judged (no gate, no baseline gate, every URL created) says so instead. */
@@ -126,7 +140,7 @@ function scoresSection(model: HtmlModel): Markup {
 <h2 id="scores-title">Scores</h2>
 <figure>
 ${histogramSvg(model.histogram, 'histogram-caption')}
-<figcaption id="histogram-caption">Reports per 10 points of score (${figures}). Colours: bad below 49, decent 49–79, good above 79.</figcaption>
+<figcaption id="histogram-caption">Reports per score bucket (${figures}), cut where the results are: bad below 49, decent 49–79, good above 79.</figcaption>
 </figure>
 <details><summary>The numbers</summary><table class="compact"><caption>Reports per score bucket</caption>${tableHead(
     ['score', 'reports'],
@@ -281,7 +295,8 @@ const COLUMNS = [
   ['generated', ''],
 ] as const;
 
-function tableSection(model: HtmlModel): Markup {
+function tableSection(model: HtmlModel, linked: boolean): Markup {
+  const failing = model.reports.filter((report) => report.failures.length > 0).length;
   const results = [...RESULTS.map((result) => [result, result]), ['none', 'no result']];
   const options = results.map(([value, name]) => html`<option value="${value}">${name}</option>`);
   return html`<section aria-labelledby="all-title">
@@ -289,7 +304,11 @@ function tableSection(model: HtmlModel): Markup {
 <div class="controls" role="search">
 <label>Find (URL, project or id)<input type="search" id="filter-text" autocomplete="off" spellcheck="false"></label>
 <label>Result<select id="filter-result"><option value="">all results</option>${options}</select></label>
+${failing > 0 ? html`<label class="check"><input type="checkbox" id="filter-failing"> Failing only (${failing})</label>` : ''}
 </div>
+<p class="note">Open a row (click it, or Enter on its button) for the checks it failed${failing > 0 ? ' and why it fails the run' : ''}${
+    linked ? '; the id links to the report on the service, the URL to the page audited' : ''
+  }.</p>
 <p id="table-status" role="status" aria-live="polite">${plural(model.reports.length, 'report')}.</p>
 <div class="table-wrap" id="reports-wrap"><table id="reports"><caption class="visually-hidden">Every report of the run; the column buttons sort it</caption>
 <thead><tr>${COLUMNS.map(([name, className]) => html`<th scope="col" class="${className}"><button type="button">${name}</button></th>`)}</tr></thead>

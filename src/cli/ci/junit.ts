@@ -2,9 +2,9 @@
 import { stringifyJson } from '../../api/json.js';
 import { formatScore, readReport } from '../../api/report-model.js';
 import { describeChange } from './baseline.js';
-import { describeChecks, reportCheckLines } from './check-changes.js';
+import { reportCheckLines } from './check-changes.js';
 import { xmlAttribute as attr, xmlText as text } from './escape.js';
-import { projectOf, type CiCase, type CiRun, type ReportCase } from './run-record.js';
+import { caseFailures as failuresOf, projectOf, type CiCase, type CiRun, type ReportCase } from './run-record.js';
 
 /**
  * One <testsuites> holding one <testsuite> (the command), one <testcase> per report: name the URL, classname
@@ -65,16 +65,6 @@ function testcase(c: CiCase, run: CiRun): string {
   }
   lines.push(`      <system-out>${text(systemOut(c))}</system-out>`, '    </testcase>');
   return lines.join('\n');
-}
-
-/** The gate's reasons, and the baseline's when --max-drop makes it a gate. */
-function failuresOf(c: ReportCase, run: CiRun): string[] {
-  const failures = [...c.gateFailures];
-  if (c.regression && run.baseline?.maxDrop !== undefined) failures.push(`regressed: ${describeChange(c.regression)} (--max-drop ${run.baseline.maxDrop})`);
-  if (c.checkChange && c.checkChange.newFailures.length > 0 && run.baseline?.failOnNewFailures) {
-    failures.push(`new failures since the baseline: ${describeChecks(c.checkChange.newFailures)} (--fail-on-new-failures)`);
-  }
-  return failures;
 }
 
 function systemOut(c: ReportCase): string {

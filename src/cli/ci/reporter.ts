@@ -13,7 +13,7 @@ import { recordsHaveChecks } from './check-changes.js';
 import { checkOutputPath } from './report-files.js';
 import { checkRunFiles, type RunFile } from '../run-files.js';
 import type { CheckStats } from '../../output/check-stats.js';
-import type { CiCase, CiRun } from './run-record.js';
+import type { CiCase, CiRun, RunDescription } from './run-record.js';
 import type { SelectedShare } from './shard.js';
 
 export function addCiOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
@@ -25,6 +25,15 @@ export function addCiOptions<Args extends unknown[], Opts extends OptionValues, 
 }
 
 export type CiFlags = DeclaredOptions<typeof addCiOptions<[], {}, {}>>;
+
+/** What chose the reports, as the verbs' options name it: the HTML page's header says what ran. */
+export interface RunInputs {
+  project?: string;
+  search?: string;
+  result?: string;
+  fromFile?: string;
+  fromSitemap?: string;
+}
 
 /** The files of a run that has no gate or baseline (`reports stats`): --summary and --html. */
 export function addStatsFileOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
@@ -80,7 +89,7 @@ export class CiReporter {
 
   private constructor(
     private readonly command: string,
-    private readonly flags: CiFlags,
+    private readonly flags: CiFlags & RunInputs,
     private readonly baseline: Baseline | undefined,
   ) {}
 
@@ -88,7 +97,7 @@ export class CiReporter {
    * Before any request, once the verb's validate step has checked the flags (checkCiFlags): the baseline read and
    * checked (exit 2 if it is not one). Undefined without CI flags.
    */
-  static async prepare(command: string, flags: CiFlags): Promise<CiReporter | undefined> {
+  static async prepare(command: string, flags: CiFlags & RunInputs): Promise<CiReporter | undefined> {
     if (flags.junit === undefined && flags.summary === undefined && flags.html === undefined && flags.baseline === undefined) return undefined;
     const baseline = flags.baseline === undefined ? undefined : await loadBaseline(flags.baseline);
     if (baseline && flags.failOnNewFailures && !baseline.hasChecks) {
@@ -112,6 +121,20 @@ export class CiReporter {
     this.cases.push({ kind: 'skipped', url, reason });
   }
 
+  /** The service, the filters, the input and the CI commit, for the HTML page's header. */
+  private describeRun(ctx: CommandContext): RunDescription {
+    const { project, search, result, fromFile, fromSitemap } = this.flags;
+    const filters = [
+      project === undefined ? undefined : `--project ${project}`,
+      search === undefined ? undefined : `--search ${search}`,
+      result === undefined ? undefined : `--result ${result}`,
+    ].filter((f): f is string => f !== undefined);
+    const input = fromFile !== undefined ? `--from-file ${fromFile}` : fromSitemap !== undefined ? `--from-sitemap ${fromSitemap}` : undefined;
+    const env = ctx.io.env;
+    const commit = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.BUILD_VCS_NUMBER;
+    return { service: serviceOrigin(ctx), filters, input, commit: commit?.trim() ? commit.trim() : undefined };
+  }
+
   /**
    * Compares with the baseline (its verdict on stderr), writes the JUnit file and appends the summary.
    * Returns the run's exit code: `code` as the command had it, or 10 when it was 0 and the baseline failed.
@@ -131,6 +154,7 @@ export class CiReporter {
       cases: this.cases,
       share: this.share,
       gate: { active: gate.active, failed: gate.failed, verdict: gate.verdict().replace(/^rsapi: /, '') },
+      ran: this.describeRun(ctx),
     };
     if (this.baseline) {
       const records = this.cases.flatMap((c) => (c.kind === 'report' ? [c.record] : []));
@@ -171,5 +195,19 @@ export class CiReporter {
       await files.writeFileAtomically(this.flags.html, renderHtml(run, exitCode, checkStats()), ctx.secrets);
     }
     return exitCode;
+  }
+}
+
+/** phpRank's web pages are under the base URL without /api/v1 (`https://seo.example.net/reports/12`); none when not known. */
+function serviceOrigin(ctx: CommandContext): string | undefined {
+  try {
+    const base = ctx.settings().baseUrl;
+    if (base === undefined) return undefined;
+    const url = new URL(base);
+    url.username = '';
+    url.password = '';
+    return `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/api\/v\d+$/, '')}`;
+  } catch {
+    return undefined;
   }
 }

@@ -1,7 +1,7 @@
 // What a CI run processed, report by report: the one input of the JUnit file, the Markdown summary and the baseline check.
 import type { ApiRecord } from '../../api/decode.js';
-import type { BaselineComparison, Regression } from './baseline.js';
-import type { CheckChange } from './check-changes.js';
+import { describeChange, type BaselineComparison, type Regression } from './baseline.js';
+import { describeChecks, type CheckChange } from './check-changes.js';
 import type { ShareInfo } from './shard.js';
 
 /** A report the run read or created. */
@@ -46,6 +46,18 @@ export interface GateOutcome {
   verdict: string;
 }
 
+/** What ran, for the HTML page's header: where, with which filters, on what input, at which commit. */
+export interface RunDescription {
+  /** The service's origin (the base URL without /api/v1): reports link to their page there, `{service}/reports/{id}`. */
+  service?: string;
+  /** The flags that chose the reports (`--project example.com`, `--result bad`). */
+  filters?: string[];
+  /** The input: `--from-file urls.txt`, `--from-sitemap https://…`. */
+  input?: string;
+  /** The CI commit (GITHUB_SHA, CI_COMMIT_SHA), when present. */
+  commit?: string;
+}
+
 export interface CiRun {
   /** `reports create`, `reports list`, `reports show`. */
   command: string;
@@ -55,8 +67,22 @@ export interface CiRun {
   share?: ShareInfo;
   gate: GateOutcome;
   baseline?: BaselineComparison;
+  ran?: RunDescription;
 }
 
 export function projectOf(record: ApiRecord): string | undefined {
   return typeof record.project === 'string' && record.project !== '' ? record.project : undefined;
+}
+
+/** Why a report fails the run: the gate's and the assertions' reasons, and the baseline's when a flag makes it a gate. */
+export function caseFailures(c: ReportCase, run: CiRun): string[] {
+  const failures = [...c.gateFailures];
+  if (c.regression && run.baseline?.maxDrop !== undefined) failures.push(`regressed: ${describeChange(c.regression)} (--max-drop ${run.baseline.maxDrop})`);
+  if (c.checkChange && c.checkChange.newFailures.length > 0 && run.baseline?.failOnNewFailures) {
+    failures.push(`new failures since the baseline: ${describeChecks(c.checkChange.newFailures)} (--fail-on-new-failures)`);
+  }
+  if (run.baseline?.failOnNewFailures && run.baseline.lostChecks.includes(c.url)) {
+    failures.push('no per-check results, where the baseline had them (--fail-on-new-failures)');
+  }
+  return failures;
 }

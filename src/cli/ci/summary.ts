@@ -141,8 +141,12 @@ export function verdictReasons(run: CiRun, errors: number): string[] {
   }
   if (run.baseline?.failOnNewFailures) {
     const { newFailures, urlsWithNewFailures } = countChanges(run.baseline.checkChanges);
-    const outcome = run.baseline.checksUnjudged ? 'not judged (no per-check results)' : newFailures > 0 ? 'failed' : 'passed';
-    reasons.push(`checks against the baseline ${outcome}: ${newFailures} newly failing on ${plural(urlsWithNewFailures, 'URL')} (--fail-on-new-failures)`);
+    const lost = run.baseline.lostChecks.length;
+    const outcome = run.baseline.checksUnjudged ? 'not judged (no per-check results)' : newFailures > 0 || lost > 0 ? 'failed' : 'passed';
+    const without = lost > 0 ? `, ${plural(lost, 'report')} with no per-check results now` : '';
+    reasons.push(
+      `checks against the baseline ${outcome}: ${newFailures} newly failing on ${plural(urlsWithNewFailures, 'URL')}${without} (--fail-on-new-failures)`,
+    );
   }
   if (errors > 0) reasons.push(`${plural(errors, 'URL')} could not be created`);
   if (reasons.length === 0) reasons.push('no gate set (--fail-on, --min-score, --baseline with --max-drop)');

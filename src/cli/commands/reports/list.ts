@@ -8,11 +8,19 @@ import { reportListSilences } from '../../../api/list-silences.js';
 import { addGateOptions, addPagingOptions, addSortOption, pagingOptions } from '../../verb-options.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
+import { addVerdictOptions, checkVerdictFlags, verdictFiles } from '../../verdicts/options.js';
+import type { AssertionSet } from '../../verdicts/rules.js';
+import { collectCheckIds, printByChecks } from '../../check-filter.js';
+import { UsageError } from '../../errors.js';
 
 export function declareList(reports: ParentCommand) {
   const command = reports.command('list').alias('ls').description('List reports, one page at a time (or all of them with --all)');
-  const filtered = addReportFilterOptions(command).addOption(new Option('--sort-by <field>', 'sort field').choices(REPORT_SORT_FIELDS));
-  return addCiOptions(addGateOptions(addPagingOptions(addSortOption(filtered))));
+  const filtered = addReportFilterOptions(command)
+    .addOption(new Option('--sort-by <field>', 'sort field').choices(REPORT_SORT_FIELDS))
+    .option('--failing-check <id>', 'only reports that fail this check (repeatable; filtered here, so every page is read)', collectCheckIds)
+    .option('--passing-check <id>', 'only reports that pass this check (repeatable; filtered here, so every page is read)', collectCheckIds)
+    .option('--per-check', 'with -o csv, tsv or ndjson: one row per report and check (id, url, check, importance, passed, value)');
+  return addVerdictOptions(addCiOptions(addGateOptions(addPagingOptions(addSortOption(filtered)))));
 }
 
 export type ReportsListOptions = OptionsOf<ReturnType<typeof declareList>>;
@@ -27,20 +35,36 @@ Examples:
   $ rsapi reports list --project example.com --sort-by score --sort asc --all -o csv > scores.csv
   $ rsapi reports list --search /pricing --limit 5 --json
   $ rsapi reports list --project shop.example.org -o csv --fields url,score,failed_checks
-  $ rsapi reports list --all --fail-on bad --min-score 60     # CI gate`,
+  $ rsapi reports list --all --fail-on bad --min-score 60     # CI gate
+  $ rsapi reports list --project example.com --assert         # the rules of rsapi.config.json
+  $ rsapi reports list --failing-check title --failing-check meta_description -o csv
+  $ rsapi reports list --project example.com -o csv --per-check > checks.csv`,
   );
   handle(invocation, command, (ctx, opts) => reportsListRun(ctx, opts));
 }
 
-/** Every check of `reports list` that needs no network: before anything is sent. */
-export function validateReportsList(ctx: CommandContext, opts: ReportsListOptions): void {
+/** Every check of `reports list` that needs no network: before anything is sent. Returns the assertions file read. */
+export function validateReportsList(ctx: CommandContext, opts: ReportsListOptions): { assertions?: AssertionSet } {
   ctx.checkOutputFlags();
-  checkCiFlags(opts);
+  checkCiFlags(opts, verdictFiles(opts, ctx.io.env));
+  if (opts.perCheck) {
+    const format = ctx.format();
+    if (format !== 'csv' && format !== 'tsv' && format !== 'ndjson') {
+      throw new UsageError(`--per-check writes one row per report and check, which -o ${format} does not take`, { hint: 'give -o csv, -o tsv or -o ndjson' });
+    }
+    if (ctx.globals.fields) throw new UsageError('--per-check has columns of its own (id, url, check, importance, passed, value); leave out --fields');
+  }
+  if ((opts.failingCheck ?? opts.passingCheck) !== undefined && opts.page !== undefined) {
+    throw new UsageError('--failing-check and --passing-check read every page (phpRank cannot filter by check); leave out --page', {
+      hint: 'use --limit N for the first N matching reports',
+    });
+  }
+  return checkVerdictFlags(ctx, opts);
 }
 
 /** Lists the matching reports; with a gate or a baseline, all of them (unless --page or --limit says otherwise). */
 export async function reportsListRun(ctx: CommandContext, opts: ReportsListOptions) {
-  validateReportsList(ctx, opts);
+  const { assertions } = validateReportsList(ctx, opts);
   const params: ReportListParams = { ...filterParams(opts), sortBy: opts.sortBy, sort: opts.sort, perPage: opts.perPage };
   const paging = pagingOptions(opts);
   // A gate judges every report that matches: without --page or --limit it reads all pages, as --all does.
@@ -50,9 +74,13 @@ export async function reportsListRun(ctx: CommandContext, opts: ReportsListOptio
     opts.minScore !== undefined ||
     opts.failOnCheck !== undefined ||
     opts.failOnImportance !== undefined ||
+    assertions !== undefined ||
     opts.baseline !== undefined;
   if (gated && opts.page === undefined && opts.limit === undefined) paging.all = true;
   const ci = await CiReporter.prepare('reports list', opts);
   const silences = reportListSilences(params);
-  return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate: opts, ci, paging, silences });
+  const gate = { ...opts, assertions, selection: { project: opts.project, search: opts.search } };
+  const filter = opts.failingCheck || opts.passingCheck ? { failing: opts.failingCheck ?? [], passing: opts.passingCheck ?? [] } : undefined;
+  if (!filter && !opts.perCheck) return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate, ci, paging, silences });
+  return printByChecks(ctx, (asked) => ctx.client().reports.pages(params, asked), { filter, perCheck: opts.perCheck === true, gate, ci, paging, silences });
 }

@@ -11,12 +11,15 @@ import { addStatsFileOptions, checkCiFlags, CiReporter } from '../../ci/reporter
 import { ofLast, PageReader } from '../../page-reader.js';
 import { reportListSilences } from '../../../api/list-silences.js';
 import { plural } from '../../../plural.js';
+import { addVerdictOptions, checkVerdictFlags, verdictFiles } from '../../verdicts/options.js';
+import type { AssertionSet } from '../../verdicts/rules.js';
 
 export function declareStats(reports: ParentCommand) {
   const command = reports.command('stats').description('Counts per result, score min/median/mean/max and a histogram of every matching report');
-  return addStatsFileOptions(addReportFilterOptions(command))
+  const declared = addStatsFileOptions(addReportFilterOptions(command))
     .addOption(new Option('--by <group>', 'one row per project').choices(['project'] as const))
     .option('--checks', 'per check: how many reports fail it and what share, most important and most failed first');
+  return addVerdictOptions(declared);
 }
 
 export type ReportsStatsOptions = OptionsOf<ReturnType<typeof declareStats>>;
@@ -35,6 +38,7 @@ Examples:
   $ rsapi reports stats --checks                    # what to fix first across the site
   $ rsapi reports stats --checks --by project -o csv
   $ rsapi reports stats --html stats.html
+  $ rsapi reports stats --assert rsapi.config.json  # exit 10 when an error rule fails
 
 Reads every matching report, 100 a request. On a terminal: counts, score figures and a histogram
 of 10-point buckets drawn with block characters; -o json|ndjson|csv|tsv for machines.
@@ -44,21 +48,29 @@ that fail it. A service that sends no per-check results ends with exit 8.`,
   handle(invocation, command, (ctx, opts) => reportsStatsRun(ctx, opts));
 }
 
-/** Every check of `reports stats` that needs no network: before anything is sent. */
-export function validateReportsStats(ctx: CommandContext, opts: ReportsStatsOptions): void {
+/** Every check of `reports stats` that needs no network: before anything is sent. Returns the assertions file read. */
+export function validateReportsStats(ctx: CommandContext, opts: ReportsStatsOptions): { assertions?: AssertionSet } {
   if (ctx.globals.quiet) throw new UsageError('-q prints identifiers, and stats has none', { hint: 'leave out -q, or use `rsapi reports list -q`' });
   if (ctx.globals.fields) throw new UsageError('--fields does not apply to reports stats', { hint: 'use -o json or -o csv and pick the figures there' });
   ctx.checkOutputFlags();
-  checkCiFlags({ html: opts.html, summary: opts.summary });
+  checkCiFlags({ html: opts.html, summary: opts.summary }, verdictFiles(opts, ctx.io.env));
+  return checkVerdictFlags(ctx, opts);
 }
 
 /** Reads every matching report and writes the counts, score figures and histogram. */
 export async function reportsStatsRun(ctx: CommandContext, opts: ReportsStatsOptions) {
-  validateReportsStats(ctx, opts);
+  const { assertions } = validateReportsStats(ctx, opts);
   const collector = opts.checks ? await checkStats(opts.by === 'project') : await scoreStats(opts.by === 'project');
-  const ci = await CiReporter.prepare('reports stats', { html: opts.html, summary: opts.summary });
+  const ci = await CiReporter.prepare('reports stats', {
+    html: opts.html,
+    summary: opts.summary,
+    project: opts.project,
+    search: opts.search,
+    result: opts.result,
+  });
   const params = { ...filterParams(opts), perPage: 100 } as const;
-  const reader = new PageReader(ctx, 'report', { ci, silences: reportListSilences(params) });
+  const gate = { assertions, allowEmpty: opts.allowEmpty, codequality: opts.codequality, selection: { project: opts.project, search: opts.search } };
+  const reader = new PageReader(ctx, 'report', { ci, gate, silences: reportListSilences(params) });
   await reader.read(ctx.client().reports.pages(params, { all: true }), {
     record: (record) => collector.add(record),
     progress: (page, read) => `reading reports: page ${page.page}${ofLast(page)}, ${read}${page.total !== undefined ? ` of ${page.total}` : ''} reports`,

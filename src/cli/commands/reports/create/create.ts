@@ -18,6 +18,8 @@ import { compileSelection, selectUrls } from './select.js';
 import { forStderr } from '../../../stderr.js';
 import { createListWriter } from '../../../../output/index.js';
 import type { ExitCodeValue } from '../../../exit-codes.js';
+import { addVerdictOptions, checkVerdictFlags, refuseUrlForAssert, verdictFiles } from '../../../verdicts/options.js';
+import type { AssertionSet } from '../../../verdicts/rules.js';
 
 function declareCreate(reports: ParentCommand) {
   const command = reports
@@ -45,7 +47,7 @@ function declareCreate(reports: ParentCommand) {
     .option('--include <glob>', 'send only URLs matching this glob over the stored URL (example.com/blog/**; repeatable)', collect)
     .option('--exclude <glob>', 'leave out URLs matching this glob (repeatable)', collect)
     .option('--max-urls <n>', 'send at most the first N URLs of the input (after --include/--exclude, before --shard)', integerParser('--max-urls', 1));
-  return addCiOptions(addGateOptions(addPrivacyOptions(command)));
+  return addVerdictOptions(addCiOptions(addGateOptions(addPrivacyOptions(command))));
 }
 
 export type ReportsCreateOptions = OptionsOf<ReturnType<typeof declareCreate>> & { urls: string[] };
@@ -82,29 +84,33 @@ Run again with the same --journal after failures or Ctrl-C: created URLs are ski
  * of the user's, are refused untouched; a journal in a missing folder or in use by another run too. Returns the
  * journal's lock, held from here until the run ends.
  */
-export function validateReportsCreate(ctx: CommandContext, opts: ReportsCreateOptions): HeldLock | undefined {
+export function validateReportsCreate(ctx: CommandContext, opts: ReportsCreateOptions): { journalLock?: HeldLock; assertions?: AssertionSet } {
+  refuseUrlForAssert(opts);
   if (opts.passwordStdin && opts.fromFile === '-') {
     throw new UsageError('--password-stdin and --from-file - both want standard input', { hint: 'use --password-file PATH' });
   }
   if (opts.urls.length === 0 && opts.fromFile === undefined && opts.fromSitemap === undefined) throw noUrlError();
   ctx.checkOutputFlags();
   checkPasswordFlags(ctx.io, opts, { required: true });
-  checkCiFlags(opts, createRunFiles(opts));
+  checkCiFlags(opts, [...createRunFiles(opts), ...verdictFiles(opts, ctx.io.env)]);
   compileSelection(opts);
-  return opts.journal === undefined ? undefined : claimJournal(opts.journal, ctx.locks, { dryRun: opts.dryRun === true });
+  const { assertions } = checkVerdictFlags(ctx, opts);
+  // Last: the lock is held from here, and released by reportsCreateRun whatever happens next.
+  const journalLock = opts.journal === undefined ? undefined : claimJournal(opts.journal, ctx.locks, { dryRun: opts.dryRun === true });
+  return { journalLock, assertions };
 }
 
 /** Reads and checks every URL, then creates one report per distinct URL, N at a time. */
 export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateOptions) {
-  const journalLock = validateReportsCreate(ctx, opts);
+  const { journalLock, assertions } = validateReportsCreate(ctx, opts);
   try {
-    return await createRun(ctx, opts, journalLock);
+    return await createRun(ctx, opts, journalLock, assertions);
   } finally {
     journalLock?.release();
   }
 }
 
-async function createRun(ctx: CommandContext, opts: ReportsCreateOptions, journalLock: HeldLock | undefined) {
+async function createRun(ctx: CommandContext, opts: ReportsCreateOptions, journalLock: HeldLock | undefined, assertions: AssertionSet | undefined) {
   // Settings and key resolved first: a usage error there sends nothing, not even a sitemap fetch.
   ctx.client({ abortOnInterrupt: false });
   // A bad baseline stops the run before the sitemap is fetched.
@@ -142,7 +148,10 @@ async function createRun(ctx: CommandContext, opts: ReportsCreateOptions, journa
     password,
     journalPath: opts.journal,
     journalLock,
-    gate: { failOn: opts.failOn, minScore: opts.minScore, failOnCheck: opts.failOnCheck, failOnImportance: opts.failOnImportance },
+    gate: {
+      ...{ failOn: opts.failOn, minScore: opts.minScore, failOnCheck: opts.failOnCheck, failOnImportance: opts.failOnImportance },
+      ...{ assertions, allowEmpty: opts.allowEmpty, codequality: opts.codequality, selection: { what: 'the input URLs' } },
+    },
     ci,
     knownUrls: input.urls,
     existing: opts.existing,

@@ -7,8 +7,7 @@ import type { ApiRecord } from '../../../../api/decode.js';
 import { reportIdentity } from '../../../../api/report-url.js';
 import type { CiReporter } from '../../../ci/reporter.js';
 import type { CommandContext } from '../../../context.js';
-import { finishGate, Gate } from '../../../gates.js';
-import type { GateOptions } from '../../../verb-options.js';
+import { finishGate, Gate, type GateSetup } from '../../../gates.js';
 import { forStderr, oneLineForStderr } from '../../../stderr.js';
 import type { UrlInput } from './url-input.js';
 import { createAll, type BulkCreateOutcome } from './create-all.js';
@@ -29,7 +28,7 @@ export interface BulkCreatePlan {
   journalPath?: string;
   /** The journal's lock, taken by the validate step (claimJournal). */
   journalLock?: HeldLock;
-  gate: GateOptions;
+  gate: GateSetup;
   /** Output a list, and report failures per URL, even for one URL (a share, a sitemap). */
   alwaysList?: boolean;
   /** --junit, --summary, --baseline: fed each outcome. */

@@ -1,0 +1,113 @@
+// The assertions file (`--assert [PATH]`, RSAPI_ASSERT, default rsapi.config.json): read before any request, and every
+// unknown key, check id, level or bad glob refused with the file's name, the line, and the nearest right word.
+import { readFileSync } from 'node:fs';
+import { CHECK_IDS, IMPORTANCES, isCheckId, type CheckId, type Importance } from '../../api/checks.js';
+import { RESULTS, type ReportResult } from '../../api/report-model.js';
+import { isObject } from '../../api/decode.js';
+import { nearest } from '../../suggest.js';
+import { UsageError } from '../errors.js';
+import { fileError } from '../files.js';
+import { jsonLines, lineOfOffset } from './json-lines.js';
+import { compileMatch, LEVELS, type AssertionSet, type Level, type Rule } from './rules.js';
+import { globProblem } from './glob.js';
+
+/** The file read when `--assert` is given without a path and RSAPI_ASSERT is not set: in the working directory. */
+export const DEFAULT_ASSERT_FILE = 'rsapi.config.json';
+
+/** The keys of the file and of a rule: the JSON Schema (schema/rsapi.config.schema.json) is held to these by a test. */
+export const FILE_KEYS = ['$schema', 'assert'] as const;
+export const RULE_KEYS = ['match', 'minScore', 'result', 'checks', 'importance'] as const;
+
+/**
+ * Which file to read: the flag's path, else RSAPI_ASSERT's, else rsapi.config.json; undefined when neither the flag
+ * nor RSAPI_ASSERT asks for assertions. A bare `--assert` is `true`.
+ */
+export function assertPath(flag: string | true | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  if (typeof flag === 'string') return flag;
+  const fromEnv = env.RSAPI_ASSERT?.trim() ? env.RSAPI_ASSERT : undefined;
+  if (flag === true) return fromEnv ?? DEFAULT_ASSERT_FILE;
+  return fromEnv;
+}
+
+/** Reads and checks the file: a usage error (exit 2) names the file, the line and what is wrong. */
+export function loadAssertions(path: string): AssertionSet {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const refused = fileError('read the assertions file', path, error);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') refused.hint = `write one (see docs/assertions.md), or give its path: --assert PATH`;
+    throw refused;
+  }
+  return parseAssertions(text, path);
+}
+
+/** The rules of a file's text; `path` names it in messages. */
+export function parseAssertions(text: string, path: string): AssertionSet {
+  let whole: unknown;
+  try {
+    whole = JSON.parse(text);
+  } catch (error) {
+    const offset = /position (\d+)/.exec((error as Error).message)?.[1];
+    const where = offset === undefined ? path : `${path}:${lineOfOffset(text, Number(offset))}`;
+    throw new UsageError(`${where}: not JSON: ${(error as Error).message}`);
+  }
+  const lines = jsonLines(text);
+  const refuse = (at: string, message: string, hint?: string) => new UsageError(`${path}:${lines.get(at) ?? 1}: ${message}`, { hint });
+  if (!isObject(whole)) throw refuse('', 'the file must hold one object: { "assert": [ ... ] }');
+  for (const key of Object.keys(whole)) if (!(FILE_KEYS as readonly string[]).includes(key)) throw refuse(key, unknownWord('key', key, FILE_KEYS));
+  if (!Array.isArray(whole.assert))
+    throw refuse(whole.assert === undefined ? '' : 'assert', '"assert" must be a list of rules: "assert": [ { "match": "**", ... } ]');
+  const rules = whole.assert.map((item, index) => readRule(item, `assert.${index}`, `${path}:${lines.get(`assert.${index}`) ?? 1}`, refuse));
+  return { path, rules };
+}
+
+type Refuse = (at: string, message: string, hint?: string) => UsageError;
+
+function readRule(item: unknown, at: string, source: string, refuse: Refuse): Rule {
+  if (!isObject(item)) throw refuse(at, 'a rule must be an object: { "match": "**", "minScore": 50 }');
+  for (const key of Object.keys(item)) if (!(RULE_KEYS as readonly string[]).includes(key)) throw refuse(`${at}.${key}`, unknownWord('key', key, RULE_KEYS));
+  const match = item.match ?? '**';
+  if (typeof match !== 'string') throw refuse(`${at}.match`, '"match" must be a glob in a string, e.g. "example.com/blog/**"');
+  const problem = globProblem(match);
+  if (problem) throw refuse(`${at}.match`, `bad glob "${match}": ${problem}`);
+  const rule: Rule = { match, test: compileMatch(match), checks: {}, importance: {}, source };
+  if (item.minScore !== undefined) {
+    if (typeof item.minScore !== 'number' || item.minScore < 0 || item.minScore > 100)
+      throw refuse(`${at}.minScore`, '"minScore" must be a score from 0 to 100');
+    rule.minScore = item.minScore;
+  }
+  if (item.result !== undefined) {
+    if (typeof item.result !== 'string' || !(RESULTS as readonly string[]).includes(item.result)) {
+      throw refuse(`${at}.result`, unknownWord('result', String(item.result), RESULTS, 'the worst result that passes'));
+    }
+    rule.result = item.result as ReportResult;
+  }
+  if (item.checks !== undefined) {
+    if (!isObject(item.checks)) throw refuse(`${at}.checks`, '"checks" must be an object of check id: level, e.g. { "title": "error" }');
+    for (const [id, level] of Object.entries(item.checks)) {
+      if (!isCheckId(id)) throw refuse(`${at}.checks.${id}`, unknownWord('check id', id, CHECK_IDS), 'the ids are listed by `rsapi reports stats --checks`');
+      rule.checks[id as CheckId] = readLevel(level, `${at}.checks.${id}`, refuse);
+    }
+  }
+  if (item.importance !== undefined) {
+    if (!isObject(item.importance)) throw refuse(`${at}.importance`, '"importance" must be an object of importance: level, e.g. { "high": "error" }');
+    for (const [name, level] of Object.entries(item.importance)) {
+      if (!(IMPORTANCES as readonly string[]).includes(name)) throw refuse(`${at}.importance.${name}`, unknownWord('importance', name, IMPORTANCES));
+      rule.importance[name as Importance] = readLevel(level, `${at}.importance.${name}`, refuse);
+    }
+  }
+  return rule;
+}
+
+function readLevel(level: unknown, at: string, refuse: Refuse): Level {
+  if (typeof level === 'string' && (LEVELS as readonly string[]).includes(level)) return level as Level;
+  throw refuse(at, unknownWord('level', String(level), LEVELS));
+}
+
+/** `unknown check id "titel"; did you mean "title"?`, or the words there are when none is near. */
+function unknownWord(what: string, word: string, known: readonly string[], gloss?: string): string {
+  const near = nearest(word, known);
+  const advice = near ? `did you mean "${near}"?` : known.length <= 6 ? `one of ${known.map((k) => `"${k}"`).join(', ')}` : '';
+  return `unknown ${what} "${word}"${gloss ? ` (${gloss})` : ''}${advice ? `; ${advice}` : ''}`;
+}

@@ -1,0 +1,41 @@
+// A gate over nothing: the line that says no report matched (and what was asked), and the nearest project the
+// service has when --project or --search matched nothing, found with one look-up.
+import { isObject } from '../../api/decode.js';
+import { projectName } from '../../api/report-url.js';
+import { nearest } from '../../suggest.js';
+import type { CommandContext } from '../context.js';
+
+/** What chose the reports, to name in the line and to look a near project up for. */
+export interface Selection {
+  project?: string;
+  search?: string;
+  /** Other words for what was asked (`the URLs of urls.txt`), when no filter names it. */
+  what?: string;
+}
+
+/** `rsapi: gate failed: no reports matched --project exmaple.com: a gate over nothing proves nothing`. */
+export function emptyLine(selection: Selection | undefined): string {
+  const asked = [
+    selection?.project !== undefined ? `--project ${selection.project}` : undefined,
+    selection?.search !== undefined ? `--search ${selection.search}` : undefined,
+  ].filter(Boolean);
+  const what = asked.length > 0 ? asked.join(' ') : (selection?.what ?? 'the selection');
+  return `rsapi: gate failed: no reports matched ${what}: a gate over nothing proves nothing (--allow-empty lets it pass)`;
+}
+
+/**
+ * The project of the service nearest to what --project (or the host in --search) named, from one page of the largest
+ * size: undefined when none is near, or when the look-up fails (it only adds a hint).
+ */
+export async function nearestProject(ctx: CommandContext, selection: Selection | undefined): Promise<string | undefined> {
+  const wanted = selection?.project ?? selection?.search?.replace(/^[a-z]+:\/\//i, '').split(/[/?#]/)[0];
+  if (wanted === undefined || wanted.trim() === '') return undefined;
+  try {
+    const page = await ctx.client().projects.list({ perPage: 100, sortBy: 'project' });
+    const names = page.records.flatMap((record) => (isObject(record) && typeof record.project === 'string' ? [record.project] : []));
+    const near = nearest(projectName(wanted), names);
+    return near !== undefined && projectName(near) !== projectName(wanted) ? near : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,112 @@
+// The assertions file: rules read with their lines, every mistake refused with the file, the line and the nearest word;
+// the JSON Schema shipped in the package held to the check ids, levels and keys the reader knows.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CHECK_IDS, IMPORTANCES } from '../../../src/api/checks.js';
+import { RESULTS } from '../../../src/api/report-model.js';
+import { UsageError } from '../../../src/errors.js';
+import { assertPath, FILE_KEYS, parseAssertions, RULE_KEYS } from '../../../src/cli/verdicts/assertions-file.js';
+import { LEVELS } from '../../../src/cli/verdicts/rules.js';
+import { assertionsSchemaText } from '../../../src/cli/verdicts/schema.js';
+
+const EXAMPLE = `{
+  "$schema": "./node_modules/rsapi/schema/rsapi.config.schema.json",
+  "assert": [
+    { "match": "**", "minScore": 50, "checks": { "title": "error", "meta_description": "error", "http2": "off" } },
+    {
+      "match": "example.com/blog/**",
+      "minScore": 70,
+      "result": "decent",
+      "checks": { "dom_size": "warn" },
+      "importance": { "high": "error", "medium": "warn" }
+    }
+  ]
+}
+`;
+
+function refusal(text: string): UsageError {
+  try {
+    parseAssertions(text, 'rsapi.config.json');
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+  throw new Error('the file was accepted');
+}
+
+describe('parseAssertions', () => {
+  it("reads the issue's example: each rule with its file and line", () => {
+    const { rules } = parseAssertions(EXAMPLE, 'rsapi.config.json');
+    expect(rules.map((r) => [r.match, r.minScore, r.result, r.source])).toEqual([
+      ['**', 50, undefined, 'rsapi.config.json:4'],
+      ['example.com/blog/**', 70, 'decent', 'rsapi.config.json:5'],
+    ]);
+    expect(rules[0]!.checks).toEqual({ title: 'error', meta_description: 'error', http2: 'off' });
+    expect(rules[1]!.importance).toEqual({ high: 'error', medium: 'warn' });
+    expect(rules[1]!.test.test('example.com/blog/2026/x')).toBe(true);
+    expect(rules[1]!.test.test('example.com/pricing')).toBe(false);
+  });
+
+  it.each([
+    ['an unknown check id', EXAMPLE.replace('"dom_size"', '"dom_sise"'), 'rsapi.config.json:9: unknown check id "dom_sise"; did you mean "dom_size"?'],
+    ['a bad level', EXAMPLE.replace('"medium": "warn"', '"medium": "warning"'), 'rsapi.config.json:10: unknown level "warning"; one of "error", "warn", "off"'],
+    [
+      'a bad glob',
+      EXAMPLE.replace('example.com/blog/**', 'example.com/{blog/**'),
+      'rsapi.config.json:6: bad glob "example.com/{blog/**": a "{" is never closed',
+    ],
+    ['an unknown rule key', EXAMPLE.replace('"minScore": 70', '"minscore": 70'), 'rsapi.config.json:7: unknown key "minscore"; did you mean "minScore"?'],
+    ['a level typed wrong', EXAMPLE.replace('"title": "error"', '"title": "eror"'), 'rsapi.config.json:4: unknown level "eror"; did you mean "error"?'],
+    ['an unknown importance', EXAMPLE.replace('"high"', '"hihg"'), 'rsapi.config.json:10: unknown importance "hihg"; did you mean "high"?'],
+    [
+      'a result that is none',
+      EXAMPLE.replace('"decent"', '"fine"'),
+      'rsapi.config.json:8: unknown result "fine" (the worst result that passes); one of "good", "decent", "bad"',
+    ],
+    ['a score out of range', EXAMPLE.replace('"minScore": 50', '"minScore": 500'), 'rsapi.config.json:4: "minScore" must be a score from 0 to 100'],
+    ['no JSON', '{\n  "assert": [\n    { "match": "**", }\n  ]\n}', /^rsapi\.config\.json:3: not JSON: /],
+    ['no list of rules', '{ "assert": { "match": "**" } }', 'rsapi.config.json:1: "assert" must be a list of rules: "assert": [ { "match": "**", ... } ]'],
+  ])('%s is a usage error naming the file and the line', (_name, text, message) => {
+    const error = refusal(text);
+    if (typeof message === 'string') expect(error.message).toBe(message);
+    else expect(error.message).toMatch(message);
+  });
+
+  it('the path: the flag, else RSAPI_ASSERT, else rsapi.config.json for a bare --assert; nothing without either', () => {
+    expect(assertPath('x.json', { RSAPI_ASSERT: 'y.json' })).toBe('x.json');
+    expect(assertPath(true, { RSAPI_ASSERT: 'y.json' })).toBe('y.json');
+    expect(assertPath(undefined, { RSAPI_ASSERT: 'y.json' })).toBe('y.json');
+    expect(assertPath(true, {})).toBe('rsapi.config.json');
+    expect(assertPath(undefined, {})).toBeUndefined();
+  });
+});
+
+describe('schema/rsapi.config.schema.json', () => {
+  const file = new URL('../../../schema/rsapi.config.schema.json', import.meta.url);
+  // RSAPI_UPDATE_SCHEMA=1 writes the file from src/cli/verdicts/schema.ts (after a check id is added).
+  if (process.env.RSAPI_UPDATE_SCHEMA === '1') writeFileSync(file, assertionsSchemaText());
+  const schema = JSON.parse(readFileSync(file, 'utf8'));
+
+  it('is the schema src/cli/verdicts/schema.ts makes (RSAPI_UPDATE_SCHEMA=1 rewrites it)', () => {
+    expect(readFileSync(file, 'utf8')).toBe(assertionsSchemaText());
+  });
+
+  const rule = schema.$defs.rule;
+
+  it('completes every check id of src/api/checks.ts, and no other', () => {
+    expect(Object.keys(rule.properties.checks.properties).sort()).toEqual([...CHECK_IDS].sort());
+    expect(rule.properties.checks.additionalProperties).toBe(false);
+  });
+
+  it('has the levels, importances, results and keys the reader takes', () => {
+    expect(schema.$defs.level.enum).toEqual([...LEVELS]);
+    expect(Object.keys(rule.properties.importance.properties)).toEqual([...IMPORTANCES]);
+    expect(rule.properties.result.enum).toEqual([...RESULTS]);
+    expect(Object.keys(rule.properties).sort()).toEqual([...RULE_KEYS].sort());
+    expect(Object.keys(schema.properties).sort()).toEqual([...FILE_KEYS].sort());
+  });
+
+  it('each check id carries its name in words, for the editor to show', () => {
+    expect(rule.properties.checks.properties.htst.description).toBe('HSTS');
+  });
+});
