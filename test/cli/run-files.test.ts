@@ -25,6 +25,21 @@ interface Case {
 
 const cases: Case[] = [
   {
+    name: 'the assertions file as --codequality',
+    argv: (dir) => (
+      writeFileSync(join(dir, 'rules.json'), '{"assert": []}\n'),
+      ['reports', 'list', '--assert', join(dir, 'rules.json'), '--codequality', join(dir, 'rules.json')]
+    ),
+    kept: 'rules.json',
+    says: 'is the input file of --assert',
+  },
+  {
+    name: '--codequality and --html on one file',
+    argv: (dir) => ['reports', 'stats', '--html', join(dir, 'out.ndjson'), '--codequality', join(dir, 'out.ndjson')],
+    kept: 'out.ndjson',
+    says: 'are one file',
+  },
+  {
     name: 'the URL file as --html',
     argv: (dir) => ['reports', 'create', '--from-file', join(dir, 'urls.txt'), '--html', join(dir, 'urls.txt')],
     kept: 'urls.txt',
