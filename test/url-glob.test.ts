@@ -7,7 +7,8 @@ describe('compileUrlGlob', () => {
   it.each([
     ['**', 'example.com/a/b', true],
     ['example.com/blog/**', 'example.com/blog/post/1', true],
-    ['example.com/blog/**', 'example.com/blog', true],
+    ['example.com/blog/**', 'example.com/blog', false],
+    ['example.com/{blog,news}/*', 'example.com/news/1', true],
     ['example.com/blog/**', 'example.com/blogger', false],
     ['example.com/blog/*', 'example.com/blog/post', true],
     ['example.com/blog/*', 'example.com/blog/post/1', false],

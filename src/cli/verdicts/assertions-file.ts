@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { fileError } from '../files.js';
 import { jsonLines, lineOfOffset } from './json-lines.js';
 import { compileMatch, LEVELS, type AssertionSet, type Level, type Rule } from './rules.js';
-import { globProblem } from './glob.js';
+import { globProblem } from '../../url-glob.js';
 
 /** The file read when `--assert` is given without a path and RSAPI_ASSERT is not set: in the working directory. */
 export const DEFAULT_ASSERT_FILE = 'rsapi.config.json';

@@ -4,7 +4,7 @@ import { IMPORTANCES, type CheckId, type Importance } from '../../api/checks.js'
 import { RESULT_RANK, RESULTS, type ReportResult } from '../../api/report-model.js';
 import { reportIdentity } from '../../api/report-url.js';
 import type { GateOptions } from '../verb-options.js';
-import { globRegExp } from './glob.js';
+import { globRegExp } from '../../url-glob.js';
 
 export const LEVELS = ['error', 'warn', 'off'] as const;
 export type Level = (typeof LEVELS)[number];

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UrlVerdict } from '../../../src/cli/verdicts/judge.js';
 import { annotationLines, escapeData, escapeProperty, namedFailureLines } from '../../../src/cli/verdicts/named-failures.js';
-import { globRegExp, globProblem } from '../../../src/cli/verdicts/glob.js';
+import { globRegExp, globProblem } from '../../../src/url-glob.js';
 
 function verdict(url: string, text: string, severity: 'error' | 'warn' = 'error'): UrlVerdict {
   return { url, id: '1', score: 40, failed: severity === 'error', findings: [{ severity, subject: 'score', text, source: 'x', byFlag: false }] };
