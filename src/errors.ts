@@ -1,5 +1,5 @@
 // The errors every layer may raise (the HTTP client, the settings, the mock, the CLI): the lowest module of all, so
-// that no layer imports upward for them. Exit codes and hints for them are chosen in src/cli/exit-codes.ts alone.
+// that no layer imports upward for them. Exit codes and hints for them are chosen in src/cli/runtime/exit-codes.ts alone.
 
 /** Base class of every error rsapi raises on purpose (the class says what kind of failure it is). */
 export class RsapiError extends Error {

@@ -50,6 +50,23 @@ function isDynamicImport(file: string, target: string): boolean {
 describe('architecture', () => {
   const files = sourceFiles(SRC);
 
+  it('no two files import each other (a pair that does is one concern, or a shared type belongs lower)', () => {
+    const importsBy = new Map(files.map((file) => [file, new Set(importsOf(file).map((target) => target.replace(/\.js$/, '.ts')))]));
+    const pairs: string[] = [];
+    for (const [file, targets] of importsBy) {
+      for (const target of targets) {
+        if (file < target && importsBy.get(target)?.has(file)) pairs.push(`${relative(SRC, file)} <-> ${relative(SRC, target)}`);
+      }
+    }
+    expect(pairs).toEqual([]);
+  });
+
+  it('no folder of src/ holds more than 16 files directly (a drawer of 30 is no room)', () => {
+    const counts = new Map<string, number>();
+    for (const file of files) counts.set(dirname(relative(SRC, file)), (counts.get(dirname(relative(SRC, file))) ?? 0) + 1);
+    expect([...counts].filter(([, count]) => count > 16)).toEqual([]);
+  });
+
   it('knows every layer of src/', () => {
     expect(files.length).toBeGreaterThan(50);
     for (const file of files) expect(Object.keys(MAY_IMPORT), relative(SRC, file)).toContain(layerOf(file));

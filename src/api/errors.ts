@@ -1,5 +1,5 @@
 // Every failure the client can meet, typed where it arises, with its status and context; no exit codes and no CLI
-// words here: src/cli/exit-codes.ts alone turns an error into an exit code and a hint.
+// words here: src/cli/runtime/exit-codes.ts alone turns an error into an exit code and a hint.
 import { plural } from '../plural.js';
 import { RsapiError } from '../errors.js';
 

@@ -2,7 +2,7 @@
 // each one's declaration. The root help, an unknown command's suggestion and `rsapi --help` need only this: a run loads
 // the declarations of the command it names and no other (start-up). test/cli/command-index.test.ts holds every entry
 // equal to the declaration it stands for.
-import type { Invocation, ParentCommand } from './handler.js';
+import type { Invocation, ParentCommand } from './runtime/handler.js';
 
 export interface TopCommand {
   name: string;

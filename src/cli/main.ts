@@ -12,7 +12,7 @@ async function main(argv: string[]): Promise<void> {
   // A reader that goes away (`rsapi reports list | head`) is not an error. Any other write failure
   // (a full disk, /dev/full) is one line and exit 1, never a stack trace; nothing more is written.
   // A bulk run holds on through EPIPE: it starts no new item, ends the ones under way and picks the exit code.
-  const { StdoutState } = await import('./stdout-gone.js');
+  const { StdoutState } = await import('./terminal/stdout-gone.js');
   const stdoutState = new StdoutState();
   let writeFailed = false;
   let readerGone = false;

@@ -1,24 +1,24 @@
 // The program: root command, global options, the command tree, and running one invocation to an exit code.
 import { Command, CommanderError, Help, type CommandUnknownOpts, type Option } from '@commander-js/extra-typings';
 import { RsapiError } from '../api/errors.js';
-import { ExitCode, type ExitCodeValue, exitCodeOf } from './exit-codes.js';
+import { ExitCode, type ExitCodeValue, exitCodeOf } from './runtime/exit-codes.js';
 import { OUTPUT_FORMATS, outputFormatsHelp } from '../output/format-names.js';
 import { VERSION } from '../version.js';
-import { reportError } from './exit.js';
-import { UsageError } from './errors.js';
-import { forStderr } from './stderr.js';
-import { addGlobalOptions, refuseEmptyValues } from './options.js';
-import { expandJsonFields } from './json-fields.js';
+import { reportError } from './runtime/exit.js';
+import { UsageError } from './runtime/errors.js';
+import { forStderr } from './terminal/stderr.js';
+import { addGlobalOptions, refuseEmptyValues } from './flags/options.js';
+import { expandJsonFields } from './flags/json-fields.js';
 import { HELP_TOPIC_NAMES, environmentLine, exitCodesText, fitExamples, helpTopic, helpWidthOf, wrapText } from './help-topics.js';
 import { nearest } from '../suggest.js';
 import { plural } from '../plural.js';
-import type { Terminal } from './terminal.js';
-import type { ParentCommand } from './handler.js';
-import type { Invocation } from './invocation.js';
+import type { Terminal } from './terminal/terminal.js';
+import type { ParentCommand } from './runtime/handler.js';
+import type { Invocation } from './runtime/invocation.js';
 import { TOP_COMMANDS, topCommand, type TopCommand } from './command-index.js';
 
-export { processTerminal } from './terminal.js';
-export { createInvocation } from './invocation.js';
+export { processTerminal } from './terminal/terminal.js';
+export { createInvocation } from './runtime/invocation.js';
 
 /** The end of the root help: examples, then the exit codes and the environment fitted to the help's width. */
 function rootHelpEnd(width: number): string {

@@ -2,11 +2,11 @@
 // stdout and stderr of its own, so a CLI run called by a tool writes into the answer rather than onto the protocol.
 import { Readable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
-import { CommandContext, type GlobalOptions } from '../cli/context.js';
-import { ExitCode } from '../cli/exit-codes.js';
-import type { Invocation } from '../cli/invocation.js';
-import { StdoutState } from '../cli/stdout-gone.js';
-import type { Terminal } from '../cli/terminal.js';
+import { CommandContext, type GlobalOptions } from '../cli/runtime/context.js';
+import { ExitCode } from '../cli/runtime/exit-codes.js';
+import type { Invocation } from '../cli/runtime/invocation.js';
+import { StdoutState } from '../cli/terminal/stdout-gone.js';
+import type { Terminal } from '../cli/terminal/terminal.js';
 
 /** At most this many of a run's stderr lines go into an answer (a bulk run's are per URL). */
 const MAX_NOTES = 20;

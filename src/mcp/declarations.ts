@@ -1,7 +1,7 @@
 // The CLI's declarations of the verbs the tools stand for, read for their descriptions, choices and value parsers
 // (one source for every face of a command): declared on a parent of their own, never run.
 import { Command, type Argument, type Option } from '@commander-js/extra-typings';
-import type { ParentCommand } from '../cli/handler.js';
+import type { ParentCommand } from '../cli/runtime/handler.js';
 
 /** The command `declare` makes (`declareList` of `reports list`), declared under a throwaway parent. */
 export function declared<Declared>(declare: (parent: ParentCommand) => Declared): Declared {

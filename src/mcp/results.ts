@@ -1,9 +1,9 @@
 // What a tool answers: compact JSON within the size budget (lists cut to fit, saying how to get the rest), or a tool
-// error in the CLI's words (its one line and hint from src/cli/exit-codes.ts); never a secret of the invocation.
+// error in the CLI's words (its one line and hint from src/cli/runtime/exit-codes.ts); never a secret of the invocation.
 import { stringifyJson } from '../api/json.js';
 import { RsapiError } from '../errors.js';
-import { detailLines } from '../cli/exit-codes.js';
-import type { Secrets } from '../cli/secrets.js';
+import { detailLines } from '../cli/runtime/exit-codes.js';
+import type { Secrets } from '../cli/runtime/secrets.js';
 
 /** No tool result is larger than this, as JSON (the budget: 64 KB). */
 export const MAX_RESULT_BYTES = 64 * 1024;

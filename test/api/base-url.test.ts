@@ -1,7 +1,7 @@
-import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { exitCodeOf } from '../../src/cli/runtime/exit-codes.js';
 import { describe, expect, it } from 'vitest';
 import { baseUrlFromHostname, isLoopbackHost, normaliseBaseUrl } from '../../src/api/base-url.js';
-import { ExitCode } from '../../src/cli/exit-codes.js';
+import { ExitCode } from '../../src/cli/runtime/exit-codes.js';
 import { InvalidRequestError } from '../../src/api/errors.js';
 
 describe('normaliseBaseUrl', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBody, decodePage, decodeRecord, errorForStatus, fieldErrors, redirectError, serviceMessage, toNumber } from '../../src/api/decode.js';
 import { ApiError, AuthError, NotFoundError, ServerError, ValidationError } from '../../src/api/errors.js';
-import { ExitCode, exitCodeOf, hintOf } from '../../src/cli/exit-codes.js';
+import { ExitCode, exitCodeOf, hintOf } from '../../src/cli/runtime/exit-codes.js';
 
 const LIST = { method: 'GET', path: '/reports' };
 const SHOW = { method: 'GET', path: '/reports/12' };

@@ -1,7 +1,7 @@
 // Every way a request can fail, over real loopback sockets, and the typed error and exit code each one becomes.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, AuthError, HiddenRecordError, NetworkError, NotFoundError, RateLimitError, ServerError, ValidationError } from '../../src/api/index.js';
-import { ExitCode, exitCodeOf, hintOf } from '../../src/cli/exit-codes.js';
+import { ExitCode, exitCodeOf, hintOf } from '../../src/cli/runtime/exit-codes.js';
 import { startMockServer, type MockServer } from '../../src/mock/server.js';
 import { refusedPort, sendJson, sendText, startRawServer, type RawServer } from '../helpers/raw-server.js';
 import { ClientPool, TEST_KEY, rejectionOf, timed } from '../helpers/clients.js';

@@ -1,7 +1,7 @@
 // The service's timestamps read one way: ISO 8601 with or without an offset, and the SQL form, both UTC without one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTimestamp, timestampOf } from '../../src/api/timestamps.js';
-import { newestByUrl } from '../../src/cli/ci/baseline.js';
+import { newestByUrl } from '../../src/cli/report-files/baseline.js';
 import { projectListSilences } from '../../src/api/list-silences.js';
 
 describe('parseTimestamp', () => {

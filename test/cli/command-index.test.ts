@@ -2,8 +2,8 @@
 import { Command, Help } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { TOP_COMMANDS } from '../../src/cli/command-index.js';
-import type { ParentCommand } from '../../src/cli/handler.js';
-import { createInvocation } from '../../src/cli/invocation.js';
+import type { ParentCommand } from '../../src/cli/runtime/handler.js';
+import { createInvocation } from '../../src/cli/runtime/invocation.js';
 import { testTerminal } from '../helpers/run.js';
 
 describe('the index of top-level commands', () => {

@@ -1,4 +1,4 @@
-// No run's state lives at module level in src/: each invocation carries its own (src/cli/invocation.ts), so two
+// No run's state lives at module level in src/: each invocation carries its own (src/cli/runtime/invocation.ts), so two
 // runs in one process (in-process tests, a program embedding rsapi) never share secrets, stdout state or locks.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -1,7 +1,7 @@
 // stdout's redacting sink: known secrets never pass, and backpressure ('drain') still reaches the writers that wait for it.
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { Secrets } from '../../src/cli/secrets.js';
+import { Secrets } from '../../src/cli/runtime/secrets.js';
 
 describe('redactedSink', () => {
   it("redacts every chunk and passes a full stream's false and its drain event through", async () => {

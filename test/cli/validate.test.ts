@@ -2,9 +2,9 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommandContext, type GlobalOptions } from '../../src/cli/context.js';
-import { createInvocation } from '../../src/cli/invocation.js';
-import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { CommandContext, type GlobalOptions } from '../../src/cli/runtime/context.js';
+import { createInvocation } from '../../src/cli/runtime/invocation.js';
+import { exitCodeOf } from '../../src/cli/runtime/exit-codes.js';
 import { run } from '../../src/cli/program.js';
 import { apiRun } from '../../src/cli/commands/api/api.js';
 import { authLoginRun } from '../../src/cli/commands/auth/login.js';

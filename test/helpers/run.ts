@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { Clock } from '../../src/api/retry-policy.js';
 import { LockFiles } from '../../src/config/lock-file.js';
-import { createInvocation } from '../../src/cli/invocation.js';
+import { createInvocation } from '../../src/cli/runtime/invocation.js';
 import { run } from '../../src/cli/program.js';
-import type { Terminal } from '../../src/cli/terminal.js';
+import type { Terminal } from '../../src/cli/terminal/terminal.js';
 import { tempDir } from './cli.js';
 import { FakeClock } from './fake-clock.js';
 

@@ -1,7 +1,7 @@
 // A tool's arguments (src/mcp/arguments.ts): checked as the CLI checks its flags, each refusal naming the argument.
 import { Option } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
-import { integerParser } from '../../src/cli/options.js';
+import { integerParser } from '../../src/cli/flags/options.js';
 import { UsageError } from '../../src/errors.js';
 import { booleanArg, checkArguments, inputSchema, integerArg, listArg, optionArg, stringArg } from '../../src/mcp/arguments.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Command } from '@commander-js/extra-typings';
 import { declareList } from '../../src/cli/commands/reports/list.js';
 import { declareStats } from '../../src/cli/commands/reports/stats.js';
-import type { ParentCommand } from '../../src/cli/handler.js';
+import type { ParentCommand } from '../../src/cli/runtime/handler.js';
 import { listing, offeredTools } from '../../src/mcp/server.js';
 import { TOOLS } from '../../src/mcp/tools.js';
 

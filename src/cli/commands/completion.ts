@@ -1,7 +1,7 @@
 // `rsapi completion bash|zsh|fish`: a completion script generated from the live command tree, so it never goes stale.
 import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { CommandContext } from '../context.js';
-import { handle, type ParentCommand, type Invocation } from '../handler.js';
+import type { CommandContext } from '../runtime/context.js';
+import { handle, type ParentCommand, type Invocation } from '../runtime/handler.js';
 import { bashScript } from '../completion/bash.js';
 import { fishScript } from '../completion/fish.js';
 import { describeProgram, type ScriptGenerator } from '../completion/model.js';

@@ -1,7 +1,7 @@
 // `rsapi mcp`: an MCP server on stdio for agents, over this CLI's client, profiles and record model (src/mcp/).
-import type { CommandContext } from '../context.js';
-import { UsageError } from '../errors.js';
-import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../handler.js';
+import type { CommandContext } from '../runtime/context.js';
+import { UsageError } from '../runtime/errors.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../runtime/handler.js';
 
 function declareMcp(program: ParentCommand) {
   return program

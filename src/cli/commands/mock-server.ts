@@ -1,8 +1,8 @@
 // `rsapi mock-server`: the bundled in-memory stand-in for the service, for trying rsapi and testing scripts.
 import { InvalidArgumentError, Option } from '@commander-js/extra-typings';
-import type { CommandContext } from '../context.js';
-import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../handler.js';
-import { integerParser } from '../options.js';
+import type { CommandContext } from '../runtime/context.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../runtime/handler.js';
+import { integerParser } from '../flags/options.js';
 import { FLAVOR_NAMES } from '../../mock/flavor-names.js';
 import type { MockOptions } from '../../mock/server.js';
 

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { VERSION } from '../../version.js';
-import { createInvocation } from '../invocation.js';
+import { createInvocation } from '../runtime/invocation.js';
 import { buildProgram } from '../program.js';
 import { markdownIndex, markdownPage } from './markdown.js';
 import { manualPages } from './model.js';

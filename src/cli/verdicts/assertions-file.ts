@@ -5,8 +5,8 @@ import { CHECK_IDS, IMPORTANCES, isCheckId, type CheckId, type Importance } from
 import { RESULTS, type ReportResult } from '../../api/report-model.js';
 import { isObject } from '../../api/decode.js';
 import { nearest } from '../../suggest.js';
-import { UsageError } from '../errors.js';
-import { fileError } from '../files.js';
+import { UsageError } from '../runtime/errors.js';
+import { fileError } from '../runtime/files.js';
 import { jsonLines, lineOfOffset } from './json-lines.js';
 import { compileMatch, LEVELS, type AssertionSet, type Level, type Rule } from './rules.js';
 import { globProblem } from '../../url-glob.js';

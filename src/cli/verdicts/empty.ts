@@ -3,7 +3,7 @@
 import { isObject } from '../../api/decode.js';
 import { projectName } from '../../api/report-url.js';
 import { nearest } from '../../suggest.js';
-import type { CommandContext } from '../context.js';
+import type { CommandContext } from '../runtime/context.js';
 
 /** What chose the reports, to name in the line and to look a near project up for. */
 export interface Selection {

@@ -5,7 +5,7 @@ import type { ApiRecord } from '../../api/decode.js';
 import { formatScore, readReport, RESULT_RANK } from '../../api/report-model.js';
 import { reportIdentity } from '../../api/report-url.js';
 import { describeErrors, describeValue } from '../../output/check-lines.js';
-import type { GateOptions } from '../verb-options.js';
+import type { GateOptions } from '../flags/verb-options.js';
 import { asksChecks, checkLevel, flagRule, resolveFor, wantedResult, type AssertionSet, type Rule, type Severity, type Source } from './rules.js';
 
 /** One thing a report failed or warns of: `score 41 < 70`, `title: missing`. */

@@ -1,13 +1,13 @@
 // The verdict flags of `reports list|create|stats` (--assert [PATH], --allow-empty, --codequality FILE): declared
 // here, checked in the verb's validate step (the file read and every rule checked before any request).
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import type { CommandContext } from '../context.js';
-import type { DeclaredOptions } from '../options.js';
-import { checkOutputPath } from '../ci/report-files.js';
-import { UsageError } from '../errors.js';
+import type { CommandContext } from '../runtime/context.js';
+import type { DeclaredOptions } from '../flags/options.js';
+import { checkOutputPath } from '../report-files/write.js';
+import { UsageError } from '../runtime/errors.js';
 import { assertPath, loadAssertions } from './assertions-file.js';
 import type { AssertionSet } from './rules.js';
-import type { RunFile } from '../run-files.js';
+import type { RunFile } from '../runtime/run-files.js';
 
 export function addVerdictOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
   command: Command<Args, Opts, GlobalOpts>,

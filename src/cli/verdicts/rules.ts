@@ -3,7 +3,7 @@
 import { IMPORTANCES, type CheckId, type Importance } from '../../api/checks.js';
 import { RESULT_RANK, RESULTS, type ReportResult } from '../../api/report-model.js';
 import { reportIdentity } from '../../api/report-url.js';
-import type { GateOptions } from '../verb-options.js';
+import type { GateOptions } from '../flags/verb-options.js';
 import { globRegExp } from '../../url-glob.js';
 
 export const LEVELS = ['error', 'warn', 'off'] as const;

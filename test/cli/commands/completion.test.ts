@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_IDS, checkName } from '../../../src/api/checks.js';
-import { ExitCode } from '../../../src/cli/exit-codes.js';
+import { ExitCode } from '../../../src/cli/runtime/exit-codes.js';
 import { tempDir } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/run.js';
 

@@ -1,7 +1,7 @@
 // judgeRecords: the one call a command with reports in hand (history diff) makes to judge them as reports list does.
 import { describe, expect, it } from 'vitest';
-import { CommandContext } from '../../../src/cli/context.js';
-import { createInvocation } from '../../../src/cli/invocation.js';
+import { CommandContext } from '../../../src/cli/runtime/context.js';
+import { createInvocation } from '../../../src/cli/runtime/invocation.js';
 import { judgeRecords } from '../../../src/cli/verdicts/judge-records.js';
 import { parseAssertions } from '../../../src/cli/verdicts/assertions-file.js';
 import { phprankReport } from '../../helpers/phprank-checks.js';

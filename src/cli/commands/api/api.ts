@@ -1,11 +1,11 @@
 // `rsapi api METHOD PATH [-f key=value ...]`: any request under the base URL, the raw JSON body out.
 import { Argument, InvalidArgumentError } from '@commander-js/extra-typings';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../runtime/errors.js';
 import { mayLeaveBasePath, type HttpMethod, type Params } from '../../../api/http.js';
-import type { CommandContext } from '../../context.js';
-import { readUserFile } from '../../files.js';
-import { readAll } from '../../terminal.js';
-import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { readUserFile } from '../../runtime/files.js';
+import { readAll } from '../../terminal/terminal.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 

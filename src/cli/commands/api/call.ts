@@ -8,7 +8,7 @@ import { decodePage } from '../../../api/decode.js';
 import { DEFAULT_PER_PAGE } from '../../../api/reports.js';
 import { maskSecretFields } from '../../../output/masking.js';
 import { terminalJson, terminalLines, terminalText } from '../../../output/terminal-text.js';
-import type { CommandContext } from '../../context.js';
+import type { CommandContext } from '../../runtime/context.js';
 
 export interface ApiCall {
   method: HttpMethod;

@@ -1,5 +1,5 @@
 // `rsapi auth`: log in (store a checked key), show what is in use, log out.
-import type { ParentCommand, Invocation } from '../../handler.js';
+import type { ParentCommand, Invocation } from '../../runtime/handler.js';
 import { registerLogin } from './login.js';
 import { registerLogout } from './logout.js';
 import { registerStatus } from './status.js';

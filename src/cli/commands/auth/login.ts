@@ -1,11 +1,11 @@
 import { baseUrlFromHostname, normaliseBaseUrl } from '../../../api/base-url.js';
 import { AuthError, NetworkError, RsapiError } from '../../../api/errors.js';
-import { ExitCode, exitCodeOf, hintOf } from '../../exit-codes.js';
-import { UsageError } from '../../errors.js';
+import { ExitCode, exitCodeOf, hintOf } from '../../runtime/exit-codes.js';
+import { UsageError } from '../../runtime/errors.js';
 import { updateProfile } from '../../../config/write.js';
-import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
-import { canPrompt, promptSecret, promptText, readSecretFromStdin, refuseSecretFromTerminalStdin } from '../../prompts.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
+import { canPrompt, promptSecret, promptText, readSecretFromStdin, refuseSecretFromTerminalStdin } from '../../terminal/prompts.js';
 import { checkApiKey, maskKey } from '../../../config/keys.js';
 import { checkKey } from './verify.js';
 

@@ -1,8 +1,8 @@
 import { configPath } from '../../../config/paths.js';
 import { unknownProfileError } from '../../../config/resolve.js';
 import { updateProfile } from '../../../config/write.js';
-import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type Invocation } from '../../handler.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { handle, type ParentCommand, type Invocation } from '../../runtime/handler.js';
 
 export function registerLogout(auth: ParentCommand, invocation: Invocation): void {
   const command = auth.command('logout').description("Forget the profile's stored API key (its base URL and defaults stay)");

@@ -4,7 +4,7 @@ import { maskKey } from '../../../config/keys.js';
 import { profileOf, readStoredConfig, storedActiveProfile, storedProfileNames } from '../../../config/store.js';
 import { createListWriter, type ServiceRecord } from '../../../output/index.js';
 import { ListTable } from '../../../output/table.js';
-import type { CommandContext } from '../../context.js';
+import type { CommandContext } from '../../runtime/context.js';
 
 const COLUMNS = ['active', 'profile', 'base_url', 'key'];
 

@@ -3,11 +3,11 @@ import { renderDocument } from '../../../output/index.js';
 import { normaliseBaseUrl, withoutCredentials } from '../../../api/base-url.js';
 import type { ApiClient } from '../../../api/client.js';
 import { ApiError, AuthError, InterruptedError, RsapiError } from '../../../api/errors.js';
-import { MissingKeyError } from '../../errors.js';
+import { MissingKeyError } from '../../runtime/errors.js';
 import { unknownProfileError, type ProfileSource, type SettingSource } from '../../../config/resolve.js';
 import { printAllProfiles } from './profiles.js';
-import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
 import { maskKey } from '../../../config/keys.js';
 import { checkKey } from './verify.js';
 

@@ -1,13 +1,13 @@
 // `rsapi auth switch [NAME]`: makes a stored profile the active one; without NAME on a terminal, offers the stored profiles.
 import { withoutCredentials } from '../../../api/base-url.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../runtime/errors.js';
 import { maskKey } from '../../../config/keys.js';
 import { unknownProfile } from '../../../config/resolve.js';
 import { profileOf, readStoredConfig, storedActiveProfile, storedProfileNames } from '../../../config/store.js';
 import { setActiveProfile } from '../../../config/write.js';
-import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type Invocation } from '../../handler.js';
-import { canPrompt, promptSelect } from '../../prompts.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { handle, type ParentCommand, type Invocation } from '../../runtime/handler.js';
+import { canPrompt, promptSelect } from '../../terminal/prompts.js';
 
 export function registerSwitch(auth: ParentCommand, invocation: Invocation): void {
   const command = auth

@@ -1,8 +1,8 @@
 // `rsapi config get KEY`: one stored value of the profile (the key masked); nothing, exit 0, when it is not set.
 import { Argument } from '@commander-js/extra-typings';
 import { displaySetting, SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
-import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type Invocation } from '../../handler.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { handle, type ParentCommand, type Invocation } from '../../runtime/handler.js';
 
 export function registerGet(config: ParentCommand, invocation: Invocation): void {
   const command = config

@@ -1,5 +1,5 @@
 // `rsapi config`: the stored settings of a profile (base-url, timeout, retries, output; the key only masked).
-import type { ParentCommand, Invocation } from '../../handler.js';
+import type { ParentCommand, Invocation } from '../../runtime/handler.js';
 import { registerGet } from './get.js';
 import { registerList } from './list.js';
 import { registerPath } from './path.js';

@@ -1,8 +1,8 @@
 // `rsapi config list`: the profile's stored settings as key=value lines (or one JSON object), the key masked.
 import { renderDocument } from '../../../output/index.js';
 import { displaySetting, SETTING_KEYS } from '../../../config/keys.js';
-import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type Invocation } from '../../handler.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { handle, type ParentCommand, type Invocation } from '../../runtime/handler.js';
 
 export function registerList(config: ParentCommand, invocation: Invocation): void {
   const command = config.command('list').alias('ls').description('Print the stored settings of the profile, the key masked');

@@ -1,6 +1,6 @@
 import { configPath } from '../../../config/paths.js';
-import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type Invocation } from '../../handler.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { handle, type ParentCommand, type Invocation } from '../../runtime/handler.js';
 
 export function registerPath(config: ParentCommand, invocation: Invocation): void {
   const command = config.command('path').description('Print the path of the settings file (it may not exist yet)');

@@ -5,8 +5,8 @@ import { parseSettingValue, SETTING_KEYS, type SettingKey } from '../../../confi
 import { unknownProfileError, type ResolvedSettings } from '../../../config/resolve.js';
 import { editDistance } from '../../../suggest.js';
 import { updateProfile } from '../../../config/write.js';
-import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type Invocation } from '../../handler.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { handle, type ParentCommand, type Invocation } from '../../runtime/handler.js';
 
 export function registerSet(config: ParentCommand, invocation: Invocation): void {
   const command = config

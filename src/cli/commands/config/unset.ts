@@ -3,8 +3,8 @@ import { Argument } from '@commander-js/extra-typings';
 import { SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
 import { unknownProfileError } from '../../../config/resolve.js';
 import { updateProfile } from '../../../config/write.js';
-import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type Invocation } from '../../handler.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { handle, type ParentCommand, type Invocation } from '../../runtime/handler.js';
 
 export function registerUnset(config: ParentCommand, invocation: Invocation): void {
   const command = config

@@ -1,9 +1,9 @@
-import { checkDeletion, deleteEach, type ItemDescription } from '../../deletion.js';
-import { describeProject, PREVIEW_MAX_PROJECTS, previewLines, previewProject, projectLabel } from '../../project-preview.js';
-import { UsageError } from '../../errors.js';
-import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
-import { integerParser, MAX_CONCURRENCY } from '../../options.js';
+import { checkDeletion, deleteEach, type ItemDescription } from '../../deleting/deletion.js';
+import { describeProject, PREVIEW_MAX_PROJECTS, previewLines, previewProject, projectLabel } from '../../deleting/project-preview.js';
+import { UsageError } from '../../runtime/errors.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
+import { integerParser, MAX_CONCURRENCY } from '../../flags/options.js';
 import { runPool } from '../../bulk/pool.js';
 
 /** Projects looked up at once when --concurrency does not say (two reads each). */

@@ -1,5 +1,5 @@
 // `rsapi projects`: the project verbs.
-import type { ParentCommand, Invocation } from '../../handler.js';
+import type { ParentCommand, Invocation } from '../../runtime/handler.js';
 import { registerDelete } from './delete.js';
 import { registerList } from './list.js';
 

@@ -1,12 +1,12 @@
 // `rsapi projects list`: search, sorting and paging mapped to GET /projects.
 import { Option } from '@commander-js/extra-typings';
 import { PROJECT_SORT_FIELDS, type ProjectListParams } from '../../../api/projects.js';
-import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
-import { printPages } from '../../listing.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
+import { printPages } from '../../reading/listing.js';
 import { projectListSilences } from '../../../api/list-silences.js';
 import { filterTermForService } from '../../../api/report-url.js';
-import { addPagingOptions, addSortOption, pagingOptions } from '../../verb-options.js';
+import { addPagingOptions, addSortOption, pagingOptions } from '../../flags/verb-options.js';
 
 export function declareList(projects: ParentCommand) {
   const command = projects

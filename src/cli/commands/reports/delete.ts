@@ -1,10 +1,10 @@
-import { checkDeletion, deleteEach, type ItemDescription } from '../../deletion.js';
+import { checkDeletion, deleteEach, type ItemDescription } from '../../deleting/deletion.js';
 import { RsapiError } from '../../../api/errors.js';
 import { runPool } from '../../bulk/pool.js';
-import { ExitCode, exitCodeOf } from '../../exit-codes.js';
-import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
-import { integerParser, MAX_CONCURRENCY } from '../../options.js';
+import { ExitCode, exitCodeOf } from '../../runtime/exit-codes.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
+import { integerParser, MAX_CONCURRENCY } from '../../flags/options.js';
 import { checkReportId } from './ids.js';
 
 function declareDelete(reports: ParentCommand) {

@@ -1,6 +1,6 @@
 // Report ids as arguments: checked before any request, so a typo is a usage error, not a 404.
 import { InvalidArgumentError } from '@commander-js/extra-typings';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../runtime/errors.js';
 
 /** Report ids are positive whole numbers (kept as text: an id beyond 2^53 stays exact). */
 const ID = /^0*[1-9]\d*$/;

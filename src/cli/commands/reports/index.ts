@@ -1,5 +1,5 @@
 // `rsapi reports`: the report verbs.
-import type { ParentCommand, Invocation } from '../../handler.js';
+import type { ParentCommand, Invocation } from '../../runtime/handler.js';
 import { registerCreate } from './create/create.js';
 import { registerDelete } from './delete.js';
 import { registerList } from './list.js';

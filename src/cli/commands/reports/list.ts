@@ -1,17 +1,17 @@
 // `rsapi reports list`: filters, sorting and paging mapped to GET /reports.
 import { Option } from '@commander-js/extra-typings';
 import { REPORT_SORT_FIELDS, type ReportListParams } from '../../../api/reports.js';
-import { addCiOptions, checkCiFlags, CiReporter } from '../../ci/reporter.js';
-import type { CommandContext } from '../../context.js';
-import { printPages } from '../../listing.js';
+import { addCiOptions, checkCiFlags, CiReporter } from '../../report-files/reporter.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { printPages } from '../../reading/listing.js';
 import { reportListSilences } from '../../../api/list-silences.js';
-import { addGateOptions, addPagingOptions, addSortOption, pagingOptions } from '../../verb-options.js';
-import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
-import { addReportFilterOptions, filterParams } from '../../report-filters.js';
+import { addGateOptions, addPagingOptions, addSortOption, pagingOptions } from '../../flags/verb-options.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
+import { addReportFilterOptions, filterParams } from '../../flags/report-filters.js';
 import { addVerdictOptions, checkVerdictFlags, verdictFiles } from '../../verdicts/options.js';
 import type { AssertionSet } from '../../verdicts/rules.js';
-import { collectCheckIds, printByChecks } from '../../check-filter.js';
-import { UsageError } from '../../errors.js';
+import { collectCheckIds, printByChecks } from '../../reading/check-filter.js';
+import { UsageError } from '../../runtime/errors.js';
 
 export function declareList(reports: ParentCommand) {
   const command = reports.command('list').alias('ls').description('List reports, one page at a time (or all of them with --all)');

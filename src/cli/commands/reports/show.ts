@@ -1,12 +1,12 @@
 import type { ApiRecord } from '../../../api/decode.js';
 import { reportIdentity, reportUrlProblem } from '../../../api/report-url.js';
 import { toNumber } from '../../../api/decode.js';
-import { addCiOptions, checkCiFlags, CiReporter } from '../../ci/reporter.js';
-import type { CommandContext } from '../../context.js';
-import { NoMatchError, UsageError } from '../../errors.js';
-import { printRecord } from '../../listing.js';
-import { addGateOptions } from '../../verb-options.js';
-import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
+import { addCiOptions, checkCiFlags, CiReporter } from '../../report-files/reporter.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { NoMatchError, UsageError } from '../../runtime/errors.js';
+import { printRecord } from '../../reading/listing.js';
+import { addGateOptions } from '../../flags/verb-options.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
 import { reportId } from './ids.js';
 
 export function declareShow(reports: ParentCommand) {

@@ -1,8 +1,8 @@
-import { UsageError } from '../../errors.js';
-import type { CommandContext } from '../../context.js';
-import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
-import { printRecord } from '../../listing.js';
-import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../report-flags.js';
+import { UsageError } from '../../runtime/errors.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
+import { printRecord } from '../../reading/listing.js';
+import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../flags/report-flags.js';
 import { reportId } from './ids.js';
 
 export function declareUpdate(reports: ParentCommand) {

@@ -1,6 +1,6 @@
 // `rsapi api METHOD PATH [-f key=value]`: raw requests under the base URL, raw JSON out, the usual errors and exit codes.
 import { describe, expect, it } from 'vitest';
-import { ExitCode } from '../../../../src/cli/exit-codes.js';
+import { ExitCode } from '../../../../src/cli/runtime/exit-codes.js';
 import { runInProcess } from '../../../helpers/run.js';
 import { mockPerTest } from '../../../helpers/mock.js';
 

@@ -2,7 +2,7 @@
 import { PassThrough, type Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createInvocation, run } from '../../../../src/cli/program.js';
-import type { TtyInput } from '../../../../src/cli/terminal.js';
+import type { TtyInput } from '../../../../src/cli/terminal/terminal.js';
 import { mockPerTest } from '../../../helpers/mock.js';
 import { runInProcess, testTerminal } from '../../../helpers/run.js';
 import { runOnTerminal } from '../../../helpers/terminal.js';

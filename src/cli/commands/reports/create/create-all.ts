@@ -1,7 +1,7 @@
 // Bulk report creation: bounded concurrency, the journal kept, each outcome reported as it comes, Ctrl-C honoured.
 import type { ApiRecord } from '../../../../api/decode.js';
 import { ApiError, RsapiError, UnsettledCreateError } from '../../../../api/errors.js';
-import { type ExitCodeValue, exitCodeOf } from '../../../exit-codes.js';
+import { type ExitCodeValue, exitCodeOf } from '../../../runtime/exit-codes.js';
 import type { CreateLedger } from '../../../../api/create-ledger.js';
 import type { EarlierAttempt, ReportCreateInput } from '../../../../api/reports.js';
 import type { BulkCreateResult } from './existing.js';

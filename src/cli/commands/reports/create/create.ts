@@ -1,23 +1,23 @@
 import { proxyFromEnv } from '../../../../api/proxy.js';
-import { UsageError } from '../../../errors.js';
-import { addCiOptions, checkCiFlags, CiReporter } from '../../../ci/reporter.js';
-import { describeShare, parseShard, selectShare } from '../../../ci/shard.js';
-import type { CommandContext } from '../../../context.js';
-import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../../handler.js';
-import { integerParser, MAX_CONCURRENCY } from '../../../options.js';
-import { addGateOptions } from '../../../verb-options.js';
-import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../../report-flags.js';
+import { UsageError } from '../../../runtime/errors.js';
+import { addCiOptions, checkCiFlags, CiReporter } from '../../../report-files/reporter.js';
+import { describeShare, parseShard, selectShare } from './shard.js';
+import type { CommandContext } from '../../../runtime/context.js';
+import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../../runtime/handler.js';
+import { integerParser, MAX_CONCURRENCY } from '../../../flags/options.js';
+import { addGateOptions } from '../../../flags/verb-options.js';
+import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../../flags/report-flags.js';
 import { claimJournal } from './journal.js';
 import type { HeldLock } from '../../../../config/lock-file.js';
 import { readUrlInput, rejectInvalid } from './url-input.js';
-import type { RunFile } from '../../../run-files.js';
+import type { RunFile } from '../../../runtime/run-files.js';
 import { plural } from '../../../../plural.js';
 import { Option } from '@commander-js/extra-typings';
 import { EXISTING_MODES } from './existing.js';
 import { compileSelection, selectUrls } from './select.js';
-import { forStderr } from '../../../stderr.js';
+import { forStderr } from '../../../terminal/stderr.js';
 import { createListWriter } from '../../../../output/index.js';
-import type { ExitCodeValue } from '../../../exit-codes.js';
+import type { ExitCodeValue } from '../../../runtime/exit-codes.js';
 import { addVerdictOptions, checkVerdictFlags, refuseUrlForAssert, verdictFiles } from '../../../verdicts/options.js';
 import type { AssertionSet } from '../../../verdicts/rules.js';
 
@@ -177,7 +177,7 @@ async function createNothing(ctx: CommandContext, opts: ReportsCreateOptions, ci
   ctx.note(`rsapi: ${opts.fromFile === '-' ? 'stdin' : opts.fromFile} holds no URL; nothing to create`);
   const writer = createListWriter(ctx.io.stdout, ctx.outputOptions('report'));
   await writer.end();
-  const { Gate, finishGate } = await import('../../../gates.js');
+  const { Gate, finishGate } = await import('../../../verdicts/gates.js');
   const gate = new Gate({ failOn: opts.failOn, minScore: opts.minScore, failOnCheck: opts.failOnCheck, failOnImportance: opts.failOnImportance });
   return finishGate(ctx, gate, ci);
 }

@@ -1,8 +1,8 @@
 // `reports create --dry-run`: which URLs the real run would send, and which it would skip and why, after every input step; nothing is sent or written.
-import { shareOf, type Shard } from '../../../ci/shard.js';
-import type { CommandContext } from '../../../context.js';
-import { writeDryRunRows } from '../../../dry-run.js';
-import { ExitCode, type ExitCodeValue } from '../../../exit-codes.js';
+import { shareOf, type Shard } from './shard.js';
+import type { CommandContext } from '../../../runtime/context.js';
+import { writeDryRunRows } from '../../../deleting/dry-run.js';
+import { ExitCode, type ExitCodeValue } from '../../../runtime/exit-codes.js';
 import type { UrlInput } from './url-input.js';
 import { reportIdentity } from '../../../../api/report-url.js';
 import { plural } from '../../../../plural.js';

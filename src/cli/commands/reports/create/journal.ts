@@ -1,13 +1,13 @@
 // The bulk-create journal: one run at a time (a lock file), one JSON line per event written synchronously and checked, read back to resume a run.
 import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { RsapiError } from '../../../../api/errors.js';
-import { UsageError } from '../../../errors.js';
+import { UsageError } from '../../../runtime/errors.js';
 import { reportIdentity } from '../../../../api/report-url.js';
 import type { HeldLock, LockAttempt, LockFiles } from '../../../../config/lock-file.js';
 import type { EarlierAttempt } from '../../../../api/reports.js';
-import { fileError } from '../../../files.js';
-import { checkOutputPath } from '../../../ci/report-files.js';
-import type { Secrets } from '../../../secrets.js';
+import { fileError } from '../../../runtime/files.js';
+import { checkOutputPath } from '../../../report-files/write.js';
+import type { Secrets } from '../../../runtime/secrets.js';
 
 /**
  * `sending` is written before a URL's first request, `created` or `failed` when it ends. A URL whose

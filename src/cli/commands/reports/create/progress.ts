@@ -1,7 +1,7 @@
 // The bulk run's progress on stderr: a live bar on a terminal (cli-progress, loaded only then), plain lines otherwise.
 import type { Sink } from '../../../../output/index.js';
-import { startStatusLine } from '../../../status-line.js';
-import type { Terminal } from '../../../terminal.js';
+import { startStatusLine } from '../../../terminal/status-line.js';
+import type { Terminal } from '../../../terminal/terminal.js';
 
 export interface ProgressCounts {
   created: number;

@@ -1,14 +1,14 @@
 // `reports create` over many URLs, end to end: journal skips, output, gate, progress, Ctrl-C, summary, exit code.
 import { UnsettledCreateError, type RsapiError } from '../../../../api/errors.js';
-import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines, hintOf } from '../../../exit-codes.js';
+import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines, hintOf } from '../../../runtime/exit-codes.js';
 import type { MatchedBy, Privacy } from '../../../../api/reports.js';
 import { CreateLedger } from '../../../../api/create-ledger.js';
 import type { ApiRecord } from '../../../../api/decode.js';
 import { reportIdentity } from '../../../../api/report-url.js';
-import type { CiReporter } from '../../../ci/reporter.js';
-import type { CommandContext } from '../../../context.js';
-import { finishGate, Gate, type GateSetup } from '../../../gates.js';
-import { forStderr, oneLineForStderr } from '../../../stderr.js';
+import type { CiReporter } from '../../../report-files/reporter.js';
+import type { CommandContext } from '../../../runtime/context.js';
+import { finishGate, Gate, type GateSetup } from '../../../verdicts/gates.js';
+import { forStderr, oneLineForStderr } from '../../../terminal/stderr.js';
 import type { UrlInput } from './url-input.js';
 import { createAll, type BulkCreateOutcome } from './create-all.js';
 import { existingReports, useExisting, type ExistingMode } from './existing.js';
@@ -17,7 +17,7 @@ import type { HeldLock } from '../../../../config/lock-file.js';
 import { createBulkOutput, summaryLine } from './output.js';
 import { CauseTally } from './service-gone.js';
 import { createProgress, spinnerProgress } from './progress.js';
-import { canAnimate } from '../../../status-line.js';
+import { canAnimate } from '../../../terminal/status-line.js';
 import { plural } from '../../../../plural.js';
 
 export interface BulkCreatePlan {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAll } from '../../../../../src/cli/commands/reports/create/create-all.js';
 import { Journal } from '../../../../../src/cli/commands/reports/create/journal.js';
-import { Secrets } from '../../../../../src/cli/secrets.js';
+import { Secrets } from '../../../../../src/cli/runtime/secrets.js';
 import { LockFiles } from '../../../../../src/config/lock-file.js';
 import { plainProgress } from '../../../../../src/cli/commands/reports/create/progress.js';
 import { BIN, cleanEnv, tempDir, type CliResult } from '../../../../helpers/cli.js';

@@ -9,7 +9,7 @@ import { parseHistory } from '../../../../../src/cli/commands/reports/create/jou
 import { runPool } from '../../../../../src/cli/bulk/pool.js';
 import { createProgress, plainProgress } from '../../../../../src/cli/commands/reports/create/progress.js';
 import { NotFoundError } from '../../../../../src/api/errors.js';
-import { ExitCode, exitCodeOf } from '../../../../../src/cli/exit-codes.js';
+import { ExitCode, exitCodeOf } from '../../../../../src/cli/runtime/exit-codes.js';
 import { BIN, cleanEnv, type CliResult } from '../../../../helpers/cli.js';
 import { scratchMaker } from '../../../../helpers/scratch.js';
 import { FakeClock } from '../../../../helpers/fake-clock.js';

@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseShard, selectShare, shareOf } from '../../../../../src/cli/ci/shard.js';
+import { parseShard, selectShare, shareOf } from '../../../../../src/cli/commands/reports/create/shard.js';
 import { tempDir } from '../../../../helpers/cli.js';
 import { mockPerTest } from '../../../../helpers/mock.js';
 import { runInProcess } from '../../../../helpers/run.js';

@@ -4,7 +4,7 @@ import { gunzip } from 'node:zlib';
 import { describeNetworkFailure } from '../../../../../api/network-failure.js';
 import type { Sender } from '../../../../../api/transport.js';
 import { USER_AGENT } from '../../../../../version.js';
-import { BadSitemapError, SitemapUnreachableError, UsageError } from '../../../../errors.js';
+import { BadSitemapError, SitemapUnreachableError, UsageError } from '../../../../runtime/errors.js';
 
 /** The protocol's cap for one sitemap file, uncompressed; also the most bytes read off the wire for one. */
 export const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { SaxesParser } from 'saxes';
 import type { ProxySettings } from '../../../../../api/proxy.js';
 import { createSender, type Sender } from '../../../../../api/transport.js';
-import { BadSitemapError, UsageError } from '../../../../errors.js';
-import { fileError } from '../../../../files.js';
+import { BadSitemapError, UsageError } from '../../../../runtime/errors.js';
+import { fileError } from '../../../../runtime/files.js';
 import { decode, fetchSitemap, MAX_SITEMAP_BYTES } from './fetch.js';
 
 /** The protocol's cap on URLs in one sitemap (and on sitemaps in one index). */

@@ -1,7 +1,7 @@
 // `--from-sitemap https://example.com/`: a site root stands for the sitemaps its robots.txt names (`Sitemap:` lines), else /sitemap.xml.
 import type { ProxySettings } from '../../../../../api/proxy.js';
 import { createSender } from '../../../../../api/transport.js';
-import { BadSitemapError } from '../../../../errors.js';
+import { BadSitemapError } from '../../../../runtime/errors.js';
 import { fetchSitemap } from './fetch.js';
 
 /** robots.txt files are small; Google reads the first 500 KiB of one. */

@@ -1,0 +1,299 @@
+// `--baseline FILE` and `--max-drop N`: an earlier json or ndjson output of rsapi, compared URL by URL with this run.
+// Both sides are read through the record model: a file written from phpRank's json (numeric `result`) compares with a
+// seed-dialect run, and the other way round, by label and score.
+import { plural } from '../../plural.js';
+import type { ApiRecord } from '../../api/decode.js';
+import { isObject, toNumber } from '../../api/decode.js';
+import { UsageError } from '../runtime/errors.js';
+import { formatScore, readReport, RESULT_RANK, RESULTS, type ReportResult } from '../../api/report-model.js';
+import { readUserFile } from '../runtime/files.js';
+import { cappedLines } from '../../output/capped-list.js';
+import { reportIdentity } from '../../api/report-url.js';
+import { timestampOf } from '../../api/timestamps.js';
+import { reportChecks } from '../../api/checks.js';
+import { checkChange, countChanges, describeChecks, recordsHaveChecks, type CheckChange } from './check-changes.js';
+
+/** What is compared of a report. */
+export interface Standing {
+  url: string;
+  score?: number;
+  result?: ReportResult;
+  /** The report it was read from. */
+  record: ApiRecord;
+}
+
+export interface Baseline {
+  path: string;
+  /** By report identity (reportIdentity); the newest report of a URL when the file holds several. */
+  byUrl: Map<string, Standing>;
+  /** Whether its reports carry per-check results: without, only scores and results are compared. */
+  hasChecks?: boolean;
+}
+
+export interface Regression {
+  url: string;
+  before: Standing;
+  now: Standing;
+  /** Points lost (before - now), when both have a score. */
+  drop?: number;
+  worseResult: boolean;
+  /** A score is gone where the baseline had one. */
+  lostScore: boolean;
+}
+
+export interface BaselineComparison {
+  path: string;
+  maxDrop?: number;
+  /** URLs of this run that the baseline has too. */
+  compared: number;
+  /** Worst first. Without --max-drop: every fall in score or result, listed but not failed. */
+  regressions: Regression[];
+  newUrls: string[];
+  vanished: string[];
+  /** With --max-drop, or --fail-on-new-failures. */
+  failed: boolean;
+  /** Per URL, the checks newly failing or fixed since the baseline (both sides with per-check results). */
+  checkChanges: CheckChange[];
+  failOnNewFailures: boolean;
+  /** The baseline has per-check results. */
+  baselineHasChecks: boolean;
+  /** --fail-on-new-failures, and none of this run's reports carried per-check results: it cannot be judged (exit 8). */
+  checksUnjudged: boolean;
+  /**
+   * URLs whose report carried per-check results in the baseline and carries none now, while others of the run do: with
+   * --fail-on-new-failures each fails, as the check gate fails a report with none (nothing can show it passes).
+   */
+  lostChecks: string[];
+}
+
+/** Reads and checks the file before any request: a usage error (exit 2) names what is wrong with it. */
+export async function loadBaseline(path: string): Promise<Baseline> {
+  const text = await readUserFile(path, 'baseline file');
+  const records = parseRecords(text, path);
+  const byUrl = newestByUrl(records);
+  if (records.length > 0 && byUrl.size === 0) throw new UsageError(`the baseline file ${path} holds no report with a url`, { hint: BASELINE_HINT });
+  return { path, byUrl, hasChecks: recordsHaveChecks(records) };
+}
+
+const BASELINE_HINT = 'give a file written earlier by rsapi with -o json or -o ndjson (reports list, show or create)';
+
+/** A JSON array, one JSON object, a `{ "data": [...] }` envelope, or ndjson (one object a line). */
+function parseRecords(text: string, path: string): ApiRecord[] {
+  if (text.trim() === '') throw new UsageError(`the baseline file ${path} is empty`, { hint: BASELINE_HINT });
+  let whole: unknown;
+  try {
+    whole = JSON.parse(text);
+  } catch {
+    return parseNdjson(text, path);
+  }
+  if (Array.isArray(whole)) return whole.filter(isObject);
+  if (isObject(whole) && Array.isArray(whole.data)) return whole.data.filter(isObject);
+  if (isObject(whole) && isObject(whole.data)) return [whole.data];
+  if (isObject(whole)) return [whole];
+  throw new UsageError(`the baseline file ${path} is neither json nor ndjson of reports`, { hint: BASELINE_HINT });
+}
+
+function parseNdjson(text: string, path: string): ApiRecord[] {
+  const records: ApiRecord[] = [];
+  const lines = text.split('\n');
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new UsageError(`the baseline file ${path} is neither json nor ndjson: line ${index + 1} is not JSON`, { hint: BASELINE_HINT });
+    }
+    if (!isObject(value)) throw new UsageError(`the baseline file ${path}: line ${index + 1} is not a report object`, { hint: BASELINE_HINT });
+    records.push(value);
+  }
+  return records;
+}
+
+/** One standing per report identity: the newest report (generated_at, then id) when there are several. */
+export function newestByUrl(records: Iterable<ApiRecord>): Map<string, Standing> {
+  const newest = new Map<string, { record: ApiRecord; standing: Standing }>();
+  for (const record of records) {
+    if (typeof record.url !== 'string' || record.url.trim() === '') continue;
+    const key = reportIdentity(record.url);
+    const held = newest.get(key);
+    if (held && !isNewer(record, held.record)) continue;
+    newest.set(key, { record, standing: standingOf(record) });
+  }
+  return new Map([...newest].map(([key, { standing }]) => [key, standing]));
+}
+
+function standingOf(record: ApiRecord): Standing {
+  const { label, score } = readReport(record);
+  return { url: String(record.url), score, result: label, record };
+}
+
+function rankOf(result: ReportResult | undefined): number | undefined {
+  return result === undefined ? undefined : RESULT_RANK.get(result);
+}
+
+function isNewer(a: ApiRecord, b: ApiRecord): boolean {
+  const [ta, tb] = [timestampOf(a.generated_at), timestampOf(b.generated_at)];
+  if (ta !== undefined && tb !== undefined && ta !== tb) return ta > tb;
+  return (toNumber(a.id) ?? -Infinity) >= (toNumber(b.id) ?? -Infinity);
+}
+
+export interface CompareOptions {
+  maxDrop?: number;
+  /** Baseline URLs outside this run's scope (another shard's) are not counted as vanished. */
+  inScope?: (url: string) => boolean;
+  /** --fail-on-new-failures: a check that passed in the baseline and fails now fails the comparison. */
+  failOnNewFailures?: boolean;
+}
+
+export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRecord>, options: CompareOptions = {}): BaselineComparison {
+  const current = newestByUrl(records);
+  const threshold = options.maxDrop ?? 0;
+  const regressions: Regression[] = [];
+  const newUrls: string[] = [];
+  const checkChanges: CheckChange[] = [];
+  const lostChecks: string[] = [];
+  let compared = 0;
+  for (const [key, now] of current) {
+    const before = baseline.byUrl.get(key);
+    if (!before) {
+      newUrls.push(now.url);
+      continue;
+    }
+    compared++;
+    const change = checkChange(now.url, before.record, now.record);
+    if (change) checkChanges.push(change);
+    if (reportChecks(before.record) !== undefined && reportChecks(now.record) === undefined) lostChecks.push(now.url);
+    const drop = before.score !== undefined && now.score !== undefined ? before.score - now.score : undefined;
+    const rankBefore = rankOf(before.result);
+    const rankNow = rankOf(now.result);
+    const worseResult = rankBefore !== undefined && (rankNow === undefined || rankNow > rankBefore);
+    const lostScore = before.score !== undefined && now.score === undefined;
+    if ((drop !== undefined && drop > threshold) || worseResult || lostScore) {
+      regressions.push({ url: now.url, before, now, drop, worseResult, lostScore });
+    }
+  }
+  const vanished = [...baseline.byUrl]
+    .filter(([key, standing]) => !current.has(key) && (options.inScope?.(standing.url) ?? true))
+    .map(([, standing]) => standing.url);
+  regressions.sort(worstFirst);
+  checkChanges.sort((a, b) => b.newFailures.length - a.newFailures.length || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  const failOnNewFailures = options.failOnNewFailures === true;
+  const checksUnjudged = failOnNewFailures && current.size > 0 && !recordsHaveChecks([...current.values()].map((s) => s.record));
+  const newlyFailing = checkChanges.some((change) => change.newFailures.length > 0);
+  return {
+    path: baseline.path,
+    maxDrop: options.maxDrop,
+    compared,
+    regressions,
+    newUrls: newUrls.sort(),
+    vanished: vanished.sort(),
+    failed: (options.maxDrop !== undefined && regressions.length > 0) || (failOnNewFailures && !checksUnjudged && (newlyFailing || lostChecks.length > 0)),
+    checkChanges,
+    failOnNewFailures,
+    baselineHasChecks: baseline.hasChecks === true,
+    checksUnjudged,
+    lostChecks: checksUnjudged ? [] : lostChecks.sort(),
+  };
+}
+
+function worstFirst(a: Regression, b: Regression): number {
+  const severity = (r: Regression) => (r.lostScore ? Infinity : (r.drop ?? 0));
+  const rankDelta = (r: Regression) => (rankOf(r.now.result) ?? RESULTS.length) - (rankOf(r.before.result) ?? 0);
+  return severity(b) - severity(a) || rankDelta(b) - rankDelta(a) || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0);
+}
+
+/** `score 92 → 61 (-31), result good → decent` */
+export function describeChange(regression: Regression): string {
+  return changeParts(regression).join(', ');
+}
+
+/**
+ * What got worse, one part a change, from the comparison's own flags: `score 92 → 61 (-31)`, `result good → decent`.
+ * `minus` signs a fall (the HTML page writes a real minus sign).
+ */
+export function changeParts(regression: Regression, minus = '-'): string[] {
+  const parts: string[] = [];
+  const { before, now } = regression;
+  if (regression.lostScore) parts.push(`score ${shownScore(before.score)} → none`);
+  else if (regression.drop !== undefined && regression.drop !== 0)
+    parts.push(`score ${shownScore(before.score)} → ${shownScore(now.score)} (${signed(-regression.drop, minus)})`);
+  if (regression.worseResult) parts.push(`result ${before.result} → ${now.result ?? 'none'}`);
+  return parts;
+}
+
+function shownScore(score: number | undefined): string {
+  return score === undefined ? 'none' : formatScore(score);
+}
+
+/** `+3`, `-31`, or `0` for a change that rounds to nothing; rounded as a positive score is, whatever the sign. */
+function signed(value: number, minus: string): string {
+  const shown = formatScore(Math.abs(value));
+  return shown === '0' ? shown : `${value < 0 ? minus : '+'}${shown}`;
+}
+
+/** How many regressed, new and vanished URLs stderr names, each list then saying how many more there are. */
+export const LISTED_ON_STDERR = 20;
+
+/**
+ * The lines on stderr: the verdict (how many regressed, how many URLs are new or gone), then every regressed URL with
+ * its change, worst first, and the new and vanished URLs: a CI log names each, up to LISTED_ON_STDERR of a kind.
+ */
+export function baselineReport(comparison: BaselineComparison): string[] {
+  return [
+    baselineVerdict(comparison),
+    ...listed(comparison.regressions, 'regressed', (r) => `${r.url} ${describeChange(r)}`),
+    ...listed(
+      comparison.checkChanges.filter((c) => c.newFailures.length > 0),
+      'new failures',
+      (c) => `${c.url}: ${describeChecks(c.newFailures)}`,
+    ),
+    ...listed(
+      comparison.checkChanges.filter((c) => c.fixed.length > 0),
+      'fixed',
+      (c) => `${c.url}: ${describeChecks(c.fixed)}`,
+    ),
+    ...listed(comparison.lostChecks, 'no per-check results now', (url) => url),
+    ...listed(comparison.newUrls, 'new', (url) => url),
+    ...listed(comparison.vanished, 'vanished', (url) => url),
+  ];
+}
+
+/** The verdict line: how many regressed, and how many URLs are new or gone. */
+export function baselineVerdict(comparison: BaselineComparison): string {
+  const { regressions, compared, maxDrop } = comparison;
+  const of = `${regressions.length} of ${plural(compared, 'report')}`;
+  const judged = `rsapi: baseline ${comparison.failed ? 'failed' : 'passed'}`;
+  const lower = `${of} scored lower or got a worse result than in ${comparison.path}`;
+  const head =
+    maxDrop === undefined
+      ? comparison.failOnNewFailures
+        ? `${judged}: ${lower} (listed, not failed without --max-drop)`
+        : `rsapi: baseline: ${lower} (not a gate without --max-drop)`
+      : `${judged}: ${of} fell by more than ${plural(maxDrop, 'point')} or got a worse result (--max-drop ${maxDrop})`;
+  const others =
+    comparison.newUrls.length + comparison.vanished.length > 0
+      ? `; ${comparison.newUrls.length} new, ${comparison.vanished.length} vanished (listed, not failed)`
+      : '';
+  return `${head}${others}${checksVerdict(comparison)}`;
+}
+
+/** `; checks: 3 newly failing on 2 URLs, 1 fixed (--fail-on-new-failures)`: nothing when neither side has checks. */
+function checksVerdict(comparison: BaselineComparison): string {
+  if (!comparison.baselineHasChecks) return '';
+  const { newFailures, fixed, urlsWithNewFailures } = countChanges(comparison.checkChanges);
+  const on = newFailures > 0 ? ` on ${plural(urlsWithNewFailures, 'URL')}` : '';
+  const lost = comparison.lostChecks.length;
+  const without = lost > 0 ? `, ${plural(lost, 'report')} with no per-check results now` : '';
+  const rule = comparison.failOnNewFailures ? ' (--fail-on-new-failures)' : ' (listed, not failed without --fail-on-new-failures)';
+  return `; checks: ${newFailures} newly failing${on}, ${fixed} fixed${without}${rule}`;
+}
+
+function listed<T>(items: readonly T[], kind: string, describe: (item: T) => string): string[] {
+  return cappedLines(
+    items,
+    LISTED_ON_STDERR,
+    (item) => `rsapi:   ${kind}: ${describe(item)}`,
+    (rest) => `rsapi:   ${rest} ${kind}`,
+  );
+}

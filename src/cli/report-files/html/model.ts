@@ -1,0 +1,238 @@
+// The figures of the HTML report, worked out from the run record: counts, histogram, projects, lowest scores,
+// checks failed most, what changed since the baseline, and the compact rows the page's table is built from.
+import type { ApiRecord } from '../../../api/decode.js';
+import { checkName, failedChecks, importanceRank, reportChecks } from '../../../api/checks.js';
+import { describeErrors, describeValue } from '../../../output/check-lines.js';
+import { RESULTS, readReport, type ReportResult } from '../../../api/report-model.js';
+import { timestampOf } from '../../../api/timestamps.js';
+import type { CheckCount, CheckStats } from '../../../output/check-stats.js';
+import { changeParts, type BaselineComparison } from '../baseline.js';
+import { showInvisible } from '../escape.js';
+import { HTML_BUCKETS, htmlBucketOf } from './charts.js';
+import { displayUrl, pageHref } from './markup.js';
+import { checkStatsOf } from '../run-checks.js';
+import { caseFailures, projectOf, type CiRun, type ErrorCase, type ReportCase, type SkippedCase } from '../run-record.js';
+
+/** How many lowest scores, regressions (and check changes), URLs, projects and checks are listed before the rest is cut or folded. */
+export const HTML_LIMITS = { lowest: 10, regressions: 100, urls: 200, projects: 100, checks: 12 } as const;
+
+/** A report as the summaries show it. */
+export interface ReportView {
+  id: string;
+  url: string;
+  project: string | undefined;
+  label: ReportResult | undefined;
+  score: number | undefined;
+  /** Milliseconds since the epoch, when the service said when it was generated. */
+  generated: number | undefined;
+  /** Why it fails the run (a gate, an assertion, the baseline); empty when it passes. */
+  failures: string[];
+  /** The report as the service sent it: its per-check results for the row's detail. */
+  record?: ApiRecord;
+}
+
+export interface ProjectFigures {
+  name: string;
+  reports: number;
+  average: number | undefined;
+  bad: number;
+}
+
+export interface RegressionView {
+  url: string;
+  before: ReportView;
+  now: ReportView;
+  /** What got worse, in words: `score 92 → 61 (−31)`, `result good → decent`. */
+  changes: string[];
+}
+
+export interface BaselineView {
+  comparison: BaselineComparison;
+  regressions: RegressionView[];
+  /** Per URL, the names of the checks that passed in the baseline and fail now, and of those fixed since. */
+  checkChanges: { url: string; newFailures: string[]; fixed: string[] }[];
+}
+
+export interface HtmlModel {
+  reports: ReportView[];
+  counts: Record<ReportResult | 'none', number>;
+  errors: ErrorCase[];
+  skipped: SkippedCase[];
+  /** Reports per bucket of HTML_BUCKETS: 0-9, … 40-48, 49-59, … 90-100. */
+  histogram: number[];
+  scores: { count: number; mean: number | undefined; median: number | undefined };
+  projects: ProjectFigures[];
+  lowest: ReportView[];
+  /** Undefined when no report carries per-check results; `failed`: the checks some report fails, most failed first. */
+  checks: { reports: number; failed: CheckCount[] } | undefined;
+  baseline: BaselineView | undefined;
+}
+
+/** `checks`: the run's per-check counts. */
+export function buildModel(run: CiRun, checks: CheckStats = checkStatsOf(run)): HtmlModel {
+  const reportCases = run.cases.filter((c): c is ReportCase => c.kind === 'report');
+  const reports = reportCases.map((c) => ({ ...viewOf(c.record, c.url), failures: caseFailures(c, run), record: c.record }));
+  const scored = reports.flatMap((r) => (r.score === undefined ? [] : [r.score]));
+  return {
+    reports,
+    counts: countResults(reports),
+    errors: run.cases.filter((c): c is ErrorCase => c.kind === 'error'),
+    skipped: run.cases.filter((c): c is SkippedCase => c.kind === 'skipped'),
+    histogram: histogramOf(scored),
+    scores: { count: scored.length, mean: mean(scored), median: median(scored) },
+    projects: projectFigures(reports),
+    lowest: reports
+      .filter((r) => r.score !== undefined)
+      .sort((a, b) => a.score! - b.score! || compareText(a.url, b.url))
+      .slice(0, HTML_LIMITS.lowest),
+    checks: checkFigures(checks),
+    baseline: run.baseline ? baselineView(run.baseline) : undefined,
+  };
+}
+
+export function viewOf(record: ApiRecord, url: string): ReportView {
+  const { label, score } = readReport(record);
+  const id = typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : '';
+  return { id, url, project: projectOf(record), label, score, generated: timestampOf(record.generated_at), failures: [] };
+}
+
+function countResults(reports: ReportView[]): HtmlModel['counts'] {
+  const counts = { good: 0, decent: 0, bad: 0, none: 0 };
+  for (const report of reports) counts[report.label ?? 'none']++;
+  return counts;
+}
+
+function histogramOf(scores: number[]): number[] {
+  const buckets = HTML_BUCKETS.map(() => 0);
+  for (const score of scores) buckets[htmlBucketOf(score)]!++;
+  return buckets;
+}
+
+function mean(values: number[]): number | undefined {
+  return values.length === 0 ? undefined : values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+
+function median(values: number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Most reports first. */
+function projectFigures(reports: ReportView[]): ProjectFigures[] {
+  const groups = new Map<string, { reports: number; bad: number; scores: number[] }>();
+  for (const report of reports) {
+    const name = report.project ?? '';
+    const group = groups.get(name) ?? { reports: 0, bad: 0, scores: [] };
+    group.reports++;
+    if (report.label === 'bad') group.bad++;
+    if (report.score !== undefined) group.scores.push(report.score);
+    groups.set(name, group);
+  }
+  return [...groups]
+    .map(([name, group]) => ({ name, reports: group.reports, average: mean(group.scores), bad: group.bad }))
+    .sort((a, b) => b.reports - a.reports || compareText(a.name, b.name));
+}
+
+/** The checks failed by some report, counted over the reports that carry checks (as stats --checks counts them). */
+function checkFigures(stats: CheckStats): HtmlModel['checks'] {
+  if (stats.withChecks === 0) return undefined;
+  const failed = stats.checks
+    .filter((c) => c.failed > 0)
+    .sort((a, b) => b.failed - a.failed || importanceRank(a.importance) - importanceRank(b.importance) || compareText(a.check, b.check));
+  return { reports: stats.withChecks, failed };
+}
+
+function baselineView(comparison: BaselineComparison): BaselineView {
+  const regressions = comparison.regressions.map((regression) => {
+    const before = viewOf(regression.before.record, regression.before.url);
+    const now = viewOf(regression.now.record, regression.now.url);
+    return { url: regression.url, before, now, changes: changeParts(regression, '−') };
+  });
+  const checkChanges = comparison.checkChanges.map((change) => ({
+    url: change.url,
+    newFailures: change.newFailures.map(checkName),
+    fixed: change.fixed.map(checkName),
+  }));
+  // In the comparison's order: most new failures first, then by URL.
+  return { comparison, regressions, checkChanges };
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * One table row as the page's script reads it, kept small for 10,000 reports:
+ * [id, url shown, link (0: none, 1: the URL itself, or the href), project index, result index (-1: none), score,
+ * generated ms, failing (1: it fails the run), why (indexes into `texts`), the failed checks (per check: its index into
+ * `checks`, the value's and the errors' indexes into `texts`; 0: no per-check results), checks passed, checks in all].
+ */
+export type RowData = [string, string, 0 | 1 | string, number, number, number | null, number | null, 0 | 1, number[], number[] | 0, number, number];
+
+export interface TableData {
+  projects: string[];
+  results: readonly string[];
+  /** The checks rows name: [id, name in words, importance]. */
+  checks: [string, string, string][];
+  /** Every text of the rows' details once (a check's value, what was wrong, why a report fails). */
+  texts: string[];
+  /** The service's origin: the id links to `{service}/reports/{id}`, the report's page there. */
+  service?: string;
+  rows: RowData[];
+}
+
+/** Every report for the page's table: text shown with its invisible characters escaped, as the rest of the page. */
+export function tableData(reports: ReportView[], service?: string): TableData {
+  const projects: string[] = [];
+  const projectIndex = new Map<string, number>();
+  const checks: TableData['checks'] = [];
+  const checkIndex = new Map<string, number>();
+  const texts: string[] = [];
+  const textIndex = new Map<string, number>();
+  const shown = (text: string) => showInvisible(text, { keepNewlines: false });
+  const indexOf = <T>(key: string, map: Map<string, number>, list: T[], item: () => T) => {
+    let index = map.get(key);
+    if (index === undefined) {
+      index = list.push(item()) - 1;
+      map.set(key, index);
+    }
+    return index;
+  };
+  const text = (value: string) => indexOf(value, textIndex, texts, () => value);
+  const rows = reports.map((report): RowData => {
+    const project = shown(report.project ?? '');
+    const index = indexOf(project, projectIndex, projects, () => project);
+    const urlText = shown(displayUrl(report.url));
+    const href = pageHref(report.url);
+    const link = href === undefined ? 0 : href === urlText ? 1 : href;
+    const result = report.label === undefined ? -1 : RESULTS.indexOf(report.label);
+    const outcomes = report.record === undefined ? undefined : reportChecks(report.record);
+    const detail =
+      outcomes === undefined
+        ? 0
+        : failedChecks(outcomes).flatMap((check) => [
+            indexOf(check.id, checkIndex, checks, () => [shown(check.id), shown(checkName(check.id)), check.importance ?? ''] as [string, string, string]),
+            text(describeValue(check.value)),
+            text(describeErrors(check.errors)),
+          ]);
+    const passed = outcomes?.filter((check) => check.passed).length ?? 0;
+    const why = report.failures.map((failure) => text(shown(failure)));
+    return [
+      shown(report.id),
+      urlText,
+      link,
+      index,
+      result,
+      report.score ?? null,
+      report.generated ?? null,
+      report.failures.length > 0 ? 1 : 0,
+      why,
+      detail,
+      passed,
+      outcomes?.length ?? 0,
+    ];
+  });
+  return { projects, results: RESULTS, checks, texts, ...(service === undefined ? {} : { service }), rows };
+}

@@ -1,0 +1,219 @@
+// The CI flags of `reports create|show|list` (--junit, --summary, --html, --baseline, --max-drop): checked up front, fed each report, written at the end.
+import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
+import type { DeclaredOptions } from '../flags/options.js';
+import type { ApiRecord } from '../../api/decode.js';
+import type { RsapiError } from '../../api/errors.js';
+import { ExitCode, type ExitCodeValue, exitCodeOf, hintOf } from '../runtime/exit-codes.js';
+import { UsageError } from '../runtime/errors.js';
+import { reportIdentity } from '../../api/report-url.js';
+import type { CommandContext } from '../runtime/context.js';
+import { compareWithBaseline, baselineReport, loadBaseline, type Baseline } from './baseline.js';
+import { recordsHaveChecks } from './check-changes.js';
+import { checkOutputPath } from './write.js';
+import { checkRunFiles, type RunFile } from '../runtime/run-files.js';
+import type { CheckStats } from '../../output/check-stats.js';
+import type { CiCase, CiRun, RunDescription } from './run-record.js';
+import type { SelectedShare } from '../commands/reports/create/shard.js';
+
+export function addCiOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
+  const withJunit = command.option('--junit <path>', 'write a JUnit XML file: one test case per report, failed when it fails a gate');
+  return addStatsFileOptions(withJunit)
+    .option('--baseline <file>', 'compare with an earlier json or ndjson output of rsapi, URL by URL')
+    .option('--max-drop <points>', 'with --baseline: exit 10 when a score fell by more than this or a result got worse', maxDropParser)
+    .option('--fail-on-new-failures', 'with --baseline: exit 10 when a check that passed in the baseline fails now');
+}
+
+export type CiFlags = DeclaredOptions<typeof addCiOptions<[], {}, {}>>;
+
+/** What chose the reports, as the verbs' options name it: the HTML page's header says what ran. */
+export interface RunInputs {
+  project?: string;
+  search?: string;
+  result?: string;
+  fromFile?: string;
+  fromSitemap?: string;
+}
+
+/** The files of a run that has no gate or baseline (`reports stats`): --summary and --html. */
+export function addStatsFileOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
+  command: Command<Args, Opts, GlobalOpts>,
+) {
+  return addHtmlOption(command.option('--summary <path>', 'append a Markdown summary to this file (made for $GITHUB_STEP_SUMMARY)'));
+}
+
+/** --html: one self-contained page of the run. */
+export function addHtmlOption<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
+  return command.option('--html <path>', 'write one self-contained HTML page of the run: charts, regressions, a table of every report (opens offline)');
+}
+
+// A blank value (Number(' ') is 0) never comes here: refuseEmptyValues (options.ts) refuses it for every flag first.
+function maxDropParser(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('--max-drop must be a number of points, 0 or more.');
+  return n;
+}
+
+/**
+ * The CI flags' part of a verb's validate step: flags that need --baseline, and the paths the run will write (their
+ * folder exists, they are no folder, none is an input of the run or another output: checkRunFiles over these and
+ * the verb's own `files`), checked before anything is read or sent.
+ */
+export function checkCiFlags(flags: CiFlags, files: readonly RunFile[] = []): void {
+  if (flags.maxDrop !== undefined && flags.baseline === undefined) {
+    throw new UsageError('--max-drop needs --baseline FILE to compare with');
+  }
+  if (flags.failOnNewFailures && flags.baseline === undefined) {
+    throw new UsageError('--fail-on-new-failures needs --baseline FILE to compare with');
+  }
+  if (flags.junit !== undefined) checkOutputPath(flags.junit, '--junit');
+  if (flags.summary !== undefined) checkOutputPath(flags.summary, '--summary');
+  if (flags.html !== undefined) checkOutputPath(flags.html, '--html');
+  checkRunFiles([
+    { flag: '--baseline', path: flags.baseline, reads: true },
+    { flag: '--junit', path: flags.junit, writes: true },
+    { flag: '--summary', path: flags.summary, writes: true },
+    { flag: '--html', path: flags.html, writes: true },
+    ...files,
+  ]);
+}
+
+/** What the files say of the run's gate (verdicts/gates.ts's Gate has it): whether it judged, whether it failed, and why. */
+export interface GateVerdict {
+  readonly active: boolean;
+  readonly failed: boolean;
+  verdict(): string;
+}
+
+export class CiReporter {
+  private readonly cases: CiCase[] = [];
+  private readonly startedAt = new Date();
+  private readonly started = performance.now();
+  /** Set by `reports create --shard`: the share run, and which baseline URLs belong to it. */
+  share?: SelectedShare;
+  /** Bulk create: cases finish in any order; the files list them in input order. */
+  inputOrder?: readonly string[];
+
+  private constructor(
+    private readonly command: string,
+    private readonly flags: CiFlags & RunInputs,
+    private readonly baseline: Baseline | undefined,
+  ) {}
+
+  /**
+   * Before any request, once the verb's validate step has checked the flags (checkCiFlags): the baseline read and
+   * checked (exit 2 if it is not one). Undefined without CI flags.
+   */
+  static async prepare(command: string, flags: CiFlags & RunInputs): Promise<CiReporter | undefined> {
+    if (flags.junit === undefined && flags.summary === undefined && flags.html === undefined && flags.baseline === undefined) return undefined;
+    const baseline = flags.baseline === undefined ? undefined : await loadBaseline(flags.baseline);
+    if (baseline && flags.failOnNewFailures && !baseline.hasChecks) {
+      throw new UsageError(`the baseline file ${baseline.path} holds no per-check results, so --fail-on-new-failures has nothing to compare`, {
+        hint: 'write the baseline with -o json from a service that sends per-check results (phpRank), or leave out --fail-on-new-failures',
+      });
+    }
+    return new CiReporter(command, flags, baseline);
+  }
+
+  addReport(record: ApiRecord, gateFailures: string[], seconds?: number, asked?: string): void {
+    const url = typeof record.url === 'string' ? record.url : String(record.id ?? 'unknown');
+    this.cases.push({ kind: 'report', url, asked, record, gateFailures, seconds });
+  }
+
+  addError(url: string, error: RsapiError, seconds?: number): void {
+    this.cases.push({ kind: 'error', url, message: error.message, exitCode: exitCodeOf(error), hint: hintOf(error), seconds });
+  }
+
+  addSkipped(url: string, reason: string): void {
+    this.cases.push({ kind: 'skipped', url, reason });
+  }
+
+  /** The service, the filters, the input and the CI commit, for the HTML page's header. */
+  private describeRun(ctx: CommandContext): RunDescription {
+    const { project, search, result, fromFile, fromSitemap } = this.flags;
+    const filters = [
+      project === undefined ? undefined : `--project ${project}`,
+      search === undefined ? undefined : `--search ${search}`,
+      result === undefined ? undefined : `--result ${result}`,
+    ].filter((f): f is string => f !== undefined);
+    const input = fromFile !== undefined ? `--from-file ${fromFile}` : fromSitemap !== undefined ? `--from-sitemap ${fromSitemap}` : undefined;
+    const env = ctx.io.env;
+    const commit = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.BUILD_VCS_NUMBER;
+    return { service: serviceOrigin(ctx), filters, input, commit: commit?.trim() ? commit.trim() : undefined };
+  }
+
+  /**
+   * Compares with the baseline (its verdict on stderr), writes the JUnit file and appends the summary.
+   * Returns the run's exit code: `code` as the command had it, or 10 when it was 0 and the baseline failed.
+   */
+  async finish(ctx: CommandContext, gate: GateVerdict, code: ExitCodeValue): Promise<ExitCodeValue> {
+    if (this.inputOrder) {
+      // A report's case holds the URL as stored (`example.com/a` for `https://www.example.com/a`, the final URL of a
+      // redirect): placed by the URL it was asked for, matched by identity.
+      const position = new Map(this.inputOrder.map((url, index) => [reportIdentity(url), index]));
+      const place = (c: CiCase) => position.get(reportIdentity(c.kind === 'report' ? (c.asked ?? c.url) : c.url)) ?? Infinity;
+      this.cases.sort((a, b) => place(a) - place(b));
+    }
+    const run: CiRun = {
+      command: this.command,
+      startedAt: this.startedAt,
+      seconds: (performance.now() - this.started) / 1000,
+      cases: this.cases,
+      share: this.share,
+      gate: { active: gate.active, failed: gate.failed, verdict: gate.verdict().replace(/^rsapi: /, '') },
+      ran: this.describeRun(ctx),
+    };
+    if (this.baseline) {
+      const records = this.cases.flatMap((c) => (c.kind === 'report' ? [c.record] : []));
+      // A URL of this run not created (an error) or not sent (journal, Ctrl-C) is listed as such, not as vanished.
+      const unjudged = new Set(this.cases.flatMap((c) => (c.kind === 'report' ? [] : [reportIdentity(c.url)])));
+      const inScope = (url: string) => !unjudged.has(reportIdentity(url)) && (this.share?.contains(url) ?? true);
+      run.baseline = compareWithBaseline(this.baseline, records, { maxDrop: this.flags.maxDrop, inScope, failOnNewFailures: this.flags.failOnNewFailures });
+      // Only the newest report of a URL is compared; older ones in a list keep their own standing.
+      const byRecord = new Map(run.baseline.regressions.map((regression) => [regression.now.record, regression]));
+      for (const c of this.cases) if (c.kind === 'report') c.regression = byRecord.get(c.record);
+      const changes = new Map(run.baseline.checkChanges.map((change) => [change.record, change]));
+      for (const c of this.cases) if (c.kind === 'report') c.checkChange = changes.get(c.record);
+      for (const line of baselineReport(run.baseline)) ctx.note(line);
+      if (!this.baseline.hasChecks && recordsHaveChecks(records)) {
+        ctx.note(`rsapi: baseline: ${this.baseline.path} holds no per-check results; scores and results compared only`);
+      }
+      if (run.baseline.checksUnjudged) {
+        ctx.note('rsapi: baseline not judged: the service sent no per-check results (`results`) with its reports, so --fail-on-new-failures cannot be judged');
+      }
+    }
+    const exitCode = code !== ExitCode.ok ? code : run.baseline?.checksUnjudged ? ExitCode.server : run.baseline?.failed ? ExitCode.gate : code;
+    const files = await import('./write.js');
+    // The summary and the page show the same per-check counts: counted once for both.
+    const { checkStatsOf } = await import('./run-checks.js');
+    let checks: CheckStats | undefined;
+    const checkStats = () => (checks ??= checkStatsOf(run));
+    if (this.flags.junit !== undefined) {
+      const { renderJunit } = await import('./junit.js');
+      await files.writeFileAtomically(this.flags.junit, renderJunit(run), ctx.secrets);
+    }
+    if (this.flags.summary !== undefined) {
+      const { renderSummary } = await import('./summary.js');
+      await files.appendToFile(this.flags.summary, renderSummary(run, exitCode, checkStats()), ctx.secrets);
+    }
+    if (this.flags.html !== undefined) {
+      // Loaded only here: the page's template, style and script cost nothing to a run without --html.
+      const { renderHtml } = await import('./html/page.js');
+      await files.writeFileAtomically(this.flags.html, renderHtml(run, exitCode, checkStats()), ctx.secrets);
+    }
+    return exitCode;
+  }
+}
+
+/** phpRank's web pages are under the base URL without /api/v1 (`https://seo.example.net/reports/12`); none when not known. */
+function serviceOrigin(ctx: CommandContext): string | undefined {
+  try {
+    const base = ctx.settings().baseUrl;
+    if (base === undefined) return undefined;
+    const url = new URL(base);
+    url.username = '';
+    url.password = '';
+    return `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/api\/v\d+$/, '')}`;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,50 @@
+// The files a CI run leaves (JUnit, Markdown summary): their paths checked before any request, written whole or appended.
+import { statSync, type Stats } from 'node:fs';
+import { appendFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { RsapiError } from '../../api/errors.js';
+import { UsageError } from '../runtime/errors.js';
+import { fileError } from '../runtime/files.js';
+import type { Secrets } from '../runtime/secrets.js';
+
+/**
+ * A path rsapi will write at the end of the run: refused now (exit 2) if its folder is missing or it is a folder. An
+ * empty path never comes here: commander refuses an empty flag value (refuseEmptyValues).
+ */
+export function checkOutputPath(path: string, flag: string): void {
+  const folder = dirname(path);
+  let folderStat: Stats;
+  try {
+    folderStat = statSync(folder);
+  } catch (error) {
+    throw fileError(`write ${flag} to`, path, error);
+  }
+  if (!folderStat.isDirectory()) throw new UsageError(`cannot write ${flag} to ${path}: ${folder} is not a directory`);
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`cannot write ${flag} to ${path}: it is a directory`);
+}
+
+/** Written beside the target and renamed over it: a reader never sees half a file. Known secrets are redacted. */
+export async function writeFileAtomically(path: string, content: string, secrets: Secrets): Promise<void> {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${globalThis.crypto.randomUUID().slice(0, 8)}.tmp`);
+  try {
+    await writeFile(temporary, secrets.redact(content), { flag: 'wx', mode: 0o644 });
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw writeFailure(path, error);
+  }
+}
+
+/** Appended in one write, as $GITHUB_STEP_SUMMARY expects (each step adds to it). Known secrets are redacted. */
+export async function appendToFile(path: string, content: string, secrets: Secrets): Promise<void> {
+  try {
+    await appendFile(path, secrets.redact(content), { mode: 0o644 });
+  } catch (error) {
+    throw writeFailure(path, error);
+  }
+}
+
+function writeFailure(path: string, error: unknown): RsapiError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new RsapiError(`cannot write ${path}: ${code ?? String(error)}`, { cause: error });
+}

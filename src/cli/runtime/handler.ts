@@ -1,0 +1,44 @@
+// Running a command's handler: the per-invocation state, the context built from merged options, the exit code.
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { ExitCode, type ExitCodeValue } from './exit-codes.js';
+import { CommandContext, type GlobalOptions } from './context.js';
+import type { Invocation } from './invocation.js';
+
+export type { Invocation } from './invocation.js';
+
+/**
+ * A command's work, given its options and arguments as typed by the declaration: returns its exit code
+ * (void = 0) or throws a typed error. The command itself is passed last, for the few that read the tree (help).
+ */
+export type Handler<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues> = (
+  ctx: CommandContext,
+  opts: Opts,
+  args: Args,
+  command: Command<Args, Opts, GlobalOpts>,
+) => Promise<ExitCodeValue | void>;
+
+/** A command that verbs are added to: the global options typed on it, for the handler's context. */
+export type ParentCommand = Command<[], {}, GlobalOptions>;
+
+/** The options a command's declaration gives, as the compiler infers them: a run's options type, never written by hand. */
+export type OptionsOf<DeclaredCommand extends { opts(): OptionValues }> = ReturnType<DeclaredCommand['opts']>;
+
+/** Wires a handler to a command: builds the context of this invocation from the merged global and local options. */
+export function handle<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends GlobalOptions>(
+  invocation: Invocation,
+  command: Command<Args, Opts, GlobalOpts>,
+  handler: Handler<Args, Opts, GlobalOpts>,
+): void {
+  command.action(async () => {
+    const globals: GlobalOptions = command.optsWithGlobals();
+    // --jq: the expression is checked before anything runs; the output is filtered once the command is done.
+    const jq = globals.jq === undefined ? undefined : await (await import('../flags/jq.js')).jqOutput(globals.jq, invocation.io);
+    const context = new CommandContext(jq ? { ...invocation, io: jq.io } : invocation, globals);
+    try {
+      invocation.exitCode = (await handler(context, command.opts(), command.processedArgs, command)) ?? ExitCode.ok;
+      await jq?.flush();
+    } finally {
+      await context.close();
+    }
+  });
+}

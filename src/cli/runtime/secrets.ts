@@ -1,0 +1,102 @@
+// The secrets one invocation knows (the API key, report passwords), and the one way they are scrubbed from any text.
+import type { Sink } from '../../output/index.js';
+import { terminalJson, terminalLines, terminalText } from '../../output/terminal-text.js';
+import { tsvField } from '../../output/tsv.js';
+import { markdownText, xmlAttribute, xmlText } from '../report-files/escape.js';
+import { escapeHtml, jsonForScript } from '../report-files/html/markup.js';
+
+/** Inside a JSON string: how `encode` writes a string, without its quotes. */
+const inJsonString = (encode: (value: string) => string) => (text: string) => encode(text).slice(1, -1);
+
+/**
+ * Every way an output of ours writes a text's characters, each output by the encoder it uses: a service that echoes
+ * a secret back (`Zq9<s3cr&t"key` in a field) gets it encoded before any sink could redact it, so each form is a
+ * secret too. An output that encodes text in a new way adds its encoder here.
+ */
+const ENCODINGS: readonly ((text: string) => string)[] = [
+  (text) => text,
+  terminalText, // stderr, tables and csv/tsv cells on a terminal
+  terminalLines,
+  inJsonString(JSON.stringify), // json, ndjson, the journal
+  inJsonString((text) => terminalJson(JSON.stringify(text))), // json on a terminal
+  inJsonString(jsonForScript), // the HTML page's data
+  xmlText, // JUnit
+  xmlAttribute,
+  escapeHtml, // the HTML page
+  markdownText, // the Markdown summary
+  csvQuoted, // csv
+  tsvField, // tsv
+  (text) => csvQuoted(terminalText(text)),
+  (text) => tsvField(terminalText(text)),
+];
+
+/** Inside a quoted csv field (RFC 4180, csv.ts): each quote doubled. */
+function csvQuoted(text: string): string {
+  return text.replaceAll('"', '""');
+}
+
+/**
+ * A URL's path as the URL parser writes an http(s) one (an echoed secret in a report's URL, the HTML page's link to
+ * it): percent-encoded, a backslash turned into a slash.
+ */
+function percentEncoded(text: string): string {
+  return text.replace(/[\u0000-\u0020"#<>?`{}\u007f-\ud7ff\ue000-\u{10ffff}]/gu, (char) => encodeURIComponent(char)).replaceAll('\\', '/');
+}
+
+/** The secrets of one invocation: each run has its own (in-process tests run many invocations in one process). */
+export class Secrets {
+  private known = new Set<string>();
+
+  /**
+   * Registers a value that must never be printed, in every form an output of ours encodes it (ENCODINGS): stderr
+   * escapes control characters, JSON a quote, JUnit an ampersand, all before a sink redacts. Very short values are
+   * ignored (they would redact ordinary words).
+   */
+  register(value: string | undefined): void {
+    if (!value || value.length < 4) return;
+    const before = this.known.size;
+    for (const text of [value, percentEncoded(value)]) for (const encode of ENCODINGS) this.known.add(encode(text));
+    // Longest first: a form that holds a shorter one (`a&amp;b` holds `a&`) is redacted whole, not in part.
+    if (this.known.size !== before) this.known = new Set([...this.known].sort((a, b) => b.length - a.length));
+  }
+
+  /**
+   * Before anything is parsed: the key given with --api-key or RSAPI_API_KEY, so that even a usage error
+   * (which commander words from argv) cannot echo it.
+   */
+  registerInvocation(argv: readonly string[], env: NodeJS.ProcessEnv): void {
+    this.register(env.RSAPI_API_KEY);
+    argv.forEach((word, index) => {
+      if (word === '--api-key') this.register(argv[index + 1]);
+      else if (word.startsWith('--api-key=')) this.register(word.slice('--api-key='.length));
+    });
+  }
+
+  /** Whether `value` is one of this invocation's secrets. */
+  has(value: string): boolean {
+    return this.known.has(value);
+  }
+
+  redact(text: string): string {
+    let result = text;
+    for (const secret of this.known) result = result.split(secret).join('***');
+    return result;
+  }
+
+  /**
+   * `target` with every text chunk redacted before it gets it. Everything else is the target's own, so a
+   * stream stays one: writers waiting for 'drain' still can, a progress bar still reads isTTY and columns,
+   * a prompt still draws on it.
+   */
+  redactedSink<Target extends Sink>(target: Target): Target {
+    const write = (chunk: unknown, ...rest: unknown[]) =>
+      (target.write as (chunk: unknown, ...rest: unknown[]) => unknown).call(target, typeof chunk === 'string' ? this.redact(chunk) : chunk, ...rest);
+    return new Proxy(target, {
+      get(object, property) {
+        if (property === 'write') return write;
+        const value: unknown = Reflect.get(object, property, object);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
+      },
+    });
+  }
+}

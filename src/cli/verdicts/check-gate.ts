@@ -1,0 +1,143 @@
+// The check gates (--fail-on-check, --fail-on-importance): which reports fail a named check, or one of an importance.
+import { plural } from '../../plural.js';
+import { InvalidArgumentError } from '@commander-js/extra-typings';
+import {
+  CHECK_IDS,
+  checkName,
+  failedChecks,
+  IMPORTANCE_RANK,
+  isCheckId,
+  reportChecks,
+  type CheckId,
+  type CheckOutcome,
+  type Importance,
+} from '../../api/checks.js';
+import type { ApiRecord } from '../../api/decode.js';
+import { nearest } from '../../suggest.js';
+
+/** The importances a gate can name: `low` would fail on every report, so it is not offered. */
+export const GATE_IMPORTANCES = ['high', 'medium'] as const;
+export type GateImportance = (typeof GATE_IMPORTANCES)[number];
+
+export interface CheckGateOptions {
+  failOnCheck?: CheckId[];
+  failOnImportance?: GateImportance;
+}
+
+/**
+ * --fail-on-check's value: check ids, comma-separated. An unknown id is a usage error before any request, with the
+ * nearest id when it looks like a typo (`titel` -> `title`).
+ */
+export function parseCheckIds(value: string): CheckId[] {
+  const ids = value
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  if (ids.length === 0) throw new InvalidArgumentError(`"${value}" names no check; give at least one check id, e.g. --fail-on-check title,meta_description.`);
+  const unknown = ids.filter((id) => !isCheckId(id));
+  if (unknown.length > 0) {
+    const first = unknown[0] ?? '';
+    const near = nearest(first, CHECK_IDS);
+    const which = unknown.length === 1 ? `unknown check id "${first}"` : `unknown check ids ${unknown.map((id) => `"${id}"`).join(', ')}`;
+    const advice = near ? `did you mean "${near}"?` : 'the ids are listed by `rsapi reports stats --checks`';
+    throw new InvalidArgumentError(`${which}; ${advice}`);
+  }
+  return [...new Set(ids as CheckId[])];
+}
+
+/** Whether any check flag was given: then reports must carry per-check results to be judged. */
+export function checkGateActive(options: CheckGateOptions): boolean {
+  return (options.failOnCheck?.length ?? 0) > 0 || options.failOnImportance !== undefined;
+}
+
+/** One report's failed checks that a gate option names: listed ones, or those of the importance or higher. */
+export function gateFailures(outcomes: readonly CheckOutcome[], options: CheckGateOptions): CheckOutcome[] {
+  const listed = new Set<string>(options.failOnCheck ?? []);
+  const threshold = options.failOnImportance === undefined ? undefined : IMPORTANCE_RANK.get(options.failOnImportance);
+  return failedChecks(outcomes).filter((check) => {
+    if (listed.has(check.id)) return true;
+    const rank = check.importance === undefined ? undefined : IMPORTANCE_RANK.get(check.importance);
+    return threshold !== undefined && rank !== undefined && rank <= threshold;
+  });
+}
+
+/** `Meta description (meta_description)`: the name people read and the id a flag takes. */
+export function namedCheck(id: string): string {
+  const name = checkName(id);
+  return name === id ? id : `${name} (${id})`;
+}
+
+/**
+ * Judges reports by their per-check results. A report without any, beside others that have them, fails (it cannot
+ * be shown to pass); when no report carried any, the gate cannot be judged at all (the seed dialect): `unjudged`.
+ */
+export class CheckGate {
+  private seen = 0;
+  private withChecks = 0;
+  private failures = 0;
+  private withoutChecks = 0;
+
+  constructor(private readonly options: CheckGateOptions) {}
+
+  get active(): boolean {
+    return checkGateActive(this.options);
+  }
+
+  /** Judges one report; returns why it failed (empty when it passed). */
+  check(record: ApiRecord): string[] {
+    if (!this.active) return [];
+    this.seen++;
+    const outcomes = reportChecks(record);
+    if (outcomes === undefined) {
+      this.withoutChecks++;
+      this.failures++;
+      return [`no per-check results (${this.flags()})`];
+    }
+    this.withChecks++;
+    const failed = gateFailures(outcomes, this.options);
+    if (failed.length === 0) return [];
+    this.failures++;
+    return [`failed ${failed.map((check) => namedCheck(check.id)).join(', ')} (${this.flags()})`];
+  }
+
+  /** Reports were judged and not one carried per-check results: the service cannot answer these flags. */
+  get unjudged(): boolean {
+    return this.active && this.seen > 0 && this.withChecks === 0;
+  }
+
+  get failed(): boolean {
+    return this.active && !this.unjudged && this.failures > 0;
+  }
+
+  /** The verdict's part for the check flags, e.g. `2 of 5 reports fail a check of high importance (--fail-on-importance high)`. */
+  verdictPart(): string {
+    const of = `of ${plural(this.seen, 'report')}`;
+    const missing = this.withoutChecks > 0 ? `, ${this.withoutChecks} of them with no per-check results` : '';
+    return `${this.failures} ${of} ${this.failures === 1 ? 'fails' : 'fail'} ${this.what()}${missing} (${this.flags()})`;
+  }
+
+  /** The one line when the service sent no per-check results at all. */
+  unjudgedLine(): string {
+    return `rsapi: gate not judged: the service sent no per-check results (\`results\`) with its reports, so ${this.flags()} cannot be judged`;
+  }
+
+  private what(): string {
+    const { failOnCheck, failOnImportance } = this.options;
+    const parts: string[] = [];
+    if (failOnCheck && failOnCheck.length > 0) parts.push(failOnCheck.length === 1 ? `the check ${failOnCheck[0]}` : 'a listed check');
+    if (failOnImportance) parts.push(`a check of ${importanceWords(failOnImportance)}`);
+    return parts.join(' or ');
+  }
+
+  private flags(): string {
+    const { failOnCheck, failOnImportance } = this.options;
+    const flags: string[] = [];
+    if (failOnCheck && failOnCheck.length > 0) flags.push(`--fail-on-check ${failOnCheck.join(',')}`);
+    if (failOnImportance) flags.push(`--fail-on-importance ${failOnImportance}`);
+    return flags.join(', ');
+  }
+}
+
+function importanceWords(importance: Importance): string {
+  return importance === 'high' ? 'high importance' : `${importance} importance or higher`;
+}

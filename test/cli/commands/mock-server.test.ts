@@ -1,0 +1,94 @@
+// `rsapi mock-server` as a user starts it: --flavor and the phpRank options reach the service, and --help says them.
+
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { BIN, NODE, cleanEnv } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/run.js';
+
+/** Starts the built binary's mock-server with `args`, hands its base URL to `body`, then stops it with SIGINT. */
+async function withMockServer(args: string[], body: (baseUrl: string, banner: string) => Promise<void>): Promise<void> {
+  const child = spawn(NODE, [BIN, 'mock-server', '--port', '0', ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    const banner = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        text += chunk;
+        if (/API key: \S+\n/.test(text)) resolve(text);
+      });
+      child.once('exit', (code) => reject(new Error(`mock-server exited (${code}) before its banner: ${text}`)));
+    });
+    await body(/listening on (\S+)/.exec(banner)?.[1] ?? '', banner);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+const HEADERS = { Authorization: 'Bearer mock-key-0123456789abcdef', Accept: 'application/json' };
+
+describe('rsapi mock-server --flavor phprank', () => {
+  it('serves phpRank: cleaned final URLs through --redirect, the --rate-limit given, the banner naming the flavor', async () => {
+    await withMockServer(
+      ['--flavor', 'phprank', '--seed', '2', '--rate-limit', '7', '--redirect', 'https://go.example/a=https://www.there.example/b'],
+      async (baseUrl, banner) => {
+        expect(banner).toMatch(/^rsapi mock service \(phpRank flavor\) listening on /);
+        const created = await fetch(`${baseUrl}/reports`, {
+          method: 'POST',
+          headers: { ...HEADERS, 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ url: 'https://go.example/a' }),
+        });
+        expect(created.status).toBe(201);
+        expect(created.headers.get('x-ratelimit-limit')).toBe('7');
+        expect(((await created.json()) as { data: { url: string; project: string } }).data).toMatchObject({ url: 'there.example/b', project: 'there.example' });
+      },
+    );
+  });
+
+  it('answers 403 to every call with --plan-without-api', async () => {
+    await withMockServer(['--flavor', 'phprank', '--plan-without-api'], async (baseUrl) => {
+      const answer = await fetch(`${baseUrl}/reports`, { headers: HEADERS });
+      expect(answer.status).toBe(403);
+      expect(await answer.json()).toEqual({ message: "You don't have access to this feature.", status: 403 });
+    });
+  });
+
+  it("--unreachable HOST (repeatable): a create of a page there answers 422 on url with cURL's message", async () => {
+    await withMockServer(['--flavor', 'phprank', '--unreachable', 'down.example', '--unreachable', 'gone.example'], async (baseUrl) => {
+      for (const url of ['https://down.example/', 'https://gone.example/x']) {
+        const answer = await fetch(`${baseUrl}/reports`, {
+          method: 'POST',
+          headers: { ...HEADERS, 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ url }),
+        });
+        expect(answer.status).toBe(422);
+        expect(JSON.stringify(await answer.json())).toContain('cURL error 7: Failed to connect to');
+      }
+    });
+  });
+
+  it('stays the seed flavor by default', async () => {
+    await withMockServer(['--seed', '1'], async (baseUrl, banner) => {
+      expect(banner).toMatch(/^rsapi mock service \(seed flavor\) listening on /);
+      const answer = await fetch(`${baseUrl}/reports/1`, { headers: HEADERS });
+      expect(((await answer.json()) as { data: { url: string; result: string } }).data).toMatchObject({
+        url: 'https://example.com/',
+        result: 'bad',
+        score: 17,
+      });
+      expect(answer.headers.get('x-ratelimit-limit')).toBeNull();
+    });
+  });
+
+  it('documents --flavor seed|phprank, --redirect and --plan-without-api in --help, and refuses another flavor', async () => {
+    const help = await runInProcess({ argv: ['mock-server', '--help'] });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/--flavor <flavor>[\s\S]*"seed",\s+"phprank"/);
+    expect(help.stdout).toContain('--redirect <from=to>');
+    expect(help.stdout).toContain('--plan-without-api');
+    const refused = await runInProcess({ argv: ['mock-server', '--flavor', 'laravel'] });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('laravel');
+  });
+});

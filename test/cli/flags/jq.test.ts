@@ -1,0 +1,159 @@
+// gh habits: --json FIELDS, --jq EXPR (jq compiled to WebAssembly), view = show, help topics, RSAPI_* defaults for CI.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInProcess } from '../../helpers/run.js';
+import { startMock, type MockFixture } from '../../helpers/mock.js';
+import { runCli } from '../../helpers/cli.js';
+
+let mock: MockFixture;
+
+beforeAll(async () => {
+  mock = await startMock({ seed: 3 });
+});
+afterAll(async () => {
+  await mock.close();
+});
+
+async function ok(argv: string[], env: Record<string, string> = {}, tty = false) {
+  const result = await runInProcess({ argv, env: { ...mock.env, ...env }, tty });
+  expect(result.code, result.stderr).toBe(0);
+  return result.stdout;
+}
+
+async function refused(argv: string[], env: Record<string, string> = {}) {
+  const before = mock.server.requests.length;
+  const result = await runInProcess({ argv, env: { ...mock.env, ...env } });
+  expect(result.code, result.stderr).toBe(2);
+  expect(result.stdout).toBe('');
+  expect(mock.server.requests.length).toBe(before);
+  return result.stderr;
+}
+
+describe('--json FIELDS (gh form)', () => {
+  it.each([
+    { name: 'after the verb', argv: ['reports', 'list', '--json', 'id,url'] },
+    { name: 'with =', argv: ['reports', 'list', '--json=id,url'] },
+    { name: 'before the command', argv: ['--json', 'id,url', 'reports', 'list'] },
+  ])('$name: same as --json --fields id,url', async ({ argv }) => {
+    const records = JSON.parse(await ok(argv)) as Record<string, unknown>[];
+    expect(records).toHaveLength(3);
+    for (const record of records) expect(Object.keys(record)).toEqual(['id', 'url']);
+  });
+
+  it('one known field name is a field list; a command name or an id is not', async () => {
+    const urls = JSON.parse(await ok(['reports', 'list', '--json', 'url'])) as Record<string, unknown>[];
+    expect(Object.keys(urls[0]!)).toEqual(['url']);
+    expect(JSON.parse(await ok(['--json', 'reports', 'list']))).toHaveLength(3);
+    const first = (JSON.parse(await ok(['reports', 'list', '--json'])) as { id: number }[])[0]!;
+    expect(JSON.parse(await ok(['reports', 'show', '--json', String(first.id)]))).toMatchObject({ id: first.id });
+  });
+
+  it('fields given twice are refused', async () => {
+    expect(await refused(['reports', 'list', '--json', 'id,url', '--fields', 'score'])).toMatch(/fields are given twice/);
+  });
+});
+
+describe('--jq EXPR', () => {
+  it('filters the JSON output; strings are printed raw', async () => {
+    const ids = JSON.parse(await ok(['reports', 'list', '--json'])) as { id: number; url: string }[];
+    expect(await ok(['reports', 'list', '--jq', '.[].url'])).toBe(`${ids.map((r) => r.url).join('\n')}\n`);
+    expect(await ok(['reports', 'list', '--jq', 'length'])).toBe('3\n');
+    expect(JSON.parse(await ok(['reports', 'list', '--jq', '[.[] | {id}]']))).toEqual(ids.map((r) => ({ id: r.id })));
+  });
+
+  it('works on ndjson (a stream of documents), on show, and on api', async () => {
+    expect((await ok(['reports', 'list', '-o', 'ndjson', '--jq', '.id'])).trim().split('\n')).toHaveLength(3);
+    const id = (await ok(['reports', 'list', '--jq', '.[0].id'])).trim();
+    expect(await ok(['reports', 'view', id, '--jq', '.id'])).toBe(`${id}\n`);
+    expect(await ok(['api', 'GET', `/reports/${id}`, '--jq', '.data.id'])).toBe(`${id}\n`);
+  });
+
+  it('escapes control characters of raw strings on a terminal only', async () => {
+    const tty = await ok(['api', 'GET', '/reports', '--jq', '"a\\u001bb"'], {}, true);
+    expect(tty).toBe('a\\x1bb\n');
+    const piped = await ok(['api', 'GET', '/reports', '--jq', '"a\\u001bb"']);
+    expect(piped).toBe('a\u001bb\n');
+  });
+
+  it('runs in the built binary too (the bundled WebAssembly chunk)', async () => {
+    const result = await runCli(['reports', 'list', '--jq', 'length'], { env: mock.env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('3\n');
+  });
+
+  it('a syntax error is exit 2 before any request; a table or -q with --jq is refused', async () => {
+    expect(await refused(['reports', 'list', '--jq', '.['])).toMatch(/^rsapi: --jq: jq: error: syntax error/);
+    expect(await refused(['reports', 'list', '--jq', '.', '-o', 'csv'])).toMatch(/--jq filters JSON output; it cannot be combined with -o csv/);
+    expect(await refused(['reports', 'list', '--jq', '.', '-q'])).toMatch(/cannot be combined with -q/);
+  });
+
+  it("a runtime error is exit 2 with jq's message, nothing on stdout", async () => {
+    const result = await runInProcess({ argv: ['reports', 'list', '--jq', '.foo'], env: mock.env });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^rsapi: --jq: jq: error .*Cannot index array with string "foo"/);
+  });
+});
+
+describe('view, help topics', () => {
+  it('reports view ID is reports show ID', async () => {
+    const id = (await ok(['reports', 'list', '--jq', '.[0].id'])).trim();
+    expect(await ok(['reports', 'view', id, '--json'])).toBe(await ok(['reports', 'show', id, '--json']));
+  });
+
+  it('rsapi help exit-codes and rsapi help environment print their topic; a near miss is suggested', async () => {
+    expect(await ok(['help', 'exit-codes'])).toMatch(/^Exit codes:\n {2}0 +success/);
+    const environment = await ok(['help', 'environment']);
+    for (const name of ['RSAPI_OUTPUT', 'RSAPI_TIMEOUT', 'RSAPI_RETRIES', 'RSAPI_BASE_URL', 'HTTPS_PROXY']) expect(environment).toContain(name);
+    const typo = await runInProcess({ argv: ['help', 'enviroment'] });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('did you mean "environment"?');
+  });
+});
+
+describe('RSAPI_OUTPUT, RSAPI_TIMEOUT, RSAPI_RETRIES (flag > env > profile)', () => {
+  it('RSAPI_OUTPUT sets the format; -o wins over it; it wins over the profile', async () => {
+    expect(JSON.parse(await ok(['reports', 'list'], { RSAPI_OUTPUT: 'json' }))).toHaveLength(3);
+    expect(await ok(['reports', 'list', '-o', 'csv', '--fields', 'id'], { RSAPI_OUTPUT: 'json' })).toMatch(/^id\r?\n/);
+    const stored = await runInProcess({ argv: ['config', 'set', 'output', 'csv'], env: mock.env });
+    expect(stored.code).toBe(0);
+    try {
+      expect(JSON.parse(await ok(['reports', 'list'], { RSAPI_OUTPUT: 'json' }))).toHaveLength(3);
+      expect(await ok(['reports', 'list', '--fields', 'id'])).toMatch(/^id\r?\n/);
+    } finally {
+      await runInProcess({ argv: ['config', 'unset', 'output'], env: mock.env });
+    }
+  });
+
+  it('a bad value names the variable (exit 2, nothing sent)', async () => {
+    expect(await refused(['reports', 'list'], { RSAPI_OUTPUT: 'yaml' })).toMatch(/^rsapi: RSAPI_OUTPUT: output must be one of table, /);
+    expect(await refused(['reports', 'list'], { RSAPI_TIMEOUT: '0' })).toMatch(/^rsapi: RSAPI_TIMEOUT: timeout must be a number of seconds/);
+    expect(await refused(['reports', 'list'], { RSAPI_RETRIES: '11' })).toMatch(/^rsapi: RSAPI_RETRIES: retries must be a whole number from 0 to 10/);
+  });
+
+  it('RSAPI_RETRIES=0 gives up after one attempt; --retries wins over it', async () => {
+    const failing = await startMock({ failRate: 1 });
+    try {
+      const once = await runInProcess({ argv: ['reports', 'list'], env: { ...failing.env, RSAPI_RETRIES: '0' } });
+      expect(once.code).toBe(8);
+      expect(failing.server.requests).toHaveLength(1);
+      await runInProcess({ argv: ['reports', 'list', '--retries', '1'], env: { ...failing.env, RSAPI_RETRIES: '0' } });
+      expect(failing.server.requests).toHaveLength(3);
+    } finally {
+      await failing.close();
+    }
+  });
+});
+
+describe('completion offers the stored profiles', () => {
+  it.each(['bash', 'zsh', 'fish'])('%s: --profile and auth switch list them through `rsapi auth status --all -q`', async (shell) => {
+    const script = await ok(['completion', shell]);
+    expect(script.match(/rsapi auth status --all -q 2>\/dev\/null/g)?.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('auth status --all -q prints the stored names one a line, with no request', async () => {
+    await runInProcess({ argv: ['config', 'set', 'timeout', '5', '--profile', 'ci'], env: mock.env });
+    const before = mock.server.requests.length;
+    expect((await ok(['auth', 'status', '--all', '-q'])).split('\n')).toContain('ci');
+    expect(mock.server.requests.length).toBe(before);
+  });
+});

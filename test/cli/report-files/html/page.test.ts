@@ -1,0 +1,280 @@
+// The HTML report's renderer in-process: escaping for each context, links only to http(s) pages, script data that
+// cannot end its element, phpRank's numeric results and checks, regressions with new check failures, the CSP hash.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ApiRecord } from '../../../../src/api/decode.js';
+import { compareWithBaseline, newestByUrl, type Baseline } from '../../../../src/cli/report-files/baseline.js';
+import { renderHtml } from '../../../../src/cli/report-files/html/page.js';
+import { displayUrl, escapeHtml, html, jsonForScript, pageHref } from '../../../../src/cli/report-files/html/markup.js';
+import { BUCKET_NAMES, htmlBucketOf } from '../../../../src/cli/report-files/html/charts.js';
+import { REPORT_CSS } from '../../../../src/cli/report-files/html/style.js';
+import { buildModel, tableData } from '../../../../src/cli/report-files/html/model.js';
+import type { CiRun } from '../../../../src/cli/report-files/run-record.js';
+import { startMock } from '../../../helpers/mock.js';
+import { runInProcess } from '../../../helpers/run.js';
+
+const NO_GATE = { active: false, failed: false, verdict: 'gate passed' };
+
+function runOf(records: ApiRecord[], extra: Partial<CiRun> = {}): CiRun {
+  const cases = records.map((record) => ({ kind: 'report' as const, url: String(record.url), record, gateFailures: [] }));
+  return { command: 'reports list', startedAt: new Date('2026-11-20T09:00:00Z'), seconds: 2.5, cases, gate: NO_GATE, ...extra };
+}
+
+/** phpRank's shape: the score in `result`, per-check outcomes in `results`. */
+function phpRank(url: string, result: number, failing: string[], passing: string[] = []): ApiRecord {
+  const results: Record<string, unknown> = {};
+  for (const id of failing) results[id] = { passed: false, importance: 'high', value: null, errors: { missing: null } };
+  for (const id of passing) results[id] = { passed: true, importance: 'high', value: null };
+  return { id: url.length, url, project: 'example.com', result, results, generated_at: '2026-11-20 09:14:03' };
+}
+
+describe('escaping', () => {
+  it('escapes markup and quotes, and shows controls and bidi overrides instead of obeying them', () => {
+    expect(escapeHtml(`<img src=x onerror="a('b')">&\u202etxt\u0007`)).toBe('&lt;img src=x onerror=&quot;a(&#39;b&#39;)&quot;&gt;&amp;\\u202etxt\\x07');
+    expect(html`<a title="${'"><script>'}">${'</a>'}</a>`.html).toBe('<a title="&quot;&gt;&lt;script&gt;">&lt;/a&gt;</a>');
+  });
+
+  it.each([
+    ['https://example.com/a?b=1', 'https://example.com/a?b=1'],
+    ['HTTP://Example.com', 'http://example.com/'],
+    ['example.com/new/x', 'https://example.com/new/x'],
+    ['javascript:alert(1)', undefined],
+    ['JaVaScRiPt:alert(1)', undefined],
+    ['data:text/html,<script>alert(1)</script>', undefined],
+    ['java\tscript:alert(1)', undefined],
+    ['https://example.com/\u0000x', undefined],
+    ['not a url', undefined],
+    ['https://example.com/"><img/src=x>', 'https://example.com/%22%3E%3Cimg/src=x%3E'],
+    ['https://example.com/a b', undefined],
+  ])('pageHref(%j) is %j', (url, href) => {
+    expect(pageHref(url)).toBe(href);
+  });
+
+  it('script data holds no <, >, & or line separators, and reads back the same', () => {
+    const value = { url: '</script><!--<script>', note: 'a & b\u2028c\u2029' };
+    const json = jsonForScript(value);
+    expect(json).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(JSON.parse(json)).toEqual(value);
+  });
+});
+
+describe('the figures', () => {
+  it("reads phpRank's numeric results as labels and scores, and counts failed checks by name, most failed first", () => {
+    const model = buildModel(
+      runOf([
+        phpRank('example.com/a', 92, ['favicon'], ['title']),
+        phpRank('example.com/b', 48.4, ['favicon', 'htst']),
+        phpRank('example.com/c', 60, [], ['title']),
+      ]),
+    );
+    expect(model.counts).toEqual({ good: 1, decent: 1, bad: 1, none: 0 });
+    expect(model.scores).toEqual({ count: 3, mean: (92 + 48.4 + 60) / 3, median: 60 });
+    expect(model.histogram).toEqual([0, 0, 0, 0, 1, 0, 1, 0, 0, 1]);
+    expect(model.checks).toEqual({
+      reports: 3,
+      failed: [
+        { check: 'favicon', name: 'Favicon', importance: 'high', reports: 2, failed: 2, share: 1 },
+        { check: 'htst', name: 'HSTS', importance: 'high', reports: 1, failed: 1, share: 1 },
+      ],
+    });
+    expect(model.lowest.map((r) => r.url)).toEqual(['example.com/b', 'example.com/c', 'example.com/a']);
+    expect(model.reports[0]!.generated).toBe(Date.parse('2026-11-20T09:14:03Z'));
+  });
+
+  it('lists checks newly failing and fixed since the baseline, besides score drops and worse results', () => {
+    const before = [
+      phpRank('example.com/a', 92, ['charset'], ['favicon', 'title']),
+      phpRank('example.com/b', 90, [], ['favicon']),
+      phpRank('example.com/gone', 50, []),
+    ];
+    const now = [phpRank('example.com/a', 92, ['favicon', 'title'], ['charset']), phpRank('example.com/b', 40, []), phpRank('example.com/new', 70, [])];
+    const baseline: Baseline = { path: 'base.json', byUrl: newestByUrl(before) };
+    const run = runOf(now, { baseline: compareWithBaseline(baseline, now) });
+    const view = buildModel(run).baseline!;
+    expect(view.checkChanges).toEqual([{ url: 'example.com/a', newFailures: ['Favicon', 'Title'], fixed: ['Charset'] }]);
+    expect(view.regressions.map((r) => [r.url, r.changes])).toEqual([['example.com/b', ['score 90 → 40 (−50)', 'result good → bad']]]);
+    expect(view.comparison.newUrls).toEqual(['example.com/new']);
+    expect(view.comparison.vanished).toEqual(['example.com/gone']);
+  });
+
+  it('the table data names each project once and links only what may be linked', () => {
+    const data = tableData(
+      buildModel(
+        runOf([
+          { id: 1, url: 'https://a.test/', project: 'p', result: 'good', score: 90 },
+          { id: 2, url: 'javascript:x', project: 'p', result: 'bad', score: 1 },
+        ]),
+      ).reports,
+    );
+    expect(data.projects).toEqual(['p']);
+    expect(data.rows).toEqual([
+      ['1', 'https://a.test/', 1, 0, 0, 90, null, 0, [], 0, 0, 0],
+      ['2', 'javascript:x', 0, 0, 2, 1, null, 0, [], 0, 0, 0],
+    ]);
+  });
+});
+
+describe('renderHtml', () => {
+  const hostile = `https://x.test/</script><script>alert(1)</script>"><img src=x onerror=alert(2)>\u202e`;
+  const page = renderHtml(
+    runOf([{ id: 1, url: hostile, project: '<b>p</b>', result: 'bad', score: 5 }], {
+      cases: [
+        { kind: 'report', url: hostile, record: { id: 1, url: hostile, project: '<b>p</b>', result: 'bad', score: 5 }, gateFailures: ['result bad'] },
+        { kind: 'error', url: 'https://y.test/', message: '<script>alert(3)</script>', exitCode: 5 },
+      ],
+      gate: { active: true, failed: true, verdict: 'gate failed: 1 of 1 reports is bad (--fail-on bad)' },
+    }),
+    10,
+  );
+
+  it('holds no markup from the service: every hostile string is text', () => {
+    expect(page).not.toMatch(/<img|<b>|alert\(\d\)<\/script>|\u202e/);
+    expect(page).toContain('&lt;script&gt;alert(3)&lt;/script&gt;');
+    expect(page.match(/<script/g)).toHaveLength(2);
+  });
+
+  it('states the verdict, and allows by its Content-Security-Policy only its own script (by hash) and no request', () => {
+    expect(page).toContain('<p>Failed (exit 10)</p>');
+    expect(page).toContain('<li>gate failed: 1 of 1 reports is bad (--fail-on bad)</li>');
+    const script = /<script>([\s\S]*?)<\/script>/.exec(page)![1]!;
+    const hash = createHash('sha256').update(script).digest('base64');
+    expect(page).toContain(escapeHtml(`default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; base-uri 'none'`));
+  });
+});
+
+describe('the verdict', () => {
+  it('a run nothing judged says so rather than passed', () => {
+    const page = renderHtml(runOf([{ id: 1, url: 'https://a.test/', result: 'good', score: 90 }], { command: 'reports stats' }), 0);
+    expect(page).toContain('<p>No gate set</p>');
+    expect(page).not.toContain('Passed');
+    expect(page).toContain('<title>rsapi reports stats: 1 report</title>');
+  });
+
+  it('a gate that held is passed, with its line', () => {
+    const page = renderHtml(
+      runOf([{ id: 1, url: 'https://a.test/', result: 'good', score: 90 }], {
+        gate: { active: true, failed: false, verdict: 'gate passed: no report is bad (--fail-on bad)' },
+      }),
+      0,
+    );
+    expect(page).toContain('<p>Passed</p>\n<ul><li>gate passed: no report is bad (--fail-on bad)</li></ul>');
+  });
+});
+
+describe('start-up', () => {
+  it('the built CLI loads the renderer only on demand: no chunk imports it statically, one imports it for --html', () => {
+    const dist = join(import.meta.dirname, '../../../../dist');
+    const read = (file: string) => readFileSync(join(dist, file), 'utf8');
+    const importsOf = (file: string, pattern: RegExp) => [...read(file).matchAll(pattern)].map((match) => join(file, '..', match[1]!));
+    const STATIC = /(?:^|[;\s}])import\s*(?:[^'"();]*?from\s*)?["'](\.\.?\/[^"']+)["']/g;
+    const DYNAMIC = /import\(["'](\.\.?\/[^"']+)["']\)/g;
+    // This build's files: everything main.js reaches (dist/chunks may also hold older builds' chunks).
+    const build = new Set<string>();
+    const visit = (file: string) => {
+      if (build.has(file)) return;
+      build.add(file);
+      for (const next of [...importsOf(file, STATIC), ...importsOf(file, DYNAMIC)]) visit(next);
+    };
+    visit('main.js');
+    const renderer = [...build].filter((file) => read(file).includes('rsapi-table-ready'));
+    expect(renderer).toHaveLength(1);
+    const importers = (pattern: RegExp) => [...build].filter((file) => importsOf(file, pattern).includes(renderer[0]!));
+    expect(importers(STATIC)).toEqual([]);
+    expect(importers(DYNAMIC)).toHaveLength(1);
+  });
+});
+
+describe('--html on the commands', () => {
+  it.each([
+    ['reports', 'list'],
+    ['reports', 'create', 'https://example.com/x'],
+    ['reports', 'stats'],
+  ])('%s %s refuses a path in a missing folder before any request (exit 2)', async (...argv) => {
+    const mock = await startMock();
+    try {
+      const result = await runInProcess({ argv: [...argv, '--html', join(mock.configDir, 'missing', 'report.html')], env: mock.env });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('--html');
+      expect(mock.server.requests).toEqual([]);
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
+describe('per page', () => {
+  it('a row carries whether it fails the run and why, and its failed checks indexed into shared tables', () => {
+    const failing = phpRank('example.com/a', 40, ['title', 'favicon'], ['charset']);
+    const run = runOf([failing, phpRank('example.com/b', 90, [], ['title'])]);
+    const cases = run.cases.map((c, index) => (index === 0 && c.kind === 'report' ? { ...c, gateFailures: ['title: missing (rules.json:3)'] } : c));
+    const data = tableData(buildModel({ ...run, cases }).reports, 'https://seo.example.net');
+    expect(data.service).toBe('https://seo.example.net');
+    expect(data.checks).toEqual([
+      ['favicon', 'Favicon', 'high'],
+      ['title', 'Title', 'high'],
+    ]);
+    const [a, b] = data.rows;
+    expect(a!.slice(7)).toEqual([1, [data.texts.indexOf('title: missing (rules.json:3)')], [0, 0, 1, 1, 0, 1], 1, 3]);
+    expect(data.texts[0]).toBe('');
+    expect(data.texts[1]).toBe('missing');
+    expect(b!.slice(7)).toEqual([0, [], [], 1, 1]);
+  });
+
+  it.each([
+    ['https://xn--bcher-kva.example/caf%C3%A9?q=%E2%9C%93', 'https://bücher.example/café?q=✓'],
+    ['example.com/a%2Fb%3Fc%25d', 'example.com/a%2Fb%3Fc%25d'],
+    ['example.com/%E0%A4', 'example.com/%E0%A4'],
+    ['https://user@xn--mnchen-3ya.example/', 'https://user@münchen.example/'],
+  ])('%s shows as %s (links keep the URL as sent)', (url, shown) => {
+    expect(displayUrl(url)).toBe(shown);
+  });
+
+  it('the histogram buckets follow the thresholds: 40-48 is bad, 49-59 decent, 79.3 good', () => {
+    expect(BUCKET_NAMES).toEqual(['0–9', '10–19', '20–29', '30–39', '40–48', '49–59', '60–69', '70–79', '80–89', '90–100']);
+    expect([0, 39.9, 40, 48.9, 49, 59.5, 60, 79, 79.3, 80, 89.9, 90, 100].map(htmlBucketOf)).toEqual([0, 3, 4, 4, 5, 5, 6, 7, 8, 8, 8, 9, 9]);
+    const page = renderHtml(runOf([phpRank('example.com/a', 45, []), phpRank('example.com/b', 49, [])]), 0);
+    expect(page).toContain('<g class="bar bad"><title>40–48: 1 report</title>');
+    expect(page).toContain('<g class="bar decent"><title>49–59: 1 report</title>');
+  });
+
+  it('the header says what ran: the service, the filters, the input, the commit', () => {
+    const page = renderHtml(
+      runOf([phpRank('example.com/a', 45, [])], {
+        ran: { service: 'https://seo.example.net', filters: ['--project example.com'], input: '--from-file urls.txt', commit: 'abc1234' },
+      }),
+      0,
+    );
+    expect(page).toContain(
+      '<dl class="ran"><div><dt>Service</dt><dd><a href="https://seo.example.net" rel="noopener noreferrer">https://seo.example.net</a></dd></div>' +
+        '<div><dt>Filters</dt><dd><code>--project example.com</code></dd></div><div><dt>Input</dt><dd><code>--from-file urls.txt</code></dd></div>' +
+        '<div><dt>Commit</dt><dd><code>abc1234</code></dd></div></dl>',
+    );
+  });
+
+  it('the decent colour passes WCAG AA (4.5:1) on the page and on cards, in the light and the dark scheme', () => {
+    const schemes = [...REPORT_CSS.matchAll(/:root\{([^}]*)\}/g)]
+      .slice(0, 2)
+      .map((m) => Object.fromEntries([...m[1]!.matchAll(/--([a-z-]+):(#[0-9a-f]{6}|#[0-9a-f]{3})\b/g)].map((v) => [v[1], v[2]])));
+    expect(schemes).toHaveLength(2);
+    for (const scheme of schemes) {
+      for (const background of ['bg', 'card', 'pass-bg', 'fail-bg'])
+        expect(contrast(scheme.decent!, scheme[background]!), `decent on ${background}`).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+});
+
+function luminance(color: string): number {
+  const hex = color.length === 4 ? `#${[...color.slice(1)].map((c) => c + c).join('')}` : color;
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+function contrast(a: string, b: string): number {
+  const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (high! + 0.05) / (low! + 0.05);
+}
