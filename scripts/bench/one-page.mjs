@@ -1,5 +1,5 @@
 // The bench's reference for one page: the least a script needs to fetch one page of reports with undici and print it as
-// JSON. The tightest honest floor: undici's Agent and request API imported directly (as src/api/transport.ts does), not
+// JSON. The tightest honest floor: undici's Agent and request API imported directly (as src/api/http/transport.ts does), not
 // the package's index, whose extra load time would hide a regression of rsapi's own.
 import Agent from 'undici/lib/dispatcher/agent.js';
 import request from 'undici/lib/api/api-request.js';

@@ -1,7 +1,7 @@
 // The key's account (`GET /account`: phpRank has it, the API document does not): its name and plan's name.
-import { decodeRecord, isObject } from './decode.js';
+import { decodeRecord, isObject } from './http/decode.js';
 import { NotFoundError } from './errors.js';
-import { HttpClient } from './http.js';
+import { HttpClient } from './http/http.js';
 
 export interface Account {
   name: string | undefined;

@@ -1,8 +1,8 @@
 // The API client: one HTTP client (one connection pool) and the typed resources over it.
 import { AccountApi } from './account.js';
-import { normaliseBaseUrl } from './base-url.js';
+import { normaliseBaseUrl } from './http/base-url.js';
 import { InvalidRequestError } from './errors.js';
-import { HttpClient, mayLeaveBasePath, type HttpClientOptions, type HttpMethod, type HttpRequest, type HttpResponse, type Params } from './http.js';
+import { HttpClient, mayLeaveBasePath, type HttpClientOptions, type HttpMethod, type HttpRequest, type HttpResponse, type Params } from './http/http.js';
 import { ProjectsApi } from './projects.js';
 import { USER_AGENT } from '../version.js';
 import { ReportsApi } from './reports.js';

@@ -1,10 +1,10 @@
 // What a list's service silently did not do: an order asked for and not kept, a filter asked for and not applied (phpRank ignores what it does not know).
-import type { ApiRecord } from './decode.js';
+import type { ApiRecord } from './http/decode.js';
 import type { ProjectListParams } from './projects.js';
-import { readReport } from './report-model.js';
-import { projectName } from './report-url.js';
+import { readReport } from './model/report-model.js';
+import { projectName } from './model/report-url.js';
 import type { ReportListParams, SortDirection } from './reports.js';
-import { timestampOf } from './timestamps.js';
+import { timestampOf } from './model/timestamps.js';
 
 /** One thing asked for and not honoured, named by its flag (`--sort-by score`, `--result bad`). */
 export interface Silence {

@@ -1,7 +1,7 @@
 // The projects endpoints, typed: list and delete.
-import { decodePage, type Page } from './decode.js';
-import { HttpClient, pathSegment } from './http.js';
-import { iteratePages, withPageSize, type PagingOptions } from './paging.js';
+import { decodePage, type Page } from './http/decode.js';
+import { HttpClient, pathSegment } from './http/http.js';
+import { iteratePages, withPageSize, type PagingOptions } from './http/paging.js';
 import { DEFAULT_PER_PAGE, type PerPage, type SortDirection } from './reports.js';
 import type { DeleteResult } from './reports.js';
 

@@ -1,15 +1,15 @@
 // The reports endpoints, typed: list, show, create (safe against duplicates), update, delete.
-import { decodePage, decodeRecord, type ApiRecord, type Page } from './decode.js';
+import { decodePage, decodeRecord, type ApiRecord, type Page } from './http/decode.js';
 import { AuthError, HiddenRecordError, InterruptedError, NotFoundError, serviceUnreachable, UnsettledCreateError } from './errors.js';
-import { HttpClient, pathSegment, type HttpResponse, type Params } from './http.js';
-import { iteratePages, withPageSize, type PageFetcher, type PagingOptions } from './paging.js';
+import { HttpClient, pathSegment, type HttpResponse, type Params } from './http/http.js';
+import { iteratePages, withPageSize, type PageFetcher, type PagingOptions } from './http/paging.js';
 import { CreateLedger, newerThan, pickRedirected, type SendWindow } from './create-ledger.js';
-import { normaliseReportUrl, reportIdentity } from './report-url.js';
-import { outcomeOfError, RetryPolicy, type AttemptOutcome } from './retry-policy.js';
+import { normaliseReportUrl, reportIdentity } from './model/report-url.js';
+import { outcomeOfError, RetryPolicy, type AttemptOutcome } from './http/retry-policy.js';
 import { DEFAULT_PER_PAGE, type PerPage, type Privacy, type ReportSortField, type SortDirection } from './list-params.js';
-import { RESULTS, type ReportResult } from './report-model.js';
-import { timestampOf } from './timestamps.js';
-import { scoreSortedPages, type ScoreSortField } from './score-sort.js';
+import { RESULTS, type ReportResult } from './model/report-model.js';
+import { timestampOf } from './model/timestamps.js';
+import { scoreSortedPages, type ScoreSortField } from './model/score-sort.js';
 
 export { RESULTS, type ReportResult };
 export * from './list-params.js';

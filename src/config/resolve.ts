@@ -1,5 +1,5 @@
 // Precedence of each connection setting: flag, then environment, then the profile's stored value.
-import { originOf } from '../api/base-url.js';
+import { originOf } from '../api/http/base-url.js';
 import { RsapiError, UsageError } from '../errors.js';
 import { nearest } from '../suggest.js';
 import { checkProfileName, parseSettingValue, storedSetting } from './keys.js';

@@ -1,7 +1,7 @@
 // A report as the tools show it, through the CLI's record model: compact rows for lists, the whole report for get_report.
-import type { ApiRecord } from '../api/decode.js';
-import { checkName, failedChecks, reportChecks } from '../api/checks.js';
-import { readReport } from '../api/report-model.js';
+import type { ApiRecord } from '../api/http/decode.js';
+import { checkName, failedChecks, reportChecks } from '../api/model/checks.js';
+import { readReport } from '../api/model/report-model.js';
 import { cutValue } from './results.js';
 
 /** A score to one decimal (phpRank sends 78.57142857142857 after a re-audit). */

@@ -1,6 +1,6 @@
 // What a tool answers: compact JSON within the size budget (lists cut to fit, saying how to get the rest), or a tool
 // error in the CLI's words (its one line and hint from src/cli/runtime/exit-codes.ts); never a secret of the invocation.
-import { stringifyJson } from '../api/json.js';
+import { stringifyJson } from '../api/http/json.js';
 import { RsapiError } from '../errors.js';
 import { detailLines } from '../cli/runtime/exit-codes.js';
 import type { Secrets } from '../cli/runtime/secrets.js';

@@ -1,6 +1,15 @@
 // The mock service's records: their shapes, the deterministic seed data, and how a report's fields derive from its URL.
 
-import type { CheckResults } from './phprank-audit.js';
+/** One check as phpRank answers it: `errors` only on a failed check. */
+export interface CheckResult {
+  passed: boolean;
+  importance: Importance;
+  value: unknown;
+  errors?: Record<string, unknown>;
+}
+
+export type CheckResults = Record<string, CheckResult>;
+import type { Importance } from '../api/model/checks.js';
 
 export type ReportResult = 'good' | 'decent' | 'bad';
 export type Privacy = 0 | 1 | 2;

@@ -2,8 +2,7 @@
 // two differ, so the server and the routes ask here instead of testing the flavor's name.
 
 import type { FlavorName } from './flavor-names.js';
-import type { MockOptions } from './server.js';
-import { PHPRANK_FLAVOR } from './phprank.js';
+import type { MockOptions } from './options.js';
 import { dispatch, json, type RouteRequest, type RouteResponse } from './routes.js';
 import { SEED_STORE_POLICY, type StorePolicy } from './store.js';
 
@@ -34,7 +33,7 @@ export interface MockFlavor {
 }
 
 /** The API document's service, as the mock always played it. */
-const SEED_FLAVOR: MockFlavor = {
+export const SEED_FLAVOR: MockFlavor = {
   name: 'seed',
   title: 'seed',
   defaultRateLimit: 0,
@@ -44,5 +43,3 @@ const SEED_FLAVOR: MockFlavor = {
   gate: () => undefined,
   dispatch,
 };
-
-export const FLAVORS: Readonly<Record<FlavorName, MockFlavor>> = { seed: SEED_FLAVOR, phprank: PHPRANK_FLAVOR };

@@ -1,19 +1,11 @@
 // phpRank's side of a report in the mock: how a sent URL becomes the stored final URL, and the audit (36 checks, the
 // weighted score, the label) that is a pure function of that stored URL.
 
-import { CHECK_IDS, type CheckId, type Importance } from '../api/checks.js';
-import { labelForScore } from '../api/report-model.js';
-import { hashString, type PageAudit } from './data.js';
+import { CHECK_IDS, type CheckId, type Importance } from '../api/model/checks.js';
+import { labelForScore } from '../api/model/report-model.js';
+import { hashString, type CheckResult, type CheckResults, type PageAudit } from './data.js';
 
-/** One check as phpRank answers it: `errors` only on a failed check. */
-export interface CheckResult {
-  passed: boolean;
-  importance: Importance;
-  value: unknown;
-  errors?: Record<string, unknown>;
-}
-
-export type CheckResults = Record<string, CheckResult>;
+export type { CheckResult, CheckResults } from './data.js';
 
 interface CheckSpec {
   importance: Importance;

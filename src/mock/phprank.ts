@@ -27,7 +27,7 @@ import {
   type RouteRequest,
   type RouteResponse,
 } from './routes.js';
-import type { MockOptions } from './server.js';
+import type { MockOptions } from './options.js';
 import type { StorePolicy } from './store.js';
 import { FieldErrors, fetchFailure, isWebUrl, optionalPassword, optionalPrivacy, presentValue, type Input } from './validation.js';
 

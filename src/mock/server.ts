@@ -3,11 +3,12 @@
 import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { systemClock, type Clock } from '../api/clock.js';
+import { systemClock, type Clock } from '../api/http/clock.js';
 import type { MockProject, MockReport } from './data.js';
-import { FLAVORS, type MockFlavor } from './flavor.js';
+import { SEED_FLAVOR, type MockFlavor } from './flavor.js';
+import type { MockOptions } from './options.js';
+import { PHPRANK_FLAVOR } from './phprank.js';
 import type { FlavorName } from './flavor-names.js';
-import type { Envelope } from './listing.js';
 import { FixedWindowRateLimiter } from './rate-limit.js';
 import { flattenHeaders, parseFormFields, readBody, splitTarget } from './request-input.js';
 import { API_PREFIX, type RouteResponse } from './routes.js';
@@ -17,42 +18,10 @@ export type { Envelope } from './listing.js';
 export type { MockProject, MockReport } from './data.js';
 export { FLAVOR_NAMES, type FlavorName } from './flavor-names.js';
 
-export interface MockOptions {
-  /** Which service the mock plays: `seed` (the API document's, the default) or `phprank` (the service as deployed). */
-  flavor?: FlavorName;
-  host?: string;
-  port?: number;
-  apiKey?: string;
-  seed?: number;
-  latencyMs?: number;
-  failRate?: number;
-  rateLimit?: number;
-  rateLimitWindowMs?: number;
-  envelope?: Envelope;
-  dropAfterCreate?: number;
-  failAfterCreate?: number;
-  stallRate?: number;
-  /**
-   * A create is stored (and answered) only this long after it arrived, as a service that audits the page first; it
-   * is stored even if the client gave up meanwhile.
-   */
-  storeDelayMs?: number;
-  random?: () => number;
-  /**
-   * The time the throttle's window, the latency and the store delay run on (real by default); a test shares a fake
-   * one with the client, so that none of them waits real time.
-   */
-  clock?: Clock;
-  /** phpRank flavor: sent URL -> the final URL it redirects to (the report is stored under the final one, cleaned). */
-  redirects?: Record<string, string>;
-  /** phpRank flavor: the key's plan has no API access, so every call with a good key is answered 403. */
-  planWithoutApi?: boolean;
-  /**
-   * Hosts (and their subdomains) whose pages the service cannot fetch: a create of one is refused with 422 on `url`
-   * (phpRank: cURL's message), as a host under `.invalid` always is.
-   */
-  unreachable?: string[];
-}
+/** The flavors the mock plays, by name: each a set of routes, a store policy and a gate in front of them. */
+const FLAVORS: Readonly<Record<FlavorName, MockFlavor>> = { seed: SEED_FLAVOR, phprank: PHPRANK_FLAVOR };
+
+export type { MockOptions } from './options.js';
 
 export interface RecordedRequest {
   method: string;

@@ -1,12 +1,12 @@
 // A report's per-check results for people: `checks: 27 of 36 passed`, then each failed check in words, wrapped to the terminal.
-import { checkMeasure, checkName, failedChecks, reportChecks, type CheckMeasure, type CheckOutcome, type CheckUnit } from '../api/checks.js';
-import { isObject } from '../api/decode.js';
+import { checkMeasure, checkName, failedChecks, reportChecks, type CheckMeasure, type CheckOutcome, type CheckUnit } from '../api/model/checks.js';
+import { isObject } from '../api/http/decode.js';
 import { namedList } from './capped-list.js';
-import { loadPalette } from './colors.js';
+import { loadPalette } from './table/colors.js';
 import { writeRecord } from './formats.js';
 import { terminalText } from './terminal-text.js';
 import type { OutputOptions, ServiceRecord, Sink } from './types.js';
-import { displayWidth, piecesOfWidth } from './width.js';
+import { displayWidth, piecesOfWidth } from './table/width.js';
 
 /** Items of a list shown before `and N more`: a page's 80 images without alt text are a count, not a screenful. */
 const LIST_ITEMS_SHOWN = 5;

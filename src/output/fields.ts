@@ -1,9 +1,9 @@
 // Which fields a record is rendered with, and how one field's value becomes a cell: raw (csv, tsv) or for display (table).
 import { domainToUnicode } from 'node:url';
-import { parseTimestamp } from '../api/timestamps.js';
-import { formatLocalDateTime } from './dates.js';
-import { stringifyJson } from '../api/json.js';
-import { formatScore } from '../api/report-model.js';
+import { parseTimestamp } from '../api/model/timestamps.js';
+import { formatLocalDateTime } from './table/dates.js';
+import { stringifyJson } from '../api/http/json.js';
+import { formatScore } from '../api/model/report-model.js';
 import { terminalText } from './terminal-text.js';
 import type { RecordKind, ServiceRecord } from './types.js';
 

@@ -1,11 +1,11 @@
 // The one registry of output formats (help, buffering, list writer, one record, a document) and the dispatch through it.
-import { stringifyJson } from '../api/json.js';
-import { modelledProject } from '../api/project-model.js';
-import { failedCheckIds } from '../api/checks.js';
-import { modelledRecord } from '../api/report-model.js';
+import { stringifyJson } from '../api/http/json.js';
+import { modelledProject } from '../api/model/project-model.js';
+import { failedCheckIds } from '../api/model/checks.js';
+import { modelledRecord } from '../api/model/report-model.js';
 import { csvLine } from './csv.js';
 import { columnsFor, fieldValue, rawCell, recordId, rowColumns, selectFields } from './fields.js';
-import { drawRecordTable, fitNotice, ListTable, type TableOptions } from './table.js';
+import { drawRecordTable, fitNotice, ListTable, type TableOptions } from './table/table.js';
 import { maskSecretFields } from './masking.js';
 import { singleLine, terminalJson, terminalLines, terminalText } from './terminal-text.js';
 import { tsvLine } from './tsv.js';

@@ -1,8 +1,8 @@
 // What decides "absent", "exists" and "unsure" for a create whose answer was lost (src/api/reports.ts lookUp, retry-policy.ts createDoubt).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UnsettledCreateError } from '../../src/api/index.js';
-import { describeNetworkFailure } from '../../src/api/network-failure.js';
-import { RetryPolicy } from '../../src/api/retry-policy.js';
+import { describeNetworkFailure } from '../../src/api/http/network-failure.js';
+import { RetryPolicy } from '../../src/api/http/retry-policy.js';
 import { ExitCode, exitCodeOf } from '../../src/cli/runtime/exit-codes.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { sendJson, sendText, startRawServer, type RawHandler, type RawServer, type SeenRequest } from '../helpers/raw-server.js';

@@ -1,6 +1,6 @@
 // Tables on a terminal of a set width (in-process, and once on a real pseudo-terminal): no line wider than the terminal, ids and results whole, --wide whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { displayWidth } from '../../src/output/width.js';
+import { displayWidth } from '../../src/output/table/width.js';
 import { runInProcess } from '../helpers/run.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { runOnTerminal } from '../helpers/terminal.js';

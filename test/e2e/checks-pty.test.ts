@@ -1,6 +1,6 @@
 // reports show's per-check results on a real pseudo-terminal (script(1)) of 80 and 40 columns: the built binary's own reading of the width.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { displayWidth } from '../../src/output/width.js';
+import { displayWidth } from '../../src/output/table/width.js';
 import { phprankReport, startReportServer } from '../helpers/phprank-checks.js';
 import { tempHomePerTest } from '../helpers/settings.js';
 import { runOnTerminal } from '../helpers/terminal.js';

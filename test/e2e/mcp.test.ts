@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, NODE, runCli, tempDir } from '../helpers/cli.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { startRawServer } from '../helpers/raw-server.js';
-import { CHECK_IDS } from '../../src/api/checks.js';
+import { CHECK_IDS } from '../../src/api/model/checks.js';
 
 /** A key no answer may show: distinctive, so a leak in any form is found. */
 const KEY = 'mcp-test-key-5f1e9a7c3b2d4e6f';

@@ -65,7 +65,13 @@ describe('start-up', () => {
   it('the root help the CLI itself renders (on a terminal) loads no renderer, record model, check or list option', () => {
     const sources = sourcesLoadedBy(['--help']);
     expect(sources).toContain('src/cli/program.ts');
-    const needless = ['src/output/formats.ts', 'src/output/table.ts', 'src/api/report-model.ts', 'src/api/checks.ts', 'src/cli/flags/verb-options.ts'];
+    const needless = [
+      'src/output/formats.ts',
+      'src/output/table/table.ts',
+      'src/api/model/report-model.ts',
+      'src/api/model/checks.ts',
+      'src/cli/flags/verb-options.ts',
+    ];
     expect(sources.filter((source) => needless.includes(source))).toEqual([]);
   });
 

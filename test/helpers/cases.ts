@@ -1,6 +1,6 @@
 // Table-driven command tests: one row = argv, terminal, env and stdin in; exit code, stdout, stderr and requests out.
 import { expect } from 'vitest';
-import type { Clock } from '../../src/api/clock.js';
+import type { Clock } from '../../src/api/http/clock.js';
 import type { MockOptions, RecordedRequest } from '../../src/mock/server.js';
 import { startMock, type MockFixture } from './mock.js';
 import { runInProcess, type InProcessOptions, type InProcessResult } from './run.js';

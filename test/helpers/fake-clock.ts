@@ -1,6 +1,6 @@
 // A clock for the retry policy that waits no real time: each sleep moves virtual time on and resolves at once.
 import { InterruptedError } from '../../src/api/errors.js';
-import type { Clock } from '../../src/api/retry-policy.js';
+import type { Clock } from '../../src/api/http/retry-policy.js';
 
 export class FakeClock implements Clock {
   /** Every sleep asked for, in ms, in order. */

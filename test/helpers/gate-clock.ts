@@ -1,7 +1,7 @@
 // A clock whose waits hold until the test opens the gate: for a mock that must keep a request (and its run) under way
 // exactly as long as the test needs, rather than for a real latency guessed long enough on a loaded machine.
 import { InterruptedError } from '../../src/api/errors.js';
-import type { Clock } from '../../src/api/clock.js';
+import type { Clock } from '../../src/api/http/clock.js';
 
 export class GateClock implements Clock {
   private opened = false;

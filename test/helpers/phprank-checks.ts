@@ -1,5 +1,5 @@
 // phpRank reports with per-check results built by hand, and a loopback server answering list and show with them exactly.
-import { CHECK_IDS, type Importance } from '../../src/api/checks.js';
+import { CHECK_IDS, type Importance } from '../../src/api/model/checks.js';
 import { sendJson, startRawServer, type RawServer } from './raw-server.js';
 
 /** An importance per check, as phpRank weighs them (the exact split does not matter to rsapi). */

@@ -1,7 +1,7 @@
 // Running one rsapi invocation in-process, through an injected terminal: the fast way to test a command.
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import type { Clock } from '../../src/api/retry-policy.js';
+import type { Clock } from '../../src/api/http/retry-policy.js';
 import { LockFiles } from '../../src/config/lock-file.js';
 import { createInvocation } from '../../src/cli/runtime/invocation.js';
 import { run } from '../../src/cli/program.js';

@@ -1,6 +1,6 @@
 // A clock whose sleeps run side by side in virtual time: when nothing else runs, time jumps to the next wake-up.
 import { InterruptedError } from '../../src/api/errors.js';
-import type { Clock } from '../../src/api/clock.js';
+import type { Clock } from '../../src/api/http/clock.js';
 
 interface Timer {
   at: number;

@@ -2,7 +2,7 @@
 // re-audit, projects, account, key and plan refusals, throttle.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECK_IDS } from '../../src/api/checks.js';
+import { CHECK_IDS } from '../../src/api/model/checks.js';
 import { IMPORTANCE_WEIGHT } from '../../src/mock/phprank-audit.js';
 import { startMockServer, type MockOptions, type MockServer } from '../../src/mock/server.js';
 import { as, call, seededRandom } from './http.js';

@@ -1,7 +1,7 @@
 // A report's failed checks in words (src/output/check-lines.ts): each value said once, with its unit, and the limit.
 import { describe, expect, it } from 'vitest';
 import { describeErrors, formatMeasure, writeCheckLines } from '../../src/output/check-lines.js';
-import { checkMeasure } from '../../src/api/checks.js';
+import { checkMeasure } from '../../src/api/model/checks.js';
 
 async function linesOf(results: Record<string, unknown>): Promise<string[]> {
   let text = '';

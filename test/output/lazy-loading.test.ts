@@ -39,7 +39,7 @@ describe('lazy loading', () => {
 
   it('has no static import of chalk in src/output', () => {
     const dir = new URL('../../src/output/', import.meta.url);
-    for (const file of readdirSync(dir)) {
+    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'))) {
       const source = readFileSync(new URL(file, dir), 'utf8');
       expect(source, file).not.toMatch(/^\s*import\s+(?!type\b)[^;]*from\s+['"]chalk['"]/m);
     }

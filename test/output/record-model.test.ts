@@ -4,7 +4,7 @@ process.env.TZ = 'UTC';
 
 import { describe, expect, it } from 'vitest';
 import { writeRecord, type OutputFormat, type OutputOptions } from '../../src/output/index.js';
-import { StatsCollector } from '../../src/output/report-stats.js';
+import { StatsCollector } from '../../src/output/stats/report-stats.js';
 import { BufferSink, writeList } from './buffer-sink.js';
 
 /** One report in each dialect: phpRank sends the score as `result` (after an update an unrounded float) and no `score`. */

@@ -1,6 +1,6 @@
 // What the command tree offers at each command path, walked from commander into plain data the script generators read.
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
-import { CHECK_IDS, checkName } from '../../api/checks.js';
+import { CHECK_IDS, checkName } from '../../api/model/checks.js';
 
 export interface OptionSpec {
   /** `-o`, `--output`. */

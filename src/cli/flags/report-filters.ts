@@ -2,7 +2,7 @@
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { DeclaredOptions } from './options.js';
 import { RESULTS, type ReportListParams } from '../../api/reports.js';
-import { filterTermForService } from '../../api/report-url.js';
+import { filterTermForService } from '../../api/model/report-url.js';
 
 /** --search, --search-by, --project, --result. */
 export function addReportFilterOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(

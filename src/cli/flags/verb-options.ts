@@ -2,8 +2,8 @@
 // options.ts so the root help, which declares no verb in full, loads none of what they need (the record model, checks).
 import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { PER_PAGE_VALUES, SORT_DIRECTIONS } from '../../api/list-params.js';
-import { RESULTS } from '../../api/report-model.js';
-import { toNumber } from '../../api/decode.js';
+import { RESULTS } from '../../api/model/report-model.js';
+import { toNumber } from '../../api/http/decode.js';
 import { GATE_IMPORTANCES, parseCheckIds } from '../verdicts/check-gate.js';
 import { choiceOption, integerParser, type DeclaredOptions } from './options.js';
 

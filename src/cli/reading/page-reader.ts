@@ -1,6 +1,6 @@
 // Reading a list's pages, once for every command that consumes them (reports list, projects list, reports stats):
 // records in order, a spinner while waiting, what the service silently ignored, each report judged by the gate and CI.
-import type { ApiRecord, Page } from '../../api/decode.js';
+import type { ApiRecord, Page } from '../../api/http/decode.js';
 import type { ListSilences } from '../../api/list-silences.js';
 import type { RecordKind } from '../../output/index.js';
 import type { CiReporter } from '../report-files/reporter.js';

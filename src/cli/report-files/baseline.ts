@@ -2,15 +2,15 @@
 // Both sides are read through the record model: a file written from phpRank's json (numeric `result`) compares with a
 // seed-dialect run, and the other way round, by label and score.
 import { plural } from '../../plural.js';
-import type { ApiRecord } from '../../api/decode.js';
-import { isObject, toNumber } from '../../api/decode.js';
+import type { ApiRecord } from '../../api/http/decode.js';
+import { isObject, toNumber } from '../../api/http/decode.js';
 import { UsageError } from '../runtime/errors.js';
-import { formatScore, readReport, RESULT_RANK, RESULTS, type ReportResult } from '../../api/report-model.js';
+import { formatScore, readReport, RESULT_RANK, RESULTS, type ReportResult } from '../../api/model/report-model.js';
 import { readUserFile } from '../runtime/files.js';
 import { cappedLines } from '../../output/capped-list.js';
-import { reportIdentity } from '../../api/report-url.js';
-import { timestampOf } from '../../api/timestamps.js';
-import { reportChecks } from '../../api/checks.js';
+import { reportIdentity } from '../../api/model/report-url.js';
+import { timestampOf } from '../../api/model/timestamps.js';
+import { reportChecks } from '../../api/model/checks.js';
 import { checkChange, countChanges, describeChecks, recordsHaveChecks, type CheckChange } from './check-changes.js';
 
 /** What is compared of a report. */

@@ -1,7 +1,7 @@
 // `--codequality FILE`: GitLab's Code Quality report (the Code Climate JSON subset GitLab reads), one finding per
 // failing check, score or result per URL, each with a fingerprint that stays the same from run to run.
 import { createHash } from 'node:crypto';
-import { reportIdentity } from '../../api/report-url.js';
+import { reportIdentity } from '../../api/model/report-url.js';
 import type { Finding, UrlVerdict } from '../verdicts/judge.js';
 
 /** One issue as GitLab reads it. */

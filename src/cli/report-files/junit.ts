@@ -1,6 +1,6 @@
 // `--junit PATH`: the run as JUnit XML, as the test-report views of GitHub (JUnit actions), GitLab, Jenkins and Azure read it.
-import { stringifyJson } from '../../api/json.js';
-import { formatScore, readReport } from '../../api/report-model.js';
+import { stringifyJson } from '../../api/http/json.js';
+import { formatScore, readReport } from '../../api/model/report-model.js';
 import { describeChange } from './baseline.js';
 import { reportCheckLines } from './check-changes.js';
 import { xmlAttribute as attr, xmlText as text } from './escape.js';

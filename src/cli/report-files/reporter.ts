@@ -1,17 +1,17 @@
 // The CI flags of `reports create|show|list` (--junit, --summary, --html, --baseline, --max-drop): checked up front, fed each report, written at the end.
 import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { DeclaredOptions } from '../flags/options.js';
-import type { ApiRecord } from '../../api/decode.js';
+import type { ApiRecord } from '../../api/http/decode.js';
 import type { RsapiError } from '../../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, hintOf } from '../runtime/exit-codes.js';
 import { UsageError } from '../runtime/errors.js';
-import { reportIdentity } from '../../api/report-url.js';
+import { reportIdentity } from '../../api/model/report-url.js';
 import type { CommandContext } from '../runtime/context.js';
 import { compareWithBaseline, baselineReport, loadBaseline, type Baseline } from './baseline.js';
 import { recordsHaveChecks } from './check-changes.js';
 import { checkOutputPath } from './write.js';
 import { checkRunFiles, type RunFile } from '../runtime/run-files.js';
-import type { CheckStats } from '../../output/check-stats.js';
+import type { CheckStats } from '../../output/stats/check-stats.js';
 import type { CiCase, CiRun, RunDescription } from './run-record.js';
 import type { SelectedShare } from '../commands/reports/create/shard.js';
 

@@ -1,5 +1,5 @@
 // The per-check counts of a CI run's reports, which the summary and the HTML page both show: counted once for both.
-import { CheckStatsCollector, type CheckStats } from '../../output/check-stats.js';
+import { CheckStatsCollector, type CheckStats } from '../../output/stats/check-stats.js';
 import type { CiRun } from './run-record.js';
 
 /**

@@ -1,8 +1,8 @@
 // `--summary PATH`: the run as Markdown for $GITHUB_STEP_SUMMARY: counts, lowest scores, regressions, the verdict.
 import { plural } from '../../plural.js';
-import { formatScore, readReport, RESULTS, type ReportResult } from '../../api/report-model.js';
+import { formatScore, readReport, RESULTS, type ReportResult } from '../../api/model/report-model.js';
 import { cappedLines } from '../../output/capped-list.js';
-import type { CheckStats } from '../../output/check-stats.js';
+import type { CheckStats } from '../../output/stats/check-stats.js';
 import { describeChange, type BaselineComparison } from './baseline.js';
 import { countChanges, describeChecks } from './check-changes.js';
 import { markdownText as md } from './escape.js';

@@ -2,10 +2,10 @@
 import type { addGlobalOptions } from '../flags/options.js';
 import { setMaxListeners } from 'node:events';
 import { ApiClient } from '../../api/client.js';
-import type { TraceEvent } from '../../api/http.js';
-import type { PaceEvent } from '../../api/rate-limiter.js';
-import { proxyFromEnv, type ProxySettings } from '../../api/proxy.js';
-import { isLoopbackHost, normaliseBaseUrl } from '../../api/base-url.js';
+import type { TraceEvent } from '../../api/http/http.js';
+import type { PaceEvent } from '../../api/http/rate-limiter.js';
+import { proxyFromEnv, type ProxySettings } from '../../api/http/proxy.js';
+import { isLoopbackHost, normaliseBaseUrl } from '../../api/http/base-url.js';
 import { MissingKeyError, UsageError } from './errors.js';
 import { checkApiKey } from '../../config/keys.js';
 import { configPath } from '../../config/paths.js';
@@ -14,7 +14,7 @@ import type { OutputFormat, OutputOptions, RecordKind } from '../../output/index
 import { USER_AGENT } from '../../version.js';
 import { forStderr } from '../terminal/stderr.js';
 import type { Invocation } from './invocation.js';
-import type { Clock } from '../../api/clock.js';
+import type { Clock } from '../../api/http/clock.js';
 import type { Secrets } from './secrets.js';
 import type { StdoutState } from '../terminal/stdout-gone.js';
 import type { LockFiles } from '../../config/lock-file.js';

@@ -1,5 +1,5 @@
 // The one map from an error to the contract's exit code and the hint shown with it, for the top level and every per-item line.
-import { reportProject } from '../../api/report-url.js';
+import { reportProject } from '../../api/model/report-url.js';
 import { cappedLines } from '../../output/capped-list.js';
 import {
   ApiError,

@@ -1,5 +1,5 @@
 // One run of the program: what belongs to it alone (terminal, clock, Ctrl-C, known secrets, stdout state, lock files), made once by its caller and passed down.
-import { systemClock, type Clock } from '../../api/clock.js';
+import { systemClock, type Clock } from '../../api/http/clock.js';
 import { LockFiles } from '../../config/lock-file.js';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { Secrets } from './secrets.js';

@@ -1,6 +1,6 @@
 // A spinner line on stderr while the user waits: only on a terminal, only after half a second, erased before data is printed.
 import { terminalText } from '../../output/terminal-text.js';
-import { truncateToWidth } from '../../output/width.js';
+import { truncateToWidth } from '../../output/table/width.js';
 import { terminalWidth, type Terminal } from './terminal.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];

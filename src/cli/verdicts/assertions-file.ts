@@ -1,9 +1,9 @@
 // The assertions file (`--assert [PATH]`, RSAPI_ASSERT, default rsapi.config.json): read before any request, and every
 // unknown key, check id, level or bad glob refused with the file's name, the line, and the nearest right word.
 import { readFileSync } from 'node:fs';
-import { CHECK_IDS, IMPORTANCES, isCheckId, type CheckId, type Importance } from '../../api/checks.js';
-import { RESULTS, type ReportResult } from '../../api/report-model.js';
-import { isObject } from '../../api/decode.js';
+import { CHECK_IDS, IMPORTANCES, isCheckId, type CheckId, type Importance } from '../../api/model/checks.js';
+import { RESULTS, type ReportResult } from '../../api/model/report-model.js';
+import { isObject } from '../../api/http/decode.js';
 import { nearest } from '../../suggest.js';
 import { UsageError } from '../runtime/errors.js';
 import { fileError } from '../runtime/files.js';

@@ -11,8 +11,8 @@ import {
   type CheckId,
   type CheckOutcome,
   type Importance,
-} from '../../api/checks.js';
-import type { ApiRecord } from '../../api/decode.js';
+} from '../../api/model/checks.js';
+import type { ApiRecord } from '../../api/http/decode.js';
 import { nearest } from '../../suggest.js';
 
 /** The importances a gate can name: `low` would fail on every report, so it is not offered. */

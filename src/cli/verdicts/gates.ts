@@ -3,7 +3,7 @@
 // Reports are read through the record model, so a phpRank report (numeric `result`, no `score`) is judged by the
 // label and score it stands for, exactly as the same report in the seed dialect.
 import { plural } from '../../plural.js';
-import { formatScore, readReport, RESULT_RANK } from '../../api/report-model.js';
+import { formatScore, readReport, RESULT_RANK } from '../../api/model/report-model.js';
 import { CheckGate } from './check-gate.js';
 import type { CiReporter } from '../report-files/reporter.js';
 import type { CommandContext } from '../runtime/context.js';

@@ -1,9 +1,9 @@
 // Judging reports against the assertions and the gate flags: per report, what failed (error) or warns, with its value;
 // over the run, which URLs failed, worst first, and whether any was judged at all.
-import { failedChecks, reportChecks, type Importance } from '../../api/checks.js';
-import type { ApiRecord } from '../../api/decode.js';
-import { formatScore, readReport, RESULT_RANK } from '../../api/report-model.js';
-import { reportIdentity } from '../../api/report-url.js';
+import { failedChecks, reportChecks, type Importance } from '../../api/model/checks.js';
+import type { ApiRecord } from '../../api/http/decode.js';
+import { formatScore, readReport, RESULT_RANK } from '../../api/model/report-model.js';
+import { reportIdentity } from '../../api/model/report-url.js';
 import { describeErrors, describeValue } from '../../output/check-lines.js';
 import type { GateOptions } from '../flags/verb-options.js';
 import { asksChecks, checkLevel, flagRule, resolveFor, wantedResult, type AssertionSet, type Rule, type Severity, type Source } from './rules.js';

@@ -1,8 +1,8 @@
 // Assertion rules: what one rule asks (score, result, per-check levels), the gate flags as a rule for `**`, and the
 // rules that apply to one report merged key by key (a later rule wins; the flags, given last, win over the file).
-import { IMPORTANCES, type CheckId, type Importance } from '../../api/checks.js';
-import { RESULT_RANK, RESULTS, type ReportResult } from '../../api/report-model.js';
-import { reportIdentity } from '../../api/report-url.js';
+import { IMPORTANCES, type CheckId, type Importance } from '../../api/model/checks.js';
+import { RESULT_RANK, RESULTS, type ReportResult } from '../../api/model/report-model.js';
+import { reportIdentity } from '../../api/model/report-url.js';
 import type { GateOptions } from '../flags/verb-options.js';
 import { globRegExp } from '../../url-glob.js';
 

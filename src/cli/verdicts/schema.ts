@@ -1,7 +1,7 @@
 // The JSON Schema of the assertions file (schema/rsapi.config.schema.json in the package), made from the check ids,
 // levels and keys the reader knows, so editors complete them; a test holds the shipped file equal to this.
-import { CHECK_NAMES, IMPORTANCES } from '../../api/checks.js';
-import { RESULTS } from '../../api/report-model.js';
+import { CHECK_NAMES, IMPORTANCES } from '../../api/model/checks.js';
+import { RESULTS } from '../../api/model/report-model.js';
 import { LEVELS } from './rules.js';
 
 export function assertionsSchema(): Record<string, unknown> {

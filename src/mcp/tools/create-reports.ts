@@ -3,10 +3,10 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseJson } from '../../api/json.js';
-import type { ApiRecord } from '../../api/decode.js';
+import { parseJson } from '../../api/http/json.js';
+import type { ApiRecord } from '../../api/http/decode.js';
 import { PRIVACY, type Privacy } from '../../api/list-params.js';
-import { reportIdentity, reportUrlProblem } from '../../api/report-url.js';
+import { reportIdentity, reportUrlProblem } from '../../api/model/report-url.js';
 import { reportsCreateRun } from '../../cli/commands/reports/create/create.js';
 import { readJournalHistory, type JournalHistory } from '../../cli/commands/reports/create/journal.js';
 import { dataDir } from '../../config/paths.js';

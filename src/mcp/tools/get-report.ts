@@ -1,5 +1,5 @@
 // get_report: one report by id or by URL (the newest of that page, as `reports show --url`), with its failed checks.
-import { reportUrlProblem } from '../../api/report-url.js';
+import { reportUrlProblem } from '../../api/model/report-url.js';
 import { declareShow, newestOfUrl } from '../../cli/commands/reports/show.js';
 import { argumentError, optionArg, positionalArg } from '../arguments.js';
 import { argumentOf, declared, flagOf } from '../declarations.js';

@@ -2,8 +2,8 @@
 import { PROJECT_SORT_FIELDS, type ProjectListParams } from '../../api/projects.js';
 import { SORT_DIRECTIONS } from '../../api/list-params.js';
 import { projectListSilences } from '../../api/list-silences.js';
-import { toNumber, type ApiRecord } from '../../api/decode.js';
-import { projectAverage } from '../../api/project-model.js';
+import { toNumber, type ApiRecord } from '../../api/http/decode.js';
+import { projectAverage } from '../../api/model/project-model.js';
 import { declareList } from '../../cli/commands/projects/list.js';
 import { integerArg, optionArg, stringArg } from '../arguments.js';
 import { declared, flagOf } from '../declarations.js';

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECK_IDS, checkName } from '../../../src/api/checks.js';
+import { CHECK_IDS, checkName } from '../../../src/api/model/checks.js';
 import { ExitCode } from '../../../src/cli/runtime/exit-codes.js';
 import { tempDir } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/run.js';

@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CheckStatsCollector } from '../../../src/output/check-stats.js';
+import { CheckStatsCollector } from '../../../src/output/stats/check-stats.js';
 import { tempDir } from '../../helpers/cli.js';
 import { startMock, type MockFixture } from '../../helpers/mock.js';
 import { runInProcess } from '../../helpers/run.js';

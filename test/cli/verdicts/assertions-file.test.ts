@@ -2,8 +2,8 @@
 // the JSON Schema shipped in the package held to the check ids, levels and keys the reader knows.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CHECK_IDS, IMPORTANCES } from '../../../src/api/checks.js';
-import { RESULTS } from '../../../src/api/report-model.js';
+import { CHECK_IDS, IMPORTANCES } from '../../../src/api/model/checks.js';
+import { RESULTS } from '../../../src/api/model/report-model.js';
 import { UsageError } from '../../../src/errors.js';
 import { assertPath, FILE_KEYS, parseAssertions, RULE_KEYS } from '../../../src/cli/verdicts/assertions-file.js';
 import { LEVELS } from '../../../src/cli/verdicts/rules.js';
@@ -93,7 +93,7 @@ describe('schema/rsapi.config.schema.json', () => {
 
   const rule = schema.$defs.rule;
 
-  it('completes every check id of src/api/checks.ts, and no other', () => {
+  it('completes every check id of src/api/model/checks.ts, and no other', () => {
     expect(Object.keys(rule.properties.checks.properties).sort()).toEqual([...CHECK_IDS].sort());
     expect(rule.properties.checks.additionalProperties).toBe(false);
   });

@@ -4,7 +4,7 @@ import { parseCsv } from '../../helpers/csv.js';
 import { phprankReport, seedReport, startReportServer } from '../../helpers/phprank-checks.js';
 import { startMock } from '../../helpers/mock.js';
 import { runInProcess } from '../../helpers/run.js';
-import { displayWidth } from '../../../src/output/width.js';
+import { displayWidth } from '../../../src/output/table/width.js';
 
 type Server = Awaited<ReturnType<typeof startReportServer>>;
 

@@ -1,7 +1,7 @@
 // `rsapi api METHOD PATH [-f key=value ...]`: any request under the base URL, the raw JSON body out.
 import { Argument, InvalidArgumentError } from '@commander-js/extra-typings';
 import { UsageError } from '../../runtime/errors.js';
-import { mayLeaveBasePath, type HttpMethod, type Params } from '../../../api/http.js';
+import { mayLeaveBasePath, type HttpMethod, type Params } from '../../../api/http/http.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { readUserFile } from '../../runtime/files.js';
 import { readAll } from '../../terminal/terminal.js';

@@ -1,10 +1,10 @@
 // The run of `rsapi api`: one request or every page of a list (one JSON array), -i's status line and headers, an error's body on stdout as gh api prints it.
 import { STATUS_CODES } from 'node:http';
 import { ApiError } from '../../../api/errors.js';
-import type { HttpMethod, Params } from '../../../api/http.js';
-import { stringifyJson } from '../../../api/json.js';
-import { iteratePages } from '../../../api/paging.js';
-import { decodePage } from '../../../api/decode.js';
+import type { HttpMethod, Params } from '../../../api/http/http.js';
+import { stringifyJson } from '../../../api/http/json.js';
+import { iteratePages } from '../../../api/http/paging.js';
+import { decodePage } from '../../../api/http/decode.js';
 import { DEFAULT_PER_PAGE } from '../../../api/reports.js';
 import { maskSecretFields } from '../../../output/masking.js';
 import { terminalJson, terminalLines, terminalText } from '../../../output/terminal-text.js';

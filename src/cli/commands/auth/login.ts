@@ -1,4 +1,4 @@
-import { baseUrlFromHostname, normaliseBaseUrl } from '../../../api/base-url.js';
+import { baseUrlFromHostname, normaliseBaseUrl } from '../../../api/http/base-url.js';
 import { AuthError, NetworkError, RsapiError } from '../../../api/errors.js';
 import { ExitCode, exitCodeOf, hintOf } from '../../runtime/exit-codes.js';
 import { UsageError } from '../../runtime/errors.js';

@@ -1,9 +1,9 @@
 // `rsapi auth status --all`: every stored profile with its base URL, its key masked, and which one is active; no request.
-import { withoutCredentials } from '../../../api/base-url.js';
+import { withoutCredentials } from '../../../api/http/base-url.js';
 import { maskKey } from '../../../config/keys.js';
 import { profileOf, readStoredConfig, storedActiveProfile, storedProfileNames } from '../../../config/store.js';
 import { createListWriter, type ServiceRecord } from '../../../output/index.js';
-import { ListTable } from '../../../output/table.js';
+import { ListTable } from '../../../output/table/table.js';
 import type { CommandContext } from '../../runtime/context.js';
 
 const COLUMNS = ['active', 'profile', 'base_url', 'key'];

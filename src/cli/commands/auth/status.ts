@@ -1,6 +1,6 @@
 // `rsapi auth status`: profile, base URL and key in use (masked), where each came from, whether the service accepts the key, and its account where it tells.
 import { renderDocument } from '../../../output/index.js';
-import { normaliseBaseUrl, withoutCredentials } from '../../../api/base-url.js';
+import { normaliseBaseUrl, withoutCredentials } from '../../../api/http/base-url.js';
 import type { ApiClient } from '../../../api/client.js';
 import { ApiError, AuthError, InterruptedError, RsapiError } from '../../../api/errors.js';
 import { MissingKeyError } from '../../runtime/errors.js';

@@ -1,5 +1,5 @@
 // `rsapi auth switch [NAME]`: makes a stored profile the active one; without NAME on a terminal, offers the stored profiles.
-import { withoutCredentials } from '../../../api/base-url.js';
+import { withoutCredentials } from '../../../api/http/base-url.js';
 import { UsageError } from '../../runtime/errors.js';
 import { maskKey } from '../../../config/keys.js';
 import { unknownProfile } from '../../../config/resolve.js';

@@ -1,6 +1,6 @@
 // `rsapi config set KEY VALUE`: checks the value, then stores it in the profile (never the key: see auth login).
 import { Argument } from '@commander-js/extra-typings';
-import { originOf } from '../../../api/base-url.js';
+import { originOf } from '../../../api/http/base-url.js';
 import { parseSettingValue, SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
 import { unknownProfileError, type ResolvedSettings } from '../../../config/resolve.js';
 import { editDistance } from '../../../suggest.js';

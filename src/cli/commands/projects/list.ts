@@ -5,7 +5,7 @@ import type { CommandContext } from '../../runtime/context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
 import { printPages } from '../../reading/listing.js';
 import { projectListSilences } from '../../../api/list-silences.js';
-import { filterTermForService } from '../../../api/report-url.js';
+import { filterTermForService } from '../../../api/model/report-url.js';
 import { addPagingOptions, addSortOption, pagingOptions } from '../../flags/verb-options.js';
 
 export function declareList(projects: ParentCommand) {

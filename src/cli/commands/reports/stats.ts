@@ -1,7 +1,7 @@
 // `rsapi reports stats`: reads every matching report and shows counts per result, score figures and a histogram.
 import { Option } from '@commander-js/extra-typings';
 import { renderDocument, type OutputDocument } from '../../../output/index.js';
-import type { StatsOutput } from '../../../output/stats.js';
+import type { StatsOutput } from '../../../output/stats/stats.js';
 import { UsageError } from '../../runtime/errors.js';
 import { ExitCode } from '../../runtime/exit-codes.js';
 import type { CommandContext } from '../../runtime/context.js';
@@ -101,7 +101,10 @@ interface StatsView {
 }
 
 async function scoreStats(byProject: boolean): Promise<StatsView> {
-  const [{ StatsCollector }, { statsDocument }] = await Promise.all([import('../../../output/report-stats.js'), import('../../../output/stats.js')]);
+  const [{ StatsCollector }, { statsDocument }] = await Promise.all([
+    import('../../../output/stats/report-stats.js'),
+    import('../../../output/stats/stats.js'),
+  ]);
   const collector = new StatsCollector(byProject);
   return {
     add: (record) => collector.add(record),
@@ -111,7 +114,7 @@ async function scoreStats(byProject: boolean): Promise<StatsView> {
 }
 
 async function checkStats(byProject: boolean): Promise<StatsView> {
-  const { CheckStatsCollector, checkStatsDocument } = await import('../../../output/check-stats.js');
+  const { CheckStatsCollector, checkStatsDocument } = await import('../../../output/stats/check-stats.js');
   const collector = new CheckStatsCollector(byProject);
   return {
     add: (record) => collector.add(record),

@@ -1,7 +1,7 @@
 // The HTML report's charts as inline SVG, drawn here (no chart library): the score histogram and the share of each result.
 // Each is an image with a name (role="img", aria-labelledby); the numbers it shows are also on the page as text.
 import { plural } from '../../../plural.js';
-import { labelForScore } from '../../../api/report-model.js';
+import { labelForScore } from '../../../api/model/report-model.js';
 import { html, type Markup } from './markup.js';
 
 /**

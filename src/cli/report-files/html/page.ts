@@ -1,10 +1,10 @@
 // `--html PATH`: the run as one self-contained page (inline CSS, SVG and script; no request when opened) that a CI
 // job keeps as an artifact: verdict, counts, histogram, projects, lowest scores, regressions, failed checks, all reports.
-import { formatScore, RESULTS } from '../../../api/report-model.js';
+import { formatScore, RESULTS } from '../../../api/model/report-model.js';
 import { plural } from '../../../plural.js';
 import { VERSION } from '../../../version.js';
 import { cappedLines } from '../../../output/capped-list.js';
-import type { CheckCount, CheckStats } from '../../../output/check-stats.js';
+import type { CheckCount, CheckStats } from '../../../output/stats/check-stats.js';
 import { BUCKET_NAMES, histogramSvg, percent, resultShareSvg } from './charts.js';
 import { html, jsonForScript, Markup, pageLink } from './markup.js';
 import { buildModel, HTML_LIMITS, tableData, type BaselineView, type HtmlModel, type RegressionView, type ReportView } from './model.js';

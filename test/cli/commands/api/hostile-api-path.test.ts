@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../../src/api/client.js';
 import { InvalidRequestError } from '../../../../src/api/errors.js';
-import { HttpClient, mayLeaveBasePath } from '../../../../src/api/http.js';
+import { HttpClient, mayLeaveBasePath } from '../../../../src/api/http/http.js';
 import { startHostileServer, type HostileServer } from '../../../helpers/hostile-server.js';
 import { runInProcess } from '../../../helpers/run.js';
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportChecks } from '../../../../src/api/checks.js';
+import { reportChecks } from '../../../../src/api/model/checks.js';
 import { tempDir } from '../../../helpers/cli.js';
 import { type MockFixture, startMock } from '../../../helpers/mock.js';
 import { runInProcess } from '../../../helpers/run.js';

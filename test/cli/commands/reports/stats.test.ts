@@ -1,6 +1,6 @@
 // reports stats: counts per result, score figures and histogram over every matching report, in every format.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StatsCollector } from '../../../../src/output/report-stats.js';
+import { StatsCollector } from '../../../../src/output/stats/report-stats.js';
 import { parseCsv } from '../../../helpers/csv.js';
 import { startMock, type MockFixture } from '../../../helpers/mock.js';
 import { runInProcess } from '../../../helpers/run.js';

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ApiRecord } from '../../../../src/api/decode.js';
+import type { ApiRecord } from '../../../../src/api/http/decode.js';
 import { compareWithBaseline, newestByUrl, type Baseline } from '../../../../src/cli/report-files/baseline.js';
 import { renderHtml } from '../../../../src/cli/report-files/html/page.js';
 import { displayUrl, escapeHtml, html, jsonForScript, pageHref } from '../../../../src/cli/report-files/html/markup.js';

@@ -4,8 +4,8 @@ import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkName, failedChecks, reportChecks } from '../../../../src/api/checks.js';
-import { readReport } from '../../../../src/api/report-model.js';
+import { checkName, failedChecks, reportChecks } from '../../../../src/api/model/checks.js';
+import { readReport } from '../../../../src/api/model/report-model.js';
 import { browserUnavailable, launchChromium, type Browser, type BrowserContext, type Page } from '../../../helpers/browser.js';
 import { tempDir } from '../../../helpers/cli.js';
 import { startHostileServer } from '../../../helpers/hostile-server.js';

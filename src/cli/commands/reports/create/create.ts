@@ -1,4 +1,4 @@
-import { proxyFromEnv } from '../../../../api/proxy.js';
+import { proxyFromEnv } from '../../../../api/http/proxy.js';
 import { UsageError } from '../../../runtime/errors.js';
 import { addCiOptions, checkCiFlags, CiReporter } from '../../../report-files/reporter.js';
 import { describeShare, parseShard, selectShare } from './shard.js';

@@ -4,7 +4,7 @@ import type { CommandContext } from '../../../runtime/context.js';
 import { writeDryRunRows } from '../../../deleting/dry-run.js';
 import { ExitCode, type ExitCodeValue } from '../../../runtime/exit-codes.js';
 import type { UrlInput } from './url-input.js';
-import { reportIdentity } from '../../../../api/report-url.js';
+import { reportIdentity } from '../../../../api/model/report-url.js';
 import { plural } from '../../../../plural.js';
 import type { ServiceRecord } from '../../../../output/types.js';
 import { readJournalHistory } from './journal.js';

@@ -1,8 +1,8 @@
 // `reports create --existing refresh|skip`: the reports the service already holds for the run's URLs (same identity), read once per project.
 import type { ApiClient } from '../../../../api/client.js';
-import { toNumber, type ApiRecord } from '../../../../api/decode.js';
+import { toNumber, type ApiRecord } from '../../../../api/http/decode.js';
 import type { CreateResult } from '../../../../api/reports.js';
-import { reportIdentity, reportProject } from '../../../../api/report-url.js';
+import { reportIdentity, reportProject } from '../../../../api/model/report-url.js';
 
 /** What to do for a URL that already has a report: create another (the default, as before), re-audit it, or leave it. */
 export const EXISTING_MODES = ['new', 'refresh', 'skip'] as const;

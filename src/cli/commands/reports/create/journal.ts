@@ -2,7 +2,7 @@
 import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { RsapiError } from '../../../../api/errors.js';
 import { UsageError } from '../../../runtime/errors.js';
-import { reportIdentity } from '../../../../api/report-url.js';
+import { reportIdentity } from '../../../../api/model/report-url.js';
 import type { HeldLock, LockAttempt, LockFiles } from '../../../../config/lock-file.js';
 import type { EarlierAttempt } from '../../../../api/reports.js';
 import { fileError } from '../../../runtime/files.js';

@@ -3,8 +3,8 @@ import { UnsettledCreateError, type RsapiError } from '../../../../api/errors.js
 import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines, hintOf } from '../../../runtime/exit-codes.js';
 import type { MatchedBy, Privacy } from '../../../../api/reports.js';
 import { CreateLedger } from '../../../../api/create-ledger.js';
-import type { ApiRecord } from '../../../../api/decode.js';
-import { reportIdentity } from '../../../../api/report-url.js';
+import type { ApiRecord } from '../../../../api/http/decode.js';
+import { reportIdentity } from '../../../../api/model/report-url.js';
 import type { CiReporter } from '../../../report-files/reporter.js';
 import type { CommandContext } from '../../../runtime/context.js';
 import { finishGate, Gate, type GateSetup } from '../../../verdicts/gates.js';

@@ -1,5 +1,5 @@
 // `--include`, `--exclude` and `--max-urls` of `reports create`: which of the input's URLs a run sends (globs over the identity).
-import { reportIdentity } from '../../../../api/report-url.js';
+import { reportIdentity } from '../../../../api/model/report-url.js';
 import { compileUrlGlob, type UrlGlob } from '../../../../url-glob.js';
 import { plural } from '../../../../plural.js';
 

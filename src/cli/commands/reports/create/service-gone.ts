@@ -1,6 +1,6 @@
 // A bulk run against a service that went out of reach: which failures say so, and one line per cause instead of one per URL.
 import { type NetworkError, type RsapiError, serviceUnreachable, UnsettledCreateError } from '../../../../api/errors.js';
-import { describeNetworkFailure } from '../../../../api/network-failure.js';
+import { describeNetworkFailure } from '../../../../api/http/network-failure.js';
 import { plural } from '../../../../plural.js';
 
 /** Why the service is out of reach, in a few words (`connection refused`), when this failure says it is. */

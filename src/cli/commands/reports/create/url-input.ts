@@ -1,6 +1,6 @@
 // The URLs to create reports for: from arguments and --from-file, comments and blanks skipped, checked before sending.
 import { UsageError } from '../../../runtime/errors.js';
-import { normaliseReportUrl, reportIdentity, reportUrlProblem } from '../../../../api/report-url.js';
+import { normaliseReportUrl, reportIdentity, reportUrlProblem } from '../../../../api/model/report-url.js';
 import { listLines, readUserFile } from '../../../runtime/files.js';
 import { readAll, type Terminal } from '../../../terminal/terminal.js';
 import { plural } from '../../../../plural.js';

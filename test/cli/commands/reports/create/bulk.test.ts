@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reportIdentity } from '../../../../../src/api/report-url.js';
+import { reportIdentity } from '../../../../../src/api/model/report-url.js';
 import { createAll } from '../../../../../src/cli/commands/reports/create/create-all.js';
 import { parseHistory } from '../../../../../src/cli/commands/reports/create/journal.js';
 import { runPool } from '../../../../../src/cli/bulk/pool.js';

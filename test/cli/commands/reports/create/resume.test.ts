@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../../../src/api/clock.js';
+import { systemClock } from '../../../../../src/api/http/clock.js';
 import { BIN, cleanEnv, NODE } from '../../../../helpers/cli.js';
 import { startMock, type MockFixture } from '../../../../helpers/mock.js';
 import { runInProcess } from '../../../../helpers/run.js';

@@ -2,7 +2,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../../../../src/api/clock.js';
+import { systemClock } from '../../../../../src/api/http/clock.js';
 import { FakeClock } from '../../../../helpers/fake-clock.js';
 import { runInProcess } from '../../../../helpers/run.js';
 import { mockPerFile, type MockFixture } from '../../../../helpers/mock.js';

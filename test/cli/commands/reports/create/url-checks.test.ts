@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normaliseReportUrl, reportUrlProblem } from '../../../../../src/api/report-url.js';
+import { normaliseReportUrl, reportUrlProblem } from '../../../../../src/api/model/report-url.js';
 import { tempDir } from '../../../../helpers/cli.js';
 import { runInProcess } from '../../../../helpers/run.js';
 import { startMock, type MockFixture } from '../../../../helpers/mock.js';

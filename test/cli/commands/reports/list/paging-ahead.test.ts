@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runInProcess } from '../../../../helpers/run.js';
 import { sendJson, startRawServer, type RawServer, type SeenRequest } from '../../../../helpers/raw-server.js';
-import { systemClock, type Clock } from '../../../../../src/api/clock.js';
+import { systemClock, type Clock } from '../../../../../src/api/http/clock.js';
 import { VirtualClock } from '../../../../helpers/virtual-clock.js';
 
 const TOTAL = 1_000;

@@ -179,7 +179,7 @@ describe('against the mock', () => {
     expect(warnings(result.stderr)).toEqual([]);
   });
 
-  // --sort-by score is sent to phpRank as sort_by=result, which it honours (test/api/score-sort.test.ts).
+  // --sort-by score is sent to phpRank as sort_by=result, which it honours (test/api/model/score-sort.test.ts).
   it('phprank flavor ignores --sort-by generated_at: one page printed in its order with the warning; --all sorted here', async () => {
     const fixture = await mock({ flavor: 'phprank', seed: 40, rateLimit: 0 });
     const page = await runInProcess({

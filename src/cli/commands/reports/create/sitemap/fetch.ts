@@ -1,8 +1,8 @@
 // Fetching one sitemap over http(s) as a plain client: never the API key, redirects only within the host, size capped, gzip undone.
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { describeNetworkFailure } from '../../../../../api/network-failure.js';
-import type { Sender } from '../../../../../api/transport.js';
+import { describeNetworkFailure } from '../../../../../api/http/network-failure.js';
+import type { Sender } from '../../../../../api/http/transport.js';
 import { USER_AGENT } from '../../../../../version.js';
 import { BadSitemapError, SitemapUnreachableError, UsageError } from '../../../../runtime/errors.js';
 

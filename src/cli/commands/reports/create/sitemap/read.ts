@@ -1,8 +1,8 @@
 // `reports create --from-sitemap URL|PATH`: the page URLs of a sitemap, a sitemap index followed to its sitemaps, within limits.
 import { readFile } from 'node:fs/promises';
 import { SaxesParser } from 'saxes';
-import type { ProxySettings } from '../../../../../api/proxy.js';
-import { createSender, type Sender } from '../../../../../api/transport.js';
+import type { ProxySettings } from '../../../../../api/http/proxy.js';
+import { createSender, type Sender } from '../../../../../api/http/transport.js';
 import { BadSitemapError, UsageError } from '../../../../runtime/errors.js';
 import { fileError } from '../../../../runtime/files.js';
 import { decode, fetchSitemap, MAX_SITEMAP_BYTES } from './fetch.js';

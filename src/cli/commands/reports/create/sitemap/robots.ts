@@ -1,6 +1,6 @@
 // `--from-sitemap https://example.com/`: a site root stands for the sitemaps its robots.txt names (`Sitemap:` lines), else /sitemap.xml.
-import type { ProxySettings } from '../../../../../api/proxy.js';
-import { createSender } from '../../../../../api/transport.js';
+import type { ProxySettings } from '../../../../../api/http/proxy.js';
+import { createSender } from '../../../../../api/http/transport.js';
 import { BadSitemapError } from '../../../../runtime/errors.js';
 import { fetchSitemap } from './fetch.js';
 

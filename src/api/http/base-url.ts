@@ -1,0 +1,54 @@
+// Normalising the base URL: site root or /api/v1 prefix in, `.../api/v1` with no trailing slash out.
+import { InvalidRequestError } from '../errors.js';
+
+export const API_PREFIX = '/api/v1';
+
+export function normaliseBaseUrl(input: string): string {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw new InvalidRequestError(`invalid base URL "${withoutCredentials(input)}"`, { hint: 'give it as https://host or https://host/api/v1' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidRequestError(`invalid base URL "${withoutCredentials(input)}": only http and https are supported`);
+  }
+  if (url.username || url.password) {
+    throw new InvalidRequestError('the base URL must not contain credentials; use --api-key or `rsapi auth login`');
+  }
+  let path = url.pathname.replace(/\/+$/, '');
+  if (path.toLowerCase().endsWith(API_PREFIX)) path = path.slice(0, -API_PREFIX.length);
+  path += API_PREFIX;
+  return `${url.origin}${path}`;
+}
+
+/**
+ * A base URL as a person types it at a prompt: `rank.example.com` or `127.0.0.1:19501` with no scheme is taken as
+ * https://, or http:// for a loopback host (as gh takes a hostname), then normalised (/api/v1 added to an empty path).
+ */
+export function baseUrlFromHostname(input: string): string {
+  const trimmed = input.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) || trimmed === '') return normaliseBaseUrl(trimmed);
+  const host = /^(\[[^\]]*\]|[^/:?#]*)/.exec(trimmed)?.[1] ?? '';
+  return normaliseBaseUrl(`${isLoopbackHost(host) ? 'http' : 'https'}://${trimmed}`);
+}
+
+/** True for hosts where plain http does not leave the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host);
+}
+
+/** Never echo credentials someone pasted into the address (`http://user:secret@host` shows as `http://***@host`). */
+export function withoutCredentials(input: string): string {
+  return input.replace(/^([^@/]*\/\/)?[^@/]*@/, '$1***@');
+}
+
+/** The origin (scheme, host, port) of a base URL as rsapi would use it; undefined when it is not a usable one. */
+export function originOf(baseUrl: string): string | undefined {
+  try {
+    return new URL(normaliseBaseUrl(baseUrl)).origin;
+  } catch {
+    return undefined;
+  }
+}

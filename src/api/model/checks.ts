@@ -1,0 +1,139 @@
+// Per-check results (phpRank's `results`): the 36 check ids, their names in words, and one report's outcomes read
+// tolerantly. The one place that knows check ids, names and the order of importance.
+import { isObject, type ApiRecord } from '../http/decode.js';
+
+export const IMPORTANCES = ['high', 'medium', 'low'] as const;
+export type Importance = (typeof IMPORTANCES)[number];
+
+/** high first: a smaller rank is more important. */
+export const IMPORTANCE_RANK: ReadonlyMap<Importance, number> = new Map(IMPORTANCES.map((importance, index) => [importance, index]));
+
+/** Every check phpRank runs, id => name in words. */
+export const CHECK_NAMES = {
+  '404_page': 'Custom 404 page',
+  charset: 'Charset',
+  content_keywords: 'Content keywords',
+  content_length: 'Content length',
+  defer_javascript: 'Deferred JavaScript',
+  deprecated_html_tags: 'Deprecated HTML tags',
+  doctype: 'Doctype',
+  dom_size: 'DOM size',
+  favicon: 'Favicon',
+  headings: 'Headings',
+  htst: 'HSTS',
+  http2: 'HTTP/2',
+  http_requests: 'HTTP requests',
+  https_encryption: 'HTTPS encryption',
+  image_format: 'Image format',
+  image_keywords: 'Image keywords (alt text)',
+  in_page_links: 'In-page links',
+  inline_css: 'Inline CSS',
+  language: 'Language',
+  load_time: 'Load time',
+  meta_description: 'Meta description',
+  meta_viewport: 'Meta viewport',
+  mixed_content: 'Mixed content',
+  noindex: 'Noindex',
+  page_size: 'Page size',
+  plaintext_email: 'Plain-text email',
+  robots: 'Robots.txt',
+  seo_friendly_url: 'SEO-friendly URL',
+  server_signature: 'Server signature',
+  sitemap: 'Sitemap',
+  social: 'Social media tags',
+  structured_data: 'Structured data',
+  text_compression: 'Text compression',
+  text_html_ratio: 'Text to HTML ratio',
+  title: 'Title',
+  unsafe_cross_origin_links: 'Unsafe cross-origin links',
+} as const satisfies Record<string, string>;
+
+export type CheckId = keyof typeof CHECK_NAMES;
+
+/** What a measured check's number counts. */
+export type CheckUnit = 'seconds' | 'bytes' | 'words' | 'nodes' | 'requests' | 'links' | 'percent';
+
+/** A measured check: the unit of its value (and of the numbers in its errors), and the limit it fails past, if any. */
+export interface CheckMeasure {
+  unit: CheckUnit;
+  /** The check fails above `over` or below `under` (phpRank's default report limits; an admin may change them). */
+  over?: number;
+  under?: number;
+}
+
+/**
+ * The checks phpRank measures, with the limits of a default install (its admin's "report limits"): load time in
+ * seconds over 2, page size in bytes over 330 kB, more than 50 requests, 1,500 DOM nodes or 150 links, fewer than
+ * 500 words, a text to HTML ratio under 10%.
+ */
+export const CHECK_MEASURES: Readonly<Partial<Record<CheckId, CheckMeasure>>> = {
+  load_time: { unit: 'seconds', over: 2 },
+  page_size: { unit: 'bytes', over: 330_000 },
+  http_requests: { unit: 'requests', over: 50 },
+  dom_size: { unit: 'nodes', over: 1500 },
+  in_page_links: { unit: 'links', over: 150 },
+  content_length: { unit: 'words', under: 500 },
+  text_html_ratio: { unit: 'percent', under: 10 },
+};
+
+/** The unit and limit of a check's value, or undefined for a check that is not a measure. */
+export function checkMeasure(id: string): CheckMeasure | undefined {
+  return isCheckId(id) ? CHECK_MEASURES[id] : undefined;
+}
+export const CHECK_IDS = Object.keys(CHECK_NAMES) as CheckId[];
+
+export function isCheckId(id: string): id is CheckId {
+  return Object.hasOwn(CHECK_NAMES, id);
+}
+
+/** The name in words of a check id; an id this client does not know (a newer phpRank) is shown as it came. */
+export function checkName(id: string): string {
+  return isCheckId(id) ? CHECK_NAMES[id] : id;
+}
+
+export interface CheckOutcome {
+  id: string;
+  passed: boolean;
+  /** undefined when the service did not say (or said something else). */
+  importance: Importance | undefined;
+  value: unknown;
+  /** What was wrong, as the service sent it (only on a failed check). */
+  errors: unknown;
+}
+
+function asImportance(value: unknown): Importance | undefined {
+  return typeof value === 'string' && (IMPORTANCES as readonly string[]).includes(value) ? (value as Importance) : undefined;
+}
+
+/** A report's per-check results, or undefined when it carries none (the seed dialect). */
+export function reportChecks(record: ApiRecord): CheckOutcome[] | undefined {
+  const results = record.results;
+  if (!isObject(results)) return undefined;
+  const outcomes: CheckOutcome[] = [];
+  for (const [id, entry] of Object.entries(results)) {
+    if (!isObject(entry) || typeof entry.passed !== 'boolean') continue;
+    outcomes.push({ id, passed: entry.passed, importance: asImportance(entry.importance), value: entry.value, errors: entry.errors });
+  }
+  return outcomes.length > 0 ? outcomes : undefined;
+}
+
+/** An importance's place in the order, high first; one the service did not give comes after low. */
+export function importanceRank(importance: Importance | null | undefined): number {
+  return importance === null || importance === undefined ? IMPORTANCES.length : IMPORTANCE_RANK.get(importance)!;
+}
+
+/** Failed checks, most important first, then by id. */
+export function failedChecks(outcomes: readonly CheckOutcome[]): CheckOutcome[] {
+  const byId = (a: CheckOutcome, b: CheckOutcome) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return outcomes.filter((c) => !c.passed).sort((a, b) => importanceRank(a.importance) - importanceRank(b.importance) || byId(a, b));
+}
+
+/** The failed check ids of a report, most important first, comma-separated as --fail-on-check takes them; undefined when it carries no checks. */
+export function failedCheckIds(record: ApiRecord): string | undefined {
+  const outcomes = reportChecks(record);
+  return outcomes === undefined
+    ? undefined
+    : failedChecks(outcomes)
+        .map((check) => check.id)
+        .join(',');
+}
