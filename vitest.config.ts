@@ -5,7 +5,7 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 
 // Files that replace a module with vi.mock need a module registry of their own; every other file shares its worker's
 // (src/ keeps no module state, test/cli/no-module-state.test.ts checks it), which saves loading src/ once per file.
-const MOCKS_MODULES = ['test/config/lazy-conf.test.ts', 'test/output/lazy-loading.test.ts'];
+const MOCKS_MODULES = ['test/config/write.test.ts', 'test/output/table/colors.test.ts'];
 
 export default defineConfig({
   define: { __RSAPI_VERSION__: JSON.stringify(pkg.version) },

@@ -1,8 +1,8 @@
 // chalk is loaded only when a coloured table is drawn.
 import { describe, expect, it, vi } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { type OUTPUT_FORMATS, writeRecord } from '../../src/output/index.js';
-import { BufferSink, writeList } from './buffer-sink.js';
+import { type OUTPUT_FORMATS, writeRecord } from '../../../src/output/index.js';
+import { BufferSink, writeList } from '../buffer-sink.js';
 
 const loaded = vi.hoisted(() => new Set<string>());
 
@@ -38,7 +38,7 @@ describe('lazy loading', () => {
   });
 
   it('has no static import of chalk in src/output', () => {
-    const dir = new URL('../../src/output/', import.meta.url);
+    const dir = new URL('../../../src/output/', import.meta.url);
     for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'))) {
       const source = readFileSync(new URL(file, dir), 'utf8');
       expect(source, file).not.toMatch(/^\s*import\s+(?!type\b)[^;]*from\s+['"]chalk['"]/m);

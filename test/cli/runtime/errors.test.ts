@@ -1,6 +1,6 @@
 // Usage errors found while parsing (options.ts's parsers and choices, program.ts's commander errors) are said in rsapi's one-line form, never in commander's words.
 import { describe, expect, it } from 'vitest';
-import { runInProcess } from '../helpers/run.js';
+import { runInProcess } from '../../helpers/run.js';
 
 const rows: { argv: string[]; stderr: string }[] = [
   { argv: ['reports', 'show', 'abc'], stderr: 'rsapi: "abc" is not a report id (ids look like 42)\n' },

@@ -2,10 +2,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeClock } from '../helpers/fake-clock.js';
-import { sendJson, startRawServer } from '../helpers/raw-server.js';
-import { runInProcess } from '../helpers/run.js';
-import { startMock, type MockFixture } from '../helpers/mock.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
+import { sendJson, startRawServer } from '../../helpers/raw-server.js';
+import { runInProcess } from '../../helpers/run.js';
+import { startMock, type MockFixture } from '../../helpers/mock.js';
 
 let mock: MockFixture;
 
