@@ -9,7 +9,6 @@ import { proxyConfigured, proxyFromEnv, type ProxySettings } from './proxy.js';
  * One pool per origin, kept alive across requests and pages.
  */
 export async function createSender(proxy: ProxySettings = proxyFromEnv(process.env)): Promise<Sender> {
-  await chooseWasmTier();
   const options = { keepAliveTimeout: 10_000, connect: { timeout: 10_000 } };
   if (proxyConfigured(proxy)) {
     const imported = await import('undici');
@@ -27,18 +26,6 @@ export async function createSender(proxy: ProxySettings = proxyFromEnv(process.e
   const [{ default: request }, { default: Agent }] = await Promise.all([import('undici/lib/api/api-request.js'), import('undici/lib/dispatcher/agent.js')]);
   const dispatcher = new Agent(options);
   return { request: (opts) => request.call(dispatcher, opts), close: () => dispatcher.close() };
-}
-
-/**
- * undici parses HTTP with WebAssembly. On Node 20, V8's optimising tier compiles it again in the background and
- * the process waits for that at exit (~100 ms, longer than a one-page request): the baseline tier alone
- * (--liftoff-only) is faster there. From Node 22 on the same flag makes requests slower (measured by
- * `npm run bench`: one page 250 -> 210 ms on Node 24 without it), so it is left to V8. Set before undici loads.
- */
-async function chooseWasmTier(): Promise<void> {
-  if (Number(process.versions.node.split('.')[0]) > 20) return;
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--liftoff-only');
 }
 
 /** What the client needs of undici: send a request on the pool, close the pool. */
