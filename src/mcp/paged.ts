@@ -71,6 +71,14 @@ export function checkSameFilters<Filters extends object>(position: ListPosition<
   }
 }
 
+/** Where a call starts: page 1 with the filters given, or the cursor it brings back (given the same filters again). */
+export function startingPosition<Filters extends object>(tool: string, cursor: string | undefined, given: Filters, limit: number): ListPosition<Filters> {
+  if (cursor === undefined) return { filters: given, page: 1, skip: 0, perPage: pageSizeFor(limit) };
+  const position = decodeCursor<Filters>(tool, cursor);
+  checkSameFilters(position, given);
+  return position;
+}
+
 /**
  * Up to `limit` records from `position`, reading the pages `pages(startPage)` yields one after the other (no page
  * fetched ahead that the slice does not need); `onRecord` sees each record answered.

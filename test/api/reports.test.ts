@@ -1,25 +1,14 @@
 // What decides "absent", "exists" and "unsure" for a create whose answer was lost (src/api/reports.ts lookUp, retry-policy.ts createDoubt).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { UnsettledCreateError } from '../../src/api/index.js';
 import { describeNetworkFailure } from '../../src/api/http/network-failure.js';
 import { RetryPolicy } from '../../src/api/http/retry-policy.js';
 import { ExitCode, exitCodeOf } from '../../src/cli/runtime/exit-codes.js';
 import { FakeClock } from '../helpers/fake-clock.js';
-import { sendJson, sendText, startRawServer, type RawHandler, type RawServer, type SeenRequest } from '../helpers/raw-server.js';
-import { ClientPool, rejectionOf } from '../helpers/clients.js';
+import { sendJson, sendText, type RawHandler, type SeenRequest } from '../helpers/raw-server.js';
+import { clientsAndRawServers, rejectionOf } from '../helpers/clients.js';
 
-const pool = new ClientPool();
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await pool.closeAll();
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
-
-async function raw(handler: RawHandler): Promise<RawServer> {
-  const server = await startRawServer(handler);
-  closers.push(() => server.close());
-  return server;
-}
+const { pool, raw } = clientsAndRawServers();
 
 const posts = (requests: SeenRequest[]) => requests.filter((request) => request.method === 'POST').length;
 const gets = (requests: SeenRequest[]) => requests.filter((request) => request.method === 'GET').length;

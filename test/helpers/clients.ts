@@ -1,6 +1,8 @@
 // Clients for the client-core tests, closed after each test; and checks on rejections and timing.
 // The loopback servers they talk to are the mock (./mock.ts) and purpose-built ones (./raw-server.ts).
+import { afterEach } from 'vitest';
 import { ApiClient, type ApiClientOptions } from '../../src/api/index.js';
+import { startRawServer, type RawHandler, type RawServer } from './raw-server.js';
 import { USER_AGENT } from '../../src/version.js';
 
 export const TEST_KEY = 'test-key-0123456789';
@@ -45,4 +47,25 @@ export async function timed<T>(action: () => Promise<T>): Promise<{ ms: number; 
   const started = performance.now();
   const value = await action();
   return { ms: performance.now() - started, value };
+}
+
+/**
+ * For a client-core test file: call at the top level; `pool` makes clients and `raw(handler)` starts a purpose-built
+ * server, both closed after each test.
+ */
+export function clientsAndRawServers(): { pool: ClientPool; raw: (handler: RawHandler) => Promise<RawServer> } {
+  const pool = new ClientPool();
+  const closers: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    await pool.closeAll();
+    await Promise.all(closers.splice(0).map((close) => close()));
+  });
+  return {
+    pool,
+    async raw(handler) {
+      const server = await startRawServer(handler);
+      closers.push(() => server.close());
+      return server;
+    },
+  };
 }

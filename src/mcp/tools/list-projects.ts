@@ -7,7 +7,7 @@ import { projectAverage } from '../../api/model/project-model.js';
 import { declareList } from '../../cli/commands/projects/list.js';
 import { integerArg, optionArg, stringArg } from '../arguments.js';
 import { declared, flagOf } from '../declarations.js';
-import { checkSameFilters, decodeCursor, pageSizeFor, readSlice, sliceAnswer } from '../paged.js';
+import { readSlice, sliceAnswer, startingPosition } from '../paged.js';
 import { defineTool } from '../tool.js';
 import { silenceNotes } from './silences.js';
 
@@ -41,8 +41,7 @@ export const listProjects = defineTool({
   async run(call, args) {
     const limit = args.limit ?? 50;
     const given: Filters = { search: args.search, sortBy: args.sort_by, sort: args.sort };
-    const position = args.cursor === undefined ? { filters: given, page: 1, skip: 0, perPage: pageSizeFor(limit) } : decodeCursor<Filters>(NAME, args.cursor);
-    if (args.cursor !== undefined) checkSameFilters(position, given);
+    const position = startingPosition(NAME, args.cursor, given, limit);
     const params: ProjectListParams = { ...position.filters, perPage: position.perPage };
     const silences = projectListSilences(params);
     const client = call.ctx.client();

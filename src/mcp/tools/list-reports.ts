@@ -4,7 +4,7 @@ import { REPORT_SORT_FIELDS, RESULTS, SORT_DIRECTIONS, type ReportListParams } f
 import { declareList } from '../../cli/commands/reports/list.js';
 import { integerArg, optionArg, stringArg } from '../arguments.js';
 import { declared, flagOf } from '../declarations.js';
-import { checkSameFilters, decodeCursor, pageSizeFor, readSlice, sliceAnswer } from '../paged.js';
+import { readSlice, sliceAnswer, startingPosition } from '../paged.js';
 import { reportRow } from '../report-rows.js';
 import { defineTool } from '../tool.js';
 import { silenceNotes } from './silences.js';
@@ -33,8 +33,7 @@ export const listReports = defineTool({
   async run(call, args) {
     const limit = args.limit ?? 50;
     const given: Filters = { search: args.search, project: args.project, result: args.result, sortBy: args.sort_by, sort: args.sort };
-    const position = args.cursor === undefined ? { filters: given, page: 1, skip: 0, perPage: pageSizeFor(limit) } : decodeCursor<Filters>(NAME, args.cursor);
-    if (args.cursor !== undefined) checkSameFilters(position, given);
+    const position = startingPosition(NAME, args.cursor, given, limit);
     const params: ReportListParams = { ...position.filters, perPage: position.perPage };
     const silences = reportListSilences(params);
     const client = call.ctx.client();
