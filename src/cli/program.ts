@@ -15,7 +15,7 @@ import { plural } from '../plural.js';
 import type { Terminal } from './terminal/terminal.js';
 import type { ParentCommand } from './runtime/handler.js';
 import type { Invocation } from './runtime/invocation.js';
-import { TOP_COMMANDS, topCommand, type TopCommand } from './command-index.js';
+import { REPORT_VERBS, TOP_COMMANDS, topCommand, type TopCommand } from './command-index.js';
 
 export { processTerminal } from './terminal/terminal.js';
 export { createInvocation } from './runtime/invocation.js';
@@ -78,8 +78,18 @@ export async function buildProgram(invocation: Invocation, argv: readonly string
   // The same command, typed with the global options: every verb's handler receives them typed.
   const program = addGlobalOptions(root, OUTPUT_FORMATS, outputFormatsHelp());
   const wanted = commandsNamed(program, argv);
+  // Of a noun's verbs, the one argv names (none named: all of them, for the noun's help and a typo's hint).
+  const verbWords = new Set(argv.filter((word) => !word.startsWith('-')));
+  const declaring = (verbs: readonly TopCommand[]) =>
+    verbs.some((verb) => namesCommand(verb, verbWords))
+      ? {
+          wanted: (verb: TopCommand) => namesCommand(verb, verbWords),
+          stub: (parent: ParentCommand, verb: TopCommand) => void stubs.set(declareStub(parent, verb), verb),
+        }
+      : undefined;
   for (const top of TOP_COMMANDS) {
-    if (wanted.has(top)) (await top.load())(program, invocation);
+    if (wanted.size === TOP_COMMANDS.length) await (await top.load())(program, invocation);
+    else if (wanted.has(top)) await (await top.load())(program, invocation, declaring(REPORT_VERBS));
     else stubs.set(declareStub(program, top), top);
   }
   applyToTree(program, (command) => {
@@ -97,7 +107,12 @@ export async function buildProgram(invocation: Invocation, argv: readonly string
   return program;
 }
 
-/** A top-level command standing in for its declaration: listed by the root help, never run (a run loads the real one). */
+/** Whether a word of argv names the command (or one of its aliases). */
+function namesCommand(command: TopCommand, words: ReadonlySet<string>): boolean {
+  return words.has(command.name) || command.aliases.some((alias) => words.has(alias));
+}
+
+/** A command standing in for its declaration: listed by its parent's help, never run (a run loads the real one). */
 function declareStub(program: ParentCommand, top: TopCommand): CommandUnknownOpts {
   const stub = program.command(top.name).description(top.summary);
   for (const alias of top.aliases) stub.alias(alias);

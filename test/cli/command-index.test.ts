@@ -1,7 +1,7 @@
 // The root help's list of commands stands in for their declarations (start-up): it must say what they say.
 import { Command, Help } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
-import { TOP_COMMANDS } from '../../src/cli/command-index.js';
+import { REPORT_VERBS, TOP_COMMANDS } from '../../src/cli/command-index.js';
 import type { ParentCommand } from '../../src/cli/runtime/handler.js';
 import { createInvocation } from '../../src/cli/runtime/invocation.js';
 import { testTerminal } from '../helpers/run.js';
@@ -18,4 +18,21 @@ describe('the index of top-level commands', () => {
     expect(declared.description()).toBe(top.summary);
     expect(new Help().subcommandTerm(declared)).toBe(top.term);
   });
+});
+
+describe('the index of the verbs of reports', () => {
+  it.each(REPORT_VERBS.map((verb) => [verb.name, verb] as const))(
+    'reports %s: name, aliases, summary and usage term equal its declaration',
+    async (_name, verb) => {
+      const reports = new Command('reports') as unknown as ParentCommand;
+      const { terminal, cleanup } = testTerminal({});
+      cleanup();
+      await (await verb.load())(reports, createInvocation({ terminal, signal: new AbortController().signal }));
+      const declared = reports.commands[0]!;
+      expect(declared.name()).toBe(verb.name);
+      expect(declared.aliases()).toEqual(verb.aliases);
+      expect(declared.description()).toBe(verb.summary);
+      expect(new Help().subcommandTerm(declared)).toBe(verb.term);
+    },
+  );
 });

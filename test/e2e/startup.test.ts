@@ -75,6 +75,13 @@ describe('start-up', () => {
     expect(sources.filter((source) => needless.includes(source))).toEqual([]);
   });
 
+  it('reports list --help loads its own verb and no other verb of reports (create, its journal and sitemaps; stats; delete)', () => {
+    const sources = sourcesLoadedBy(['reports', 'list', '--help']);
+    expect(sources).toContain('src/cli/commands/reports/list.ts');
+    const others = sources.filter((source) => /^src\/cli\/commands\/reports\/(create\/|stats|delete|show|update)/.test(source));
+    expect(others).toEqual([]);
+  });
+
   it('the MCP SDK is loaded by `rsapi mcp` alone: not by the root help nor by another verb', () => {
     const sdk = (sources: string[]) => sources.filter((source) => source.includes('@modelcontextprotocol/') || source.startsWith('src/mcp/'));
     expect(sdk(sourcesLoadedBy(['--help']))).toEqual([]);

@@ -1,13 +1,9 @@
 // `rsapi reports`: the report verbs.
 import type { ParentCommand, Invocation } from '../../runtime/handler.js';
-import { registerCreate } from './create/create.js';
-import { registerDelete } from './delete.js';
-import { registerList } from './list.js';
-import { registerShow } from './show.js';
-import { registerStats } from './stats.js';
-import { registerUpdate } from './update.js';
+import { type Declaring, REPORT_VERBS } from '../../command-index.js';
 
-export function registerReports(program: ParentCommand, invocation: Invocation): void {
+/** Declares `reports` and its verbs: all in full, or with `declaring` only those it wants (the others as stubs). */
+export async function registerReports(program: ParentCommand, invocation: Invocation, declaring?: Declaring): Promise<void> {
   const reports = program.command('reports').alias('report').description('List, show, create, update and delete reports; stats over them');
   reports.addHelpText(
     'after',
@@ -20,10 +16,8 @@ Examples:
   $ rsapi reports delete 42 --yes
   $ rsapi reports stats --by project`,
   );
-  registerList(reports, invocation);
-  registerShow(reports, invocation);
-  registerCreate(reports, invocation);
-  registerUpdate(reports, invocation);
-  registerDelete(reports, invocation);
-  registerStats(reports, invocation);
+  for (const verb of REPORT_VERBS) {
+    if (declaring && !declaring.wanted(verb)) declaring.stub(reports, verb);
+    else await (await verb.load())(reports, invocation);
+  }
 }
