@@ -9,6 +9,8 @@ export const EXIT_CODES_TEXT = `Exit codes:
      or no key configured          or no per-check results for --fail-on-check & co.
   4  not found (404)           10  a gate (--fail-on, --min-score, --fail-on-check,
                                    --fail-on-importance, --max-drop) failed
+                               11  the output printed, but the history (--record,
+                                   history ...) could not be read or written
                               130  interrupted (Ctrl-C)
                               141  bulk create: stdout closed before all were done
 `;
@@ -29,6 +31,9 @@ An empty variable counts as unset.
   RSAPI_RETRIES      retries after a failed attempt (0 to 10), as --retries
   RSAPI_CONFIG_DIR   directory of the settings file (\`rsapi config path\` prints it)
   RSAPI_DEBUG=1      trace each request and print stack traces, as --verbose
+  RSAPI_RECORD=1     record every report read in the history, as --record
+  RSAPI_HISTORY      where the history lives (a SQLite path or a postgres:// URL), as --history;
+                     default $XDG_DATA_HOME/rsapi/history.db, else ~/.local/share/rsapi/history.db
   NO_COLOR=1         no colour; FORCE_COLOR=1 colour even into a pipe
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY
                      proxy for the requests to the service (a URL, e.g. http://proxy:3128)

@@ -8,11 +8,12 @@ import { reportListSilences } from '../../../api/list-silences.js';
 import { addGateOptions, addPagingOptions, addSortOption, pagingOptions } from '../../verb-options.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../handler.js';
 import { addReportFilterOptions, filterParams } from '../../report-filters.js';
+import { addHistoryOptions, startRecording } from '../../history-recording.js';
 
 function declareList(reports: ParentCommand) {
   const command = reports.command('list').alias('ls').description('List reports, one page at a time (or all of them with --all)');
   const filtered = addReportFilterOptions(command).addOption(new Option('--sort-by <field>', 'sort field').choices(REPORT_SORT_FIELDS));
-  return addCiOptions(addGateOptions(addPagingOptions(addSortOption(filtered))));
+  return addHistoryOptions(addCiOptions(addGateOptions(addPagingOptions(addSortOption(filtered)))));
 }
 
 export type ReportsListOptions = OptionsOf<ReturnType<typeof declareList>>;
@@ -54,5 +55,6 @@ export async function reportsListRun(ctx: CommandContext, opts: ReportsListOptio
   if (gated && opts.page === undefined && opts.limit === undefined) paging.all = true;
   const ci = await CiReporter.prepare('reports list', opts);
   const silences = reportListSilences(params);
+  await startRecording(ctx, opts, { command: 'reports list', selection: { ...filterParams(opts), page: opts.page, limit: opts.limit, all: paging.all } });
   return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate: opts, ci, paging, silences });
 }

@@ -11,10 +11,11 @@ import { addStatsFileOptions, checkCiFlags, CiReporter } from '../../ci/reporter
 import { ofLast, PageReader } from '../../page-reader.js';
 import { reportListSilences } from '../../../api/list-silences.js';
 import { plural } from '../../../plural.js';
+import { addHistoryOptions, startRecording } from '../../history-recording.js';
 
 function declareStats(reports: ParentCommand) {
   const command = reports.command('stats').description('Counts per result, score min/median/mean/max and a histogram of every matching report');
-  return addStatsFileOptions(addReportFilterOptions(command))
+  return addHistoryOptions(addStatsFileOptions(addReportFilterOptions(command)))
     .addOption(new Option('--by <group>', 'one row per project').choices(['project'] as const))
     .option('--checks', 'per check: how many reports fail it and what share, most important and most failed first');
 }
@@ -58,6 +59,7 @@ export async function reportsStatsRun(ctx: CommandContext, opts: ReportsStatsOpt
   const collector = opts.checks ? await checkStats(opts.by === 'project') : await scoreStats(opts.by === 'project');
   const ci = await CiReporter.prepare('reports stats', { html: opts.html, summary: opts.summary });
   const params = { ...filterParams(opts), perPage: 100 } as const;
+  await startRecording(ctx, opts, { command: 'reports stats', selection: { ...filterParams(opts) } });
   const reader = new PageReader(ctx, 'report', { ci, silences: reportListSilences(params) });
   await reader.read(ctx.client().reports.pages(params, { all: true }), {
     record: (record) => collector.add(record),

@@ -10,6 +10,7 @@ import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../..
 import { guardJournal } from './journal.js';
 import { readUrlInput, rejectInvalid } from './url-input.js';
 import { plural } from '../../../../plural.js';
+import { addHistoryOptions, inputSelection, startRecording } from '../../../history-recording.js';
 
 function declareCreate(reports: ParentCommand) {
   const command = reports
@@ -27,7 +28,7 @@ function declareCreate(reports: ParentCommand) {
         'after every input step; send nothing, write no journal',
     )
     .option('--shard <i/n>', 'create only the I-th of N shares of the input (by a stable hash of each URL), for N parallel CI jobs', parseShard);
-  return addCiOptions(addGateOptions(addPrivacyOptions(command)));
+  return addHistoryOptions(addCiOptions(addGateOptions(addPrivacyOptions(command))));
 }
 
 export type ReportsCreateOptions = OptionsOf<ReturnType<typeof declareCreate>> & { urls: string[] };
@@ -93,6 +94,11 @@ export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateO
     return printCreateDryRun(ctx, createDryRunRows({ input, shard: opts.shard, journalPath: opts.journal }));
   }
   const { runBulkCreate } = await import('./run-create.js');
+  await startRecording(ctx, opts, {
+    command: 'reports create',
+    selection: inputSelection(input.urls, opts.shard),
+    shard: opts.shard && `${opts.shard.index}/${opts.shard.count}`,
+  });
   return runBulkCreate(ctx, {
     input: selected ? { ...input, urls: selected.urls } : input,
     // Lists in, a list out: a file, a sitemap, a share or several arguments give an array whatever their size
