@@ -54,6 +54,10 @@ export type SnapshotRow = readonly [
 ];
 
 const SNAPSHOT_COLUMNS = 'origin, identity, report_id, project, score, label, generated_at, checks';
+/** The same, read from history_snapshots aliased `s` beside history_runs `r` (which has an origin too). */
+const SNAPSHOT_COLUMNS_OF_S = SNAPSHOT_COLUMNS.split(', ')
+  .map((column) => `s.${column}`)
+  .join(', ');
 const SNAPSHOT_KEY = 'origin, report_id, generated_at';
 
 /** The numbered migrations: version N is reached by MIGRATIONS[N - 1], all pending ones run in one transaction. */
@@ -91,12 +95,12 @@ export const SQL = {
   run: `SELECT ${RUN_COLUMNS} FROM history_runs r WHERE r.id = ?`,
   /** Filters are appended by runsQuery. */
   runs: `SELECT ${RUN_COLUMNS} FROM history_runs r`,
-  snapshotsOf: `SELECT ${SNAPSHOT_COLUMNS} FROM history_snapshots s JOIN history_run_snapshots rs ON rs.snapshot_id = s.id
+  snapshotsOf: `SELECT ${SNAPSHOT_COLUMNS_OF_S} FROM history_snapshots s JOIN history_run_snapshots rs ON rs.snapshot_id = s.id
     WHERE rs.run_id = ? ORDER BY s.identity, s.report_id`,
   trendOfUrl: `SELECT r.id AS run, r.started, s.generated_at, s.score, s.checks FROM history_snapshots s
     JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
     WHERE s.identity = ? AND r.started >= ? ORDER BY r.id`,
-  snapshotsOfProject: `SELECT r.id AS run, r.started, ${SNAPSHOT_COLUMNS} FROM history_snapshots s
+  snapshotsOfProject: `SELECT r.id AS run, r.started, ${SNAPSHOT_COLUMNS_OF_S} FROM history_snapshots s
     JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
     WHERE s.project = ? AND r.started >= ? ORDER BY r.id, s.identity`,
   insertSnapshot: `INSERT INTO history_snapshots (${SNAPSHOT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (${SNAPSHOT_KEY}) DO NOTHING RETURNING id`,
