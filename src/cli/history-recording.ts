@@ -8,6 +8,11 @@ import type { HistoryError } from '../history/errors.js';
 import { defaultHistoryPath, historyLocation, urlPasswords, type HistoryLocation } from '../history/location.js';
 import type { RunRecorder } from '../history/recorder.js';
 import type { CommandContext } from './context.js';
+import { existsSync } from 'node:fs';
+import { HistoryNotFoundError } from '../history/errors.js';
+import type { HistoryStore, RunInfo } from '../history/types.js';
+import type { Baseline, HistoryBaselineSpec } from './ci/baseline.js';
+import type { CiReporter } from './ci/reporter.js';
 
 export function addHistoryOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
   command: Command<Args, Opts, GlobalOpts>,
@@ -47,7 +52,10 @@ export async function startRecording(
   ctx: CommandContext,
   flags: HistoryFlags,
   run: { command: string; selection: Record<string, unknown>; shard?: string },
+  ci?: CiReporter,
 ): Promise<void> {
+  // The baseline is the last run before this one: read before this one is recorded.
+  if (ci?.historyBaseline) ci.useBaseline(await historyBaseline(ctx, flags, ci.historyBaseline, run));
   if (!recordingAsked(ctx, flags)) return;
   const [{ RunRecorder }, { openHistory }, { ciContextOf }] = await Promise.all([
     import('../history/recorder.js'),
@@ -55,7 +63,7 @@ export async function startRecording(
     import('../history/ci-context.js'),
   ]);
   const location = () => resolveHistoryLocation(ctx, flags);
-  const origin = originOf(ctx.settings().baseUrl ?? '') ?? ctx.settings().baseUrl ?? 'unknown';
+  const origin = serviceOrigin(ctx);
   const say = (error: HistoryError) => ctx.note(`rsapi: history: ${error.message}; this run is not recorded${error.hint ? ` (${error.hint})` : ''}`);
   const recorder: RunRecorder = await RunRecorder.start(
     () => openHistory(location()),
@@ -88,4 +96,52 @@ export function inputSelection(urls: readonly string[], shard: { index: number; 
     urls: identities.length,
     shard: shard && `${shard.index}/${shard.count}`,
   };
+}
+
+function serviceOrigin(ctx: CommandContext): string {
+  return originOf(ctx.settings().baseUrl ?? '') ?? ctx.settings().baseUrl ?? 'unknown';
+}
+
+/** The history, opened to be read. A SQLite file that does not exist is no history yet: exit 4, and no file made. */
+export async function openExistingHistory(ctx: CommandContext, flags: HistoryFlags): Promise<HistoryStore> {
+  const location = resolveHistoryLocation(ctx, flags);
+  if (location.kind === 'sqlite' && !existsSync(location.path)) {
+    throw new HistoryNotFoundError(`no history at ${location.path} yet`, {
+      hint: 'record one with --record (`rsapi reports list --all --record`), or point to one with --history or RSAPI_HISTORY',
+    });
+  }
+  const { openHistory } = await import('../history/open.js');
+  return openHistory(location);
+}
+
+/**
+ * --baseline last|run:ID|since:D: the reports of a recorded run, as a baseline. `last` is the newest complete run of
+ * the same command and selection on the same service; `since:D` the oldest such run within D. None: exit 4.
+ */
+async function historyBaseline(
+  ctx: CommandContext,
+  flags: HistoryFlags,
+  spec: HistoryBaselineSpec,
+  run: { command: string; selection: Record<string, unknown> },
+): Promise<Baseline> {
+  const [{ snapshotRecord }, { newestByUrl }] = await Promise.all([import('../history/snapshot.js'), import('./ci/baseline.js')]);
+  const store = await openExistingHistory(ctx, flags);
+  try {
+    const same = { command: run.command, selection: selectionKey(run.selection), origin: serviceOrigin(ctx), completeOnly: true };
+    let found: RunInfo | undefined;
+    if (spec.kind === 'run') found = await store.run(spec.id);
+    else if (spec.kind === 'last') found = (await store.runs({ ...same, limit: 1 }))[0];
+    else found = (await store.runs({ ...same, since: new Date(Date.now() - spec.ms).toISOString() })).at(-1);
+    if (!found) {
+      const what =
+        spec.kind === 'run' ? `no run ${spec.id} in the history` : `no earlier complete run of \`${run.command}\` with this selection on ${same.origin}`;
+      throw new HistoryNotFoundError(`--baseline ${spec.kind === 'run' ? `run:${spec.id}` : spec.kind === 'last' ? 'last' : 'since:...'}: ${what}`, {
+        hint: 'record a run to compare with first (add --record), or give a baseline file',
+      });
+    }
+    const records = (await store.snapshotsOf(found.id)).map(snapshotRecord);
+    return { path: `run ${found.id} of the history`, byUrl: newestByUrl(records), hasChecks: records.some((record) => record.results !== undefined) };
+  } finally {
+    await store.close();
+  }
 }

@@ -49,3 +49,20 @@ export function decodeChecks(text: string | undefined): CheckState[] | undefined
     return { id: decodeURIComponent(part.slice(0, sign)), passed: part[sign] === '+', hash: part.slice(sign + 1) };
   });
 }
+
+/**
+ * A snapshot as a report record (seed dialect: `result` the label, `score` the number; `results` each check's passed
+ * state, its value the hash): what a baseline from the history compares with, through the same record model.
+ */
+export function snapshotRecord(snapshot: Snapshot): Record<string, unknown> {
+  const record: Record<string, unknown> = {
+    id: snapshot.reportId,
+    url: snapshot.identity,
+    project: snapshot.project,
+    result: snapshot.label,
+    score: snapshot.score,
+    generated_at: snapshot.generatedAt,
+  };
+  if (snapshot.checks) record.results = Object.fromEntries(snapshot.checks.map((check) => [check.id, { passed: check.passed, value: check.hash }]));
+  return record;
+}

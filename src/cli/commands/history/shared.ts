@@ -1,13 +1,10 @@
 // What the `history` verbs share: the --history option, opening the history to read it, --since durations, and
 // writing a document through the format registry.
-import { existsSync } from 'node:fs';
 import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
-import { HistoryNotFoundError } from '../../../history/errors.js';
-import type { HistoryStore } from '../../../history/types.js';
 import { renderDocument, type OutputDocument } from '../../../output/index.js';
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { resolveHistoryLocation } from '../../history-recording.js';
+import { openExistingHistory } from '../../history-recording.js';
 
 export function addHistoryLocationOption<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
   command: Command<Args, Opts, GlobalOpts>,
@@ -15,17 +12,8 @@ export function addHistoryLocationOption<Args extends unknown[], Opts extends Op
   return command.option('--history <path|url>', 'the history: a SQLite file or a postgres:// URL (env RSAPI_HISTORY; default ~/.local/share/rsapi/history.db)');
 }
 
-/** The history, opened to be read (and for prune and import, written). A SQLite file that does not exist is none yet: exit 4. */
-export async function openHistoryOf(ctx: CommandContext, flags: { history?: string }): Promise<HistoryStore> {
-  const location = resolveHistoryLocation(ctx, flags);
-  if (location.kind === 'sqlite' && !existsSync(location.path)) {
-    throw new HistoryNotFoundError(`no history at ${location.path} yet`, {
-      hint: 'record one with --record (`rsapi reports list --all --record`), or point to one with --history or RSAPI_HISTORY',
-    });
-  }
-  const { openHistory } = await import('../../../history/open.js');
-  return openHistory(location);
-}
+/** The history, opened to be read (and for prune, written). A SQLite file that does not exist is none yet: exit 4. */
+export const openHistoryOf = openExistingHistory;
 
 const UNITS: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 

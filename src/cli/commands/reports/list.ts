@@ -55,6 +55,6 @@ export async function reportsListRun(ctx: CommandContext, opts: ReportsListOptio
   if (gated && opts.page === undefined && opts.limit === undefined) paging.all = true;
   const ci = await CiReporter.prepare('reports list', opts);
   const silences = reportListSilences(params);
-  await startRecording(ctx, opts, { command: 'reports list', selection: { ...filterParams(opts), page: opts.page, limit: opts.limit, all: paging.all } });
+  await startRecording(ctx, opts, { command: 'reports list', selection: { ...filterParams(opts), page: opts.page, limit: opts.limit, all: paging.all } }, ci);
   return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate: opts, ci, paging, silences });
 }

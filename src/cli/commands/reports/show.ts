@@ -57,7 +57,7 @@ export function validateReportsShow(ctx: CommandContext, opts: ReportsShowOption
 export async function reportsShowRun(ctx: CommandContext, opts: ReportsShowOptions) {
   validateReportsShow(ctx, opts);
   const ci = await CiReporter.prepare('reports show', opts);
-  await startRecording(ctx, opts, { command: 'reports show', selection: { id: opts.id, url: opts.url } });
+  await startRecording(ctx, opts, { command: 'reports show', selection: { id: opts.id, url: opts.url } }, ci);
   const id = opts.id ?? String((await newestOfUrl(ctx, opts.url as string)).id);
   const report = await ctx.client().reports.show(id);
   const { writeReportWithChecks } = await import('../../../output/check-lines.js');

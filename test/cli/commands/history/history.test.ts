@@ -180,6 +180,32 @@ describe('history errors', () => {
   });
 });
 
+describe('--baseline from the history', () => {
+  it('--baseline last compares with the last complete run of the same selection; it records nothing by itself', async () => {
+    const where = join(scratch(), 'history.db');
+    const none = await rsapi(where, 'reports', 'list', '--baseline', 'last', '--json');
+    expect(none.code).toBe(4);
+    expect(none.stdout).toBe('');
+    site.week = 0;
+    expect((await rsapi(where, 'reports', 'list', '--all', '--record')).code).toBe(0);
+    site.week = 1;
+    const requestsBefore = site.server.requests.length;
+    const gated = await rsapi(where, 'reports', 'list', '--baseline', 'last', '--fail-on-new-failures', '--json');
+    expect(gated.code).toBe(10);
+    expect(JSON.parse(gated.stdout)).toHaveLength(3);
+    expect(gated.stderr).toContain('than in run 1 of the history');
+    expect(gated.stderr).toMatch(/new failures: a\.example\.com: .*meta_description/);
+    expect(site.server.requests.length).toBeGreaterThan(requestsBefore);
+    expect(JSON.parse((await rsapi(where, 'history', 'runs', '--json')).stdout)).toHaveLength(1);
+    const other = await rsapi(where, 'reports', 'list', '--project', 'a.example.com', '--baseline', 'last');
+    expect(other.code).toBe(4);
+    expect(other.stderr).toMatch(/^rsapi: --baseline last: no earlier complete run of `reports list` with this selection/);
+    expect((await rsapi(where, 'reports', 'list', '--baseline', 'run:1', '--max-drop', '5')).code).toBe(10);
+    expect((await rsapi(where, 'reports', 'list', '--baseline', 'run:99')).code).toBe(4);
+    expect((await rsapi(where, 'reports', 'list', '--baseline', 'since:soon')).code).toBe(2);
+  });
+});
+
 describe('concurrent writers', () => {
   it('two processes recording into one SQLite file at once keep every snapshot', async () => {
     const fixture = await mock({ seed: 150 });

@@ -94,11 +94,8 @@ export async function reportsCreateRun(ctx: CommandContext, opts: ReportsCreateO
     return printCreateDryRun(ctx, createDryRunRows({ input, shard: opts.shard, journalPath: opts.journal }));
   }
   const { runBulkCreate } = await import('./run-create.js');
-  await startRecording(ctx, opts, {
-    command: 'reports create',
-    selection: inputSelection(input.urls, opts.shard),
-    shard: opts.shard && `${opts.shard.index}/${opts.shard.count}`,
-  });
+  const shard = opts.shard && `${opts.shard.index}/${opts.shard.count}`;
+  await startRecording(ctx, opts, { command: 'reports create', selection: inputSelection(input.urls, opts.shard), shard }, ci);
   return runBulkCreate(ctx, {
     input: selected ? { ...input, urls: selected.urls } : input,
     // Lists in, a list out: a file, a sitemap, a share or several arguments give an array whatever their size
