@@ -7,7 +7,6 @@ import { UsageError } from '../../errors.js';
 import { readUserFile } from '../../files.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../handler.js';
 import { addHistoryLocationOption, checkDocumentFlags, writeDocument } from './shared.js';
-import { openHistory } from '../../../history/open.js';
 import { resolveHistoryLocation } from '../../history-recording.js';
 
 function declareImport(history: ParentCommand) {
@@ -42,6 +41,7 @@ export async function historyImportRun(ctx: CommandContext, opts: HistoryImportO
   const text = opts.file === '-' ? await readStdin(ctx) : await readUserFile(opts.file, 'export file');
   const runs = parseExport(text, opts.file);
   // Importing may make the history: a SQLite file that is not there yet is created.
+  const { openHistory } = await import('../../../history/open.js');
   const store = await openHistory(resolveHistoryLocation(ctx, opts));
   let added = 0;
   try {
