@@ -54,7 +54,8 @@ function declareMockServer(program: ParentCommand) {
       integerParser('--store-delay', 0, 600_000),
     )
     .option('--redirect <from=to>', 'phprank: the URL FROM redirects to TO, where the report is stored (repeatable)', redirectEntry)
-    .option('--plan-without-api', "phprank: the key's plan has no API access (403 on every call)");
+    .option('--plan-without-api', "phprank: the key's plan has no API access (403 on every call)")
+    .option('--drift <r>', "phprank: each re-audit flips about this share of a report's checks (0 to 1), its score following", rate('--drift'));
 }
 
 export type MockServerOptions = OptionsOf<ReturnType<typeof declareMockServer>>;
@@ -75,6 +76,7 @@ Examples:
   $ rsapi mock-server --flavor phprank                             # phpRank as deployed: numeric result, 36 checks
   $ rsapi mock-server --flavor phprank --store-delay 2000 --rate-limit 0
   $ rsapi mock-server --flavor phprank --redirect https://a.example/=https://b.example/home
+  $ rsapi mock-server --flavor phprank --drift 0.1    # each re-audit flips about 10% of a report's checks
 
 The phprank flavor stores URLs cleaned (no scheme, no www., no root slash) as the final URL: a path segment
 "old" redirects to "new" (https://www.example.com/old/x is stored as example.com/new/x), and --redirect adds
@@ -103,6 +105,7 @@ export async function mockServerRun(ctx: CommandContext, opts: MockServerOptions
     storeDelayMs: opts.storeDelay,
     redirects: opts.redirect,
     planWithoutApi: opts.planWithoutApi,
+    drift: opts.drift,
   };
   // A key given with --api-key is masked on stdout as every known secret: the banner names it instead of printing `***`.
   await runMockServer(options, ctx.io, ctx.signal, ctx.globals.apiKey !== undefined);
