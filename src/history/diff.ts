@@ -46,16 +46,44 @@ export function diffSnapshots(before: readonly Snapshot[], after: readonly Snaps
       continue;
     }
     compared++;
-    const passedThen = new Map((then.checks ?? []).map((check) => [check.id, check.passed]));
-    const passedNow = new Map((now.checks ?? []).map((check) => [check.id, check.passed]));
-    const newFailures = [...passedNow].filter(([id, passed]) => !passed && passedThen.get(id) === true).map(([id]) => id);
-    const fixed = [...passedNow].filter(([id, passed]) => passed && passedThen.get(id) === false).map(([id]) => id);
+    const { newFailures, fixed } = checkDelta(then, now);
     const entry = { ...change(url, 'changed', then, now), newFailures: newFailures.sort(), fixed: fixed.sort() };
     if (entry.newFailures.length > 0 || entry.fixed.length > 0 || (entry.scoreChange ?? 0) !== 0 || entry.labelBefore !== entry.labelAfter) changes.push(entry);
   }
   for (const [url, then] of a) if (!b.has(url)) changes.push(change(url, 'vanished', then, undefined));
   changes.sort(order);
   return { changes, compared };
+}
+
+/**
+ * The checks that went from passed to failed and back. Stored checks are compared as text first, part by part (a
+ * service lists its checks in one order, so most parts are equal and nothing is decoded); otherwise by id.
+ */
+function checkDelta(then: Snapshot, now: Snapshot): { newFailures: string[]; fixed: string[] } {
+  const newFailures: string[] = [];
+  const fixed: string[] = [];
+  if (then.checksText !== undefined && now.checksText !== undefined) {
+    if (then.checksText === now.checksText) return { newFailures, fixed };
+    const [a, b] = [then.checksText.split(' '), now.checksText.split(' ')];
+    let aligned = a.length === b.length;
+    for (let index = 0; aligned && index < b.length; index++) {
+      const [x, y] = [a[index] as string, b[index] as string];
+      if (x === y) continue;
+      const id = y.slice(0, -9);
+      if (x.slice(0, -9) !== id) aligned = false;
+      else if (x[x.length - 9] !== y[y.length - 9]) (y[y.length - 9] === '-' ? newFailures : fixed).push(decodeURIComponent(id));
+    }
+    if (aligned) return { newFailures, fixed };
+    newFailures.length = 0;
+    fixed.length = 0;
+  }
+  const passedThen = new Map((then.checks ?? []).map((check) => [check.id, check.passed]));
+  for (const check of now.checks ?? []) {
+    const before = passedThen.get(check.id);
+    if (before === true && !check.passed) newFailures.push(check.id);
+    else if (before === false && check.passed) fixed.push(check.id);
+  }
+  return { newFailures, fixed };
 }
 
 function change(url: string, status: UrlChange['status'], then: Snapshot | undefined, now: Snapshot | undefined): UrlChange {

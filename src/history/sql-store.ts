@@ -3,7 +3,7 @@
 import { HistoryError, newerSchemaError } from './errors.js';
 import { decodeChecks, encodeChecks } from './snapshot.js';
 import { MIGRATIONS, SCHEMA_VERSION, SQL, type SnapshotRow, type SqlConnection, type SqlRow, type SqlValue } from './sql.js';
-import type { CiContext, ExportedRun, HistoryStore, NewRun, RunInfo, RunQuery, Snapshot, TrendPoint } from './types.js';
+import type { CheckState, CiContext, ExportedRun, HistoryStore, NewRun, RunInfo, RunQuery, Snapshot, TrendPoint } from './types.js';
 
 export class SqlHistoryStore implements HistoryStore {
   readonly kind: 'sqlite' | 'postgres';
@@ -189,7 +189,15 @@ function snapshotRow(snapshot: Snapshot): SnapshotRow {
 }
 
 function snapshotOfRow(row: SqlRow): Snapshot {
+  const checksText = textOf(row.checks);
+  let checks: CheckState[] | undefined | null = null;
   return {
+    // Decoded when first read: a diff of two 10,000-report runs compares most checks as text and decodes few.
+    get checks() {
+      if (checks === null) checks = decodeChecks(checksText);
+      return checks;
+    },
+    checksText,
     origin: String(row.origin),
     identity: String(row.identity),
     reportId: String(row.report_id),
@@ -197,7 +205,6 @@ function snapshotOfRow(row: SqlRow): Snapshot {
     score: numberOf(row.score),
     label: textOf(row.label),
     generatedAt: String(row.generated_at),
-    checks: decodeChecks(textOf(row.checks)),
   };
 }
 

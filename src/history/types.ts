@@ -51,6 +51,8 @@ export interface Snapshot {
   label: string | undefined;
   generatedAt: string;
   checks: readonly CheckState[] | undefined;
+  /** The checks as stored (encodeChecks), when read from a store: compared as text before anything is decoded. */
+  checksText?: string;
 }
 
 /** A point of a trend: one run's reading of a URL (or a project's average). */
