@@ -68,6 +68,17 @@ describe('recording a run', () => {
   });
 });
 
+describe('history settings and help', () => {
+  it('config set history keeps a URL whose password config list and get show masked; help exit-codes documents 11', async () => {
+    const { env } = await mock();
+    expect((await runInProcess({ argv: ['config', 'set', 'history', 'postgres://team:t0psecret@db.example.com/seo'], env })).code).toBe(0);
+    const list = await runInProcess({ argv: ['config', 'list', '--json'], env });
+    expect(JSON.parse(list.stdout).history).toBe('postgres://team:***@db.example.com/seo');
+    expect((await runInProcess({ argv: ['config', 'get', 'history'], env })).stdout).not.toContain('t0psecret');
+    expect((await runInProcess({ argv: ['help', 'exit-codes'], env })).stdout).toMatch(/11 {2}the output printed, but the history/);
+  });
+});
+
 describe('a history that cannot be used', () => {
   const cases = [
     {

@@ -162,6 +162,18 @@ describe('history errors', () => {
     expect((await rsapi(where, 'history', 'trend', '--since', 'soon', 'a.example.com')).code).toBe(2);
   });
 
+  it.skipIf(pgMissing !== undefined)('a refused PostgreSQL password: the reports print, one line says so, exit 11, the password never shown', async () => {
+    const url = new URL(pg!.url);
+    url.password = 'wrong-password-123';
+    const result = await runInProcess({ argv: ['reports', 'list', '--record', '--history', url.href, '--json', '--verbose'], env: env() });
+    expect(result.code).toBe(11);
+    expect(JSON.parse(result.stdout)).toHaveLength(3);
+    expect(result.stderr).toMatch(/rsapi: history: the history database postgres:\/\/rsapi:\*\*\*@127\.0\.0\.1:\d+\/\w+ refused the login/);
+    expect(result.stderr).not.toContain('wrong-password-123');
+    const read = await runInProcess({ argv: ['history', 'runs', '--history', url.href], env: env() });
+    expect(read.code).toBe(11);
+  });
+
   it('prune keeps the newest runs; export then import moves a history, and a second import adds nothing', async () => {
     const where = join(scratch(), 'history.db');
     await twoWeeks(where);
