@@ -1,33 +1,77 @@
 // A report as the history keeps it: identity, id, project, score, label, generated_at and each check's passed state
 // with a short hash of its value (never the value, never the whole record), and that compact form's encoding.
 import { stringifyJson } from '../api/json.js';
-import { reportChecks } from '../api/checks.js';
-import type { ApiRecord } from '../api/decode.js';
+import { isObject, type ApiRecord } from '../api/decode.js';
 import { readReport } from '../api/report-model.js';
 import { reportIdentity, reportProject } from '../api/report-url.js';
 import type { CheckState, Snapshot } from './types.js';
 
-/** The snapshot of a record read from `origin`; undefined for a record without a URL (nothing to follow over time). */
+/**
+ * The snapshot of a record read from `origin`; undefined for a record without a URL (nothing to follow over time).
+ * The checks are encoded straight from the record (no object a check): a run over 10,000 reports makes 360,000 of them.
+ */
 export function snapshotOf(record: ApiRecord, origin: string): Snapshot | undefined {
   if (typeof record.url !== 'string' || record.url.trim() === '') return undefined;
   const { label, score } = readReport(record);
-  const identity = reportIdentity(record.url);
-  const checks = reportChecks(record)?.map((check) => ({ id: check.id, passed: check.passed, hash: valueHash(check.value) }));
+  return withChecks(
+    {
+      origin,
+      identity: reportIdentity(record.url),
+      reportId: record.id === undefined || record.id === null ? '' : String(record.id),
+      project: typeof record.project === 'string' && record.project !== '' ? record.project : reportProject(record.url),
+      score,
+      label,
+      generatedAt: typeof record.generated_at === 'string' ? record.generated_at : '',
+    },
+    encodedChecksOf(record),
+  );
+}
+
+/** A snapshot whose checks are decoded from their stored text when first read. */
+export function withChecks(base: Omit<Snapshot, 'checks' | 'checksText'>, checksText: string | undefined): Snapshot {
+  let checks: CheckState[] | undefined | null = null;
   return {
-    origin,
-    identity,
-    reportId: record.id === undefined || record.id === null ? '' : String(record.id),
-    project: typeof record.project === 'string' && record.project !== '' ? record.project : reportProject(record.url),
-    score,
-    label,
-    generatedAt: typeof record.generated_at === 'string' ? record.generated_at : '',
-    checks,
+    ...base,
+    checksText,
+    get checks() {
+      if (checks === null) checks = decodeChecks(checksText);
+      return checks;
+    },
   };
 }
 
-/** 8 hex digits of FNV-1a over the value's JSON: enough to see that a value changed, cheap for 36 checks a report. */
+/** A report's per-check results (phpRank's `results`) as encodeChecks writes them; undefined when it has none. */
+function encodedChecksOf(record: ApiRecord): string | undefined {
+  const results = record.results;
+  if (!isObject(results)) return undefined;
+  let text = '';
+  for (const id in results) {
+    const entry = results[id];
+    if (!isObject(entry) || typeof entry.passed !== 'boolean') continue;
+    text += `${text === '' ? '' : ' '}${PLAIN_ID.test(id) ? id : encodeURIComponent(id)}${entry.passed ? '+' : '-'}${valueHash(entry.value)}`;
+  }
+  return text === '' ? undefined : text;
+}
+
+const PLAIN_ID = /^[A-Za-z0-9_.~!*'()-]+$/;
+
+/**
+ * 8 hex digits of FNV-1a over the value (a string as it is, anything else as its JSON): enough to see that a value
+ * changed, cheap for 36 checks a report.
+ */
 export function valueHash(value: unknown): string {
-  const text = value === undefined ? '' : stringifyJson(value);
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (value === undefined) text = '';
+  else if (typeof value !== 'object' || value === null) text = String(value);
+  else {
+    try {
+      text = JSON.stringify(value);
+    } catch {
+      // An id beyond 2^53 is kept exact as a BigInt, which JSON.stringify refuses.
+      text = stringifyJson(value);
+    }
+  }
   let hash = 0x811c9dc5;
   for (let index = 0; index < text.length; index++) {
     hash ^= text.charCodeAt(index);
@@ -38,7 +82,7 @@ export function valueHash(value: unknown): string {
 
 /** `charset+1a2b3c4d title-9f8e7d6c`: the id (percent-encoded), + passed or - failed, the value's hash; about 20 bytes a check. */
 export function encodeChecks(checks: readonly CheckState[]): string {
-  return checks.map((check) => `${encodeURIComponent(check.id)}${check.passed ? '+' : '-'}${check.hash}`).join(' ');
+  return checks.map((check) => `${PLAIN_ID.test(check.id) ? check.id : encodeURIComponent(check.id)}${check.passed ? '+' : '-'}${check.hash}`).join(' ');
 }
 
 export function decodeChecks(text: string | undefined): CheckState[] | undefined {

@@ -1,9 +1,9 @@
 // The one history store: runs, snapshots and references kept through SQL, for SQLite and PostgreSQL alike (sql.ts
 // holds the statements and names where the dialects differ; a driver gives the connection).
 import { HistoryError, newerSchemaError } from './errors.js';
-import { decodeChecks, encodeChecks } from './snapshot.js';
+import { decodeChecks, encodeChecks, withChecks } from './snapshot.js';
 import { MIGRATIONS, SCHEMA_VERSION, SQL, type SnapshotRow, type SqlConnection, type SqlRow, type SqlValue } from './sql.js';
-import type { CheckState, CiContext, ExportedRun, HistoryStore, NewRun, RunInfo, RunQuery, Snapshot, TrendPoint } from './types.js';
+import type { CiContext, ExportedRun, HistoryStore, NewRun, RunInfo, RunQuery, Snapshot, TrendPoint } from './types.js';
 
 export class SqlHistoryStore implements HistoryStore {
   readonly kind: 'sqlite' | 'postgres';
@@ -184,28 +184,24 @@ function snapshotRow(snapshot: Snapshot): SnapshotRow {
     snapshot.score ?? null,
     snapshot.label ?? null,
     snapshot.generatedAt,
-    snapshot.checks === undefined ? null : encodeChecks(snapshot.checks),
+    snapshot.checksText ?? (snapshot.checks === undefined ? null : encodeChecks(snapshot.checks)),
   ];
 }
 
 function snapshotOfRow(row: SqlRow): Snapshot {
-  const checksText = textOf(row.checks);
-  let checks: CheckState[] | undefined | null = null;
-  return {
-    // Decoded when first read: a diff of two 10,000-report runs compares most checks as text and decodes few.
-    get checks() {
-      if (checks === null) checks = decodeChecks(checksText);
-      return checks;
+  // The checks are decoded when first read: a diff of two 10,000-report runs compares most of them as text.
+  return withChecks(
+    {
+      origin: String(row.origin),
+      identity: String(row.identity),
+      reportId: String(row.report_id),
+      project: textOf(row.project),
+      score: numberOf(row.score),
+      label: textOf(row.label),
+      generatedAt: String(row.generated_at),
     },
-    checksText,
-    origin: String(row.origin),
-    identity: String(row.identity),
-    reportId: String(row.report_id),
-    project: textOf(row.project),
-    score: numberOf(row.score),
-    label: textOf(row.label),
-    generatedAt: String(row.generated_at),
-  };
+    textOf(row.checks),
+  );
 }
 
 function runOf(row: SqlRow): RunInfo {

@@ -33,10 +33,10 @@ export interface Dialect {
   /** Serialises migrations of several writers meeting an empty database (PostgreSQL: an advisory lock; SQLite's BEGIN IMMEDIATE does it). */
   readonly migrationLock: string | undefined;
   /**
-   * Upserts: a page of snapshots and the run's references to them. SQLite (in-process, no round trips) inserts each
-   * snapshot unless there (ON CONFLICT DO NOTHING, then the id looked up); PostgreSQL does the page in one statement
-   * (one round trip), the conflicting rows returning their id through DO UPDATE, which a data-modifying WITH then
-   * references.
+   * Upserts: a page of snapshots and the run's references to them. SQLite inserts the page's snapshots unless there
+   * (ON CONFLICT DO NOTHING), then references them by key (it has no data-modifying WITH); PostgreSQL does the page in
+   * one statement (one round trip), the conflicting rows returning their id through DO UPDATE, which a data-modifying
+   * WITH then references.
    */
   writeSnapshots(connection: SqlConnection, runId: number, rows: readonly SnapshotRow[]): Promise<void>;
 }
@@ -103,9 +103,6 @@ export const SQL = {
   snapshotsOfProject: `SELECT r.id AS run, r.started, ${SNAPSHOT_COLUMNS_OF_S} FROM history_snapshots s
     JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
     WHERE s.project = ? AND r.started >= ? ORDER BY r.id, s.identity`,
-  insertSnapshot: `INSERT INTO history_snapshots (${SNAPSHOT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (${SNAPSHOT_KEY}) DO NOTHING RETURNING id`,
-  snapshotId: 'SELECT id FROM history_snapshots WHERE origin = ? AND report_id = ? AND generated_at = ?',
-  reference: 'INSERT INTO history_run_snapshots (run_id, snapshot_id) VALUES (?, ?) ON CONFLICT DO NOTHING',
   pruneRefsBefore: 'DELETE FROM history_run_snapshots WHERE run_id IN (SELECT id FROM history_runs WHERE started < ?)',
   pruneRunsBefore: 'DELETE FROM history_runs WHERE started < ?',
   pruneRefsKeeping: 'DELETE FROM history_run_snapshots WHERE run_id NOT IN (SELECT id FROM history_runs ORDER BY id DESC LIMIT ?)',
@@ -122,13 +119,24 @@ export const SQLITE: Dialect = {
   anyTable: "SELECT COUNT(*) AS n FROM sqlite_master WHERE type IN ('table', 'view')",
   migrationLock: undefined,
   async writeSnapshots(connection, runId, rows) {
-    for (const row of rows) {
-      const inserted = await connection.run(SQL.insertSnapshot, row);
-      const id = inserted.rows[0]?.id ?? (await connection.run(SQL.snapshotId, [row[0], row[2], row[6]])).rows[0]?.id;
-      await connection.run(SQL.reference, [runId, Number(id)]);
+    for (let start = 0; start < rows.length; start += SQLITE_ROWS_A_STATEMENT) {
+      const chunk = rows.slice(start, start + SQLITE_ROWS_A_STATEMENT);
+      await connection.run(
+        `INSERT INTO history_snapshots (${SNAPSHOT_COLUMNS}) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ON CONFLICT (${SNAPSHOT_KEY}) DO NOTHING`,
+        chunk.flat(),
+      );
+      // `WHERE true`: SQLite reads an ON CONFLICT right after a join's ON as the join's own.
+      await connection.run(
+        `INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?, s.id FROM (VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}) k
+           JOIN history_snapshots s ON s.origin = k.column1 AND s.report_id = k.column2 AND s.generated_at = k.column3 WHERE true ON CONFLICT DO NOTHING`,
+        [runId, ...chunk.flatMap((row) => [row[0], row[2], row[6]])],
+      );
     }
   },
 };
+
+/** SQLite binds up to 32,766 parameters a statement: a page of snapshots is one or two statements. */
+const SQLITE_ROWS_A_STATEMENT = 1_000;
 
 /** PostgreSQL binds at most 65,535 parameters a statement: pages of snapshots are cut to this many rows. */
 const PG_ROWS_A_STATEMENT = 1_000;
