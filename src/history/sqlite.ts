@@ -2,12 +2,18 @@
 // file that is not an rsapi history (not SQLite, or another program's database) is refused before anything is written.
 import { closeSync, constants, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { HistoryError, newerSchemaError } from './errors.js';
 import { SCHEMA_VERSION, SQL, SQLITE, type SqlConnection, type SqlRow, type SqlValue } from './sql.js';
 
 /** How long a writer waits for another's lock (two runs recording into one file at once). */
 const BUSY_TIMEOUT_MS = 10_000;
+/**
+ * SQLite's own wait for a lock is short and blocks the thread: another writer in this same process (two invocations
+ * side by side, an embedding program) could not finish meanwhile. Past it, the wait goes on here, asynchronously.
+ */
+const SQLITE_BUSY_WAIT_MS = 50;
 
 const SQLITE_HEADER = 'SQLite format 3\u0000';
 
@@ -18,7 +24,7 @@ export async function openSqlite(path: string): Promise<SqlConnection> {
   let db: DatabaseSync;
   try {
     db = new DatabaseSync(path);
-    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.exec(`PRAGMA busy_timeout = ${SQLITE_BUSY_WAIT_MS}`);
   } catch (error) {
     throw sqliteProblem(path, error);
   }
@@ -115,6 +121,12 @@ async function loadSqlite(): Promise<typeof import('node:sqlite')> {
   }
 }
 
+/** SQLITE_BUSY (5) or SQLITE_LOCKED (6), as node:sqlite reports them. */
+function isBusy(error: unknown): boolean {
+  const code = (error as { errcode?: number }).errcode;
+  return code === 5 || code === 6 || /database is locked|database table is locked/i.test(error instanceof Error ? error.message : '');
+}
+
 function sqliteProblem(path: string, error: unknown): HistoryError {
   if (error instanceof HistoryError) return error;
   const code = (error as NodeJS.ErrnoException).code;
@@ -141,17 +153,29 @@ class SqliteConnection implements SqlConnection {
   ) {}
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<{ rows: SqlRow[]; changes: number }> {
-    try {
-      let statement = this.statements.get(sql);
-      if (!statement) {
-        statement = this.db.prepare(sql);
-        this.statements.set(sql, statement);
+    const deadline = Date.now() + BUSY_TIMEOUT_MS;
+    for (;;) {
+      try {
+        return this.runOnce(sql, params);
+      } catch (error) {
+        // Outside a transaction (its BEGIN IMMEDIATE, or a lone write), a lock held elsewhere is waited out, yielding.
+        if (isBusy(error) && !this.db.isTransaction && Date.now() < deadline) {
+          await sleep(10 + Math.random() * 40);
+          continue;
+        }
+        throw sqliteProblem(this.path, error);
       }
-      if (/^\s*(SELECT|WITH)\b/i.test(sql) || /\bRETURNING\b/i.test(sql)) return { rows: statement.all(...params) as SqlRow[], changes: 0 };
-      return { rows: [], changes: Number(statement.run(...params).changes) };
-    } catch (error) {
-      throw sqliteProblem(this.path, error);
     }
+  }
+
+  private runOnce(sql: string, params: readonly SqlValue[]): { rows: SqlRow[]; changes: number } {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    if (/^\s*(SELECT|WITH)\b/i.test(sql) || /\bRETURNING\b/i.test(sql)) return { rows: statement.all(...params) as SqlRow[], changes: 0 };
+    return { rows: [], changes: Number(statement.run(...params).changes) };
   }
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {

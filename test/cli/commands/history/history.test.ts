@@ -232,6 +232,16 @@ describe('concurrent writers', () => {
     ]);
   });
 
+  it('three runs side by side in one process recording into one SQLite file keep every snapshot', async () => {
+    const fixture = await mock({ seed: 150 });
+    const where = join(scratch(), 'history.db');
+    const args = ['reports', 'list', '--all', '--per-page', '10', '--record', '--history', where, '-o', 'ndjson'];
+    const results = await Promise.all([1, 2, 3].map(() => runInProcess({ argv: args, env: fixture.env })));
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    const runs = JSON.parse((await rsapi(where, 'history', 'runs', '--json')).stdout);
+    expect(runs.map((run: { reports: number }) => run.reports)).toEqual([150, 150, 150]);
+  });
+
   it.skipIf(pgMissing !== undefined)('four shards of one create recording into one PostgreSQL database at once keep every snapshot', async () => {
     const fixture = await mock({ seed: 0 });
     const database = pg!;
