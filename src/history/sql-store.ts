@@ -142,6 +142,10 @@ async function migrate(db: SqlConnection, where: string): Promise<void> {
   await db.transaction(async () => {
     if (db.dialect.migrationLock) await db.run(db.dialect.migrationLock);
     // Another writer may have migrated while this one waited for the lock.
+    if (!(await hasSchemaTable(db))) {
+      await db.run(SQL.createSchemaTable);
+      await db.run(SQL.startSchema);
+    }
     const now = await schemaVersion(db, where);
     if (now > SCHEMA_VERSION) throw newerSchema(where, now);
     for (let step = now; step < SCHEMA_VERSION; step++) {
@@ -152,9 +156,12 @@ async function migrate(db: SqlConnection, where: string): Promise<void> {
 }
 
 /** 0 for a database without the history's tables (and nothing else, for SQLite). */
+async function hasSchemaTable(db: SqlConnection): Promise<boolean> {
+  return Number((await db.run(db.dialect.schemaTableExists)).rows[0]?.n ?? 0) > 0;
+}
+
 async function schemaVersion(db: SqlConnection, where: string): Promise<number> {
-  const exists = Number((await db.run(db.dialect.schemaTableExists)).rows[0]?.n ?? 0) > 0;
-  if (!exists) {
+  if (!(await hasSchemaTable(db))) {
     if (db.dialect.anyTable && Number((await db.run(db.dialect.anyTable)).rows[0]?.n ?? 0) > 0) {
       throw new HistoryError(`${where} is a database but not an rsapi history; left untouched`, 'not-history', {
         hint: 'give another path with --history or RSAPI_HISTORY',

@@ -60,10 +60,12 @@ const SNAPSHOT_COLUMNS_OF_S = SNAPSHOT_COLUMNS.split(', ')
   .join(', ');
 const SNAPSHOT_KEY = 'origin, report_id, generated_at';
 
-/** The numbered migrations: version N is reached by MIGRATIONS[N - 1], all pending ones run in one transaction. */
+/**
+ * The numbered migrations: version N is reached by MIGRATIONS[N - 1], all pending ones run in one transaction (with
+ * the version table itself, made at version 0 when the database has none).
+ */
 export const MIGRATIONS: readonly ((dialect: Dialect) => readonly string[])[] = [
   ({ types }) => [
-    'CREATE TABLE history_schema (version INTEGER NOT NULL)',
     `CREATE TABLE history_runs (id ${types.id}, started TEXT NOT NULL, finished TEXT, command TEXT NOT NULL, selection TEXT NOT NULL,
       origin TEXT NOT NULL, exit_code INTEGER, shard TEXT, ci TEXT, complete INTEGER NOT NULL DEFAULT 0)`,
     'CREATE INDEX history_runs_selection ON history_runs (origin, selection, id)',
@@ -74,7 +76,6 @@ export const MIGRATIONS: readonly ((dialect: Dialect) => readonly string[])[] = 
     `CREATE TABLE history_run_snapshots (run_id INTEGER NOT NULL REFERENCES history_runs (id), snapshot_id INTEGER NOT NULL REFERENCES history_snapshots (id),
       PRIMARY KEY (run_id, snapshot_id))`,
     'CREATE INDEX history_run_snapshots_snapshot ON history_run_snapshots (snapshot_id)',
-    'INSERT INTO history_schema (version) VALUES (0)',
   ],
 ];
 
@@ -86,6 +87,8 @@ const RUN_COLUMNS = `r.id, r.started, r.finished, r.command, r.selection, r.orig
 /** The statements both dialects share (placeholders written `?`). */
 export const SQL = {
   schemaVersion: 'SELECT version FROM history_schema',
+  createSchemaTable: 'CREATE TABLE history_schema (version INTEGER NOT NULL)',
+  startSchema: 'INSERT INTO history_schema (version) VALUES (0)',
   setSchemaVersion: 'UPDATE history_schema SET version = ?',
   startRun: 'INSERT INTO history_runs (started, command, selection, origin, shard, ci, complete) VALUES (?, ?, ?, ?, ?, ?, 0) RETURNING id',
   importRun:

@@ -146,6 +146,31 @@ describe('the SQLite history file', () => {
     expect((twice - once) / reports.length).toBeLessThan(100);
   });
 
+  it('a history of an older schema (0) is migrated in one transaction: a step that fails leaves none of its tables', async () => {
+    const path = join(scratch(), 'history.db');
+    const older = new DatabaseSync(path);
+    // A table in the way of the migration's last step: the steps before it are rolled back with it.
+    older.exec('CREATE TABLE history_schema (version INTEGER NOT NULL); INSERT INTO history_schema VALUES (0); CREATE TABLE history_run_snapshots (x TEXT)');
+    older.close();
+    const error = await openHistory(historyLocation(path)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HistoryError);
+    const after = new DatabaseSync(path);
+    expect(
+      after
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .all()
+        .map((row) => row.name),
+    ).toEqual(['history_run_snapshots', 'history_schema']);
+    expect(after.prepare('SELECT version FROM history_schema').get()).toEqual({ version: 0 });
+    after.exec('DROP TABLE history_run_snapshots');
+    after.close();
+    const store = await openHistory(historyLocation(path));
+    await store.close();
+    const migrated = new DatabaseSync(path);
+    expect(migrated.prepare('SELECT version FROM history_schema').get()).toEqual({ version: SCHEMA_VERSION });
+    migrated.close();
+  });
+
   const refusals = [
     { name: 'a file that is not SQLite', content: () => Buffer.from('just some notes\n'.repeat(10)) },
     {
