@@ -27,6 +27,11 @@ export function snapshotOf(record: ApiRecord, origin: string): Snapshot | undefi
   );
 }
 
+/** A snapshot the store holds already, by its key alone: written, it only adds the run's reference to it. */
+export function knownSnapshot(origin: string, reportId: string, generatedAt: string): Snapshot {
+  return { origin, identity: '', reportId, project: undefined, score: undefined, label: undefined, generatedAt, checks: undefined };
+}
+
 /** A snapshot whose checks are decoded from their stored text when first read. */
 export function withChecks(base: Omit<Snapshot, 'checks' | 'checksText'>, checksText: string | undefined): Snapshot {
   let checks: CheckState[] | undefined | null = null;

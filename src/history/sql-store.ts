@@ -31,6 +31,22 @@ export class SqlHistoryStore implements HistoryStore {
     return Number(rows[0]?.id);
   }
 
+  knownSnapshots(origin: string, keys: readonly { reportId: string; generatedAt: string }[]): Promise<Set<string>> | undefined {
+    // PostgreSQL: a question costs a round trip, and a page is written in one; the upsert sorts the known out itself.
+    if (this.db.dialect.name !== 'sqlite') return undefined;
+    return this.queryKnown(origin, keys);
+  }
+
+  private async queryKnown(origin: string, keys: readonly { reportId: string; generatedAt: string }[]): Promise<Set<string>> {
+    const known = new Set<string>();
+    for (let start = 0; start < keys.length; start += 1_000) {
+      const chunk = keys.slice(start, start + 1_000);
+      const { rows } = await this.db.run(SQL.knownSnapshots(chunk.length), [...chunk.flatMap((key) => [key.reportId, key.generatedAt]), origin]);
+      for (const row of rows) known.add(`${String(row.report_id)}\n${String(row.generated_at)}`);
+    }
+    return known;
+  }
+
   async addSnapshots(runId: number, snapshots: readonly Snapshot[]): Promise<void> {
     if (snapshots.length === 0) return;
     // One row per key: a page listing one report twice is one snapshot (PostgreSQL refuses to upsert a row twice at once).

@@ -106,6 +106,10 @@ export const SQL = {
   snapshotsOfProject: `SELECT r.id AS run, r.started, ${SNAPSHOT_COLUMNS_OF_S} FROM history_snapshots s
     JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
     WHERE s.project = ? AND r.started >= ? ORDER BY r.id, s.identity`,
+  /** Which of N (report id, generated_at) pairs of one origin have a snapshot already. */
+  knownSnapshots: (count: number) =>
+    `SELECT k.column1 AS report_id, k.column2 AS generated_at FROM (VALUES ${Array.from({ length: count }, () => '(?, ?)').join(', ')}) k
+     JOIN history_snapshots s ON s.report_id = k.column1 AND s.generated_at = k.column2 AND s.origin = ?`,
   pruneRefsBefore: 'DELETE FROM history_run_snapshots WHERE run_id IN (SELECT id FROM history_runs WHERE started < ?)',
   pruneRunsBefore: 'DELETE FROM history_runs WHERE started < ?',
   pruneRefsKeeping: 'DELETE FROM history_run_snapshots WHERE run_id NOT IN (SELECT id FROM history_runs ORDER BY id DESC LIMIT ?)',

@@ -93,6 +93,11 @@ export interface HistoryStore {
   /** Where it is, as may be shown (a URL's password left out). */
   readonly where: string;
   startRun(run: NewRun): Promise<number>;
+  /**
+   * Which of these reports (id and generated_at, `id\ngenerated_at`) it holds a snapshot of already; undefined where
+   * asking would cost a round trip (PostgreSQL). A re-read report is then not snapshotted again.
+   */
+  knownSnapshots(origin: string, keys: readonly { reportId: string; generatedAt: string }[]): Promise<Set<string>> | undefined;
   /** Adds the snapshots a run read (an unchanged report re-read adds only the run's reference). */
   addSnapshots(runId: number, snapshots: readonly Snapshot[]): Promise<void>;
   finishRun(runId: number, end: { finished: string; exitCode: number; complete: boolean }): Promise<void>;
