@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: the performance budgets of issue 10, measured as ratios against references run in the same pass, on every Node found.
 //
-//   npm run bench [-- --runs 20] [--lines 20,24] [--cases startup,page,all,rss,pace] [--no-hyperfine] [--install] [--write-docs] [--strict]
+//   npm run bench [-- --runs 20] [--lines 20,24] [--cases startup,page,all,rss,pace,record,history] [--no-hyperfine] [--install] [--write-docs] [--strict]
 //
 // Starts the mock service on loopback (rsapi mock-server), then on each Node (this one, plus the lines cached by
 // scripts/node-lines.mjs; --install fetches 22, 24 and 26 first) times every case against its reference with hyperfine
@@ -26,7 +26,7 @@ const { values: opts } = parseArgs({
     runs: { type: 'string', default: '20' },
     'slow-runs': { type: 'string', default: '5' },
     lines: { type: 'string' },
-    cases: { type: 'string', default: 'startup,page,all,rss,pace' },
+    cases: { type: 'string', default: 'startup,page,all,rss,pace,record,history' },
     'pace-runs': { type: 'string', default: '2' },
     'no-hyperfine': { type: 'boolean', default: false },
     install: { type: 'boolean', default: false },
@@ -54,6 +54,8 @@ try {
   const small = CASES.has('startup') || CASES.has('page') ? await startMock(63, 0) : undefined;
   const slow = CASES.has('all') ? await startMock(10_000, 20) : undefined;
   const [tenK, hundredK] = CASES.has('rss') ? await Promise.all([startMock(10_000, 0), startMock(100_000, 0)]) : [];
+  // phpRank's reports carry 36 checks each: what a snapshot keeps.
+  const checked = CASES.has('record') ? await startMock(10_000, 0, ['--flavor', 'phprank', '--rate-limit', '0']) : undefined;
   for (const node of nodes) {
     const rsapi = (...args) => [node.path, BIN, ...args];
     if (CASES.has('startup')) {
@@ -90,9 +92,19 @@ try {
         });
       }
     }
+    if (CASES.has('record')) {
+      // The history's write path on SQLite (issue 25): the same --all with and without --record, into one file (the
+      // first run's snapshots are new, the later ones re-reads that add only references).
+      const history = join(work, `record-${node.version}.db`);
+      const plain = rsapi('reports', 'list', '--all', '-o', 'ndjson');
+      const recorded = rsapi('reports', 'list', '--all', '-o', 'ndjson', '--record', '--history', history);
+      const [without, withRecord] = time([plain, recorded], checked.env, SLOW_RUNS, 1);
+      rows.push(ratioRow(node, '`--all --record` 10,000 (SQLite) / `--all`', 1.15, without, withRecord, peakRss(recorded, checked.env)));
+    }
     log(`bench: Node ${node.version} done`);
   }
   if (CASES.has('pace')) rows.push(await pacingRow(Number(opts['pace-runs'])));
+  if (CASES.has('history')) rows.push(...historyRows());
 } finally {
   for (const mock of mocks) mock.stop();
   rmSync(work, { recursive: true, force: true });
@@ -105,6 +117,23 @@ if (opts['write-docs'] || opts['write-readme']) writePerformancePage(table);
 const missed = rows.filter((row) => !row.ok);
 if (missed.length > 0) log(`bench: ${missed.length} of ${rows.length} budgets not met on this run`);
 if (opts.strict && missed.length > 0) process.exitCode = 1;
+
+/**
+ * The history's sizes and read budgets (scripts/bench/history.mjs, on this Node): a snapshot's bytes over 10,000
+ * reports x 10 runs, and trend and diff over 1,000,000 snapshots written through the store's own path.
+ */
+function historyRows() {
+  log('bench: history: writing 1,000,000 snapshots (a minute or two)');
+  const result = spawnSync(process.execPath, [join(BENCH, 'history.mjs')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (result.status !== 0) throw new Error(`scripts/bench/history.mjs exited ${result.status}`);
+  return result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const row = JSON.parse(line);
+      return { node: process.versions.node, reference: '', ratio: undefined, ...row };
+    });
+}
 
 /** This Node, and each cached registry line that is another version. */
 function findNodes() {
@@ -300,7 +329,8 @@ function round1(value) {
 function render(list) {
   const header = '| case | Node | reference (median) | rsapi (median, peak RSS) | ratio | budget | met |\n|---|---|---|---|---|---|---|';
   const body = list.map(
-    (row) => `| ${row.name} | ${row.node} | ${row.reference} | ${row.subject} | ${row.ratio.toFixed(2)}x | ${row.budget} | ${row.ok ? 'yes' : '**no**'} |`,
+    (row) =>
+      `| ${row.name} | ${row.node} | ${row.reference} | ${row.subject} | ${row.ratio === undefined ? '-' : `${row.ratio.toFixed(2)}x`} | ${row.budget} | ${row.ok ? 'yes' : '**no**'} |`,
   );
   return [header, ...body].join('\n');
 }

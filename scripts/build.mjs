@@ -59,6 +59,8 @@ const result = await build({
   // Some CommonJS dependencies (undici, conf's helpers) call require() on Node built-ins.
   banner: { js: "import{createRequire as __rsapiCreateRequire}from'node:module';const require=__rsapiCreateRequire(import.meta.url);" },
   plugins: [lazyChildProcess],
+  // pg's optional native binding (a C addon, never installed): pg loads it only when asked to, which rsapi never does.
+  external: ['pg-native'],
   logLevel: 'warning',
 });
 

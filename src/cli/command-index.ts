@@ -87,6 +87,13 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
     load: async () => (await import('./commands/projects/index.js')).registerProjects,
   },
   {
+    name: 'history',
+    aliases: [],
+    summary: 'Recorded runs (--record): list them, trends, what changed between two runs',
+    term: 'history',
+    load: async () => (await import('./commands/history/index.js')).registerHistory,
+  },
+  {
     name: 'auth',
     aliases: [],
     summary: 'Log in, check and forget the API key; switch between profiles',

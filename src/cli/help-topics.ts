@@ -14,7 +14,11 @@ const EXIT_CODES: readonly (readonly [code: string, meaning: string])[] = [
   ['6', 'still rate limited (429) after the retries'],
   ['7', 'network: refused, reset, DNS, timeout'],
   ['8', 'server fault (5xx) or not the JSON expected, or no per-check results for --fail-on-check & co.'],
-  ['10', 'a gate (--fail-on, --min-score, --fail-on-check, --fail-on-importance, --max-drop) failed'],
+  [
+    '10',
+    'a gate (--fail-on, --min-score, --fail-on-check, --fail-on-importance, --max-drop) or an error assertion failed, or a gate judged no report at all (without --allow-empty)',
+  ],
+  ['11', 'the output printed, but the history (--record, history ...) could not be read or written'],
   ['130', 'interrupted (Ctrl-C)'],
   ['141', 'bulk create: stdout closed before all were done'],
 ];
@@ -28,6 +32,12 @@ const ENVIRONMENT: readonly (readonly [name: string, meaning: string])[] = [
   ['RSAPI_RETRIES', 'retries after a failed attempt (0 to 10), as --retries'],
   ['RSAPI_CONFIG_DIR', 'directory of the settings file (`rsapi config path` prints it)'],
   ['RSAPI_DEBUG=1', 'a stack trace with every error (--verbose gives one for unexpected errors only)'],
+  ['RSAPI_RECORD=1', 'record every report read in the history, as --record'],
+  [
+    'RSAPI_HISTORY',
+    'where the history lives (a SQLite path or a postgres:// URL), as --history; default $XDG_DATA_HOME/rsapi/history.db, else ~/.local/share/rsapi/history.db',
+  ],
+  ['RSAPI_ASSERT', 'the assertions file, as --assert PATH'],
   ['RSAPI_FOLLOW_PAGES=0', 'after a lost answer, never fetch the audited page to retrace its redirects'],
   ['NO_COLOR=1', 'no colour; FORCE_COLOR=1 colour even into a pipe'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxy for the requests to the service (a URL, e.g. http://proxy:3128)'],

@@ -5,7 +5,7 @@ import { OUTPUT_FORMATS } from '../output/format-names.js';
 import type { ProfileSettings } from './store.js';
 
 /** Every key a profile may hold, in the order `config list` shows them. */
-export const SETTING_KEYS = ['base-url', 'api-key', 'timeout', 'retries', 'output'] as const;
+export const SETTING_KEYS = ['base-url', 'api-key', 'timeout', 'retries', 'output', 'record', 'history'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 /** A day: longer is surely a typo, and beyond Node's timers. */
@@ -25,8 +25,15 @@ export function checkProfileName(name: string): string {
  * A value typed by the user, checked and converted to what is stored. The key never comes this way:
  * a key on the command line lands in shell history and the process list.
  */
-export function parseSettingValue(key: SettingKey, raw: string): string | number {
+export function parseSettingValue(key: SettingKey, raw: string): string | number | boolean {
   switch (key) {
+    case 'record':
+      if (raw === 'true' || raw === '1') return true;
+      if (raw === 'false' || raw === '0') return false;
+      throw new UsageError(`record must be true or false, not "${raw}"`);
+    case 'history':
+      if (raw.trim() === '') throw new UsageError('history must be a path or a postgres:// URL');
+      return raw.trim();
     case 'base-url':
       return normaliseBaseUrl(raw);
     case 'timeout': {
@@ -78,6 +85,8 @@ export function displaySetting(key: SettingKey, value: ProfileSettings[SettingKe
   if (key === 'api-key') return maskKey(String(value));
   // A hand-edited file may hold a base URL with credentials in it: never shown.
   if (key === 'base-url') return withoutCredentials(String(value));
+  // A history URL's password is a secret, as the key is.
+  if (key === 'history') return String(value).replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*):[^@/]*@/i, '$1:***@');
   return String(value);
 }
 

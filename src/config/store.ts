@@ -13,6 +13,10 @@ export interface ProfileSettings {
   timeout?: number;
   retries?: number;
   output?: string;
+  /** `config set record true`: every command that reads reports records them in the history. */
+  record?: boolean;
+  /** Where the history lives: a SQLite path or a postgres:// URL (its password a secret, shown masked). */
+  history?: string;
 }
 
 /** The whole file, as conf writes it. */

@@ -33,6 +33,8 @@ export interface MockOptions {
   redirects?: Record<string, string>;
   /** phpRank flavor: the key's plan has no API access, so every call with a good key is answered 403. */
   planWithoutApi?: boolean;
+  /** phpRank flavor: each re-audit flips about this share (0 to 1) of a report's checks, its score following. */
+  drift?: number;
   /**
    * Hosts (and their subdomains) whose pages the service cannot fetch: a create of one is refused with 422 on `url`
    * (phpRank: cURL's message), as a host under `.invalid` always is.

@@ -130,6 +130,30 @@ export function auditPage(storedUrl: string): PageAudit {
 }
 
 /**
+ * A re-audit of a page that changed a little since (--drift R): each check of the report's last audit flips with a
+ * chance of R, the score and label following. Seeded by the page and its last audit's time, so a run is repeatable.
+ */
+export function driftedAudit(storedUrl: string, last: CheckResults | undefined, share: number, lastGenerated: string): PageAudit {
+  const before: CheckResults = last ?? auditPage(storedUrl).checks ?? {};
+  let state = hashString(`${storedUrl}\n${lastGenerated}`) >>> 0 || 1;
+  const random = () => {
+    // xorshift32: small, seeded, the same on every Node.
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    return state / 0x1_0000_0000;
+  };
+  const checks: CheckResults = {};
+  for (const id of CHECK_IDS) {
+    const was = before[id]?.passed ?? true;
+    checks[id] = checkResult(id, random() < share ? !was : was);
+  }
+  const score = Math.round(weightedScore(checks));
+  return { score, result: labelForScore(score), checks };
+}
+
+/**
  * phpRank's cleaning of a URL or a search text: no scheme, no leading `www.`, no trailing `/` when the path is the root.
  */
 export function cleanUrlText(text: string): string {

@@ -13,7 +13,7 @@ import {
   type ReportListQuery,
   type SortDirection,
 } from './listing.js';
-import { auditPage, cleanUrlText, projectOfStoredUrl, storedUrlFor, weightedScore } from './phprank-audit.js';
+import { auditPage, cleanUrlText, driftedAudit, projectOfStoredUrl, storedUrlFor, weightedScore } from './phprank-audit.js';
 import {
   decodeSegment,
   dispatchAmong,
@@ -285,8 +285,9 @@ function storePolicy(options: MockOptions): StorePolicy {
     storedUrl: (sentUrl) => storedUrlFor(sentUrl, redirects),
     projectOf: projectOfStoredUrl,
     audit: auditPage,
-    // The audit runs again on the page; it is a function of the URL, so the results come out the same.
-    reaudit: (report) => auditPage(report.url),
+    // The audit runs again on the page; it is a function of the URL, so the results come out the same, unless the
+    // pages drift (--drift R): then about a share R of the checks flip.
+    reaudit: (report) => (options.drift ? driftedAudit(report.url, report.checks, options.drift, report.generated_at) : auditPage(report.url)),
   };
 }
 

@@ -91,6 +91,21 @@ describe('start-up', () => {
     expect(sdk(sourcesLoadedBy(['mcp']))).toEqual(expect.arrayContaining(['src/mcp/server.ts', expect.stringContaining('@modelcontextprotocol/sdk/')]));
   });
 
+  it('the root help and the help of reports list and history diff load neither node:sqlite, pg nor a store', () => {
+    // The history's errors (exit-codes.ts maps them) and its location parser (secrets.ts redacts a URL's password) are small and plain.
+    const light = ['src/history/errors.ts', 'src/history/location.ts'];
+    const stores = ['src/history/sqlite.ts', 'src/history/postgres.ts', 'src/history/sql-store.ts', 'src/history/open.ts'];
+    for (const args of [['--help'], ['reports', 'list', '--help'], ['history', 'diff', '--help']]) {
+      const sources = sourcesLoadedBy(args);
+      const heavy = (source: string) =>
+        stores.includes(source) ||
+        source.includes('node_modules/pg') ||
+        (args[0] !== 'history' && source.startsWith('src/history/') && !light.includes(source));
+      expect(sources.filter(heavy)).toEqual([]);
+      expect(builtinsLoadedBy(args).modules.filter((name) => /sqlite/i.test(name))).toEqual([]);
+    }
+  });
+
   it('--version on a full disk is one line and exit 1', () => {
     const result = spawnSync(NODE, [BIN, '--version'], { env: cleanEnv(), encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
     expect(result.status).toBe(0);

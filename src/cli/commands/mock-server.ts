@@ -59,7 +59,8 @@ function declareMockServer(program: ParentCommand) {
       '--unreachable <host>',
       'a host whose pages the service cannot fetch: a create is refused with 422 on url (hosts under .invalid always are; repeatable)',
       (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
-    );
+    )
+    .option('--drift <r>', "phprank: each re-audit flips about this share of a report's checks (0 to 1), its score following", rate('--drift'));
 }
 
 export type MockServerOptions = OptionsOf<ReturnType<typeof declareMockServer>>;
@@ -81,6 +82,7 @@ Examples:
   $ rsapi mock-server --flavor phprank --store-delay 2000 --rate-limit 0
   $ rsapi mock-server --flavor phprank --redirect https://a.example/=https://b.example/home
   $ rsapi mock-server --flavor phprank --unreachable down.example   # 422 with cURL's message, as phpRank
+  $ rsapi mock-server --flavor phprank --drift 0.1    # each re-audit flips about 10% of a report's checks
 
 The phprank flavor stores URLs cleaned (no scheme, no www., no root slash) as the final URL: a path segment
 "old" redirects to "new" (https://www.example.com/old/x is stored as example.com/new/x), and --redirect adds
@@ -110,6 +112,7 @@ export async function mockServerRun(ctx: CommandContext, opts: MockServerOptions
     redirects: opts.redirect,
     planWithoutApi: opts.planWithoutApi,
     unreachable: opts.unreachable,
+    drift: opts.drift,
   };
   // A key given with --api-key is masked on stdout as every known secret: the banner names it instead of printing `***`.
   await runMockServer(options, ctx.io, ctx.signal, ctx.globals.apiKey !== undefined);

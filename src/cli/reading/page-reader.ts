@@ -64,8 +64,11 @@ export class PageReader {
           this.silences?.see(record);
           const gateFailures = this.gate.check(record);
           this.options.ci?.addReport(record, gateFailures);
+          if (this.kind === 'report') this.ctx.history?.add(record);
           await visitor.record(record);
         }
+        // The page's reports are committed to the history with it: a run killed later keeps them.
+        await this.ctx.history?.flush();
         this.count += page.records.length;
         this.last = page;
         status.update(progress(page, this.count));

@@ -66,6 +66,29 @@ export interface BaselineComparison {
   lostChecks: string[];
 }
 
+/** `--baseline last|run:ID|since:D`: a run recorded in the history rather than a file. */
+export type HistoryBaselineSpec = { kind: 'last' } | { kind: 'run'; id: number } | { kind: 'since'; ms: number };
+
+const DURATION_UNITS: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/** The history run a --baseline value names, or undefined when it names a file. A bad run id or duration: exit 2. */
+export function historyBaselineSpec(value: string): HistoryBaselineSpec | undefined {
+  if (value === 'last') return { kind: 'last' };
+  const run = /^run:(.*)$/.exec(value);
+  if (run) {
+    if (!/^\d+$/.test(run[1] as string) || Number(run[1]) < 1)
+      throw new UsageError(`--baseline ${value}: a run id is a whole number (\`rsapi history runs\` lists them)`);
+    return { kind: 'run', id: Number(run[1]) };
+  }
+  const since = /^since:(.*)$/.exec(value);
+  if (since) {
+    const match = /^(\d+)([mhdw])$/.exec(since[1] as string);
+    if (!match) throw new UsageError(`--baseline ${value}: give a duration such as since:7d, since:12h or since:2w`);
+    return { kind: 'since', ms: Number(match[1]) * (DURATION_UNITS[match[2] as string] as number) };
+  }
+  return undefined;
+}
+
 /** Reads and checks the file before any request: a usage error (exit 2) names what is wrong with it. */
 export async function loadBaseline(path: string): Promise<Baseline> {
   const text = await readUserFile(path, 'baseline file');

@@ -7,7 +7,7 @@ import { ExitCode, type ExitCodeValue, exitCodeOf, hintOf } from '../runtime/exi
 import { UsageError } from '../runtime/errors.js';
 import { reportIdentity } from '../../api/model/report-url.js';
 import type { CommandContext } from '../runtime/context.js';
-import { compareWithBaseline, baselineReport, loadBaseline, type Baseline } from './baseline.js';
+import { compareWithBaseline, baselineReport, historyBaselineSpec, loadBaseline, type Baseline, type HistoryBaselineSpec } from './baseline.js';
 import { recordsHaveChecks } from './check-changes.js';
 import { checkOutputPath } from './write.js';
 import { checkRunFiles, type RunFile } from '../runtime/run-files.js';
@@ -18,7 +18,10 @@ import type { SelectedShare } from '../commands/reports/create/shard.js';
 export function addCiOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
   const withJunit = command.option('--junit <path>', 'write a JUnit XML file: one test case per report, failed when it fails a gate');
   return addStatsFileOptions(withJunit)
-    .option('--baseline <file>', 'compare with an earlier json or ndjson output of rsapi, URL by URL')
+    .option(
+      '--baseline <file|last|run:ID|since:D>',
+      'compare with an earlier json or ndjson output of rsapi, or a recorded run (last, run:12, since:7d), URL by URL',
+    )
     .option('--max-drop <points>', 'with --baseline: exit 10 when a score fell by more than this or a result got worse', maxDropParser)
     .option('--fail-on-new-failures', 'with --baseline: exit 10 when a check that passed in the baseline fails now');
 }
@@ -65,6 +68,7 @@ export function checkCiFlags(flags: CiFlags, files: readonly RunFile[] = []): vo
   if (flags.failOnNewFailures && flags.baseline === undefined) {
     throw new UsageError('--fail-on-new-failures needs --baseline FILE to compare with');
   }
+  if (flags.baseline !== undefined) historyBaselineSpec(flags.baseline);
   if (flags.junit !== undefined) checkOutputPath(flags.junit, '--junit');
   if (flags.summary !== undefined) checkOutputPath(flags.summary, '--summary');
   if (flags.html !== undefined) checkOutputPath(flags.html, '--html');
@@ -96,8 +100,18 @@ export class CiReporter {
   private constructor(
     private readonly command: string,
     private readonly flags: CiFlags & RunInputs,
-    private readonly baseline: Baseline | undefined,
+    private baseline: Baseline | undefined,
+    /** `--baseline last|run:ID|since:D`: read from the history once the run's selection is known (useBaseline). */
+    readonly historyBaseline: HistoryBaselineSpec | undefined,
   ) {}
+
+  /** The baseline read from the history (--baseline last, run:ID, since:D), before any request. */
+  useBaseline(baseline: Baseline): void {
+    if (this.flags.failOnNewFailures && !baseline.hasChecks) {
+      throw new UsageError(`${baseline.path} holds no per-check results, so --fail-on-new-failures has nothing to compare`);
+    }
+    this.baseline = baseline;
+  }
 
   /**
    * Before any request, once the verb's validate step has checked the flags (checkCiFlags): the baseline read and
@@ -105,13 +119,14 @@ export class CiReporter {
    */
   static async prepare(command: string, flags: CiFlags & RunInputs): Promise<CiReporter | undefined> {
     if (flags.junit === undefined && flags.summary === undefined && flags.html === undefined && flags.baseline === undefined) return undefined;
-    const baseline = flags.baseline === undefined ? undefined : await loadBaseline(flags.baseline);
+    const fromHistory = flags.baseline === undefined ? undefined : historyBaselineSpec(flags.baseline);
+    const baseline = flags.baseline === undefined || fromHistory ? undefined : await loadBaseline(flags.baseline);
     if (baseline && flags.failOnNewFailures && !baseline.hasChecks) {
       throw new UsageError(`the baseline file ${baseline.path} holds no per-check results, so --fail-on-new-failures has nothing to compare`, {
         hint: 'write the baseline with -o json from a service that sends per-check results (phpRank), or leave out --fail-on-new-failures',
       });
     }
-    return new CiReporter(command, flags, baseline);
+    return new CiReporter(command, flags, baseline, fromHistory);
   }
 
   addReport(record: ApiRecord, gateFailures: string[], seconds?: number, asked?: string): void {

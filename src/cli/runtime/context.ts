@@ -19,6 +19,7 @@ import type { Secrets } from './secrets.js';
 import type { StdoutState } from '../terminal/stdout-gone.js';
 import type { LockFiles } from '../../config/lock-file.js';
 import { colorEnabled, terminalWidth, type Terminal } from '../terminal/terminal.js';
+import type { RunRecorder } from '../../history/recorder.js';
 
 /** The options every command accepts, before or after its name. */
 /** The global flags, as their declaration (addGlobalOptions) types them. */
@@ -46,6 +47,8 @@ export class CommandContext {
   readonly stdoutState: StdoutState;
   /** The lock files this process holds (settings, journals). */
   readonly locks: LockFiles;
+  /** This run's record in the history, when it records (--record): every report read is added to it. */
+  history: RunRecorder | undefined;
 
   constructor(
     invocation: Invocation,
@@ -203,6 +206,18 @@ export class CommandContext {
     if (this.warnedOfService) return;
     this.warnedOfService = true;
     this.note(`rsapi: warning: ${message}`);
+  }
+
+  /**
+   * Writes the end of this run's record (its exit code; complete when the command ran to its end) and gives the
+   * run's exit code: 11 when the history failed and the command's own work had succeeded.
+   */
+  async finishHistory(code: number, complete: boolean): Promise<number> {
+    const recorder = this.history;
+    if (!recorder) return code;
+    this.history = undefined;
+    const failure = await recorder.finish(code, complete && !this.signal.aborted, new Date());
+    return failure && code === 0 ? 11 : code;
   }
 
   /** The key would cross the network in clear text: say so (once per run). */

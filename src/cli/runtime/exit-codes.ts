@@ -16,6 +16,7 @@ import {
   UnsettledCreateError,
   ValidationError,
 } from '../../api/errors.js';
+import { HistoryError, HistoryNotFoundError } from '../../history/errors.js';
 import { BadSitemapError, MissingKeyError, NoMatchError, SitemapUnreachableError, UsageError } from './errors.js';
 
 /** The exit codes of the command contract, one per failure class. */
@@ -30,6 +31,8 @@ export const ExitCode = {
   network: 7,
   server: 8,
   gate: 10,
+  /** The command's own work was done (its output printed), but the history asked for could not be read or written. */
+  history: 11,
   interrupted: 130,
   /** A bulk run whose stdout went away (EPIPE) before every item was done: 128 + SIGPIPE, as a shell reports it. */
   stdoutClosed: 141,
@@ -43,7 +46,8 @@ export function exitCodeOf(error: unknown): ExitCodeValue {
   if (error instanceof HiddenRecordError && !error.exists) return ExitCode.notFound;
   if (error instanceof MissingKeyError || error instanceof AuthError) return ExitCode.auth;
   if (error instanceof InterruptedError) return ExitCode.interrupted;
-  if (error instanceof NotFoundError || error instanceof NoMatchError) return ExitCode.notFound;
+  if (error instanceof NotFoundError || error instanceof NoMatchError || error instanceof HistoryNotFoundError) return ExitCode.notFound;
+  if (error instanceof HistoryError) return ExitCode.history;
   if (error instanceof ValidationError) return ExitCode.validation;
   if (error instanceof RateLimitError) return ExitCode.rateLimited;
   // A create in doubt is a fault of the service when it answered (a 5xx, a 2xx rsapi could not read), else of the network.

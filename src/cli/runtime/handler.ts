@@ -1,6 +1,6 @@
 // Running a command's handler: the per-invocation state, the context built from merged options, the exit code.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { ExitCode, type ExitCodeValue } from './exit-codes.js';
+import { ExitCode, exitCodeOf, type ExitCodeValue } from './exit-codes.js';
 import { CommandContext, type GlobalOptions } from './context.js';
 import type { Invocation } from './invocation.js';
 
@@ -35,7 +35,15 @@ export function handle<Args extends unknown[], Opts extends OptionValues, Global
     const jq = globals.jq === undefined ? undefined : await (await import('../flags/jq.js')).jqOutput(globals.jq, invocation.io);
     const context = new CommandContext(jq ? { ...invocation, io: jq.io } : invocation, globals);
     try {
-      invocation.exitCode = (await handler(context, command.opts(), command.processedArgs, command)) ?? ExitCode.ok;
+      let code: ExitCodeValue;
+      try {
+        code = (await handler(context, command.opts(), command.processedArgs, command)) ?? ExitCode.ok;
+      } catch (error) {
+        // A run that ended in an error is kept in the history with that error's code, and marked incomplete.
+        await context.finishHistory(exitCodeOf(error), false);
+        throw error;
+      }
+      invocation.exitCode = (await context.finishHistory(code, true)) as ExitCodeValue;
       await jq?.flush();
     } finally {
       await context.close();

@@ -1,4 +1,5 @@
 // The secrets one invocation knows (the API key, report passwords), and the one way they are scrubbed from any text.
+import { urlPasswords } from '../../history/location.js';
 import type { Sink } from '../../output/index.js';
 import { terminalJson, terminalLines, terminalText } from '../../output/terminal-text.js';
 import { tsvField } from '../../output/tsv.js';
@@ -66,9 +67,13 @@ export class Secrets {
    */
   registerInvocation(argv: readonly string[], env: NodeJS.ProcessEnv): void {
     this.register(env.RSAPI_API_KEY);
+    // A history URL's password (postgres://user:PASSWORD@host/db) is as secret as the key.
+    for (const password of urlPasswords(env.RSAPI_HISTORY)) this.register(password);
     argv.forEach((word, index) => {
       if (word === '--api-key') this.register(argv[index + 1]);
       else if (word.startsWith('--api-key=')) this.register(word.slice('--api-key='.length));
+      else if (word === '--history') for (const password of urlPasswords(argv[index + 1])) this.register(password);
+      else if (word.startsWith('--history=')) for (const password of urlPasswords(word.slice('--history='.length))) this.register(password);
     });
   }
 

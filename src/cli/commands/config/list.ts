@@ -25,11 +25,11 @@ export function validateConfigList(ctx: CommandContext): void {
 export async function configListRun(ctx: CommandContext) {
   validateConfigList(ctx);
   const { stored } = ctx.settings();
-  const shown: Record<string, string | number> = {};
+  const shown: Record<string, string | number | boolean> = {};
   for (const key of SETTING_KEYS) {
     const value = stored[key];
     // Numbers stay numbers in JSON; only the key is changed, to its masked form.
-    if (value !== undefined) shown[key] = key === 'api-key' ? (displaySetting(key, value) as string) : value;
+    if (value !== undefined) shown[key] = key === 'api-key' || key === 'history' ? (displaySetting(key, value) as string) : value;
   }
   const text = () =>
     Object.entries(shown)

@@ -1,6 +1,7 @@
 // `rsapi config set KEY VALUE`: checks the value, then stores it in the profile (never the key: see auth login).
 import { Argument } from '@commander-js/extra-typings';
 import { originOf } from '../../../api/http/base-url.js';
+import { urlPasswords } from '../../../history/location.js';
 import { parseSettingValue, SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
 import { unknownProfileError, type ResolvedSettings } from '../../../config/resolve.js';
 import { editDistance } from '../../../suggest.js';
@@ -29,6 +30,7 @@ Examples:
 export function validateConfigSet(ctx: CommandContext, opts: { key: SettingKey; value: string }): void {
   // A key typed here is refused, but it is still a key: keep it out of every message.
   if (opts.key === 'api-key') ctx.secrets.register(opts.value);
+  if (opts.key === 'history') for (const password of urlPasswords(opts.value)) ctx.secrets.register(password);
   parseSettingValue(opts.key, opts.value);
   if (profileToWrite(ctx.settings()) === 'typo') throw unknownProfileError(ctx.settings());
 }

@@ -12,6 +12,7 @@ import { addVerdictOptions, checkVerdictFlags, verdictFiles } from '../../verdic
 import type { AssertionSet } from '../../verdicts/rules.js';
 import { collectCheckIds, printByChecks } from '../../reading/check-filter.js';
 import { UsageError } from '../../runtime/errors.js';
+import { addHistoryOptions, startRecording } from '../../reading/recording.js';
 
 export function declareList(reports: ParentCommand) {
   const command = reports.command('list').alias('ls').description('List reports, one page at a time (or all of them with --all)');
@@ -20,7 +21,7 @@ export function declareList(reports: ParentCommand) {
     .option('--failing-check <id>', 'only reports that fail this check (repeatable; filtered here, so every page is read)', collectCheckIds)
     .option('--passing-check <id>', 'only reports that pass this check (repeatable; filtered here, so every page is read)', collectCheckIds)
     .option('--per-check', 'with -o csv, tsv or ndjson: one row per report and check (id, url, check, importance, passed, value)');
-  return addVerdictOptions(addCiOptions(addGateOptions(addPagingOptions(addSortOption(filtered)))));
+  return addHistoryOptions(addVerdictOptions(addCiOptions(addGateOptions(addPagingOptions(addSortOption(filtered))))));
 }
 
 export type ReportsListOptions = OptionsOf<ReturnType<typeof declareList>>;
@@ -79,6 +80,7 @@ export async function reportsListRun(ctx: CommandContext, opts: ReportsListOptio
   if (gated && opts.page === undefined && opts.limit === undefined) paging.all = true;
   const ci = await CiReporter.prepare('reports list', opts);
   const silences = reportListSilences(params);
+  await startRecording(ctx, opts, { command: 'reports list', selection: { ...filterParams(opts), page: opts.page, limit: opts.limit, all: paging.all } }, ci);
   const gate = { ...opts, assertions, selection: { project: opts.project, search: opts.search } };
   const filter = opts.failingCheck || opts.passingCheck ? { failing: opts.failingCheck ?? [], passing: opts.passingCheck ?? [] } : undefined;
   if (!filter && !opts.perCheck) return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate, ci, paging, silences });

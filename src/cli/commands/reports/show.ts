@@ -8,6 +8,7 @@ import { printRecord } from '../../reading/listing.js';
 import { addGateOptions } from '../../flags/verb-options.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
 import { reportId } from './ids.js';
+import { addHistoryOptions, startRecording } from '../../reading/recording.js';
 
 export function declareShow(reports: ParentCommand) {
   const command = reports
@@ -17,7 +18,7 @@ export function declareShow(reports: ParentCommand) {
     .description('Show one report')
     .argument('[id]', 'report id', reportId)
     .option('--url <url>', 'instead of an id: the newest report of this page (the same page as the service stores it)');
-  return addCiOptions(addGateOptions(command));
+  return addHistoryOptions(addCiOptions(addGateOptions(command)));
 }
 
 export type ReportsShowOptions = OptionsOf<ReturnType<typeof declareShow>> & { id?: string };
@@ -56,6 +57,7 @@ export function validateReportsShow(ctx: CommandContext, opts: ReportsShowOption
 export async function reportsShowRun(ctx: CommandContext, opts: ReportsShowOptions) {
   validateReportsShow(ctx, opts);
   const ci = await CiReporter.prepare('reports show', opts);
+  await startRecording(ctx, opts, { command: 'reports show', selection: { id: opts.id, url: opts.url } }, ci);
   const id = opts.id ?? String((await newestOfUrl(ctx, opts.url as string)).id);
   const report = await ctx.client().reports.show(id);
   const { writeReportWithChecks } = await import('../../../output/check-lines.js');

@@ -13,13 +13,14 @@ import { reportListSilences } from '../../../api/list-silences.js';
 import { plural } from '../../../plural.js';
 import { addVerdictOptions, checkVerdictFlags, verdictFiles } from '../../verdicts/options.js';
 import type { AssertionSet } from '../../verdicts/rules.js';
+import { addHistoryOptions, startRecording } from '../../reading/recording.js';
 
 export function declareStats(reports: ParentCommand) {
   const command = reports.command('stats').description('Counts per result, score min/median/mean/max and a histogram of every matching report');
   const declared = addStatsFileOptions(addReportFilterOptions(command))
     .addOption(new Option('--by <group>', 'one row per project').choices(['project'] as const))
     .option('--checks', 'per check: how many reports fail it and what share, most important and most failed first');
-  return addVerdictOptions(declared);
+  return addHistoryOptions(addVerdictOptions(declared));
 }
 
 export type ReportsStatsOptions = OptionsOf<ReturnType<typeof declareStats>>;
@@ -70,6 +71,7 @@ export async function reportsStatsRun(ctx: CommandContext, opts: ReportsStatsOpt
   });
   const params = { ...filterParams(opts), perPage: 100 } as const;
   const gate = { assertions, allowEmpty: opts.allowEmpty, codequality: opts.codequality, selection: { project: opts.project, search: opts.search } };
+  await startRecording(ctx, opts, { command: 'reports stats', selection: { ...filterParams(opts) } });
   const reader = new PageReader(ctx, 'report', { ci, gate, silences: reportListSilences(params) });
   await reader.read(ctx.client().reports.pages(params, { all: true }), {
     record: (record) => collector.add(record),

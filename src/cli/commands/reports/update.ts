@@ -4,6 +4,7 @@ import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../
 import { printRecord } from '../../reading/listing.js';
 import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../flags/report-flags.js';
 import { reportId } from './ids.js';
+import { addHistoryOptions, startRecording } from '../../reading/recording.js';
 
 export function declareUpdate(reports: ParentCommand) {
   const command = reports
@@ -11,7 +12,7 @@ export function declareUpdate(reports: ParentCommand) {
     .description("Change a report's privacy or password, or regenerate it with --refresh")
     .argument('<id>', 'report id', reportId)
     .option('--refresh', "audit the page again (sends update=1 and results=1, phpRank's name; says so when generated_at did not move)");
-  return addPrivacyOptions(command);
+  return addHistoryOptions(addPrivacyOptions(command));
 }
 
 export type ReportsUpdateOptions = OptionsOf<ReturnType<typeof declareUpdate>> & { id: string };
@@ -44,6 +45,7 @@ export async function reportsUpdateRun(ctx: CommandContext, opts: ReportsUpdateO
   // Settings resolved before asking for a password, and both before the request.
   const client = ctx.client();
   const password = await resolvePassword(ctx.io, opts, { secrets: ctx.secrets, signal: ctx.signal });
+  await startRecording(ctx, opts, { command: 'reports update', selection: { id: opts.id } });
   const { report, reaudited } = await client.reports.update(opts.id, { privacy: opts.privacy, password, refresh: opts.refresh });
   if (reaudited === false) {
     ctx.note(`rsapi: warning: the service did not audit report ${opts.id} again: its generated_at did not change (${String(report.generated_at)})`);

@@ -20,6 +20,7 @@ import { createListWriter } from '../../../../output/index.js';
 import type { ExitCodeValue } from '../../../runtime/exit-codes.js';
 import { addVerdictOptions, checkVerdictFlags, refuseUrlForAssert, verdictFiles } from '../../../verdicts/options.js';
 import type { AssertionSet } from '../../../verdicts/rules.js';
+import { addHistoryOptions, inputSelection, startRecording } from '../../../reading/recording.js';
 
 function declareCreate(reports: ParentCommand) {
   const command = reports
@@ -47,7 +48,7 @@ function declareCreate(reports: ParentCommand) {
     .option('--include <glob>', 'send only URLs matching this glob over the stored URL (example.com/blog/**; repeatable)', collect)
     .option('--exclude <glob>', 'leave out URLs matching this glob (repeatable)', collect)
     .option('--max-urls <n>', 'send at most the first N URLs of the input (after --include/--exclude, before --shard)', integerParser('--max-urls', 1));
-  return addVerdictOptions(addCiOptions(addGateOptions(addPrivacyOptions(command))));
+  return addHistoryOptions(addVerdictOptions(addCiOptions(addGateOptions(addPrivacyOptions(command)))));
 }
 
 export type ReportsCreateOptions = OptionsOf<ReturnType<typeof declareCreate>> & { urls: string[] };
@@ -138,6 +139,8 @@ async function createRun(ctx: CommandContext, opts: ReportsCreateOptions, journa
     return printCreateDryRun(ctx, createDryRunRows({ input, shard: opts.shard, journalPath: opts.journal }));
   }
   const { runBulkCreate } = await import('./run-create.js');
+  const shard = opts.shard && `${opts.shard.index}/${opts.shard.count}`;
+  await startRecording(ctx, opts, { command: 'reports create', selection: inputSelection(input.urls, opts.shard), shard }, ci);
   return runBulkCreate(ctx, {
     input: selected ? { ...input, urls: selected.urls } : input,
     // Lists in, a list out: a file, a sitemap, a share or several arguments give an array whatever their size

@@ -1,0 +1,186 @@
+#!/usr/bin/env node
+// The history's budgets (issue 25), printed as JSON rows for scripts/bench.mjs (or read alone):
+//   - the size of a new snapshot and of an unchanged re-read, over 10,000 reports x 10 runs through the store's own
+//     write path (and the file's size after 10 and 100 runs);
+//   - over 1,000,000 snapshots (10,000 URLs x 100 runs, each a new audit): `history trend URL`'s query time and the
+//     whole command against `--version`, and `history diff` of two 10,000-report runs.
+//
+//   node scripts/bench/history.mjs [--urls 10000] [--runs 100] [--node PATH]
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const { values: opts } = parseArgs({
+  options: { urls: { type: 'string', default: '10000' }, runs: { type: 'string', default: '100' }, node: { type: 'string' } },
+});
+const URLS = Number(opts.urls);
+const RUNS = Number(opts.runs);
+const NODE = opts.node ?? process.execPath;
+const work = mkdtempSync(join(tmpdir(), 'rsapi-bench-history-'));
+
+try {
+  // The store as the CLI builds it, bundled for this script (src/ is TypeScript).
+  await build({
+    entryPoints: { store: join(ROOT, 'src/history/bench-entry.ts') },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    outdir: work,
+    external: ['pg', 'pg-native'],
+    logLevel: 'warning',
+  });
+  const { openHistory, historyLocation, snapshotOf } = await import(pathToFileURL(join(work, 'store.js')).href);
+  const CHECKS = [
+    '404_page',
+    'charset',
+    'content_keywords',
+    'content_length',
+    'defer_javascript',
+    'deprecated_html_tags',
+    'doctype',
+    'dom_size',
+    'favicon',
+    'headings',
+    'htst',
+    'http2',
+    'http_requests',
+    'https_encryption',
+    'image_format',
+    'image_keywords',
+    'in_page_links',
+    'inline_css',
+    'language',
+    'load_time',
+    'meta_description',
+    'meta_viewport',
+    'mixed_content',
+    'noindex',
+    'page_size',
+    'plaintext_email',
+    'robots',
+    'seo_friendly_url',
+    'server_signature',
+    'sitemap',
+    'social',
+    'structured_data',
+    'text_compression',
+    'text_html_ratio',
+    'title',
+    'unsafe_cross_origin_links',
+  ];
+  const origin = 'https://rank.example.com';
+  const report = (i, run, drift) => ({
+    id: i + 1,
+    url: `site-${i % 50}.example.com/page/${i}`,
+    project: `site-${i % 50}.example.com`,
+    result: 40 + ((i * 7 + (drift ? run : 0)) % 60),
+    generated_at: drift ? new Date(Date.UTC(2026, 0, 1) + run * 86_400_000).toISOString() : '2026-01-01T00:00:00.000000Z',
+    results: Object.fromEntries(
+      CHECKS.map((id, c) => [id, { passed: (i + c + (drift ? run : 0)) % 5 !== 0, importance: 'medium', value: `${id}-${(i + c) % 7}` }]),
+    ),
+  });
+  const recordRuns = async (path, runs, drift) => {
+    const store = await openHistory(historyLocation(path));
+    for (let run = 0; run < runs; run++) {
+      const id = await store.startRun({
+        started: new Date(Date.UTC(2026, 0, 1) + run * 60_000).toISOString(),
+        command: 'reports list',
+        selection: '{"all":true}',
+        origin,
+      });
+      for (let page = 0; page < URLS; page += 100) {
+        const snapshots = [];
+        for (let i = page; i < Math.min(page + 100, URLS); i++) snapshots.push(snapshotOf(report(i, run, drift), origin));
+        await store.addSnapshots(id, snapshots);
+      }
+      await store.finishRun(id, { finished: new Date().toISOString(), exitCode: 0, complete: true });
+    }
+    await store.close();
+  };
+  const checkpoint = async (path) => {
+    const { DatabaseSync } = await import('node:sqlite');
+    const db = new DatabaseSync(path);
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    db.close();
+    return statSync(path).size;
+  };
+
+  // Sizes: 10 runs over the same, unchanged reports.
+  const sizes = join(work, 'sizes.db');
+  await recordRuns(sizes, 10, false);
+  const sizeAfter10 = await checkpoint(sizes);
+  const empty = await (async () => {
+    const path = join(work, 'empty.db');
+    const store = await openHistory(historyLocation(path));
+    await store.close();
+    return checkpoint(path);
+  })();
+  const one = join(work, 'one.db');
+  await recordRuns(one, 1, false);
+  const sizeAfter1 = await checkpoint(one);
+  const newSnapshot = (sizeAfter1 - empty) / URLS;
+  const reRead = (sizeAfter10 - sizeAfter1) / (9 * URLS);
+  emit({ name: 'new snapshot (36 checks), bytes of the SQLite file', budget: '<= 2 KB', subject: `${Math.round(newSnapshot)} B`, ok: newSnapshot <= 2048 });
+  emit({ name: 'unchanged report re-read, bytes of the SQLite file', budget: '<= 100 B', subject: `${Math.round(reRead)} B`, ok: reRead <= 100 });
+  emit({ name: `SQLite file after 10 runs of ${URLS} unchanged reports`, budget: '-', subject: `${(sizeAfter10 / 1e6).toFixed(1)} MB`, ok: true });
+
+  // 1,000,000 snapshots: every run a new audit of every URL.
+  const big = join(work, 'big.db');
+  const started = performance.now();
+  await recordRuns(big, RUNS, true);
+  const writeSeconds = (performance.now() - started) / 1000;
+  const bigSize = await checkpoint(big);
+  emit({
+    name: `SQLite file after ${RUNS} runs of ${URLS} re-audited reports (${URLS * RUNS} snapshots)`,
+    budget: '-',
+    subject: `${(bigSize / 1e6).toFixed(0)} MB, written in ${writeSeconds.toFixed(0)} s`,
+    ok: true,
+  });
+  const store = await openHistory(historyLocation(big));
+  const target = report(4321 % URLS, 0, false).url;
+  const queryMs = [];
+  for (let i = 0; i < 7; i++) {
+    const t = performance.now();
+    await store.trendOfUrl(target, {});
+    queryMs.push(performance.now() - t);
+  }
+  await store.close();
+  const query = median(queryMs);
+  emit({ name: `history trend URL: query time over ${URLS * RUNS} snapshots`, budget: '<= 100 ms', subject: `${query.toFixed(1)} ms`, ok: query <= 100 });
+  const cli = (...args) => timed([join(ROOT, 'bin', 'rsapi'), ...args]);
+  const version = median(Array.from({ length: 7 }, () => cli('--version')));
+  const trend = median(Array.from({ length: 7 }, () => cli('history', 'trend', target, '--history', big, '-o', 'json')));
+  emit({
+    name: '`history trend URL` / `--version`',
+    budget: '<= 1.5x',
+    reference: `${version.toFixed(0)} ms`,
+    subject: `${trend.toFixed(0)} ms`,
+    ratio: trend / version,
+    ok: trend / version <= 1.5,
+  });
+  const diff = median(Array.from({ length: 3 }, () => cli('history', 'diff', '--history', big, '-o', 'json')));
+  emit({ name: `\`history diff\` of two ${URLS}-report runs`, budget: '<= 1 s', subject: `${(diff / 1000).toFixed(2)} s`, ok: diff <= 1000 });
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+function timed(args) {
+  const t = performance.now();
+  const result = spawnSync(NODE, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RSAPI_HISTORY: '' } });
+  if (result.status !== 0) throw new Error(`${args.join(' ')}: exit ${result.status}: ${result.stderr}`);
+  return performance.now() - t;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function emit(row) {
+  process.stdout.write(`${JSON.stringify(row)}\n`);
+}

@@ -1,0 +1,133 @@
+// `rsapi history diff [A [B]]`: per URL the checks that newly fail, the fixed ones, score changes, new and vanished
+// URLs, between two recorded runs (by default the last two complete runs of one selection on one service); gates.
+import { InvalidArgumentError } from '@commander-js/extra-typings';
+import { checkName } from '../../../api/model/checks.js';
+import { formatScore } from '../../../api/model/report-model.js';
+import { diffSnapshots, runsToCompare, worseLabel, type RunDiff, type UrlChange } from '../../../history/diff.js';
+import { plural } from '../../../plural.js';
+import { alignedTable } from '../../../output/sparkline.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { ExitCode } from '../../runtime/exit-codes.js';
+import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
+import {
+  addHistoryLocationOption,
+  checkDocumentFlags,
+  describeSelection,
+  durationParser,
+  openHistoryOf,
+  runIdParser,
+  sinceOf,
+  writeDocument,
+} from './shared.js';
+
+function declareDiff(history: ParentCommand) {
+  const command = history
+    .command('diff')
+    .description('What changed between two recorded runs: checks newly failing, fixed, scores, new and vanished URLs')
+    .argument('[a]', 'the earlier run (default: the one before the newest complete run of the same selection)', runIdParser)
+    .argument('[b]', 'the later run (default: the newest comparable complete run)', runIdParser)
+    .option('--since <duration>', 'compare the newest run with the first comparable one within this time (7d, 2w)', durationParser('--since'))
+    .option('--fail-on-new-failures', 'exit 10 when a check that passed in the earlier run fails in the later one')
+    .option('--max-drop <points>', 'exit 10 when a score fell by more than this, or a result got worse', maxDropParser);
+  return addHistoryLocationOption(command);
+}
+
+function maxDropParser(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('--max-drop must be a number of points, 0 or more.');
+  return n;
+}
+
+export type HistoryDiffOptions = OptionsOf<ReturnType<typeof declareDiff>> & { a?: number; b?: number };
+
+export function registerDiff(history: ParentCommand, invocation: Invocation): void {
+  const command = declareDiff(history);
+  command.addHelpText(
+    'after',
+    `
+Examples:
+  $ rsapi history diff                          # the last two complete runs of the same selection
+  $ rsapi history diff 12 15 --json
+  $ rsapi history diff --since 7d --fail-on-new-failures --max-drop 5   # a weekly gate
+
+Exit 4 when there are fewer than two comparable runs or a run id is unknown; exit 10 when a gate fails.`,
+  );
+  handle(invocation, command, (ctx, opts, [a, b]) => historyDiffRun(ctx, { ...opts, a, b }));
+}
+
+export function validateHistoryDiff(ctx: CommandContext): void {
+  checkDocumentFlags(ctx, 'diff');
+}
+
+export async function historyDiffRun(ctx: CommandContext, opts: HistoryDiffOptions) {
+  validateHistoryDiff(ctx);
+  const store = await openHistoryOf(ctx, opts);
+  let diff: RunDiff;
+  try {
+    const { from, to } = await runsToCompare(store, { a: opts.a, b: opts.b }, sinceOf(opts.since));
+    const [before, after] = await Promise.all([store.snapshotsOf(from.id), store.snapshotsOf(to.id)]);
+    diff = { from, to, ...diffSnapshots(before, after) };
+  } finally {
+    await store.close();
+  }
+  await writeDocument(ctx, diffDocument(diff));
+  return judge(ctx, diff, opts);
+}
+
+/** The gates' verdict on stderr and the exit code. */
+function judge(ctx: CommandContext, diff: RunDiff, opts: HistoryDiffOptions) {
+  const newlyFailing = diff.changes.filter((c) => c.newFailures.length > 0);
+  const drops =
+    opts.maxDrop === undefined ? [] : diff.changes.filter((c) => (c.scoreChange !== undefined && -c.scoreChange > (opts.maxDrop as number)) || worseLabel(c));
+  const failures: string[] = [];
+  if (opts.failOnNewFailures && newlyFailing.length > 0) {
+    failures.push(`${plural(newlyFailing.length, 'URL')} with checks newly failing (--fail-on-new-failures)`);
+    for (const c of newlyFailing.slice(0, 20)) ctx.note(`rsapi:   new failures: ${c.url}: ${c.newFailures.map((id) => `${id} (${checkName(id)})`).join(', ')}`);
+  }
+  if (drops.length > 0) {
+    failures.push(`${plural(drops.length, 'URL')} fell by more than ${opts.maxDrop} points or got a worse result (--max-drop ${opts.maxDrop})`);
+    for (const c of drops.slice(0, 20)) ctx.note(`rsapi:   dropped: ${c.url}: ${scoreText(c)}`);
+  }
+  if (!opts.failOnNewFailures && opts.maxDrop === undefined) return ExitCode.ok;
+  ctx.note(failures.length > 0 ? `rsapi: diff failed: ${failures.join('; ')}` : `rsapi: diff passed: runs ${diff.from.id} → ${diff.to.id}`);
+  return failures.length > 0 ? ExitCode.gate : ExitCode.ok;
+}
+
+function scoreText(c: UrlChange): string {
+  const before = c.scoreBefore === undefined ? 'none' : formatScore(c.scoreBefore);
+  const after = c.scoreAfter === undefined ? 'none' : formatScore(c.scoreAfter);
+  const delta = c.scoreChange === undefined || c.scoreChange === 0 ? '' : ` (${c.scoreChange > 0 ? '+' : ''}${formatScore(c.scoreChange)})`;
+  const label = c.labelBefore !== c.labelAfter ? `, ${c.labelBefore ?? 'none'} → ${c.labelAfter ?? 'none'}` : '';
+  return `${before} → ${after}${delta}${label}`;
+}
+
+const COLUMNS = ['url', 'status', 'score', 'new_failures', 'fixed'] as const;
+
+function diffDocument(diff: RunDiff) {
+  const run = (r: RunDiff['from']) => ({ id: r.id, started: r.started, command: r.command, selection: JSON.parse(r.selection) as unknown, service: r.origin });
+  const changes = diff.changes.map((c) => ({
+    url: c.url,
+    status: c.status,
+    score_before: c.scoreBefore ?? null,
+    score_after: c.scoreAfter ?? null,
+    score_change: c.scoreChange ?? null,
+    result_before: c.labelBefore ?? null,
+    result_after: c.labelAfter ?? null,
+    new_failures: c.newFailures,
+    fixed: c.fixed,
+  }));
+  const value = { from: run(diff.from), to: run(diff.to), compared: diff.compared, changes };
+  const rows = diff.changes.map((c) => [c.url, c.status, scoreText(c), c.newFailures.join(','), c.fixed.join(',')]);
+  const text = () => {
+    const head = `runs ${diff.from.id} → ${diff.to.id} (${describeSelection(diff.to.command, diff.to.selection)} on ${diff.to.origin}): ${plural(diff.compared, 'URL')} compared`;
+    const counts = {
+      failing: diff.changes.reduce((n, c) => n + c.newFailures.length, 0),
+      fixed: diff.changes.reduce((n, c) => n + c.fixed.length, 0),
+      added: diff.changes.filter((c) => c.status === 'new').length,
+      gone: diff.changes.filter((c) => c.status === 'vanished').length,
+    };
+    const summary = `${counts.failing} checks newly failing, ${counts.fixed} fixed, ${counts.added} new URLs, ${counts.gone} vanished`;
+    return `${head}\n${summary}\n${rows.length > 0 ? `\n${alignedTable(COLUMNS, rows)}` : ''}`;
+  };
+  return { value, lines: changes, rows: { columns: COLUMNS, rows }, text };
+}

@@ -1,0 +1,41 @@
+// `rsapi history export`: every run with its snapshots, one JSON object a line (ndjson), oldest first: what
+// `history import` reads into another history (a local one into a team's PostgreSQL, and back).
+import { stringifyJson } from '../../../api/http/json.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
+import { addHistoryLocationOption, durationParser, openHistoryOf, sinceOf } from './shared.js';
+
+function declareExport(history: ParentCommand) {
+  const command = history
+    .command('export')
+    .description('Write every run and its snapshots as ndjson (one run a line), for `history import`')
+    .option('--since <duration>', 'only runs started within this time (90d, 2w)', durationParser('--since'));
+  return addHistoryLocationOption(command);
+}
+
+export type HistoryExportOptions = OptionsOf<ReturnType<typeof declareExport>>;
+
+export function registerExport(history: ParentCommand, invocation: Invocation): void {
+  const command = declareExport(history);
+  command.addHelpText(
+    'after',
+    `
+Examples:
+  $ rsapi history export > history.ndjson
+  $ rsapi history export | rsapi history import - --history postgres://ci@db.example.com/rsapi`,
+  );
+  handle(invocation, command, (ctx, opts) => historyExportRun(ctx, opts));
+}
+
+export async function historyExportRun(ctx: CommandContext, opts: HistoryExportOptions) {
+  const store = await openHistoryOf(ctx, opts);
+  try {
+    const runs = (await store.runs({ since: sinceOf(opts.since) })).reverse();
+    for (const run of runs) {
+      const snapshots = await store.snapshotsOf(run.id);
+      ctx.io.stdout.write(`${stringifyJson({ run, snapshots })}\n`);
+    }
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,55 @@
+// What the `history` verbs share: the --history option, opening the history to read it, --since durations, and
+// writing a document through the format registry.
+import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { renderDocument, type OutputDocument } from '../../../output/index.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { UsageError } from '../../runtime/errors.js';
+import { openExistingHistory } from '../../reading/recording.js';
+
+export function addHistoryLocationOption<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
+  command: Command<Args, Opts, GlobalOpts>,
+) {
+  return command.option('--history <path|url>', 'the history: a SQLite file or a postgres:// URL (env RSAPI_HISTORY; default ~/.local/share/rsapi/history.db)');
+}
+
+/** The history, opened to be read (and for prune, written). A SQLite file that does not exist is none yet: exit 4. */
+export const openHistoryOf = openExistingHistory;
+
+const UNITS: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/** `90d`, `12h`, `2w`, `30m` as milliseconds (commander's parser: exit 2 for anything else). */
+export function durationParser(flag: string) {
+  return (value: string): number => {
+    const match = /^\s*(\d+)\s*([mhdw])\s*$/.exec(value);
+    if (!match) throw new InvalidArgumentError(`${flag} takes a duration such as 90d, 12h, 2w or 30m.`);
+    return Number(match[1]) * (UNITS[match[2] as string] as number);
+  };
+}
+
+/** The moment a duration back from now, as the history stores times. */
+export function sinceOf(ms: number | undefined): string | undefined {
+  return ms === undefined ? undefined : new Date(Date.now() - ms).toISOString();
+}
+
+/** A run id argument: a whole number of at least 1. */
+export function runIdParser(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('a run id is a whole number (`rsapi history runs` lists them).');
+  return Number(value);
+}
+
+/** The history verbs print documents, not records: -q and --fields have nothing to pick. */
+export function checkDocumentFlags(ctx: CommandContext, verb: string): void {
+  if (ctx.globals.quiet) throw new UsageError(`-q prints identifiers; history ${verb} prints a document`, { hint: 'use --json or --jq' });
+  if (ctx.globals.fields) throw new UsageError(`--fields does not apply to history ${verb}`, { hint: 'use --json and pick with --jq' });
+  ctx.checkOutputFlags();
+}
+
+export async function writeDocument(ctx: CommandContext, document: OutputDocument): Promise<void> {
+  const shown = await renderDocument(ctx.format(), document, { terminal: ctx.io.stdoutIsTTY });
+  if (shown !== '') ctx.io.stdout.write(shown);
+}
+
+/** A run's command and selection as one short line: `reports list {"project":"example.com"}`. */
+export function describeSelection(command: string, selection: string): string {
+  return selection === '{}' ? command : `${command} ${selection}`;
+}

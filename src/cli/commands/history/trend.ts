@@ -1,0 +1,98 @@
+// `rsapi history trend URL | --project P`: score and failed-check count over time, a sparkline on a terminal, the
+// points in every other format.
+import { reportIdentity, projectName } from '../../../api/model/report-url.js';
+import { formatScore } from '../../../api/model/report-model.js';
+import { projectPoints } from '../../../history/trend.js';
+import type { TrendPoint } from '../../../history/types.js';
+import { alignedTable, sparkline } from '../../../output/sparkline.js';
+import type { CommandContext } from '../../runtime/context.js';
+import { UsageError } from '../../runtime/errors.js';
+import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
+import { addHistoryLocationOption, checkDocumentFlags, durationParser, openHistoryOf, sinceOf, writeDocument } from './shared.js';
+
+function declareTrend(history: ParentCommand) {
+  const command = history
+    .command('trend')
+    .description("A page's (or a project's) score and failed checks over the recorded runs")
+    .argument('[url]', 'the page (any form of its URL: https://www.example.com/a is example.com/a)')
+    .option('--project <name>', "instead of a URL: the project's mean score and failed checks per run")
+    .option('--since <duration>', 'only runs started within this time (90d, 12h, 2w)', durationParser('--since'))
+    .option('--check <id>', 'also whether this check passed, run by run');
+  return addHistoryLocationOption(command);
+}
+
+export type HistoryTrendOptions = OptionsOf<ReturnType<typeof declareTrend>> & { url?: string };
+
+export function registerTrend(history: ParentCommand, invocation: Invocation): void {
+  const command = declareTrend(history);
+  command.addHelpText(
+    'after',
+    `
+Examples:
+  $ rsapi history trend https://example.com/pricing
+  $ rsapi history trend example.com/pricing --since 90d --check meta_description
+  $ rsapi history trend --project example.com --json`,
+  );
+  handle(invocation, command, (ctx, opts, [url]) => historyTrendRun(ctx, { ...opts, url }));
+}
+
+export function validateHistoryTrend(ctx: CommandContext, opts: HistoryTrendOptions): void {
+  if ((opts.url === undefined) === (opts.project === undefined)) {
+    throw new UsageError(opts.url === undefined ? 'give a URL or --project NAME' : 'give a URL or --project NAME, not both');
+  }
+  checkDocumentFlags(ctx, 'trend');
+}
+
+export async function historyTrendRun(ctx: CommandContext, opts: HistoryTrendOptions) {
+  validateHistoryTrend(ctx, opts);
+  const store = await openHistoryOf(ctx, opts);
+  try {
+    const since = sinceOf(opts.since);
+    const subject = opts.url !== undefined ? reportIdentity(opts.url) : projectName(opts.project as string);
+    const points =
+      opts.url !== undefined
+        ? await store.trendOfUrl(subject, { since, check: opts.check })
+        : projectPoints(await store.snapshotsOfProject(subject, { since }), opts.check);
+    if (points.length === 0 && ctx.io.stderrIsTTY) ctx.note(`no recorded reading of ${subject}${opts.since ? ' in that time' : ''}`);
+    await writeDocument(ctx, trendDocument(subject, points, opts.check, opts.project !== undefined));
+  } finally {
+    await store.close();
+  }
+}
+
+function trendDocument(subject: string, points: readonly TrendPoint[], check: string | undefined, project: boolean) {
+  const columns = ['run', 'started', project ? 'reports' : 'generated_at', 'score', 'failed', ...(check ? [check] : [])];
+  const value = points.map((p) => ({
+    run: p.run,
+    started: p.started,
+    ...(project ? { reports: p.reports ?? 0 } : { generated_at: p.generatedAt ?? null }),
+    score: p.score ?? null,
+    failed: p.failed ?? null,
+    ...(check ? { passed: p.passed ?? null } : {}),
+  }));
+  const rows = points.map((p) => [
+    String(p.run),
+    p.started,
+    project ? String(p.reports ?? 0) : (p.generatedAt ?? ''),
+    p.score === undefined ? '' : formatScore(p.score),
+    p.failed === undefined ? '' : String(p.failed),
+    ...(check ? [p.passed === undefined ? '' : p.passed ? 'passed' : 'failed'] : []),
+  ]);
+  const text = () => {
+    if (points.length === 0) return '';
+    const scores = points.map((p) => p.score);
+    const failed = points.map((p) => p.failed);
+    const ends = (values: readonly (number | undefined)[]) => {
+      const known = values.filter((v): v is number => v !== undefined);
+      return known.length === 0 ? '' : ` ${formatScore(known[0] as number)} → ${formatScore(known[known.length - 1] as number)}`;
+    };
+    const lines = [
+      `${subject}: ${points.length} ${points.length === 1 ? 'run' : 'runs'}`,
+      `score   ${sparkline(scores, { min: 0, max: 100 })}${ends(scores)}`,
+      `failed  ${sparkline(failed)}${ends(failed)}`,
+    ];
+    if (check) lines.push(`${check}  ${points.map((p) => (p.passed === undefined ? ' ' : p.passed ? '✓' : '✗')).join('')}`);
+    return `${lines.join('\n')}\n\n${alignedTable(columns, rows)}`;
+  };
+  return { value, lines: value, rows: { columns, rows }, text };
+}

@@ -1,0 +1,180 @@
+// Two runs compared URL by URL: the checks that newly fail, the fixed ones, score changes, new and vanished URLs; and
+// which two runs a plain `history diff` compares (the last two complete runs of one selection on one service).
+import { RESULT_RANK, type ReportResult } from '../api/model/report-model.js';
+import { HistoryNotFoundError } from './errors.js';
+import type { HistoryStore, RunInfo, Snapshot } from './types.js';
+
+export interface UrlChange {
+  url: string;
+  status: 'changed' | 'new' | 'vanished';
+  scoreBefore: number | undefined;
+  scoreAfter: number | undefined;
+  labelBefore: string | undefined;
+  labelAfter: string | undefined;
+  /** after - before, when both have a score. */
+  scoreChange: number | undefined;
+  newFailures: string[];
+  fixed: string[];
+}
+
+export interface RunDiff {
+  from: RunInfo;
+  to: RunInfo;
+  /** New failures first, then fixed checks, then drops, then new and vanished URLs. */
+  changes: UrlChange[];
+  compared: number;
+}
+
+/** The newest snapshot of each URL of a run (a run that read one page twice keeps the newer reading). */
+function byUrl(snapshots: readonly Snapshot[]): Map<string, Snapshot> {
+  const map = new Map<string, Snapshot>();
+  for (const snapshot of snapshots) {
+    const held = map.get(snapshot.identity);
+    if (!held || snapshot.generatedAt > held.generatedAt) map.set(snapshot.identity, snapshot);
+  }
+  return map;
+}
+
+export function diffSnapshots(before: readonly Snapshot[], after: readonly Snapshot[]): { changes: UrlChange[]; compared: number } {
+  const [a, b] = [byUrl(before), byUrl(after)];
+  const changes: UrlChange[] = [];
+  let compared = 0;
+  for (const [url, now] of b) {
+    const then = a.get(url);
+    if (!then) {
+      changes.push(change(url, 'new', undefined, now));
+      continue;
+    }
+    compared++;
+    const { newFailures, fixed } = checkDelta(then, now);
+    const entry = { ...change(url, 'changed', then, now), newFailures: newFailures.sort(), fixed: fixed.sort() };
+    if (entry.newFailures.length > 0 || entry.fixed.length > 0 || (entry.scoreChange ?? 0) !== 0 || entry.labelBefore !== entry.labelAfter) changes.push(entry);
+  }
+  for (const [url, then] of a) if (!b.has(url)) changes.push(change(url, 'vanished', then, undefined));
+  changes.sort(order);
+  return { changes, compared };
+}
+
+/**
+ * The checks that went from passed to failed and back. Stored checks are compared as text first, part by part (a
+ * service lists its checks in one order, so most parts are equal and nothing is decoded); otherwise by id.
+ */
+function checkDelta(then: Snapshot, now: Snapshot): { newFailures: string[]; fixed: string[] } {
+  const newFailures: string[] = [];
+  const fixed: string[] = [];
+  if (then.checksText !== undefined && now.checksText !== undefined) {
+    if (then.checksText === now.checksText || alignedDelta(then.checksText, now.checksText, newFailures, fixed)) return { newFailures, fixed };
+    newFailures.length = 0;
+    fixed.length = 0;
+  }
+  const passedThen = new Map((then.checks ?? []).map((check) => [check.id, check.passed]));
+  for (const check of now.checks ?? []) {
+    const before = passedThen.get(check.id);
+    if (before === true && !check.passed) newFailures.push(check.id);
+    else if (before === false && check.passed) fixed.push(check.id);
+  }
+  return { newFailures, fixed };
+}
+
+/**
+ * Walks two stored check texts part by part without cutting them up (a diff of 10,000 reports meets 720,000 parts):
+ * parts that are equal are passed over; a part whose id matches and whose sign differs is a new failure or a fix.
+ * False when the ids do not line up (the caller then compares by id).
+ */
+function alignedDelta(a: string, b: string, newFailures: string[], fixed: string[]): boolean {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const endA = a.indexOf(' ', i) < 0 ? a.length : a.indexOf(' ', i);
+    const endB = b.indexOf(' ', j) < 0 ? b.length : b.indexOf(' ', j);
+    const idLength = endB - j - 9;
+    if (endA - i !== endB - j || idLength < 0 || !sameChars(a, i, b, j, idLength)) return false;
+    const signA = a.charCodeAt(i + idLength);
+    const signB = b.charCodeAt(j + idLength);
+    if (signA !== signB) (signB === MINUS ? newFailures : fixed).push(decodeURIComponent(b.slice(j, j + idLength)));
+    i = endA + 1;
+    j = endB + 1;
+  }
+  return i >= a.length && j >= b.length;
+}
+
+const MINUS = '-'.charCodeAt(0);
+
+function sameChars(a: string, i: number, b: string, j: number, length: number): boolean {
+  for (let k = 0; k < length; k++) if (a.charCodeAt(i + k) !== b.charCodeAt(j + k)) return false;
+  return true;
+}
+
+function change(url: string, status: UrlChange['status'], then: Snapshot | undefined, now: Snapshot | undefined): UrlChange {
+  const scoreChange = then?.score !== undefined && now?.score !== undefined ? round(now.score - then.score) : undefined;
+  return {
+    url,
+    status,
+    scoreBefore: then?.score,
+    scoreAfter: now?.score,
+    labelBefore: then?.label,
+    labelAfter: now?.label,
+    scoreChange,
+    newFailures: [],
+    fixed: [],
+  };
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+function order(x: UrlChange, y: UrlChange): number {
+  const rank = (c: UrlChange) => (c.status === 'new' ? 1 : c.status === 'vanished' ? 2 : 0);
+  return (
+    rank(x) - rank(y) ||
+    y.newFailures.length - x.newFailures.length ||
+    y.fixed.length - x.fixed.length ||
+    (x.scoreChange ?? 0) - (y.scoreChange ?? 0) ||
+    (x.url < y.url ? -1 : x.url > y.url ? 1 : 0)
+  );
+}
+
+/** Whether a URL's result got worse (good > decent > bad). */
+export function worseLabel(change: UrlChange): boolean {
+  const before = RESULT_RANK.get(change.labelBefore as ReportResult);
+  const after = RESULT_RANK.get(change.labelAfter as ReportResult);
+  return before !== undefined && after !== undefined && after > before;
+}
+
+/** Runs of the same selection on the same service as `run`, complete, newest first. */
+export function comparableRuns(store: HistoryStore, run: RunInfo, options: { since?: string; before?: number } = {}): Promise<RunInfo[]> {
+  return store.runs({ command: run.command, selection: run.selection, origin: run.origin, completeOnly: true, since: options.since, before: options.before });
+}
+
+/**
+ * The two runs a diff compares: both given; one given (against the newest comparable run after it); none (the last two
+ * complete runs of the newest complete run's selection, or with `since` the first of them since then).
+ */
+export async function runsToCompare(store: HistoryStore, ids: { a?: number; b?: number }, since?: string): Promise<{ from: RunInfo; to: RunInfo }> {
+  const known = async (id: number) => {
+    const run = await store.run(id);
+    if (!run) throw new HistoryNotFoundError(`no run ${id} in the history`, { hint: '`rsapi history runs` lists the runs' });
+    return run;
+  };
+  if (ids.a !== undefined && ids.b !== undefined) return { from: await known(ids.a), to: await known(ids.b) };
+  if (ids.a !== undefined) {
+    const from = await known(ids.a);
+    const later = (await comparableRuns(store, from)).filter((run) => run.id > from.id);
+    if (later.length === 0) throw tooFew(`no complete run of the same selection after run ${from.id}`);
+    return { from, to: later[0] as RunInfo };
+  }
+  const [newest] = await store.runs({ completeOnly: true, limit: 1 });
+  if (!newest) throw tooFew('no complete run in the history');
+  const earlier = await comparableRuns(store, newest, { since, before: newest.id });
+  const from = since === undefined ? earlier[0] : earlier[earlier.length - 1];
+  if (!from)
+    throw tooFew(`only one complete run (${newest.id}) of \`${newest.command}\` ${newest.selection} on ${newest.origin}${since ? ` since ${since}` : ''}`);
+  return { from, to: newest };
+}
+
+function tooFew(what: string): HistoryNotFoundError {
+  return new HistoryNotFoundError(`fewer than two comparable runs to diff: ${what}`, {
+    hint: 'record another run of the same command with --record, or name two runs: `rsapi history diff A B`',
+  });
+}

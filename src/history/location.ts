@@ -1,0 +1,65 @@
+// Where a history lives: a SQLite file (a path; by default under $XDG_DATA_HOME) or a PostgreSQL URL, read from what the
+// user gave, with the URL's password as a secret and the form that may be shown.
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { HistoryError } from './errors.js';
+
+export type HistoryLocation = { kind: 'sqlite'; path: string; shown: string } | { kind: 'postgres'; url: string; shown: string; passwords: string[] };
+
+/** `$XDG_DATA_HOME/rsapi/history.db`, else `~/.local/share/rsapi/history.db`. */
+export function defaultHistoryPath(env: NodeJS.ProcessEnv): string {
+  const data = env.XDG_DATA_HOME && env.XDG_DATA_HOME.trim() !== '' ? env.XDG_DATA_HOME : join(env.HOME ?? homedir(), '.local', 'share');
+  return join(data, 'rsapi', 'history.db');
+}
+
+/** Whether a value names a PostgreSQL database rather than a file. */
+export function isPostgresUrl(value: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(value.trim());
+}
+
+/**
+ * The location a value names. A URL with another scheme (`mysql://`) or one that does not parse is malformed: said as
+ * a history problem, without repeating the value (it may hold a password).
+ */
+export function historyLocation(value: string): HistoryLocation {
+  if (isPostgresUrl(value)) {
+    let url: URL;
+    try {
+      url = new URL(value.trim());
+    } catch {
+      throw new HistoryError(`the history URL ${redactedUrl(value)} is malformed`, 'malformed', {
+        hint: 'write it as postgres://user:password@host:5432/database',
+      });
+    }
+    if (url.hostname === '' && !url.searchParams.has('host'))
+      throw new HistoryError(`the history URL ${redactedUrl(value)} names no host`, 'malformed', {
+        hint: 'write it as postgres://user:password@host:5432/database',
+      });
+    return { kind: 'postgres', url: value.trim(), shown: redactedUrl(value), passwords: urlPasswords(value) };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim()))
+    throw new HistoryError(`the history ${redactedUrl(value)} is neither a file path nor a postgres:// URL`, 'malformed', {
+      hint: 'give a path for SQLite, or postgres://user:password@host/database',
+    });
+  const path = resolve(value);
+  return { kind: 'sqlite', path, shown: path };
+}
+
+/** The URL with any password shown as ***. */
+export function redactedUrl(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*):[^@/]*@/i, '$1:***@').replace(/([?&]password=)[^&]*/i, '$1***');
+}
+
+/** A URL's password as typed (percent-encoded) and decoded, and one given as `?password=`: each a secret. */
+export function urlPasswords(value: string | undefined): string[] {
+  if (!value) return [];
+  const typed = [/^[a-z][a-z0-9+.-]*:\/\/[^:@/]*:([^@/]*)@/i.exec(value)?.[1], /[?&]password=([^&]*)/i.exec(value)?.[1]];
+  return typed.flatMap((password) => {
+    if (!password) return [];
+    try {
+      return [password, decodeURIComponent(password)];
+    } catch {
+      return [password];
+    }
+  });
+}

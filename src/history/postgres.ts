@@ -1,0 +1,70 @@
+// The PostgreSQL driver of the history: the `pg` client, loaded only when a postgres:// URL is given, one connection
+// a run; a server down, a refused password or a missing database said as what it is (the URL's password never shown).
+import type { Client } from 'pg';
+import { HistoryError } from './errors.js';
+import { POSTGRES, type SqlConnection, type SqlRow, type SqlValue } from './sql.js';
+
+const CONNECT_TIMEOUT_MS = 5_000;
+
+export async function openPostgres(url: string, shown: string): Promise<SqlConnection> {
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // A server that goes away between statements emits 'error' on the client: the next statement fails and says so.
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => {});
+    throw postgresProblem(shown, error);
+  }
+  return new PostgresConnection(client, shown);
+}
+
+function postgresProblem(shown: string, error: unknown): HistoryError {
+  if (error instanceof HistoryError) return error;
+  const code = (error as { code?: string }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === '28P01' || code === '28000')
+    return new HistoryError(`the history database ${shown} refused the login (${message})`, 'refused', {
+      cause: error,
+      hint: 'check the user and password in the history URL',
+    });
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || code === 'ECONNRESET' || /timeout/i.test(message))
+    return new HistoryError(`the history database ${shown} cannot be reached (${code ?? message})`, 'unreachable', { cause: error });
+  if (code === '3D000') return new HistoryError(`the history database ${shown} does not exist (${message})`, 'unreachable', { cause: error });
+  return new HistoryError(`the history database ${shown}: ${message}`, 'failed', { cause: error });
+}
+
+class PostgresConnection implements SqlConnection {
+  readonly dialect = POSTGRES;
+
+  constructor(
+    private readonly client: Client,
+    private readonly shown: string,
+  ) {}
+
+  async run(sql: string, params: readonly SqlValue[] = []): Promise<{ rows: SqlRow[]; changes: number }> {
+    try {
+      const result = await this.client.query(POSTGRES.placeholders(sql), params as SqlValue[]);
+      return { rows: result.rows as SqlRow[], changes: result.rowCount ?? 0 };
+    } catch (error) {
+      throw postgresProblem(this.shown, error);
+    }
+  }
+
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    await this.run(POSTGRES.begin);
+    try {
+      const result = await work();
+      await this.run('COMMIT');
+      return result;
+    } catch (error) {
+      await this.client.query('ROLLBACK').catch(() => {});
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.end().catch(() => {});
+  }
+}

@@ -1,0 +1,117 @@
+// A report as the history keeps it: identity, id, project, score, label, generated_at and each check's passed state
+// with a short hash of its value (never the value, never the whole record), and that compact form's encoding.
+import { stringifyJson } from '../api/http/json.js';
+import { isObject, type ApiRecord } from '../api/http/decode.js';
+import { readReport } from '../api/model/report-model.js';
+import { reportIdentity, reportProject } from '../api/model/report-url.js';
+import type { CheckState, Snapshot } from './types.js';
+
+/**
+ * The snapshot of a record read from `origin`; undefined for a record without a URL (nothing to follow over time).
+ * The checks are encoded straight from the record (no object a check): a run over 10,000 reports makes 360,000 of them.
+ */
+export function snapshotOf(record: ApiRecord, origin: string): Snapshot | undefined {
+  if (typeof record.url !== 'string' || record.url.trim() === '') return undefined;
+  const { label, score } = readReport(record);
+  return withChecks(
+    {
+      origin,
+      identity: reportIdentity(record.url),
+      reportId: record.id === undefined || record.id === null ? '' : String(record.id),
+      project: typeof record.project === 'string' && record.project !== '' ? record.project : reportProject(record.url),
+      score,
+      label,
+      generatedAt: typeof record.generated_at === 'string' ? record.generated_at : '',
+    },
+    encodedChecksOf(record),
+  );
+}
+
+/** A snapshot the store holds already, by its key alone: written, it only adds the run's reference to it. */
+export function knownSnapshot(origin: string, reportId: string, generatedAt: string): Snapshot {
+  return { origin, identity: '', reportId, project: undefined, score: undefined, label: undefined, generatedAt, checks: undefined };
+}
+
+/** A snapshot whose checks are decoded from their stored text when first read. */
+export function withChecks(base: Omit<Snapshot, 'checks' | 'checksText'>, checksText: string | undefined): Snapshot {
+  let checks: CheckState[] | undefined | null = null;
+  return {
+    ...base,
+    checksText,
+    get checks() {
+      if (checks === null) checks = decodeChecks(checksText);
+      return checks;
+    },
+  };
+}
+
+/** A report's per-check results (phpRank's `results`) as encodeChecks writes them; undefined when it has none. */
+function encodedChecksOf(record: ApiRecord): string | undefined {
+  const results = record.results;
+  if (!isObject(results)) return undefined;
+  let text = '';
+  for (const id in results) {
+    const entry = results[id];
+    if (!isObject(entry) || typeof entry.passed !== 'boolean') continue;
+    text += `${text === '' ? '' : ' '}${PLAIN_ID.test(id) ? id : encodeURIComponent(id)}${entry.passed ? '+' : '-'}${valueHash(entry.value)}`;
+  }
+  return text === '' ? undefined : text;
+}
+
+const PLAIN_ID = /^[A-Za-z0-9_.~!*'()-]+$/;
+
+/**
+ * 8 hex digits of FNV-1a over the value (a string as it is, anything else as its JSON): enough to see that a value
+ * changed, cheap for 36 checks a report.
+ */
+export function valueHash(value: unknown): string {
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (value === undefined) text = '';
+  else if (typeof value !== 'object' || value === null) text = String(value);
+  else {
+    try {
+      text = JSON.stringify(value);
+    } catch {
+      // An id beyond 2^53 is kept exact as a BigInt, which JSON.stringify refuses.
+      text = stringifyJson(value);
+    }
+  }
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/** `charset+1a2b3c4d title-9f8e7d6c`: the id (percent-encoded), + passed or - failed, the value's hash; about 20 bytes a check. */
+export function encodeChecks(checks: readonly CheckState[]): string {
+  return checks.map((check) => `${PLAIN_ID.test(check.id) ? check.id : encodeURIComponent(check.id)}${check.passed ? '+' : '-'}${check.hash}`).join(' ');
+}
+
+export function decodeChecks(text: string | undefined): CheckState[] | undefined {
+  if (text === undefined) return undefined;
+  if (text === '') return [];
+  return text.split(' ').map((part) => {
+    const sign = part.length - 9;
+    return { id: decodeURIComponent(part.slice(0, sign)), passed: part[sign] === '+', hash: part.slice(sign + 1) };
+  });
+}
+
+/**
+ * A snapshot as a report record (seed dialect: `result` the label, `score` the number; `results` each check's passed
+ * state, its value the hash): what a baseline from the history compares with, through the same record model.
+ */
+export function snapshotRecord(snapshot: Snapshot): Record<string, unknown> {
+  const record: Record<string, unknown> = {
+    id: snapshot.reportId,
+    url: snapshot.identity,
+    project: snapshot.project,
+    result: snapshot.label,
+    score: snapshot.score,
+    generated_at: snapshot.generatedAt,
+  };
+  if (snapshot.checks) record.results = Object.fromEntries(snapshot.checks.map((check) => [check.id, { passed: check.passed, value: check.hash }]));
+  return record;
+}

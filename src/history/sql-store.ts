@@ -1,0 +1,267 @@
+// The one history store: runs, snapshots and references kept through SQL, for SQLite and PostgreSQL alike (sql.ts
+// holds the statements and names where the dialects differ; a driver gives the connection).
+import { HistoryError, newerSchemaError } from './errors.js';
+import { decodeChecks, encodeChecks, withChecks } from './snapshot.js';
+import { MIGRATIONS, SCHEMA_VERSION, SQL, type SnapshotRow, type SqlConnection, type SqlRow, type SqlValue } from './sql.js';
+import type { CiContext, ExportedRun, HistoryStore, NewRun, RunInfo, RunQuery, Snapshot, TrendPoint } from './types.js';
+
+export class SqlHistoryStore implements HistoryStore {
+  readonly kind: 'sqlite' | 'postgres';
+
+  private constructor(
+    private readonly db: SqlConnection,
+    readonly where: string,
+  ) {
+    this.kind = db.dialect.name;
+  }
+
+  /** The store on an open connection, its schema brought up to date in one transaction (or refused: newer, not ours). */
+  static async open(db: SqlConnection, where: string): Promise<SqlHistoryStore> {
+    try {
+      await migrate(db, where);
+    } catch (error) {
+      await db.close().catch(() => {});
+      throw error;
+    }
+    return new SqlHistoryStore(db, where);
+  }
+
+  async startRun(run: NewRun): Promise<number> {
+    const { rows } = await this.db.run(SQL.startRun, [run.started, run.command, run.selection, run.origin, run.shard ?? null, ciText(run.ci)]);
+    return Number(rows[0]?.id);
+  }
+
+  knownSnapshots(origin: string, keys: readonly { reportId: string; generatedAt: string }[]): Promise<Set<string>> | undefined {
+    // PostgreSQL: a question costs a round trip, and a page is written in one; the upsert sorts the known out itself.
+    if (this.db.dialect.name !== 'sqlite') return undefined;
+    return this.queryKnown(origin, keys);
+  }
+
+  private async queryKnown(origin: string, keys: readonly { reportId: string; generatedAt: string }[]): Promise<Set<string>> {
+    const known = new Set<string>();
+    for (let start = 0; start < keys.length; start += 1_000) {
+      const chunk = keys.slice(start, start + 1_000);
+      const { rows } = await this.db.run(SQL.knownSnapshots(chunk.length), [...chunk.flatMap((key) => [key.reportId, key.generatedAt]), origin]);
+      for (const row of rows) known.add(`${String(row.report_id)}\n${String(row.generated_at)}`);
+    }
+    return known;
+  }
+
+  async addSnapshots(runId: number, snapshots: readonly Snapshot[]): Promise<void> {
+    if (snapshots.length === 0) return;
+    // One row per key: a page listing one report twice is one snapshot (PostgreSQL refuses to upsert a row twice at once).
+    const rows = new Map<string, SnapshotRow>();
+    for (const snapshot of snapshots) rows.set(`${snapshot.origin}\n${snapshot.reportId}\n${snapshot.generatedAt}`, snapshotRow(snapshot));
+    await this.db.transaction(() => this.db.dialect.writeSnapshots(this.db, runId, [...rows.values()]));
+  }
+
+  async finishRun(runId: number, end: { finished: string; exitCode: number; complete: boolean }): Promise<void> {
+    await this.db.run(SQL.finishRun, [end.finished, end.exitCode, end.complete ? 1 : 0, runId]);
+  }
+
+  async runs(query: RunQuery = {}): Promise<RunInfo[]> {
+    const where: string[] = [];
+    const params: SqlValue[] = [];
+    const add = (clause: string, value: SqlValue) => {
+      where.push(clause);
+      params.push(value);
+    };
+    if (query.command !== undefined) add('r.command = ?', query.command);
+    if (query.selection !== undefined) add('r.selection = ?', query.selection);
+    if (query.origin !== undefined) add('r.origin = ?', query.origin);
+    if (query.since !== undefined) add('r.started >= ?', query.since);
+    if (query.before !== undefined) add('r.id < ?', query.before);
+    if (query.completeOnly) where.push('r.complete = 1');
+    const limit = query.limit === undefined ? '' : ` LIMIT ${Math.trunc(query.limit)}`;
+    const sql = `${SQL.runs}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY r.id DESC${limit}`;
+    return (await this.db.run(sql, params)).rows.map(runOf);
+  }
+
+  async run(id: number): Promise<RunInfo | undefined> {
+    const { rows } = await this.db.run(SQL.run, [id]);
+    return rows[0] ? runOf(rows[0]) : undefined;
+  }
+
+  async snapshotsOf(runId: number): Promise<Snapshot[]> {
+    return (await this.db.run(SQL.snapshotsOf, [runId])).rows.map(snapshotOfRow);
+  }
+
+  async trendOfUrl(identity: string, options: { since?: string; check?: string }): Promise<TrendPoint[]> {
+    const { rows } = await this.db.run(SQL.trendOfUrl, [identity, options.since ?? '']);
+    return rows.map((row) => {
+      const checks = decodeChecks(textOf(row.checks));
+      const point: TrendPoint = {
+        run: Number(row.run),
+        started: String(row.started),
+        generatedAt: textOf(row.generated_at),
+        score: numberOf(row.score),
+        failed: checks?.filter((check) => !check.passed).length,
+      };
+      if (options.check !== undefined) point.passed = checks?.find((check) => check.id === options.check)?.passed;
+      return point;
+    });
+  }
+
+  async snapshotsOfProject(project: string, options: { since?: string }) {
+    const { rows } = await this.db.run(SQL.snapshotsOfProject, [project, options.since ?? '']);
+    return rows.map((row) => ({ run: Number(row.run), started: String(row.started), snapshot: snapshotOfRow(row) }));
+  }
+
+  async prune(options: { before?: string; keepRuns?: number }): Promise<{ runs: number; snapshots: number }> {
+    return this.db.transaction(async () => {
+      let runs = 0;
+      if (options.before !== undefined) {
+        await this.db.run(SQL.pruneRefsBefore, [options.before]);
+        runs += (await this.db.run(SQL.pruneRunsBefore, [options.before])).changes;
+      }
+      if (options.keepRuns !== undefined) {
+        await this.db.run(SQL.pruneRefsKeeping, [options.keepRuns]);
+        runs += (await this.db.run(SQL.pruneRunsKeeping, [options.keepRuns])).changes;
+      }
+      const snapshots = (await this.db.run(SQL.pruneSnapshots)).changes;
+      return { runs, snapshots };
+    });
+  }
+
+  async importRun({ run, snapshots }: ExportedRun): Promise<number> {
+    return this.db.transaction(async () => {
+      // The same run imported twice (a history moved back and forth) is one run.
+      const same = await this.db.run(SQL.sameRun, [run.started, run.origin, run.command, run.selection]);
+      if (same.rows[0]) return Number(same.rows[0].id);
+      const { rows } = await this.db.run(SQL.importRun, [
+        run.started,
+        run.finished ?? null,
+        run.command,
+        run.selection,
+        run.origin,
+        run.exitCode ?? null,
+        run.shard ?? null,
+        ciText(run.ci),
+        run.complete ? 1 : 0,
+      ]);
+      const id = Number(rows[0]?.id);
+      await this.db.dialect.writeSnapshots(this.db, id, dedupe(snapshots).map(snapshotRow));
+      return id;
+    });
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
+
+/** Brings the schema to SCHEMA_VERSION in one transaction; a newer one, or a database of someone else's, is left untouched. */
+async function migrate(db: SqlConnection, where: string): Promise<void> {
+  const version = await schemaVersion(db, where);
+  if (version > SCHEMA_VERSION) throw newerSchema(where, version);
+  if (version === SCHEMA_VERSION) return;
+  await db.transaction(async () => {
+    if (db.dialect.migrationLock) await db.run(db.dialect.migrationLock);
+    // Another writer may have migrated while this one waited for the lock.
+    if (!(await hasSchemaTable(db))) {
+      await db.run(SQL.createSchemaTable);
+      await db.run(SQL.startSchema);
+    }
+    const now = await schemaVersion(db, where);
+    if (now > SCHEMA_VERSION) throw newerSchema(where, now);
+    for (let step = now; step < SCHEMA_VERSION; step++) {
+      for (const statement of (MIGRATIONS[step] as (typeof MIGRATIONS)[number])(db.dialect)) await db.run(statement);
+    }
+    await db.run(SQL.setSchemaVersion, [SCHEMA_VERSION]);
+  });
+}
+
+/** 0 for a database without the history's tables (and nothing else, for SQLite). */
+async function hasSchemaTable(db: SqlConnection): Promise<boolean> {
+  return Number((await db.run(db.dialect.schemaTableExists)).rows[0]?.n ?? 0) > 0;
+}
+
+async function schemaVersion(db: SqlConnection, where: string): Promise<number> {
+  if (!(await hasSchemaTable(db))) {
+    if (db.dialect.anyTable && Number((await db.run(db.dialect.anyTable)).rows[0]?.n ?? 0) > 0) {
+      throw new HistoryError(`${where} is a database but not an rsapi history; left untouched`, 'not-history', {
+        hint: 'give another path with --history or RSAPI_HISTORY',
+      });
+    }
+    return 0;
+  }
+  return Number((await db.run(SQL.schemaVersion)).rows[0]?.version ?? 0);
+}
+
+function newerSchema(where: string, version: number): HistoryError {
+  return newerSchemaError(where, version, SCHEMA_VERSION);
+}
+
+function dedupe(snapshots: readonly Snapshot[]): Snapshot[] {
+  const byKey = new Map<string, Snapshot>();
+  for (const snapshot of snapshots) byKey.set(`${snapshot.origin}\n${snapshot.reportId}\n${snapshot.generatedAt}`, snapshot);
+  return [...byKey.values()];
+}
+
+function snapshotRow(snapshot: Snapshot): SnapshotRow {
+  return [
+    snapshot.origin,
+    snapshot.identity,
+    snapshot.reportId,
+    snapshot.project ?? null,
+    snapshot.score ?? null,
+    snapshot.label ?? null,
+    snapshot.generatedAt,
+    snapshot.checksText ?? (snapshot.checks === undefined ? null : encodeChecks(snapshot.checks)),
+  ];
+}
+
+function snapshotOfRow(row: SqlRow): Snapshot {
+  // The checks are decoded when first read: a diff of two 10,000-report runs compares most of them as text.
+  return withChecks(
+    {
+      origin: String(row.origin),
+      identity: String(row.identity),
+      reportId: String(row.report_id),
+      project: textOf(row.project),
+      score: numberOf(row.score),
+      label: textOf(row.label),
+      generatedAt: String(row.generated_at),
+    },
+    textOf(row.checks),
+  );
+}
+
+function runOf(row: SqlRow): RunInfo {
+  return {
+    id: Number(row.id),
+    started: String(row.started),
+    finished: textOf(row.finished),
+    command: String(row.command),
+    selection: String(row.selection),
+    origin: String(row.origin),
+    exitCode: numberOf(row.exit_code),
+    shard: textOf(row.shard),
+    ci: ciOf(textOf(row.ci)),
+    complete: Number(row.complete) === 1,
+    reports: Number(row.reports ?? 0),
+  };
+}
+
+function ciText(ci: CiContext | undefined): string | null {
+  return ci === undefined ? null : JSON.stringify(ci);
+}
+
+function ciOf(text: string | undefined): CiContext | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as CiContext;
+  } catch {
+    return undefined;
+  }
+}
+
+function textOf(value: unknown): string | undefined {
+  return value === null || value === undefined ? undefined : String(value);
+}
+
+function numberOf(value: unknown): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}

@@ -1,0 +1,175 @@
+// All the history's SQL, in one place: the numbered schema migrations, the queries both stores share, and the few
+// places where SQLite and PostgreSQL differ, each named in the Dialect (placeholders, types, transactions, the upsert
+// of a page of snapshots, how to ask whether a table exists).
+
+/** A value bound to a statement: both drivers take these as they are. */
+export type SqlValue = string | number | null;
+
+export type SqlRow = Record<string, unknown>;
+
+/** One open database, whichever it is: what the store needs of a driver. */
+export interface SqlConnection {
+  readonly dialect: Dialect;
+  /** One statement written with `?` placeholders (the dialect rewrites them); its rows and how many rows it changed. */
+  run(sql: string, params?: readonly SqlValue[]): Promise<{ rows: SqlRow[]; changes: number }>;
+  /** `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** The differences between the two dialects, each named once. */
+export interface Dialect {
+  readonly name: 'sqlite' | 'postgres';
+  /** Placeholders: SQLite takes `?`; PostgreSQL numbers them `$1, $2, ...`. */
+  placeholders(sql: string): string;
+  /** Types: an id that numbers itself, and a floating-point number. Booleans are INTEGER 0/1 in both. */
+  readonly types: { id: string; real: string };
+  /** A transaction that writes: SQLite takes the write lock at once (so the busy timeout applies); PostgreSQL's plain BEGIN. */
+  readonly begin: string;
+  /** Whether the schema's version table exists: each asks its own catalogue. */
+  readonly schemaTableExists: string;
+  /** Whether the database holds any table at all (SQLite: a file of someone else's is never written to). */
+  readonly anyTable: string | undefined;
+  /** Serialises migrations of several writers meeting an empty database (PostgreSQL: an advisory lock; SQLite's BEGIN IMMEDIATE does it). */
+  readonly migrationLock: string | undefined;
+  /**
+   * Upserts: a page of snapshots and the run's references to them. SQLite inserts the page's snapshots unless there
+   * (ON CONFLICT DO NOTHING), then references them by key (it has no data-modifying WITH); PostgreSQL does the page in
+   * one statement (one round trip), the conflicting rows returning their id through DO UPDATE, which a data-modifying
+   * WITH then references.
+   */
+  writeSnapshots(connection: SqlConnection, runId: number, rows: readonly SnapshotRow[]): Promise<void>;
+}
+
+/** A snapshot as stored: the columns of history_snapshots, in SNAPSHOT_COLUMNS' order. */
+export type SnapshotRow = readonly [
+  origin: string,
+  identity: string,
+  reportId: string,
+  project: string | null,
+  score: number | null,
+  label: string | null,
+  generatedAt: string,
+  checks: string | null,
+];
+
+const SNAPSHOT_COLUMNS = 'origin, identity, report_id, project, score, label, generated_at, checks';
+/** The same, read from history_snapshots aliased `s` beside history_runs `r` (which has an origin too). */
+const SNAPSHOT_COLUMNS_OF_S = SNAPSHOT_COLUMNS.split(', ')
+  .map((column) => `s.${column}`)
+  .join(', ');
+const SNAPSHOT_KEY = 'origin, report_id, generated_at';
+
+/**
+ * The numbered migrations: version N is reached by MIGRATIONS[N - 1], all pending ones run in one transaction (with
+ * the version table itself, made at version 0 when the database has none).
+ */
+export const MIGRATIONS: readonly ((dialect: Dialect) => readonly string[])[] = [
+  ({ types }) => [
+    `CREATE TABLE history_runs (id ${types.id}, started TEXT NOT NULL, finished TEXT, command TEXT NOT NULL, selection TEXT NOT NULL,
+      origin TEXT NOT NULL, exit_code INTEGER, shard TEXT, ci TEXT, complete INTEGER NOT NULL DEFAULT 0)`,
+    'CREATE INDEX history_runs_selection ON history_runs (origin, selection, id)',
+    `CREATE TABLE history_snapshots (id ${types.id}, origin TEXT NOT NULL, identity TEXT NOT NULL, report_id TEXT NOT NULL, project TEXT,
+      score ${types.real}, label TEXT, generated_at TEXT NOT NULL, checks TEXT, UNIQUE (${SNAPSHOT_KEY}))`,
+    'CREATE INDEX history_snapshots_identity ON history_snapshots (identity)',
+    'CREATE INDEX history_snapshots_project ON history_snapshots (project)',
+    `CREATE TABLE history_run_snapshots (run_id INTEGER NOT NULL REFERENCES history_runs (id), snapshot_id INTEGER NOT NULL REFERENCES history_snapshots (id),
+      PRIMARY KEY (run_id, snapshot_id))`,
+    'CREATE INDEX history_run_snapshots_snapshot ON history_run_snapshots (snapshot_id)',
+  ],
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+const RUN_COLUMNS = `r.id, r.started, r.finished, r.command, r.selection, r.origin, r.exit_code, r.shard, r.ci, r.complete,
+  (SELECT COUNT(*) FROM history_run_snapshots rs WHERE rs.run_id = r.id) AS reports`;
+
+/** The statements both dialects share (placeholders written `?`). */
+export const SQL = {
+  schemaVersion: 'SELECT version FROM history_schema',
+  createSchemaTable: 'CREATE TABLE history_schema (version INTEGER NOT NULL)',
+  startSchema: 'INSERT INTO history_schema (version) VALUES (0)',
+  setSchemaVersion: 'UPDATE history_schema SET version = ?',
+  startRun: 'INSERT INTO history_runs (started, command, selection, origin, shard, ci, complete) VALUES (?, ?, ?, ?, ?, ?, 0) RETURNING id',
+  importRun:
+    'INSERT INTO history_runs (started, finished, command, selection, origin, exit_code, shard, ci, complete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
+  sameRun: 'SELECT id FROM history_runs WHERE started = ? AND origin = ? AND command = ? AND selection = ?',
+  finishRun: 'UPDATE history_runs SET finished = ?, exit_code = ?, complete = ? WHERE id = ?',
+  run: `SELECT ${RUN_COLUMNS} FROM history_runs r WHERE r.id = ?`,
+  /** Filters are appended by runsQuery. */
+  runs: `SELECT ${RUN_COLUMNS} FROM history_runs r`,
+  snapshotsOf: `SELECT ${SNAPSHOT_COLUMNS_OF_S} FROM history_snapshots s JOIN history_run_snapshots rs ON rs.snapshot_id = s.id
+    WHERE rs.run_id = ? ORDER BY s.identity, s.report_id`,
+  trendOfUrl: `SELECT r.id AS run, r.started, s.generated_at, s.score, s.checks FROM history_snapshots s
+    JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
+    WHERE s.identity = ? AND r.started >= ? ORDER BY r.id`,
+  snapshotsOfProject: `SELECT r.id AS run, r.started, ${SNAPSHOT_COLUMNS_OF_S} FROM history_snapshots s
+    JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
+    WHERE s.project = ? AND r.started >= ? ORDER BY r.id, s.identity`,
+  /** Which of N (report id, generated_at) pairs of one origin have a snapshot already. */
+  knownSnapshots: (count: number) =>
+    `SELECT k.column1 AS report_id, k.column2 AS generated_at FROM (VALUES ${Array.from({ length: count }, () => '(?, ?)').join(', ')}) k
+     JOIN history_snapshots s ON s.report_id = k.column1 AND s.generated_at = k.column2 AND s.origin = ?`,
+  pruneRefsBefore: 'DELETE FROM history_run_snapshots WHERE run_id IN (SELECT id FROM history_runs WHERE started < ?)',
+  pruneRunsBefore: 'DELETE FROM history_runs WHERE started < ?',
+  pruneRefsKeeping: 'DELETE FROM history_run_snapshots WHERE run_id NOT IN (SELECT id FROM history_runs ORDER BY id DESC LIMIT ?)',
+  pruneRunsKeeping: 'DELETE FROM history_runs WHERE id NOT IN (SELECT id FROM (SELECT id FROM history_runs ORDER BY id DESC LIMIT ?) kept)',
+  pruneSnapshots: 'DELETE FROM history_snapshots WHERE NOT EXISTS (SELECT 1 FROM history_run_snapshots rs WHERE rs.snapshot_id = history_snapshots.id)',
+} as const;
+
+export const SQLITE: Dialect = {
+  name: 'sqlite',
+  placeholders: (sql) => sql,
+  types: { id: 'INTEGER PRIMARY KEY AUTOINCREMENT', real: 'REAL' },
+  begin: 'BEGIN IMMEDIATE',
+  schemaTableExists: "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'history_schema'",
+  anyTable: "SELECT COUNT(*) AS n FROM sqlite_master WHERE type IN ('table', 'view')",
+  migrationLock: undefined,
+  async writeSnapshots(connection, runId, rows) {
+    for (let start = 0; start < rows.length; start += SQLITE_ROWS_A_STATEMENT) {
+      const chunk = rows.slice(start, start + SQLITE_ROWS_A_STATEMENT);
+      await connection.run(
+        `INSERT INTO history_snapshots (${SNAPSHOT_COLUMNS}) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ON CONFLICT (${SNAPSHOT_KEY}) DO NOTHING`,
+        chunk.flat(),
+      );
+      // `WHERE true`: SQLite reads an ON CONFLICT right after a join's ON as the join's own.
+      await connection.run(
+        `INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?, s.id FROM (VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}) k
+           JOIN history_snapshots s ON s.origin = k.column1 AND s.report_id = k.column2 AND s.generated_at = k.column3 WHERE true ON CONFLICT DO NOTHING`,
+        [runId, ...chunk.flatMap((row) => [row[0], row[2], row[6]])],
+      );
+    }
+  },
+};
+
+/** SQLite binds up to 32,766 parameters a statement: a page of snapshots is one or two statements. */
+const SQLITE_ROWS_A_STATEMENT = 1_000;
+
+/** PostgreSQL binds at most 65,535 parameters a statement: pages of snapshots are cut to this many rows. */
+const PG_ROWS_A_STATEMENT = 1_000;
+
+export const POSTGRES: Dialect = {
+  name: 'postgres',
+  placeholders: (sql) => {
+    let n = 0;
+    return sql.replace(/\?/g, () => `$${++n}`);
+  },
+  types: { id: 'SERIAL PRIMARY KEY', real: 'DOUBLE PRECISION' },
+  begin: 'BEGIN',
+  schemaTableExists: "SELECT COUNT(*) AS n FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'history_schema'",
+  anyTable: undefined,
+  // Four CI shards meeting an empty database at once: one migrates, the others wait and find it done.
+  migrationLock: 'SELECT pg_advisory_xact_lock(7263418)',
+  async writeSnapshots(connection, runId, rows) {
+    for (let start = 0; start < rows.length; start += PG_ROWS_A_STATEMENT) {
+      const chunk = rows.slice(start, start + PG_ROWS_A_STATEMENT);
+      const values = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      await connection.run(
+        `WITH page AS (INSERT INTO history_snapshots (${SNAPSHOT_COLUMNS}) VALUES ${values}
+           ON CONFLICT (${SNAPSHOT_KEY}) DO UPDATE SET identity = EXCLUDED.identity RETURNING id)
+         INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?, id FROM page ON CONFLICT DO NOTHING`,
+        [...chunk.flat(), runId],
+      );
+    }
+  },
+};

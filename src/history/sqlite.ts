@@ -1,0 +1,196 @@
+// The SQLite driver of the history: Node's built-in node:sqlite (no native addon), WAL, a busy timeout, mode 0600; a
+// file that is not an rsapi history (not SQLite, or another program's database) is refused before anything is written.
+import { closeSync, constants, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { HistoryError, newerSchemaError } from './errors.js';
+import { SCHEMA_VERSION, SQL, SQLITE, type SqlConnection, type SqlRow, type SqlValue } from './sql.js';
+
+/** How long a writer waits for another's lock (two runs recording into one file at once). */
+const BUSY_TIMEOUT_MS = 10_000;
+/**
+ * SQLite's own wait for a lock is short and blocks the thread: another writer in this same process (two invocations
+ * side by side, an embedding program) could not finish meanwhile. Past it, the wait goes on here, asynchronously.
+ */
+const SQLITE_BUSY_WAIT_MS = 50;
+
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+/** Opens (creating when missing, mode 0600) the SQLite file at `path`. */
+export async function openSqlite(path: string): Promise<SqlConnection> {
+  prepareFile(path);
+  const { DatabaseSync } = await loadSqlite();
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(path);
+    db.exec(`PRAGMA busy_timeout = ${SQLITE_BUSY_WAIT_MS}`);
+  } catch (error) {
+    throw sqliteProblem(path, error);
+  }
+  try {
+    refuseForeignDatabase(db, path);
+    // WAL: readers never wait for the writer, and a run killed part-way loses only what it had not committed.
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = NORMAL');
+  } catch (error) {
+    db.close();
+    throw sqliteProblem(path, error);
+  }
+  return new SqliteConnection(db, path);
+}
+
+/**
+ * The file exists and holds SQLite's header (or nothing yet), or is made here with mode 0600 in a folder made for it.
+ * Anything else is refused before SQLite opens it: SQLite would not write to it, but this says why.
+ */
+function prepareFile(path: string): void {
+  let size: number | undefined;
+  try {
+    const stat = statSync(path);
+    if (!stat.isFile()) throw new HistoryError(`the history ${path} is not a file`, 'not-history');
+    size = stat.size;
+  } catch (error) {
+    if (error instanceof HistoryError) throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw sqliteProblem(path, error);
+  }
+  if (size === undefined) {
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      closeSync(openSync(path, constants.O_CREAT | constants.O_WRONLY, 0o600));
+    } catch (error) {
+      throw sqliteProblem(path, error);
+    }
+    return;
+  }
+  if (size === 0) return;
+  const header = Buffer.alloc(16);
+  let read = 0;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      read = readSync(fd, header, 0, 16, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    throw sqliteProblem(path, error);
+  }
+  if (read < 16 || header.toString('latin1') !== SQLITE_HEADER) {
+    throw new HistoryError(`the history ${path} is not a SQLite file; left untouched`, 'not-history', {
+      hint: 'give another path with --history or RSAPI_HISTORY',
+    });
+  }
+}
+
+/**
+ * A SQLite database with tables of its own and none of the history's (someone else's), or a history of a newer schema:
+ * refused before WAL is turned on, which would change the file.
+ */
+function refuseForeignDatabase(db: DatabaseSync, path: string): void {
+  const count = (sql: string) => Number((db.prepare(sql).get() as SqlRow | undefined)?.n ?? 0);
+  if (count(SQLITE.schemaTableExists) === 0) {
+    if (SQLITE.anyTable && count(SQLITE.anyTable) > 0) {
+      throw new HistoryError(`${path} is a database but not an rsapi history; left untouched`, 'not-history', {
+        hint: 'give another path with --history or RSAPI_HISTORY',
+      });
+    }
+    return;
+  }
+  const version = Number((db.prepare(SQL.schemaVersion).get() as SqlRow | undefined)?.version ?? 0);
+  if (version > SCHEMA_VERSION) throw newerSchemaError(path, version, SCHEMA_VERSION);
+}
+
+/**
+ * node:sqlite, with the one warning Node 22 prints on loading it (ExperimentalWarning: SQLite is an experimental
+ * feature) silenced: every other warning passes, and emitWarning is given back once the module is loaded.
+ */
+async function loadSqlite(): Promise<typeof import('node:sqlite')> {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const message = typeof warning === 'string' ? warning : warning.message;
+    const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
+    const name = typeof warning === 'string' ? type : warning.name;
+    if (name === 'ExperimentalWarning' && /SQLite/i.test(message)) return;
+    (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return await import('node:sqlite');
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
+
+/** SQLITE_BUSY (5) or SQLITE_LOCKED (6), as node:sqlite reports them. */
+function isBusy(error: unknown): boolean {
+  const code = (error as { errcode?: number }).errcode;
+  return code === 5 || code === 6 || /database is locked|database table is locked/i.test(error instanceof Error ? error.message : '');
+}
+
+function sqliteProblem(path: string, error: unknown): HistoryError {
+  if (error instanceof HistoryError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || /readonly|read-only|unable to open|disk I\/O/i.test(message)) {
+    return new HistoryError(`the history ${path} cannot be written (${code ?? message})`, 'unwritable', {
+      cause: error,
+      hint: 'give a writable path with --history',
+    });
+  }
+  if (/not a database|file is encrypted|malformed/i.test(message)) {
+    return new HistoryError(`the history ${path} is not a SQLite file; left untouched`, 'not-history', { cause: error });
+  }
+  return new HistoryError(`the history ${path}: ${message}`, 'failed', { cause: error });
+}
+
+class SqliteConnection implements SqlConnection {
+  readonly dialect = SQLITE;
+  private readonly statements = new Map<string, StatementSync>();
+
+  constructor(
+    private readonly db: DatabaseSync,
+    private readonly path: string,
+  ) {}
+
+  async run(sql: string, params: readonly SqlValue[] = []): Promise<{ rows: SqlRow[]; changes: number }> {
+    const deadline = Date.now() + BUSY_TIMEOUT_MS;
+    for (;;) {
+      try {
+        return this.runOnce(sql, params);
+      } catch (error) {
+        // Outside a transaction (its BEGIN IMMEDIATE, or a lone write), a lock held elsewhere is waited out, yielding.
+        if (isBusy(error) && !this.db.isTransaction && Date.now() < deadline) {
+          await sleep(10 + Math.random() * 40);
+          continue;
+        }
+        throw sqliteProblem(this.path, error);
+      }
+    }
+  }
+
+  private runOnce(sql: string, params: readonly SqlValue[]): { rows: SqlRow[]; changes: number } {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    if (/^\s*(SELECT|WITH)\b/i.test(sql) || /\bRETURNING\b/i.test(sql)) return { rows: statement.all(...params) as SqlRow[], changes: 0 };
+    return { rows: [], changes: Number(statement.run(...params).changes) };
+  }
+
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    await this.run(SQLITE.begin);
+    try {
+      const result = await work();
+      await this.run('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.db.isOpen) this.db.close();
+  }
+}

@@ -1,0 +1,31 @@
+// A URL's or a project's readings over time: score and failed-check count per run, from the history's snapshots.
+import type { Snapshot, TrendPoint } from './types.js';
+
+/** One point per run: the project's mean score and its failed checks summed over its reports (the newest reading of each). */
+export function projectPoints(rows: readonly { run: number; started: string; snapshot: Snapshot }[], check?: string): TrendPoint[] {
+  const runs = new Map<number, { started: string; byUrl: Map<string, Snapshot> }>();
+  for (const { run, started, snapshot } of rows) {
+    let entry = runs.get(run);
+    if (!entry) {
+      entry = { started, byUrl: new Map() };
+      runs.set(run, entry);
+    }
+    const held = entry.byUrl.get(snapshot.identity);
+    if (!held || snapshot.generatedAt > held.generatedAt) entry.byUrl.set(snapshot.identity, snapshot);
+  }
+  return [...runs].map(([run, { started, byUrl }]) => {
+    const snapshots = [...byUrl.values()];
+    const scores = snapshots.flatMap((s) => (s.score === undefined ? [] : [s.score]));
+    const withChecks = snapshots.filter((s) => s.checks !== undefined);
+    const point: TrendPoint = {
+      run,
+      started,
+      generatedAt: undefined,
+      score: scores.length > 0 ? Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 10) / 10 : undefined,
+      failed: withChecks.length > 0 ? withChecks.reduce((sum, s) => sum + (s.checks ?? []).filter((c) => !c.passed).length, 0) : undefined,
+      reports: snapshots.length,
+    };
+    if (check !== undefined) point.passed = snapshots.every((s) => s.checks?.find((c) => c.id === check)?.passed !== false);
+    return point;
+  });
+}

@@ -1,0 +1,274 @@
+// The `history` verbs (src/cli/commands/history/) on SQLite and PostgreSQL alike: two weeks of a site recorded from a
+// loopback phpRank, then runs, show, trend, diff (and its gates), prune, export and import; the two stores' outputs
+// compared; the errors for too few runs and unknown ones; concurrent writers into one store.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../helpers/cli.js';
+import { mockPerTest } from '../../../helpers/mock.js';
+import { postgresUnavailable, startTestDatabase, type TestDatabase } from '../../../helpers/postgres.js';
+import { startRawServer, type RawServer } from '../../../helpers/raw-server.js';
+import { runInProcess } from '../../../helpers/run.js';
+import { scratchMaker } from '../../../helpers/scratch.js';
+
+const scratch = scratchMaker('rsapi-history-cmd-');
+const mock = mockPerTest();
+const pgMissing = postgresUnavailable();
+
+function checks(failing: readonly string[]) {
+  return Object.fromEntries(
+    ['title', 'meta_description', 'https_encryption', 'http2'].map((id) => [
+      id,
+      { passed: !failing.includes(id), importance: 'high', value: `${id}:${failing.includes(id)}` },
+    ]),
+  );
+}
+
+/** Two weeks of a site: a.example.com gets a newly failing check and drops 10 points, b is fixed, c goes, d comes. */
+const WEEKS = [
+  [
+    { id: 1, url: 'a.example.com', project: 'a.example.com', result: 90, generated_at: '2026-01-01T10:00:00.000000Z', results: checks([]) },
+    { id: 2, url: 'b.example.com/x', project: 'b.example.com', result: 70, generated_at: '2026-01-01T10:00:00.000000Z', results: checks(['title']) },
+    { id: 3, url: 'c.example.com', project: 'c.example.com', result: 50, generated_at: '2026-01-01T10:00:00.000000Z', results: checks(['http2']) },
+  ],
+  [
+    { id: 1, url: 'a.example.com', project: 'a.example.com', result: 80, generated_at: '2026-01-08T10:00:00.000000Z', results: checks(['meta_description']) },
+    { id: 2, url: 'b.example.com/x', project: 'b.example.com', result: 75, generated_at: '2026-01-08T10:00:00.000000Z', results: checks([]) },
+    { id: 4, url: 'd.example.com', project: 'd.example.com', result: 60, generated_at: '2026-01-08T10:00:00.000000Z', results: checks([]) },
+  ],
+];
+
+interface Site {
+  server: RawServer;
+  week: number;
+}
+
+async function startSite(): Promise<Site> {
+  const site = { week: 0 } as Site;
+  site.server = await startRawServer((_request, response) => {
+    const data = WEEKS[site.week] ?? [];
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ data, meta: { current_page: 1, last_page: 1, per_page: 100, total: data.length }, status: 200 }));
+  });
+  return site;
+}
+
+let pg: TestDatabase | undefined;
+let site: Site;
+
+beforeAll(async () => {
+  if (pgMissing && process.env.CI) throw new Error(`PostgreSQL tests cannot be skipped under CI: ${pgMissing}`);
+  if (!pgMissing) pg = await startTestDatabase();
+  site = await startSite();
+}, 60_000);
+afterAll(async () => {
+  await site?.server.close();
+  await pg?.close();
+});
+
+const env = () => ({ RSAPI_BASE_URL: `${site.server.url}/api/v1`, RSAPI_API_KEY: 'test-key-1234567890' });
+const rsapi = (history: string, ...argv: string[]) => runInProcess({ argv: [...argv, '--history', history], env: env() });
+
+/** Records both weeks into `history`; returns the outputs of every reading verb, with the times of the runs left out. */
+async function twoWeeks(history: string) {
+  for (const week of [0, 1]) {
+    site.week = week;
+    const recorded = await rsapi(history, 'reports', 'list', '--all', '--record', '--json');
+    expect(recorded.code, recorded.stderr).toBe(0);
+  }
+  const read = async (...argv: string[]) => {
+    const result = await rsapi(history, 'history', ...argv);
+    expect(result.code, result.stderr).toBe(0);
+    return result.stdout;
+  };
+  const withoutTimes = (json: string) =>
+    JSON.stringify(JSON.parse(json), (key, value: unknown) => (key === 'started' || key === 'finished' ? undefined : value));
+  return {
+    runs: withoutTimes(await read('runs', '--json')),
+    show: await read('show', '1', '-o', 'tsv'),
+    diff: withoutTimes(await read('diff', '--json')),
+    diffCsv: await read('diff', '-o', 'csv'),
+    trend: withoutTimes(await read('trend', 'https://www.a.example.com/', '--check', 'meta_description', '--json')),
+    project: withoutTimes(await read('trend', '--project', 'b.example.com', '--json')),
+  };
+}
+
+const STORES = [
+  { name: 'sqlite', history: () => join(scratch(), 'history.db'), skip: false },
+  { name: 'postgres', history: () => pg!.url, skip: pgMissing !== undefined },
+];
+
+describe.each(STORES)('history verbs on $name', ({ history, skip }) => {
+  it.skipIf(skip)('diff names the newly failing check, the fix, the drop, the new and the vanished URL; its gates exit 10', async () => {
+    const where = history();
+    if (where.startsWith('postgres')) await resetPostgres(where);
+    const out = await twoWeeks(where);
+    const diff = JSON.parse(out.diff);
+    expect(diff.from.id).toBe(1);
+    expect(diff.to.id).toBe(2);
+    expect(
+      diff.changes.map((c: { url: string; status: string; new_failures: string[]; fixed: string[]; score_change: number | null }) => [
+        c.url,
+        c.status,
+        c.new_failures,
+        c.fixed,
+        c.score_change,
+      ]),
+    ).toEqual([
+      ['a.example.com', 'changed', ['meta_description'], [], -10],
+      ['b.example.com/x', 'changed', [], ['title'], 5],
+      ['d.example.com', 'new', [], [], null],
+      ['c.example.com', 'vanished', [], [], null],
+    ]);
+    expect(JSON.parse(out.trend).map((p: { score: number; passed: boolean }) => [p.score, p.passed])).toEqual([
+      [90, true],
+      [80, false],
+    ]);
+    const gate = await rsapi(where, 'history', 'diff', '--fail-on-new-failures');
+    expect(gate.code).toBe(10);
+    expect(gate.stderr).toContain('new failures: a.example.com: meta_description (Meta description)');
+    const drop = await rsapi(where, 'history', 'diff', '--max-drop', '5');
+    expect(drop.code).toBe(10);
+    expect((await rsapi(where, 'history', 'diff', '--max-drop', '10')).code).toBe(0);
+  });
+});
+
+describe('the two stores', () => {
+  it.skipIf(pgMissing !== undefined)('give the same output for the same recorded runs (runs, show, diff, trend)', async () => {
+    await resetPostgres(pg!.url);
+    const sqlite = await twoWeeks(join(scratch(), 'history.db'));
+    const postgres = await twoWeeks(pg!.url);
+    expect(postgres).toEqual(sqlite);
+  });
+});
+
+describe('history errors', () => {
+  it('a diff with one run, an unknown run id and a history that does not exist are one-line errors, exit 4', async () => {
+    const where = join(scratch(), 'history.db');
+    const none = await rsapi(where, 'history', 'runs');
+    expect(none.code).toBe(4);
+    expect(none.stderr).toMatch(/^rsapi: no history at .*history\.db yet\n/);
+    expect(existsSync(where)).toBe(false);
+    site.week = 0;
+    expect((await rsapi(where, 'reports', 'list', '--all', '--record')).code).toBe(0);
+    const one = await rsapi(where, 'history', 'diff');
+    expect(one.code).toBe(4);
+    expect(one.stdout).toBe('');
+    expect(one.stderr).toMatch(/^rsapi: fewer than two comparable runs to diff: only one complete run \(1\)/);
+    const unknown = await rsapi(where, 'history', 'show', '99');
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toMatch(/^rsapi: no run 99 in the history\n/);
+    expect((await rsapi(where, 'history', 'diff', '1', '99')).code).toBe(4);
+    expect((await rsapi(where, 'history', 'trend', '--since', 'soon', 'a.example.com')).code).toBe(2);
+  });
+
+  it.skipIf(pgMissing !== undefined)('a refused PostgreSQL password: the reports print, one line says so, exit 11, the password never shown', async () => {
+    const url = new URL(pg!.url);
+    url.password = 'wrong-password-123';
+    const result = await runInProcess({ argv: ['reports', 'list', '--record', '--history', url.href, '--json', '--verbose'], env: env() });
+    expect(result.code).toBe(11);
+    expect(JSON.parse(result.stdout)).toHaveLength(3);
+    expect(result.stderr).toMatch(/rsapi: history: the history database postgres:\/\/rsapi:\*\*\*@127\.0\.0\.1:\d+\/\w+ refused the login/);
+    expect(result.stderr).not.toContain('wrong-password-123');
+    const read = await runInProcess({ argv: ['history', 'runs', '--history', url.href], env: env() });
+    expect(read.code).toBe(11);
+  });
+
+  it('prune keeps the newest runs; export then import moves a history, and a second import adds nothing', async () => {
+    const where = join(scratch(), 'history.db');
+    await twoWeeks(where);
+    const exported = await rsapi(where, 'history', 'export');
+    expect(exported.stdout.trim().split('\n')).toHaveLength(2);
+    const file = join(scratch(), 'export.ndjson');
+    await import('node:fs/promises').then((fs) => fs.writeFile(file, exported.stdout));
+    const other = join(scratch(), 'other.db');
+    const first = await rsapi(other, 'history', 'import', file, '--json');
+    expect(JSON.parse(first.stdout)).toEqual({ imported: 2, already_there: 0 });
+    expect(JSON.parse((await rsapi(other, 'history', 'import', file, '--json')).stdout)).toEqual({ imported: 0, already_there: 2 });
+    expect((await rsapi(other, 'history', 'diff', '--json')).stdout).toBe((await rsapi(where, 'history', 'diff', '--json')).stdout);
+    const pruned = await rsapi(where, 'history', 'prune', '--keep-runs', '1', '--json');
+    expect(JSON.parse(pruned.stdout)).toEqual({ removed_runs: 1, removed_snapshots: 3 });
+    expect(JSON.parse((await rsapi(where, 'history', 'runs', '--json')).stdout).map((r: { id: number }) => r.id)).toEqual([2]);
+  });
+});
+
+describe('--baseline from the history', () => {
+  it('--baseline last compares with the last complete run of the same selection; it records nothing by itself', async () => {
+    const where = join(scratch(), 'history.db');
+    const none = await rsapi(where, 'reports', 'list', '--baseline', 'last', '--json');
+    expect(none.code).toBe(4);
+    expect(none.stdout).toBe('');
+    site.week = 0;
+    expect((await rsapi(where, 'reports', 'list', '--all', '--record')).code).toBe(0);
+    site.week = 1;
+    const requestsBefore = site.server.requests.length;
+    const gated = await rsapi(where, 'reports', 'list', '--baseline', 'last', '--fail-on-new-failures', '--json');
+    expect(gated.code).toBe(10);
+    expect(JSON.parse(gated.stdout)).toHaveLength(3);
+    expect(gated.stderr).toContain('than in run 1 of the history');
+    expect(gated.stderr).toMatch(/new failures: a\.example\.com: .*meta_description/);
+    expect(site.server.requests.length).toBeGreaterThan(requestsBefore);
+    expect(JSON.parse((await rsapi(where, 'history', 'runs', '--json')).stdout)).toHaveLength(1);
+    const other = await rsapi(where, 'reports', 'list', '--project', 'a.example.com', '--baseline', 'last');
+    expect(other.code).toBe(4);
+    expect(other.stderr).toMatch(/^rsapi: --baseline last: no earlier complete run of `reports list` with this selection/);
+    expect((await rsapi(where, 'reports', 'list', '--baseline', 'run:1', '--max-drop', '5')).code).toBe(10);
+    expect((await rsapi(where, 'reports', 'list', '--baseline', 'run:99')).code).toBe(4);
+    expect((await rsapi(where, 'reports', 'list', '--baseline', 'since:soon')).code).toBe(2);
+  });
+});
+
+describe('concurrent writers', () => {
+  it('two processes recording into one SQLite file at once keep every snapshot', async () => {
+    const fixture = await mock({ seed: 150 });
+    const where = join(scratch(), 'history.db');
+    const args = ['reports', 'list', '--all', '--per-page', '10', '--record', '--history', where, '--json'];
+    const results = await Promise.all([runCli(args, { env: fixture.env }), runCli(args, { env: fixture.env })]);
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    const runs = JSON.parse((await rsapi(where, 'history', 'runs', '--json')).stdout);
+    expect(runs.map((run: { reports: number; complete: boolean }) => [run.reports, run.complete])).toEqual([
+      [150, true],
+      [150, true],
+    ]);
+  });
+
+  it('three runs side by side in one process recording into one SQLite file keep every snapshot', async () => {
+    const fixture = await mock({ seed: 150 });
+    const where = join(scratch(), 'history.db');
+    const args = ['reports', 'list', '--all', '--per-page', '10', '--record', '--history', where, '-o', 'ndjson'];
+    const results = await Promise.all([1, 2, 3].map(() => runInProcess({ argv: args, env: fixture.env })));
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    const runs = JSON.parse((await rsapi(where, 'history', 'runs', '--json')).stdout);
+    expect(runs.map((run: { reports: number }) => run.reports)).toEqual([150, 150, 150]);
+  });
+
+  it.skipIf(pgMissing !== undefined)('four shards of one create recording into one PostgreSQL database at once keep every snapshot', async () => {
+    const fixture = await mock({ seed: 0 });
+    const database = pg!;
+    await resetPostgres(database.url);
+    {
+      const urls = Array.from({ length: 16 }, (_, i) => `https://shard-${i}.example.com/`).join('\n');
+      const shard = (i: number) =>
+        runInProcess({
+          argv: ['reports', 'create', '--from-file', '-', '--shard', `${i}/4`, '--record', '--history', database.url, '-o', 'ndjson'],
+          env: fixture.env,
+          stdin: urls,
+        });
+      const results = await Promise.all([1, 2, 3, 4].map(shard));
+      for (const result of results) expect(result.code, result.stderr).toBe(0);
+      const runs = JSON.parse((await runInProcess({ argv: ['history', 'runs', '--history', database.url, '--json'], env: fixture.env })).stdout);
+      expect(runs).toHaveLength(4);
+      expect(runs.map((run: { shard: string }) => run.shard).sort()).toEqual(['1/4', '2/4', '3/4', '4/4']);
+      expect(runs.reduce((sum: number, run: { reports: number }) => sum + run.reports, 0)).toBe(16);
+    }
+  });
+});
+
+/** An empty history in the file's database: the tables dropped, so run ids start at 1 again. */
+async function resetPostgres(url: string): Promise<void> {
+  const { default: pgClient } = await import('pg');
+  const client = new pgClient.Client({ connectionString: url });
+  await client.connect();
+  await client.query('DROP TABLE IF EXISTS history_run_snapshots, history_snapshots, history_runs, history_schema');
+  await client.end();
+}

@@ -1,0 +1,133 @@
+// --record and --history on the commands that read reports (src/cli/reading/recording.ts): what a run records, where,
+// and that a history that cannot be used costs the run only its exit code (11), never its output.
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import { mockPerTest } from '../../helpers/mock.js';
+import { runInProcess } from '../../helpers/run.js';
+import { scratchMaker } from '../../helpers/scratch.js';
+
+const mock = mockPerTest({ flavor: 'phprank', seed: 12 });
+const scratch = scratchMaker('rsapi-record-');
+
+function rows(path: string, sql: string): Record<string, unknown>[] {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    return db.prepare(sql).all() as Record<string, unknown>[];
+  } finally {
+    db.close();
+  }
+}
+
+describe('recording a run', () => {
+  it('reports list --all --record keeps a complete run and one snapshot per report; a second run adds only references', async () => {
+    const { env } = await mock();
+    const path = join(scratch(), 'h.db');
+    for (let i = 0; i < 2; i++) {
+      const result = await runInProcess({ argv: ['reports', 'list', '--all', '--record', '--history', path, '--json'], env });
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toHaveLength(12);
+    }
+    expect(rows(path, 'SELECT command, complete, exit_code, selection FROM history_runs')).toEqual([
+      { command: 'reports list', complete: 1, exit_code: 0, selection: '{"all":true}' },
+      { command: 'reports list', complete: 1, exit_code: 0, selection: '{"all":true}' },
+    ]);
+    expect(rows(path, 'SELECT COUNT(*) AS n FROM history_snapshots')).toEqual([{ n: 12 }]);
+    expect(rows(path, 'SELECT COUNT(*) AS n FROM history_run_snapshots')).toEqual([{ n: 24 }]);
+  });
+
+  it('without --record nothing is recorded; RSAPI_RECORD=1 and `config set record true` record into the default file', async () => {
+    const fixture = await mock();
+    const data = scratch();
+    const env = { ...fixture.env, XDG_DATA_HOME: data };
+    const path = join(data, 'rsapi', 'history.db');
+    expect((await runInProcess({ argv: ['reports', 'show', '1'], env })).code).toBe(0);
+    expect(() => readFileSync(path)).toThrow();
+    expect((await runInProcess({ argv: ['reports', 'show', '1'], env: { ...env, RSAPI_RECORD: '1' } })).code).toBe(0);
+    expect((await runInProcess({ argv: ['config', 'set', 'record', 'true'], env })).code).toBe(0);
+    expect((await runInProcess({ argv: ['reports', 'stats'], env })).code).toBe(0);
+    expect(rows(path, 'SELECT command FROM history_runs ORDER BY id')).toEqual([{ command: 'reports show' }, { command: 'reports stats' }]);
+  });
+
+  it('the CI context of a GitHub Actions job is recorded with the run', async () => {
+    const fixture = await mock();
+    const path = join(scratch(), 'h.db');
+    const env = {
+      ...fixture.env,
+      GITHUB_ACTIONS: 'true',
+      GITHUB_SHA: 'abc123',
+      GITHUB_REF_NAME: 'main',
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_REPOSITORY: 'o/r',
+      GITHUB_RUN_ID: '9',
+    };
+    expect((await runInProcess({ argv: ['reports', 'list', '--record', '--history', path], env })).code).toBe(0);
+    const [run] = rows(path, 'SELECT ci FROM history_runs');
+    expect(JSON.parse(String(run?.ci))).toEqual({ provider: 'github', commit: 'abc123', branch: 'main', job: 'https://github.com/o/r/actions/runs/9' });
+  });
+});
+
+describe('history settings and help', () => {
+  it('config set history keeps a URL whose password config list and get show masked; help exit-codes documents 11', async () => {
+    const { env } = await mock();
+    expect((await runInProcess({ argv: ['config', 'set', 'history', 'postgres://team:t0psecret@db.example.com/seo'], env })).code).toBe(0);
+    const list = await runInProcess({ argv: ['config', 'list', '--json'], env });
+    expect(JSON.parse(list.stdout).history).toBe('postgres://team:***@db.example.com/seo');
+    expect((await runInProcess({ argv: ['config', 'get', 'history'], env })).stdout).not.toContain('t0psecret');
+    expect((await runInProcess({ argv: ['help', 'exit-codes'], env })).stdout).toMatch(/11 {2}the output printed, but the history/);
+  });
+});
+
+describe('a history that cannot be used', () => {
+  const cases = [
+    {
+      name: 'a file that is not SQLite',
+      history: () => {
+        const path = join(scratch(), 'notes.txt');
+        writeFileSync(path, 'my notes, not a database\n');
+        return path;
+      },
+      said: /is not a SQLite file; left untouched/,
+    },
+    { name: 'a malformed URL', history: () => 'postgres://u:s3cretpass@host:notaport/db', said: /is malformed/ },
+    { name: 'a database server that is down', history: () => 'postgres://u:s3cretpass@127.0.0.1:1/db', said: /cannot be reached/ },
+    { name: 'a URL of another database', history: () => 'mysql://u:s3cretpass@127.0.0.1/db', said: /neither a file path nor a postgres/ },
+  ];
+  it.each(cases)('$name: the reports print, one line says why, exit 11, and the password is never shown', async ({ history, said }) => {
+    const { env } = await mock();
+    const where = history();
+    const before = where.includes('://') ? undefined : readFileSync(where);
+    const result = await runInProcess({ argv: ['reports', 'list', '--record', '--history', where, '--json', '--verbose'], env });
+    expect(result.code).toBe(11);
+    expect(JSON.parse(result.stdout)).toHaveLength(10);
+    const lines = result.stderr.split('\n').filter((line) => line.startsWith('rsapi: history:'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(said);
+    expect(result.stderr).not.toContain('s3cretpass');
+    if (before) expect(readFileSync(where).equals(before)).toBe(true);
+  });
+
+  it('a read-only directory: exit 11 after the output', async () => {
+    const { env } = await mock();
+    // Root writes through a directory's mode: for root, sysfs is a directory no one may create a file in.
+    const root = process.getuid?.() === 0;
+    const dir = root ? '/sys' : join(scratch(), 'ro');
+    if (!root) {
+      mkdirSync(dir);
+      chmodSync(dir, 0o500);
+    }
+    const result = await runInProcess({ argv: ['reports', 'list', '--record', '--history', join(dir, 'rsapi-history.db'), '--json'], env });
+    if (!root) chmodSync(dir, 0o700);
+    expect(result.code).toBe(11);
+    expect(JSON.parse(result.stdout)).toHaveLength(10);
+    expect(result.stderr).toMatch(/rsapi: history: the history .* cannot be written/);
+  });
+
+  it('a gate that failed keeps its exit 10 when the history fails too', async () => {
+    const { env } = await mock();
+    const result = await runInProcess({ argv: ['reports', 'list', '--record', '--history', 'postgres://u@127.0.0.1:1/db', '--fail-on', 'good'], env });
+    expect(result.code).toBe(10);
+    expect(result.stderr).toMatch(/rsapi: history: .*cannot be reached/);
+  });
+});

@@ -1,0 +1,39 @@
+// Comparing two runs' snapshots (src/history/diff.ts): checks newly failing and fixed, whether the stored checks line up
+// part by part (compared as text) or come in another order (compared by id); score changes, new and vanished URLs.
+import { describe, expect, it } from 'vitest';
+import { diffSnapshots } from '../../src/history/diff.js';
+import { encodeChecks } from '../../src/history/snapshot.js';
+import type { CheckState, Snapshot } from '../../src/history/types.js';
+
+function snapshot(identity: string, score: number, checks: CheckState[], stored: boolean): Snapshot {
+  const base = { origin: 'o', identity, reportId: identity, project: undefined, score, label: undefined, generatedAt: '2026-01-01', checks };
+  return stored ? { ...base, checksText: encodeChecks(checks) } : base;
+}
+
+const check = (id: string, passed: boolean, hash = '00000000'): CheckState => ({ id, passed, hash });
+
+describe.each([true, false])('diffSnapshots (checks stored as text: %s)', (stored) => {
+  it('names the checks newly failing and fixed, in either order of the checks', () => {
+    const before = [snapshot('a', 90, [check('title', true), check('http2', false), check('odd id+1', true)], stored)];
+    const sameOrder = [snapshot('a', 80, [check('title', false, '11111111'), check('http2', true), check('odd id+1', false)], stored)];
+    const otherOrder = [snapshot('a', 80, [check('odd id+1', false), check('http2', true), check('title', false)], stored)];
+    for (const after of [sameOrder, otherOrder]) {
+      const { changes, compared } = diffSnapshots(before, after);
+      expect(compared).toBe(1);
+      expect(changes).toMatchObject([{ url: 'a', status: 'changed', newFailures: ['odd id+1', 'title'], fixed: ['http2'], scoreChange: -10 }]);
+    }
+  });
+
+  it('lists new and vanished URLs after the changed ones, and leaves out the unchanged', () => {
+    const same = [check('title', true)];
+    const { changes } = diffSnapshots(
+      [snapshot('kept', 50, same, stored), snapshot('gone', 50, same, stored), snapshot('moved', 50, same, stored)],
+      [snapshot('kept', 50, same, stored), snapshot('came', 50, same, stored), snapshot('moved', 55, same, stored)],
+    );
+    expect(changes.map((c) => [c.url, c.status])).toEqual([
+      ['moved', 'changed'],
+      ['came', 'new'],
+      ['gone', 'vanished'],
+    ]);
+  });
+});

@@ -1,0 +1,217 @@
+// The history store (src/history/sql-store.ts) on SQLite and on PostgreSQL alike: runs, snapshots, references, prune,
+// import; and SQLite's file rules (mode 0600, WAL, a file of someone else's or of a newer rsapi left byte-identical).
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HistoryError } from '../../src/history/errors.js';
+import { historyLocation } from '../../src/history/location.js';
+import { openHistory } from '../../src/history/open.js';
+import { snapshotOf } from '../../src/history/snapshot.js';
+import { SCHEMA_VERSION } from '../../src/history/sql.js';
+import type { HistoryStore, NewRun } from '../../src/history/types.js';
+import { postgresUnavailable, startTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { scratchMaker } from '../helpers/scratch.js';
+
+const scratch = scratchMaker('rsapi-history-');
+const ORIGIN = 'http://127.0.0.1:1';
+
+function report(id: number, url: string, generatedAt: string, failing: string[] = [], score = 80) {
+  const results = Object.fromEntries(
+    ['title', 'charset', 'htst', 'http2'].map((check) => [check, { passed: !failing.includes(check), importance: 'high', value: `${check}-value` }]),
+  );
+  return { id, url, project: url.split('/')[0], result: score, generated_at: generatedAt, results };
+}
+
+function newRun(command = 'reports list', selection = '{}'): NewRun {
+  return { started: new Date().toISOString(), command, selection, origin: ORIGIN, shard: undefined, ci: undefined };
+}
+
+async function record(store: HistoryStore, records: ReturnType<typeof report>[], complete = true): Promise<number> {
+  const id = await store.startRun(newRun());
+  await store.addSnapshots(
+    id,
+    records.map((r) => snapshotOf(r, ORIGIN)!),
+  );
+  await store.finishRun(id, { finished: new Date().toISOString(), exitCode: 0, complete });
+  return id;
+}
+
+let pg: TestDatabase | undefined;
+const pgMissing = postgresUnavailable();
+
+beforeAll(async () => {
+  if (pgMissing && process.env.CI) throw new Error(`PostgreSQL tests cannot be skipped under CI: ${pgMissing}`);
+  if (!pgMissing) pg = await startTestDatabase();
+}, 60_000);
+afterAll(async () => {
+  await pg?.close();
+});
+
+const STORES = [
+  { name: 'sqlite', open: () => openHistory(historyLocation(join(scratch(), 'history.db'))) },
+  { name: 'postgres', open: async () => openHistory(historyLocation(pg!.url)), skip: pgMissing !== undefined },
+];
+
+describe.each(STORES)('the history store on $name', ({ open, skip }) => {
+  it.skipIf(skip)('re-reading the same report (origin, id, generated_at) adds only the run reference, not a snapshot', async () => {
+    const store = await open();
+    try {
+      const a = report(1, `a-${Math.random()}.example.com`, '2026-01-01T00:00:00Z');
+      const first = await record(store, [a]);
+      const second = await record(store, [a]);
+      const changed = await record(store, [{ ...a, generated_at: '2026-01-02T00:00:00Z' }]);
+      const [one, two, three] = await Promise.all([first, second, changed].map((id) => store.snapshotsOf(id)));
+      expect(one).toEqual(two);
+      expect(three?.[0]?.generatedAt).toBe('2026-01-02T00:00:00Z');
+      const points = await store.trendOfUrl(a.url, {});
+      expect(points.map((point) => point.run)).toEqual([first, second, changed]);
+      const runs = await store.runs({ completeOnly: true });
+      expect(runs.find((run) => run.id === second)).toMatchObject({ complete: true, reports: 1, exitCode: 0, command: 'reports list' });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(skip)('a run never finished stays incomplete; prune keeps what the kept runs reference', async () => {
+    const store = await open();
+    try {
+      const url = `p-${Math.random()}.example.com`;
+      const old = await record(store, [report(1, url, '2026-01-01T00:00:00Z')]);
+      const unfinished = await store.startRun(newRun());
+      await store.addSnapshots(unfinished, [snapshotOf(report(1, url, '2026-01-02T00:00:00Z'), ORIGIN)!]);
+      expect((await store.run(unfinished))?.complete).toBe(false);
+      const kept = await record(store, [report(1, url, '2026-01-02T00:00:00Z')]);
+      const pruned = await store.prune({ keepRuns: 1 });
+      expect(pruned.runs).toBeGreaterThanOrEqual(2);
+      expect(await store.run(old)).toBeUndefined();
+      expect(await store.snapshotsOf(kept)).toHaveLength(1);
+      expect((await store.trendOfUrl(url, {})).map((point) => point.generatedAt)).toEqual(['2026-01-02T00:00:00Z']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(skip)('an exported run imported again is the same run, not a second one', async () => {
+    const store = await open();
+    try {
+      const id = await record(store, [report(7, `i-${Math.random()}.example.com`, '2026-01-01T00:00:00Z', ['title'])]);
+      const run = (await store.run(id))!;
+      const snapshots = await store.snapshotsOf(id);
+      expect(await store.importRun({ run, snapshots })).toBe(id);
+      expect(snapshots[0]?.checks?.find((check) => check.id === 'title')?.passed).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('the SQLite history file', () => {
+  it('is made with mode 0600, in WAL, at the schema version', async () => {
+    const path = join(scratch(), 'deep', 'history.db');
+    const store = await openHistory(historyLocation(path));
+    await store.close();
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const db = new DatabaseSync(path);
+    expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+    expect(db.prepare('SELECT version FROM history_schema').get()).toEqual({ version: SCHEMA_VERSION });
+    db.close();
+  });
+
+  it('a new snapshot of a 36-check report takes under 2 KB of the file, an unchanged one re-read under 100 bytes', async () => {
+    const path = join(scratch(), 'history.db');
+    const results = Object.fromEntries(
+      Array.from({ length: 36 }, (_, i) => [`check_number_${i}`, { passed: i % 3 !== 0, importance: 'medium', value: 'x'.repeat(500) }]),
+    );
+    const reports = Array.from({ length: 500 }, (_, i) => ({
+      id: 100_000 + i,
+      url: `example.com/some/long/path/to/page-${i}`,
+      result: 71.4,
+      generated_at: '2026-01-01T00:00:00.000000Z',
+      results,
+    }));
+    const size = async (work: (store: HistoryStore) => Promise<unknown>) => {
+      const store = await openHistory(historyLocation(path));
+      await work(store);
+      await store.close();
+      const db = new DatabaseSync(path);
+      db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      db.close();
+      return statSync(path).size;
+    };
+    const empty = await size(async () => {});
+    const once = await size(async (store) => record(store, reports as never));
+    const twice = await size(async (store) => record(store, reports as never));
+    expect((once - empty) / reports.length).toBeLessThan(2048);
+    expect((twice - once) / reports.length).toBeLessThan(100);
+  });
+
+  it('a history of an older schema (0) is migrated in one transaction: a step that fails leaves none of its tables', async () => {
+    const path = join(scratch(), 'history.db');
+    const older = new DatabaseSync(path);
+    // A table in the way of the migration's last step: the steps before it are rolled back with it.
+    older.exec('CREATE TABLE history_schema (version INTEGER NOT NULL); INSERT INTO history_schema VALUES (0); CREATE TABLE history_run_snapshots (x TEXT)');
+    older.close();
+    const error = await openHistory(historyLocation(path)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HistoryError);
+    const after = new DatabaseSync(path);
+    expect(
+      after
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .all()
+        .map((row) => row.name),
+    ).toEqual(['history_run_snapshots', 'history_schema']);
+    expect(after.prepare('SELECT version FROM history_schema').get()).toEqual({ version: 0 });
+    after.exec('DROP TABLE history_run_snapshots');
+    after.close();
+    const store = await openHistory(historyLocation(path));
+    await store.close();
+    const migrated = new DatabaseSync(path);
+    expect(migrated.prepare('SELECT version FROM history_schema').get()).toEqual({ version: SCHEMA_VERSION });
+    migrated.close();
+  });
+
+  const refusals = [
+    { name: 'a file that is not SQLite', content: () => Buffer.from('just some notes\n'.repeat(10)) },
+    {
+      name: "another program's SQLite database",
+      content: (path: string) => {
+        const db = new DatabaseSync(path);
+        db.exec('CREATE TABLE notes (text TEXT)');
+        db.close();
+        return undefined;
+      },
+    },
+    {
+      name: 'a history written by a newer rsapi',
+      content: (path: string) => {
+        const db = new DatabaseSync(path);
+        db.exec(`CREATE TABLE history_schema (version INTEGER NOT NULL); INSERT INTO history_schema VALUES (${SCHEMA_VERSION + 1})`);
+        db.close();
+        return undefined;
+      },
+    },
+  ];
+  it.each(refusals)('$name is refused and left byte-identical', async ({ content }) => {
+    const path = join(scratch(), 'history.db');
+    const made = content(path);
+    if (made) writeFileSync(path, made);
+    const before = readFileSync(path);
+    const error = await openHistory(historyLocation(path)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HistoryError);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('a read-only directory is refused as unwritable', async () => {
+    // Root writes through a directory's mode: for root, sysfs is a directory no one may create a file in.
+    const root = process.getuid?.() === 0;
+    const dir = root ? '/sys' : join(scratch(), 'ro');
+    if (!root) {
+      mkdirSync(dir);
+      chmodSync(dir, 0o500);
+    }
+    const error = await openHistory(historyLocation(join(dir, 'rsapi-history.db'))).catch((e: unknown) => e);
+    if (!root) chmodSync(dir, 0o700);
+    expect((error as HistoryError).problem).toBe('unwritable');
+  });
+});
