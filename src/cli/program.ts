@@ -15,7 +15,8 @@ import { plural } from '../plural.js';
 import type { Terminal } from './terminal/terminal.js';
 import type { ParentCommand } from './runtime/handler.js';
 import type { Invocation } from './runtime/invocation.js';
-import { REPORT_VERBS, TOP_COMMANDS, topCommand, type TopCommand } from './command-index.js';
+import { TOP_COMMANDS, topCommand, type TopCommand } from './command-index.js';
+import { REPORT_VERBS } from './commands/reports/verbs.js';
 
 export { processTerminal } from './terminal/terminal.js';
 export { createInvocation } from './runtime/invocation.js';

@@ -1,7 +1,8 @@
 // The root help's list of commands stands in for their declarations (start-up): it must say what they say.
 import { Command, Help } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
-import { REPORT_VERBS, TOP_COMMANDS } from '../../src/cli/command-index.js';
+import { TOP_COMMANDS } from '../../src/cli/command-index.js';
+import { REPORT_VERBS } from '../../src/cli/commands/reports/verbs.js';
 import type { ParentCommand } from '../../src/cli/runtime/handler.js';
 import { createInvocation } from '../../src/cli/runtime/invocation.js';
 import { testTerminal } from '../helpers/run.js';

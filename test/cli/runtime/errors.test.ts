@@ -7,7 +7,7 @@ const rows: { argv: string[]; stderr: string }[] = [
   { argv: ['reports', 'update', 'abc', '--refresh'], stderr: 'rsapi: "abc" is not a report id (ids look like 42)\n' },
   {
     argv: ['config', 'set', 'outptu', 'json'],
-    stderr: 'rsapi: key must be one of base-url, api-key, timeout, retries, output, not "outptu"; did you mean "output"?\n',
+    stderr: 'rsapi: key must be one of base-url, api-key, timeout, retries, output, record, history, not "outptu"; did you mean "output"?\n',
   },
   { argv: ['reports', 'list', '--result', 'godo'], stderr: 'rsapi: --result must be one of good, decent, bad, not "godo"; did you mean "good"?\n' },
   { argv: ['reports', 'list', '--per-page', '7'], stderr: 'rsapi: --per-page must be one of 10, 25, 50, 100, not "7"\n' },
