@@ -15,7 +15,7 @@ import { CHECK_IDS } from '../../src/api/model/checks.js';
 
 /** A key no answer may show: distinctive, so a leak in any form is found. */
 const KEY = 'mcp-test-key-5f1e9a7c3b2d4e6f';
-const READ_TOOLS = ['list_reports', 'get_report', 'report_stats', 'check_stats', 'list_projects'];
+const READ_TOOLS = ['list_reports', 'get_report', 'report_stats', 'check_stats', 'history_trend', 'history_diff', 'list_projects'];
 const WRITE_TOOLS = ['create_reports', 'refresh_reports', 'delete_reports'];
 
 interface Server {
@@ -92,7 +92,7 @@ describe.each(['seed', 'phprank'] as const)('rsapi mcp against the %s mock', (fl
     await mock?.close();
   });
 
-  it('offers the five read tools, each read-only with a short description, in under 12 KB of tools/list', async () => {
+  it('offers the seven read tools, each read-only with a short description, in under 12 KB of tools/list', async () => {
     const { tools } = await server.client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(READ_TOOLS);
     for (const tool of tools) {
@@ -224,6 +224,54 @@ describe.each(['seed', 'phprank'] as const)('rsapi mcp against the %s mock', (fl
       );
     }
     expect(mock.server.requests.length).toBe(before);
+  });
+});
+
+describe('rsapi mcp over a recorded history (two runs of a drifting phpRank mock)', () => {
+  let mock: MockFixture;
+  let server: Server;
+  const history = tempDir('rsapi-mcp-history-');
+  dirs.push(history);
+  const db = join(history.path, 'history.db');
+  beforeAll(async () => {
+    mock = await startMock({ flavor: 'phprank', apiKey: KEY, rateLimit: 0, drift: 0.2 });
+    const env = { RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: KEY, RSAPI_CONFIG_DIR: join(history.path, 'config'), RSAPI_HISTORY: db };
+    // Two weekly runs: record, re-audit every report of a project (the mock drifts), record again.
+    const project = ['reports', 'list', '--project', 'example.com', '--all', '--record', '-o', 'json'];
+    const first = await runCli(project, { env });
+    expect(first.code, first.stderr).toBe(0);
+    const ids = (JSON.parse(first.stdout) as { id: number }[]).map((report) => String(report.id));
+    for (const id of ids) expect((await runCli(['reports', 'update', id, '--refresh', '-q'], { env })).code).toBe(0);
+    expect((await runCli(project, { env })).code).toBe(0);
+    server = await startServer(mock.server.url, [], { RSAPI_HISTORY: db });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await mock?.close();
+  });
+
+  it("history_diff answers the two runs and per URL what changed (the CLI's document), read-only", async () => {
+    const answer = await server.call('history_diff');
+    expect(answer.isError, answer.text).toBe(false);
+    const diff = answer.value as { from: { id: number }; to: { id: number }; changes: { url: string; new_failures?: unknown; fixed?: unknown }[] };
+    expect([diff.from.id, diff.to.id]).toEqual([1, 2]);
+    expect(diff.changes.length).toBeGreaterThan(0);
+    expect(diff.changes[0]!.url).toMatch(/example\.com/);
+  });
+
+  it('history_trend answers one point per run for a project, and a usage error names its argument', async () => {
+    const trend = await server.call('history_trend', { project: 'example.com' });
+    expect(trend.isError, trend.text).toBe(false);
+    expect((trend.value as { points: { run: number }[] }).points.map((point) => point.run)).toEqual([1, 2]);
+    const wrong = await server.call('history_trend', { project: 'example.com', since: 'soon' });
+    expect(wrong.isError).toBe(true);
+    expect(wrong.text).toMatch(/since/);
+  });
+
+  it("history_diff with an unknown run is a tool error in the CLI's words", async () => {
+    const answer = await server.call('history_diff', { a: '90', b: '91' });
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(/run/);
   });
 });
 

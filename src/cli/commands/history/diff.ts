@@ -20,7 +20,7 @@ import {
   writeDocument,
 } from './shared.js';
 
-function declareDiff(history: ParentCommand) {
+export function declareDiff(history: ParentCommand) {
   const command = history
     .command('diff')
     .description('What changed between two recorded runs: checks newly failing, fixed, scores, new and vanished URLs')

@@ -10,7 +10,7 @@ import { UsageError } from '../../runtime/errors.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import { addHistoryLocationOption, checkDocumentFlags, durationParser, openHistoryOf, sinceOf, writeDocument } from './shared.js';
 
-function declareTrend(history: ParentCommand) {
+export function declareTrend(history: ParentCommand) {
   const command = history
     .command('trend')
     .description("A page's (or a project's) score and failed checks over the recorded runs")
