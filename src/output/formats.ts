@@ -68,8 +68,8 @@ export interface OutputDocument {
   lines?: readonly unknown[];
   /** csv and tsv: named columns and rows of cells (csv's header is the names); without them, the text. */
   rows?: DocumentRows;
-  /** For people: the table format's text (and csv's and tsv's without `rows`). */
-  text(): string | Promise<string>;
+  /** For people: the table format's text (and csv's and tsv's without `rows`), fitted to `width` when given (a terminal). */
+  text(width?: number): string | Promise<string>;
   /** The text is drawn terminal-safe already (colours, service text escaped where it sits): written as it is. */
   drawn?: boolean;
 }
@@ -82,6 +82,8 @@ export interface DocumentRows {
 export interface DocumentOptions {
   /** stdout is a terminal: service text is escaped. */
   terminal?: boolean;
+  /** The terminal's width, for a text that can fit itself to it (undefined: a pipe, or --wide). */
+  width?: number;
 }
 
 export const OUTPUT_FORMAT_REGISTRY = {
@@ -162,7 +164,7 @@ function jsonDocument(json: string, options: DocumentOptions): string {
 }
 
 async function textDocument(document: OutputDocument, options: DocumentOptions): Promise<string> {
-  const shown = await document.text();
+  const shown = await document.text(options.width);
   return options.terminal && !document.drawn ? terminalLines(shown) : shown;
 }
 

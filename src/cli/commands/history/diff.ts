@@ -118,7 +118,7 @@ function diffDocument(diff: RunDiff) {
   }));
   const value = { from: run(diff.from), to: run(diff.to), compared: diff.compared, changes };
   const rows = diff.changes.map((c) => [c.url, c.status, scoreText(c), c.newFailures.join(','), c.fixed.join(',')]);
-  const text = () => {
+  const text = (width?: number) => {
     const head = `runs ${diff.from.id} → ${diff.to.id} (${describeSelection(diff.to.command, diff.to.selection)} on ${diff.to.origin}): ${plural(diff.compared, 'URL')} compared`;
     const counts = {
       failing: diff.changes.reduce((n, c) => n + c.newFailures.length, 0),
@@ -127,7 +127,7 @@ function diffDocument(diff: RunDiff) {
       gone: diff.changes.filter((c) => c.status === 'vanished').length,
     };
     const summary = `${counts.failing} checks newly failing, ${counts.fixed} fixed, ${counts.added} new URLs, ${counts.gone} vanished`;
-    return `${head}\n${summary}\n${rows.length > 0 ? `\n${alignedTable(COLUMNS, rows)}` : ''}`;
+    return `${head}\n${summary}\n${rows.length > 0 ? `\n${alignedTable(COLUMNS, rows, width)}` : ''}`;
   };
   return { value, lines: changes, rows: { columns: COLUMNS, rows }, text };
 }

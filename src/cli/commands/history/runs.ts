@@ -74,6 +74,6 @@ function runsDocument(runs: readonly RunInfo[]) {
     value,
     lines: value,
     rows: { columns: COLUMNS, rows },
-    text: () => (runs.length === 0 ? 'no runs recorded\n' : alignedTable(COLUMNS, rows)),
+    text: (width?: number) => (runs.length === 0 ? 'no runs recorded\n' : alignedTable(COLUMNS, rows, width)),
   };
 }

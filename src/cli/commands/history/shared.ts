@@ -1,5 +1,6 @@
 // What the `history` verbs share: the --history option, opening the history to read it, --since durations, and
 // writing a document through the format registry.
+import { terminalWidth } from '../../terminal/terminal.js';
 import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { renderDocument, type OutputDocument } from '../../../output/index.js';
 import type { CommandContext } from '../../runtime/context.js';
@@ -45,7 +46,8 @@ export function checkDocumentFlags(ctx: CommandContext, verb: string): void {
 }
 
 export async function writeDocument(ctx: CommandContext, document: OutputDocument): Promise<void> {
-  const shown = await renderDocument(ctx.format(), document, { terminal: ctx.io.stdoutIsTTY });
+  const width = ctx.io.stdoutIsTTY && !ctx.globals.wide ? terminalWidth(ctx.io) : undefined;
+  const shown = await renderDocument(ctx.format(), document, { terminal: ctx.io.stdoutIsTTY, width });
   if (shown !== '') ctx.io.stdout.write(shown);
 }
 

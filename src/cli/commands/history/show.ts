@@ -67,5 +67,10 @@ export function snapshotsDocument(snapshots: readonly Snapshot[]) {
       .map((c) => c.id)
       .join(',') ?? '',
   ]);
-  return { value, lines: value, rows: { columns: COLUMNS, rows }, text: () => (rows.length === 0 ? 'no reports in this run\n' : alignedTable(COLUMNS, rows)) };
+  return {
+    value,
+    lines: value,
+    rows: { columns: COLUMNS, rows },
+    text: (width?: number) => (rows.length === 0 ? 'no reports in this run\n' : alignedTable(COLUMNS, rows, width)),
+  };
 }

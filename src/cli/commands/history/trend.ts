@@ -78,7 +78,7 @@ function trendDocument(subject: string, points: readonly TrendPoint[], check: st
     p.failed === undefined ? '' : String(p.failed),
     ...(check ? [p.passed === undefined ? '' : p.passed ? 'passed' : 'failed'] : []),
   ]);
-  const text = () => {
+  const text = (width?: number) => {
     if (points.length === 0) return '';
     const scores = points.map((p) => p.score);
     const failed = points.map((p) => p.failed);
@@ -92,7 +92,7 @@ function trendDocument(subject: string, points: readonly TrendPoint[], check: st
       `failed  ${sparkline(failed)}${ends(failed)}`,
     ];
     if (check) lines.push(`${check}  ${points.map((p) => (p.passed === undefined ? ' ' : p.passed ? '✓' : '✗')).join('')}`);
-    return `${lines.join('\n')}\n\n${alignedTable(columns, rows)}`;
+    return `${lines.join('\n')}\n\n${alignedTable(columns, rows, width)}`;
   };
   return { value, lines: value, rows: { columns, rows }, text };
 }
