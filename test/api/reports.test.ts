@@ -47,7 +47,7 @@ describe('a look-up crowded out by newer reports of the site (a site root matche
   it('a resume whose look-up reaches its page cap without meeting older reports is unsure: unsettled, never sent again', async () => {
     const server = await raw(siteWithManyNewPages(6_000));
     const client = pool.create(server.url, { createTimeoutMs: 100, clock: new FakeClock() });
-    const earlier = { sentAt: Date.now() - 1_000, lastSeenAt: Date.now() - 1_000, timeoutMs: 100 };
+    const earlier = { sentAt: Date.now() - 10_000, lastSeenAt: Date.now() - 10_000, timeoutMs: 100 };
     const error = await rejectionOf(client.reports.createUnlessStored({ url: 'https://example.com/' }, earlier));
     expect(error).toBeInstanceOf(UnsettledCreateError);
     expect((error as Error).message).toMatch(/the look-up read 5000 reports made since it was sent without reaching older ones/);
