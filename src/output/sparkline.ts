@@ -1,4 +1,8 @@
 // A sparkline: a series of numbers as block characters (▁▂▃▄▅▆▇█), for a trend on a terminal; a gap where a value is missing.
+import { fitColumns } from './table/table-fit.js';
+import { fitNotice } from './table/table.js';
+import { displayWidth, fitToWidth } from './table/width.js';
+
 const BLOCKS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
 export function sparkline(values: readonly (number | undefined)[], range?: { min: number; max: number }): string {
@@ -15,34 +19,29 @@ export function sparkline(values: readonly (number | undefined)[], range?: { min
     .join('');
 }
 
-/** Columns aligned with spaces, a header first: the text of a small document table (history runs, trend points). */
+/**
+ * Columns aligned with spaces, a header first: the text of a small document table (history runs, trend points). With
+ * `width` (a terminal) the columns are fitted as a list table's are (fitColumns: the widest give way, cut with `…`,
+ * those that cannot fit left out), and a last line says what was cut or left out.
+ */
 export function alignedTable(columns: readonly string[], rows: readonly (readonly string[])[], width?: number): string {
-  const widths = fittedWidths(
-    columns.map((column, index) => Math.max(column.length, ...rows.map((row) => (row[index] ?? '').length))),
-    width,
-  );
+  const natural = columns.map((column, index) => Math.max(displayWidth(column), ...rows.map((row) => displayWidth(row[index] ?? ''))));
+  const { widths, hidden } = fitColumns(columns, natural, { width, gap: 2, keep: new Set() });
+  const cut = new Set<number>();
   const line = (cells: readonly string[]) =>
     cells
-      .map((cell, index) => cut(cell, widths[index] ?? 0).padEnd(widths[index] ?? 0))
+      .flatMap((cell, index) => {
+        const columnWidth = widths[index];
+        if (columnWidth === undefined) return [];
+        const fitted = fitToWidth(cell, columnWidth);
+        if (fitted.text !== cell) cut.add(index);
+        return [fitted.text + ' '.repeat(columnWidth - fitted.width)];
+      })
       .join('  ')
       .trimEnd();
-  return `${[line(columns), ...rows.map(line)].join('\n')}\n`;
-}
-
-/** Column widths within `width` (two spaces between columns): the widest gives way a character at a time, down to 10. */
-function fittedWidths(natural: readonly number[], width: number | undefined): number[] {
-  const widths = [...natural];
-  if (width === undefined) return widths;
-  const total = () => widths.reduce((sum, w) => sum + w, 0) + 2 * (widths.length - 1);
-  while (total() > width) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if ((widths[widest] ?? 0) <= 10) break;
-    widths[widest] = (widths[widest] ?? 0) - 1;
+  const lines = [line(columns), ...rows.map(line)];
+  if (hidden.length > 0 || cut.size > 0) {
+    lines.push(fitNotice({ hidden: hidden.map((index) => columns[index] ?? ''), cut: [...cut].map((index) => columns[index] ?? '') }).replace(/^rsapi: /, ''));
   }
-  return widths;
-}
-
-/** A cell cut to `width` characters, its end shown as `…` when cut. */
-function cut(cell: string, width: number): string {
-  return cell.length <= width ? cell : `${cell.slice(0, Math.max(0, width - 1))}…`;
+  return `${lines.join('\n')}\n`;
 }
