@@ -351,7 +351,11 @@ export class ReportsApi {
    * time, or by id: not newer than the newest seen before it) or the end; at its page cap it is incomplete. Ctrl-C
    * stops it before its next request.
    */
-  private async searchCreated(url: string, sent: Pick<SentCreate, 'sentAt' | 'newestIdBefore'>, accept: (record: ApiRecord) => boolean) {
+  private async searchCreated(
+    url: string,
+    sent: Pick<SentCreate, 'sentAt' | 'newestIdBefore'>,
+    accept: (record: ApiRecord) => boolean,
+  ): Promise<Search<ApiRecord | undefined>> {
     const wanted = reportIdentity(url);
     const { since } = this.sendWindow(sent);
     const older = (record: ApiRecord) => !createdSince(record, since) || !newerThan(record, sent.newestIdBefore);
@@ -360,11 +364,11 @@ export class ReportsApi {
     const params: ReportListParams = { search: wanted, searchBy: 'url', sortBy: 'id', sort: 'desc', perPage: LOOKUP_PER_PAGE };
     for await (const page of this.pages(params, { all: true, concurrency: 1 })) {
       const found = page.records.find((record) => typeof record.url === 'string' && reportIdentity(record.url) === wanted && !older(record) && accept(record));
-      if (found) return searched(found, true);
-      if (page.records.some(older)) return searched(undefined, true);
-      if (page.page >= LOOKUP_MAX_PAGES && page.nextPage !== undefined) return searched(undefined, false);
+      if (found) return { result: found, complete: true };
+      if (page.records.some(older)) return { result: undefined, complete: true };
+      if (page.page >= LOOKUP_MAX_PAGES && page.nextPage !== undefined) return { result: undefined, complete: false };
     }
-    return searched(undefined, true);
+    return { result: undefined, complete: true };
   }
 
   /** Every report made in the window (newest first, any URL): ids grow with creation order, so it pages down until one is older. */
@@ -501,10 +505,6 @@ function earlierWindowEnd(earlier: EarlierAttempt, createTimeoutMs: number): num
   const timeoutMs = earlier.timeoutMs ?? createTimeoutMs;
   const settleMs = RetryPolicy.settleWindowMs(timeoutMs);
   return Math.max(earlier.lastSeenAt + settleMs, (earlier.lastSentAt ?? earlier.sentAt) + timeoutMs + settleMs);
-}
-
-function searched(found: ApiRecord | undefined, complete: boolean): Search<ApiRecord | undefined> {
-  return { result: found, complete };
 }
 
 /** Whether generated_at differs between two versions of a report; undefined when either has none. */

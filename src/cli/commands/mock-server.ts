@@ -2,7 +2,7 @@
 import { InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { CommandContext } from '../runtime/context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../runtime/handler.js';
-import { integerParser } from '../flags/options.js';
+import { collectValues, integerParser } from '../flags/options.js';
 import { FLAVOR_NAMES } from '../../mock/flavor-names.js';
 import type { MockOptions } from '../../mock/server.js';
 
@@ -58,7 +58,7 @@ function declareMockServer(program: ParentCommand) {
     .option(
       '--unreachable <host>',
       'a host whose pages the service cannot fetch: a create is refused with 422 on url (hosts under .invalid always are; repeatable)',
-      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+      collectValues,
     )
     .option('--drift <r>', "phprank: each re-audit flips about this share of a report's checks (0 to 1), its score following", rate('--drift'));
 }

@@ -34,6 +34,11 @@ export function choiceOption<Usage extends string, T>(flags: Usage, description:
   });
 }
 
+/** A repeatable flag's values, in the order given (commander's collector for `--include a --include b`). */
+export function collectValues(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
 function timeoutParser(value: string): number {
   try {
     return parseSettingValue('timeout', value) as number;

@@ -4,7 +4,7 @@ import { addCiOptions, checkCiFlags, CiReporter } from '../../../report-files/re
 import { describeShare, parseShard, selectShare } from './shard.js';
 import type { CommandContext } from '../../../runtime/context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../../runtime/handler.js';
-import { integerParser, MAX_CONCURRENCY } from '../../../flags/options.js';
+import { collectValues, integerParser, MAX_CONCURRENCY } from '../../../flags/options.js';
 import { addGateOptions } from '../../../flags/verb-options.js';
 import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../../flags/report-flags.js';
 import { claimJournal } from './journal.js';
@@ -45,8 +45,8 @@ function declareCreate(reports: ParentCommand) {
           'refresh re-audits it, skip keeps it as it is',
       ).choices(EXISTING_MODES),
     )
-    .option('--include <glob>', 'send only URLs matching this glob over the stored URL (example.com/blog/**; repeatable)', collect)
-    .option('--exclude <glob>', 'leave out URLs matching this glob (repeatable)', collect)
+    .option('--include <glob>', 'send only URLs matching this glob over the stored URL (example.com/blog/**; repeatable)', collectValues)
+    .option('--exclude <glob>', 'leave out URLs matching this glob (repeatable)', collectValues)
     .option('--max-urls <n>', 'send at most the first N URLs of the input (after --include/--exclude, before --shard)', integerParser('--max-urls', 1));
   return addHistoryOptions(addVerdictOptions(addCiOptions(addGateOptions(addPrivacyOptions(command)))));
 }
@@ -159,11 +159,6 @@ async function createRun(ctx: CommandContext, opts: ReportsCreateOptions, journa
     knownUrls: input.urls,
     existing: opts.existing,
   });
-}
-
-/** A repeatable flag's values, in order. */
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
 }
 
 /**
