@@ -4,6 +4,8 @@ import type { ApiRecord, Page } from '../api/http/decode.js';
 import { PER_PAGE_VALUES, type PerPage } from '../api/list-params.js';
 import { argumentError } from './arguments.js';
 import { fitted } from './results.js';
+import { silenceNotes } from './tools/silences.js';
+import type { ListSilences } from '../api/list-silences.js';
 
 /** Where a list goes on: the filters it was asked with, the page, how many records of it were already answered, the page size. */
 export interface ListPosition<Filters> {
@@ -134,4 +136,21 @@ export function sliceAnswer<Filters>(
 function advance(position: { page: number; skip: number; perPage: number }, kept: number): { page: number; skip: number } {
   const offset = (position.page - 1) * position.perPage + position.skip + kept;
   return { page: Math.floor(offset / position.perPage) + 1, skip: offset % position.perPage };
+}
+
+/**
+ * A list tool's answer: `limit` rows from `position` on, read with `pages`, each record shown as `row`, and what the
+ * service ignored (its `silences`) said once.
+ */
+export async function listAnswer<Filters>(
+  tool: string,
+  noun: string,
+  position: ListPosition<Filters>,
+  limit: number,
+  pages: (startPage: number) => AsyncGenerator<Page>,
+  silences: ListSilences,
+  row: (record: ApiRecord) => unknown,
+): Promise<{ value: unknown }> {
+  const slice = await readSlice(pages, position, limit, (record) => silences.see(record));
+  return { value: sliceAnswer(tool, noun, position, slice, slice.records.map(row), silenceNotes(silences, 'rows as received')) };
 }

@@ -7,9 +7,8 @@ import { projectAverage } from '../../api/model/project-model.js';
 import { declareList } from '../../cli/commands/projects/list.js';
 import { integerArg, optionArg, stringArg } from '../arguments.js';
 import { declared, flagOf } from '../declarations.js';
-import { readSlice, sliceAnswer, startingPosition } from '../paged.js';
+import { listAnswer, startingPosition } from '../paged.js';
 import { defineTool } from '../tool.js';
-import { silenceNotes } from './silences.js';
 
 const NAME = 'list_projects';
 const list = declared(declareList);
@@ -45,13 +44,14 @@ export const listProjects = defineTool({
     const params: ProjectListParams = { ...position.filters, perPage: position.perPage };
     const silences = projectListSilences(params);
     const client = call.ctx.client();
-    const slice = await readSlice(
-      (startPage) => client.projects.pages(params, { startPage, all: true, concurrency: 1 }),
+    return listAnswer(
+      NAME,
+      'projects',
       position,
       limit,
-      (record) => silences.see(record),
+      (startPage) => client.projects.pages(params, { startPage, all: true, concurrency: 1 }),
+      silences,
+      projectRow,
     );
-    const notes = silenceNotes(silences, 'rows as received');
-    return { value: sliceAnswer(NAME, 'projects', position, slice, slice.records.map(projectRow), notes) };
   },
 });

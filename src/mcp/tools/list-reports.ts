@@ -4,10 +4,9 @@ import { REPORT_SORT_FIELDS, RESULTS, SORT_DIRECTIONS, type ReportListParams } f
 import { declareList } from '../../cli/commands/reports/list.js';
 import { integerArg, optionArg, stringArg } from '../arguments.js';
 import { declared, flagOf } from '../declarations.js';
-import { readSlice, sliceAnswer, startingPosition } from '../paged.js';
+import { listAnswer, startingPosition } from '../paged.js';
 import { reportRow } from '../report-rows.js';
 import { defineTool } from '../tool.js';
-import { silenceNotes } from './silences.js';
 
 const NAME = 'list_reports';
 const list = declared(declareList);
@@ -37,13 +36,14 @@ export const listReports = defineTool({
     const params: ReportListParams = { ...position.filters, perPage: position.perPage };
     const silences = reportListSilences(params);
     const client = call.ctx.client();
-    const slice = await readSlice(
-      (startPage) => client.reports.pages(params, { startPage, all: true, concurrency: 1 }),
+    return listAnswer(
+      NAME,
+      'reports',
       position,
       limit,
-      (record) => silences.see(record),
+      (startPage) => client.reports.pages(params, { startPage, all: true, concurrency: 1 }),
+      silences,
+      reportRow,
     );
-    const notes = silenceNotes(silences, 'rows as received');
-    return { value: sliceAnswer(NAME, 'reports', position, slice, slice.records.map(reportRow), notes) };
   },
 });
