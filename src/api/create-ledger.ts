@@ -18,6 +18,8 @@ export class CreateLedger {
   private readonly takenBy = new Map<string, string>();
   /** Identity -> state, for every URL of the input (other shares' included). */
   private readonly states = new Map<string, UrlState>();
+  /** Identity -> its project, worked out once (mayEliminate reads it for every URL at each look-up). */
+  private readonly projects = new Map<string, string>();
   private newest: number | undefined;
 
   /**
@@ -25,15 +27,20 @@ export class CreateLedger {
    * reports earlier runs created (their URLs are settled).
    */
   constructor(urls: Iterable<string> = [], taken: Iterable<{ url: string; id: unknown }> = []) {
-    for (const url of urls) this.states.set(reportIdentity(url), 'pending');
+    for (const url of urls) this.setState(reportIdentity(url), 'pending');
     for (const { url, id } of taken) this.take(url, { id });
+  }
+
+  private setState(identity: string, state: UrlState): void {
+    if (!this.projects.has(identity)) this.projects.set(identity, reportProject(identity));
+    this.states.set(identity, state);
   }
 
   /** The URLs this run will send: waiting until sent, except those an earlier run left in doubt (`inDoubt`, identities). */
   willSend(urls: Iterable<string>, inDoubt: { has(identity: string): boolean } = new Set()): void {
     for (const url of urls) {
       const identity = reportIdentity(url);
-      if (this.states.get(identity) !== 'settled') this.states.set(identity, inDoubt.has(identity) ? 'pending' : 'waiting');
+      if (this.states.get(identity) !== 'settled') this.setState(identity, inDoubt.has(identity) ? 'pending' : 'waiting');
     }
   }
 
@@ -52,12 +59,12 @@ export class CreateLedger {
   /** The URL's create goes out: its report may appear from now on. */
   sending(url: string): void {
     const identity = reportIdentity(url);
-    if (this.states.get(identity) !== 'settled') this.states.set(identity, 'pending');
+    if (this.states.get(identity) !== 'settled') this.setState(identity, 'pending');
   }
 
   /** The URL's create surely stored nothing (refused, or proved absent): it is settled without a report. */
   settle(url: string): void {
-    this.states.set(reportIdentity(url), 'settled');
+    this.setState(reportIdentity(url), 'settled');
   }
 
   /** The report is `url`'s: no other URL of the run may take it. */
@@ -82,7 +89,7 @@ export class CreateLedger {
     const own = reportIdentity(url);
     const project = reportProject(url);
     for (const [identity, state] of this.states) {
-      if (identity !== own && state === 'pending' && reportProject(identity) === project) return false;
+      if (identity !== own && state === 'pending' && this.projects.get(identity) === project) return false;
     }
     return true;
   }
