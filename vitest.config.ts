@@ -6,6 +6,8 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 // Files that replace a module with vi.mock need a module registry of their own; every other file shares its worker's
 // (src/ keeps no module state, test/cli/no-module-state.test.ts checks it), which saves loading src/ once per file.
 const MOCKS_MODULES = ['test/config/write.test.ts', 'test/output/table/colors.test.ts'];
+/** Tests that time something against a wall-clock budget: run alone, after the rest of the suite. */
+const TIMED = 'test/**/*.timed.test.ts';
 
 export default defineConfig({
   define: { __RSAPI_VERSION__: JSON.stringify(pkg.version) },
@@ -23,8 +25,10 @@ export default defineConfig({
     // run skips ~7 s of transform CPU. The version is in the path because `define` above is not in vitest's cache key.
     experimental: { fsModuleCache: true, fsModuleCachePath: `node_modules/.experimental-vitest-cache/${pkg.version}` },
     projects: [
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: MOCKS_MODULES, isolate: false } },
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...MOCKS_MODULES, TIMED], isolate: false } },
       { extends: true, test: { name: 'isolated', include: MOCKS_MODULES } },
+      // Budgets of wall time (the HTML report opening within 1 s): after the rest, one file at a time, on a quiet machine.
+      { extends: true, test: { name: 'timed', include: [TIMED], maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },
 });

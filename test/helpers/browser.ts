@@ -1,6 +1,7 @@
 // Headless Chromium for the tests of the HTML report: Debian's system browser driven by playwright-core.
 // In CI (CI set) a missing browser fails the file; on a developer's machine without one, its tests are skipped, saying why.
 import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
 /** The little of playwright-core's API these tests use (typed here: the package is loaded only when present). */
 export interface Browser {
@@ -91,4 +92,40 @@ export async function launchChromium(): Promise<Browser> {
   const playwright = await loadPlaywright();
   if (!playwright) throw new Error('playwright-core is not installed');
   return playwright.chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+}
+
+/** A report opened in a context of its own, with what the page did while it opened. */
+export interface Opened {
+  page: Page;
+  context: BrowserContext;
+  /** Every request the page made or tried, the file itself included. */
+  requests: string[];
+  dialogs: string[];
+  errors: string[];
+}
+
+/** Opens a report file in a new context, every request other than the file itself aborted and recorded. */
+export async function openReport(browser: Browser, file: string, options: { colorScheme?: 'light' | 'dark' } = {}): Promise<Opened> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'light', reducedMotion: 'reduce' });
+  const fileUrl = pathToFileURL(file).href;
+  const requests: string[] = [];
+  await context.route('**/*', async (route) => {
+    if (route.request().url() === fileUrl) await route.continue();
+    else await route.abort();
+  });
+  const page = await context.newPage();
+  const dialogs: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (request) => void requests.push(request.url()));
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.on('pageerror', (error) => void errors.push(error.message));
+  page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+  await page.goto(fileUrl, { waitUntil: 'load' });
+  // The page's script marks the document once the table is built. (waitForFunction would evaluate a string in the
+  // page, which the page's Content-Security-Policy rightly refuses.)
+  await page.waitForSelector('html.scripted', { state: 'attached' });
+  return { page, context, requests, dialogs, errors };
 }
