@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { HistoryNotFoundError } from '../../history/errors.js';
 import type { HistoryStore, RunInfo } from '../../history/types.js';
 import type { Baseline, HistoryBaselineSpec } from '../report-files/baseline.js';
+import type { PageHistory } from '../report-files/page-history.js';
 import type { CiReporter } from '../report-files/reporter.js';
 
 export function addHistoryOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
@@ -55,6 +56,7 @@ export async function startRecording(
 ): Promise<void> {
   // The baseline is the last run before this one: read before this one is recorded.
   if (ci?.historyBaseline) ci.useBaseline(await historyBaseline(ctx, flags, ci.historyBaseline, run));
+  if (ci?.writesPage) ci.pageHistory = () => pageHistory(ctx, flags, run);
   if (!recordingAsked(ctx, flags)) return;
   const [{ RunRecorder }, { openHistory }, { ciContextOf }] = await Promise.all([
     import('../../history/recorder.js'),
@@ -112,6 +114,26 @@ export async function openExistingHistory(ctx: CommandContext, flags: HistoryFla
   }
   const { openHistory } = await import('../../history/open.js');
   return openHistory(location);
+}
+
+/**
+ * The earlier runs of this command and selection that --html shows, read when the page is written (this run, not yet
+ * complete, is not among them). No history (a SQLite file not there): none, and no file made.
+ */
+async function pageHistory(
+  ctx: CommandContext,
+  flags: HistoryFlags,
+  run: { command: string; selection: Record<string, unknown> },
+): Promise<PageHistory | undefined> {
+  const location = resolveHistoryLocation(ctx, flags);
+  if (location.kind === 'sqlite' && !existsSync(location.path)) return undefined;
+  const [{ openHistory }, { readPageHistory }] = await Promise.all([import('../../history/open.js'), import('../report-files/page-history.js')]);
+  const store = await openHistory(location);
+  try {
+    return await readPageHistory(store, { command: run.command, selection: selectionKey(run.selection), origin: serviceOrigin(ctx) });
+  } finally {
+    await store.close();
+  }
 }
 
 /**

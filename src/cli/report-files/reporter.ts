@@ -14,6 +14,7 @@ import { checkRunFiles, type RunFile } from '../runtime/run-files.js';
 import type { CheckStats } from '../../output/stats/check-stats.js';
 import type { CiCase, CiRun, RunDescription } from './run-record.js';
 import type { SelectedShare } from '../commands/reports/create/shard.js';
+import type { PageHistory } from './page-history.js';
 
 export function addCiOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
   const withJunit = command.option('--junit <path>', 'write a JUnit XML file: one test case per report, failed when it fails a gate');
@@ -96,6 +97,8 @@ export class CiReporter {
   share?: SelectedShare;
   /** Bulk create: cases finish in any order; the files list them in input order. */
   inputOrder?: readonly string[];
+  /** Set by startRecording (recording.ts) when the run writes --html: the earlier runs of the history the page shows. */
+  pageHistory?: () => Promise<PageHistory | undefined>;
 
   private constructor(
     private readonly command: string,
@@ -104,6 +107,11 @@ export class CiReporter {
     /** `--baseline last|run:ID|since:D`: read from the history once the run's selection is known (useBaseline). */
     readonly historyBaseline: HistoryBaselineSpec | undefined,
   ) {}
+
+  /** Whether the run writes an HTML page, which shows the history when there is one. */
+  get writesPage(): boolean {
+    return this.flags.html !== undefined;
+  }
 
   /** The baseline read from the history (--baseline last, run:ID, since:D), before any request. */
   useBaseline(baseline: Baseline): void {
@@ -177,11 +185,19 @@ export class CiReporter {
       gate: { active: gate.active, failed: gate.failed, verdict: gate.verdict().replace(/^rsapi: /, '') },
       ran: this.describeRun(ctx),
     };
+    const records = this.cases.flatMap((c) => (c.kind === 'report' ? [c.record] : []));
+    // A URL of this run not created (an error) or not sent (journal, Ctrl-C) is listed as such, not as vanished.
+    const unjudged = new Set(this.cases.flatMap((c) => (c.kind === 'report' ? [] : [reportIdentity(c.url)])));
+    const inScope = (url: string) => !unjudged.has(reportIdentity(url)) && (this.share?.contains(url) ?? true);
+    if (this.flags.html !== undefined && this.pageHistory) {
+      const history = await this.pageHistory().catch((error: unknown) => {
+        ctx.note(`rsapi: history: ${error instanceof Error ? error.message : String(error)}; the HTML page shows no history`);
+        return undefined;
+      });
+      // Without --baseline, the page lists what changed since the last run; it judges nothing.
+      if (history) run.history = { ...history, sinceLast: this.baseline ? undefined : compareWithBaseline(history.last, records, { inScope }) };
+    }
     if (this.baseline) {
-      const records = this.cases.flatMap((c) => (c.kind === 'report' ? [c.record] : []));
-      // A URL of this run not created (an error) or not sent (journal, Ctrl-C) is listed as such, not as vanished.
-      const unjudged = new Set(this.cases.flatMap((c) => (c.kind === 'report' ? [] : [reportIdentity(c.url)])));
-      const inScope = (url: string) => !unjudged.has(reportIdentity(url)) && (this.share?.contains(url) ?? true);
       run.baseline = compareWithBaseline(this.baseline, records, { maxDrop: this.flags.maxDrop, inScope, failOnNewFailures: this.flags.failOnNewFailures });
       // Only the newest report of a URL is compared; older ones in a list keep their own standing.
       const byRecord = new Map(run.baseline.regressions.map((regression) => [regression.now.record, regression]));

@@ -3,6 +3,7 @@ import type { ApiRecord } from '../../api/http/decode.js';
 import { describeChange, type BaselineComparison, type Regression } from './baseline.js';
 import { describeChecks, type CheckChange } from './check-changes.js';
 import type { ShareInfo } from '../commands/reports/create/shard.js';
+import type { PageHistory } from './page-history.js';
 
 /** A report the run read or created. */
 export interface ReportCase {
@@ -68,6 +69,11 @@ export interface CiRun {
   gate: GateOutcome;
   baseline?: BaselineComparison;
   ran?: RunDescription;
+  /**
+   * --html with a history: the earlier runs the page shows, and (without --baseline) this run compared with the last
+   * of them, listed on the page and never a gate.
+   */
+  history?: PageHistory & { sinceLast?: BaselineComparison };
 }
 
 export function projectOf(record: ApiRecord): string | undefined {

@@ -71,7 +71,7 @@ export async function reportsStatsRun(ctx: CommandContext, opts: ReportsStatsOpt
   });
   const params = { ...filterParams(opts), perPage: 100 } as const;
   const gate = { assertions, allowEmpty: opts.allowEmpty, codequality: opts.codequality, selection: { project: opts.project, search: opts.search } };
-  await startRecording(ctx, opts, { command: 'reports stats', selection: { ...filterParams(opts) } });
+  await startRecording(ctx, opts, { command: 'reports stats', selection: { ...filterParams(opts) } }, ci);
   const reader = new PageReader(ctx, 'report', { ci, gate, silences: reportListSilences(params) });
   await reader.read(ctx.client().reports.pages(params, { all: true }), {
     record: (record) => collector.add(record),

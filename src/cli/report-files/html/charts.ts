@@ -86,3 +86,26 @@ export function percent(part: number, whole: number): string {
   const value = (part / whole) * 100;
   return `${value >= 10 || value === 0 ? Math.round(value) : Math.round(value * 10) / 10}%`;
 }
+
+/** A sparkline's size in the page's pixels; the table's script draws the URLs' alike (script.ts). */
+export const SPARK = { width: 96, height: 24, pad: 3 } as const;
+
+/**
+ * Scores over runs, oldest first, as a line on the 0-100 scale (a gap where a run has none) with the last point marked.
+ * An image named by `label`; the numbers are on the page as text too.
+ */
+export function sparklineSvg(values: readonly (number | null)[], label: string): Markup {
+  const { width, height, pad } = SPARK;
+  const step = values.length > 1 ? (width - 2 * pad) / (values.length - 1) : 0;
+  const y = (score: number) => (pad + (1 - Math.min(100, Math.max(0, score)) / 100) * (height - 2 * pad)).toFixed(1);
+  const runs: string[][] = [[]];
+  values.forEach((value, index) => {
+    if (value === null) runs.push([]);
+    else runs.at(-1)!.push(`${(pad + index * step).toFixed(1)},${y(value)}`);
+  });
+  const lines = runs.filter((points) => points.length > 1).map((points) => html`<polyline points="${points.join(' ')}"></polyline>`);
+  const lastIndex = values.length - 1;
+  const last = values[lastIndex];
+  const dot = last === null || last === undefined ? '' : html`<circle cx="${(pad + lastIndex * step).toFixed(1)}" cy="${y(last)}" r="2.5"></circle>`;
+  return html`<svg class="spark" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${label}">${lines}${dot}</svg>`;
+}

@@ -12,9 +12,11 @@ import { HTML_BUCKETS, htmlBucketOf } from './charts.js';
 import { displayUrl, pageHref } from './markup.js';
 import { checkStatsOf } from '../run-checks.js';
 import { caseFailures, projectOf, type CiRun, type ErrorCase, type ReportCase, type SkippedCase } from '../run-record.js';
+import type { HistoryRun, PageHistory } from '../page-history.js';
+import { reportIdentity } from '../../../api/model/report-url.js';
 
 /** How many lowest scores, regressions (and check changes), URLs, projects and checks are listed before the rest is cut or folded. */
-export const HTML_LIMITS = { lowest: 10, regressions: 100, urls: 200, projects: 100, checks: 12 } as const;
+export const HTML_LIMITS = { lowest: 10, regressions: 100, urls: 200, projects: 100, checks: 12, trendProjects: 8 } as const;
 
 /** A report as the summaries show it. */
 export interface ReportView {
@@ -48,6 +50,8 @@ export interface RegressionView {
 
 export interface BaselineView {
   comparison: BaselineComparison;
+  /** Set when it compares with the last run of the history, for the page only (no --baseline given). */
+  sinceLast?: HistoryRun;
   regressions: RegressionView[];
   /** Per URL, the names of the checks that passed in the baseline and fail now, and of those fixed since. */
   checkChanges: { url: string; newFailures: string[]; fixed: string[] }[];
@@ -66,6 +70,16 @@ export interface HtmlModel {
   /** Undefined when no report carries per-check results; `failed`: the checks some report fails, most failed first. */
   checks: { reports: number; failed: CheckCount[] } | undefined;
   baseline: BaselineView | undefined;
+  /** Undefined without a history, or when it holds no earlier run like this one. */
+  history: HistoryView | undefined;
+}
+
+/** The earlier runs of the history the page shows, and this one. */
+export interface HistoryView {
+  /** When each earlier run started (ms), oldest first; this run is after them. */
+  runs: number[];
+  /** This run's projects, most reports first (the first HTML_LIMITS.trendProjects): average score per run, then now. */
+  projects: { name: string; averages: (number | null)[] }[];
 }
 
 /** `checks`: the run's per-check counts. */
@@ -73,6 +87,7 @@ export function buildModel(run: CiRun, checks: CheckStats = checkStatsOf(run)): 
   const reportCases = run.cases.filter((c): c is ReportCase => c.kind === 'report');
   const reports = reportCases.map((c) => ({ ...viewOf(c.record, c.url), failures: caseFailures(c, run), record: c.record }));
   const scored = reports.flatMap((r) => (r.score === undefined ? [] : [r.score]));
+  const projects = projectFigures(reports);
   return {
     reports,
     counts: countResults(reports),
@@ -80,13 +95,33 @@ export function buildModel(run: CiRun, checks: CheckStats = checkStatsOf(run)): 
     skipped: run.cases.filter((c): c is SkippedCase => c.kind === 'skipped'),
     histogram: histogramOf(scored),
     scores: { count: scored.length, mean: mean(scored), median: median(scored) },
-    projects: projectFigures(reports),
+    projects,
     lowest: reports
       .filter((r) => r.score !== undefined)
       .sort((a, b) => a.score! - b.score! || compareText(a.url, b.url))
       .slice(0, HTML_LIMITS.lowest),
     checks: checkFigures(checks),
-    baseline: run.baseline ? baselineView(run.baseline) : undefined,
+    baseline: run.baseline ? baselineView(run.baseline) : sinceLastView(run),
+    history: historyView(run, projects),
+  };
+}
+
+function sinceLastView(run: CiRun): BaselineView | undefined {
+  const history = run.history;
+  if (!history?.sinceLast) return undefined;
+  return { ...baselineView(history.sinceLast), sinceLast: history.runs.at(-1) };
+}
+
+function historyView(run: CiRun, projects: ProjectFigures[]): HistoryView | undefined {
+  const history = run.history;
+  if (!history) return undefined;
+  const tenth = (value: number | null | undefined) => (value === null || value === undefined ? null : Math.round(value * 10) / 10);
+  return {
+    runs: history.runs.map((earlier) => Date.parse(earlier.started)),
+    projects: projects.slice(0, HTML_LIMITS.trendProjects).map((project) => ({
+      name: project.name,
+      averages: [...(history.projects.get(project.name) ?? history.runs.map(() => null)), project.average ?? null].map(tenth),
+    })),
   };
 }
 
@@ -167,9 +202,13 @@ function compareText(a: string, b: string): number {
  * One table row as the page's script reads it, kept small for 10,000 reports:
  * [id, url shown, link (0: none, 1: the URL itself, or the href), project index, result index (-1: none), score,
  * generated ms, failing (1: it fails the run), why (indexes into `texts`), the failed checks (per check: its index into
- * `checks`, the value's and the errors' indexes into `texts`; 0: no per-check results), checks passed, checks in all].
+ * `checks`, the value's and the errors' indexes into `texts`; 0: no per-check results), checks passed, checks in all,
+ * and with a history its trend].
  */
-export type RowData = [string, string, 0 | 1 | string, number, number, number | null, number | null, 0 | 1, number[], number[] | 0, number, number];
+export type RowData = [string, string, 0 | 1 | string, number, number, number | null, number | null, 0 | 1, number[], number[] | 0, number, number, Trend?];
+
+/** A row's scores in the history's earlier runs, oldest first, then now (whole points; null: none then); 0: no earlier one. */
+export type Trend = (number | null)[] | 0;
 
 export interface TableData {
   projects: string[];
@@ -180,11 +219,13 @@ export interface TableData {
   texts: string[];
   /** The service's origin: the id links to `{service}/reports/{id}`, the report's page there. */
   service?: string;
+  /** With a history: how many earlier runs each row's trend spans (the table gets a trend column). */
+  trendRuns?: number;
   rows: RowData[];
 }
 
 /** Every report for the page's table: text shown with its invisible characters escaped, as the rest of the page. */
-export function tableData(reports: ReportView[], service?: string): TableData {
+export function tableData(reports: ReportView[], service?: string, history?: PageHistory): TableData {
   const projects: string[] = [];
   const projectIndex = new Map<string, number>();
   const checks: TableData['checks'] = [];
@@ -219,7 +260,7 @@ export function tableData(reports: ReportView[], service?: string): TableData {
           ]);
     const passed = outcomes?.filter((check) => check.passed).length ?? 0;
     const why = report.failures.map((failure) => text(shown(failure)));
-    return [
+    const row: RowData = [
       shown(report.id),
       urlText,
       link,
@@ -233,6 +274,16 @@ export function tableData(reports: ReportView[], service?: string): TableData {
       passed,
       outcomes?.length ?? 0,
     ];
+    if (history) row.push(trendOf(history, report));
+    return row;
   });
-  return { projects, results: RESULTS, checks, texts, ...(service === undefined ? {} : { service }), rows };
+  const trend = history === undefined ? {} : { trendRuns: history.runs.length };
+  return { projects, results: RESULTS, checks, texts, ...(service === undefined ? {} : { service }), ...trend, rows };
+}
+
+function trendOf(history: PageHistory, report: ReportView): Trend {
+  const earlier = history.scores.get(reportIdentity(report.url));
+  if (!earlier || earlier.every((score) => score === null)) return 0;
+  const whole = (score: number | null | undefined) => (score === null || score === undefined ? null : Math.round(score));
+  return [...earlier, report.score].map(whole);
 }

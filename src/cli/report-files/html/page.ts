@@ -5,7 +5,7 @@ import { plural } from '../../../plural.js';
 import { VERSION } from '../../../version.js';
 import { cappedLines } from '../../../output/capped-list.js';
 import type { CheckCount, CheckStats } from '../../../output/stats/check-stats.js';
-import { BUCKET_NAMES, histogramSvg, percent, resultShareSvg } from './charts.js';
+import { BUCKET_NAMES, histogramSvg, percent, resultShareSvg, sparklineSvg } from './charts.js';
 import { html, jsonForScript, Markup, pageLink } from './markup.js';
 import { buildModel, HTML_LIMITS, tableData, type BaselineView, type HtmlModel, type RegressionView, type ReportView } from './model.js';
 import { reportPageScript } from './script.js';
@@ -44,13 +44,14 @@ ${scoresSection(model)}
 ${lowestSection(model)}
 </div>
 ${projectsSection(model)}
+${historySection(model)}
 ${baselineSection(model)}
 ${checksSection(model)}
 ${notCreatedSection(model)}
-${tableSection(model, run.ran?.service !== undefined)}
+${tableSection(model, run.ran?.service !== undefined, run.history !== undefined)}
 <footer><p>Written by rsapi ${VERSION}. This file is whole: it loads nothing from the network. Times are shown in your time zone; hover for UTC.</p></footer>
 </main>
-<script type="application/json" id="rsapi-data">${raw(jsonForScript(tableData(model.reports, run.ran?.service)))}</script>
+<script type="application/json" id="rsapi-data">${raw(jsonForScript(tableData(model.reports, run.ran?.service, run.history)))}</script>
 <script>${raw(script)}</script>
 </body>
 </html>
@@ -168,6 +169,47 @@ ${tableHead(['project', 'reports', 'average score', 'share bad'], ['reports', 'a
 </section>`;
 }
 
+/** The projects' average scores over the history's earlier runs and this one: a line each, and the numbers. */
+function historySection(model: HtmlModel): Markup {
+  const history = model.history;
+  if (!history || history.projects.length === 0) return html``;
+  const runs = history.runs.length;
+  const shown = (value: number | null | undefined) => (value === null || value === undefined ? '–' : formatScore(value));
+  const row = (project: HtmlModel['projects'][number] & { averages: (number | null)[] }) => {
+    const name = project.name === '' ? html`<span class="note">(none)</span>` : project.name;
+    const values = project.averages.map(shown).join(', ');
+    const first = project.averages.find((value) => value !== null);
+    const now = project.averages.at(-1);
+    const change = first === undefined || first === null || now === null || now === undefined ? '–' : signed(now - first);
+    const label = `Average score of ${project.name || 'no project'} over ${plural(runs, 'earlier run')} and now: ${values}`;
+    return html`<tr><th scope="row">${name}</th><td>${sparklineSvg(project.averages, label)}</td><td class="num">${shown(first)}</td><td class="num">${shown(now)}</td><td class="num">${change}</td></tr>`;
+  };
+  const projects = history.projects.map((project) => ({ ...model.projects.find((p) => p.name === project.name)!, averages: project.averages }));
+  const when = [...history.runs.map((ms) => timeOf(ms)), html`now`];
+  const numbers = html`<details><summary>The numbers</summary><div class="table-wrap"><table class="compact"><caption>Average score per run, oldest first</caption>
+<thead><tr><th scope="col">run started</th>${projects.map((project) => html`<th scope="col" class="num">${project.name || '(none)'}</th>`)}</tr></thead>
+<tbody>${when.map(
+    (started, index) =>
+      html`<tr><th scope="row">${started}</th>${projects.map((project) => html`<td class="num">${shown(project.averages[index])}</td>`)}</tr>`,
+  )}</tbody></table></div></details>`;
+  const caption = `Average score per project over the last ${plural(runs, 'run')} of this command with this selection (the history), and now${
+    model.projects.length > projects.length ? `; the ${projects.length} projects with most reports` : ''
+  }`;
+  return html`<section aria-labelledby="history-title">
+<h2 id="history-title">Over time</h2>
+<div class="table-wrap"><table><caption>${caption}</caption>
+${tableHead(['project', 'trend', 'first', 'now', 'change'], ['first', 'now', 'change'])}
+<tbody>${projects.map(row)}</tbody></table></div>
+${numbers}
+</section>`;
+}
+
+/** `+4.5`, `−3`, `0`: a change in points. */
+function signed(points: number): string {
+  const rounded = Math.round(points * 10) / 10;
+  return rounded > 0 ? `+${formatScore(rounded)}` : rounded < 0 ? `−${formatScore(-rounded)}` : '0';
+}
+
 /** A small bar beside a number; decorative (the number is the text), so hidden from screen readers. */
 function meter(fraction: number, className = ''): Markup {
   const width = Math.round(Math.min(1, Math.max(0, fraction)) * 100);
@@ -199,9 +241,15 @@ function baselineSection(model: HtmlModel): Markup {
   const others = `${comparison.newUrls.length} new, ${comparison.vanished.length} vanished (listed, not failed)`;
   const row = (r: RegressionView) =>
     html`<tr><td class="url">${pageLink(r.url)}</td><td>${standing(r.before)}</td><td>${standing(r.now)}</td><td>${r.changes.join(', ')}</td></tr>`;
+  const since = view.sinceLast ? 'the last run' : 'the baseline';
+  const compared = view.sinceLast
+    ? html`<p>Compared with run ${view.sinceLast.id} of the history (started ${timeOf(Date.parse(view.sinceLast.started))}), the last complete run of this command with this selection (listed, not judged: <code>--baseline last</code> makes it a gate): ${regressed}; ${others}.</p>`
+    : html`<p>Compared with <code>${comparison.path}</code> (${rule}): ${regressed}; ${others}.</p>`;
+  // New failures first, then checks fixed, then falls in score or result.
   return html`<section aria-labelledby="baseline-title">
-<h2 id="baseline-title">Against the baseline</h2>
-<p>Compared with <code>${comparison.path}</code> (${rule}): ${regressed}; ${others}.</p>
+<h2 id="baseline-title">${view.sinceLast ? 'Changed since the last run' : 'Against the baseline'}</h2>
+${compared}
+${checkChanges(view.checkChanges, comparison.failOnNewFailures, since)}
 ${
   regressions.length > 0
     ? html`<div class="table-wrap"><table><caption>Regressions, worst first${more(view.regressions.length, regressions.length)}</caption>
@@ -209,17 +257,16 @@ ${tableHead(['URL', 'before', 'now', 'what got worse'])}
 <tbody>${regressions.map(row)}</tbody></table></div>`
     : ''
 }
-${checkChanges(view.checkChanges, comparison.failOnNewFailures)}
-${urlList(`New since the baseline`, comparison.newUrls)}
-${urlList(`Vanished since the baseline`, comparison.vanished)}
+${urlList(`New since ${since}`, comparison.newUrls)}
+${urlList(`Vanished since ${since}`, comparison.vanished)}
 </section>`;
 }
 
-function checkChanges(entries: BaselineView['checkChanges'], failOnNewFailures: boolean): Markup {
+function checkChanges(entries: BaselineView['checkChanges'], failOnNewFailures: boolean, since: string): Markup {
   if (entries.length === 0) return html``;
   const shown = entries.slice(0, HTML_LIMITS.regressions);
   const rule = failOnNewFailures ? 'new failures fail the run (--fail-on-new-failures)' : 'listed, not a gate without --fail-on-new-failures';
-  const caption = `Checks that changed since the baseline on ${plural(entries.length, 'URL')}: ${rule}${more(entries.length, shown.length)}`;
+  const caption = `Checks that changed since ${since} on ${plural(entries.length, 'URL')}: ${rule}${more(entries.length, shown.length)}`;
   const row = (entry: BaselineView['checkChanges'][number]) =>
     html`<tr><td class="url">${pageLink(entry.url)}</td><td>${entry.newFailures.join(', ') || '–'}</td><td>${entry.fixed.join(', ') || '–'}</td></tr>`;
   return html`<div class="table-wrap"><table><caption>${caption}</caption>
@@ -295,7 +342,7 @@ const COLUMNS = [
   ['generated', ''],
 ] as const;
 
-function tableSection(model: HtmlModel, linked: boolean): Markup {
+function tableSection(model: HtmlModel, linked: boolean, trend: boolean): Markup {
   const failing = model.reports.filter((report) => report.failures.length > 0).length;
   const results = [...RESULTS.map((result) => [result, result]), ['none', 'no result']];
   const options = results.map(([value, name]) => html`<option value="${value}">${name}</option>`);
@@ -311,7 +358,9 @@ ${failing > 0 ? html`<label class="check"><input type="checkbox" id="filter-fail
   }.</p>
 <p id="table-status" role="status" aria-live="polite">${plural(model.reports.length, 'report')}.</p>
 <div class="table-wrap" id="reports-wrap"><table id="reports"><caption class="visually-hidden">Every report of the run; the column buttons sort it</caption>
-<thead><tr>${COLUMNS.map(([name, className]) => html`<th scope="col" class="${className}"><button type="button">${name}</button></th>`)}</tr></thead>
+<thead><tr>${COLUMNS.map(([name, className]) => html`<th scope="col" class="${className}"><button type="button">${name}</button></th>`)}${
+    trend ? html`<th scope="col" title="score in the history's earlier runs, then now">trend</th>` : ''
+  }</tr></thead>
 <tbody></tbody></table></div>
 <div id="table-more" hidden><button type="button">Show more</button></div>
 <noscript><p>The table of every report needs JavaScript; the sections above do not.</p></noscript>

@@ -174,7 +174,56 @@ export function reportPageScript(): void {
       generated.append(time);
     }
     tr.append(generated);
+    if (data.trendRuns !== undefined) tr.append(trendCell(row[12] ?? 0));
     return tr;
+  }
+
+  /** The row's scores in the history's earlier runs and now, as a line (charts.ts sparklineSvg draws the projects' alike). */
+  function trendCell(trend: (number | null)[] | 0): HTMLTableCellElement {
+    const td = cell('', 'trend');
+    const scores = trend === 0 ? [] : trend;
+    if (scores.length === 0) {
+      td.textContent = '–';
+      td.title = 'No earlier run of the history read this URL.';
+      return td;
+    }
+    const [width, height, pad] = [96, 24, 3];
+    const step = (width - 2 * pad) / Math.max(1, scores.length - 1);
+    const y = (score: number) => (pad + (1 - Math.min(100, Math.max(0, score)) / 100) * (height - 2 * pad)).toFixed(1);
+    const svgNs = 'http://www.w3.org/2000/svg';
+    const svg = document.createElementNS(svgNs, 'svg');
+    svg.setAttribute('class', 'spark');
+    svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    svg.setAttribute('width', String(width));
+    svg.setAttribute('height', String(height));
+    svg.setAttribute('role', 'img');
+    const said = scores.map((score) => (score === null ? '–' : String(score))).join(', ');
+    svg.setAttribute('aria-label', `Scores in ${scores.length - 1} earlier runs and now: ${said}`);
+    let points: string[] = [];
+    const line = () => {
+      if (points.length > 1) {
+        const polyline = document.createElementNS(svgNs, 'polyline');
+        polyline.setAttribute('points', points.join(' '));
+        svg.append(polyline);
+      }
+      points = [];
+    };
+    scores.forEach((score, index) => {
+      if (score === null) line();
+      else points.push(`${(pad + index * step).toFixed(1)},${y(score)}`);
+    });
+    line();
+    const last = scores[scores.length - 1];
+    if (last !== null && last !== undefined) {
+      const dot = document.createElementNS(svgNs, 'circle');
+      dot.setAttribute('cx', (pad + (scores.length - 1) * step).toFixed(1));
+      dot.setAttribute('cy', y(last));
+      dot.setAttribute('r', '2.5');
+      svg.append(dot);
+    }
+    td.title = said;
+    td.append(svg);
+    return td;
   }
 
   function renderMore(all = false): void {

@@ -32,6 +32,9 @@ figure{margin:0}
 .table-wrap{margin-top:14px}
 figcaption{color:var(--muted);font-size:.9rem;margin-top:4px}
 svg{display:block}
+svg.spark{overflow:visible}
+.spark polyline{fill:none;stroke:var(--accent);stroke-width:1.5;stroke-linejoin:round}
+.spark circle{fill:var(--accent)}
 svg.share{width:100%;height:18px;border-radius:4px;overflow:hidden;background:var(--line)}
 svg.histogram{width:100%;max-width:720px;height:auto}
 .histogram text{font-size:15px;text-anchor:middle}

@@ -1,7 +1,7 @@
 // The HTML report in a real headless Chromium, made through the real CLI (in-process) against the mock and a hostile
 // service: no request when opened, the run's counts and rows, sorting, filtering, hostile text inert.
 // (10,000 reports opening within 1 s is timed alone, after the rest of the suite: opening.timed.test.ts.)
-import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,6 +169,58 @@ describe.skipIf(unavailable !== undefined)('the HTML report in headless Chromium
       const shown = (await link.textContent())!;
       expect(shown).not.toMatch(/^https?:/);
       expect(await link.getAttribute('href')).toBe(new URL(`https://${shown}`).href);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('with a history: "Over time" per project, "Changed since the last run" (checks first), a trend line per URL; none and no file made without one', async () => {
+    const mock = await startMock({ flavor: 'phprank', rateLimit: 0, drift: 0.3 });
+    try {
+      const history = join(dir.path, 'page-history.db');
+      const env = { ...mock.env, RSAPI_HISTORY: history };
+      const list = (...more: string[]) => runInProcess({ argv: ['reports', 'list', '--project', 'example.com', '--all', '-q', ...more], env });
+      // No history yet: the page has no history section, and reading it made no file.
+      const before = join(dir.path, 'before-history.html');
+      expect((await list('--html', before)).code).toBe(0);
+      expect(existsSync(history)).toBe(false);
+      expect(readFileSync(before, 'utf8')).not.toContain('id="history-title"');
+      // Two recorded weeks, every report re-audited (the mock drifts) after each; the third run writes the page.
+      for (let week = 0; week < 2; week++) {
+        const recorded = await list('--record');
+        expect(recorded.code, recorded.stderr).toBe(0);
+        for (const id of recorded.stdout.trim().split('\n'))
+          expect((await runInProcess({ argv: ['reports', 'update', id, '--refresh', '-q'], env })).code).toBe(0);
+      }
+      const file = join(dir.path, 'history.html');
+      const run = await list('--record', '--html', file);
+      expect(run.code, run.stderr).toBe(0);
+      const { page, requests, errors } = await open(file);
+      expect(requests).toEqual([pathToFileURL(file).href]);
+      expect(errors).toEqual([]);
+      expect(await page.locator('#history-title').textContent()).toBe('Over time');
+      const projectLine = await page.locator('section[aria-labelledby=history-title] svg.spark').getAttribute('aria-label');
+      expect(projectLine).toMatch(/^Average score of example\.com over 2 earlier runs and now: [\d.]+, [\d.]+, [\d.]+$/);
+      // The project's "now" is the Projects section's average.
+      const average = (await page.locator('section[aria-labelledby=projects-title] tbody td').nth(1).textContent())!.trim();
+      expect(projectLine!.split(', ').at(-1)).toBe(average);
+      expect(await page.locator('#baseline-title').textContent()).toBe('Changed since the last run');
+      const changed = await page.evaluate<string[]>(
+        `[...document.querySelectorAll('section[aria-labelledby=baseline-title] caption')].map((caption) => caption.textContent)`,
+      );
+      expect(changed[0]).toMatch(/^Checks that changed since the last run on \d+ URLs?: listed, not a gate/);
+      expect(await page.locator('#reports thead th').nth(6).textContent()).toBe('trend');
+      // A line per URL: its two earlier scores and now, the last its score cell's.
+      const rows = await page.evaluate<{ label: string | null; score: string }[]>(
+        `[...document.querySelectorAll('#reports tbody tr')].map((tr) => ({ label: tr.querySelector('td.trend svg')?.getAttribute('aria-label') ?? null, score: tr.cells[4].textContent }))`,
+      );
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        expect(row.label).toMatch(/^Scores in 2 earlier runs and now: \d+, \d+, \d+$/);
+        expect(row.label!.split(', ').at(-1)).toBe(String(Math.round(Number(row.score))));
+      }
+      expect(await page.locator('#reports td.trend svg polyline').count()).toBe(rows.length);
+      await screenshot(page, 'history.png');
     } finally {
       await mock.close();
     }

@@ -1,0 +1,82 @@
+// What --html reads of a history (src/cli/report-files/page-history.ts): the earlier complete runs of the same command,
+// selection and origin, oldest first; each URL's scores and each project's average per run; the last run as a baseline.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { historyLocation } from '../../../src/history/location.js';
+import { openHistory } from '../../../src/history/open.js';
+import { snapshotOf } from '../../../src/history/snapshot.js';
+import type { HistoryStore } from '../../../src/history/types.js';
+import { PAGE_HISTORY_RUNS, readPageHistory } from '../../../src/cli/report-files/page-history.js';
+import { scratchMaker } from '../../helpers/scratch.js';
+
+const scratch = scratchMaker('rsapi-page-history-');
+const ORIGIN = 'http://127.0.0.1:1';
+const SAME = { command: 'reports list', selection: '{"project":"a.example"}', origin: ORIGIN };
+
+function report(id: number, url: string, score: number, week: number, failing: string[] = []) {
+  const results = Object.fromEntries(['title', 'http2'].map((check) => [check, { passed: !failing.includes(check), importance: 'high', value: check }]));
+  return { id, url, project: url.split('/')[0], result: score, generated_at: `2026-01-${String(week + 1).padStart(2, '0')}T00:00:00Z`, results };
+}
+
+async function record(store: HistoryStore, records: ReturnType<typeof report>[], options: { complete?: boolean; selection?: string } = {}) {
+  const run = await store.startRun({
+    ...SAME,
+    selection: options.selection ?? SAME.selection,
+    started: new Date().toISOString(),
+    shard: undefined,
+    ci: undefined,
+  });
+  await store.addSnapshots(
+    run,
+    records.map((r) => snapshotOf(r, ORIGIN)!),
+  );
+  await store.finishRun(run, { finished: new Date().toISOString(), exitCode: 0, complete: options.complete ?? true });
+  return run;
+}
+
+describe('readPageHistory', () => {
+  it('none without an earlier complete run like this one', async () => {
+    const store = await openHistory(historyLocation(join(scratch(), 'h.db')));
+    try {
+      await record(store, [report(1, 'a.example/x', 50, 0)], { complete: false });
+      await record(store, [report(1, 'a.example/x', 50, 0)], { selection: '{"project":"b.example"}' });
+      expect(await readPageHistory(store, SAME)).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('the runs oldest first; per URL its score in each (null where a run did not read it); per project its average; the last as a baseline; incomplete and other selections left out', async () => {
+    const store = await openHistory(historyLocation(join(scratch(), 'h.db')));
+    try {
+      const first = await record(store, [report(1, 'a.example/x', 40, 0), report(2, 'a.example/y', 60, 0)]);
+      await record(store, [report(1, 'a.example/x', 99, 1)], { complete: false });
+      await record(store, [report(1, 'a.example/x', 99, 1)], { selection: '{}' });
+      const second = await record(store, [report(1, 'a.example/x', 50, 2, ['title']), report(3, 'b.example/z', 70, 2)]);
+      const history = (await readPageHistory(store, SAME))!;
+      expect(history.runs.map((run) => run.id)).toEqual([first, second]);
+      expect(history.scores.get('a.example/x')).toEqual([40, 50]);
+      expect(history.scores.get('a.example/y')).toEqual([60, null]);
+      expect(history.scores.get('b.example/z')).toEqual([null, 70]);
+      expect(history.projects.get('a.example')).toEqual([50, 50]);
+      expect(history.projects.get('b.example')).toEqual([null, 70]);
+      expect(history.last.path).toBe(`run ${second} of the history`);
+      expect([...history.last.byUrl.keys()].sort()).toEqual(['a.example/x', 'b.example/z']);
+      expect(history.last.hasChecks).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it(`reads at most the newest ${PAGE_HISTORY_RUNS} runs`, async () => {
+    const store = await openHistory(historyLocation(join(scratch(), 'h.db')));
+    try {
+      for (let week = 0; week < PAGE_HISTORY_RUNS + 2; week++) await record(store, [report(1, 'a.example/x', week, week)]);
+      const history = (await readPageHistory(store, SAME))!;
+      expect(history.runs).toHaveLength(PAGE_HISTORY_RUNS);
+      expect(history.scores.get('a.example/x')).toEqual(Array.from({ length: PAGE_HISTORY_RUNS }, (_, index) => index + 2));
+    } finally {
+      await store.close();
+    }
+  });
+});
