@@ -52,7 +52,10 @@ export class SqlHistoryStore implements HistoryStore {
     // One row per key: a page listing one report twice is one snapshot (PostgreSQL refuses to upsert a row twice at once).
     const rows = new Map<string, SnapshotRow>();
     for (const snapshot of snapshots) rows.set(`${snapshot.origin}\n${snapshot.reportId}\n${snapshot.generatedAt}`, snapshotRow(snapshot));
-    await this.db.transaction(() => this.db.dialect.writeSnapshots(this.db, runId, [...rows.values()]));
+    const page = [...rows.values()];
+    const write = () => this.db.dialect.writeSnapshots(this.db, runId, page);
+    // One statement is atomic by itself: PostgreSQL writes a page in one round trip, no BEGIN and COMMIT around it.
+    await (page.length <= this.db.dialect.rowsInOneStatement ? write() : this.db.transaction(write));
   }
 
   async finishRun(runId: number, end: { finished: string; exitCode: number; complete: boolean }): Promise<void> {

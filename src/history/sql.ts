@@ -39,6 +39,8 @@ export interface Dialect {
    * WITH then references.
    */
   writeSnapshots(connection: SqlConnection, runId: number, rows: readonly SnapshotRow[]): Promise<void>;
+  /** Up to how many rows writeSnapshots is one statement, atomic with no transaction around it (SQLite: none, it takes two). */
+  readonly rowsInOneStatement: number;
 }
 
 /** A snapshot as stored: the columns of history_snapshots, in SNAPSHOT_COLUMNS' order. */
@@ -125,6 +127,7 @@ export const SQLITE: Dialect = {
   schemaTableExists: "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'history_schema'",
   anyTable: "SELECT COUNT(*) AS n FROM sqlite_master WHERE type IN ('table', 'view')",
   migrationLock: undefined,
+  rowsInOneStatement: 0,
   async writeSnapshots(connection, runId, rows) {
     for (let start = 0; start < rows.length; start += SQLITE_ROWS_A_STATEMENT) {
       const chunk = rows.slice(start, start + SQLITE_ROWS_A_STATEMENT);
@@ -160,6 +163,7 @@ export const POSTGRES: Dialect = {
   anyTable: undefined,
   // Four CI shards meeting an empty database at once: one migrates, the others wait and find it done.
   migrationLock: 'SELECT pg_advisory_xact_lock(7263418)',
+  rowsInOneStatement: PG_ROWS_A_STATEMENT,
   async writeSnapshots(connection, runId, rows) {
     for (let start = 0; start < rows.length; start += PG_ROWS_A_STATEMENT) {
       const chunk = rows.slice(start, start + PG_ROWS_A_STATEMENT);
