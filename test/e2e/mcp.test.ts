@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, NODE, runCli, tempDir } from '../helpers/cli.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { startRawServer } from '../helpers/raw-server.js';
+import { runInProcess } from '../helpers/run.js';
 import { CHECK_IDS } from '../../src/api/model/checks.js';
 
 /** A key no answer may show: distinctive, so a leak in any form is found. */
@@ -238,11 +239,12 @@ describe('rsapi mcp over a recorded history (two runs of a drifting phpRank mock
     const env = { RSAPI_BASE_URL: mock.server.url, RSAPI_API_KEY: KEY, RSAPI_CONFIG_DIR: join(history.path, 'config'), RSAPI_HISTORY: db };
     // Two weekly runs: record, re-audit every report of a project (the mock drifts), record again.
     const project = ['reports', 'list', '--project', 'example.com', '--all', '--record', '-o', 'json'];
-    const first = await runCli(project, { env });
+    // Recording needs no process of its own: in-process runs (the server below is the process under test).
+    const first = await runInProcess({ argv: project, env });
     expect(first.code, first.stderr).toBe(0);
     const ids = (JSON.parse(first.stdout) as { id: number }[]).map((report) => String(report.id));
-    for (const id of ids) expect((await runCli(['reports', 'update', id, '--refresh', '-q'], { env })).code).toBe(0);
-    expect((await runCli(project, { env })).code).toBe(0);
+    for (const id of ids) expect((await runInProcess({ argv: ['reports', 'update', id, '--refresh', '-q'], env })).code).toBe(0);
+    expect((await runInProcess({ argv: project, env })).code).toBe(0);
     server = await startServer(mock.server.url, [], { RSAPI_HISTORY: db });
   });
   afterAll(async () => {
