@@ -29,7 +29,8 @@ async function demo(title, mockArgs, steps) {
   process.stdout.write(`\n=== ${title} ===\n`);
   const configDir = mkdtempSync(join(tmpdir(), 'rsapi-demo-'));
   const { mock, baseUrl, apiKey } = await startMock(mockArgs);
-  const env = { ...process.env, RSAPI_BASE_URL: baseUrl, RSAPI_API_KEY: apiKey, RSAPI_CONFIG_DIR: configDir };
+  // The history of the demo's runs lives in its own scratch directory, never the user's.
+  const env = { ...process.env, RSAPI_BASE_URL: baseUrl, RSAPI_API_KEY: apiKey, RSAPI_CONFIG_DIR: configDir, RSAPI_HISTORY: join(configDir, 'history.db') };
   try {
     for (const args of steps) {
       process.stdout.write(`\n$ rsapi ${args.join(' ')}\n`);
@@ -72,4 +73,20 @@ await demo(
 // One HTML page of a phpRank run (--html), kept after the demo to open in a browser.
 const html = join(tmpdir(), 'rsapi-demo-report.html');
 await demo('the run as one HTML page (--html)', ['--flavor', 'phprank'], [['reports', 'stats', '--html', html, '-o', 'table']]);
-process.stdout.write(`\nThe HTML report: ${html} (open it in a browser; it loads nothing from the network)\n`);
+
+// Two weeks in a minute: a recorded run, five pages re-audited (the mock's --drift flips some of their checks), a
+// second recorded run whose page shows what changed; then the history's own diff and trend.
+const week = join(tmpdir(), 'rsapi-demo-weekly.html');
+const pages = ['', 'pricing', 'about', 'contact', 'faq'].map((path) => `https://example.com/${path}`);
+await demo(
+  'a week later: the history (--record, --drift)',
+  ['--flavor', 'phprank', '--drift', '0.3'],
+  [
+    ['reports', 'list', '--project', 'example.com', '--all', '--record', '-q'],
+    ['reports', 'create', ...pages, '--existing', 'refresh', '-q'],
+    ['reports', 'list', '--project', 'example.com', '--all', '--record', '--html', week, '--fields', 'id,url,score', '-o', 'table'],
+    ['history', 'diff'],
+    ['history', 'trend', '--project', 'example.com'],
+  ],
+);
+process.stdout.write(`\nThe HTML reports: ${html}, and ${week} with what changed (open them in a browser; they load nothing from the network)\n`);
