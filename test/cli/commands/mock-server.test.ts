@@ -92,3 +92,17 @@ describe('rsapi mock-server --flavor phprank', () => {
     expect(refused.stderr).toContain('laravel');
   });
 });
+
+describe('rsapi mock-server --api-key KEY', () => {
+  it('the copy-paste line never prints RSAPI_API_KEY=***', async () => {
+    const child = spawn(NODE, [BIN, 'mock-server', '--port', '0', '--api-key', 'my-own-key-123'], { env: cleanEnv() });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const deadline = Date.now() + 10_000;
+    while (!stdout.includes('try:') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.on('close', resolve));
+    expect(stdout).toMatch(/try: RSAPI_BASE_URL=http:\/\/127\.0\.0\.1:\d+ RSAPI_API_KEY="\$YOUR_KEY" rsapi reports list/);
+    expect(stdout).not.toContain('***');
+  });
+});
