@@ -1,7 +1,7 @@
 // The HTML report's renderer in-process: escaping for each context, links only to http(s) pages, script data that
 // cannot end its element, phpRank's numeric results and checks, regressions with new check failures, the CSP hash.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApiRecord } from '../../../../src/api/http/decode.js';
@@ -14,6 +14,7 @@ import { buildModel, tableData } from '../../../../src/cli/report-files/html/mod
 import type { CiRun } from '../../../../src/cli/report-files/run-record.js';
 import { startMock } from '../../../helpers/mock.js';
 import { runInProcess } from '../../../helpers/run.js';
+import { tempDir } from '../../../helpers/cli.js';
 
 const NO_GATE = { active: false, failed: false, verdict: 'gate passed' };
 
@@ -278,3 +279,29 @@ function contrast(a: string, b: string): number {
   const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x);
   return (high! + 0.05) / (low! + 0.05);
 }
+
+describe('the page and a history that cannot be read', () => {
+  it('a history file that is not an rsapi history: the page is written without history, one line says so, the file is left byte-identical', async () => {
+    const mock = await startMock({ seed: 3 });
+    const dir = tempDir('rsapi-html-history-');
+    try {
+      const history = join(dir.path, 'notes.db');
+      writeFileSync(history, 'my own notes, not a database\n');
+      const file = join(dir.path, 'page.html');
+      const run = await runInProcess({ argv: ['reports', 'list', '--html', file, '-q'], env: { ...mock.env, RSAPI_HISTORY: history } });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^rsapi: history: .*notes\.db.*; the HTML page shows no history$/)]);
+      expect(readFileSync(history, 'utf8')).toBe('my own notes, not a database\n');
+      const page = readFileSync(file, 'utf8');
+      expect(page).toContain('id="all-title"');
+      expect(page).not.toContain('id="history-title"');
+      // Recording into it as well: the run's own line (exit 11), and no second one for the page.
+      const recorded = await runInProcess({ argv: ['reports', 'list', '--html', file, '--record', '-q'], env: { ...mock.env, RSAPI_HISTORY: history } });
+      expect(recorded.code).toBe(11);
+      expect(recorded.stderr.match(/rsapi: history:/g)).toHaveLength(1);
+    } finally {
+      await mock.close();
+      dir.cleanup();
+    }
+  });
+});
