@@ -119,7 +119,8 @@ th,td{padding:5px 6px}
 @media (max-width:560px){
 /* A phone shows what matters most: the URL names the project's host, and the date is on the report. */
 #reports th:nth-child(3),#reports td:nth-child(3),#reports th:nth-child(6),#reports td:nth-child(6){display:none}
-td.url{overflow-wrap:anywhere}
+/* A URL beside long lists of checks keeps room for a word a line, not three letters. */
+td.url{overflow-wrap:anywhere;min-width:8em}
 }
 @media print{
 :root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--card:#fff;--accent:#000;--pass-bg:#fff;--fail-bg:#fff;
