@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -36,7 +36,82 @@ const lazyChildProcess = {
   },
 };
 
-const result = await build({
+/**
+ * esbuild puts a module in a chunk of its own for each distinct set of entry points (each dynamic import() is one) that
+ * reach it: program.ts's own imports fell into some twenty chunks of a few hundred bytes, each a file to resolve, read
+ * and link at every start, and the verbs' shared modules into as many more. Yet a command's modules are always loaded
+ * after program.ts (main.ts loads it, and it loads them), and most after runtime/handler.ts. So a module that is
+ * loaded only after such a hub imports the hub as well (a side-effect import, appended: lines keep their numbers for
+ * the source maps): it loads nothing more, but every entry point that reaches one of the hub's modules now reaches all
+ * of them, and they share one chunk. The library's modules (dist/index.js's graph) are left alone: the library must
+ * not load the CLI.
+ */
+const HUBS = ['src/cli/program.ts', 'src/cli/runtime/handler.ts'];
+const afterHubs = {
+  name: 'after-hubs',
+  async setup(builder) {
+    const hubsOf = await hubImports();
+    builder.onLoad({ filter: /\.ts$/ }, (args) => {
+      const hubs = hubsOf.get(relative(root, args.path));
+      if (!hubs) return undefined;
+      return { contents: `${readFileSync(args.path, 'utf8')}\n${hubs.map((hub) => `import ${JSON.stringify(join(root, hub))};`).join('\n')}\n`, loader: 'ts' };
+    });
+  },
+};
+
+/**
+ * For each module under src/ (its path from the root), the hubs it may import without loading anything more: those
+ * every entry point reaching it is loaded after. An entry point is loaded after a hub when it imports the hub
+ * statically, or when every entry point that imports it dynamically is loaded after the hub.
+ */
+async function hubImports() {
+  const { metafile } = await build({ ...options, write: false, outdir, plugins: [lazyChildProcess], logLevel: 'silent' });
+  const { inputs } = metafile;
+  const closure = (start) => {
+    const reached = new Set();
+    const visit = (path) => {
+      if (reached.has(path) || !inputs[path]) return;
+      reached.add(path);
+      for (const edge of inputs[path].imports) if (edge.kind !== 'dynamic-import' && !edge.external) visit(edge.path);
+    };
+    visit(start);
+    return reached;
+  };
+  // Every entry point, the modules it reaches, and the entry points that import it dynamically.
+  const entries = new Map(Object.values(options.entryPoints).map((path) => [path, { reached: closure(path), importers: new Set() }]));
+  for (const input of Object.values(inputs)) {
+    for (const edge of input.imports)
+      if (edge.kind === 'dynamic-import' && inputs[edge.path] && !entries.has(edge.path))
+        entries.set(edge.path, { reached: closure(edge.path), importers: new Set() });
+  }
+  for (const [from, entry] of entries) {
+    for (const path of entry.reached)
+      for (const edge of inputs[path].imports) if (edge.kind === 'dynamic-import' && entries.has(edge.path)) entries.get(edge.path).importers.add(from);
+  }
+  const library = entries.get(options.entryPoints.index).reached;
+  const reachedBy = new Map();
+  for (const [path, entry] of entries) for (const module of entry.reached) reachedBy.set(module, [...(reachedBy.get(module) ?? []), path]);
+  const hubsOf = new Map();
+  for (const hub of HUBS) {
+    const after = new Set([...entries].filter(([, entry]) => entry.reached.has(hub)).map(([path]) => path));
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [path, entry] of entries) {
+        if (after.has(path) || entry.importers.size === 0 || ![...entry.importers].every((from) => after.has(from))) continue;
+        after.add(path);
+        grew = true;
+      }
+    }
+    const own = closure(hub);
+    for (const [module, by] of reachedBy) {
+      if (!module.startsWith('src/') || own.has(module) || library.has(module) || !by.every((path) => after.has(path))) continue;
+      hubsOf.set(module, [...(hubsOf.get(module) ?? []), hub]);
+    }
+  }
+  return hubsOf;
+}
+
+const options = {
   entryPoints: { main: 'src/cli/main.ts', index: 'src/api/index.ts' },
   absWorkingDir: root,
   outdir,
@@ -58,11 +133,11 @@ const result = await build({
   define: { __RSAPI_VERSION__: JSON.stringify(pkg.version), __dirname: 'import.meta.dirname' },
   // Some CommonJS dependencies (undici, conf's helpers) call require() on Node built-ins.
   banner: { js: "import{createRequire as __rsapiCreateRequire}from'node:module';const require=__rsapiCreateRequire(import.meta.url);" },
-  plugins: [lazyChildProcess],
   // pg's optional native binding (a C addon, never installed): pg loads it only when asked to, which rsapi never does.
   external: ['pg-native'],
   logLevel: 'warning',
-});
+};
+const result = await build({ ...options, plugins: [lazyChildProcess, afterHubs] });
 
 writeFileSync(join(outdir, 'THIRD_PARTY_NOTICES'), thirdPartyNotices(Object.keys(result.metafile.inputs)));
 writeFileSync(join(outdir, 'root-help.txt'), rootHelp(join(outdir, 'main.js')));

@@ -9,10 +9,14 @@ await main(process.argv.slice(2));
 
 /** The process's one invocation: its terminal, Ctrl-C and stdout, made here and passed to the program. */
 async function main(argv: string[]): Promise<void> {
+  // Stack traces of RSAPI_DEBUG=1 / --verbose point into src/*.ts through the shipped source maps; set before the
+  // chunks load, and only then, so an ordinary start-up does not parse the maps.
+  if (process.env.RSAPI_DEBUG === '1' || argv.includes('--verbose') || argv.includes('-v')) process.setSourceMapsEnabled(true);
+  // StdoutState comes with the program: stdout-gone.ts is in program.ts's chunk (imported alone, it was two files more).
+  const { run, processTerminal, createInvocation, StdoutState } = await import('./program.js');
   // A reader that goes away (`rsapi reports list | head`) is not an error. Any other write failure
   // (a full disk, /dev/full) is one line and exit 1, never a stack trace; nothing more is written.
   // A bulk run holds on through EPIPE: it starts no new item, ends the ones under way and picks the exit code.
-  const { StdoutState } = await import('./terminal/stdout-gone.js');
   const stdoutState = new StdoutState();
   let writeFailed = false;
   let readerGone = false;
@@ -39,10 +43,6 @@ async function main(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // Stack traces of RSAPI_DEBUG=1 / --verbose point into src/*.ts through the shipped source maps; set before the
-  // chunks load, and only then, so an ordinary start-up does not parse the maps.
-  if (process.env.RSAPI_DEBUG === '1' || argv.includes('--verbose') || argv.includes('-v')) process.setSourceMapsEnabled(true);
-  const { run, processTerminal, createInvocation } = await import('./program.js');
   const code = await run(argv, createInvocation({ terminal: processTerminal(), signal: controller.signal, stdoutState }));
   process.exitCode = code;
   // Nothing left to do: do not wait for idle sockets or stdin listeners to let go. Output written just before

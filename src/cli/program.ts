@@ -20,6 +20,7 @@ import { REPORT_VERBS } from './commands/reports/verbs.js';
 
 export { processTerminal } from './terminal/terminal.js';
 export { createInvocation } from './runtime/invocation.js';
+export { StdoutState } from './terminal/stdout-gone.js';
 
 /** The end of the root help: examples, then the exit codes and the environment fitted to the help's width. */
 function rootHelpEnd(width: number): string {

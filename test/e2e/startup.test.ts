@@ -1,11 +1,15 @@
 // What the built CLI loads before it answers: --version and --help stay clear of the modules only requests and files need.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
 import { BIN, NODE, cleanEnv } from '../helpers/cli.js';
+import { startMock } from '../helpers/mock.js';
+
+const run = promisify(execFile);
 
 const dir = mkdtempSync(join(tmpdir(), 'rsapi-startup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,9 +26,17 @@ function builtinsLoadedBy(args: string[]): { stdout: string; modules: string[] }
 
 /** The sources (src/… paths, from the chunks' source maps) of every chunk of dist/ the built CLI loads for `args`. */
 function sourcesLoadedBy(args: string[]): string[] {
+  const { command, out } = loadTracing(args);
+  const result = spawnSync(NODE, command, { env: cleanEnv({ LOADED_OUT: out }), encoding: 'utf8' });
+  expect(result.status, result.stderr).toBe(0);
+  return sourcesOf(loadedChunks(out));
+}
+
+/** Node's arguments to run the built CLI with `args`, each file it loads appended to `out`. */
+function loadTracing(args: string[]): { command: string[]; out: string } {
   const loader = join(dir, 'loader.mjs');
   const register = join(dir, 'register.mjs');
-  const out = join(dir, 'loaded.txt');
+  const out = join(dir, `loaded-${args.join('-')}.txt`);
   writeFileSync(
     loader,
     "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(process.env.LOADED_OUT, `${url}\\n`); return next(url, context); }\n",
@@ -32,12 +44,19 @@ function sourcesLoadedBy(args: string[]): string[] {
   writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(loader).href)});\n`);
   writeFileSync(out, '');
   const main = join(BIN, '..', '..', 'dist', 'main.js');
-  const result = spawnSync(NODE, ['--import', pathToFileURL(register).href, main, ...args], { env: cleanEnv({ LOADED_OUT: out }), encoding: 'utf8' });
-  expect(result.status, result.stderr).toBe(0);
+  return { command: ['--import', pathToFileURL(register).href, main, ...args], out };
+}
+
+/** The files of dist/ in a load trace. */
+function loadedChunks(out: string): string[] {
   const chunks = readFileSync(out, 'utf8')
     .split('\n')
     .filter((url) => url.startsWith('file:') && url.includes('/dist/'));
   expect(chunks.length).toBeGreaterThan(3);
+  return chunks;
+}
+
+function sourcesOf(chunks: string[]): string[] {
   return chunks.flatMap((url) => {
     try {
       return (JSON.parse(readFileSync(new URL(`${url}.map`), 'utf8')) as { sources: string[] }).sources.map((source) => source.replace(/^(\.\.\/)+/, ''));
@@ -82,6 +101,31 @@ describe('start-up', () => {
     expect(others).toEqual([]);
     // node:crypto costs a verb's start-up (~6 ms): the modules every list loads take it on first use only.
     expect(builtinsLoadedBy(['reports', 'list', '--help']).modules).not.toContain('NativeModule crypto');
+  });
+
+  it('reports list -o json (one page, against the mock) loads no check filter nor report file writer, in few files', async () => {
+    const mock = await startMock();
+    try {
+      const { command, out } = loadTracing(['reports', 'list', '-o', 'json']);
+      const result = await run(NODE, command, { env: cleanEnv({ ...mock.env, LOADED_OUT: out }), encoding: 'utf8' });
+      expect(result.stdout).toContain('"id"');
+      const chunks = loadedChunks(out);
+      const sources = sourcesOf(chunks);
+      expect(sources).toContain('src/cli/commands/reports/list.ts');
+      const flagOnly = [
+        'src/cli/reading/check-filter.ts', // --failing-check, --passing-check, --per-check
+        'src/cli/report-files/junit.ts',
+        'src/cli/report-files/summary.ts',
+        'src/cli/report-files/codequality.ts',
+        'src/cli/report-files/html/page.ts',
+      ];
+      expect(sources.filter((source) => flagOnly.includes(source))).toEqual([]);
+      // Each file costs the module loader a resolve, read, compile and link: scripts/build.mjs keeps the modules loaded
+      // after program.ts and runtime/handler.ts in their hub's chunk (63 files before, 36 with it).
+      expect(chunks.length).toBeLessThanOrEqual(40);
+    } finally {
+      await mock.close();
+    }
   });
 
   it('the MCP SDK is loaded by `rsapi mcp` alone: not by the root help nor by another verb', () => {

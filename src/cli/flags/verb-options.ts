@@ -7,6 +7,14 @@ import { toNumber } from '../../api/http/decode.js';
 import { GATE_IMPORTANCES, parseCheckIds } from '../verdicts/check-gate.js';
 import { choiceOption, integerParser, type DeclaredOptions } from './options.js';
 
+/**
+ * `reports list --failing-check` / `--passing-check`: repeatable and comma-separated (`--failing-check title
+ * --failing-check meta_description,h1`). Here, not in check-filter.ts, which loads only when the flags are given.
+ */
+export function collectCheckIds(value: string, previous: string[] | undefined): string[] {
+  return [...new Set([...(previous ?? []), ...parseCheckIds(value)])];
+}
+
 export function addPagingOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
   return command
     .addOption(choiceOption('--per-page <n>', 'records per page', PER_PAGE_VALUES.map(String), perPageOf))

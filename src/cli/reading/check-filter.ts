@@ -3,15 +3,9 @@
 import { reportChecks } from '../../api/model/checks.js';
 import type { ApiRecord, Page } from '../../api/http/decode.js';
 import type { PagingOptions } from '../../api/http/paging.js';
-import { parseCheckIds } from '../verdicts/check-gate.js';
 import type { CommandContext } from '../runtime/context.js';
 import { ExitCode, type ExitCodeValue } from '../runtime/exit-codes.js';
 import { printPages } from './listing.js';
-
-/** Repeatable and comma-separated: `--failing-check title --failing-check meta_description,h1`. */
-export function collectCheckIds(value: string, previous: string[] | undefined): string[] {
-  return [...new Set([...(previous ?? []), ...parseCheckIds(value)])];
-}
 
 export interface CheckFilter {
   failing: readonly string[];

@@ -5,12 +5,11 @@ import { addCiOptions, checkCiFlags, CiReporter } from '../../report-files/repor
 import type { CommandContext } from '../../runtime/context.js';
 import { printPages } from '../../reading/listing.js';
 import { reportListSilences } from '../../../api/list-silences.js';
-import { addGateOptions, addPagingOptions, addSortOption, pagingOptions } from '../../flags/verb-options.js';
+import { addGateOptions, addPagingOptions, addSortOption, collectCheckIds, pagingOptions } from '../../flags/verb-options.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
 import { addReportFilterOptions, filterParams } from '../../flags/report-filters.js';
 import { addVerdictOptions, checkVerdictFlags, verdictFiles } from '../../verdicts/options.js';
 import type { AssertionSet } from '../../verdicts/rules.js';
-import { collectCheckIds, printByChecks } from '../../reading/check-filter.js';
 import { UsageError } from '../../runtime/errors.js';
 import { addHistoryOptions, startRecording } from '../../reading/recording.js';
 
@@ -84,5 +83,7 @@ export async function reportsListRun(ctx: CommandContext, opts: ReportsListOptio
   const gate = { ...opts, assertions, selection: { project: opts.project, search: opts.search } };
   const filter = opts.failingCheck || opts.passingCheck ? { failing: opts.failingCheck ?? [], passing: opts.passingCheck ?? [] } : undefined;
   if (!filter && !opts.perCheck) return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate, ci, paging, silences });
+  // The check filter and --per-check only: a plain list does not load them.
+  const { printByChecks } = await import('../../reading/check-filter.js');
   return printByChecks(ctx, (asked) => ctx.client().reports.pages(params, asked), { filter, perCheck: opts.perCheck === true, gate, ci, paging, silences });
 }
