@@ -85,8 +85,8 @@ function alignedDelta(a: string, b: string, newFailures: string[], fixed: string
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
-    const endA = a.indexOf(' ', i) < 0 ? a.length : a.indexOf(' ', i);
-    const endB = b.indexOf(' ', j) < 0 ? b.length : b.indexOf(' ', j);
+    const endA = partEnd(a, i);
+    const endB = partEnd(b, j);
     const idLength = endB - j - 9;
     if (endA - i !== endB - j || idLength < 0 || !sameChars(a, i, b, j, idLength)) return false;
     const signA = a.charCodeAt(i + idLength);
@@ -99,6 +99,12 @@ function alignedDelta(a: string, b: string, newFailures: string[], fixed: string
 }
 
 const MINUS = '-'.charCodeAt(0);
+
+/** Where the part starting at `from` ends: at the next space, or at the end of the text. */
+function partEnd(text: string, from: number): number {
+  const space = text.indexOf(' ', from);
+  return space < 0 ? text.length : space;
+}
 
 function sameChars(a: string, i: number, b: string, j: number, length: number): boolean {
   for (let k = 0; k < length; k++) if (a.charCodeAt(i + k) !== b.charCodeAt(j + k)) return false;

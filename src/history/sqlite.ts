@@ -33,6 +33,9 @@ export async function openSqlite(path: string): Promise<SqlConnection> {
     // WAL: readers never wait for the writer, and a run killed part-way loses only what it had not committed.
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = NORMAL');
+    // A run's snapshots sorted by URL (history show, diff, the HTML's history) are megabytes: sorted in memory, not
+    // spilled to a temp file (10,000 reports: 4,400 writes of a temp file, 0.4 s of system time, before).
+    db.exec('PRAGMA temp_store = MEMORY');
   } catch (error) {
     db.close();
     throw sqliteProblem(path, error);
