@@ -69,7 +69,9 @@ try {
     }
     if (CASES.has('page')) {
       const [script, list] = time([[node.path, join(BENCH, 'one-page.mjs')], rsapi('reports', 'list', '-o', 'json')], small.env, RUNS);
-      rows.push(ratioRow(node, 'one page `-o json` / undici script', 1.15, script, list, peakRss(rsapi('reports', 'list', '-o', 'json'), small.env)));
+      // 1.25x (issue 27): the reference is the tight floor since then (undici's Agent and api-request alone), not the
+      // whole package the former 1.15x was set against.
+      rows.push(ratioRow(node, 'one page `-o json` / undici script', 1.25, script, list, peakRss(rsapi('reports', 'list', '-o', 'json'), small.env)));
     }
     if (CASES.has('all')) {
       const command = rsapi('reports', 'list', '--all', '-o', 'ndjson');
