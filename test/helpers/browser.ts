@@ -2,6 +2,7 @@
 // In CI (CI set) a missing browser fails the file; on a developer's machine without one, its tests are skipped, saying why.
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 
 /** The little of playwright-core's API these tests use (typed here: the package is loaded only when present). */
 export interface Browser {
@@ -128,4 +129,27 @@ export async function openReport(browser: Browser, file: string, options: { colo
   // page, which the page's Content-Security-Policy rightly refuses.)
   await page.waitForSelector('html.scripted', { state: 'attached' });
   return { page, context, requests, dialogs, errors };
+}
+
+/**
+ * One Chromium for the describe it is called in: launched before its tests, closed after them with every context it
+ * opened. `open` opens a report as openReport does.
+ */
+export function chromiumPerDescribe(): { open(file: string, options?: { colorScheme?: 'light' | 'dark' }): Promise<Opened> } {
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(contexts.map((context) => context.close()));
+    await browser?.close();
+  });
+  return {
+    async open(file, options = {}) {
+      const opened = await openReport(browser!, file, options);
+      contexts.push(opened.context);
+      return opened;
+    },
+  };
 }

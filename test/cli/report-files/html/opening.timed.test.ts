@@ -3,8 +3,8 @@
 // (vitest.config.ts), because a budget of wall time means nothing while three other test files share the two cores.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserUnavailable, launchChromium, openReport, type Browser, type BrowserContext, type Opened, type Page } from '../../../helpers/browser.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { browserUnavailable, chromiumPerDescribe, type Opened, type Page } from '../../../helpers/browser.js';
 import { tempDir } from '../../../helpers/cli.js';
 import { startMock } from '../../../helpers/mock.js';
 import { runInProcess } from '../../../helpers/run.js';
@@ -13,17 +13,8 @@ const unavailable = await browserUnavailable();
 const dir = tempDir('rsapi-html-timed-');
 
 describe.skipIf(unavailable !== undefined)('the HTML report of 10,000 reports in headless Chromium', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all(contexts.map((context) => context.close()));
-    await browser?.close();
-    dir.cleanup();
-  });
+  const { open } = chromiumPerDescribe();
+  afterAll(() => dir.cleanup());
 
   const rowsOf = (page: Page) => page.locator('#reports tbody tr');
 
@@ -39,8 +30,7 @@ describe.skipIf(unavailable !== undefined)('the HTML report of 10,000 reports in
       // opening also pays for the browser's warm-up.
       let best: (Opened & { readyMs: number }) | undefined;
       for (let attempt = 0; attempt < 3 && (best === undefined || best.readyMs >= 1000); attempt++) {
-        const opened = await openReport(browser, file);
-        contexts.push(opened.context);
+        const opened = await open(file);
         const readyMs = await opened.page.evaluate<number>(`performance.getEntriesByName('rsapi-table-ready')[0].startTime`);
         if (best === undefined || readyMs < best.readyMs) best = { ...opened, readyMs };
       }

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkName, failedChecks, reportChecks } from '../../../../src/api/model/checks.js';
 import { readReport } from '../../../../src/api/model/report-model.js';
-import { browserUnavailable, launchChromium, openReport, type Browser, type BrowserContext, type Opened, type Page } from '../../../helpers/browser.js';
+import { browserUnavailable, chromiumPerDescribe, type Page } from '../../../helpers/browser.js';
 import { tempDir } from '../../../helpers/cli.js';
 import { startHostileServer } from '../../../helpers/hostile-server.js';
 import { startMock, type MockFixture } from '../../../helpers/mock.js';
@@ -20,24 +20,9 @@ const dir = tempDir('rsapi-html-browser-');
 const keepShots = process.env.RSAPI_HTML_SHOTS;
 
 describe.skipIf(unavailable !== undefined)('the HTML report in headless Chromium', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all(contexts.map((context) => context.close()));
-    await browser?.close();
-    dir.cleanup();
-  });
-
   /** Opens a file with every request other than the file itself aborted and recorded. */
-  async function open(file: string, options: { colorScheme?: 'light' | 'dark' } = {}): Promise<Opened> {
-    const opened = await openReport(browser, file, options);
-    contexts.push(opened.context);
-    return opened;
-  }
+  const { open } = chromiumPerDescribe();
+  afterAll(() => dir.cleanup());
 
   async function screenshot(page: Page, name: string): Promise<string> {
     const path = join(dir.path, name);
