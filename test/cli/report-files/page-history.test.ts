@@ -1,12 +1,14 @@
-// What --html reads of a history (src/cli/report-files/page-history.ts): the earlier complete runs of the same command,
-// selection and origin, oldest first; each URL's scores and each project's average per run; the last run as a baseline.
+// What --html reads of a history (src/cli/report-files/page-history.ts), on SQLite and PostgreSQL alike: the earlier
+// complete runs of the same command, selection and origin, oldest first; each URL's scores and each project's average
+// per run; the last run as a baseline.
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyLocation } from '../../../src/history/location.js';
 import { openHistory } from '../../../src/history/open.js';
 import { snapshotOf } from '../../../src/history/snapshot.js';
 import type { HistoryStore } from '../../../src/history/types.js';
 import { PAGE_HISTORY_RUNS, readPageHistory } from '../../../src/cli/report-files/page-history.js';
+import { postgresUnavailable, startTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 import { scratchMaker } from '../../helpers/scratch.js';
 
 const scratch = scratchMaker('rsapi-page-history-');
@@ -34,9 +36,33 @@ async function record(store: HistoryStore, records: ReturnType<typeof report>[],
   return run;
 }
 
-describe('readPageHistory', () => {
-  it('none without an earlier complete run like this one', async () => {
-    const store = await openHistory(historyLocation(join(scratch(), 'h.db')));
+const pgMissing = postgresUnavailable();
+let pg: TestDatabase | undefined;
+beforeAll(async () => {
+  if (pgMissing && process.env.CI) throw new Error(`PostgreSQL tests cannot be skipped under CI: ${pgMissing}`);
+  if (!pgMissing) pg = await startTestDatabase();
+}, 60_000);
+afterAll(async () => {
+  await pg?.close();
+});
+
+/** A new, empty history on each store (PostgreSQL: a database of the file's own, emptied for each test). */
+const STORES = [
+  { name: 'SQLite', open: () => openHistory(historyLocation(join(scratch(), 'h.db'))), skip: false },
+  {
+    name: 'PostgreSQL',
+    open: async () => {
+      const store = await openHistory(historyLocation(pg!.url));
+      await store.prune({ keepRuns: 0 });
+      return store;
+    },
+    skip: pgMissing !== undefined,
+  },
+];
+
+describe.each(STORES)('readPageHistory on $name', ({ open, skip }) => {
+  it.skipIf(skip)('none without an earlier complete run like this one', async () => {
+    const store = await open();
     try {
       await record(store, [report(1, 'a.example/x', 50, 0)], { complete: false });
       await record(store, [report(1, 'a.example/x', 50, 0)], { selection: '{"project":"b.example"}' });
@@ -47,7 +73,7 @@ describe('readPageHistory', () => {
   });
 
   it('the runs oldest first; per URL its score in each (null where a run did not read it); per project its average; the last as a baseline; incomplete and other selections left out', async () => {
-    const store = await openHistory(historyLocation(join(scratch(), 'h.db')));
+    const store = await open();
     try {
       const first = await record(store, [report(1, 'a.example/x', 40, 0), report(2, 'a.example/y', 60, 0)]);
       await record(store, [report(1, 'a.example/x', 99, 1)], { complete: false });
@@ -68,8 +94,8 @@ describe('readPageHistory', () => {
     }
   });
 
-  it(`reads at most the newest ${PAGE_HISTORY_RUNS} runs`, async () => {
-    const store = await openHistory(historyLocation(join(scratch(), 'h.db')));
+  it.skipIf(skip)(`reads at most the newest ${PAGE_HISTORY_RUNS} runs`, async () => {
+    const store = await open();
     try {
       for (let week = 0; week < PAGE_HISTORY_RUNS + 2; week++) await record(store, [report(1, 'a.example/x', week, week)]);
       const history = (await readPageHistory(store, SAME))!;

@@ -334,7 +334,7 @@ ${model.skipped.length > 0 ? html`<details><summary>Skipped (${model.skipped.len
 }
 
 const COLUMNS = [
-  ['id', 'num'],
+  ['id', ''],
   ['URL', ''],
   ['project', ''],
   ['result', ''],

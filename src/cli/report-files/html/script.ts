@@ -115,7 +115,7 @@ export function reportPageScript(): void {
   function rowElement(row: Row): HTMLTableRowElement {
     const tr = document.createElement('tr');
     if (row[7] === 1) tr.className = 'failing';
-    const idCell = cell('', 'num id');
+    const idCell = cell('', 'id');
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'open';

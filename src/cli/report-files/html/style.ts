@@ -65,6 +65,7 @@ dl.ran{display:flex;flex-wrap:wrap;gap:4px 20px;margin:8px 0 0;color:var(--muted
 dl.ran div{display:flex;gap:6px;min-width:0}
 dl.ran dt{font-weight:600}
 dl.ran dd{margin:0}
+/* Left-aligned (not .num), so every row's disclosure button stands in one column whatever the id's length. */
 #reports td.id{white-space:nowrap}
 button.open{background:none;border:0;padding:0 6px 0 0;cursor:pointer;color:var(--muted)}
 button.open::before{content:"\\25B8";display:inline-block}
