@@ -157,9 +157,11 @@ describe('stalls, latency and shutdown', () => {
 
   it('adds latencyMs to every request', async () => {
     await withServer({ latencyMs: 150 }, async (server) => {
-      expect(await timed(() => call(server, 'GET', '/reports/1'))).toBeGreaterThanOrEqual(140);
+      const slow = await timed(() => call(server, 'GET', '/reports/1'));
+      expect(slow).toBeGreaterThanOrEqual(140);
       server.options.latencyMs = 0;
-      expect(await timed(() => call(server, 'GET', '/reports/1'))).toBeLessThan(140);
+      // Against the slow one, not a fixed figure: a loaded machine slows both requests alike, not by the latency.
+      expect(await timed(() => call(server, 'GET', '/reports/1'))).toBeLessThan(slow - 100);
     });
   });
 
