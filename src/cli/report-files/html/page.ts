@@ -7,7 +7,7 @@ import { cappedLines } from '../../../output/capped-list.js';
 import type { CheckCount, CheckStats } from '../../../output/stats/check-stats.js';
 import { BUCKET_NAMES, histogramSvg, percent, resultShareSvg, sparklineSvg } from './charts.js';
 import { html, jsonForScript, Markup, pageLink } from './markup.js';
-import { buildModel, HTML_LIMITS, tableData, type BaselineView, type HtmlModel, type RegressionView, type ReportView } from './model.js';
+import { buildModel, HTML_LIMITS, tableData, type BaselineView, type HistoryView, type HtmlModel, type RegressionView, type ReportView } from './model.js';
 import { reportPageScript } from './script.js';
 import { REPORT_CSS } from './style.js';
 import type { CiRun, ErrorCase } from '../run-record.js';
@@ -175,7 +175,7 @@ function historySection(model: HtmlModel): Markup {
   if (!history || history.projects.length === 0) return html``;
   const runs = history.runs.length;
   const shown = (value: number | null | undefined) => (value === null || value === undefined ? '–' : formatScore(value));
-  const row = (project: HtmlModel['projects'][number] & { averages: (number | null)[] }) => {
+  const row = (project: HistoryView['projects'][number]) => {
     const name = project.name === '' ? html`<span class="note">(none)</span>` : project.name;
     const values = project.averages.map(shown).join(', ');
     const first = project.averages.find((value) => value !== null);
@@ -184,7 +184,7 @@ function historySection(model: HtmlModel): Markup {
     const label = `Average score of ${project.name || 'no project'} over ${plural(runs, 'earlier run')} and now: ${values}`;
     return html`<tr><th scope="row">${name}</th><td>${sparklineSvg(project.averages, label)}</td><td class="num">${shown(first)}</td><td class="num">${shown(now)}</td><td class="num">${change}</td></tr>`;
   };
-  const projects = history.projects.map((project) => ({ ...model.projects.find((p) => p.name === project.name)!, averages: project.averages }));
+  const projects = history.projects;
   const when = [...history.runs.map((ms) => timeOf(ms)), html`now`];
   const numbers = html`<details><summary>The numbers</summary><div class="table-wrap"><table class="compact"><caption>Average score per run, oldest first</caption>
 <thead><tr><th scope="col">run started</th>${projects.map((project) => html`<th scope="col" class="num">${project.name || '(none)'}</th>`)}</tr></thead>
@@ -249,7 +249,7 @@ function baselineSection(model: HtmlModel): Markup {
   return html`<section aria-labelledby="baseline-title">
 <h2 id="baseline-title">${view.sinceLast ? 'Changed since the last run' : 'Against the baseline'}</h2>
 ${compared}
-${checkChanges(view.checkChanges, comparison.failOnNewFailures, since)}
+${checkChanges(view.checkChanges, comparison.failOnNewFailures, view.sinceLast !== undefined)}
 ${
   regressions.length > 0
     ? html`<div class="table-wrap"><table><caption>Regressions, worst first${more(view.regressions.length, regressions.length)}</caption>
@@ -262,10 +262,16 @@ ${urlList(`Vanished since ${since}`, comparison.vanished)}
 </section>`;
 }
 
-function checkChanges(entries: BaselineView['checkChanges'], failOnNewFailures: boolean, since: string): Markup {
+/** `sinceLast`: the changes since the history's last run, which the page lists and never judges. */
+function checkChanges(entries: BaselineView['checkChanges'], failOnNewFailures: boolean, sinceLast: boolean): Markup {
   if (entries.length === 0) return html``;
   const shown = entries.slice(0, HTML_LIMITS.regressions);
-  const rule = failOnNewFailures ? 'new failures fail the run (--fail-on-new-failures)' : 'listed, not a gate without --fail-on-new-failures';
+  const since = sinceLast ? 'the last run' : 'the baseline';
+  const rule = sinceLast
+    ? 'listed, not judged'
+    : failOnNewFailures
+      ? 'new failures fail the run (--fail-on-new-failures)'
+      : 'listed, not a gate without --fail-on-new-failures';
   const caption = `Checks that changed since ${since} on ${plural(entries.length, 'URL')}: ${rule}${more(entries.length, shown.length)}`;
   const row = (entry: BaselineView['checkChanges'][number]) =>
     html`<tr><td class="url">${pageLink(entry.url)}</td><td>${entry.newFailures.join(', ') || '–'}</td><td>${entry.fixed.join(', ') || '–'}</td></tr>`;

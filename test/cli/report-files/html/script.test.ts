@@ -193,7 +193,7 @@ describe.skipIf(unavailable !== undefined)('the HTML report in headless Chromium
       const changed = await page.evaluate<string[]>(
         `[...document.querySelectorAll('section[aria-labelledby=baseline-title] caption')].map((caption) => caption.textContent)`,
       );
-      expect(changed[0]).toMatch(/^Checks that changed since the last run on \d+ URLs?: listed, not a gate/);
+      expect(changed[0]).toMatch(/^Checks that changed since the last run on \d+ URLs?: listed, not judged/);
       expect(await page.locator('#reports thead th').nth(6).textContent()).toBe('trend');
       // A line per URL: its two earlier scores and now, the last its score cell's.
       const rows = await page.evaluate<{ label: string | null; score: string }[]>(
