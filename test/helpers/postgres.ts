@@ -2,6 +2,7 @@
 // scripts/postgres.mjs in .ci/run), else a server of the file's own started the same way. Never skipped under CI.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { postgresInstalled, startPostgres } from '../../scripts/postgres.mjs';
 
 export interface TestDatabase {
@@ -43,6 +44,29 @@ export async function startTestDatabase(): Promise<TestDatabase> {
       } finally {
         await client.end();
       }
+    },
+  };
+}
+
+/**
+ * A database for the test file it is called in (at its top level): made before its tests, dropped after them.
+ * `missing` says why there is none here (its tests then skip with it); under CI there must be one, and the file fails.
+ */
+export function postgresPerFile(): { readonly missing: string | undefined; url(): string } {
+  const missing = postgresUnavailable();
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    if (missing && process.env.CI) throw new Error(`PostgreSQL tests cannot be skipped under CI: ${missing}`);
+    if (!missing) database = await startTestDatabase();
+  }, 60_000);
+  afterAll(async () => {
+    await database?.close();
+  });
+  return {
+    missing,
+    url: () => {
+      if (!database) throw new Error(`no PostgreSQL database: ${missing ?? 'not started yet'}`);
+      return database.url;
     },
   };
 }

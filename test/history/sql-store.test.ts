@@ -3,14 +3,14 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HistoryError } from '../../src/history/errors.js';
 import { historyLocation } from '../../src/history/location.js';
 import { openHistory } from '../../src/history/open.js';
 import { snapshotOf } from '../../src/history/snapshot.js';
 import { SCHEMA_VERSION } from '../../src/history/sql.js';
 import type { HistoryStore, NewRun } from '../../src/history/types.js';
-import { postgresUnavailable, startTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { postgresPerFile } from '../helpers/postgres.js';
 import { scratchMaker } from '../helpers/scratch.js';
 
 const scratch = scratchMaker('rsapi-history-');
@@ -37,20 +37,12 @@ async function record(store: HistoryStore, records: ReturnType<typeof report>[],
   return id;
 }
 
-let pg: TestDatabase | undefined;
-const pgMissing = postgresUnavailable();
-
-beforeAll(async () => {
-  if (pgMissing && process.env.CI) throw new Error(`PostgreSQL tests cannot be skipped under CI: ${pgMissing}`);
-  if (!pgMissing) pg = await startTestDatabase();
-}, 60_000);
-afterAll(async () => {
-  await pg?.close();
-});
+const pg = postgresPerFile();
+const pgMissing = pg.missing;
 
 const STORES = [
   { name: 'sqlite', open: () => openHistory(historyLocation(join(scratch(), 'history.db'))) },
-  { name: 'postgres', open: async () => openHistory(historyLocation(pg!.url)), skip: pgMissing !== undefined },
+  { name: 'postgres', open: async () => openHistory(historyLocation(pg.url())), skip: pgMissing !== undefined },
 ];
 
 describe.each(STORES)('the history store on $name', ({ open, skip }) => {

@@ -2,13 +2,13 @@
 // complete runs of the same command, selection and origin, oldest first; each URL's scores and each project's average
 // per run; the last run as a baseline.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { historyLocation } from '../../../src/history/location.js';
 import { openHistory } from '../../../src/history/open.js';
 import { snapshotOf } from '../../../src/history/snapshot.js';
 import type { HistoryStore } from '../../../src/history/types.js';
 import { PAGE_HISTORY_RUNS, readPageHistory } from '../../../src/cli/report-files/page-history.js';
-import { postgresUnavailable, startTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
+import { postgresPerFile } from '../../helpers/postgres.js';
 import { scratchMaker } from '../../helpers/scratch.js';
 
 const scratch = scratchMaker('rsapi-page-history-');
@@ -36,15 +36,7 @@ async function record(store: HistoryStore, records: ReturnType<typeof report>[],
   return run;
 }
 
-const pgMissing = postgresUnavailable();
-let pg: TestDatabase | undefined;
-beforeAll(async () => {
-  if (pgMissing && process.env.CI) throw new Error(`PostgreSQL tests cannot be skipped under CI: ${pgMissing}`);
-  if (!pgMissing) pg = await startTestDatabase();
-}, 60_000);
-afterAll(async () => {
-  await pg?.close();
-});
+const pg = postgresPerFile();
 
 /** A new, empty history on each store (PostgreSQL: a database of the file's own, emptied for each test). */
 const STORES = [
@@ -52,11 +44,11 @@ const STORES = [
   {
     name: 'PostgreSQL',
     open: async () => {
-      const store = await openHistory(historyLocation(pg!.url));
+      const store = await openHistory(historyLocation(pg.url()));
       await store.prune({ keepRuns: 0 });
       return store;
     },
-    skip: pgMissing !== undefined,
+    skip: pg.missing !== undefined,
   },
 ];
 

@@ -6,14 +6,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../helpers/cli.js';
 import { mockPerTest } from '../../../helpers/mock.js';
-import { postgresUnavailable, startTestDatabase, type TestDatabase } from '../../../helpers/postgres.js';
+import { postgresPerFile } from '../../../helpers/postgres.js';
 import { startRawServer, type RawServer } from '../../../helpers/raw-server.js';
 import { runInProcess } from '../../../helpers/run.js';
 import { scratchMaker } from '../../../helpers/scratch.js';
 
 const scratch = scratchMaker('rsapi-history-cmd-');
 const mock = mockPerTest();
-const pgMissing = postgresUnavailable();
+const pg = postgresPerFile();
+const pgMissing = pg.missing;
 
 function checks(failing: readonly string[]) {
   return Object.fromEntries(
@@ -53,17 +54,13 @@ async function startSite(): Promise<Site> {
   return site;
 }
 
-let pg: TestDatabase | undefined;
 let site: Site;
 
 beforeAll(async () => {
-  if (pgMissing && process.env.CI) throw new Error(`PostgreSQL tests cannot be skipped under CI: ${pgMissing}`);
-  if (!pgMissing) pg = await startTestDatabase();
   site = await startSite();
 }, 60_000);
 afterAll(async () => {
   await site?.server.close();
-  await pg?.close();
 });
 
 const env = () => ({ RSAPI_BASE_URL: `${site.server.url}/api/v1`, RSAPI_API_KEY: 'test-key-1234567890' });
@@ -95,7 +92,7 @@ async function twoWeeks(history: string) {
 
 const STORES = [
   { name: 'sqlite', history: () => join(scratch(), 'history.db'), skip: false },
-  { name: 'postgres', history: () => pg!.url, skip: pgMissing !== undefined },
+  { name: 'postgres', history: () => pg.url(), skip: pgMissing !== undefined },
 ];
 
 describe.each(STORES)('history verbs on $name', ({ history, skip }) => {
@@ -135,9 +132,9 @@ describe.each(STORES)('history verbs on $name', ({ history, skip }) => {
 
 describe('the two stores', () => {
   it.skipIf(pgMissing !== undefined)('give the same output for the same recorded runs (runs, show, diff, trend)', async () => {
-    await resetPostgres(pg!.url);
+    await resetPostgres(pg.url());
     const sqlite = await twoWeeks(join(scratch(), 'history.db'));
-    const postgres = await twoWeeks(pg!.url);
+    const postgres = await twoWeeks(pg.url());
     expect(postgres).toEqual(sqlite);
   });
 });
@@ -163,7 +160,7 @@ describe('history errors', () => {
   });
 
   it.skipIf(pgMissing !== undefined)('a refused PostgreSQL password: the reports print, one line says so, exit 11, the password never shown', async () => {
-    const url = new URL(pg!.url);
+    const url = new URL(pg.url());
     url.password = 'wrong-password-123';
     const result = await runInProcess({ argv: ['reports', 'list', '--record', '--history', url.href, '--json', '--verbose'], env: env() });
     expect(result.code).toBe(11);
@@ -244,7 +241,7 @@ describe('concurrent writers', () => {
 
   it.skipIf(pgMissing !== undefined)('four shards of one create recording into one PostgreSQL database at once keep every snapshot', async () => {
     const fixture = await mock({ seed: 0 });
-    const database = pg!;
+    const database = { url: pg.url() };
     await resetPostgres(database.url);
     {
       const urls = Array.from({ length: 16 }, (_, i) => `https://shard-${i}.example.com/`).join('\n');
