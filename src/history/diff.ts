@@ -26,7 +26,7 @@ export interface RunDiff {
 }
 
 /** The newest snapshot of each URL of a run (a run that read one page twice keeps the newer reading). */
-function byUrl(snapshots: readonly Snapshot[]): Map<string, Snapshot> {
+export function newestOfEachUrl(snapshots: readonly Snapshot[]): Map<string, Snapshot> {
   const map = new Map<string, Snapshot>();
   for (const snapshot of snapshots) {
     const held = map.get(snapshot.identity);
@@ -36,7 +36,7 @@ function byUrl(snapshots: readonly Snapshot[]): Map<string, Snapshot> {
 }
 
 export function diffSnapshots(before: readonly Snapshot[], after: readonly Snapshot[]): { changes: UrlChange[]; compared: number } {
-  const [a, b] = [byUrl(before), byUrl(after)];
+  const [a, b] = [newestOfEachUrl(before), newestOfEachUrl(after)];
   const changes: UrlChange[] = [];
   let compared = 0;
   for (const [url, now] of b) {

@@ -9,7 +9,7 @@ import type { RunRecorder } from '../../history/recorder.js';
 import type { CommandContext } from '../runtime/context.js';
 import { existsSync } from 'node:fs';
 import { HistoryNotFoundError } from '../../history/errors.js';
-import type { HistoryStore, RunInfo } from '../../history/types.js';
+import type { HistoryStore, RunInfo, RunQuery } from '../../history/types.js';
 import type { Baseline, HistoryBaselineSpec } from '../report-files/baseline.js';
 import type { PageHistory } from '../report-files/page-history.js';
 import type { CiReporter } from '../report-files/reporter.js';
@@ -100,6 +100,11 @@ export function inputSelection(urls: readonly string[], shard: { index: number; 
   };
 }
 
+/** The complete runs of this command with this selection on this service: what a run is compared with. */
+function sameRuns(ctx: CommandContext, run: { command: string; selection: Record<string, unknown> }): RunQuery {
+  return { command: run.command, selection: selectionKey(run.selection), origin: serviceOrigin(ctx), completeOnly: true };
+}
+
 function serviceOrigin(ctx: CommandContext): string {
   return originOf(ctx.settings().baseUrl ?? '') ?? ctx.settings().baseUrl ?? 'unknown';
 }
@@ -130,7 +135,7 @@ async function pageHistory(
   const [{ openHistory }, { readPageHistory }] = await Promise.all([import('../../history/open.js'), import('../report-files/page-history.js')]);
   const store = await openHistory(location);
   try {
-    return await readPageHistory(store, { command: run.command, selection: selectionKey(run.selection), origin: serviceOrigin(ctx) });
+    return await readPageHistory(store, sameRuns(ctx, run));
   } finally {
     await store.close();
   }
@@ -146,10 +151,10 @@ async function historyBaseline(
   spec: HistoryBaselineSpec,
   run: { command: string; selection: Record<string, unknown> },
 ): Promise<Baseline> {
-  const [{ snapshotRecord }, { newestByUrl }] = await Promise.all([import('../../history/snapshot.js'), import('../report-files/baseline.js')]);
+  const { runBaseline } = await import('../report-files/page-history.js');
   const store = await openExistingHistory(ctx, flags);
   try {
-    const same = { command: run.command, selection: selectionKey(run.selection), origin: serviceOrigin(ctx), completeOnly: true };
+    const same = sameRuns(ctx, run);
     let found: RunInfo | undefined;
     if (spec.kind === 'run') found = await store.run(spec.id);
     else if (spec.kind === 'last') found = (await store.runs({ ...same, limit: 1 }))[0];
@@ -161,8 +166,7 @@ async function historyBaseline(
         hint: 'record a run to compare with first (add --record), or give a baseline file',
       });
     }
-    const records = (await store.snapshotsOf(found.id)).map(snapshotRecord);
-    return { path: `run ${found.id} of the history`, byUrl: newestByUrl(records), hasChecks: records.some((record) => record.results !== undefined) };
+    return runBaseline(found.id, await store.snapshotsOf(found.id));
   } finally {
     await store.close();
   }

@@ -2,6 +2,7 @@
 // service (the runs `--baseline last` compares with), read once when the page is written. From them: the changes
 // since the last one, each project's average score run by run, and each URL's scores for its sparkline.
 import { snapshotRecord } from '../../history/snapshot.js';
+import { newestOfEachUrl } from '../../history/diff.js';
 import type { HistoryStore, RunQuery, Snapshot } from '../../history/types.js';
 import { newestByUrl, type Baseline } from './baseline.js';
 
@@ -30,52 +31,45 @@ export async function readPageHistory(store: HistoryStore, same: RunQuery): Prom
   const found = await store.runs({ ...same, completeOnly: true, limit: PAGE_HISTORY_RUNS });
   if (found.length === 0) return undefined;
   const runs = found.reverse().map((run) => ({ id: run.id, started: run.started }));
-  const rows: { run: number; started: string; snapshot: Snapshot }[] = [];
+  // Per URL its score in each run, and its project as last read.
+  const byUrl = new Map<string, { project: string; scores: (number | null)[] }>();
   let newest: Snapshot[] = [];
-  for (const run of runs) {
+  for (const [index, run] of runs.entries()) {
     newest = await store.snapshotsOf(run.id);
-    for (const snapshot of newest) rows.push({ run: run.id, started: run.started, snapshot });
+    for (const [identity, snapshot] of newestOfEachUrl(newest)) {
+      let entry = byUrl.get(identity);
+      if (!entry) {
+        entry = { project: '', scores: runs.map(() => null) };
+        byUrl.set(identity, entry);
+      }
+      entry.scores[index] = snapshot.score ?? null;
+      entry.project = snapshot.project ?? '';
+    }
   }
-  const records = newest.map(snapshotRecord);
-  const last = runs.at(-1)!;
-  const byUrl = scoresByUrl(rows, runs);
   return {
     runs,
-    last: { path: `run ${last.id} of the history`, byUrl: newestByUrl(records), hasChecks: records.some((record) => record.results !== undefined) },
+    last: runBaseline(runs.at(-1)!.id, newest),
     scores: new Map([...byUrl].map(([identity, { scores }]) => [identity, scores])),
-    projects: averagesByProject(byUrl, runs),
+    projects: averagesByProject(byUrl.values(), runs.length),
   };
 }
 
-/** Each identity's score per run (the newest reading where a run read a URL twice), and its project. */
-function scoresByUrl(rows: readonly { run: number; snapshot: Snapshot }[], runs: readonly HistoryRun[]) {
-  const column = new Map(runs.map((run, index) => [run.id, index]));
-  const byUrl = new Map<string, { project: string; generatedAt: string[]; scores: (number | null)[] }>();
-  for (const { run, snapshot } of rows) {
-    let entry = byUrl.get(snapshot.identity);
-    if (!entry) {
-      entry = { project: '', generatedAt: runs.map(() => ''), scores: runs.map(() => null) };
-      byUrl.set(snapshot.identity, entry);
-    }
-    const index = column.get(run)!;
-    if (snapshot.generatedAt < entry.generatedAt[index]!) continue;
-    entry.generatedAt[index] = snapshot.generatedAt;
-    entry.scores[index] = snapshot.score ?? null;
-    entry.project = snapshot.project ?? '';
-  }
-  return byUrl;
+/** A recorded run's snapshots as a baseline: what `--baseline last|run:ID|since:D` and the page compare with. */
+export function runBaseline(runId: number, snapshots: readonly Snapshot[]): Baseline {
+  const records = snapshots.map(snapshotRecord);
+  return { path: `run ${runId} of the history`, byUrl: newestByUrl(records), hasChecks: records.some((record) => record.results !== undefined) };
 }
 
 /**
  * Each project's mean score per run over its URLs' scores then, as `history trend --project` works it out (worked out
  * from the scores alone: no check of 10,000 reports x 12 runs is decoded for it).
  */
-function averagesByProject(byUrl: ReturnType<typeof scoresByUrl>, runs: readonly HistoryRun[]): Map<string, (number | null)[]> {
+function averagesByProject(urls: Iterable<{ project: string; scores: readonly (number | null)[] }>, runs: number): Map<string, (number | null)[]> {
   const sums = new Map<string, { total: number[]; count: number[] }>();
-  for (const { project, scores } of byUrl.values()) {
+  for (const { project, scores } of urls) {
     let sum = sums.get(project);
     if (!sum) {
-      sum = { total: runs.map(() => 0), count: runs.map(() => 0) };
+      sum = { total: new Array<number>(runs).fill(0), count: new Array<number>(runs).fill(0) };
       sums.set(project, sum);
     }
     scores.forEach((score, index) => {

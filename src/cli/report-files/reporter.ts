@@ -190,7 +190,7 @@ export class CiReporter {
     const unjudged = new Set(this.cases.flatMap((c) => (c.kind === 'report' ? [] : [reportIdentity(c.url)])));
     const inScope = (url: string) => !unjudged.has(reportIdentity(url)) && (this.share?.contains(url) ?? true);
     // A history this run failed to record into was said once already: the page does without it.
-    if (this.flags.html !== undefined && this.pageHistory && !ctx.history?.failure) {
+    if (this.pageHistory && !ctx.history?.failure) {
       const history = await this.pageHistory().catch((error: unknown) => {
         ctx.note(`rsapi: history: ${error instanceof Error ? error.message : String(error)}; the HTML page shows no history`);
         return undefined;
