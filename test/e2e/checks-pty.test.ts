@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/table/width.js';
 import { phprankReport, startReportServer } from '../helpers/phprank-checks.js';
 import { tempHomePerTest } from '../helpers/settings.js';
-import { runOnTerminal } from '../helpers/terminal.js';
+import { runOnTerminal, screenLines } from '../helpers/terminal.js';
 
 let server: Awaited<ReturnType<typeof startReportServer>>;
 const home = tempHomePerTest('rsapi-checks-pty-', 'config');
@@ -21,7 +21,7 @@ describe('reports show on a terminal', () => {
       const env = { ...server.env, HOME: home.path, RSAPI_CONFIG_DIR: home.settings.dir, TERM: 'xterm-256color', NO_COLOR: '1' };
       const { code, screen } = await runOnTerminal(['reports', 'show', '7'], { env, size: { columns, rows: 50 } });
       expect(code).toBe(0);
-      const lines = screen.replace(/\r/g, '').split('\n');
+      const lines = screenLines(screen);
       for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
       expect(screen).toContain('checks: 31 of 36 passed');
       const words = screen.replace(/\s+/g, ' ');

@@ -67,3 +67,27 @@ export function runOnTerminal(args: string[], options: TerminalOptions = {}): Pr
     closeInputIfDone();
   });
 }
+
+/**
+ * The screen's lines as a terminal leaves them: a carriage return goes back to the line's start and later text
+ * overwrites, `ESC[2K` erases the line, `ESC[K` erases from the cursor on; other control sequences (colour) are
+ * dropped, and so are empty lines. A spinner erased before the table is thus gone, as on the screen.
+ */
+export function screenLines(screen: string): string[] {
+  return screen
+    .split('\n')
+    .map((raw) => {
+      let line: string[] = [];
+      let cursor = 0;
+      for (const token of raw.match(/\u001b\[[0-9;?]*[A-Za-z]|\r|[^\r\u001b]+|\u001b/gu) ?? []) {
+        if (token === '\r') cursor = 0;
+        else if (token === '\u001b[2K') line = [];
+        else if (token === '\u001b[K' || token === '\u001b[0K') line = line.slice(0, cursor);
+        else if (!token.startsWith('\u001b')) {
+          for (const char of token) line[cursor++] = char;
+        }
+      }
+      return Array.from(line, (char) => char ?? ' ').join('');
+    })
+    .filter((line) => line !== '');
+}

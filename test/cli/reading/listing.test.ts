@@ -4,7 +4,7 @@ import { runCase, type CommandCase } from '../../helpers/cases.js';
 import { displayWidth } from '../../../src/output/table/width.js';
 import { runInProcess } from '../../helpers/run.js';
 import { startMock, type MockFixture } from '../../helpers/mock.js';
-import { runOnTerminal } from '../../helpers/terminal.js';
+import { runOnTerminal, screenLines } from '../../helpers/terminal.js';
 
 const terminal = { tty: true, columns: 160 } as const;
 
@@ -61,15 +61,6 @@ describe('Tables on a terminal of a set width (in-process, and once on a real ps
   afterAll(async () => {
     await mock.close();
   });
-
-  /** What the screen shows, line by line, without colour codes or carriage returns. */
-  function screenLines(screen: string): string[] {
-    return screen
-      .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
-      .split(/\r?\n/)
-      .map((line) => line.replace(/\r/g, ''))
-      .filter((line) => line !== '');
-  }
 
   /** The run on a terminal of `columns` (in-process, every stream a TTY): the screen's lines, stdout then stderr. */
   async function onTerminal(args: string[], columns: number): Promise<string[]> {
@@ -151,6 +142,23 @@ describe('Tables on a terminal of a set width (in-process, and once on a real ps
       const table = screenLines(screen).filter((line) => !/^(rsapi:|page \d)/.test(line));
       expect(table).toHaveLength(11);
       for (const line of table) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
+    });
+
+    it('a slow service shows the spinner, and the spinner is gone from the screen before the table', async () => {
+      const slow = await startMock({ latencyMs: 800 });
+      try {
+        const { code, screen } = await runOnTerminal(['reports', 'list'], { env: { ...slow.env, TERM: 'xterm-256color' }, size: { columns: 60, rows: 50 } });
+        expect(code).toBe(0);
+        expect(screen).toContain('reading reports');
+        const lines = screenLines(screen);
+        expect(lines.join('\n')).not.toContain('reading reports');
+        expect(lines[0]).toMatch(/^id +url/);
+        const table = lines.filter((line) => !/^(rsapi:|page \d)/.test(line));
+        expect(table).toHaveLength(11);
+        for (const line of table) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
+      } finally {
+        await slow.close();
+      }
     });
 
     it('at 40 columns the note of columns left out comes after the table on the screen, before the footer', async () => {
