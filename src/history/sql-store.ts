@@ -85,8 +85,9 @@ export class SqlHistoryStore implements HistoryStore {
     return rows[0] ? runOf(rows[0]) : undefined;
   }
 
-  async snapshotsOf(runId: number): Promise<Snapshot[]> {
-    return (await this.db.run(SQL.snapshotsOf, [runId])).rows.map(snapshotOfRow);
+  async snapshotsOf(runId: number, options: { sorted?: boolean } = {}): Promise<Snapshot[]> {
+    const sql = options.sorted === false ? SQL.snapshotsOfUnsorted : SQL.snapshotsOf;
+    return (await this.db.run(sql, [runId])).rows.map(snapshotOfRow);
   }
 
   async trendOfUrl(identity: string, options: { since?: string; check?: string }): Promise<TrendPoint[]> {

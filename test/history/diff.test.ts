@@ -1,7 +1,7 @@
 // Comparing two runs' snapshots (src/history/diff.ts): checks newly failing and fixed, whether the stored checks line up
 // part by part (compared as text) or come in another order (compared by id); score changes, new and vanished URLs.
 import { describe, expect, it } from 'vitest';
-import { diffSnapshots } from '../../src/history/diff.js';
+import { diffSnapshots, newestOfEachUrl } from '../../src/history/diff.js';
 import { encodeChecks } from '../../src/history/snapshot.js';
 import type { CheckState, Snapshot } from '../../src/history/types.js';
 
@@ -35,5 +35,25 @@ describe.each([true, false])('diffSnapshots (checks stored as text: %s)', (store
       ['came', 'new'],
       ['gone', 'vanished'],
     ]);
+  });
+});
+
+describe('newestOfEachUrl', () => {
+  it('keeps the newer reading of a URL read twice, and of two as new the lower report id, in whatever order they come', () => {
+    const reading = (reportId: string, generatedAt: string, score: number): Snapshot => ({
+      origin: 'o',
+      identity: 'a',
+      reportId,
+      project: undefined,
+      score,
+      label: undefined,
+      generatedAt,
+      checks: undefined,
+    });
+    const snapshots = [reading('7', '2026-01-01', 10), reading('12', '2026-01-02', 20), reading('11', '2026-01-02', 30)];
+    for (const order of [snapshots, [...snapshots].reverse(), [snapshots[1]!, snapshots[0]!, snapshots[2]!]]) {
+      // '11' < '12' as text, as SQL's ORDER BY report_id sorts them.
+      expect(newestOfEachUrl(order).get('a')).toMatchObject({ reportId: '11', score: 30 });
+    }
   });
 });

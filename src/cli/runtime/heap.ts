@@ -1,4 +1,4 @@
-// V8's heap policy for commands that stream many pages: collect often rather than grow, so memory stays flat.
+// V8's heap policy for commands that hold or stream much data: collect often rather than grow, so memory stays flat.
 
 /**
  * Reading every page of a long list makes garbage at a steady rate, and the pages fetched ahead live long
@@ -13,4 +13,15 @@
 export async function preferSmallHeap(): Promise<void> {
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--optimize-for-size --no-concurrent-recompilation --no-maglev');
+}
+
+/**
+ * A command that reads whole recorded runs into memory (`history diff`) keeps nearly all it allocates. V8's young
+ * generation, left to grow (to 32 MB on Node 24), copies those survivors again at each collection and faults in fresh
+ * pages for it: a diff of two 10,000-report runs spent 0.2 s more that way (0.90 s against 0.70 s, peak RSS 186 MB
+ * against 133 MB). Kept at its starting size, it hands them to the old generation at once.
+ */
+export async function keepYoungGenerationSmall(): Promise<void> {
+  const { setFlagsFromString } = await import('node:v8');
+  setFlagsFromString('--semi-space-growth-factor=1');
 }

@@ -8,6 +8,7 @@ import { plural } from '../../../plural.js';
 import { alignedTable } from '../../../output/sparkline.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { ExitCode } from '../../runtime/exit-codes.js';
+import { keepYoungGenerationSmall } from '../../runtime/heap.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import {
   addHistoryLocationOption,
@@ -65,7 +66,8 @@ export async function historyDiffRun(ctx: CommandContext, opts: HistoryDiffOptio
   let diff: RunDiff;
   try {
     const { from, to } = await runsToCompare(store, { a: opts.a, b: opts.b }, sinceOf(opts.since));
-    const [before, after] = await Promise.all([store.snapshotsOf(from.id), store.snapshotsOf(to.id)]);
+    await keepYoungGenerationSmall();
+    const [before, after] = await Promise.all([store.snapshotsOf(from.id, { sorted: false }), store.snapshotsOf(to.id, { sorted: false })]);
     diff = { from, to, ...diffSnapshots(before, after) };
   } finally {
     await store.close();
