@@ -1,7 +1,7 @@
 // The one history store: runs, snapshots and references kept through SQL, for SQLite and PostgreSQL alike (sql.ts
 // holds the statements and names where the dialects differ; a driver gives the connection).
 import { HistoryError, newerSchemaError } from './errors.js';
-import { decodeChecks, encodeChecks, withChecks } from './snapshot.js';
+import { decodeChecks, encodeChecks, failedCount, withChecks } from './snapshot.js';
 import { MIGRATIONS, SCHEMA_VERSION, SQL, type SnapshotRow, type SqlConnection, type SqlRow, type SqlValue } from './sql.js';
 import type { CiContext, ExportedRun, HistoryStore, NewRun, RunInfo, RunQuery, Snapshot, TrendPoint } from './types.js';
 
@@ -93,15 +93,15 @@ export class SqlHistoryStore implements HistoryStore {
   async trendOfUrl(identity: string, options: { since?: string; check?: string }): Promise<TrendPoint[]> {
     const { rows } = await this.db.run(SQL.trendOfUrl, [identity, options.since ?? '']);
     return rows.map((row) => {
-      const checks = decodeChecks(textOf(row.checks));
+      const checksText = textOf(row.checks);
       const point: TrendPoint = {
         run: Number(row.run),
         started: String(row.started),
         generatedAt: textOf(row.generated_at),
         score: numberOf(row.score),
-        failed: checks?.filter((check) => !check.passed).length,
+        failed: failedCount(checksText),
       };
-      if (options.check !== undefined) point.passed = checks?.find((check) => check.id === options.check)?.passed;
+      if (options.check !== undefined) point.passed = decodeChecks(checksText)?.find((check) => check.id === options.check)?.passed;
       return point;
     });
   }
