@@ -2,6 +2,7 @@
 // which two runs a plain `history diff` compares (the last two complete runs of one selection on one service).
 import { RESULT_RANK, type ReportResult } from '../api/model/report-model.js';
 import { HistoryNotFoundError } from './errors.js';
+import { MINUS, partEnd } from './snapshot.js';
 import type { HistoryStore, RunInfo, Snapshot } from './types.js';
 
 export interface UrlChange {
@@ -100,14 +101,6 @@ function alignedDelta(a: string, b: string, newFailures: string[], fixed: string
     j = endB + 1;
   }
   return i >= a.length && j >= b.length;
-}
-
-const MINUS = '-'.charCodeAt(0);
-
-/** Where the part starting at `from` ends: at the next space, or at the end of the text. */
-function partEnd(text: string, from: number): number {
-  const space = text.indexOf(' ', from);
-  return space < 0 ? text.length : space;
 }
 
 function sameChars(a: string, i: number, b: string, j: number, length: number): boolean {

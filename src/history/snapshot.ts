@@ -97,14 +97,22 @@ export function encodeChecks(checks: readonly CheckState[]): string {
 export function failedCount(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   let failed = 0;
-  for (let end = text.indexOf(' '); ; end = text.indexOf(' ', end + 1)) {
-    const partEnd = end < 0 ? text.length : end;
-    if (partEnd >= 9 && text.charCodeAt(partEnd - 9) === MINUS) failed++;
-    if (end < 0) return failed;
+  for (let start = 0; start < text.length; ) {
+    const end = partEnd(text, start);
+    if (end - start >= 9 && text.charCodeAt(end - 9) === MINUS) failed++;
+    start = end + 1;
   }
+  return failed;
 }
 
-const MINUS = '-'.charCodeAt(0);
+/** The sign of a failed check in its encoded part. */
+export const MINUS = '-'.charCodeAt(0);
+
+/** Where the encoded part starting at `from` ends: at the next space, or at the end of the text. */
+export function partEnd(text: string, from: number): number {
+  const space = text.indexOf(' ', from);
+  return space < 0 ? text.length : space;
+}
 
 export function decodeChecks(text: string | undefined): CheckState[] | undefined {
   if (text === undefined) return undefined;
