@@ -5,6 +5,7 @@ import type { Snapshot } from '../../../history/types.js';
 import { formatScore } from '../../../api/model/report-model.js';
 import { alignedTable } from '../../../output/sparkline.js';
 import type { CommandContext } from '../../runtime/context.js';
+import { keepYoungGenerationSmall } from '../../runtime/heap.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import { addHistoryLocationOption, checkDocumentFlags, openHistoryOf, runIdParser, writeDocument } from './shared.js';
 
@@ -36,6 +37,7 @@ export async function historyShowRun(ctx: CommandContext, opts: HistoryShowOptio
   try {
     const run = await store.run(opts.run);
     if (!run) throw new HistoryNotFoundError(`no run ${opts.run} in the history`, { hint: '`rsapi history runs` lists the runs' });
+    await keepYoungGenerationSmall();
     await writeDocument(ctx, snapshotsDocument(await store.snapshotsOf(run.id)));
   } finally {
     await store.close();
@@ -44,8 +46,30 @@ export async function historyShowRun(ctx: CommandContext, opts: HistoryShowOptio
 
 const COLUMNS = ['id', 'url', 'project', 'result', 'score', 'generated_at', 'failed_checks'] as const;
 
+/** The run's document; its JSON value and its rows are each built only when the format asked for reads them. */
 export function snapshotsDocument(snapshots: readonly Snapshot[]) {
-  const value = snapshots.map((s) => ({
+  let value: ReturnType<typeof documentValue> | undefined;
+  let rows: ReturnType<typeof tableRows> | undefined;
+  return {
+    get value() {
+      value ??= documentValue(snapshots);
+      return value;
+    },
+    get lines() {
+      return this.value;
+    },
+    get rows() {
+      rows ??= tableRows(snapshots);
+      return { columns: COLUMNS, rows };
+    },
+    text(width?: number) {
+      return snapshots.length === 0 ? 'no reports in this run\n' : alignedTable(COLUMNS, this.rows.rows, width);
+    },
+  };
+}
+
+function documentValue(snapshots: readonly Snapshot[]) {
+  return snapshots.map((s) => ({
     id: s.reportId,
     url: s.identity,
     project: s.project ?? null,
@@ -55,7 +79,10 @@ export function snapshotsDocument(snapshots: readonly Snapshot[]) {
     failed_checks: s.checks?.filter((c) => !c.passed).map((c) => c.id) ?? null,
     checks: s.checks === undefined ? null : Object.fromEntries(s.checks.map((c) => [c.id, { passed: c.passed, hash: c.hash }])),
   }));
-  const rows = snapshots.map((s) => [
+}
+
+function tableRows(snapshots: readonly Snapshot[]) {
+  return snapshots.map((s) => [
     s.reportId,
     s.identity,
     s.project ?? '',
@@ -67,10 +94,4 @@ export function snapshotsDocument(snapshots: readonly Snapshot[]) {
       .map((c) => c.id)
       .join(',') ?? '',
   ]);
-  return {
-    value,
-    lines: value,
-    rows: { columns: COLUMNS, rows },
-    text: (width?: number) => (rows.length === 0 ? 'no reports in this run\n' : alignedTable(COLUMNS, rows, width)),
-  };
 }
