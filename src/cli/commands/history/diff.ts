@@ -105,6 +105,7 @@ function scoreText(c: UrlChange): string {
 
 const COLUMNS = ['url', 'status', 'score', 'new_failures', 'fixed'] as const;
 
+/** The diff's document; its rows (a score text per URL) are built only when the format reads them. */
 function diffDocument(diff: RunDiff) {
   const run = (r: RunDiff['from']) => ({ id: r.id, started: r.started, command: r.command, selection: JSON.parse(r.selection) as unknown, service: r.origin });
   const changes = diff.changes.map((c) => ({
@@ -119,7 +120,11 @@ function diffDocument(diff: RunDiff) {
     fixed: c.fixed,
   }));
   const value = { from: run(diff.from), to: run(diff.to), compared: diff.compared, changes };
-  const rows = diff.changes.map((c) => [c.url, c.status, scoreText(c), c.newFailures.join(','), c.fixed.join(',')]);
+  let rows: string[][] | undefined;
+  const tableRows = () => {
+    rows ??= diff.changes.map((c) => [c.url, c.status, scoreText(c), c.newFailures.join(','), c.fixed.join(',')]);
+    return rows;
+  };
   const text = (width?: number) => {
     const head = `runs ${diff.from.id} → ${diff.to.id} (${describeSelection(diff.to.command, diff.to.selection)} on ${diff.to.origin}): ${plural(diff.compared, 'URL')} compared`;
     const counts = {
@@ -129,7 +134,14 @@ function diffDocument(diff: RunDiff) {
       gone: diff.changes.filter((c) => c.status === 'vanished').length,
     };
     const summary = `${counts.failing} checks newly failing, ${counts.fixed} fixed, ${counts.added} new URLs, ${counts.gone} vanished`;
-    return `${head}\n${summary}\n${rows.length > 0 ? `\n${alignedTable(COLUMNS, rows, width)}` : ''}`;
+    return `${head}\n${summary}\n${diff.changes.length > 0 ? `\n${alignedTable(COLUMNS, tableRows(), width)}` : ''}`;
   };
-  return { value, lines: changes, rows: { columns: COLUMNS, rows }, text };
+  return {
+    value,
+    lines: changes,
+    get rows() {
+      return { columns: COLUMNS, rows: tableRows() };
+    },
+    text,
+  };
 }
