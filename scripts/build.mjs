@@ -4,6 +4,7 @@
 // `--types` also writes the library's declarations (dist/types); `--clean` starts from an empty dist/; `--outdir=DIR`
 // builds into DIR instead of dist/ (test/e2e/tarball.test.ts packs a single build from a staging directory).
 import { build } from 'esbuild';
+import { parseSync } from 'oxc-parser';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -47,17 +48,96 @@ const lazyChildProcess = {
  * not load the CLI.
  */
 const HUBS = ['src/cli/program.ts', 'src/cli/runtime/handler.ts'];
-const afterHubs = {
-  name: 'after-hubs',
-  async setup(builder) {
-    const hubsOf = await hubImports();
-    builder.onLoad({ filter: /\.ts$/ }, (args) => {
-      const hubs = hubsOf.get(relative(root, args.path));
-      if (!hubs) return undefined;
-      return { contents: `${readFileSync(args.path, 'utf8')}\n${hubs.map((hub) => `import ${JSON.stringify(join(root, hub))};`).join('\n')}\n`, loader: 'ts' };
-    });
-  },
-};
+const HANDLER = 'src/cli/runtime/handler.ts';
+/** `joining`: the modules the handler imports as well (see joiningHandler). */
+function afterHubs(hubsOf, joining = []) {
+  return {
+    name: 'after-hubs',
+    setup(builder) {
+      builder.onLoad({ filter: /\.ts$/ }, (args) => {
+        const path = relative(root, args.path);
+        const imports = [...(hubsOf.get(path) ?? []), ...(path === HANDLER ? joining : [])];
+        if (imports.length === 0) return undefined;
+        return {
+          contents: `${readFileSync(args.path, 'utf8')}\n${imports.map((module) => `import ${JSON.stringify(join(root, module))};`).join('\n')}\n`,
+          loader: 'ts',
+        };
+      });
+    },
+  };
+}
+
+/**
+ * A chunk file costs about 1.3 ms at start-up (resolve, read, the compile cache's own file, link) whatever its size,
+ * and the modules loaded after the handler still fell into a dozen chunks of a few hundred bytes each (a list loaded
+ * 37 files). So the modules of each such small chunk (under SMALL_CHUNK) are imported by the handler too, and join its
+ * chunk, with what they import that loads after the handler: they load with every command, and a list loads 17 files.
+ * They import the handler back (the hub import above): in a chunk holding that cycle esbuild may run a module's
+ * top-level code before its imports' have run. So a small chunk joins only if no module it brings reads an import
+ * while it loads (readsImportsOnLoad): then the order they run in cannot matter.
+ */
+const SMALL_CHUNK = 2_500;
+async function joiningHandler(hubsOf) {
+  const { metafile } = await build({ ...options, write: false, plugins: [lazyChildProcess, afterHubs(hubsOf)], logLevel: 'silent' });
+  const afterHandler = (module) => hubsOf.get(module)?.includes(HANDLER) ?? false;
+  // A verb's own modules stay with it: a verb loads no other verb's code (test/e2e/startup.test.ts).
+  const joinable = (module) => afterHandler(module) && !module.startsWith('src/cli/commands/');
+  const brought = (module, into = new Set()) => {
+    if (into.has(module) || !afterHandler(module)) return into;
+    into.add(module);
+    for (const edge of metafile.inputs[module].imports) if (edge.kind !== 'dynamic-import' && !edge.external) brought(edge.path, into);
+    return into;
+  };
+  const joining = [];
+  for (const [path, output] of Object.entries(metafile.outputs)) {
+    const modules = Object.keys(output.inputs);
+    if (!path.endsWith('.js') || output.entryPoint || output.bytes > SMALL_CHUNK || !modules.every(joinable)) continue;
+    const all = new Set(modules.flatMap((module) => [...brought(module)]));
+    if (![...all].some((module) => readsImportsOnLoad(join(root, module)))) joining.push(...modules);
+  }
+  return joining;
+}
+
+/**
+ * Whether a module's top-level code reads a value it imports while the module loads (a call, a property, a spread,
+ * a class's base): anything outside the bodies of functions, which run later. Conservative: any mention counts.
+ */
+function readsImportsOnLoad(file) {
+  const { program, errors } = parseSync(file, readFileSync(file, 'utf8'), { lang: 'ts', sourceType: 'module' });
+  if (errors.length > 0) return true;
+  const imported = new Set();
+  for (const statement of program.body) {
+    if (statement.type !== 'ImportDeclaration' || statement.importKind === 'type') continue;
+    for (const specifier of statement.specifiers) if (specifier.importKind !== 'type') imported.add(specifier.local.name);
+  }
+  const TYPE_KEYS = new Set(['typeAnnotation', 'typeArguments', 'typeParameters', 'returnType', 'superTypeArguments', 'implements']);
+  const reads = (node) => {
+    if (Array.isArray(node)) return node.some(reads);
+    if (!node || typeof node !== 'object' || typeof node.type !== 'string') return false;
+    switch (node.type) {
+      case 'ImportDeclaration':
+      case 'FunctionDeclaration':
+      case 'FunctionExpression':
+      case 'ArrowFunctionExpression':
+      case 'TSTypeAliasDeclaration':
+      case 'TSInterfaceDeclaration':
+      case 'TSDeclareFunction':
+        return false;
+      case 'Identifier':
+        return imported.has(node.name);
+      case 'MethodDefinition':
+        return node.computed && reads(node.key);
+      case 'PropertyDefinition':
+        return (node.computed && reads(node.key)) || (node.static && reads(node.value));
+      case 'MemberExpression':
+        return reads(node.object) || (node.computed && reads(node.property));
+      case 'Property':
+        return (node.computed && reads(node.key)) || reads(node.value);
+    }
+    return Object.entries(node).some(([key, value]) => !TYPE_KEYS.has(key) && reads(value));
+  };
+  return program.body.some(reads);
+}
 
 /**
  * For each module under src/ (its path from the root), the hubs it may import without loading anything more: those
@@ -137,7 +217,9 @@ const options = {
   external: ['pg-native'],
   logLevel: 'warning',
 };
-const result = await build({ ...options, plugins: [lazyChildProcess, afterHubs] });
+const hubsOf = await hubImports();
+const joining = await joiningHandler(hubsOf);
+const result = await build({ ...options, plugins: [lazyChildProcess, afterHubs(hubsOf, joining)] });
 
 writeFileSync(join(outdir, 'THIRD_PARTY_NOTICES'), thirdPartyNotices(Object.keys(result.metafile.inputs)));
 writeFileSync(join(outdir, 'root-help.txt'), rootHelp(join(outdir, 'main.js')));
