@@ -4,7 +4,7 @@
 // `--types` also writes the library's declarations (dist/types); `--clean` starts from an empty dist/; `--outdir=DIR`
 // builds into DIR instead of dist/ (test/e2e/tarball.test.ts packs a single build from a staging directory).
 import { build } from 'esbuild';
-import { parseSync } from 'oxc-parser';
+import { readsImportsOnLoad } from './load-order.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -71,7 +71,7 @@ function afterHubs(hubsOf, joining = []) {
  * A chunk file costs about 1.3 ms at start-up (resolve, read, the compile cache's own file, link) whatever its size,
  * and the modules loaded after the handler still fell into a dozen chunks of a few hundred bytes each (a list loaded
  * 37 files). So the modules of each such small chunk (under SMALL_CHUNK) are imported by the handler too, and join its
- * chunk, with what they import that loads after the handler: they load with every command, and a list loads 17 files.
+ * chunk, with what they import that loads after the handler: they load with every command, and a list loads 20 files.
  * They import the handler back (the hub import above): in a chunk holding that cycle esbuild may run a module's
  * top-level code before its imports' have run. So a small chunk joins only if no module it brings reads an import
  * while it loads (readsImportsOnLoad): then the order they run in cannot matter.
@@ -92,51 +92,10 @@ async function joiningHandler(hubsOf) {
   for (const [path, output] of Object.entries(metafile.outputs)) {
     const modules = Object.keys(output.inputs);
     if (!path.endsWith('.js') || output.entryPoint || output.bytes > SMALL_CHUNK || !modules.every(joinable)) continue;
-    const all = new Set(modules.flatMap((module) => [...brought(module)]));
-    if (![...all].some((module) => readsImportsOnLoad(join(root, module)))) joining.push(...modules);
+    const all = [...new Set(modules.flatMap((module) => [...brought(module)]))];
+    if (all.every(joinable) && !all.some((module) => readsImportsOnLoad(join(root, module)))) joining.push(...modules);
   }
   return joining;
-}
-
-/**
- * Whether a module's top-level code reads a value it imports while the module loads (a call, a property, a spread,
- * a class's base): anything outside the bodies of functions, which run later. Conservative: any mention counts.
- */
-function readsImportsOnLoad(file) {
-  const { program, errors } = parseSync(file, readFileSync(file, 'utf8'), { lang: 'ts', sourceType: 'module' });
-  if (errors.length > 0) return true;
-  const imported = new Set();
-  for (const statement of program.body) {
-    if (statement.type !== 'ImportDeclaration' || statement.importKind === 'type') continue;
-    for (const specifier of statement.specifiers) if (specifier.importKind !== 'type') imported.add(specifier.local.name);
-  }
-  const TYPE_KEYS = new Set(['typeAnnotation', 'typeArguments', 'typeParameters', 'returnType', 'superTypeArguments', 'implements']);
-  const reads = (node) => {
-    if (Array.isArray(node)) return node.some(reads);
-    if (!node || typeof node !== 'object' || typeof node.type !== 'string') return false;
-    switch (node.type) {
-      case 'ImportDeclaration':
-      case 'FunctionDeclaration':
-      case 'FunctionExpression':
-      case 'ArrowFunctionExpression':
-      case 'TSTypeAliasDeclaration':
-      case 'TSInterfaceDeclaration':
-      case 'TSDeclareFunction':
-        return false;
-      case 'Identifier':
-        return imported.has(node.name);
-      case 'MethodDefinition':
-        return node.computed && reads(node.key);
-      case 'PropertyDefinition':
-        return (node.computed && reads(node.key)) || (node.static && reads(node.value));
-      case 'MemberExpression':
-        return reads(node.object) || (node.computed && reads(node.property));
-      case 'Property':
-        return (node.computed && reads(node.key)) || reads(node.value);
-    }
-    return Object.entries(node).some(([key, value]) => !TYPE_KEYS.has(key) && reads(value));
-  };
-  return program.body.some(reads);
 }
 
 /**
