@@ -2,7 +2,7 @@
 // which two runs a plain `history diff` compares (the last two complete runs of one selection on one service).
 import { RESULT_RANK, type ReportResult } from '../api/model/report-model.js';
 import { HistoryNotFoundError } from './errors.js';
-import { MINUS, partEnd } from './snapshot.js';
+import { MINUS, partEnd, SIGN_FROM_END } from './snapshot.js';
 import type { HistoryStore, RunInfo, Snapshot } from './types.js';
 
 export interface UrlChange {
@@ -92,7 +92,7 @@ function alignedDelta(a: string, b: string, newFailures: string[], fixed: string
   while (i < a.length && j < b.length) {
     const endA = partEnd(a, i);
     const endB = partEnd(b, j);
-    const idLength = endB - j - 9;
+    const idLength = endB - j - SIGN_FROM_END;
     if (endA - i !== endB - j || idLength < 0 || !sameChars(a, i, b, j, idLength)) return false;
     const signA = a.charCodeAt(i + idLength);
     const signB = b.charCodeAt(j + idLength);

@@ -91,15 +91,15 @@ export function encodeChecks(checks: readonly CheckState[]): string {
 }
 
 /**
- * How many checks of an encoded text failed, read from the signs alone (a hash is 8 characters, so a part's sign is
- * the 9th from its end): a trend of 100 runs then decodes none of its 3,600 checks.
+ * How many checks of an encoded text failed, read from the signs alone (SIGN_FROM_END): a trend of 100 runs then
+ * decodes none of its 3,600 checks.
  */
 export function failedCount(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   let failed = 0;
   for (let start = 0; start < text.length; ) {
     const end = partEnd(text, start);
-    if (end - start >= 9 && text.charCodeAt(end - 9) === MINUS) failed++;
+    if (end - start >= SIGN_FROM_END && text.charCodeAt(end - SIGN_FROM_END) === MINUS) failed++;
     start = end + 1;
   }
   return failed;
@@ -107,6 +107,9 @@ export function failedCount(text: string | undefined): number | undefined {
 
 /** The sign of a failed check in its encoded part. */
 export const MINUS = '-'.charCodeAt(0);
+
+/** How far a part's sign stands from the part's end: the value's hash (8 characters) follows it. */
+export const SIGN_FROM_END = 9;
 
 /** Where the encoded part starting at `from` ends: at the next space, or at the end of the text. */
 export function partEnd(text: string, from: number): number {
@@ -118,7 +121,7 @@ export function decodeChecks(text: string | undefined): CheckState[] | undefined
   if (text === undefined) return undefined;
   if (text === '') return [];
   return text.split(' ').map((part) => {
-    const sign = part.length - 9;
+    const sign = part.length - SIGN_FROM_END;
     return { id: decodeURIComponent(part.slice(0, sign)), passed: part[sign] === '+', hash: part.slice(sign + 1) };
   });
 }
