@@ -3,7 +3,8 @@
 //   - the size of a new snapshot and of an unchanged re-read, over 10,000 reports x 10 runs through the store's own
 //     write path (and the file's size after 10 and 100 runs);
 //   - over 1,000,000 snapshots (10,000 URLs x 100 runs, each a new audit): `history trend URL`'s query time and the
-//     whole command against `--version`, and `history diff` of two 10,000-report runs.
+//     whole command against `--version` (beside its floor: node:sqlite and the same query alone, and the CLI's own
+//     start, `config path`), and `history diff` of two 10,000-report runs.
 //
 //   node scripts/bench/history.mjs [--urls 10000] [--runs 100] [--node PATH]
 import { spawnSync } from 'node:child_process';
@@ -34,7 +35,7 @@ try {
     external: ['pg', 'pg-native'],
     logLevel: 'warning',
   });
-  const { openHistory, historyLocation, snapshotOf } = await import(pathToFileURL(join(work, 'store.js')).href);
+  const { openHistory, historyLocation, snapshotOf, SQL } = await import(pathToFileURL(join(work, 'store.js')).href);
   const CHECKS = [
     '404_page',
     'charset',
@@ -163,15 +164,37 @@ try {
     ratio: trend / version,
     ok: trend / version <= 1.5,
   });
+  // What the budget leaves: Node with node:sqlite and the same statement alone, no rsapi code (trend-floor.mjs).
+  const floor = median(
+    Array.from({ length: 7 }, () => timed([join(ROOT, 'scripts', 'bench', 'trend-floor.mjs'), big, target], { RSAPI_BENCH_SQL: SQL.trendOfUrl })),
+  );
+  emit({
+    name: 'its floor: node:sqlite and the same query, no rsapi code / `--version`',
+    budget: '-',
+    reference: `${version.toFixed(0)} ms`,
+    subject: `${floor.toFixed(0)} ms`,
+    ratio: floor / version,
+    ok: true,
+  });
+  // The lightest command that reads the settings and prints, with no database: what the CLI's own start costs.
+  const settings = median(Array.from({ length: 7 }, () => cli('config', 'path')));
+  emit({
+    name: '`config path` (the CLI\'s start, no database) / `--version`',
+    budget: '-',
+    reference: `${version.toFixed(0)} ms`,
+    subject: `${settings.toFixed(0)} ms`,
+    ratio: settings / version,
+    ok: true,
+  });
   const diff = median(Array.from({ length: 3 }, () => cli('history', 'diff', '--history', big, '-o', 'json')));
   emit({ name: `\`history diff\` of two ${URLS}-report runs`, budget: '<= 1 s', subject: `${(diff / 1000).toFixed(2)} s`, ok: diff <= 1000 });
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
 
-function timed(args) {
+function timed(args, env = {}) {
   const t = performance.now();
-  const result = spawnSync(NODE, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RSAPI_HISTORY: '' } });
+  const result = spawnSync(NODE, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RSAPI_CONFIG_DIR: join(work, 'config'), RSAPI_HISTORY: '', ...env } });
   if (result.status !== 0) throw new Error(`${args.join(' ')}: exit ${result.status}: ${result.stderr}`);
   return performance.now() - t;
 }

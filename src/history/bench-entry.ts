@@ -2,3 +2,4 @@
 export { historyLocation } from './location.js';
 export { openHistory } from './open.js';
 export { snapshotOf } from './snapshot.js';
+export { SQL } from './sql.js';
