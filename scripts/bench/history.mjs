@@ -179,7 +179,7 @@ try {
   // The lightest command that reads the settings and prints, with no database: what the CLI's own start costs.
   const settings = median(Array.from({ length: 7 }, () => cli('config', 'path')));
   emit({
-    name: '`config path` (the CLI\'s start, no database) / `--version`',
+    name: "`config path` (the CLI's start, no database) / `--version`",
     budget: '-',
     reference: `${version.toFixed(0)} ms`,
     subject: `${settings.toFixed(0)} ms`,
@@ -194,7 +194,10 @@ try {
 
 function timed(args, env = {}) {
   const t = performance.now();
-  const result = spawnSync(NODE, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RSAPI_CONFIG_DIR: join(work, 'config'), RSAPI_HISTORY: '', ...env } });
+  const result = spawnSync(NODE, args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, RSAPI_CONFIG_DIR: join(work, 'config'), RSAPI_HISTORY: '', ...env },
+  });
   if (result.status !== 0) throw new Error(`${args.join(' ')}: exit ${result.status}: ${result.stderr}`);
   return performance.now() - t;
 }
