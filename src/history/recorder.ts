@@ -2,8 +2,8 @@
 // its end (exit code, complete) written last. A history that fails is said once and never costs the run its output.
 import type { ApiRecord } from '../api/http/decode.js';
 import { HistoryError } from './errors.js';
-import { knownSnapshot, snapshotOf } from './snapshot.js';
-import type { HistoryStore, NewRun, Snapshot } from './types.js';
+import { snapshotOf } from './snapshot.js';
+import type { HistoryStore, NewRun } from './types.js';
 
 export class RunRecorder {
   private pending: ApiRecord[] = [];
@@ -49,7 +49,10 @@ export class RunRecorder {
     this.writing = this.writing.then(async () => {
       if (this.failure) return;
       try {
-        await store.addSnapshots(runId, await this.snapshotsOf(store, batch));
+        await store.addSnapshots(
+          runId,
+          batch.flatMap((record) => snapshotOf(record, this.origin) ?? []),
+        );
       } catch (error) {
         this.fail(error);
       }
@@ -79,23 +82,6 @@ export class RunRecorder {
     return this.failure;
   }
 
-  /**
-   * The batch's snapshots. A report the store holds already (same id and generated_at) needs only its key to be
-   * referenced: where asking costs no round trip (SQLite), its checks are not read and hashed again.
-   */
-  private async snapshotsOf(store: HistoryStore, records: readonly ApiRecord[]): Promise<Snapshot[]> {
-    const keyed = records.flatMap((record) => {
-      if (typeof record.url !== 'string' || record.url.trim() === '') return [];
-      return [{ record, reportId: record.id === undefined || record.id === null ? '' : String(record.id), generatedAt: stringOr(record.generated_at) }];
-    });
-    const known = (await store.knownSnapshots(this.origin, keyed)) ?? new Set<string>();
-    return keyed.flatMap(({ record, reportId, generatedAt }) => {
-      if (known.has(`${reportId}\n${generatedAt}`)) return [knownSnapshot(this.origin, reportId, generatedAt)];
-      const snapshot = snapshotOf(record, this.origin);
-      return snapshot ? [snapshot] : [];
-    });
-  }
-
   private fail(error: unknown): void {
     if (this.failure) return;
     this.failure =
@@ -104,8 +90,4 @@ export class RunRecorder {
         : new HistoryError(`the history failed: ${error instanceof Error ? error.message : String(error)}`, 'failed', { cause: error });
     this.onFailure(this.failure);
   }
-}
-
-function stringOr(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }

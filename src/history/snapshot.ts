@@ -7,29 +7,57 @@ import { reportIdentity, reportProject } from '../api/model/report-url.js';
 import type { CheckState, Snapshot } from './types.js';
 
 /**
- * The snapshot of a record read from `origin`; undefined for a record without a URL (nothing to follow over time).
- * The checks are encoded straight from the record (no object a check): a run over 10,000 reports makes 360,000 of them.
+ * The snapshot of a record read from `origin`; undefined for a record without a URL (nothing to follow over time). Its
+ * key (origin, report id, generated_at) is read at once and the rest when first asked for: a store that holds the
+ * report already (a re-read) references it by its key and never hashes its checks. The checks are encoded straight
+ * from the record (no object a check): a run over 10,000 reports makes 360,000 of them.
  */
 export function snapshotOf(record: ApiRecord, origin: string): Snapshot | undefined {
   if (typeof record.url !== 'string' || record.url.trim() === '') return undefined;
-  const { label, score } = readReport(record);
-  return withChecks(
-    {
-      origin,
-      identity: reportIdentity(record.url),
-      reportId: record.id === undefined || record.id === null ? '' : String(record.id),
-      project: typeof record.project === 'string' && record.project !== '' ? record.project : reportProject(record.url),
-      score,
-      label,
-      generatedAt: typeof record.generated_at === 'string' ? record.generated_at : '',
-    },
-    encodedChecksOf(record),
-  );
+  return new ReadSnapshot(record, origin);
 }
 
-/** A snapshot the store holds already, by its key alone: written, it only adds the run's reference to it. */
-export function knownSnapshot(origin: string, reportId: string, generatedAt: string): Snapshot {
-  return { origin, identity: '', reportId, project: undefined, score: undefined, label: undefined, generatedAt, checks: undefined };
+class ReadSnapshot implements Snapshot {
+  readonly reportId: string;
+  readonly generatedAt: string;
+  private made: Snapshot | undefined;
+
+  constructor(
+    private readonly record: ApiRecord,
+    readonly origin: string,
+  ) {
+    this.reportId = record.id === undefined || record.id === null ? '' : String(record.id);
+    this.generatedAt = typeof record.generated_at === 'string' ? record.generated_at : '';
+  }
+
+  get identity() {
+    return this.whole().identity;
+  }
+  get project() {
+    return this.whole().project;
+  }
+  get score() {
+    return this.whole().score;
+  }
+  get label() {
+    return this.whole().label;
+  }
+  get checks() {
+    return this.whole().checks;
+  }
+  get checksText() {
+    return this.whole().checksText;
+  }
+
+  private whole(): Snapshot {
+    if (this.made) return this.made;
+    const { record, origin, reportId, generatedAt } = this;
+    const url = record.url as string;
+    const { label, score } = readReport(record);
+    const project = typeof record.project === 'string' && record.project !== '' ? record.project : reportProject(url);
+    this.made = withChecks({ origin, identity: reportIdentity(url), reportId, project, score, label, generatedAt }, encodedChecksOf(record));
+    return this.made;
+  }
 }
 
 /** A snapshot whose checks are decoded from their stored text when first read. */

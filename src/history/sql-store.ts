@@ -31,31 +31,48 @@ export class SqlHistoryStore implements HistoryStore {
     return Number(rows[0]?.id);
   }
 
-  knownSnapshots(origin: string, keys: readonly { reportId: string; generatedAt: string }[]): Promise<Set<string>> | undefined {
-    // PostgreSQL: a question costs a round trip, and a page is written in one; the upsert sorts the known out itself.
-    if (this.db.dialect.name !== 'sqlite') return undefined;
-    return this.queryKnown(origin, keys);
-  }
-
-  private async queryKnown(origin: string, keys: readonly { reportId: string; generatedAt: string }[]): Promise<Set<string>> {
-    const known = new Set<string>();
-    for (let start = 0; start < keys.length; start += 1_000) {
-      const chunk = keys.slice(start, start + 1_000);
-      const { rows } = await this.db.run(SQL.knownSnapshots(chunk.length), [...chunk.flatMap((key) => [key.reportId, key.generatedAt]), origin]);
-      for (const row of rows) known.add(`${String(row.report_id)}\n${String(row.generated_at)}`);
-    }
-    return known;
-  }
-
+  /**
+   * Adds the snapshots a run read, in one transaction. SQLite first finds those it holds already (same origin, report
+   * id and generated_at: a re-read) and references them by id: their other fields are never read, so a snapshot of a
+   * read record never hashes its checks. Asked inside the transaction, the answer still holds when the references are
+   * written (a prune cannot come in between). PostgreSQL: asking would cost a round trip; its upsert sorts the known
+   * out itself, a page in one statement.
+   */
   async addSnapshots(runId: number, snapshots: readonly Snapshot[]): Promise<void> {
     if (snapshots.length === 0) return;
-    // One row per key: a page listing one report twice is one snapshot (PostgreSQL refuses to upsert a row twice at once).
-    const rows = new Map<string, SnapshotRow>();
-    for (const snapshot of snapshots) rows.set(`${snapshot.origin}\n${snapshot.reportId}\n${snapshot.generatedAt}`, snapshotRow(snapshot));
-    const page = [...rows.values()];
-    const write = () => this.db.dialect.writeSnapshots(this.db, runId, page);
-    // One statement is atomic by itself: PostgreSQL writes a page in one round trip, no BEGIN and COMMIT around it.
-    await (page.length <= this.db.dialect.rowsInOneStatement ? write() : this.db.transaction(write));
+    if (this.db.dialect.name !== 'sqlite') {
+      const rows = dedupe(snapshots).map(snapshotRow);
+      const write = () => this.db.dialect.writeSnapshots(this.db, runId, rows);
+      // One statement is atomic by itself: PostgreSQL writes a page in one round trip, no BEGIN and COMMIT around it.
+      await (rows.length <= this.db.dialect.rowsInOneStatement ? write() : this.db.transaction(write));
+      return;
+    }
+    await this.db.transaction(async () => {
+      const unique = dedupe(snapshots);
+      const known = await this.knownIds(unique);
+      const ids = unique.flatMap((snapshot) => known.get(snapshotKey(snapshot)) ?? []);
+      for (let start = 0; start < ids.length; start += 1_000) {
+        const chunk = ids.slice(start, start + 1_000);
+        await this.db.run(SQL.referenceSnapshots(chunk.length), [runId, ...chunk]);
+      }
+      const fresh = unique.filter((snapshot) => !known.has(snapshotKey(snapshot)));
+      if (fresh.length > 0) await this.db.dialect.writeSnapshots(this.db, runId, fresh.map(snapshotRow));
+    });
+  }
+
+  /** The ids of the snapshots the store holds already, by snapshotKey. */
+  private async knownIds(snapshots: readonly Snapshot[]): Promise<Map<string, number>> {
+    const known = new Map<string, number>();
+    for (let start = 0; start < snapshots.length; start += 1_000) {
+      const chunk = snapshots.slice(start, start + 1_000);
+      const { rows } = await this.db.run(
+        SQL.knownSnapshots(chunk.length),
+        chunk.flatMap((snapshot) => [snapshot.origin, snapshot.reportId, snapshot.generatedAt]),
+      );
+      for (const row of rows)
+        known.set(snapshotKey({ origin: String(row.origin), reportId: String(row.report_id), generatedAt: String(row.generated_at) }), Number(row.id));
+    }
+    return known;
   }
 
   async finishRun(runId: number, end: { finished: string; exitCode: number; complete: boolean }): Promise<void> {
@@ -198,8 +215,13 @@ function newerSchema(where: string, version: number): HistoryError {
 
 function dedupe(snapshots: readonly Snapshot[]): Snapshot[] {
   const byKey = new Map<string, Snapshot>();
-  for (const snapshot of snapshots) byKey.set(`${snapshot.origin}\n${snapshot.reportId}\n${snapshot.generatedAt}`, snapshot);
+  for (const snapshot of snapshots) byKey.set(snapshotKey(snapshot), snapshot);
   return [...byKey.values()];
+}
+
+/** What makes a snapshot one: the service (origin), the report's id and its generated_at. */
+function snapshotKey(snapshot: Pick<Snapshot, 'origin' | 'reportId' | 'generatedAt'>): string {
+  return `${snapshot.origin}\n${snapshot.reportId}\n${snapshot.generatedAt}`;
 }
 
 function snapshotRow(snapshot: Snapshot): SnapshotRow {

@@ -110,10 +110,14 @@ export const SQL = {
   snapshotsOfProject: `SELECT r.id AS run, r.started, ${SNAPSHOT_COLUMNS_OF_S} FROM history_snapshots s
     JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
     WHERE s.project = ? AND r.started >= ? ORDER BY r.id, s.identity`,
-  /** Which of N (report id, generated_at) pairs of one origin have a snapshot already. */
+  /** Which of N (origin, report id, generated_at) keys have a snapshot already, with its id. */
   knownSnapshots: (count: number) =>
-    `SELECT k.column1 AS report_id, k.column2 AS generated_at FROM (VALUES ${Array.from({ length: count }, () => '(?, ?)').join(', ')}) k
-     JOIN history_snapshots s ON s.report_id = k.column1 AND s.generated_at = k.column2 AND s.origin = ?`,
+    `SELECT s.id, s.origin, s.report_id, s.generated_at FROM (VALUES ${Array.from({ length: count }, () => '(?, ?, ?)').join(', ')}) k
+     JOIN history_snapshots s ON s.origin = k.column1 AND s.report_id = k.column2 AND s.generated_at = k.column3`,
+  /** The run's references to N snapshots it holds, by id (a reference it has already is kept). */
+  referenceSnapshots: (count: number) =>
+    `INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?, id FROM history_snapshots WHERE id IN (${Array.from({ length: count }, () => '?').join(', ')})
+     ON CONFLICT DO NOTHING`,
   pruneRefsBefore: 'DELETE FROM history_run_snapshots WHERE run_id IN (SELECT id FROM history_runs WHERE started < ?)',
   pruneRunsBefore: 'DELETE FROM history_runs WHERE started < ?',
   pruneRefsKeeping: 'DELETE FROM history_run_snapshots WHERE run_id NOT IN (SELECT id FROM history_runs ORDER BY id DESC LIMIT ?)',

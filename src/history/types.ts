@@ -94,11 +94,9 @@ export interface HistoryStore {
   readonly where: string;
   startRun(run: NewRun): Promise<number>;
   /**
-   * Which of these reports (id and generated_at, `id\ngenerated_at`) it holds a snapshot of already; undefined where
-   * asking would cost a round trip (PostgreSQL). A re-read report is then not snapshotted again.
+   * Adds the snapshots a run read, in one transaction: a report it holds already (same origin, id and generated_at: an
+   * unchanged re-read) adds only the run's reference.
    */
-  knownSnapshots(origin: string, keys: readonly { reportId: string; generatedAt: string }[]): Promise<Set<string>> | undefined;
-  /** Adds the snapshots a run read (an unchanged report re-read adds only the run's reference). */
   addSnapshots(runId: number, snapshots: readonly Snapshot[]): Promise<void>;
   finishRun(runId: number, end: { finished: string; exitCode: number; complete: boolean }): Promise<void>;
   /** Newest first. */

@@ -84,6 +84,41 @@ describe.each(STORES)('the history store on $name', ({ open, skip }) => {
     }
   });
 
+  it.skipIf(skip)('a page with a re-read report, a new one and one listed twice: one reference each, the new one whole', async () => {
+    const store = await open();
+    try {
+      const host = `m-${Math.random()}.example.com`;
+      const old = report(1, `${host}/old`, '2026-01-01T00:00:00Z');
+      await record(store, [old]);
+      const fresh = report(2, `${host}/new`, '2026-01-02T00:00:00Z', ['charset'], 55);
+      const id = await record(store, [old, fresh, old]);
+      const snapshots = await store.snapshotsOf(id);
+      expect(snapshots.map((snapshot) => snapshot.identity)).toEqual([`${host}/new`, `${host}/old`]);
+      expect(snapshots[0]).toMatchObject({ reportId: '2', project: host, score: 55, generatedAt: '2026-01-02T00:00:00Z' });
+      expect(snapshots[0]?.checks?.filter((check) => !check.passed).map((check) => check.id)).toEqual(['charset']);
+      expect((await store.run(id))?.reports).toBe(2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(skip)('a report whose snapshot a prune deleted is snapshotted whole when read again', async () => {
+    const store = await open();
+    try {
+      const host = `d-${Math.random()}.example.com`;
+      const page = report(3, `${host}/page`, '2026-01-01T00:00:00Z', ['title'], 61);
+      await record(store, [page]);
+      await record(store, [report(4, `${host}/other`, '2026-01-01T00:00:00Z')]);
+      expect((await store.prune({ keepRuns: 1 })).snapshots).toBeGreaterThanOrEqual(1);
+      const again = await record(store, [page]);
+      const [snapshot] = await store.snapshotsOf(again);
+      expect(snapshot).toMatchObject({ identity: `${host}/page`, project: host, score: 61, label: 'decent' });
+      expect(snapshot?.checks?.filter((check) => !check.passed).map((check) => check.id)).toEqual(['title']);
+    } finally {
+      await store.close();
+    }
+  });
+
   it.skipIf(skip)('an exported run imported again is the same run, not a second one', async () => {
     const store = await open();
     try {
@@ -108,6 +143,25 @@ describe('the SQLite history file', () => {
     expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
     expect(db.prepare('SELECT version FROM history_schema').get()).toEqual({ version: SCHEMA_VERSION });
     db.close();
+  });
+
+  it('a re-read report is referenced by its key: its checks are not read or hashed again', async () => {
+    const store = await openHistory(historyLocation(join(scratch(), 'history.db')));
+    try {
+      let reads = 0;
+      const counted = (generatedAt: string) => {
+        const base = report(5, 'example.com/counted', generatedAt);
+        return Object.defineProperty({ ...base }, 'results', { enumerable: true, get: () => (reads++, base.results) });
+      };
+      await record(store, [counted('2026-01-01T00:00:00Z')]);
+      expect(reads).toBe(1);
+      await record(store, [counted('2026-01-01T00:00:00Z')]);
+      expect(reads).toBe(1);
+      await record(store, [counted('2026-01-02T00:00:00Z')]);
+      expect(reads).toBe(2);
+    } finally {
+      await store.close();
+    }
   });
 
   it('a new snapshot of a 36-check report takes under 2 KB of the file, an unchanged one re-read under 100 bytes', async () => {
