@@ -102,6 +102,25 @@ try {
       const recorded = rsapi('reports', 'list', '--all', '-o', 'ndjson', '--record', '--history', history);
       const [without, withRecord] = time([plain, recorded], checked.env, SLOW_RUNS, 1);
       rows.push(ratioRow(node, '`--all --record` 10,000 (SQLite) / `--all`', 1.15, without, withRecord, peakRss(recorded, checked.env)));
+      // A first recording: every snapshot new, as after a week of re-audits (each report has a new generated_at).
+      const fresh = join(work, `fresh-${node.version}.db`);
+      const firstRecording = rsapi('reports', 'list', '--all', '-o', 'ndjson', '--record', '--history', fresh);
+      const emptied = () => {
+        for (const end of ['', '-wal', '-shm']) rmSync(`${fresh}${end}`, { force: true });
+      };
+      const [alone, first] = [[], []];
+      for (let round = 0; round < SLOW_RUNS + 1; round++) {
+        const plainMs = runOnce(plain, checked.env);
+        emptied();
+        const firstMs = runOnce(firstRecording, checked.env);
+        if (round === 0) continue; // a warm-up
+        alone.push(plainMs);
+        first.push(firstMs);
+      }
+      emptied();
+      rows.push(
+        ratioRow(node, '`--all --record` 10,000, every snapshot new / `--all`', 1.15, median(alone), median(first), peakRss(firstRecording, checked.env)),
+      );
     }
     log(`bench: Node ${node.version} done`);
   }
