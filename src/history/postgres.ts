@@ -52,6 +52,11 @@ class PostgresConnection implements SqlConnection {
     }
   }
 
+  /** pg without a cursor reads a query's rows whole; they are handed out one at a time all the same. */
+  async *each(sql: string, params: readonly SqlValue[] = []): AsyncIterable<SqlRow> {
+    yield* (await this.run(sql, params)).rows;
+  }
+
   async transaction<T>(work: () => Promise<T>): Promise<T> {
     await this.run(POSTGRES.begin);
     try {

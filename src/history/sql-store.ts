@@ -107,6 +107,11 @@ export class SqlHistoryStore implements HistoryStore {
     return (await this.db.run(sql, [runId])).rows.map(snapshotOfRow);
   }
 
+  /** The snapshots a run references, by identity, one at a time: a run of 100,000 reports is never held whole. */
+  async *eachSnapshotOf(runId: number): AsyncIterable<Snapshot> {
+    for await (const row of this.db.each(SQL.snapshotsOf, [runId])) yield snapshotOfRow(row);
+  }
+
   async trendOfUrl(identity: string, options: { since?: string; check?: string }): Promise<TrendPoint[]> {
     const { rows } = await this.db.run(SQL.trendOfUrl, [identity, options.since ?? '']);
     return rows.map((row) => {

@@ -12,6 +12,8 @@ export interface SqlConnection {
   readonly dialect: Dialect;
   /** One statement written with `?` placeholders (the dialect rewrites them); its rows and how many rows it changed. */
   run(sql: string, params?: readonly SqlValue[]): Promise<{ rows: SqlRow[]; changes: number }>;
+  /** A query's rows one at a time, for a caller that writes each out and keeps none (SQLite reads them as they go). */
+  each(sql: string, params?: readonly SqlValue[]): AsyncIterable<SqlRow>;
   /** `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;

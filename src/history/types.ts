@@ -107,6 +107,8 @@ export interface HistoryStore {
    * URL itself (sorting 10,000 rows with their checks costs SQLite 50 ms).
    */
   snapshotsOf(runId: number, options?: { sorted?: boolean }): Promise<Snapshot[]>;
+  /** The same as snapshotsOf's sorted list, one snapshot at a time (nothing kept). */
+  eachSnapshotOf(runId: number): AsyncIterable<Snapshot>;
   /** A URL's (identity's) readings over time, oldest first. */
   trendOfUrl(identity: string, options: { since?: string; check?: string }): Promise<TrendPoint[]>;
   /** A project's readings: every snapshot of its reports with the run that read it, oldest first. */

@@ -58,6 +58,8 @@ export interface OutputFormatEntry {
   record(out: Sink, record: ServiceRecord, options: OutputOptions): Promise<void>;
   /** A document that is not a list of records (auth status, config list, stats): the part of it this format shows. */
   document(document: OutputDocument, options: DocumentOptions): Promise<string>;
+  /** A long list of like items (a recorded run's reports), written as it is read: see ItemList. */
+  items<T, Cell>(out: Sink, list: ItemList<T, Cell>, options: DocumentOptions): Promise<void>;
 }
 
 /** A document that is not a list of records, in the forms the formats take from it. */
@@ -72,6 +74,22 @@ export interface OutputDocument {
   text(width?: number): string | Promise<string>;
   /** The text is drawn terminal-safe already (colours, service text escaped where it sits): written as it is. */
   drawn?: boolean;
+}
+
+/**
+ * A document that is a long list of like items, read one at a time (a recorded run of 100,000 reports): ndjson, csv and
+ * tsv write each item as it comes and keep none; json keeps each item's text (never the item) and writes the document
+ * at the end, so a failure part-way leaves no half of it; the table keeps the cells, to size its columns.
+ */
+export interface ItemList<T, Cell = unknown> {
+  items: AsyncIterable<T>;
+  /** json and ndjson: the item as a value (json's document is the array of them). */
+  value(item: T): unknown;
+  /** csv, tsv and the table: the column names (csv's header) and an item's cells. */
+  columns: readonly string[];
+  row(item: T): readonly Cell[];
+  /** The table: its text from every row, fitted to `width` when given (a terminal), and what it says when there is none. */
+  text(rows: readonly (readonly Cell[])[], width?: number): string;
 }
 
 export interface DocumentRows {
@@ -96,6 +114,12 @@ export const OUTPUT_FORMAT_REGISTRY = {
       await drawRecordTable(out, record, fields, tableOptions(options));
     },
     document: (document, options) => textDocument(document, options),
+    items: async (out, list, options) => {
+      const rows: ReturnType<typeof list.row>[] = [];
+      for await (const item of list.items) rows.push(list.row(item));
+      const shown = list.text(rows, options.width);
+      out.write(options.terminal ? terminalLines(shown) : shown);
+    },
   },
   json: {
     buffers: true,
@@ -103,6 +127,27 @@ export const OUTPUT_FORMAT_REGISTRY = {
     list: (out, options) => jsonWriter(out, options),
     record: async (out, record, options) => void out.write(prettyJson(selectFields(record, options.fields), options)),
     document: async (document, options) => jsonDocument(stringifyJson(document.value, 2), options),
+    items: async (out, list, options) => {
+      // The array as stringifyJson(array, 2) writes it, made a thousand items at a time: only the texts are kept, and
+      // written one by one at the end (never joined into one string of the whole); a terminal colours it whole.
+      const parts: string[] = [];
+      let values: unknown[] = [];
+      const made = () => {
+        if (values.length > 0) parts.push(stringifyJson(values, 2).slice(2, -2));
+        values = [];
+      };
+      for await (const item of list.items) {
+        values.push(list.value(item));
+        if (values.length === 1_000) made();
+      }
+      made();
+      if (parts.length === 0 || options.terminal) {
+        out.write(jsonDocument(parts.length === 0 ? '[]' : `[\n${parts.join(',\n')}\n]`, options));
+        return;
+      }
+      out.write('[\n');
+      for (const [index, text] of parts.entries()) out.write(index < parts.length - 1 ? `${text},\n` : `${text}\n]\n`);
+    },
   },
   ndjson: {
     buffers: false,
@@ -110,6 +155,11 @@ export const OUTPUT_FORMAT_REGISTRY = {
     list: (out, options) => ({ write: (record) => void out.write(ndjsonLine(record, options)), end: async () => {} }),
     record: asListOfOne,
     document: async (document, options) => (document.lines ?? [document.value]).map((line) => jsonDocument(stringifyJson(line), options)).join(''),
+    items: async (out, list, options) => {
+      const batch = batched(out);
+      for await (const item of list.items) batch.write(jsonDocument(stringifyJson(list.value(item)), options));
+      batch.flush();
+    },
   },
   csv: {
     buffers: false,
@@ -117,6 +167,7 @@ export const OUTPUT_FORMAT_REGISTRY = {
     list: (out, options) => rowWriter(out, options, csvLine, true),
     record: asListOfOne,
     document: (document, options) => rowsDocument(document, options, csvLine, true),
+    items: (out, list, options) => writeItemRows(out, list, options, csvLine, true),
   },
   tsv: {
     buffers: false,
@@ -124,12 +175,18 @@ export const OUTPUT_FORMAT_REGISTRY = {
     list: (out, options) => rowWriter(out, options, tsvLine, false),
     record: asListOfOne,
     document: (document, options) => rowsDocument(document, options, tsvLine, false),
+    items: (out, list, options) => writeItemRows(out, list, options, tsvLine, false),
   },
 } satisfies Record<OutputFormat, OutputFormatEntry>;
 
 /** Whether a list in this format is held until its end (json, table) rather than written as records come. */
 export function formatBuffers(options: Pick<OutputOptions, 'format' | 'quiet'>): boolean {
   return !options.quiet && OUTPUT_FORMAT_REGISTRY[options.format].buffers;
+}
+
+/** A long list of like items in the chosen format, written to `out` as it is read (ItemList). */
+export function writeItemList<T, Cell>(out: Sink, format: OutputFormat, list: ItemList<T, Cell>, options: DocumentOptions = {}): Promise<void> {
+  return OUTPUT_FORMAT_REGISTRY[format].items(out, list, options);
 }
 
 /** A document that is not a list of records (auth status, config list, stats) in the chosen format. */
@@ -175,6 +232,38 @@ async function rowsDocument(document: OutputDocument, options: DocumentOptions, 
   const cell = options.terminal ? (value: unknown) => terminalText(rawCell(value)) : rawCell;
   const { columns, rows } = document.rows;
   return (header ? line(columns) : '') + rows.map((row) => line(row.map(cell))).join('');
+}
+
+/** csv and tsv of an item list: the header (csv), then a line an item as it comes, escaped as rowsDocument escapes. */
+async function writeItemRows<T, Cell>(
+  out: Sink,
+  list: ItemList<T, Cell>,
+  options: DocumentOptions,
+  line: (cells: readonly string[]) => string,
+  header: boolean,
+): Promise<void> {
+  const cell = options.terminal ? (value: unknown) => terminalText(rawCell(value)) : rawCell;
+  const batch = batched(out);
+  if (header) batch.write(line(list.columns));
+  for await (const item of list.items) batch.write(line(list.row(item).map(cell)));
+  batch.flush();
+}
+
+/** Lines gathered into writes of about 64 KB: a write a line is a system call a line (100,000 of them took 2.5 s). */
+function batched(out: Sink): { write(text: string): void; flush(): void } {
+  let pending = '';
+  return {
+    write(text) {
+      pending += text;
+      if (pending.length < 65_536) return;
+      out.write(pending);
+      pending = '';
+    },
+    flush() {
+      if (pending !== '') out.write(pending);
+      pending = '';
+    },
+  };
 }
 
 /**

@@ -119,6 +119,26 @@ describe.each(STORES)('the history store on $name', ({ open, skip }) => {
     }
   });
 
+  it.skipIf(skip)("a run's snapshots one at a time are snapshotsOf's, in its order, and the store answers meanwhile", async () => {
+    const store = await open();
+    try {
+      const host = `e-${Math.random()}.example.com`;
+      const id = await record(
+        store,
+        [5, 3, 9, 1].map((n) => report(n, `${host}/page-${n}`, '2026-01-01T00:00:00Z', n === 3 ? ['htst'] : [])),
+      );
+      const seen = [];
+      for await (const snapshot of store.eachSnapshotOf(id)) {
+        seen.push(snapshot);
+        expect((await store.run(id))?.reports).toBe(4);
+      }
+      expect(seen).toEqual(await store.snapshotsOf(id));
+      expect(seen.map((snapshot) => snapshot.reportId)).toEqual(['1', '3', '5', '9']);
+    } finally {
+      await store.close();
+    }
+  });
+
   it.skipIf(skip)('an exported run imported again is the same run, not a second one', async () => {
     const store = await open();
     try {

@@ -1,9 +1,12 @@
-// Each output format, produced by the built binary against the mock and parsed back.
+// Each output format, produced by the built binary against the mock and parsed back; and a long list of items
+// (writeItemList) written as the same document would be.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run.js';
 import { parseCsv } from '../helpers/csv.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { startRawServer } from '../helpers/raw-server.js';
+import { OUTPUT_FORMATS, renderDocument, writeItemList, type ItemList } from '../../src/output/index.js';
+import { BufferSink } from './buffer-sink.js';
 
 let mock: MockFixture;
 
@@ -114,6 +117,70 @@ describe('output formats', () => {
       expect(stdout).toBe('');
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('an item list (a recorded run read one report at a time)', () => {
+  type Item = { id: number; url: string; big?: bigint };
+  const items = (count: number): Item[] =>
+    Array.from({ length: count }, (_, i) => ({
+      id: i + 1,
+      url: i === 1 ? `example.com/a\nb\u001b[31m-${i}` : `example.com/ünï-${i}`,
+      big: i === 2 ? 2n ** 60n : undefined,
+    }));
+  const list = (source: AsyncIterable<Item>): ItemList<Item, string> => ({
+    items: source,
+    value: (item) => ({ id: item.id, url: item.url, ...(item.big === undefined ? {} : { big: item.big }) }),
+    columns: ['id', 'url'],
+    row: (item) => [String(item.id), item.url],
+    text: (rows) => (rows.length === 0 ? 'none\n' : rows.map((row) => `${row.join(' | ')}\n`).join('')),
+  });
+  async function* each(all: readonly Item[], failAfter?: number): AsyncIterable<Item> {
+    for (const [index, item] of all.entries()) {
+      if (index === failAfter) throw new Error('the history failed');
+      yield item;
+    }
+  }
+
+  it.each(OUTPUT_FORMATS.flatMap((format) => [0, 1, 2_345].flatMap((count) => [false, true].map((terminal) => ({ format, count, terminal })))))(
+    '$format of $count items (terminal: $terminal) is the document renderDocument writes',
+    async ({ format, count, terminal }) => {
+      const all = items(count);
+      const shape = list(each(all));
+      const document = {
+        value: all.map((item) => shape.value(item)),
+        lines: all.map((item) => shape.value(item)),
+        rows: { columns: shape.columns, rows: all.map((item) => shape.row(item)) },
+        text: () => shape.text(all.map((item) => shape.row(item))),
+      };
+      const out = new BufferSink();
+      await writeItemList(out, format, shape, { terminal });
+      expect(out.text).toBe(await renderDocument(format, document, { terminal }));
+    },
+  );
+
+  it('ndjson, csv and tsv write as items come; json writes nothing until its last item is read', async () => {
+    const long = Array.from({ length: 40 }, (_, i) => ({ id: i, url: `example.com/${'x'.repeat(5_000)}` }));
+    for (const format of OUTPUT_FORMATS) {
+      const out = new BufferSink();
+      let writtenBeforeTheEnd = false;
+      async function* watched(): AsyncIterable<Item> {
+        yield* long;
+        writtenBeforeTheEnd = out.chunks.length > 0;
+      }
+      await writeItemList(out, format, list(watched()));
+      expect(writtenBeforeTheEnd, format).toBe(format === 'ndjson' || format === 'csv' || format === 'tsv');
+    }
+  });
+
+  it('a failure part-way: json and the table leave stdout empty; ndjson, csv and tsv leave only whole lines', async () => {
+    const long = Array.from({ length: 100 }, (_, i) => ({ id: i, url: `example.com/${'y'.repeat(2_000)}` }));
+    for (const format of OUTPUT_FORMATS) {
+      const out = new BufferSink();
+      await expect(writeItemList(out, format, list(each(long, 60))), format).rejects.toThrow('the history failed');
+      if (format === 'json' || format === 'table') expect(out.text, format).toBe('');
+      else expect(out.text.length > 0 && out.text.endsWith('\n'), format).toBe(true);
     }
   });
 });

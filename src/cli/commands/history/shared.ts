@@ -2,7 +2,7 @@
 // writing a document through the format registry.
 import { terminalWidth } from '../../terminal/terminal.js';
 import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
-import { renderDocument, type OutputDocument } from '../../../output/index.js';
+import { renderDocument, writeItemList, type ItemList, type OutputDocument } from '../../../output/index.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
 import { openExistingHistory } from '../../reading/recording.js';
@@ -49,6 +49,12 @@ export async function writeDocument(ctx: CommandContext, document: OutputDocumen
   const width = ctx.io.stdoutIsTTY && !ctx.globals.wide ? terminalWidth(ctx.io) : undefined;
   const shown = await renderDocument(ctx.format(), document, { terminal: ctx.io.stdoutIsTTY, width });
   if (shown !== '') ctx.io.stdout.write(shown);
+}
+
+/** A long list (a run's reports) in the chosen format, written as it is read. */
+export async function writeItems<T, Cell>(ctx: CommandContext, list: ItemList<T, Cell>): Promise<void> {
+  const width = ctx.io.stdoutIsTTY && !ctx.globals.wide ? terminalWidth(ctx.io) : undefined;
+  await writeItemList(ctx.io.stdout, ctx.format(), list, { terminal: ctx.io.stdoutIsTTY, width });
 }
 
 /** A run's command and selection as one short line: `reports list {"project":"example.com"}`. */

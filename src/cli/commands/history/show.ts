@@ -5,9 +5,10 @@ import type { Snapshot } from '../../../history/types.js';
 import { formatScore } from '../../../api/model/report-model.js';
 import { alignedTable } from '../../../output/sparkline.js';
 import type { CommandContext } from '../../runtime/context.js';
-import { keepYoungGenerationSmall } from '../../runtime/heap.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
-import { addHistoryLocationOption, checkDocumentFlags, openHistoryOf, runIdParser, writeDocument } from './shared.js';
+import { formatBuffers, type ItemList } from '../../../output/index.js';
+import { keepYoungGenerationSmall, preferSmallHeap } from '../../runtime/heap.js';
+import { addHistoryLocationOption, checkDocumentFlags, openHistoryOf, runIdParser, writeItems } from './shared.js';
 
 function declareShow(history: ParentCommand) {
   return addHistoryLocationOption(history.command('show').description('The reports one recorded run read').argument('<run>', 'run id', runIdParser));
@@ -37,8 +38,10 @@ export async function historyShowRun(ctx: CommandContext, opts: HistoryShowOptio
   try {
     const run = await store.run(opts.run);
     if (!run) throw new HistoryNotFoundError(`no run ${opts.run} in the history`, { hint: '`rsapi history runs` lists the runs' });
-    await keepYoungGenerationSmall();
-    await writeDocument(ctx, snapshotsDocument(await store.snapshotsOf(run.id)));
+    // Written as read (ndjson, csv, tsv): memory stays flat as for a long list. Kept for the end (json's texts, the
+    // table's cells): handed to the old generation at once.
+    await (formatBuffers({ format: ctx.format() }) ? keepYoungGenerationSmall() : preferSmallHeap());
+    await writeItems(ctx, snapshotList(store.eachSnapshotOf(run.id)));
   } finally {
     await store.close();
   }
@@ -46,52 +49,36 @@ export async function historyShowRun(ctx: CommandContext, opts: HistoryShowOptio
 
 const COLUMNS = ['id', 'url', 'project', 'result', 'score', 'generated_at', 'failed_checks'] as const;
 
-/** The run's document; its JSON value and its rows are each built only when the format asked for reads them. */
-export function snapshotsDocument(snapshots: readonly Snapshot[]) {
-  let value: ReturnType<typeof documentValue> | undefined;
-  let rows: ReturnType<typeof tableRows> | undefined;
+/** A run's reports as the formats write them, one at a time: a run of 100,000 is never held whole. */
+export function snapshotList(snapshots: AsyncIterable<Snapshot>): ItemList<Snapshot, string> {
   return {
-    get value() {
-      value ??= documentValue(snapshots);
-      return value;
+    items: snapshots,
+    columns: COLUMNS,
+    value: (s) => {
+      const checks = s.checks;
+      return {
+        id: s.reportId,
+        url: s.identity,
+        project: s.project ?? null,
+        result: s.label ?? null,
+        score: s.score ?? null,
+        generated_at: s.generatedAt,
+        failed_checks: checks?.filter((c) => !c.passed).map((c) => c.id) ?? null,
+        checks: checks === undefined ? null : Object.fromEntries(checks.map((c) => [c.id, { passed: c.passed, hash: c.hash }])),
+      };
     },
-    get lines() {
-      return this.value;
-    },
-    get rows() {
-      rows ??= tableRows(snapshots);
-      return { columns: COLUMNS, rows };
-    },
-    text(width?: number) {
-      return snapshots.length === 0 ? 'no reports in this run\n' : alignedTable(COLUMNS, this.rows.rows, width);
-    },
+    row: (s) => [
+      s.reportId,
+      s.identity,
+      s.project ?? '',
+      s.label ?? '',
+      s.score === undefined ? '' : formatScore(s.score),
+      s.generatedAt,
+      s.checks
+        ?.filter((c) => !c.passed)
+        .map((c) => c.id)
+        .join(',') ?? '',
+    ],
+    text: (rows, width) => (rows.length === 0 ? 'no reports in this run\n' : alignedTable(COLUMNS, rows, width)),
   };
-}
-
-function documentValue(snapshots: readonly Snapshot[]) {
-  return snapshots.map((s) => ({
-    id: s.reportId,
-    url: s.identity,
-    project: s.project ?? null,
-    result: s.label ?? null,
-    score: s.score ?? null,
-    generated_at: s.generatedAt,
-    failed_checks: s.checks?.filter((c) => !c.passed).map((c) => c.id) ?? null,
-    checks: s.checks === undefined ? null : Object.fromEntries(s.checks.map((c) => [c.id, { passed: c.passed, hash: c.hash }])),
-  }));
-}
-
-function tableRows(snapshots: readonly Snapshot[]) {
-  return snapshots.map((s) => [
-    s.reportId,
-    s.identity,
-    s.project ?? '',
-    s.label ?? '',
-    s.score === undefined ? '' : formatScore(s.score),
-    s.generatedAt,
-    s.checks
-      ?.filter((c) => !c.passed)
-      .map((c) => c.id)
-      .join(',') ?? '',
-  ]);
 }
