@@ -168,8 +168,7 @@ const options = {
   sourcesContent: false,
   metafile: true,
   chunkNames: 'chunks/[name]-[hash]',
-  // jq-wasm (Emscripten, CommonJS) reads __dirname on Node, which an ES module has not: its chunk's own directory.
-  define: { __RSAPI_VERSION__: JSON.stringify(pkg.version), __dirname: 'import.meta.dirname' },
+  define: { __RSAPI_VERSION__: JSON.stringify(pkg.version) },
   // Some CommonJS dependencies (undici, conf's helpers) call require() on Node built-ins.
   banner: { js: "import{createRequire as __rsapiCreateRequire}from'node:module';const require=__rsapiCreateRequire(import.meta.url);" },
   // pg's optional native binding (a C addon, never installed): pg loads it only when asked to, which rsapi never does.

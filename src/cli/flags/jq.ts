@@ -3,7 +3,7 @@ import { UsageError } from '../runtime/errors.js';
 import { terminalLines } from '../../output/terminal-text.js';
 import type { Terminal } from '../terminal/terminal.js';
 
-type JqEngine = typeof import('jq-wasm');
+type JqEngine = typeof import('jq-wasm/inline');
 
 /** The command's stdout, held back for jq; what jq prints goes to the real stdout at the end. */
 export interface JqOutput {
@@ -44,17 +44,30 @@ export async function jqOutput(expression: string, io: Terminal): Promise<JqOutp
   };
 }
 
-async function loadJq(): Promise<JqEngine> {
-  // A CommonJS package: Node gives its exports by name, the bundle (esbuild) only as `default`.
-  const loaded: JqEngine & { default?: JqEngine } = await import('jq-wasm');
-  return typeof loaded.raw === 'function' ? loaded : (loaded.default ?? loaded);
+/** The build with jq's WebAssembly inside it (one module, nothing read from disk beside the chunk). */
+function loadJq(): Promise<JqEngine> {
+  return import('jq-wasm/inline');
 }
 
+/**
+ * jq over `input`: what it printed, or its own words as a usage error (a syntax error, a runtime error such as
+ * `.a` of an array). jq-wasm 1.0 copied its input and output a byte at a time (a 2,000-report document took 48 s);
+ * 3.0 reads and writes them in buffers.
+ */
 async function runJq(jq: JqEngine, input: string, expression: string, flags: string[]): Promise<string> {
+  let result: Awaited<ReturnType<JqEngine['raw']>>;
   try {
-    return await jq.raw(input, expression, flags);
+    result = await jq.raw(input, expression, flags);
   } catch (error) {
-    const message = (error instanceof Error ? error.message : String(error)).replace(/\s+$/, '');
-    throw new UsageError(`--jq: ${message.split('\n').join('; ')}`, { hint: 'see the jq manual: https://jqlang.org/manual/' });
+    throw jqError(error instanceof Error ? error.message : String(error));
   }
+  if (result.exitCode !== 0) throw jqError(result.stderr || `jq exited with ${result.exitCode}`);
+  return result.stdout;
+}
+
+/** jq's own lines, on one: the expression it echoes under a syntax error (and its caret) left out. */
+function jqError(message: string): UsageError {
+  const lines = message.replace(/\s+$/, '').split('\n');
+  const own = lines.filter((line) => line.startsWith('jq:')).map((line) => line.replace(/:$/, ''));
+  return new UsageError(`--jq: ${(own.length > 0 ? own : lines).join('; ')}`, { hint: 'see the jq manual: https://jqlang.org/manual/' });
 }
