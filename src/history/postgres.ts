@@ -38,14 +38,19 @@ function postgresProblem(shown: string, error: unknown): HistoryError {
 class PostgresConnection implements SqlConnection {
   readonly dialect = POSTGRES;
 
+  /** The query before: one at a time on the connection (pg's own queue for a second query is deprecated, gone in pg 9). */
+  private previous: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly client: Client,
     private readonly shown: string,
   ) {}
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<{ rows: SqlRow[]; changes: number }> {
+    const query = this.previous.then(() => this.client.query(POSTGRES.placeholders(sql), params as SqlValue[]));
+    this.previous = query.catch(() => undefined);
     try {
-      const result = await this.client.query(POSTGRES.placeholders(sql), params as SqlValue[]);
+      const result = await query;
       return { rows: result.rows as SqlRow[], changes: result.rowCount ?? 0 };
     } catch (error) {
       throw postgresProblem(this.shown, error);
@@ -64,7 +69,7 @@ class PostgresConnection implements SqlConnection {
       await this.run('COMMIT');
       return result;
     } catch (error) {
-      await this.client.query('ROLLBACK').catch(() => {});
+      await this.run('ROLLBACK').catch(() => {});
       throw error;
     }
   }
