@@ -108,19 +108,9 @@ try {
       const emptied = () => {
         for (const end of ['', '-wal', '-shm']) rmSync(`${fresh}${end}`, { force: true });
       };
-      const [alone, first] = [[], []];
-      for (let round = 0; round < SLOW_RUNS + 1; round++) {
-        const plainMs = runOnce(plain, checked.env);
-        emptied();
-        const firstMs = runOnce(firstRecording, checked.env);
-        if (round === 0) continue; // a warm-up
-        alone.push(plainMs);
-        first.push(firstMs);
-      }
+      const [alone, first] = timeWithLoop([plain, firstRecording], checked.env, SLOW_RUNS, 1, [undefined, emptied]);
       emptied();
-      rows.push(
-        ratioRow(node, '`--all --record` 10,000, every snapshot new / `--all`', 1.15, median(alone), median(first), peakRss(firstRecording, checked.env)),
-      );
+      rows.push(ratioRow(node, '`--all --record` 10,000, every snapshot new / `--all`', 1.15, alone, first, peakRss(firstRecording, checked.env)));
     }
     log(`bench: Node ${node.version} done`);
   }
@@ -290,10 +280,12 @@ function timeWithHyperfine(commands, env, runs, warmup) {
   return times.map((list) => median(list) * 1000);
 }
 
-function timeWithLoop(commands, env, runs, warmup) {
+/** `prepare[i]`, when given, runs before each run of `commands[i]`, untimed (an emptied file for a first recording). */
+function timeWithLoop(commands, env, runs, warmup, prepare = []) {
   const samples = commands.map(() => []);
   for (let round = 0; round < warmup + runs; round++) {
     commands.forEach((words, index) => {
+      prepare[index]?.();
       const ms = runOnce(words, env);
       if (round >= warmup) samples[index].push(ms);
     });

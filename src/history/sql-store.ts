@@ -50,12 +50,17 @@ export class SqlHistoryStore implements HistoryStore {
     await this.db.transaction(async () => {
       const unique = dedupe(snapshots);
       const known = await this.knownIds(unique);
-      const ids = unique.flatMap((snapshot) => known.get(snapshotKey(snapshot)) ?? []);
+      const ids: number[] = [];
+      const fresh: Snapshot[] = [];
+      for (const snapshot of unique) {
+        const id = known.get(snapshotKey(snapshot));
+        if (id === undefined) fresh.push(snapshot);
+        else ids.push(id);
+      }
       for (let start = 0; start < ids.length; start += 1_000) {
         const chunk = ids.slice(start, start + 1_000);
         await this.db.run(SQL.referenceSnapshots(chunk.length), [runId, ...chunk]);
       }
-      const fresh = unique.filter((snapshot) => !known.has(snapshotKey(snapshot)));
       if (fresh.length > 0) await this.db.dialect.writeSnapshots(this.db, runId, fresh.map(snapshotRow));
     });
   }

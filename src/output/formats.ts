@@ -228,13 +228,17 @@ async function textDocument(document: OutputDocument, options: DocumentOptions):
 /** csv and tsv of a document's rows (csv with the column names first); a document without rows is its text. */
 async function rowsDocument(document: OutputDocument, options: DocumentOptions, line: (cells: readonly string[]) => string, header: boolean): Promise<string> {
   if (!document.rows) return textDocument(document, options);
-  // On a terminal the cells are shown, not kept: escaped like any service text. In a pipe, exact.
-  const cell = options.terminal ? (value: unknown) => terminalText(rawCell(value)) : rawCell;
+  const cell = cellText(options.terminal);
   const { columns, rows } = document.rows;
   return (header ? line(columns) : '') + rows.map((row) => line(row.map(cell))).join('');
 }
 
-/** csv and tsv of an item list: the header (csv), then a line an item as it comes, escaped as rowsDocument escapes. */
+/** A csv or tsv cell's text: on a terminal the cells are shown, not kept, so escaped like any service text; in a pipe, exact. */
+function cellText(terminal: boolean | undefined): (value: unknown) => string {
+  return terminal ? (value) => terminalText(rawCell(value)) : rawCell;
+}
+
+/** csv and tsv of an item list: the header (csv), then a line an item as it comes. */
 async function writeItemRows<T, Cell>(
   out: Sink,
   list: ItemList<T, Cell>,
@@ -242,7 +246,7 @@ async function writeItemRows<T, Cell>(
   line: (cells: readonly string[]) => string,
   header: boolean,
 ): Promise<void> {
-  const cell = options.terminal ? (value: unknown) => terminalText(rawCell(value)) : rawCell;
+  const cell = cellText(options.terminal);
   const batch = batched(out);
   if (header) batch.write(line(list.columns));
   for await (const item of list.items) batch.write(line(list.row(item).map(cell)));
@@ -302,8 +306,7 @@ function rowWriter(out: Sink, options: OutputOptions, line: (cells: readonly str
         columns = rowColumns(options.kind, options.fields, record);
         if (header) out.write(line(columns));
       }
-      // On a terminal the cells are shown, not kept: escaped like any service text. In a pipe, exact.
-      const cell = options.terminal ? (value: unknown) => terminalText(rawCell(value)) : rawCell;
+      const cell = cellText(options.terminal);
       out.write(line(columns.map((column) => cell(fieldValue(record, column)))));
     },
     end: async () => {

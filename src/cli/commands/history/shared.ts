@@ -2,7 +2,7 @@
 // writing a document through the format registry.
 import { terminalWidth } from '../../terminal/terminal.js';
 import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
-import { renderDocument, writeItemList, type ItemList, type OutputDocument } from '../../../output/index.js';
+import { renderDocument, writeItemList, type DocumentOptions, type ItemList, type OutputDocument } from '../../../output/index.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
 import { openExistingHistory } from '../../reading/recording.js';
@@ -46,15 +46,18 @@ export function checkDocumentFlags(ctx: CommandContext, verb: string): void {
 }
 
 export async function writeDocument(ctx: CommandContext, document: OutputDocument): Promise<void> {
-  const width = ctx.io.stdoutIsTTY && !ctx.globals.wide ? terminalWidth(ctx.io) : undefined;
-  const shown = await renderDocument(ctx.format(), document, { terminal: ctx.io.stdoutIsTTY, width });
+  const shown = await renderDocument(ctx.format(), document, documentOptions(ctx));
   if (shown !== '') ctx.io.stdout.write(shown);
 }
 
 /** A long list (a run's reports) in the chosen format, written as it is read. */
 export async function writeItems<T, Cell>(ctx: CommandContext, list: ItemList<T, Cell>): Promise<void> {
-  const width = ctx.io.stdoutIsTTY && !ctx.globals.wide ? terminalWidth(ctx.io) : undefined;
-  await writeItemList(ctx.io.stdout, ctx.format(), list, { terminal: ctx.io.stdoutIsTTY, width });
+  await writeItemList(ctx.io.stdout, ctx.format(), list, documentOptions(ctx));
+}
+
+/** A terminal's text is escaped and fitted to its width (unless --wide); a pipe's is exact and whole. */
+function documentOptions(ctx: CommandContext): DocumentOptions {
+  return { terminal: ctx.io.stdoutIsTTY, width: ctx.io.stdoutIsTTY && !ctx.globals.wide ? terminalWidth(ctx.io) : undefined };
 }
 
 /** A run's command and selection as one short line: `reports list {"project":"example.com"}`. */

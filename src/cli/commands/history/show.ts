@@ -54,19 +54,16 @@ export function snapshotList(snapshots: AsyncIterable<Snapshot>): ItemList<Snaps
   return {
     items: snapshots,
     columns: COLUMNS,
-    value: (s) => {
-      const checks = s.checks;
-      return {
-        id: s.reportId,
-        url: s.identity,
-        project: s.project ?? null,
-        result: s.label ?? null,
-        score: s.score ?? null,
-        generated_at: s.generatedAt,
-        failed_checks: checks?.filter((c) => !c.passed).map((c) => c.id) ?? null,
-        checks: checks === undefined ? null : Object.fromEntries(checks.map((c) => [c.id, { passed: c.passed, hash: c.hash }])),
-      };
-    },
+    value: (s) => ({
+      id: s.reportId,
+      url: s.identity,
+      project: s.project ?? null,
+      result: s.label ?? null,
+      score: s.score ?? null,
+      generated_at: s.generatedAt,
+      failed_checks: failedIds(s) ?? null,
+      checks: s.checks === undefined ? null : Object.fromEntries(s.checks.map((c) => [c.id, { passed: c.passed, hash: c.hash }])),
+    }),
     row: (s) => [
       s.reportId,
       s.identity,
@@ -74,11 +71,13 @@ export function snapshotList(snapshots: AsyncIterable<Snapshot>): ItemList<Snaps
       s.label ?? '',
       s.score === undefined ? '' : formatScore(s.score),
       s.generatedAt,
-      s.checks
-        ?.filter((c) => !c.passed)
-        .map((c) => c.id)
-        .join(',') ?? '',
+      failedIds(s)?.join(',') ?? '',
     ],
     text: (rows, width) => (rows.length === 0 ? 'no reports in this run\n' : alignedTable(COLUMNS, rows, width)),
   };
+}
+
+/** The ids of the snapshot's failed checks; undefined when it has no per-check results. */
+function failedIds(snapshot: Snapshot): string[] | undefined {
+  return snapshot.checks?.filter((check) => !check.passed).map((check) => check.id);
 }
