@@ -29,9 +29,12 @@ export async function openSqlite(path: string): Promise<SqlConnection> {
     throw sqliteProblem(path, error);
   }
   try {
-    refuseForeignDatabase(db, path);
-    // WAL: readers never wait for the writer, and a run killed part-way loses only what it had not committed.
-    db.exec('PRAGMA journal_mode = WAL');
+    // Another run opening the same new file at once holds its lock while it turns WAL on and makes the tables.
+    await waitingOutLocks(() => {
+      refuseForeignDatabase(db, path);
+      // WAL: readers never wait for the writer, and a run killed part-way loses only what it had not committed.
+      db.exec('PRAGMA journal_mode = WAL');
+    });
     db.exec('PRAGMA synchronous = NORMAL');
     // A run's snapshots sorted by URL (history show, diff, the HTML's history) are megabytes: sorted in memory, not
     // spilled to a temp file (10,000 reports: 4,400 writes of a temp file, 0.4 s of system time, before).
@@ -41,6 +44,22 @@ export async function openSqlite(path: string): Promise<SqlConnection> {
     throw sqliteProblem(path, error);
   }
   return new SqliteConnection(db, path);
+}
+
+/**
+ * `step`, tried again while another connection holds the lock it needs, for up to BUSY_TIMEOUT_MS: SQLite's own wait
+ * (SQLITE_BUSY_WAIT_MS) blocks the thread, this one yields between tries. Any other failure is thrown at once.
+ */
+async function waitingOutLocks<T>(step: () => T): Promise<T> {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return step();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
+      await sleep(10 + Math.random() * 40);
+    }
+  }
 }
 
 /**
@@ -156,18 +175,13 @@ class SqliteConnection implements SqlConnection {
   ) {}
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<{ rows: SqlRow[]; changes: number }> {
-    const deadline = Date.now() + BUSY_TIMEOUT_MS;
-    for (;;) {
-      try {
-        return this.runOnce(sql, params);
-      } catch (error) {
-        // Outside a transaction (its BEGIN IMMEDIATE, or a lone write), a lock held elsewhere is waited out, yielding.
-        if (isBusy(error) && !this.db.isTransaction && Date.now() < deadline) {
-          await sleep(10 + Math.random() * 40);
-          continue;
-        }
-        throw sqliteProblem(this.path, error);
-      }
+    try {
+      // Outside a transaction (its BEGIN IMMEDIATE, or a lone write), a lock held elsewhere is waited out. Inside one
+      // the lock is held already: a busy answer there is not going to change by waiting.
+      if (this.db.isTransaction) return this.runOnce(sql, params);
+      return await waitingOutLocks(() => this.runOnce(sql, params));
+    } catch (error) {
+      throw sqliteProblem(this.path, error);
     }
   }
 

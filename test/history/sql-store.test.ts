@@ -165,6 +165,30 @@ describe('the SQLite history file', () => {
     db.close();
   });
 
+  it('a new file another connection holds locked (a second run making it at once) is waited for, not refused', async () => {
+    const path = join(scratch(), 'history.db');
+    writeFileSync(path, '', { mode: 0o600 });
+    const other = new DatabaseSync(path);
+    other.exec('BEGIN EXCLUSIVE');
+    other.exec('CREATE TABLE history_schema (version INTEGER NOT NULL)');
+    let released = false;
+    const release = setTimeout(() => {
+      other.exec('ROLLBACK');
+      other.close();
+      released = true;
+    }, 400);
+    try {
+      const store = await openHistory(historyLocation(path));
+      expect(released).toBe(true);
+      await record(store, [report(1, 'a.example.com/', '2026-01-01T00:00:00Z')]);
+      expect(await store.runs()).toHaveLength(1);
+      await store.close();
+    } finally {
+      clearTimeout(release);
+      if (!released) other.close();
+    }
+  });
+
   it('a re-read report is referenced by its key: its checks are not read or hashed again', async () => {
     const store = await openHistory(historyLocation(join(scratch(), 'history.db')));
     try {
