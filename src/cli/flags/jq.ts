@@ -15,11 +15,12 @@ export interface JqOutput {
 
 /**
  * Checks the expression before the command does anything (a syntax error is exit 2 with nothing sent) and captures
- * stdout. `empty | (EXPR)` compiles EXPR without running it: no input is needed for the check.
+ * stdout. Over no input at all jq compiles the expression and never runs it: its error is located in the user's own
+ * text (a wrapper such as `empty | (EXPR)` put it on the wrong line), and an expensive expression costs nothing here.
  */
 export async function jqOutput(expression: string, io: Terminal): Promise<JqOutput> {
   const jq = await loadJq();
-  await runJq(jq, 'null', `empty | (\n${expression}\n)`, ['-n']);
+  await runJq(jq, '', expression, []);
   let captured = '';
   const capture: Terminal = {
     ...io,

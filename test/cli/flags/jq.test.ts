@@ -108,10 +108,17 @@ describe('--jq over a large document', () => {
     expect(performance.now() - started).toBeLessThan(20_000);
   });
 
-  it("a syntax error says jq's own lines, without the expression it echoes", async () => {
+  it("a syntax error says jq's own lines, where in the expression, without the expression it echoes", async () => {
     const stderr = await refused(['reports', 'list', '--jq', '.x.y(']);
-    expect(stderr).toMatch(/^rsapi: --jq: jq: error: syntax error, unexpected/);
+    expect(stderr).toMatch(/^rsapi: --jq: jq: error: syntax error, unexpected .* at <top-level>, line 1, column 5;/);
     expect(stderr.split('\n')[0]).not.toMatch(/\^/);
+    expect(await refused(['reports', 'list', '--jq', '.a |\n  ]'])).toMatch(/, line 2, column 3;/);
+  });
+
+  it('the check before the request compiles the expression without running it', async () => {
+    const { jqOutput } = await import('../../../src/cli/flags/jq.js');
+    const io = { stdout: { write: () => true }, stdoutIsTTY: false } as never;
+    await expect(jqOutput('error("ran")', io)).resolves.toHaveProperty('flush');
   });
 });
 
