@@ -58,7 +58,7 @@ function loadJq(): Promise<JqEngine> {
 async function runJq(jq: JqEngine, input: string, expression: string, flags: string[]): Promise<string> {
   let result: Awaited<ReturnType<JqEngine['raw']>>;
   try {
-    result = await jq.raw(input, expression, flags);
+    result = await withDefaultSignals(() => jq.raw(input, expression, flags));
   } catch (error) {
     throw jqError(error instanceof Error ? error.message : String(error));
   }
@@ -72,3 +72,20 @@ function jqError(message: string): UsageError {
   const own = lines.filter((line) => line.startsWith('jq:')).map((line) => line.replace(/:$/, ''));
   return new UsageError(`--jq: ${(own.length > 0 ? own : lines).join('; ')}`, { hint: 'see the jq manual: https://jqlang.org/manual/' });
 }
+
+/**
+ * `work`, which holds the thread (jq's WebAssembly never yields): no handler of ours could run before it returns, so
+ * Ctrl-C and SIGTERM meanwhile take their default action and end the process at once, instead of waiting for jq (an
+ * endless expression could not be stopped). Nothing is lost: jq's output is written only after it returns.
+ */
+async function withDefaultSignals<T>(work: () => Promise<T>): Promise<T> {
+  const held = SIGNALS.map((name) => ({ name, listeners: process.listeners(name) }));
+  for (const { name, listeners } of held) for (const listener of listeners) process.removeListener(name, listener);
+  try {
+    return await work();
+  } finally {
+    for (const { name, listeners } of held) for (const listener of listeners) process.on(name, listener);
+  }
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;

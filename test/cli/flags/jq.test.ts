@@ -1,8 +1,9 @@
 // gh habits: --json FIELDS, --jq EXPR (jq compiled to WebAssembly), view = show, help topics, RSAPI_* defaults for CI.
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../../helpers/run.js';
 import { startMock, type MockFixture } from '../../helpers/mock.js';
-import { runCli } from '../../helpers/cli.js';
+import { BIN, cleanEnv, runCli } from '../../helpers/cli.js';
 
 let mock: MockFixture;
 
@@ -106,6 +107,27 @@ describe('--jq over a large document', () => {
     await jq.flush();
     expect(written.join('')).toBe(`${(29_999 * 30_000) / 2}\n`);
     expect(performance.now() - started).toBeLessThan(20_000);
+  });
+
+  it('Ctrl-C while jq runs ends the process at once, nothing written (jq never yields to a handler)', async () => {
+    const before = mock.server.requests.length;
+    const child = spawn(process.execPath, [BIN, 'reports', 'list', '--jq', 'last(range(1e12))'], { env: cleanEnv(mock.env) });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const ended = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+      child.on('close', (code, signal) => resolve({ code, signal }));
+    });
+    while (mock.server.requests.length === before) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const interrupted = performance.now();
+    child.kill('SIGINT');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const { code, signal } = await ended;
+    clearTimeout(timer);
+    // Killed by the signal itself (jq was running), or exit 130 (it came while the answer was still being read).
+    expect(signal === 'SIGINT' || code === 130, `code ${code}, signal ${signal}`).toBe(true);
+    expect(performance.now() - interrupted).toBeLessThan(5_000);
+    expect(stdout).toBe('');
   });
 
   it("a syntax error says jq's own lines, where in the expression, without the expression it echoes", async () => {
