@@ -154,11 +154,11 @@ export class SqlHistoryStore implements HistoryStore {
     });
   }
 
-  async importRun({ run, snapshots }: ExportedRun): Promise<number> {
+  async importRun({ run, snapshots }: ExportedRun): Promise<{ id: number; added: boolean }> {
     return this.db.transaction(async () => {
       // The same run imported twice (a history moved back and forth) is one run.
       const same = await this.db.run(SQL.sameRun, [run.started, run.origin, run.command, run.selection]);
-      if (same.rows[0]) return Number(same.rows[0].id);
+      if (same.rows[0]) return { id: Number(same.rows[0].id), added: false };
       const { rows } = await this.db.run(SQL.importRun, [
         run.started,
         run.finished ?? null,
@@ -172,7 +172,7 @@ export class SqlHistoryStore implements HistoryStore {
       ]);
       const id = Number(rows[0]?.id);
       await this.db.dialect.writeSnapshots(this.db, id, dedupe(snapshots).map(snapshotRow));
-      return id;
+      return { id, added: true };
     });
   }
 

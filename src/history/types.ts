@@ -115,7 +115,7 @@ export interface HistoryStore {
   snapshotsOfProject(project: string, options: { since?: string }): Promise<{ run: number; started: string; snapshot: Snapshot }[]>;
   /** Removes runs (older than `before`, or all but the newest `keepRuns`) and the snapshots no run references. */
   prune(options: { before?: string; keepRuns?: number }): Promise<{ runs: number; snapshots: number }>;
-  /** Adds a run exported from another history as a new run; returns its id here. */
-  importRun(exported: ExportedRun): Promise<number>;
+  /** Adds a run exported from another history as a new run: its id here, and whether it was added or there already. */
+  importRun(exported: ExportedRun): Promise<{ id: number; added: boolean }>;
   close(): Promise<void>;
 }

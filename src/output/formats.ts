@@ -254,7 +254,7 @@ async function writeItemRows<T, Cell>(
 }
 
 /** Lines gathered into writes of about 64 KB: a write a line is a system call a line (100,000 of them took 2.5 s). */
-function batched(out: Sink): { write(text: string): void; flush(): void } {
+export function batched(out: Sink): { write(text: string): void; flush(): void } {
   let pending = '';
   return {
     write(text) {

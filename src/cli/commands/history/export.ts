@@ -1,6 +1,7 @@
 // `rsapi history export`: every run with its snapshots, one JSON object a line (ndjson), oldest first: what
 // `history import` reads into another history (a local one into a team's PostgreSQL, and back).
 import { stringifyJson } from '../../../api/http/json.js';
+import { batched } from '../../../output/index.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import { addHistoryLocationOption, durationParser, openHistoryOf, sinceOf } from './shared.js';
@@ -32,8 +33,16 @@ export async function historyExportRun(ctx: CommandContext, opts: HistoryExportO
   try {
     const runs = (await store.runs({ since: sinceOf(opts.since) })).reverse();
     for (const run of runs) {
-      const snapshots = await store.snapshotsOf(run.id);
-      ctx.io.stdout.write(`${stringifyJson({ run, snapshots })}\n`);
+      // The line `{"run":…,"snapshots":[…]}` written as its snapshots are read: a run is never held whole.
+      const out = batched(ctx.io.stdout);
+      out.write(`{"run":${stringifyJson(run)},"snapshots":[`);
+      let separator = '';
+      for await (const snapshot of store.eachSnapshotOf(run.id)) {
+        out.write(separator + stringifyJson(snapshot));
+        separator = ',';
+      }
+      out.write(']}\n');
+      out.flush();
     }
   } finally {
     await store.close();

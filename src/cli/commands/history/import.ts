@@ -1,10 +1,11 @@
 // `rsapi history import FILE`: the runs of a `history export` (ndjson) added to this history; a run already there
 // (same start, service, command and selection) is not added twice.
 import { isObject } from '../../../api/http/decode.js';
-import type { ExportedRun } from '../../../history/types.js';
+import type { ExportedRun, HistoryStore } from '../../../history/types.js';
+import { plural } from '../../../plural.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
-import { readUserFile } from '../../runtime/files.js';
+import { fileError } from '../../runtime/files.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import { addHistoryLocationOption, checkDocumentFlags, writeDocument } from './shared.js';
 import { resolveHistoryLocation } from '../../reading/recording.js';
@@ -38,46 +39,73 @@ export function validateHistoryImport(ctx: CommandContext): void {
 
 export async function historyImportRun(ctx: CommandContext, opts: HistoryImportOptions) {
   validateHistoryImport(ctx);
-  const text = opts.file === '-' ? await readStdin(ctx) : await readUserFile(opts.file, 'export file');
-  const runs = parseExport(text, opts.file);
-  // Importing may make the history: a SQLite file that is not there yet is created.
-  const { openHistory } = await import('../../../history/open.js');
-  const store = await openHistory(resolveHistoryLocation(ctx, opts));
+  // Loaded here: every history verb's start reads this file (trend's start is budgeted).
+  const [{ createInterface }, { openHistory }] = await Promise.all([import('node:readline'), import('../../../history/open.js')]);
+  const lines = createInterface({ input: await openExport(ctx, opts.file), crlfDelay: Infinity });
+  let store: HistoryStore | undefined;
   let added = 0;
+  let already = 0;
+  let number = 0;
   try {
-    for (const exported of runs) {
-      const known = new Set((await store.runs({ since: exported.run.started })).map((run) => run.id));
-      const id = await store.importRun(exported);
-      if (!known.has(id)) added++;
+    // A line at a time, each run imported as it is read: an export of a million snapshots is gigabytes.
+    for await (const line of readingExport(lines, opts.file)) {
+      number++;
+      if (line.trim() === '') continue;
+      const exported = parseRun(line, number, opts.file, added + already);
+      // Importing may make the history: a SQLite file that is not there yet is created (once a run is read).
+      store ??= await openHistory(resolveHistoryLocation(ctx, opts));
+      if ((await store.importRun(exported)).added) added++;
+      else already++;
     }
   } finally {
-    await store.close();
+    lines.close();
+    await store?.close();
   }
   await writeDocument(ctx, {
-    value: { imported: added, already_there: runs.length - added },
-    text: () => `imported ${added} runs${runs.length > added ? ` (${runs.length - added} already there)` : ''}\n`,
+    value: { imported: added, already_there: already },
+    text: () => `imported ${added} runs${already > 0 ? ` (${already} already there)` : ''}\n`,
   });
 }
 
-async function readStdin(ctx: CommandContext): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of ctx.io.stdin as AsyncIterable<Buffer | string>) chunks.push(Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8');
+/** The export file, opened here so that a missing or unreadable one is its own plain error; `-` is stdin. */
+async function openExport(ctx: CommandContext, file: string): Promise<NodeJS.ReadableStream> {
+  if (file === '-') return ctx.io.stdin;
+  try {
+    const { open } = await import('node:fs/promises');
+    return (await open(file)).createReadStream();
+  } catch (error) {
+    throw fileError('read the export file', file, error);
+  }
 }
 
-function parseExport(text: string, file: string): ExportedRun[] {
-  const runs: ExportedRun[] = [];
-  for (const [index, line] of text.split('\n').entries()) {
-    if (line.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new UsageError(`${file}: line ${index + 1} is not JSON`, { hint: 'give a file written by `rsapi history export`' });
-    }
-    if (!isObject(value) || !isObject(value.run) || !Array.isArray(value.snapshots) || typeof value.run.started !== 'string')
-      throw new UsageError(`${file}: line ${index + 1} is not a run of \`rsapi history export\``, { hint: 'give a file written by `rsapi history export`' });
-    runs.push(value as unknown as ExportedRun);
+/** The lines, a failed read (a directory given, a disk error) said as for any file the user names. */
+async function* readingExport(lines: AsyncIterable<string>, file: string): AsyncIterable<string> {
+  try {
+    yield* lines;
+  } catch (error) {
+    throw fileError('read the export file', file, error);
   }
-  return runs;
+}
+
+/**
+ * A line of the export as a run, or a usage error naming the line. The runs before it are imported already (the file
+ * is read once, as a stream): the hint says so, and that importing the mended file again adds only the rest.
+ */
+function parseRun(line: string, number: number, file: string, done: number): ExportedRun {
+  const refused = (what: string) =>
+    new UsageError(`${file}: line ${number} ${what}`, {
+      hint:
+        done > 0
+          ? `the ${plural(done, 'run')} before it ${done === 1 ? 'is' : 'are'} in the history; importing the file again adds only what is not`
+          : 'give a file written by `rsapi history export`',
+    });
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw refused('is not JSON');
+  }
+  if (!isObject(value) || !isObject(value.run) || !Array.isArray(value.snapshots) || typeof value.run.started !== 'string')
+    throw refused('is not a run of `rsapi history export`');
+  return value as unknown as ExportedRun;
 }

@@ -1,7 +1,7 @@
 // The `history` verbs (src/cli/commands/history/) on SQLite and PostgreSQL alike: two weeks of a site recorded from a
 // loopback phpRank, then runs, show, trend, diff (and its gates), prune, export and import; the two stores' outputs
 // compared; the errors for too few runs and unknown ones; concurrent writers into one store.
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../helpers/cli.js';
@@ -186,6 +186,54 @@ describe('history errors', () => {
     const pruned = await rsapi(where, 'history', 'prune', '--keep-runs', '1', '--json');
     expect(JSON.parse(pruned.stdout)).toEqual({ removed_runs: 1, removed_snapshots: 3 });
     expect(JSON.parse((await rsapi(where, 'history', 'runs', '--json')).stdout).map((r: { id: number }) => r.id)).toEqual([2]);
+  });
+
+  it('an export line is one run, written as its snapshots are read: the same line as the whole run stringified', async () => {
+    const where = join(scratch(), 'history.db');
+    await twoWeeks(where);
+    const lines = (await rsapi(where, 'history', 'export')).stdout.trim().split('\n');
+    const shown = JSON.parse((await rsapi(where, 'history', 'show', '2', '--json')).stdout);
+    const second = JSON.parse(lines[1] as string);
+    expect(second.run.id).toBe(2);
+    expect(second.snapshots.map((snapshot: { identity: string }) => snapshot.identity)).toEqual(shown.map((row: { url: string }) => row.url));
+    expect(lines[1]).toBe(JSON.stringify(second));
+  });
+
+  it('an export cut short: the runs before the cut are imported, the line is named, and importing the whole file adds the rest', async () => {
+    const where = join(scratch(), 'history.db');
+    await twoWeeks(where);
+    const whole = (await rsapi(where, 'history', 'export')).stdout;
+    const cut = join(scratch(), 'cut.ndjson');
+    writeFileSync(cut, whole.slice(0, whole.length - 40));
+    const other = join(scratch(), 'other.db');
+    const partial = await rsapi(other, 'history', 'import', cut);
+    expect(partial.code).toBe(2);
+    expect(partial.stderr).toMatch(new RegExp(`^rsapi: ${cut}: line 2 is not JSON\n.*the 1 run before it is in the history; importing the file again adds only what is not`));
+    expect(JSON.parse((await rsapi(other, 'history', 'runs', '--json')).stdout)).toHaveLength(1);
+    const file = join(scratch(), 'whole.ndjson');
+    writeFileSync(file, whole);
+    expect(JSON.parse((await rsapi(other, 'history', 'import', file, '--json')).stdout)).toEqual({ imported: 1, already_there: 1 });
+  });
+
+  it('a file that is no export, or none at all, is exit 2 and makes no history; - reads stdin', async () => {
+    const other = join(scratch(), 'other.db');
+    const notExport = join(scratch(), 'list.json');
+    writeFileSync(notExport, '[{"id": 1}]\n');
+    const refused = await rsapi(other, 'history', 'import', notExport);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/line 1 is not a run of `rsapi history export`\n.*give a file written by `rsapi history export`/);
+    const missing = await rsapi(other, 'history', 'import', join(scratch(), 'none.ndjson'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^rsapi: cannot read the export file .*none\.ndjson: no such file/);
+    const directory = await rsapi(other, 'history', 'import', scratch());
+    expect(directory.code).toBe(2);
+    expect(directory.stderr).toMatch(/^rsapi: cannot read the export file .*: it is a directory/);
+    expect(existsSync(other)).toBe(false);
+    const where = join(scratch(), 'history.db');
+    await twoWeeks(where);
+    const exported = (await rsapi(where, 'history', 'export')).stdout;
+    const piped = await runInProcess({ argv: ['history', 'import', '-', '--history', other, '--json'], env: env(), stdin: exported });
+    expect(JSON.parse(piped.stdout)).toEqual({ imported: 2, already_there: 0 });
   });
 });
 
