@@ -1,6 +1,6 @@
 // The files a CI run leaves (JUnit, Markdown summary): their paths checked before any request, written whole or appended.
 import { statSync, type Stats } from 'node:fs';
-import { appendFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, lstat, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { RsapiError } from '../../api/errors.js';
 import { UsageError } from '../runtime/errors.js';
@@ -23,16 +23,36 @@ export function checkOutputPath(path: string, flag: string): void {
   if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`cannot write ${flag} to ${path}: it is a directory`);
 }
 
-/** Written beside the target and renamed over it: a reader never sees half a file. Known secrets are redacted. */
+/**
+ * Written beside the target and renamed over it: a reader never sees half a file. A symbolic link keeps pointing where
+ * it did (its target is what is replaced); what is not a regular file (/dev/stdout, a FIFO, a device) is written into,
+ * as a shell's `>` would, never replaced by a file of its own. Known secrets are redacted.
+ */
 export async function writeFileAtomically(path: string, content: string, secrets: Secrets): Promise<void> {
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${globalThis.crypto.randomUUID().slice(0, 8)}.tmp`);
+  const text = secrets.redact(content);
+  let target = path;
   try {
-    await writeFile(temporary, secrets.redact(content), { flag: 'wx', mode: 0o644 });
-    await rename(temporary, path);
+    const [followed, link] = await Promise.all([stat(path).catch(absent), lstat(path).catch(absent)]);
+    // Into the thing itself: a device, a FIFO, or a link to nothing yet (its target is made).
+    if ((followed && !followed.isFile()) || (!followed && link?.isSymbolicLink())) return await writeFile(path, text);
+    if (followed) target = await realpath(path);
+  } catch (error) {
+    throw writeFailure(path, error);
+  }
+  const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.${globalThis.crypto.randomUUID().slice(0, 8)}.tmp`);
+  try {
+    await writeFile(temporary, text, { flag: 'wx', mode: 0o644 });
+    await rename(temporary, target);
   } catch (error) {
     await rm(temporary, { force: true });
     throw writeFailure(path, error);
   }
+}
+
+/** Nothing there (stat of a missing path): any other failure is thrown on. */
+function absent(error: NodeJS.ErrnoException): undefined {
+  if (error.code === 'ENOENT') return undefined;
+  throw error;
 }
 
 /** Appended in one write, as $GITHUB_STEP_SUMMARY expects (each step adds to it). Known secrets are redacted. */
