@@ -1,5 +1,5 @@
 // The settings a profile holds: their names, how a typed value is checked and stored, and how each is shown.
-import { normaliseBaseUrl, withoutCredentials } from '../api/http/base-url.js';
+import { normaliseBaseUrl, redactedUrl, withoutCredentials } from '../api/http/base-url.js';
 import { UsageError } from '../errors.js';
 import { OUTPUT_FORMATS } from '../output/format-names.js';
 import type { ProfileSettings } from './store.js';
@@ -86,7 +86,7 @@ export function displaySetting(key: SettingKey, value: ProfileSettings[SettingKe
   // A hand-edited file may hold a base URL with credentials in it: never shown.
   if (key === 'base-url') return withoutCredentials(String(value));
   // A history URL's password is a secret, as the key is.
-  if (key === 'history') return String(value).replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*):[^@/]*@/i, '$1:***@');
+  if (key === 'history') return redactedUrl(String(value));
   return String(value);
 }
 

@@ -2,6 +2,7 @@
 // user gave, with the URL's password as a secret and the form that may be shown.
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { redactedUrl } from '../api/http/base-url.js';
 import { HistoryError } from './errors.js';
 
 export type HistoryLocation = { kind: 'sqlite'; path: string; shown: string } | { kind: 'postgres'; url: string; shown: string; passwords: string[] };
@@ -45,15 +46,10 @@ export function historyLocation(value: string): HistoryLocation {
   return { kind: 'sqlite', path, shown: path };
 }
 
-/** The URL with any password shown as ***. */
-export function redactedUrl(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*):[^@/]*@/i, '$1:***@').replace(/([?&]password=)[^&]*/i, '$1***');
-}
-
 /** A URL's password as typed (percent-encoded) and decoded, and one given as `?password=`: each a secret. */
 export function urlPasswords(value: string | undefined): string[] {
   if (!value) return [];
-  const typed = [/^[a-z][a-z0-9+.-]*:\/\/[^:@/]*:([^@/]*)@/i.exec(value)?.[1], /[?&]password=([^&]*)/i.exec(value)?.[1]];
+  const typed = [/^[a-z][a-z0-9+.-]*:\/\/[^:@/]*:([^@/]*)@/i.exec(value)?.[1], ...[...value.matchAll(/[?&]password=([^&]*)/gi)].map((match) => match[1])];
   return typed.flatMap((password) => {
     if (!password) return [];
     try {

@@ -77,6 +77,18 @@ describe('history settings and help', () => {
     expect((await runInProcess({ argv: ['config', 'get', 'history'], env })).stdout).not.toContain('t0psecret');
     expect((await runInProcess({ argv: ['help', 'exit-codes'], env })).stdout).toMatch(/11 +the output printed, but the history/);
   });
+
+  it('a password given in the query (?password=, once or twice) is masked by config list and get too', async () => {
+    const { env } = await mock();
+    const url = 'postgres://team@db.example.com/seo?sslmode=disable&password=hunter2&PASSWORD=hunter3';
+    expect((await runInProcess({ argv: ['config', 'set', 'history', url], env })).code).toBe(0);
+    const list = await runInProcess({ argv: ['config', 'list', '--json'], env });
+    expect(JSON.parse(list.stdout).history).toBe('postgres://team@db.example.com/seo?sslmode=disable&password=***&PASSWORD=***');
+    for (const argv of [['config', 'list'], ['config', 'get', 'history']]) {
+      const shown = await runInProcess({ argv, env });
+      expect(shown.stdout + shown.stderr).not.toMatch(/hunter/);
+    }
+  });
 });
 
 describe('a history that cannot be used', () => {
