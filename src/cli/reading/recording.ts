@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { HistoryNotFoundError } from '../../history/errors.js';
 import type { HistoryStore, RunInfo, RunQuery } from '../../history/types.js';
 import type { Baseline, HistoryBaselineSpec } from '../report-files/baseline.js';
+import { sinceOf } from '../flags/history-values.js';
 import type { PageHistory } from '../report-files/page-history.js';
 import type { CiReporter } from '../report-files/reporter.js';
 
@@ -158,11 +159,11 @@ async function historyBaseline(
     let found: RunInfo | undefined;
     if (spec.kind === 'run') found = await store.run(spec.id);
     else if (spec.kind === 'last') found = (await store.runs({ ...same, limit: 1 }))[0];
-    else found = (await store.runs({ ...same, since: new Date(Date.now() - spec.ms).toISOString() })).at(-1);
+    else found = (await store.runs({ ...same, since: sinceOf(spec.ms) })).at(-1);
     if (!found) {
       const what =
         spec.kind === 'run' ? `no run ${spec.id} in the history` : `no earlier complete run of \`${run.command}\` with this selection on ${same.origin}`;
-      throw new HistoryNotFoundError(`--baseline ${spec.kind === 'run' ? `run:${spec.id}` : spec.kind === 'last' ? 'last' : 'since:...'}: ${what}`, {
+      throw new HistoryNotFoundError(`--baseline ${spec.kind === 'run' ? `run:${spec.id}` : spec.kind === 'last' ? 'last' : `since:${spec.text}`}: ${what}`, {
         hint: 'record a run to compare with first (add --record), or give a baseline file',
       });
     }

@@ -7,6 +7,7 @@ import { isObject, toNumber } from '../../api/http/decode.js';
 import { UsageError } from '../runtime/errors.js';
 import { formatScore, readReport, RESULT_RANK, RESULTS, type ReportResult } from '../../api/model/report-model.js';
 import { readUserFile } from '../runtime/files.js';
+import { durationMs, MAX_RUN_ID, runIdOf } from '../flags/history-values.js';
 import { cappedLines } from '../../output/capped-list.js';
 import { reportIdentity } from '../../api/model/report-url.js';
 import { timestampOf } from '../../api/model/timestamps.js';
@@ -67,24 +68,22 @@ export interface BaselineComparison {
 }
 
 /** `--baseline last|run:ID|since:D`: a run recorded in the history rather than a file. */
-export type HistoryBaselineSpec = { kind: 'last' } | { kind: 'run'; id: number } | { kind: 'since'; ms: number };
-
-const DURATION_UNITS: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+export type HistoryBaselineSpec = { kind: 'last' } | { kind: 'run'; id: number } | { kind: 'since'; ms: number; text: string };
 
 /** The history run a --baseline value names, or undefined when it names a file. A bad run id or duration: exit 2. */
 export function historyBaselineSpec(value: string): HistoryBaselineSpec | undefined {
   if (value === 'last') return { kind: 'last' };
   const run = /^run:(.*)$/.exec(value);
   if (run) {
-    if (!/^\d+$/.test(run[1] as string) || Number(run[1]) < 1)
-      throw new UsageError(`--baseline ${value}: a run id is a whole number (\`rsapi history runs\` lists them)`);
-    return { kind: 'run', id: Number(run[1]) };
+    const id = runIdOf(run[1] as string);
+    if (id === undefined) throw new UsageError(`--baseline ${value}: a run id is a whole number from 1 to ${MAX_RUN_ID} (\`rsapi history runs\` lists them)`);
+    return { kind: 'run', id };
   }
   const since = /^since:(.*)$/.exec(value);
   if (since) {
-    const match = /^(\d+)([mhdw])$/.exec(since[1] as string);
-    if (!match) throw new UsageError(`--baseline ${value}: give a duration such as since:7d, since:12h or since:2w`);
-    return { kind: 'since', ms: Number(match[1]) * (DURATION_UNITS[match[2] as string] as number) };
+    const ms = durationMs(since[1] as string);
+    if (ms === undefined) throw new UsageError(`--baseline ${value}: give a duration such as since:7d, since:12h or since:2w`);
+    return { kind: 'since', ms, text: since[1] as string };
   }
   return undefined;
 }

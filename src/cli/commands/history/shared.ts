@@ -6,6 +6,7 @@ import { renderDocument, writeItemList, type DocumentOptions, type ItemList, typ
 import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
 import { openExistingHistory } from '../../reading/recording.js';
+import { durationMs, MAX_RUN_ID, runIdOf, sinceOf } from '../../flags/history-values.js';
 
 export function addHistoryLocationOption<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
   command: Command<Args, Opts, GlobalOpts>,
@@ -16,26 +17,22 @@ export function addHistoryLocationOption<Args extends unknown[], Opts extends Op
 /** The history, opened to be read (and for prune, written). A SQLite file that does not exist is none yet: exit 4. */
 export const openHistoryOf = openExistingHistory;
 
-const UNITS: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
-
 /** `90d`, `12h`, `2w`, `30m` as milliseconds (commander's parser: exit 2 for anything else). */
 export function durationParser(flag: string) {
   return (value: string): number => {
-    const match = /^\s*(\d+)\s*([mhdw])\s*$/.exec(value);
-    if (!match) throw new InvalidArgumentError(`${flag} takes a duration such as 90d, 12h, 2w or 30m.`);
-    return Number(match[1]) * (UNITS[match[2] as string] as number);
+    const ms = durationMs(value);
+    if (ms === undefined) throw new InvalidArgumentError(`${flag} takes a duration such as 90d, 12h, 2w or 30m.`);
+    return ms;
   };
 }
 
-/** The moment a duration back from now, as the history stores times. */
-export function sinceOf(ms: number | undefined): string | undefined {
-  return ms === undefined ? undefined : new Date(Date.now() - ms).toISOString();
-}
+export { sinceOf };
 
-/** A run id argument: a whole number of at least 1. */
+/** A run id argument: a whole number of at least 1 (and at most MAX_RUN_ID). */
 export function runIdParser(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('a run id is a whole number (`rsapi history runs` lists them).');
-  return Number(value);
+  const id = runIdOf(value);
+  if (id === undefined) throw new InvalidArgumentError(`a run id is a whole number from 1 to ${MAX_RUN_ID} (\`rsapi history runs\` lists them).`);
+  return id;
 }
 
 /** The history verbs print documents, not records: -q and --fields have nothing to pick. */

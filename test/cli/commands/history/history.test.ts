@@ -261,6 +261,35 @@ describe('--baseline from the history', () => {
     expect((await rsapi(where, 'reports', 'list', '--baseline', 'run:99')).code).toBe(4);
     expect((await rsapi(where, 'reports', 'list', '--baseline', 'since:soon')).code).toBe(2);
   });
+
+  it('a duration reaching before 1970 means every run; a run id past what a store holds is exit 2, nothing sent', async () => {
+    const where = join(scratch(), 'history.db');
+    await twoWeeks(where);
+    for (const argv of [
+      ['history', 'runs', '--since', '99999999999d', '--json'],
+      ['history', 'trend', 'a.example.com', '--since', '99999999999999999999w', '--json'],
+      ['history', 'diff', '--since', '99999999999d', '--json'],
+      ['history', 'prune', '--keep', '99999999999d', '--json'],
+    ]) {
+      const result = await rsapi(where, ...argv);
+      expect(result.code, `${argv.join(' ')}: ${result.stderr}`).toBe(0);
+    }
+    expect(JSON.parse((await rsapi(where, 'history', 'runs', '--since', '99999999999d', '--json')).stdout)).toHaveLength(2);
+    const requests = site.server.requests.length;
+    const since = await rsapi(where, 'reports', 'list', '--all', '--baseline', 'since:99999999999d', '--json');
+    expect(since.code, since.stderr).toBe(0);
+    for (const id of ['99999999999999999999', '2147483648', '0']) {
+      const shown = await rsapi(where, 'history', 'show', id);
+      expect(shown.code).toBe(2);
+      expect(shown.stderr).toMatch(/a run id is a whole number from 1 to 2147483647/);
+      const baseline = await rsapi(where, 'reports', 'list', '--baseline', `run:${id}`);
+      expect(baseline.code).toBe(2);
+      expect(baseline.stderr).toMatch(new RegExp(`--baseline run:${id}: a run id is a whole number from 1 to 2147483647`));
+    }
+    expect(site.server.requests.length).toBe(requests + 1);
+    const none = await rsapi(where, 'reports', 'list', '--project', 'x.example.com', '--baseline', 'since:3d');
+    expect(none.stderr).toMatch(/^rsapi: --baseline since:3d: no earlier complete run/);
+  });
 });
 
 describe('concurrent writers', () => {
