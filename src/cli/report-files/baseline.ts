@@ -51,8 +51,10 @@ export interface BaselineComparison {
   regressions: Regression[];
   newUrls: string[];
   vanished: string[];
-  /** With --max-drop, or --fail-on-new-failures. */
+  /** With --max-drop, or --fail-on-new-failures (also when it compared nothing: see empty). */
   failed: boolean;
+  /** A gate (--max-drop, --fail-on-new-failures) that compared no report, without --allow-empty: it fails. */
+  empty: boolean;
   /** Per URL, the checks newly failing or fixed since the baseline (both sides with per-check results). */
   checkChanges: CheckChange[];
   failOnNewFailures: boolean;
@@ -166,6 +168,8 @@ export interface CompareOptions {
   inScope?: (url: string) => boolean;
   /** --fail-on-new-failures: a check that passed in the baseline and fails now fails the comparison. */
   failOnNewFailures?: boolean;
+  /** --allow-empty: a gate that compared no report passes (by default it fails: a gate over nothing proves nothing). */
+  allowEmpty?: boolean;
 }
 
 export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRecord>, options: CompareOptions = {}): BaselineComparison {
@@ -203,6 +207,7 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
   const failOnNewFailures = options.failOnNewFailures === true;
   const checksUnjudged = failOnNewFailures && current.size > 0 && !recordsHaveChecks([...current.values()].map((s) => s.record));
   const newlyFailing = checkChanges.some((change) => change.newFailures.length > 0);
+  const empty = (options.maxDrop !== undefined || failOnNewFailures) && compared === 0 && options.allowEmpty !== true;
   return {
     path: baseline.path,
     maxDrop: options.maxDrop,
@@ -210,7 +215,9 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
     regressions,
     newUrls: newUrls.sort(),
     vanished: vanished.sort(),
-    failed: (options.maxDrop !== undefined && regressions.length > 0) || (failOnNewFailures && !checksUnjudged && (newlyFailing || lostChecks.length > 0)),
+    failed:
+      empty || (options.maxDrop !== undefined && regressions.length > 0) || (failOnNewFailures && !checksUnjudged && (newlyFailing || lostChecks.length > 0)),
+    empty,
     checkChanges,
     failOnNewFailures,
     baselineHasChecks: baseline.hasChecks === true,
@@ -286,6 +293,10 @@ export function baselineVerdict(comparison: BaselineComparison): string {
   const { regressions, compared, maxDrop } = comparison;
   const of = `${regressions.length} of ${plural(compared, 'report')}`;
   const judged = `rsapi: baseline ${comparison.failed ? 'failed' : 'passed'}`;
+  if (comparison.empty) {
+    const news = comparison.newUrls.length > 0 ? ` (${comparison.newUrls.length} new)` : '';
+    return `${judged}: no report of this run is in ${comparison.path}${news}: a gate over nothing proves nothing (--allow-empty lets it pass)`;
+  }
   const lower = `${of} scored lower or got a worse result than in ${comparison.path}`;
   const head =
     maxDrop === undefined

@@ -31,6 +31,8 @@ export type CiFlags = DeclaredOptions<typeof addCiOptions<[], {}, {}>>;
 
 /** What chose the reports, as the verbs' options name it: the HTML page's header says what ran. */
 export interface RunInputs {
+  /** --allow-empty (list and create): a baseline gate that compared no report passes. */
+  allowEmpty?: boolean;
   project?: string;
   search?: string;
   result?: string;
@@ -199,7 +201,8 @@ export class CiReporter {
       if (history) run.history = { ...history, sinceLast: this.baseline ? undefined : compareWithBaseline(history.last, records, { inScope }) };
     }
     if (this.baseline) {
-      run.baseline = compareWithBaseline(this.baseline, records, { maxDrop: this.flags.maxDrop, inScope, failOnNewFailures: this.flags.failOnNewFailures });
+      const { maxDrop, failOnNewFailures, allowEmpty } = this.flags;
+      run.baseline = compareWithBaseline(this.baseline, records, { maxDrop, inScope, failOnNewFailures, allowEmpty });
       // Only the newest report of a URL is compared; older ones in a list keep their own standing.
       const byRecord = new Map(run.baseline.regressions.map((regression) => [regression.now.record, regression]));
       for (const c of this.cases) if (c.kind === 'report') c.regression = byRecord.get(c.record);

@@ -237,3 +237,24 @@ describe('JUnit and the summary name the failed checks', () => {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('a baseline gate that compares nothing', () => {
+  it('fails (exit 10) and says so, as any gate over nothing; --allow-empty lets it pass; without a gate it is a note', async () => {
+    const empty = join(dir.path, 'empty.json');
+    writeFileSync(empty, '[]');
+    const other = join(dir.path, 'other.json');
+    writeFileSync(other, JSON.stringify([{ id: 1, url: 'https://elsewhere.example/', result: 'good', score: 90, results: { title: { passed: true, importance: 'high' } } }]));
+    for (const baseline of [empty, other]) {
+      for (const gate of [['--max-drop', '5'], ['--fail-on-new-failures']]) {
+        if (gate[0] === '--fail-on-new-failures' && baseline === empty) continue; // a baseline without checks is exit 2 for it
+        const failed = await runInProcess({ argv: ['reports', 'list', '--all', '--baseline', baseline, ...gate, '-q'], env: phprank.env });
+        expect(failed.code, failed.stderr).toBe(10);
+        expect(failed.stderr).toMatch(new RegExp(`rsapi: baseline failed: no report of this run is in ${baseline} \\(\\d+ new\\): a gate over nothing proves nothing \\(--allow-empty lets it pass\\)`));
+        const allowed = await runInProcess({ argv: ['reports', 'list', '--all', '--baseline', baseline, ...gate, '--allow-empty', '-q'], env: phprank.env });
+        expect(allowed.code, allowed.stderr).toBe(0);
+      }
+    }
+    const noted = await runInProcess({ argv: ['reports', 'list', '--all', '--baseline', empty, '-q'], env: phprank.env });
+    expect(noted.code, noted.stderr).toBe(0);
+  });
+});
