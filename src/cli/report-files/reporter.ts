@@ -88,7 +88,8 @@ export function checkCiFlags(flags: CiFlags, files: readonly RunFile[] = []): vo
 export interface GateVerdict {
   readonly active: boolean;
   readonly failed: boolean;
-  verdict(): string;
+  /** The verdict lines (the flags' and the assertions file's) as one, without `rsapi: `. */
+  fileVerdict(): string;
 }
 
 export class CiReporter {
@@ -184,7 +185,7 @@ export class CiReporter {
       seconds: (performance.now() - this.started) / 1000,
       cases: this.cases,
       share: this.share,
-      gate: { active: gate.active, failed: gate.failed, verdict: gate.verdict().replace(/^rsapi: /, '') },
+      gate: { active: gate.active, failed: gate.failed, verdict: gate.fileVerdict() },
       ran: this.describeRun(ctx),
     };
     const records = this.cases.flatMap((c) => (c.kind === 'report' ? [c.record] : []));

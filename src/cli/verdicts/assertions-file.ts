@@ -58,6 +58,8 @@ export function parseAssertions(text: string, path: string): AssertionSet {
   for (const key of Object.keys(whole)) if (!(FILE_KEYS as readonly string[]).includes(key)) throw refuse(key, unknownWord('key', key, FILE_KEYS));
   if (!Array.isArray(whole.assert))
     throw refuse(whole.assert === undefined ? '' : 'assert', '"assert" must be a list of rules: "assert": [ { "match": "**", ... } ]');
+  // A file or a rule that asserts nothing would pass every run: a gate that proves nothing is refused, not kept.
+  if (whole.assert.length === 0) throw refuse('assert', '"assert" holds no rule: the file asserts nothing', 'add a rule: { "match": "**", "minScore": 50 }');
   const rules = whole.assert.map((item, index) => readRule(item, `assert.${index}`, `${path}:${lines.get(`assert.${index}`) ?? 1}`, refuse));
   return { path, rules };
 }
@@ -96,6 +98,9 @@ function readRule(item: unknown, at: string, source: string, refuse: Refuse): Ru
       if (!(IMPORTANCES as readonly string[]).includes(name)) throw refuse(`${at}.importance.${name}`, unknownWord('importance', name, IMPORTANCES));
       rule.importance[name as Importance] = readLevel(level, `${at}.importance.${name}`, refuse);
     }
+  }
+  if (rule.minScore === undefined && rule.result === undefined && Object.keys(rule.checks).length + Object.keys(rule.importance).length === 0) {
+    throw refuse(at, 'the rule asserts nothing: give "minScore", "result", "checks" or "importance"');
   }
   return rule;
 }

@@ -105,9 +105,15 @@ export class Gate {
     return this.resultFailures > 0 || this.scoreFailures > 0 || this.checks.failed;
   }
 
-  /** An error rule of the assertions file failed on some report. */
+  /** An error rule of the assertions file failed on some report, or no rule of it matched any (a typo'd glob). */
   private get assertionsFailed(): boolean {
-    return this.verdicts.failures().some(failsByFile);
+    return this.assertionsOverNothing || this.verdicts.failures().some(failsByFile);
+  }
+
+  /** Reports were judged, and no rule of the file matched one of them (without --allow-empty): it proves nothing. */
+  private get assertionsOverNothing(): boolean {
+    const rules = this.options.assertions?.rules ?? [];
+    return rules.length > 0 && this.seen > 0 && this.verdicts.unmatchedRules().length === rules.length && this.options.allowEmpty !== true;
   }
 
   /** The file's check rules found no per-check results on any report: they cannot be judged (exit 8, as the check flags). */
@@ -117,6 +123,10 @@ export class Gate {
 
   /** `rsapi: assertions failed (rsapi.config.json): 3 of 8 reports fail an error rule; 2 reports only warn`. */
   private assertionsLine(): string {
+    if (this.assertionsOverNothing) {
+      const of = `any of the ${plural(this.seen, 'report')}`;
+      return `rsapi: assertions failed (${this.options.assertions?.path}): no rule matched ${of}: assertions over nothing prove nothing (--allow-empty lets it pass)`;
+    }
     const failing = this.verdicts.failures().filter(failsByFile).length;
     const warned = this.verdicts.warnings().length;
     const outcome = this.assertionsUnjudged ? 'not judged' : failing > 0 ? 'failed' : 'passed';
@@ -137,9 +147,20 @@ export class Gate {
     const warnings = this.verdicts.warnings();
     // Beside the flags' verdict, the file's own; alone, the file's is the verdict line.
     if (this.options.assertions && this.flagged) lines.push(this.assertionsLine());
+    // Some rules matched and these did not: likely a typo'd glob, said rather than failed (one file may serve several sites).
+    if (!this.assertionsOverNothing) {
+      for (const rule of this.verdicts.unmatchedRules()) lines.push(`rsapi: assertions: the rule at ${rule.source} (match "${rule.match}") matched no report`);
+    }
     lines.push(...namedFailureLines(failures, warnings));
     if (env.GITHUB_ACTIONS === 'true') lines.push(...annotationLines(failures, warnings));
     return lines;
+  }
+
+  /** The verdict as the run's files (summary, HTML, JUnit) give it: the flags' line and, beside it, the file's. */
+  fileVerdict(): string {
+    const lines = [this.verdict()];
+    if (this.options.assertions && this.flagged && !this.empty) lines.push(this.assertionsLine());
+    return lines.map((line) => line.replace(/^rsapi: /, '')).join('; ');
   }
 
   verdict(): string {

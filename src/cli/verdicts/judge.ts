@@ -49,6 +49,8 @@ export class Verdicts {
   seen = 0;
   /** Reports that carried per-check results. */
   withChecks = 0;
+  /** Per rule of the file, the reports it matched. */
+  readonly matched: number[];
   /** Reports a check rule applied to, which carried none. */
   checksMissing = 0;
   readonly judged: UrlVerdict[] = [];
@@ -57,6 +59,7 @@ export class Verdicts {
 
   constructor(readonly setup: VerdictSetup) {
     this.rules = setup.assertions?.rules ?? [];
+    this.matched = this.rules.map(() => 0);
     this.flags = setup.gate ? flagRule(setup.gate) : undefined;
   }
 
@@ -71,7 +74,7 @@ export class Verdicts {
     this.seen++;
     // Named as the service stores it (`example.com/pricing`): one form in both dialects, whatever URL was sent.
     const url = typeof record.url === 'string' ? reportIdentity(record.url) : `report ${String(record.id ?? 'unknown')}`;
-    const findings = judgeReport(record, this.rules, this.flags);
+    const findings = judgeReport(record, this.rules, this.flags, this.matched);
     if (reportChecks(record) !== undefined) this.withChecks++;
     else if (findings.some((f) => f.subject === 'checks')) this.checksMissing++;
     if (findings.length > 0) {
@@ -80,6 +83,11 @@ export class Verdicts {
       this.judged.push({ url, id, score, findings, failed: findings.some((f) => f.severity === 'error') });
     }
     return findings;
+  }
+
+  /** The file's rules that matched none of the reports judged. */
+  unmatchedRules(): Rule[] {
+    return this.rules.filter((_rule, index) => this.matched[index] === 0);
   }
 
   /** Check rules applied and no report carried per-check results: they could not be judged (the seed dialect). */
@@ -104,9 +112,9 @@ export class Verdicts {
 }
 
 /** One report's findings under the rules that match it and the flags: errors first, then by subject as judged. */
-export function judgeReport(record: ApiRecord, rules: readonly Rule[], flags: Rule | undefined): Finding[] {
+export function judgeReport(record: ApiRecord, rules: readonly Rule[], flags: Rule | undefined, matched?: number[]): Finding[] {
   const url = typeof record.url === 'string' ? record.url : '';
-  const resolved = resolveFor(url, rules, flags);
+  const resolved = resolveFor(url, rules, flags, matched);
   const findings: Finding[] = [];
   const { label, score } = readReport(record);
   if (resolved.minScore !== undefined) {

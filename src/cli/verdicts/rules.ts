@@ -54,13 +54,17 @@ export interface Resolved {
   flagImportance: Map<Importance, Setting<Level>>;
 }
 
-/** A glob as written in a rule or a flag: a scheme and a leading `www.` dropped, as the identity drops them. */
+/**
+ * A glob as written in a rule or a flag: a scheme and a leading `www.` dropped and the host in lower case, as the
+ * identity has them (`EXAMPLE.COM/**` matched nothing). The path keeps its case.
+ */
 export function compileMatch(glob: string): RegExp {
   return globRegExp(
     glob
       .trim()
       .replace(/^https?:\/\//i, '')
-      .replace(/^www\./i, ''),
+      .replace(/^www\./i, '')
+      .replace(/^[^/]*/, (host) => host.toLowerCase()),
   );
 }
 
@@ -80,11 +84,18 @@ export function flagRule(options: GateOptions): Rule | undefined {
   return { match: '**', test: /^/, minScore: options.minScore, failOn: options.failOn, checks, importance, source: FLAGS };
 }
 
-/** The settings that apply to the report at `url`: every rule whose glob matches, in order, the flags' rule last. */
-export function resolveFor(url: string, rules: readonly Rule[], flags: Rule | undefined): Resolved {
+/**
+ * The settings that apply to the report at `url`: every rule whose glob matches, in order, the flags' rule last.
+ * `matched`, when given, counts per rule the reports it matched.
+ */
+export function resolveFor(url: string, rules: readonly Rule[], flags: Rule | undefined, matched?: number[]): Resolved {
   const identity = reportIdentity(url);
   const resolved: Resolved = { checks: new Map(), importance: new Map(), flagChecks: new Map(), flagImportance: new Map() };
-  for (const rule of rules) if (rule.test.test(identity)) apply(resolved, rule, resolved.checks, resolved.importance);
+  for (const [index, rule] of rules.entries()) {
+    if (!rule.test.test(identity)) continue;
+    apply(resolved, rule, resolved.checks, resolved.importance);
+    if (matched) matched[index] = (matched[index] ?? 0) + 1;
+  }
   if (flags) apply(resolved, flags, resolved.flagChecks, resolved.flagImportance);
   return resolved;
 }

@@ -15,7 +15,7 @@ export function assertionsSchema(): Record<string, unknown> {
     type: 'object',
     properties: {
       $schema: { type: 'string' },
-      assert: { type: 'array', items: { $ref: '#/$defs/rule' } },
+      assert: { type: 'array', items: { $ref: '#/$defs/rule' }, minItems: 1 },
     },
     required: ['assert'],
     additionalProperties: false,
@@ -47,6 +47,8 @@ export function assertionsSchema(): Record<string, unknown> {
             additionalProperties: false,
           },
         },
+        // A rule asserts something (a match alone, or empty checks, is refused when the file is read).
+        anyOf: ['minScore', 'result', 'checks', 'importance'].map((key) => ({ required: [key] })),
         additionalProperties: false,
       },
     },

@@ -1,6 +1,7 @@
 // The CI gates judged over records: good > decent > bad, scores as numbers or strings, missing values fail and are said.
 import { describe, expect, it } from 'vitest';
 import { Gate } from '../../../src/cli/verdicts/gates.js';
+import { parseAssertions } from '../../../src/cli/verdicts/assertions-file.js';
 
 function judge(options: ConstructorParameters<typeof Gate>[0], records: Record<string, unknown>[]) {
   const gate = new Gate(options);
@@ -9,6 +10,16 @@ function judge(options: ConstructorParameters<typeof Gate>[0], records: Record<s
 }
 
 describe('Gate', () => {
+  it("the files' verdict holds the flags' line and the assertions file's, each failing on its own", () => {
+    const assertions = parseAssertions('{ "assert": [ { "result": "good" } ] }', 'rules.json');
+    const gate = new Gate({ minScore: 30, assertions });
+    for (const record of [{ url: 'https://a.example/', score: 20, result: 'bad' }, { url: 'https://b.example/', score: 50, result: 'decent' }]) gate.check(record);
+    expect(gate.fileVerdict()).toBe(
+      'gate failed: 1 of 2 reports score below 30 (--min-score 30); assertions failed (rules.json): 2 of 2 reports fail an error rule',
+    );
+    expect(gate.verdict()).toBe('rsapi: gate failed: 1 of 2 reports score below 30 (--min-score 30)');
+  });
+
   it.each([
     ['bad', [{ result: 'good' }, { result: 'decent' }], false],
     ['bad', [{ result: 'bad' }], true],

@@ -27,8 +27,28 @@ describe('judgeRecords', () => {
     expect(failing.stderr).toContain('rsapi:   example.com/blog/a: title: too long (max 60)\n');
     expect(failing.stderr).toContain('::error title=rsapi%3A example.com/blog/a::title: too long (max 60)\n');
     expect(failing.stderr).not.toContain('example.com/b:');
-    const passing = await judged([phprankReport(2, 'example.com/b', ['title'])], { assertions });
+    const twoSites = parseAssertions(
+      '{ "assert": [ { "match": "example.com/blog/**", "checks": { "title": "error" } }, { "match": "EXAMPLE.COM/b", "minScore": 0 } ] }',
+      'rules.json',
+    );
+    const passing = await judged([phprankReport(2, 'example.com/b', ['title'])], { assertions: twoSites });
     expect(passing.code).toBe(0);
+    expect(passing.stderr).toContain('rsapi: assertions: the rule at rules.json:1 (match "example.com/blog/**") matched no report\n');
+  });
+
+  it('a file none of whose rules matched a report (a typo in every glob) fails unless allowEmpty', async () => {
+    const records = [phprankReport(2, 'example.com/b', ['title'])];
+    const typo = await judged(records, { assertions });
+    expect(typo.code).toBe(10);
+    expect(typo.stderr).toMatch(/^rsapi: assertions failed \(rules\.json\): no rule matched any of the 1 report: assertions over nothing prove nothing \(--allow-empty lets it pass\)\n/);
+    expect((await judged(records, { assertions, allowEmpty: true })).code).toBe(0);
+  });
+
+  it('a file or a rule that asserts nothing is refused when read', () => {
+    expect(() => parseAssertions('{ "assert": [] }', 'rules.json')).toThrow(/rules\.json:1: "assert" holds no rule: the file asserts nothing/);
+    expect(() => parseAssertions('{ "assert": [ { "match": "**" } ] }', 'rules.json')).toThrow(/rules\.json:1: the rule asserts nothing/);
+    expect(() => parseAssertions('{ "assert": [ { "checks": {} } ] }', 'rules.json')).toThrow(/the rule asserts nothing/);
+    expect(parseAssertions('{ "assert": [ { "checks": { "title": "off" } } ] }', 'rules.json').rules).toHaveLength(1);
   });
 
   it('over no record fails unless allowEmpty', async () => {
