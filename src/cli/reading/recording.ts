@@ -3,12 +3,11 @@
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { originOf } from '../../api/http/base-url.js';
 import { reportIdentity } from '../../api/model/report-url.js';
-import type { HistoryError } from '../../history/errors.js';
 import { defaultHistoryPath, historyLocation, urlPasswords, type HistoryLocation } from '../../history/location.js';
 import type { RunRecorder } from '../../history/recorder.js';
 import type { CommandContext } from '../runtime/context.js';
 import { existsSync } from 'node:fs';
-import { HistoryNotFoundError } from '../../history/errors.js';
+import { HistoryError, HistoryNotFoundError } from '../../history/errors.js';
 import type { HistoryStore, RunInfo, RunQuery } from '../../history/types.js';
 import type { Baseline, HistoryBaselineSpec } from '../report-files/baseline.js';
 import { sinceOf } from '../flags/history-values.js';
@@ -55,8 +54,17 @@ export async function startRecording(
   run: { command: string; selection: Record<string, unknown>; shard?: string },
   ci?: CiReporter,
 ): Promise<void> {
-  // The baseline is the last run before this one: read before this one is recorded.
-  if (ci?.historyBaseline) ci.useBaseline(await historyBaseline(ctx, flags, ci.historyBaseline, run));
+  // The baseline is the last run before this one: read before this one is recorded. A history that cannot be used
+  // costs the run its baseline, not its output: said on one line, and the run ends 11 (unless it fails otherwise).
+  if (ci?.historyBaseline) {
+    try {
+      ci.useBaseline(await historyBaseline(ctx, flags, ci.historyBaseline, run));
+    } catch (error) {
+      if (!(error instanceof HistoryError)) throw error;
+      ctx.note(`rsapi: history: ${error.message}; --baseline ${baselineName(ci.historyBaseline)} is not compared${error.hint ? ` (${error.hint})` : ''}`);
+      ctx.historyUnusable = true;
+    }
+  }
   if (ci?.writesPage) ci.pageHistory = () => pageHistory(ctx, flags, run);
   if (!recordingAsked(ctx, flags)) return;
   const [{ RunRecorder }, { openHistory }, { ciContextOf }] = await Promise.all([
@@ -163,7 +171,7 @@ async function historyBaseline(
     if (!found) {
       const what =
         spec.kind === 'run' ? `no run ${spec.id} in the history` : `no earlier complete run of \`${run.command}\` with this selection on ${same.origin}`;
-      throw new HistoryNotFoundError(`--baseline ${spec.kind === 'run' ? `run:${spec.id}` : spec.kind === 'last' ? 'last' : `since:${spec.text}`}: ${what}`, {
+      throw new HistoryNotFoundError(`--baseline ${baselineName(spec)}: ${what}`, {
         hint: 'record a run to compare with first (add --record), or give a baseline file',
       });
     }
@@ -171,4 +179,9 @@ async function historyBaseline(
   } finally {
     await store.close();
   }
+}
+
+/** `last`, `run:12`, `since:7d`: the --baseline value as given. */
+function baselineName(spec: HistoryBaselineSpec): string {
+  return spec.kind === 'run' ? `run:${spec.id}` : spec.kind === 'last' ? 'last' : `since:${spec.text}`;
 }

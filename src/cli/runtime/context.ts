@@ -49,6 +49,8 @@ export class CommandContext {
   readonly locks: LockFiles;
   /** This run's record in the history, when it records (--record): every report read is added to it. */
   history: RunRecorder | undefined;
+  /** The history could not be used for something else than recording (--baseline last): the run ends 11 if it ends 0. */
+  historyUnusable = false;
 
   constructor(
     invocation: Invocation,
@@ -214,10 +216,9 @@ export class CommandContext {
    */
   async finishHistory(code: number, complete: boolean): Promise<number> {
     const recorder = this.history;
-    if (!recorder) return code;
     this.history = undefined;
-    const failure = await recorder.finish(code, complete && !this.signal.aborted, new Date());
-    return failure && code === 0 ? 11 : code;
+    const failure = recorder ? await recorder.finish(code, complete && !this.signal.aborted, new Date()) : undefined;
+    return (failure || this.historyUnusable) && code === 0 ? 11 : code;
   }
 
   /** The key would cross the network in clear text: say so (once per run). */

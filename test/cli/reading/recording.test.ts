@@ -120,6 +120,21 @@ describe('a history that cannot be used', () => {
     if (before) expect(readFileSync(where).equals(before)).toBe(true);
   });
 
+  it.each(cases)('$name under --baseline last (--max-drop): the reports print, one line says the baseline is not compared, exit 11', async ({ history, said }) => {
+    const { env } = await mock();
+    const where = history();
+    const result = await runInProcess({ argv: ['reports', 'list', '--baseline', 'last', '--max-drop', '5', '--history', where, '--json'], env });
+    expect(result.code).toBe(11);
+    // A gate reads every page: all the reports, as without the history.
+    const all = await runInProcess({ argv: ['reports', 'list', '--all', '--json'], env });
+    expect(result.stdout).toBe(all.stdout);
+    const lines = result.stderr.split('\n').filter((line) => line.startsWith('rsapi: history:'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(said);
+    expect(lines[0]).toMatch(/; --baseline last is not compared/);
+    expect(result.stderr).not.toContain('s3cretpass');
+  });
+
   it('a read-only directory: exit 11 after the output', async () => {
     const { env } = await mock();
     // Root writes through a directory's mode: for root, sysfs is a directory no one may create a file in.
