@@ -1,6 +1,6 @@
 // `rsapi history import FILE`: the runs of a `history export` (ndjson) added to this history; a run already there
 // (same start, service, command and selection) is not added twice.
-import { isObject } from '../../../api/http/decode.js';
+import { exportedRunProblem } from '../../../history/exported.js';
 import type { ExportedRun, HistoryStore } from '../../../history/types.js';
 import { plural } from '../../../plural.js';
 import type { CommandContext } from '../../runtime/context.js';
@@ -105,7 +105,7 @@ function parseRun(line: string, number: number, file: string, done: number): Exp
   } catch {
     throw refused('is not JSON');
   }
-  if (!isObject(value) || !isObject(value.run) || !Array.isArray(value.snapshots) || typeof value.run.started !== 'string')
-    throw refused('is not a run of `rsapi history export`');
-  return value as unknown as ExportedRun;
+  const problem = exportedRunProblem(value);
+  if (problem) throw refused(`is not a run of \`rsapi history export\`: ${problem}`);
+  return value as ExportedRun;
 }

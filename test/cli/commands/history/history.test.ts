@@ -215,13 +215,40 @@ describe('history errors', () => {
     expect(JSON.parse((await rsapi(other, 'history', 'import', file, '--json')).stdout)).toEqual({ imported: 1, already_there: 1 });
   });
 
+  it('a line whose fields a store could not take is refused with its reason, and the history is left as it was', async () => {
+    const where = join(scratch(), 'history.db');
+    await twoWeeks(where);
+    const [line] = (await rsapi(where, 'history', 'export')).stdout.trim().split('\n');
+    const good = JSON.parse(line as string);
+    const other = join(scratch(), 'other.db');
+    const broken: [string, (run: { run: Record<string, unknown>; snapshots: Record<string, unknown>[] }) => void, RegExp][] = [
+      ['a selection that is not JSON', (r) => (r.run.selection = 'oops'), /run\.selection is not a JSON object in a string/],
+      ['a selection as an object', (r) => (r.run.selection = { all: true }), /run\.selection is not a string/],
+      ['no origin', (r) => delete r.run.origin, /run\.origin is missing or not a string/],
+      ['a start that is no time', (r) => (r.run.started = 'x'), /run\.started is not a time such as/],
+      ['a snapshot with no identity', (r) => delete r.snapshots[0]!.identity, /snapshots\[0\]\.identity is missing/],
+      ['a NUL in a URL', (r) => (r.snapshots[1]!.identity = 'a\u0000b'), /snapshots\[1\]\.identity holds a NUL character/],
+      ['checks mangled', (r) => (r.snapshots[0]!.checksText = 'title'), /snapshots\[0\]\.checksText is not the checks as export writes them/],
+    ];
+    for (const [name, breakIt, said] of broken) {
+      const run = structuredClone(good);
+      breakIt(run);
+      const file = join(scratch(), 'broken.ndjson');
+      writeFileSync(file, `${JSON.stringify(run)}\n`);
+      const result = await rsapi(other, 'history', 'import', file);
+      expect(result.code, name).toBe(2);
+      expect(result.stderr, name).toMatch(said);
+    }
+    expect(existsSync(other)).toBe(false);
+  });
+
   it('a file that is no export, or none at all, is exit 2 and makes no history; - reads stdin', async () => {
     const other = join(scratch(), 'other.db');
     const notExport = join(scratch(), 'list.json');
     writeFileSync(notExport, '[{"id": 1}]\n');
     const refused = await rsapi(other, 'history', 'import', notExport);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/line 1 is not a run of `rsapi history export`\n.*give a file written by `rsapi history export`/);
+    expect(refused.stderr).toMatch(/line 1 is not a run of `rsapi history export`: a line is \{ "run": \{\.\.\.\}, "snapshots": \[\.\.\.\] \}\n.*give a file written by `rsapi history export`/);
     const missing = await rsapi(other, 'history', 'import', join(scratch(), 'none.ndjson'));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^rsapi: cannot read the export file .*none\.ndjson: no such file/);
