@@ -1,7 +1,7 @@
 // `--junit PATH`: the run as JUnit XML, as the test-report views of GitHub (JUnit actions), GitLab, Jenkins and Azure read it.
 import { stringifyJson } from '../../api/http/json.js';
 import { formatScore, readReport } from '../../api/model/report-model.js';
-import { describeChange } from './baseline.js';
+import { baselineVerdict, describeChange } from './baseline.js';
 import { reportCheckLines } from './check-changes.js';
 import { xmlAttribute as attr, xmlText as text } from './escape.js';
 import { caseFailures as failuresOf, projectOf, type CiCase, type CiRun, type ReportCase } from './run-record.js';
@@ -18,6 +18,11 @@ export function renderJunit(run: CiRun): string {
     else if (c.kind === 'skipped') counts.skipped++;
     else if (failuresOf(c, run).length > 0) counts.failures++;
   }
+  const verdict = runVerdictCase(run, counts.failures + counts.errors);
+  if (verdict.length > 0) {
+    counts.tests++;
+    counts.failures++;
+  }
   const { tests, failures, errors, skipped } = counts;
   const countAttrs = `tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(run.seconds)}"`;
   const timestamp = run.startedAt.toISOString().slice(0, 19);
@@ -28,11 +33,28 @@ export function renderJunit(run: CiRun): string {
     `  <testsuite name="${attr(suiteName)}" ${countAttrs} timestamp="${timestamp}">`,
     ...properties(run),
     ...run.cases.map((c) => testcase(c, run)),
+    ...verdict,
     '  </testsuite>',
     '</testsuites>',
     '',
   ];
   return lines.join('\n');
+}
+
+/**
+ * A run that failed with no report to show it (a gate over no report, assertions no rule of which matched, a baseline
+ * that compared nothing): one failed case says why, or a test view would show green for a red job.
+ */
+function runVerdictCase(run: CiRun, failedCases: number): string[] {
+  if (failedCases > 0) return [];
+  const reasons = [run.gate.failed ? run.gate.verdict : undefined, run.baseline?.failed ? baselineVerdict(run.baseline).replace(/^rsapi: /, '') : undefined];
+  const said = reasons.filter((reason) => reason !== undefined);
+  if (said.length === 0) return [];
+  return [
+    `    <testcase name="${attr(`rsapi ${run.command}: the verdict`)}" classname="rsapi" time="0">`,
+    `      <failure message="${attr(said.join('; '))}" type="gate">${text(said.join('\n'))}</failure>`,
+    '    </testcase>',
+  ];
 }
 
 function properties(run: CiRun): string[] {

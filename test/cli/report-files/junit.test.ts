@@ -22,6 +22,17 @@ function baselineOf(records: ApiRecord[]): Baseline {
 }
 
 describe('renderJunit', () => {
+  it('a run that failed with no report to show it (a gate over nothing) has one failed case saying why', () => {
+    const gate = { active: true, failed: true, verdict: 'gate failed: no reports matched --project nope.example: a gate over nothing proves nothing' };
+    const suite = childNamed(parseXml(renderJunit(run([], { gate }))), 'testsuite')!;
+    expect(suite.attributes).toMatchObject({ tests: '1', failures: '1' });
+    const [only] = childrenNamed(suite, 'testcase');
+    expect(only!.attributes.name).toBe('rsapi reports list: the verdict');
+    expect(childNamed(only!, 'failure')!.attributes.message).toBe(gate.verdict);
+    const passed = childNamed(parseXml(renderJunit(run([report('https://a.example/', 90, 'good')]))), 'testsuite')!;
+    expect(passed.attributes).toMatchObject({ tests: '1', failures: '0' });
+  });
+
   it('escapes markup, quotes, controls, bidi overrides and lone surrogates from the service into well-formed XML', () => {
     const hostile = 'https://x.test/a?q=<script>&"\'\u0000\u001b[31m\u202e\ud800]]>';
     const xml = renderJunit(
