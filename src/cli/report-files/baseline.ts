@@ -9,6 +9,7 @@ import { formatScore, readReport, RESULT_RANK, RESULTS, type ReportResult } from
 import { readUserFile } from '../runtime/files.js';
 import { durationMs, MAX_RUN_ID, runIdOf } from '../flags/history-values.js';
 import { cappedLines } from '../../output/capped-list.js';
+import { runAnnotation, urlAnnotations } from '../verdicts/named-failures.js';
 import { reportIdentity } from '../../api/model/report-url.js';
 import { timestampOf } from '../../api/model/timestamps.js';
 import { reportChecks } from '../../api/model/checks.js';
@@ -286,6 +287,25 @@ export function baselineReport(comparison: BaselineComparison): string[] {
     ...listed(comparison.newUrls, 'new', (url) => url),
     ...listed(comparison.vanished, 'vanished', (url) => url),
   ];
+}
+
+/**
+ * With GITHUB_ACTIONS=true, a failed comparison as workflow annotations: a URL each that fell (with --max-drop) or
+ * newly fails a check (with --fail-on-new-failures), or one for the run when none does (it compared nothing).
+ */
+export function baselineAnnotations(comparison: BaselineComparison): string[] {
+  if (!comparison.failed) return [];
+  const fell =
+    comparison.maxDrop === undefined
+      ? []
+      : comparison.regressions.map((r) => ({ url: r.url, text: `${describeChange(r)} (--max-drop ${comparison.maxDrop})` }));
+  const newly = comparison.failOnNewFailures
+    ? comparison.checkChanges
+        .filter((c) => c.newFailures.length > 0)
+        .map((c) => ({ url: c.url, text: `newly failing: ${describeChecks(c.newFailures)} (--fail-on-new-failures)` }))
+    : [];
+  const items = [...fell, ...newly];
+  return items.length > 0 ? urlAnnotations(items) : [runAnnotation(baselineVerdict(comparison))];
 }
 
 /** The verdict line: how many regressed, and how many URLs are new or gone. */

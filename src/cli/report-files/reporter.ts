@@ -7,7 +7,15 @@ import { ExitCode, type ExitCodeValue, exitCodeOf, hintOf } from '../runtime/exi
 import { UsageError } from '../runtime/errors.js';
 import { reportIdentity } from '../../api/model/report-url.js';
 import type { CommandContext } from '../runtime/context.js';
-import { compareWithBaseline, baselineReport, historyBaselineSpec, loadBaseline, type Baseline, type HistoryBaselineSpec } from './baseline.js';
+import {
+  baselineAnnotations,
+  compareWithBaseline,
+  baselineReport,
+  historyBaselineSpec,
+  loadBaseline,
+  type Baseline,
+  type HistoryBaselineSpec,
+} from './baseline.js';
 import { recordsHaveChecks } from './check-changes.js';
 import { checkOutputPath } from './write.js';
 import { checkRunFiles, type RunFile } from '../runtime/run-files.js';
@@ -210,6 +218,7 @@ export class CiReporter {
       const changes = new Map(run.baseline.checkChanges.map((change) => [change.record, change]));
       for (const c of this.cases) if (c.kind === 'report') c.checkChange = changes.get(c.record);
       for (const line of baselineReport(run.baseline)) ctx.note(line);
+      if (ctx.io.env.GITHUB_ACTIONS === 'true') for (const line of baselineAnnotations(run.baseline)) ctx.note(line);
       if (!this.baseline.hasChecks && recordsHaveChecks(records)) {
         ctx.note(`rsapi: baseline: ${this.baseline.path} holds no per-check results; scores and results compared only`);
       }

@@ -11,7 +11,7 @@ import { ExitCode, type ExitCodeValue } from '../runtime/exit-codes.js';
 import type { GateOptions } from '../flags/verb-options.js';
 import { emptyLine, nearestProject, type Selection } from './empty.js';
 import { Verdicts, type UrlVerdict } from './judge.js';
-import { annotationLines, namedFailureLines } from './named-failures.js';
+import { annotationLines, namedFailureLines, runAnnotation } from './named-failures.js';
 import type { AssertionSet } from './rules.js';
 
 /** The gate flags, and what the verdict flags brought (the assertions file read, --allow-empty, --codequality). */
@@ -203,6 +203,9 @@ export async function finishGate(ctx: CommandContext, gate: Gate, ci?: CiReporte
       if (near !== undefined) ctx.note(`hint: did you mean ${near}? (\`rsapi projects list\` lists the projects)`);
     }
     for (const line of gate.verdictLines(ctx.io.env)) ctx.note(line);
+    // A failure no URL's annotation shows (a gate over nothing, check rules not judged): one for the run.
+    const unannotated = (gate.failed || gate.unjudged || gate.assertionsUnjudged) && gate.verdicts.failures().length === 0;
+    if (ctx.io.env.GITHUB_ACTIONS === 'true' && unannotated && code === ExitCode.ok) ctx.note(runAnnotation(gate.fileVerdict()));
   }
   if (gate.codequality !== undefined) {
     const [{ renderCodeQuality }, files] = await Promise.all([import('../report-files/codequality.js'), import('../report-files/write.js')]);

@@ -47,6 +47,16 @@ export function annotationLines(failures: readonly UrlVerdict[], warnings: reado
   return lines.slice(0, MAX_ANNOTATIONS);
 }
 
+/** One annotation for the whole run (`::error title=rsapi::…`): a verdict no URL's annotation shows (a gate over nothing). */
+export function runAnnotation(verdict: string): string {
+  return `::error title=rsapi::${escapeData(verdict.replace(/^rsapi: /, ''))}`;
+}
+
+/** `::error title=rsapi%3A example.com/a::text`, one per URL and text, at most MAX_ANNOTATIONS. */
+export function urlAnnotations(items: readonly { url: string; text: string }[]): string[] {
+  return items.slice(0, MAX_ANNOTATIONS).map(({ url, text }) => `::error title=${escapeProperty(`rsapi: ${url}`)}::${escapeData(text)}`);
+}
+
 /** A workflow command's message, as @actions/core escapes it: `%`, CR and LF. */
 export function escapeData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');

@@ -108,6 +108,22 @@ describe('--baseline with per-check results', () => {
     expect(passed.stderr).toMatch(/^rsapi: baseline passed: .*checks: 0 newly failing, 0 fixed \(--fail-on-new-failures\)$/m);
   });
 
+  it('on GitHub Actions a failed baseline annotates each URL that newly fails; one that compared nothing, the run', async () => {
+    const { path, target, newFailure } = writeBaseline();
+    const env = { ...phprank.env, GITHUB_ACTIONS: 'true' };
+    const failed = await runInProcess({ argv: ['reports', 'list', '--baseline', path, '--fail-on-new-failures', '-q'], env });
+    expect(failed.code).toBe(10);
+    const annotations = failed.stderr.split('\n').filter((line) => line.startsWith('::'));
+    expect(annotations).toEqual([expect.stringMatching(new RegExp(`^::error title=rsapi%3A ${escapeRegExp(target.url)}::newly failing: .*\\(${newFailure}\\)`))]);
+    const empty = join(dir.path, 'empty.json');
+    writeFileSync(empty, '[]');
+    const nothing = await runInProcess({ argv: ['reports', 'list', '--baseline', empty, '--max-drop', '5', '-q'], env });
+    expect(nothing.stderr).toMatch(/^::error title=rsapi::baseline failed: no report of this run is in .*empty\.json/m);
+    const gate = await runInProcess({ argv: ['reports', 'list', '--project', 'nope.example', '--fail-on', 'bad', '-q'], env });
+    expect(gate.code).toBe(10);
+    expect(gate.stderr).toMatch(/^::error title=rsapi::gate failed: no reports matched --project nope\.example/m);
+  });
+
   it('a baseline without per-check results compares scores only and says so once; --fail-on-new-failures with it is exit 2 before any request', async () => {
     const path = join(dir.path, 'old.json');
     writeFileSync(path, JSON.stringify(reports.map(({ results: _results, ...rest }) => rest)));
