@@ -3,7 +3,7 @@
 import { RESULT_RANK, type ReportResult } from '../api/model/report-model.js';
 import { HistoryNotFoundError } from './errors.js';
 import { MINUS, partEnd, SIGN_FROM_END } from './snapshot.js';
-import type { HistoryStore, RunInfo, Snapshot } from './types.js';
+import type { HistoryStore, RunInfo, RunQuery, Snapshot } from './types.js';
 
 export interface UrlChange {
   url: string;
@@ -146,7 +146,7 @@ export function worseLabel(change: UrlChange): boolean {
 }
 
 /** Runs of the same selection on the same service as `run`, complete, newest first. */
-export function comparableRuns(store: HistoryStore, run: RunInfo, options: { since?: string; before?: number; limit?: number } = {}): Promise<RunInfo[]> {
+export function comparableRuns(store: HistoryStore, run: RunInfo, options: Pick<RunQuery, 'since' | 'before' | 'limit'> = {}): Promise<RunInfo[]> {
   const { since, before, limit } = options;
   return store.runs({ command: run.command, selection: run.selection, origin: run.origin, completeOnly: true, since, before, limit });
 }
@@ -164,7 +164,7 @@ export async function runsToCompare(store: HistoryStore, ids: { a?: number; b?: 
   if (ids.a !== undefined && ids.b !== undefined) return { from: await known(ids.a), to: await known(ids.b) };
   if (ids.a !== undefined) {
     const from = await known(ids.a);
-    const later = (await comparableRuns(store, from)).filter((run) => run.id > from.id);
+    const later = (await comparableRuns(store, from)).filter((run) => run.started > from.started || (run.started === from.started && run.id > from.id));
     if (later.length === 0) throw tooFew(`no complete run of the same selection after run ${from.id}`);
     return { from, to: later[0] as RunInfo };
   }
@@ -172,7 +172,7 @@ export async function runsToCompare(store: HistoryStore, ids: { a?: number; b?: 
   if (!newest) throw tooFew('no complete run in the history');
   // Without --since only the run before the newest is wanted: counting the reports of every earlier run (what runs()
   // tells of each) took 45 ms over 100 runs of 10,000 reports.
-  const earlier = await comparableRuns(store, newest, { since, before: newest.id, limit: since === undefined ? 1 : undefined });
+  const earlier = await comparableRuns(store, newest, { since, before: newest, limit: since === undefined ? 1 : undefined });
   const from = since === undefined ? earlier[0] : earlier[earlier.length - 1];
   if (!from)
     throw tooFew(`only one complete run (${newest.id}) of \`${newest.command}\` ${newest.selection} on ${newest.origin}${since ? ` since ${since}` : ''}`);

@@ -95,10 +95,13 @@ export class SqlHistoryStore implements HistoryStore {
     if (query.selection !== undefined) add('r.selection = ?', query.selection);
     if (query.origin !== undefined) add('r.origin = ?', query.origin);
     if (query.since !== undefined) add('r.started >= ?', query.since);
-    if (query.before !== undefined) add('r.id < ?', query.before);
+    if (query.before !== undefined) {
+      where.push('(r.started < ? OR (r.started = ? AND r.id < ?))');
+      params.push(query.before.started, query.before.started, query.before.id);
+    }
     if (query.completeOnly) where.push('r.complete = 1');
     const limit = query.limit === undefined ? '' : ` LIMIT ${Math.trunc(query.limit)}`;
-    const sql = `${SQL.runs}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY r.id DESC${limit}`;
+    const sql = `${SQL.runs}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY r.started DESC, r.id DESC${limit}`;
     return (await this.db.run(sql, params)).rows.map(runOf);
   }
 

@@ -108,10 +108,10 @@ export const SQL = {
     WHERE rs.run_id = ?`,
   trendOfUrl: `SELECT r.id AS run, r.started, s.generated_at, s.score, s.checks FROM history_snapshots s
     JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
-    WHERE s.identity = ? AND r.started >= ? ORDER BY r.id`,
+    WHERE s.identity = ? AND r.started >= ? ORDER BY r.started, r.id`,
   snapshotsOfProject: `SELECT r.id AS run, r.started, ${SNAPSHOT_COLUMNS_OF_S} FROM history_snapshots s
     JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
-    WHERE s.project = ? AND r.started >= ? ORDER BY r.id, s.identity`,
+    WHERE s.project = ? AND r.started >= ? ORDER BY r.started, r.id, s.identity`,
   /** Which of N (origin, report id, generated_at) keys have a snapshot already, with its id. */
   knownSnapshots: (count: number) =>
     `SELECT s.id, s.origin, s.report_id, s.generated_at FROM (VALUES ${Array.from({ length: count }, () => '(?, ?, ?)').join(', ')}) k
@@ -122,8 +122,10 @@ export const SQL = {
      ON CONFLICT DO NOTHING`,
   pruneRefsBefore: 'DELETE FROM history_run_snapshots WHERE run_id IN (SELECT id FROM history_runs WHERE started < ?)',
   pruneRunsBefore: 'DELETE FROM history_runs WHERE started < ?',
-  pruneRefsKeeping: 'DELETE FROM history_run_snapshots WHERE run_id NOT IN (SELECT id FROM history_runs ORDER BY id DESC LIMIT ?)',
-  pruneRunsKeeping: 'DELETE FROM history_runs WHERE id NOT IN (SELECT id FROM (SELECT id FROM history_runs ORDER BY id DESC LIMIT ?) kept)',
+  pruneRefsKeeping:
+    'DELETE FROM history_run_snapshots WHERE run_id NOT IN (SELECT id FROM history_runs ORDER BY started DESC, id DESC LIMIT ?)',
+  pruneRunsKeeping:
+    'DELETE FROM history_runs WHERE id NOT IN (SELECT id FROM (SELECT id FROM history_runs ORDER BY started DESC, id DESC LIMIT ?) kept)',
   pruneSnapshots: 'DELETE FROM history_snapshots WHERE NOT EXISTS (SELECT 1 FROM history_run_snapshots rs WHERE rs.snapshot_id = history_snapshots.id)',
 } as const;
 

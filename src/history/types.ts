@@ -74,10 +74,10 @@ export interface RunQuery {
   origin?: string;
   /** Only runs started at or after this ISO time. */
   since?: string;
-  /** Only runs started before this run. */
-  before?: number;
+  /** Only runs started before this run (at the same moment: with a lower id). */
+  before?: Pick<RunInfo, 'started' | 'id'>;
   completeOnly?: boolean;
-  /** Newest first, at most this many. */
+  /** Newest first (by start, then id: an imported run takes its place in time), at most this many. */
   limit?: number;
 }
 

@@ -215,6 +215,26 @@ describe('history errors', () => {
     expect(JSON.parse((await rsapi(other, 'history', 'import', file, '--json')).stdout)).toEqual({ imported: 1, already_there: 1 });
   });
 
+  it('an imported run takes its place in time: newest, last and a trend go by when runs started, not by id', async () => {
+    const where = join(scratch(), 'history.db');
+    await twoWeeks(where);
+    const [first, second] = (await rsapi(where, 'history', 'export')).stdout.trim().split('\n').map((line) => JSON.parse(line));
+    // Run 2 of `other` (week two's readings) is dated a year before its run 1.
+    second.run.started = '2025-01-01T00:00:00.000Z';
+    const file = join(scratch(), 'moved.ndjson');
+    writeFileSync(file, `${JSON.stringify(first)}\n${JSON.stringify(second)}\n`);
+    const other = join(scratch(), 'other.db');
+    expect((await rsapi(other, 'history', 'import', file)).code).toBe(0);
+    const runs = JSON.parse((await rsapi(other, 'history', 'runs', '--json')).stdout);
+    expect(runs.map((run: { id: number }) => run.id)).toEqual([1, 2]);
+    const diff = JSON.parse((await rsapi(other, 'history', 'diff', '--json')).stdout);
+    expect([diff.from.id, diff.to.id]).toEqual([2, 1]);
+    const trend = JSON.parse((await rsapi(other, 'history', 'trend', 'a.example.com', '--json')).stdout);
+    expect(trend.map((point: { run: number }) => point.run)).toEqual([2, 1]);
+    expect(JSON.parse((await rsapi(other, 'history', 'prune', '--keep-runs', '1', '--json')).stdout)).toMatchObject({ removed_runs: 1 });
+    expect(JSON.parse((await rsapi(other, 'history', 'runs', '--json')).stdout).map((run: { id: number }) => run.id)).toEqual([1]);
+  });
+
   it('a line whose fields a store could not take is refused with its reason, and the history is left as it was', async () => {
     const where = join(scratch(), 'history.db');
     await twoWeeks(where);
