@@ -20,9 +20,10 @@ export function isPostgresUrl(value: string): boolean {
 
 /**
  * The location a value names. A URL with another scheme (`mysql://`) or one that does not parse is malformed: said as
- * a history problem, without repeating the value (it may hold a password).
+ * a history problem, without repeating the value (it may hold a password). A path's leading `~` is `home`, as a shell
+ * would have it (a stored `~/history.db` made a folder named `~` wherever rsapi ran).
  */
-export function historyLocation(value: string): HistoryLocation {
+export function historyLocation(value: string, home: string = homedir()): HistoryLocation {
   if (isPostgresUrl(value)) {
     let url: URL;
     try {
@@ -42,7 +43,7 @@ export function historyLocation(value: string): HistoryLocation {
     throw new HistoryError(`the history ${redactedUrl(value)} is neither a file path nor a postgres:// URL`, 'malformed', {
       hint: 'give a path for SQLite, or postgres://user:password@host/database',
     });
-  const path = resolve(value);
+  const path = resolve(value.replace(/^~(?=$|\/)/, home));
   return { kind: 'sqlite', path, shown: path };
 }
 

@@ -32,7 +32,7 @@ export function resolveHistoryLocation(ctx: CommandContext, flags: HistoryFlags)
   const env = ctx.io.env;
   const given = flags.history ?? (env.RSAPI_HISTORY?.trim() ? env.RSAPI_HISTORY : undefined) ?? ctx.settings().stored.history;
   for (const password of urlPasswords(given)) ctx.secrets.register(password);
-  return historyLocation(given ?? defaultHistoryPath(env));
+  return historyLocation(given ?? defaultHistoryPath(env), env.HOME || undefined);
 }
 
 /** Whether this run records: --record, RSAPI_RECORD=1, or the profile's `record`. */

@@ -78,6 +78,17 @@ describe('history settings and help', () => {
     expect((await runInProcess({ argv: ['help', 'exit-codes'], env })).stdout).toMatch(/11 +the output printed, but the history/);
   });
 
+  it('a history path stored or given with a leading ~ is under HOME, as a shell would have it', async () => {
+    const { env } = await mock();
+    const home = scratch();
+    const withHome = { ...env, HOME: home, RSAPI_CONFIG_DIR: join(home, 'config') };
+    expect((await runInProcess({ argv: ['config', 'set', 'history', '~/seo/history.db'], env: withHome })).code).toBe(0);
+    expect((await runInProcess({ argv: ['reports', 'list', '--record'], env: withHome })).code).toBe(0);
+    expect((await runInProcess({ argv: ['reports', 'list', '--record', '--history=~/other.db'], env: withHome })).code).toBe(0);
+    expect(rows(join(home, 'seo', 'history.db'), 'SELECT id FROM history_runs')).toHaveLength(1);
+    expect(rows(join(home, 'other.db'), 'SELECT id FROM history_runs')).toHaveLength(1);
+  });
+
   it('a password given in the query (?password=, once or twice) is masked by config list and get too', async () => {
     const { env } = await mock();
     const url = 'postgres://team@db.example.com/seo?sslmode=disable&password=hunter2&PASSWORD=hunter3';
