@@ -160,7 +160,7 @@ export function decodeChecks(text: string | undefined): CheckState[] | undefined
  */
 export function snapshotRecord(snapshot: Snapshot): Record<string, unknown> {
   const record: Record<string, unknown> = {
-    id: snapshot.reportId,
+    id: reportIdValue(snapshot.reportId),
     url: snapshot.identity,
     project: snapshot.project,
     result: snapshot.label,
@@ -169,4 +169,9 @@ export function snapshotRecord(snapshot: Snapshot): Record<string, unknown> {
   };
   if (snapshot.checks) record.results = Object.fromEntries(snapshot.checks.map((check) => [check.id, { passed: check.passed, value: check.hash }]));
   return record;
+}
+
+/** A report id as the service sent it: a whole number (every service seen) as a number, as `reports list --json` has it. */
+export function reportIdValue(id: string): string | number {
+  return /^(0|[1-9]\d{0,14})$/.test(id) ? Number(id) : id;
 }

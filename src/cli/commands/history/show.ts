@@ -1,6 +1,7 @@
 // `rsapi history show RUN`: the reports a recorded run read, as a list shows them (id, url, project, result, score,
 // generated_at, failed checks).
 import { HistoryNotFoundError } from '../../../history/errors.js';
+import { reportIdValue } from '../../../history/snapshot.js';
 import type { Snapshot } from '../../../history/types.js';
 import { formatScore } from '../../../api/model/report-model.js';
 import { alignedTable } from '../../../output/sparkline.js';
@@ -55,7 +56,7 @@ export function snapshotList(snapshots: AsyncIterable<Snapshot>): ItemList<Snaps
     items: snapshots,
     columns: COLUMNS,
     value: (s) => ({
-      id: s.reportId,
+      id: reportIdValue(s.reportId),
       url: s.identity,
       project: s.project ?? null,
       result: s.label ?? null,

@@ -197,6 +197,8 @@ describe('history errors', () => {
     expect(second.run.id).toBe(2);
     expect(second.snapshots.map((snapshot: { identity: string }) => snapshot.identity)).toEqual(shown.map((row: { url: string }) => row.url));
     expect(lines[1]).toBe(JSON.stringify(second));
+    // Ids as a list shows them: numbers (jq's `select(.id == 4)` finds them).
+    expect(shown.map((row: { id: unknown }) => row.id)).toEqual([1, 2, 4]);
   });
 
   it('an export cut short: the runs before the cut are imported, the line is named, and importing the whole file adds the rest', async () => {
