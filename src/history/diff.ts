@@ -2,7 +2,7 @@
 // which two runs a plain `history diff` compares (the last two complete runs of one selection on one service).
 import { RESULT_RANK, type ReportResult } from '../api/model/report-model.js';
 import { HistoryNotFoundError } from './errors.js';
-import { MINUS, partEnd, SIGN_FROM_END } from './snapshot.js';
+import { isNewerReading, MINUS, partEnd, SIGN_FROM_END } from './snapshot.js';
 import type { HistoryStore, RunInfo, RunQuery, Snapshot } from './types.js';
 
 export interface UrlChange {
@@ -26,17 +26,10 @@ export interface RunDiff {
   compared: number;
 }
 
-/**
- * The newest snapshot of each URL of a run (a run that read one page twice keeps the newer reading; of two as new, the
- * one of the lower report id, whatever order they come in).
- */
+/** The newest snapshot of each URL of a run (isNewerReading). */
 export function newestOfEachUrl(snapshots: readonly Snapshot[]): Map<string, Snapshot> {
   const map = new Map<string, Snapshot>();
-  for (const snapshot of snapshots) {
-    const held = map.get(snapshot.identity);
-    if (!held || snapshot.generatedAt > held.generatedAt || (snapshot.generatedAt === held.generatedAt && snapshot.reportId < held.reportId))
-      map.set(snapshot.identity, snapshot);
-  }
+  for (const snapshot of snapshots) if (isNewerReading(snapshot, map.get(snapshot.identity))) map.set(snapshot.identity, snapshot);
   return map;
 }
 

@@ -175,3 +175,11 @@ export function snapshotRecord(snapshot: Snapshot): Record<string, unknown> {
 export function reportIdValue(id: string): string | number {
   return /^(0|[1-9]\d{0,14})$/.test(id) ? Number(id) : id;
 }
+
+/**
+ * Whether `reading` replaces `held` as a run's reading of its URL (a run that read one page twice, or two reports of
+ * one URL): the newer one; of two as new, the one of the lower report id, whatever order they come in.
+ */
+export function isNewerReading(reading: Pick<Snapshot, 'generatedAt' | 'reportId'>, held: Pick<Snapshot, 'generatedAt' | 'reportId'> | undefined): boolean {
+  return !held || reading.generatedAt > held.generatedAt || (reading.generatedAt === held.generatedAt && reading.reportId < held.reportId);
+}

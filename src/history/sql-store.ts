@@ -1,7 +1,7 @@
 // The one history store: runs, snapshots and references kept through SQL, for SQLite and PostgreSQL alike (sql.ts
 // holds the statements and names where the dialects differ; a driver gives the connection).
 import { HistoryError, newerSchemaError } from './errors.js';
-import { decodeChecks, encodeChecks, failedCount, withChecks } from './snapshot.js';
+import { decodeChecks, encodeChecks, failedCount, isNewerReading, withChecks } from './snapshot.js';
 import { MIGRATIONS, SCHEMA_VERSION, SQL, type SnapshotRow, type SqlConnection, type SqlRow, type SqlValue } from './sql.js';
 import type { CiContext, ExportedRun, HistoryStore, NewRun, RunInfo, RunQuery, Snapshot, TrendPoint } from './types.js';
 
@@ -122,7 +122,14 @@ export class SqlHistoryStore implements HistoryStore {
 
   async trendOfUrl(identity: string, options: { since?: string; check?: string }): Promise<TrendPoint[]> {
     const { rows } = await this.db.run(SQL.trendOfUrl, [identity, options.since ?? '']);
-    return rows.map((row) => {
+    // One reading a run: of two reports of the URL (a duplicate on phpRank), the one a diff compares.
+    const byRun = new Map<number, SqlRow>();
+    const reading = (row: SqlRow) => ({ generatedAt: String(row.generated_at), reportId: String(row.report_id) });
+    for (const row of rows) {
+      const held = byRun.get(Number(row.run));
+      if (isNewerReading(reading(row), held && reading(held))) byRun.set(Number(row.run), row);
+    }
+    return [...byRun.values()].map((row) => {
       const checksText = textOf(row.checks);
       const point: TrendPoint = {
         run: Number(row.run),

@@ -106,7 +106,7 @@ export const SQL = {
     WHERE rs.run_id = ? ORDER BY s.identity, s.report_id`,
   snapshotsOfUnsorted: `SELECT ${SNAPSHOT_COLUMNS_OF_S} FROM history_snapshots s JOIN history_run_snapshots rs ON rs.snapshot_id = s.id
     WHERE rs.run_id = ?`,
-  trendOfUrl: `SELECT r.id AS run, r.started, s.generated_at, s.score, s.checks FROM history_snapshots s
+  trendOfUrl: `SELECT r.id AS run, r.started, s.generated_at, s.report_id, s.score, s.checks FROM history_snapshots s
     JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
     WHERE s.identity = ? AND r.started >= ? ORDER BY r.started, r.id`,
   snapshotsOfProject: `SELECT r.id AS run, r.started, ${SNAPSHOT_COLUMNS_OF_S} FROM history_snapshots s

@@ -1,4 +1,5 @@
 // A URL's or a project's readings over time: score and failed-check count per run, from the history's snapshots.
+import { isNewerReading } from './snapshot.js';
 import type { Snapshot, TrendPoint } from './types.js';
 
 /** One point per run: the project's mean score and its failed checks summed over its reports (the newest reading of each). */
@@ -10,8 +11,7 @@ export function projectPoints(rows: readonly { run: number; started: string; sna
       entry = { started, byUrl: new Map() };
       runs.set(run, entry);
     }
-    const held = entry.byUrl.get(snapshot.identity);
-    if (!held || snapshot.generatedAt > held.generatedAt) entry.byUrl.set(snapshot.identity, snapshot);
+    if (isNewerReading(snapshot, entry.byUrl.get(snapshot.identity))) entry.byUrl.set(snapshot.identity, snapshot);
   }
   return [...runs].map(([run, { started, byUrl }]) => {
     const snapshots = [...byUrl.values()];

@@ -139,6 +139,25 @@ describe.each(STORES)('the history store on $name', ({ open, skip }) => {
     }
   });
 
+  it.skipIf(skip)('a URL with two reports (a duplicate) is one point a run in its trend: the newer reading, as a diff takes it', async () => {
+    const store = await open();
+    try {
+      const url = `dup-${Math.random()}.example.com/x`;
+      // Ids of their own: on PostgreSQL the tests share one database, and (origin, id, generated_at) is one report.
+      const id = 100_000 + Math.floor(Math.random() * 1_000_000);
+      for (const day of ['02', '03']) {
+        await record(store, [report(id, url, `2026-01-${day}T00:00:00Z`, [], 70), report(id + 1, url, '2026-01-01T00:00:00Z', ['title'], 40)]);
+      }
+      const points = await store.trendOfUrl(url, {});
+      expect(points.map((point) => [point.score, point.failed])).toEqual([
+        [70, 0],
+        [70, 0],
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it.skipIf(skip)('an exported run imported again is the same run, not a second one', async () => {
     const store = await open();
     try {
