@@ -2,6 +2,7 @@
 import { fitColumns } from './table/table-fit.js';
 import { fitNotice } from './table/table.js';
 import { displayWidth, fitToWidth } from './table/width.js';
+import { terminalText } from './terminal-text.js';
 
 const BLOCKS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
@@ -22,9 +23,11 @@ export function sparkline(values: readonly (number | undefined)[], range?: { min
 /**
  * Columns aligned with spaces, a header first: the text of a small document table (history runs, trend points). With
  * `width` (a terminal) the columns are fitted as a list table's are (fitColumns: the widest give way, cut with `…`,
- * those that cannot fit left out), and a last line says what was cut or left out.
+ * those that cannot fit left out), and a last line says what was cut or left out. There the cells are escaped first
+ * (terminal-text.ts): a service's `\x1b` is fitted as the four characters shown, not as one that then grows past the edge.
  */
-export function alignedTable(columns: readonly string[], rows: readonly (readonly string[])[], width?: number): string {
+export function alignedTable(columns: readonly string[], given: readonly (readonly string[])[], width?: number): string {
+  const rows = width === undefined ? given : given.map((row) => row.map(terminalText));
   const natural = columns.map((column, index) => Math.max(displayWidth(column), ...rows.map((row) => displayWidth(row[index] ?? ''))));
   const { widths, hidden } = fitColumns(columns, natural, { width, gap: 2, keep: new Set() });
   const cut = new Set<number>();

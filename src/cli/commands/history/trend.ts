@@ -86,12 +86,19 @@ function trendDocument(subject: string, points: readonly TrendPoint[], check: st
       const known = values.filter((v): v is number => v !== undefined);
       return known.length === 0 ? '' : ` ${formatScore(known[0] as number)} → ${formatScore(known[known.length - 1] as number)}`;
     };
+    // On a terminal each line keeps to its width: the newest points, after `…` when the older ones do not fit.
+    const fitted = (label: string, marks: readonly string[], end = '') => {
+      const room = width === undefined ? marks.length : Math.max(2, width - label.length - end.length);
+      return `${label}${marks.length > room ? `…${marks.slice(marks.length - room + 1).join('')}` : marks.join('')}${end}`;
+    };
+    const knownFailed = failed.filter((v): v is number => v !== undefined);
+    const failedRange = { min: Math.min(...knownFailed), max: Math.max(...knownFailed) };
     const lines = [
       `${subject}: ${points.length} ${points.length === 1 ? 'run' : 'runs'}`,
-      `score   ${sparkline(scores, { min: 0, max: 100 })}${ends(scores)}`,
-      `failed  ${sparkline(failed)}${ends(failed)}`,
+      fitted('score   ', [...sparkline(scores, { min: 0, max: 100 })], ends(scores)),
+      fitted('failed  ', [...sparkline(failed, failedRange)], ends(failed)),
     ];
-    if (check) lines.push(`${check}  ${points.map((p) => (p.passed === undefined ? ' ' : p.passed ? '✓' : '✗')).join('')}`);
+    if (check) lines.push(fitted(`${check}  `, points.map((p) => (p.passed === undefined ? ' ' : p.passed ? '✓' : '✗'))));
     return `${lines.join('\n')}\n\n${alignedTable(columns, rows, width)}`;
   };
   return { value, lines: value, rows: { columns, rows }, text };

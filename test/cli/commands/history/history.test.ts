@@ -210,7 +210,9 @@ describe('history errors', () => {
     const other = join(scratch(), 'other.db');
     const partial = await rsapi(other, 'history', 'import', cut);
     expect(partial.code).toBe(2);
-    expect(partial.stderr).toMatch(new RegExp(`^rsapi: ${cut}: line 2 is not JSON\n.*the 1 run before it is in the history; importing the file again adds only what is not`));
+    expect(partial.stderr).toMatch(
+      new RegExp(`^rsapi: ${cut}: line 2 is not JSON\n.*the 1 run before it is in the history; importing the file again adds only what is not`),
+    );
     expect(JSON.parse((await rsapi(other, 'history', 'runs', '--json')).stdout)).toHaveLength(1);
     const file = join(scratch(), 'whole.ndjson');
     writeFileSync(file, whole);
@@ -220,7 +222,10 @@ describe('history errors', () => {
   it('an imported run takes its place in time: newest, last and a trend go by when runs started, not by id', async () => {
     const where = join(scratch(), 'history.db');
     await twoWeeks(where);
-    const [first, second] = (await rsapi(where, 'history', 'export')).stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const [first, second] = (await rsapi(where, 'history', 'export')).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     // Run 2 of `other` (week two's readings) is dated a year before its run 1.
     second.run.started = '2025-01-01T00:00:00.000Z';
     const file = join(scratch(), 'moved.ndjson');
@@ -270,7 +275,9 @@ describe('history errors', () => {
     writeFileSync(notExport, '[{"id": 1}]\n');
     const refused = await rsapi(other, 'history', 'import', notExport);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/line 1 is not a run of `rsapi history export`: a line is \{ "run": \{\.\.\.\}, "snapshots": \[\.\.\.\] \}\n.*give a file written by `rsapi history export`/);
+    expect(refused.stderr).toMatch(
+      /line 1 is not a run of `rsapi history export`: a line is \{ "run": \{\.\.\.\}, "snapshots": \[\.\.\.\] \}\n.*give a file written by `rsapi history export`/,
+    );
     const missing = await rsapi(other, 'history', 'import', join(scratch(), 'none.ndjson'));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^rsapi: cannot read the export file .*none\.ndjson: no such file/);
@@ -338,6 +345,51 @@ describe('--baseline from the history', () => {
     expect(site.server.requests.length).toBe(requests + 1);
     const none = await rsapi(where, 'reports', 'list', '--project', 'x.example.com', '--baseline', 'since:3d');
     expect(none.stderr).toMatch(/^rsapi: --baseline since:3d: no earlier complete run/);
+  });
+});
+
+describe('history trend on a terminal', () => {
+  it('keeps every line to the width: the newest points of 60 runs after …, the table fitted', async () => {
+    const where = join(scratch(), 'history.db');
+    const { openHistory } = await import('../../../../src/history/open.js');
+    const { historyLocation } = await import('../../../../src/history/location.js');
+    const { snapshotOf } = await import('../../../../src/history/snapshot.js');
+    const store = await openHistory(historyLocation(where));
+    for (let week = 0; week < 60; week++) {
+      const id = await store.startRun({
+        started: new Date(Date.UTC(2026, 0, 1 + week)).toISOString(),
+        command: 'reports list',
+        selection: '{}',
+        origin: 'http://127.0.0.1:1',
+        shard: undefined,
+        ci: undefined,
+      });
+      const record = {
+        id: 1,
+        url: 'a.example.com',
+        project: 'a.example.com',
+        result: 40 + (week % 50),
+        generated_at: `2026-01-01T00:00:${String(week).padStart(2, '0')}Z`,
+        results: checks(week % 2 ? ['title'] : []),
+      };
+      await store.addSnapshots(id, [snapshotOf(record, 'http://127.0.0.1:1')!]);
+      await store.finishRun(id, { finished: new Date().toISOString(), exitCode: 0, complete: true });
+    }
+    await store.close();
+    const result = await runInProcess({
+      argv: ['history', 'trend', 'a.example.com', '--check', 'title', '--history', where],
+      env: env(),
+      tty: true,
+      columns: 40,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('a.example.com: 60 runs');
+    for (const line of lines.slice(1, 4)) {
+      expect([...line].length, line).toBeLessThanOrEqual(40);
+      expect(line).toMatch(/^(score|failed|title) +…/);
+    }
+    expect(lines[1]).toMatch(/ 40 → 49$/);
   });
 });
 
