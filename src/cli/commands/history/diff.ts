@@ -3,12 +3,17 @@
 import { InvalidArgumentError } from '@commander-js/extra-typings';
 import { checkName } from '../../../api/model/checks.js';
 import { formatScore } from '../../../api/model/report-model.js';
-import { diffSnapshots, runsToCompare, worseLabel, type RunDiff, type UrlChange } from '../../../history/diff.js';
+import { diffSnapshots, newestOfEachUrl, runsToCompare, worseLabel, type RunDiff, type UrlChange } from '../../../history/diff.js';
+import { snapshotRecord } from '../../../history/snapshot.js';
+import type { Snapshot } from '../../../history/types.js';
 import { plural } from '../../../plural.js';
 import { alignedTable } from '../../../output/sparkline.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { ExitCode } from '../../runtime/exit-codes.js';
 import { keepYoungGenerationSmall } from '../../runtime/heap.js';
+import { checkRunFiles } from '../../runtime/run-files.js';
+import { addVerdictOptions, checkVerdictFlags, verdictFiles } from '../../verdicts/options.js';
+import type { AssertionSet } from '../../verdicts/rules.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import {
   addHistoryLocationOption,
@@ -30,7 +35,7 @@ export function declareDiff(history: ParentCommand) {
     .option('--since <duration>', 'compare the newest run with the first comparable one within this time (7d, 2w)', durationParser('--since'))
     .option('--fail-on-new-failures', 'exit 10 when a check that passed in the earlier run fails in the later one')
     .option('--max-drop <points>', 'exit 10 when a score fell by more than this, or a result got worse', maxDropParser);
-  return addHistoryLocationOption(command);
+  return addVerdictOptions(addHistoryLocationOption(command));
 }
 
 function maxDropParser(value: string): number {
@@ -50,30 +55,42 @@ Examples:
   $ rsapi history diff                          # the last two complete runs of the same selection
   $ rsapi history diff 12 15 --json
   $ rsapi history diff --since 7d --fail-on-new-failures --max-drop 5   # a weekly gate
+  $ rsapi history diff --assert                 # the later run judged by rsapi.config.json
 
+--assert judges the later run's reports by their score, result and checks by id; the history keeps no importance,
+so "importance" rules find nothing there.
 Exit 4 when there are fewer than two comparable runs or a run id is unknown; exit 10 when a gate fails.`,
   );
   handle(invocation, command, (ctx, opts, [a, b]) => historyDiffRun(ctx, { ...opts, a, b }));
 }
 
-export function validateHistoryDiff(ctx: CommandContext): void {
+export function validateHistoryDiff(ctx: CommandContext, opts: HistoryDiffOptions): { assertions?: AssertionSet } {
   checkDocumentFlags(ctx, 'diff');
+  checkRunFiles(verdictFiles(opts, ctx.io.env));
+  return checkVerdictFlags(ctx, opts);
 }
 
 export async function historyDiffRun(ctx: CommandContext, opts: HistoryDiffOptions) {
-  validateHistoryDiff(ctx);
+  const { assertions } = validateHistoryDiff(ctx, opts);
   const store = await openHistoryOf(ctx, opts);
   let diff: RunDiff;
+  let after: Snapshot[];
   try {
     const { from, to } = await runsToCompare(store, { a: opts.a, b: opts.b }, sinceOf(opts.since));
     await keepYoungGenerationSmall();
-    const [before, after] = await Promise.all([store.snapshotsOf(from.id, { sorted: false }), store.snapshotsOf(to.id, { sorted: false })]);
+    let before: Snapshot[];
+    [before, after] = await Promise.all([store.snapshotsOf(from.id, { sorted: false }), store.snapshotsOf(to.id, { sorted: false })]);
     diff = { from, to, ...diffSnapshots(before, after) };
   } finally {
     await store.close();
   }
   await writeDocument(ctx, diffDocument(diff));
-  return judge(ctx, diff, opts);
+  const code = judge(ctx, diff, opts);
+  if (!assertions) return code;
+  // The later run's reports, newest of each URL, as records: judged as `reports list --assert` judges what it reads.
+  const { judgeRecords } = await import('../../verdicts/judge-records.js');
+  const records = [...newestOfEachUrl(after).values()].map(snapshotRecord);
+  return judgeRecords(ctx, records, { assertions, allowEmpty: opts.allowEmpty, codequality: opts.codequality }, code);
 }
 
 /** The gates' verdict on stderr and the exit code. */

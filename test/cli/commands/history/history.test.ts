@@ -348,6 +348,25 @@ describe('--baseline from the history', () => {
   });
 });
 
+describe('history diff --assert', () => {
+  it("judges the later run's reports by the file, as reports list does: exit 10 naming the URL, 0 when it passes", async () => {
+    const where = join(scratch(), 'history.db');
+    await twoWeeks(where);
+    const rules = join(scratch(), 'rsapi.config.json');
+    writeFileSync(rules, JSON.stringify({ assert: [{ match: 'a.example.com', checks: { meta_description: 'error' } }, { minScore: 50 }] }));
+    const failed = await rsapi(where, 'history', 'diff', '--assert', rules, '--json');
+    expect(failed.code).toBe(10);
+    expect(JSON.parse(failed.stdout).to.id).toBe(2);
+    expect(failed.stderr).toMatch(/^rsapi: assertions failed \(.*rsapi\.config\.json\): 1 of 3 reports fails an error rule$/m);
+    expect(failed.stderr).toContain('rsapi:   a.example.com: meta_description');
+    writeFileSync(rules, JSON.stringify({ assert: [{ minScore: 50 }] }));
+    const passed = await rsapi(where, 'history', 'diff', '--assert', rules, '--json');
+    expect(passed.code, passed.stderr).toBe(0);
+    const typo = await rsapi(where, 'history', 'diff', '--assert', join(scratch(), 'none.json'));
+    expect(typo.code).toBe(2);
+  });
+});
+
 describe('history trend on a terminal', () => {
   it('keeps every line to the width: the newest points of 60 runs after …, the table fitted', async () => {
     const where = join(scratch(), 'history.db');
