@@ -1,13 +1,15 @@
 // `--junit PATH`: the run as JUnit XML, as the test-report views of GitHub (JUnit actions), GitLab, Jenkins and Azure read it.
 import { stringifyJson } from '../../api/http/json.js';
 import { formatScore, readReport } from '../../api/model/report-model.js';
+import { reportIdentity } from '../../api/model/report-url.js';
 import { baselineVerdict, describeChange } from './baseline.js';
 import { reportCheckLines } from './check-changes.js';
 import { xmlAttribute as attr, xmlText as text } from './escape.js';
 import { caseFailures as failuresOf, projectOf, type CiCase, type CiRun, type ReportCase } from './run-record.js';
 
 /**
- * One <testsuites> holding one <testsuite> (the command), one <testcase> per report: name the URL, classname
+ * One <testsuites> holding one <testsuite> (the command), one <testcase> per report: name the report's identity (the
+ * URL as the service stores it: one name in both dialects, from run to run, whatever URL was sent), classname
  * the project. A report failing the gate or the baseline is a <failure>; a URL that could not be created an
  * <error>; a URL not sent (journal, Ctrl-C) <skipped>. Result and score go to the case's <system-out>.
  */
@@ -68,7 +70,7 @@ function properties(run: CiRun): string[] {
 
 function testcase(c: CiCase, run: CiRun): string {
   const open = (classname: string, time?: number) =>
-    `    <testcase name="${attr(c.url)}" classname="${attr(classname)}"${time === undefined ? ' time="0"' : ` time="${seconds(time)}"`}>`;
+    `    <testcase name="${attr(reportIdentity(c.url))}" classname="${attr(classname)}"${time === undefined ? ' time="0"' : ` time="${seconds(time)}"`}>`;
   if (c.kind === 'skipped') return [open(hostOf(c.url)), `      <skipped message="${attr(c.reason)}"/>`, '    </testcase>'].join('\n');
   if (c.kind === 'error') {
     const body = c.hint ? `${c.message}\nhint: ${c.hint}` : c.message;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiRecord } from '../../../src/api/http/decode.js';
 import { baselineReport, compareWithBaseline, newestByUrl, type Baseline } from '../../../src/cli/report-files/baseline.js';
 import { renderJunit } from '../../../src/cli/report-files/junit.js';
+import { reportIdentity } from '../../../src/api/model/report-url.js';
 import type { CiRun } from '../../../src/cli/report-files/run-record.js';
 import { renderSummary } from '../../../src/cli/report-files/summary.js';
 import { childNamed, childrenNamed, parseXml } from '../../helpers/xml.js';
@@ -48,7 +49,8 @@ describe('renderJunit', () => {
     );
     const suite = childNamed(parseXml(xml), 'testsuite')!;
     const [first, second] = childrenNamed(suite, 'testcase');
-    expect(first!.attributes.name).toBe('https://x.test/a?q=<script>&"\'\\x00\\x1b[31m\\u202e\\ud800]]>');
+    // Named by the report's identity (the URL as the service stores it, encoded where a URL must be).
+    expect(first!.attributes.name).toBe(reportIdentity(hostile));
     expect(first!.attributes.classname).toBe('p<&>"\n');
     expect(childNamed(first!, 'system-out')!.text).toContain('result: bad\\x07\nscore: 12');
     expect(childNamed(second!, 'error')!.attributes).toEqual({ message: 'refused: <html> & "quotes"\nsecond line', type: 'exit 5' });

@@ -6,6 +6,7 @@ import { scratchMaker } from '../../helpers/scratch.js';
 import { runInProcess } from '../../helpers/run.js';
 import { mockPerTest, type MockFixture } from '../../helpers/mock.js';
 import { childNamed, childrenNamed, parseXml, type XmlElement } from '../../helpers/xml.js';
+import { reportIdentity } from '../../../src/api/model/report-url.js';
 
 const mock = mockPerTest({ seed: 4 });
 
@@ -68,9 +69,9 @@ describe('--junit', () => {
     }
     expect(suite.attributes.name).toBe('rsapi reports create');
     const cases = testcases(suite);
-    expect([...cases.keys()]).toEqual(urls);
+    expect([...cases.keys()]).toEqual(urls.map(reportIdentity));
     for (const report of created) {
-      const testcase = cases.get(report.url)!;
+      const testcase = cases.get(reportIdentity(report.url))!;
       expect(testcase.attributes.classname).toBe(report.project);
       const out = childNamed(testcase, 'system-out')!.text;
       expect(out).toContain(`result: ${report.result}\nscore: ${report.score}\nid: ${report.id}`);
@@ -78,7 +79,7 @@ describe('--junit', () => {
       if (report.score < 50) expect(failure?.attributes.message).toBe(`score ${report.score} below 50 (--min-score 50)`);
       else expect(failure).toBeUndefined();
     }
-    const error = childNamed(cases.get(failing)!, 'error')!;
+    const error = childNamed(cases.get(reportIdentity(failing))!, 'error')!;
     expect(error.attributes.type).toBe('exit 8');
     expect(error.attributes.message).toMatch(/HTTP 503, POST \/reports/);
     expect(readdirSync(dir)).toEqual(['rsapi.xml']);
@@ -94,7 +95,8 @@ describe('--junit', () => {
     expect(list.code).toBe(listed.some((report) => report.result === 'bad') ? 10 : 0);
     const suite = childNamed(parseXml(readFileSync(junit, 'utf8')), 'testsuite')!;
     expect(suite.attributes.name).toBe('rsapi reports list');
-    expect(childrenNamed(suite, 'testcase').map((testcase) => testcase.attributes.name)).toEqual(listed.map((report) => report.url));
+    // Named by identity, as the service stores a URL: the same names in both dialects.
+    expect(childrenNamed(suite, 'testcase').map((testcase) => testcase.attributes.name)).toEqual(listed.map((report) => reportIdentity(report.url)));
     expect(Number(suite.attributes.failures)).toBe(listed.filter((report) => report.result === 'bad').length);
 
     const show = await runInProcess({ argv: ['reports', 'show', String(listed[0]!.id), '--junit', junit, '--json'], env: fixture.env });
@@ -118,7 +120,7 @@ describe('--junit', () => {
     expect(run.stderr).toMatch(/^rsapi: .*HTTP 503/m);
     const suite = childNamed(parseXml(readFileSync(junit, 'utf8')), 'testsuite')!;
     expect(suite.attributes).toMatchObject({ tests: '1', failures: '0', errors: '1' });
-    expect(childNamed(testcases(suite).get(failing)!, 'error')!.attributes.type).toBe('exit 8');
+    expect(childNamed(testcases(suite).get(reportIdentity(failing))!, 'error')!.attributes.type).toBe('exit 8');
   });
 
   it('a --junit path in a missing folder is a usage error before any request', async () => {
