@@ -40,6 +40,10 @@ export function globRegExp(glob: string): RegExp {
       const negated = body.startsWith('!') || body.startsWith('^');
       const members = (negated ? body.slice(1) : body).replace(/[\\\]^]/g, (c) => `\\${c}`);
       if (members === '') throw new Error(`"[${body}]" at character ${index + 1} holds no character`);
+      for (const [range, from, to] of (negated ? body.slice(1) : body).matchAll(/(.)-(.)/g)) {
+        if ((from as string) > (to as string))
+          throw new Error(`the range "${range}" in "[${body}]" at character ${index + 1} runs backwards (write it "${to}-${from}")`);
+      }
       source += `[${negated ? '^' : ''}${members}]`;
       index = end;
     } else if (char === '{') {

@@ -17,9 +17,10 @@ export function fileError(action: string, path: string, error: unknown): UsageEr
   return new UsageError(`cannot ${action} ${path}: ${reason}`);
 }
 
+/** A file's text, without the byte order mark an editor on Windows may put first (JSON.parse refused it, unseen). */
 export async function readUserFile(path: string, what: string): Promise<string> {
   try {
-    return await readFile(path, 'utf8');
+    return (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
   } catch (error) {
     throw fileError(`read the ${what}`, path, error);
   }

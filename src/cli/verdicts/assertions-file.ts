@@ -33,7 +33,7 @@ export function assertPath(flag: string | true | undefined, env: NodeJS.ProcessE
 export function loadAssertions(path: string): AssertionSet {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
     const refused = fileError('read the assertions file', path, error);
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') refused.hint = `write one (see docs/assertions.md), or give its path: --assert PATH`;

@@ -1,11 +1,13 @@
 // The assertions file: rules read with their lines, every mistake refused with the file, the line and the nearest word;
 // the JSON Schema shipped in the package held to the check ids, levels and keys the reader knows.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CHECK_IDS, IMPORTANCES } from '../../../src/api/model/checks.js';
 import { RESULTS } from '../../../src/api/model/report-model.js';
 import { UsageError } from '../../../src/errors.js';
-import { assertPath, FILE_KEYS, parseAssertions, RULE_KEYS } from '../../../src/cli/verdicts/assertions-file.js';
+import { assertPath, FILE_KEYS, loadAssertions, parseAssertions, RULE_KEYS } from '../../../src/cli/verdicts/assertions-file.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { LEVELS } from '../../../src/cli/verdicts/rules.js';
 import { assertionsSchemaText } from '../../../src/cli/verdicts/schema.js';
 
@@ -35,6 +37,19 @@ function refusal(text: string): UsageError {
 }
 
 describe('parseAssertions', () => {
+  it('a file an editor saved with a byte order mark is read as without it; a backwards range says so in words', () => {
+    const path = join(tmpdir(), `rsapi-bom-${process.pid}.json`);
+    writeFileSync(path, '\uFEFF{ "assert": [ { "minScore": 50 } ] }');
+    try {
+      expect(loadAssertions(path).rules).toHaveLength(1);
+    } finally {
+      rmSync(path);
+    }
+    expect(() => parseAssertions('{ "assert": [ { "match": "example.com/[z-a]", "minScore": 1 } ] }', 'rules.json')).toThrow(
+      /bad glob "example\.com\/\[z-a\]": the range "z-a" in "\[z-a\]" at character 13 runs backwards \(write it "a-z"\)$/,
+    );
+  });
+
   it("reads the issue's example: each rule with its file and line", () => {
     const { rules } = parseAssertions(EXAMPLE, 'rsapi.config.json');
     expect(rules.map((r) => [r.match, r.minScore, r.result, r.source])).toEqual([
