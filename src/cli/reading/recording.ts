@@ -11,6 +11,7 @@ import { HistoryError, HistoryNotFoundError } from '../../history/errors.js';
 import type { HistoryStore, RunInfo, RunQuery } from '../../history/types.js';
 import type { Baseline, HistoryBaselineSpec } from '../report-files/baseline.js';
 import { sinceOf } from '../flags/history-values.js';
+import { UsageError } from '../runtime/errors.js';
 import type { PageHistory } from '../report-files/page-history.js';
 import type { CiReporter } from '../report-files/reporter.js';
 
@@ -38,8 +39,11 @@ export function resolveHistoryLocation(ctx: CommandContext, flags: HistoryFlags)
 /** Whether this run records: --record, RSAPI_RECORD=1, or the profile's `record`. */
 export function recordingAsked(ctx: CommandContext, flags: HistoryFlags): boolean {
   if (flags.record) return true;
-  const env = ctx.io.env.RSAPI_RECORD;
-  if (env !== undefined && env.trim() !== '') return env === '1' || env.toLowerCase() === 'true';
+  const env = ctx.io.env.RSAPI_RECORD?.trim().toLowerCase();
+  if (env === '1' || env === 'true') return true;
+  if (env === '0' || env === 'false') return false;
+  // A value read as neither (`yes`) was taken for "no" without a word: a run meant to be kept was not.
+  if (env !== undefined && env !== '') throw new UsageError(`RSAPI_RECORD=${ctx.io.env.RSAPI_RECORD} is not 1, true, 0 or false`);
   return ctx.settings().stored.record === true;
 }
 
@@ -170,9 +174,11 @@ async function historyBaseline(
     else found = (await store.runs({ ...same, since: sinceOf(spec.ms) })).at(-1);
     if (!found) {
       const what =
-        spec.kind === 'run' ? `no run ${spec.id} in the history` : `no earlier complete run of \`${run.command}\` with this selection on ${same.origin}`;
+        spec.kind === 'run'
+          ? `no run ${spec.id} in the history`
+          : `no earlier complete run of \`${run.command}\` with this selection (${same.selection}) on ${same.origin}`;
       throw new HistoryNotFoundError(`--baseline ${baselineName(spec)}: ${what}`, {
-        hint: 'record a run to compare with first (add --record), or give a baseline file',
+        hint: 'record a run of the same selection first (add --record; a gate reads every page, so record with --all), or give a baseline file',
       });
     }
     return runBaseline(found.id, await store.snapshotsOf(found.id));

@@ -48,6 +48,14 @@ describe('recording a run', () => {
     expect((await runInProcess({ argv: ['config', 'set', 'record', 'true'], env })).code).toBe(0);
     expect((await runInProcess({ argv: ['reports', 'stats'], env })).code).toBe(0);
     expect(rows(path, 'SELECT command FROM history_runs ORDER BY id')).toEqual([{ command: 'reports show' }, { command: 'reports stats' }]);
+    // RSAPI_RECORD=0 wins over the setting; a value that is neither is exit 2 before any request.
+    expect((await runInProcess({ argv: ['reports', 'stats'], env: { ...env, RSAPI_RECORD: 'false' } })).code).toBe(0);
+    expect(rows(path, 'SELECT command FROM history_runs')).toHaveLength(2);
+    const requests = fixture.server.requests.length;
+    const typo = await runInProcess({ argv: ['reports', 'stats'], env: { ...env, RSAPI_RECORD: 'yes' } });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^rsapi: RSAPI_RECORD=yes is not 1, true, 0 or false/);
+    expect(fixture.server.requests.length).toBe(requests);
   });
 
   it('the CI context of a GitHub Actions job is recorded with the run', async () => {
