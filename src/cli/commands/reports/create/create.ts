@@ -13,7 +13,7 @@ import { readUrlInput, rejectInvalid } from './url-input.js';
 import type { RunFile } from '../../../runtime/run-files.js';
 import { plural } from '../../../../plural.js';
 import { Option } from '@commander-js/extra-typings';
-import { EXISTING_MODES } from './existing.js';
+import { EXISTING_MODES, existingReports } from './existing.js';
 import { compileSelection, selectUrls } from './select.js';
 import { forStderr } from '../../../terminal/stderr.js';
 import { createListWriter } from '../../../../output/index.js';
@@ -136,7 +136,10 @@ async function createRun(ctx: CommandContext, opts: ReportsCreateOptions, journa
   const password = await resolvePassword(ctx.io, opts, { secrets: ctx.secrets, signal: ctx.signal });
   if (opts.dryRun) {
     const { createDryRunRows, printCreateDryRun } = await import('./dry-run.js');
-    return printCreateDryRun(ctx, createDryRunRows({ input, shard: opts.shard, journalPath: opts.journal }));
+    // --existing: the reports there are read as the real run reads them (reads only), so each row says what it would do.
+    const mode = opts.existing;
+    const existing = mode === 'skip' || mode === 'refresh' ? { mode, reports: await existingReports(ctx.client(), input.urls) } : undefined;
+    return printCreateDryRun(ctx, createDryRunRows({ input, shard: opts.shard, journalPath: opts.journal, existing }));
   }
   const { runBulkCreate } = await import('./run-create.js');
   const shard = opts.shard && `${opts.shard.index}/${opts.shard.count}`;

@@ -50,6 +50,29 @@ describe('--existing', () => {
     expect(mock.server.reports()).toHaveLength(before + 1);
   });
 
+  it('--dry-run says what each mode would do: skip or re-audit a URL with a report, create the rest; only reads are sent', async () => {
+    const mock = await phpRank();
+    const had = mock.server.reports()[0]!;
+    const urls = [`https://www.${had.url}`, 'https://new-page.example/x', 'https://left-out.example/y'];
+    for (const [mode, row] of [
+      ['skip', `${new URL(urls[0]!).href}\tskip\thas report ${had.id} (--existing skip)`],
+      ['refresh', `${new URL(urls[0]!).href}\trefresh\thas report ${had.id}: re-audited (--existing refresh)`],
+    ] as const) {
+      const run = await runInProcess({
+        argv: ['reports', 'create', ...urls, '--existing', mode, '--exclude', 'left-out.example/**', '--dry-run'],
+        env: mock.env,
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout.split('\n')).toEqual([
+        row,
+        'https://new-page.example/x\tcreate\t',
+        'https://left-out.example/y\tskip\tleft out by --include, --exclude or --max-urls',
+        '',
+      ]);
+    }
+    expect(new Set(mock.methods())).toEqual(new Set(['GET']));
+  });
+
   it('skip: the report there is printed as it is; nothing is sent but the listing of its project', async () => {
     const mock = await phpRank();
     const had = mock.server.reports()[0]!;
