@@ -59,7 +59,7 @@ export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<E
   if (unique.length === 0 && !ctx.io.stdinIsTTY) {
     ctx.note(`rsapi: stdin held no ${run.noun} ${run.noun === 'report' ? 'ids' : 'names'}; nothing to delete`);
     // A dry run writes its empty list (`[]` in json), as it would write rows.
-    if (run.dryRun) await writeDryRunRows(ctx, { kind: run.noun, columns: ['id', 'action'], quietField: 'id', acted: 'delete' }, []);
+    if (run.dryRun) await writeDryRunRows(ctx, { kind: run.noun, columns: ['id', 'action'], quietField: 'id', acted: ['delete'] }, []);
     return ExitCode.ok;
   }
   if (unique.length === 0)

@@ -47,16 +47,16 @@ export interface DryRunRows {
   kind: RecordKind;
   /** The columns of table, csv and tsv; json and ndjson show every field of a row. */
   columns: readonly string[];
-  /** The field -q prints (`id`, `url`), of the rows whose action is `acted` (`delete`, `create`). */
+  /** The field -q prints (`id`, `url`), of the rows whose action is one of `acted` (`delete`; `create`, `refresh`). */
   quietField: string;
-  acted: string;
+  acted: readonly string[];
 }
 
 /** Writes the rows in the chosen format, or with -q only the `quietField` of the rows the real run would act on. */
 export async function writeDryRunRows(ctx: CommandContext, view: DryRunRows, rows: readonly ServiceRecord[]): Promise<void> {
   if (ctx.globals.quiet) {
     const shown = (text: string): string => (ctx.io.stdoutIsTTY ? terminalText(text) : singleLine(text));
-    for (const row of rows) if (row.action === view.acted) ctx.io.stdout.write(`${shown(String(row[view.quietField]))}\n`);
+    for (const row of rows) if (view.acted.includes(String(row.action))) ctx.io.stdout.write(`${shown(String(row[view.quietField]))}\n`);
     return;
   }
   const options = ctx.outputOptions(view.kind);
@@ -68,7 +68,7 @@ export async function writeDryRunRows(ctx: CommandContext, view: DryRunRows, row
 
 /** Prints the rows (with -q only the ids that would be deleted), says on stderr that nothing was, and exits as the real run would. */
 export async function printDryRun(ctx: CommandContext, plan: DryRunPlan, rows: readonly ServiceRecord[]): Promise<ExitCodeValue> {
-  await writeDryRunRows(ctx, { kind: plan.kind, columns: ['id', 'action', ...plan.columns], quietField: 'id', acted: 'delete' }, rows);
+  await writeDryRunRows(ctx, { kind: plan.kind, columns: ['id', 'action', ...plan.columns], quietField: 'id', acted: ['delete'] }, rows);
   const doomed = rows.filter((row) => row.action === 'delete');
   const missing = rows.length - doomed.length;
   const notFound = missing === 0 ? '' : `, ${plural(missing, plan.kind)} not found (the real run would exit ${ExitCode.notFound})`;

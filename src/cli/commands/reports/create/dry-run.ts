@@ -48,7 +48,7 @@ function skip(url: string, reason: string): ServiceRecord {
 
 /** Prints the rows (-q: only the URLs that would be sent), counts them on stderr, exits 0: nothing was sent. */
 export async function printCreateDryRun(ctx: CommandContext, rows: readonly ServiceRecord[]): Promise<ExitCodeValue> {
-  await writeDryRunRows(ctx, { kind: 'report', columns: ['url', 'action', 'reason'], quietField: 'url', acted: 'create' }, rows);
+  await writeDryRunRows(ctx, { kind: 'report', columns: ['url', 'action', 'reason'], quietField: 'url', acted: ['create', 'refresh'] }, rows);
   const sent = rows.filter((row) => row.action !== 'skip');
   const refreshed = sent.filter((row) => row.action === 'refresh').length;
   const skipped = rows.length - sent.length;
