@@ -7,7 +7,7 @@ import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
 import { fileError } from '../../runtime/files.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
-import { addHistoryLocationOption, checkDocumentFlags, writeDocument } from './shared.js';
+import { addHistoryLocationOption, checkDocumentFlags, countsDocument, writeDocument } from './shared.js';
 import { resolveHistoryLocation } from '../../reading/recording.js';
 
 function declareImport(history: ParentCommand) {
@@ -61,10 +61,10 @@ export async function historyImportRun(ctx: CommandContext, opts: HistoryImportO
     lines.close();
     await store?.close();
   }
-  await writeDocument(ctx, {
-    value: { imported: added, already_there: already },
-    text: () => `imported ${added} runs${already > 0 ? ` (${already} already there)` : ''}\n`,
-  });
+  await writeDocument(
+    ctx,
+    countsDocument({ imported: added, already_there: already }, `imported ${added} runs${already > 0 ? ` (${already} already there)` : ''}\n`),
+  );
 }
 
 /** The export file, opened here so that a missing or unreadable one is its own plain error; `-` is stdin. */

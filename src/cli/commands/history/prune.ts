@@ -3,7 +3,7 @@ import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import { integerParser } from '../../flags/options.js';
-import { addHistoryLocationOption, checkDocumentFlags, durationParser, openHistoryOf, sinceOf, writeDocument } from './shared.js';
+import { addHistoryLocationOption, checkDocumentFlags, countsDocument, durationParser, openHistoryOf, sinceOf, writeDocument } from './shared.js';
 
 function declarePrune(history: ParentCommand) {
   const command = history
@@ -38,10 +38,13 @@ export async function historyPruneRun(ctx: CommandContext, opts: HistoryPruneOpt
   const store = await openHistoryOf(ctx, opts);
   try {
     const removed = await store.prune({ before: sinceOf(opts.keep), keepRuns: opts.keepRuns });
-    await writeDocument(ctx, {
-      value: { removed_runs: removed.runs, removed_snapshots: removed.snapshots },
-      text: () => `removed ${removed.runs} runs and ${removed.snapshots} snapshots no kept run referenced\n`,
-    });
+    await writeDocument(
+      ctx,
+      countsDocument(
+        { removed_runs: removed.runs, removed_snapshots: removed.snapshots },
+        `removed ${removed.runs} runs and ${removed.snapshots} snapshots no kept run referenced\n`,
+      ),
+    );
   } finally {
     await store.close();
   }

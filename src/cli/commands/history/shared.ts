@@ -47,6 +47,11 @@ export async function writeDocument(ctx: CommandContext, document: OutputDocumen
   if (shown !== '') ctx.io.stdout.write(shown);
 }
 
+/** A verb's counts (`{ imported: 3, already_there: 1 }`) as a document: one csv/tsv row under their names, and `text`. */
+export function countsDocument(value: Record<string, number>, text: string): OutputDocument {
+  return { value, rows: { columns: Object.keys(value), rows: [Object.values(value).map(String)] }, text: () => text };
+}
+
 /** A long list (a run's reports) in the chosen format, written as it is read. */
 export async function writeItems<T, Cell>(ctx: CommandContext, list: ItemList<T, Cell>): Promise<void> {
   await writeItemList(ctx.io.stdout, ctx.format(), list, documentOptions(ctx));

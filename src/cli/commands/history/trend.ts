@@ -98,7 +98,13 @@ function trendDocument(subject: string, points: readonly TrendPoint[], check: st
       fitted('score   ', [...sparkline(scores, { min: 0, max: 100 })], ends(scores)),
       fitted('failed  ', [...sparkline(failed, failedRange)], ends(failed)),
     ];
-    if (check) lines.push(fitted(`${check}  `, points.map((p) => (p.passed === undefined ? ' ' : p.passed ? '✓' : '✗'))));
+    if (check)
+      lines.push(
+        fitted(
+          `${check}  `,
+          points.map((p) => (p.passed === undefined ? ' ' : p.passed ? '✓' : '✗')),
+        ),
+      );
     return `${lines.join('\n')}\n\n${alignedTable(columns, rows, width)}`;
   };
   return { value, lines: value, rows: { columns, rows }, text };

@@ -182,6 +182,8 @@ describe('history errors', () => {
     const first = await rsapi(other, 'history', 'import', file, '--json');
     expect(JSON.parse(first.stdout)).toEqual({ imported: 2, already_there: 0 });
     expect(JSON.parse((await rsapi(other, 'history', 'import', file, '--json')).stdout)).toEqual({ imported: 0, already_there: 2 });
+    expect((await rsapi(other, 'history', 'import', file, '-o', 'csv')).stdout).toBe('imported,already_there\r\n0,2\r\n');
+    expect((await rsapi(other, 'history', 'prune', '--keep-runs', '5', '-o', 'tsv')).stdout).toBe('0\t0\n');
     expect((await rsapi(other, 'history', 'diff', '--json')).stdout).toBe((await rsapi(where, 'history', 'diff', '--json')).stdout);
     const pruned = await rsapi(where, 'history', 'prune', '--keep-runs', '1', '--json');
     expect(JSON.parse(pruned.stdout)).toEqual({ removed_runs: 1, removed_snapshots: 3 });
