@@ -122,10 +122,8 @@ export const SQL = {
      ON CONFLICT DO NOTHING`,
   pruneRefsBefore: 'DELETE FROM history_run_snapshots WHERE run_id IN (SELECT id FROM history_runs WHERE started < ?)',
   pruneRunsBefore: 'DELETE FROM history_runs WHERE started < ?',
-  pruneRefsKeeping:
-    'DELETE FROM history_run_snapshots WHERE run_id NOT IN (SELECT id FROM history_runs ORDER BY started DESC, id DESC LIMIT ?)',
-  pruneRunsKeeping:
-    'DELETE FROM history_runs WHERE id NOT IN (SELECT id FROM (SELECT id FROM history_runs ORDER BY started DESC, id DESC LIMIT ?) kept)',
+  pruneRefsKeeping: 'DELETE FROM history_run_snapshots WHERE run_id NOT IN (SELECT id FROM history_runs ORDER BY started DESC, id DESC LIMIT ?)',
+  pruneRunsKeeping: 'DELETE FROM history_runs WHERE id NOT IN (SELECT id FROM (SELECT id FROM history_runs ORDER BY started DESC, id DESC LIMIT ?) kept)',
   pruneSnapshots: 'DELETE FROM history_snapshots WHERE NOT EXISTS (SELECT 1 FROM history_run_snapshots rs WHERE rs.snapshot_id = history_snapshots.id)',
 } as const;
 

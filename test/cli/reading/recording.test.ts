@@ -103,7 +103,10 @@ describe('history settings and help', () => {
     expect((await runInProcess({ argv: ['config', 'set', 'history', url], env })).code).toBe(0);
     const list = await runInProcess({ argv: ['config', 'list', '--json'], env });
     expect(JSON.parse(list.stdout).history).toBe('postgres://team@db.example.com/seo?sslmode=disable&password=***&PASSWORD=***');
-    for (const argv of [['config', 'list'], ['config', 'get', 'history']]) {
+    for (const argv of [
+      ['config', 'list'],
+      ['config', 'get', 'history'],
+    ]) {
       const shown = await runInProcess({ argv, env });
       expect(shown.stdout + shown.stderr).not.toMatch(/hunter/);
     }
@@ -139,20 +142,23 @@ describe('a history that cannot be used', () => {
     if (before) expect(readFileSync(where).equals(before)).toBe(true);
   });
 
-  it.each(cases)('$name under --baseline last (--max-drop): the reports print, one line says the baseline is not compared, exit 11', async ({ history, said }) => {
-    const { env } = await mock();
-    const where = history();
-    const result = await runInProcess({ argv: ['reports', 'list', '--baseline', 'last', '--max-drop', '5', '--history', where, '--json'], env });
-    expect(result.code).toBe(11);
-    // A gate reads every page: all the reports, as without the history.
-    const all = await runInProcess({ argv: ['reports', 'list', '--all', '--json'], env });
-    expect(result.stdout).toBe(all.stdout);
-    const lines = result.stderr.split('\n').filter((line) => line.startsWith('rsapi: history:'));
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(said);
-    expect(lines[0]).toMatch(/; --baseline last is not compared/);
-    expect(result.stderr).not.toContain('s3cretpass');
-  });
+  it.each(cases)(
+    '$name under --baseline last (--max-drop): the reports print, one line says the baseline is not compared, exit 11',
+    async ({ history, said }) => {
+      const { env } = await mock();
+      const where = history();
+      const result = await runInProcess({ argv: ['reports', 'list', '--baseline', 'last', '--max-drop', '5', '--history', where, '--json'], env });
+      expect(result.code).toBe(11);
+      // A gate reads every page: all the reports, as without the history.
+      const all = await runInProcess({ argv: ['reports', 'list', '--all', '--json'], env });
+      expect(result.stdout).toBe(all.stdout);
+      const lines = result.stderr.split('\n').filter((line) => line.startsWith('rsapi: history:'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(said);
+      expect(lines[0]).toMatch(/; --baseline last is not compared/);
+      expect(result.stderr).not.toContain('s3cretpass');
+    },
+  );
 
   it('a read-only directory: exit 11 after the output', async () => {
     const { env } = await mock();

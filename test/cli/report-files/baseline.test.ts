@@ -114,7 +114,9 @@ describe('--baseline with per-check results', () => {
     const failed = await runInProcess({ argv: ['reports', 'list', '--baseline', path, '--fail-on-new-failures', '-q'], env });
     expect(failed.code).toBe(10);
     const annotations = failed.stderr.split('\n').filter((line) => line.startsWith('::'));
-    expect(annotations).toEqual([expect.stringMatching(new RegExp(`^::error title=rsapi%3A ${escapeRegExp(target.url)}::newly failing: .*\\(${newFailure}\\)`))]);
+    expect(annotations).toEqual([
+      expect.stringMatching(new RegExp(`^::error title=rsapi%3A ${escapeRegExp(target.url)}::newly failing: .*\\(${newFailure}\\)`)),
+    ]);
     const empty = join(dir.path, 'empty.json');
     writeFileSync(empty, '[]');
     const nothing = await runInProcess({ argv: ['reports', 'list', '--baseline', empty, '--max-drop', '5', '-q'], env });
@@ -259,13 +261,20 @@ describe('a baseline gate that compares nothing', () => {
     const empty = join(dir.path, 'empty.json');
     writeFileSync(empty, '[]');
     const other = join(dir.path, 'other.json');
-    writeFileSync(other, JSON.stringify([{ id: 1, url: 'https://elsewhere.example/', result: 'good', score: 90, results: { title: { passed: true, importance: 'high' } } }]));
+    writeFileSync(
+      other,
+      JSON.stringify([{ id: 1, url: 'https://elsewhere.example/', result: 'good', score: 90, results: { title: { passed: true, importance: 'high' } } }]),
+    );
     for (const baseline of [empty, other]) {
       for (const gate of [['--max-drop', '5'], ['--fail-on-new-failures']]) {
         if (gate[0] === '--fail-on-new-failures' && baseline === empty) continue; // a baseline without checks is exit 2 for it
         const failed = await runInProcess({ argv: ['reports', 'list', '--all', '--baseline', baseline, ...gate, '-q'], env: phprank.env });
         expect(failed.code, failed.stderr).toBe(10);
-        expect(failed.stderr).toMatch(new RegExp(`rsapi: baseline failed: no report of this run is in ${baseline} \\(\\d+ new\\): a gate over nothing proves nothing \\(--allow-empty lets it pass\\)`));
+        expect(failed.stderr).toMatch(
+          new RegExp(
+            `rsapi: baseline failed: no report of this run is in ${baseline} \\(\\d+ new\\): a gate over nothing proves nothing \\(--allow-empty lets it pass\\)`,
+          ),
+        );
         const allowed = await runInProcess({ argv: ['reports', 'list', '--all', '--baseline', baseline, ...gate, '--allow-empty', '-q'], env: phprank.env });
         expect(allowed.code, allowed.stderr).toBe(0);
       }

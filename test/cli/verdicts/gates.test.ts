@@ -13,7 +13,11 @@ describe('Gate', () => {
   it("the files' verdict holds the flags' line and the assertions file's, each failing on its own", () => {
     const assertions = parseAssertions('{ "assert": [ { "result": "good" } ] }', 'rules.json');
     const gate = new Gate({ minScore: 30, assertions });
-    for (const record of [{ url: 'https://a.example/', score: 20, result: 'bad' }, { url: 'https://b.example/', score: 50, result: 'decent' }]) gate.check(record);
+    for (const record of [
+      { url: 'https://a.example/', score: 20, result: 'bad' },
+      { url: 'https://b.example/', score: 50, result: 'decent' },
+    ])
+      gate.check(record);
     expect(gate.fileVerdict()).toBe(
       'gate failed: 1 of 2 reports score below 30 (--min-score 30); assertions failed (rules.json): 2 of 2 reports fail an error rule',
     );

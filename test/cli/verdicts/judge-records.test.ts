@@ -40,7 +40,9 @@ describe('judgeRecords', () => {
     const records = [phprankReport(2, 'example.com/b', ['title'])];
     const typo = await judged(records, { assertions });
     expect(typo.code).toBe(10);
-    expect(typo.stderr).toMatch(/^rsapi: assertions failed \(rules\.json\): no rule matched any of the 1 report: assertions over nothing prove nothing \(--allow-empty lets it pass\)\n/);
+    expect(typo.stderr).toMatch(
+      /^rsapi: assertions failed \(rules\.json\): no rule matched any of the 1 report: assertions over nothing prove nothing \(--allow-empty lets it pass\)\n/,
+    );
     expect((await judged(records, { assertions, allowEmpty: true })).code).toBe(0);
   });
 

@@ -314,7 +314,9 @@ describe('--baseline from the history', () => {
     expect(JSON.parse((await rsapi(where, 'history', 'runs', '--json')).stdout)).toHaveLength(1);
     const other = await rsapi(where, 'reports', 'list', '--project', 'a.example.com', '--baseline', 'last');
     expect(other.code).toBe(4);
-    expect(other.stderr).toMatch(/^rsapi: --baseline last: no earlier complete run of `reports list` with this selection \(\{"all":true,"project":"a\.example\.com"\}\)/);
+    expect(other.stderr).toMatch(
+      /^rsapi: --baseline last: no earlier complete run of `reports list` with this selection \(\{"all":true,"project":"a\.example\.com"\}\)/,
+    );
     expect(other.stderr).toMatch(/hint: record a run of the same selection first \(add --record; a gate reads every page, so record with --all\)/);
     expect((await rsapi(where, 'reports', 'list', '--baseline', 'run:1', '--max-drop', '5')).code).toBe(10);
     expect((await rsapi(where, 'reports', 'list', '--baseline', 'run:99')).code).toBe(4);
