@@ -3,7 +3,7 @@
 import type { ApiRecord, Page } from '../api/http/decode.js';
 import { PER_PAGE_VALUES, type PerPage } from '../api/list-params.js';
 import { argumentError } from './arguments.js';
-import { fitted } from './results.js';
+import { cutValue, fitted, jsonBytes, MAX_TEXT_BYTES } from './results.js';
 import { silenceNotes } from './tools/silences.js';
 import type { ListSilences } from '../api/list-silences.js';
 
@@ -17,6 +17,8 @@ export interface ListPosition<Filters> {
 
 export interface ListSlice {
   records: ApiRecord[];
+  /** Where each record sits (its page, and how many of that page come before it): where to go on when cut before it. */
+  at: { page: number; skip: number }[];
   /** Where the next slice starts; undefined at the end of the list. */
   next: { page: number; skip: number } | undefined;
   /** How many records the list has in all, when the service says. */
@@ -92,20 +94,24 @@ export async function readSlice(
   onRecord?: (record: ApiRecord) => void,
 ): Promise<ListSlice> {
   const records: ApiRecord[] = [];
+  const at: ListSlice['at'] = [];
   let total: number | undefined;
   let skip = position.skip;
   for await (const page of pages(position.page)) {
     total ??= page.total;
     const rest = page.records.slice(skip);
     const room = limit - records.length;
-    for (const record of rest.slice(0, room)) onRecord?.(record);
-    records.push(...rest.slice(0, room));
-    if (rest.length > room) return { records, next: { page: page.page, skip: skip + room }, total };
+    for (const [index, record] of rest.slice(0, room).entries()) {
+      onRecord?.(record);
+      records.push(record);
+      at.push({ page: page.page, skip: skip + index });
+    }
+    if (rest.length > room) return { records, at, next: { page: page.page, skip: skip + room }, total };
     skip = 0;
     if (records.length === limit)
-      return { records, next: page.nextPage === undefined || page.nextPage <= page.page ? undefined : { page: page.nextPage, skip: 0 }, total };
+      return { records, at, next: page.nextPage === undefined || page.nextPage <= page.page ? undefined : { page: page.nextPage, skip: 0 }, total };
   }
-  return { records, next: undefined, total };
+  return { records, at, next: undefined, total };
 }
 
 /**
@@ -120,8 +126,12 @@ export function sliceAnswer<Filters>(
   rows: readonly unknown[],
   notes: string[],
 ): unknown {
-  return fitted(rows, (kept, left) => {
-    const next = left > 0 ? advance(position, rows.length - left) : slice.next;
+  // A row too large to share an answer is cut (its long values shortened): one row always fits, and the list moves on.
+  const shown = rows.map((row) => (jsonBytes(row) > MAX_ROW_BYTES ? cutRow(row) : row));
+  return fitted(shown, (kept, left) => {
+    // Cut to fit: the next slice starts at the first row left out, where the service really put it (a service that
+    // ignores paging sends pages of its own size).
+    const next = left > 0 ? slice.at[shown.length - left] : slice.next;
     const cursor = next === undefined ? undefined : encodeCursor(tool, { ...position, ...next });
     return {
       rows: kept,
@@ -132,10 +142,13 @@ export function sliceAnswer<Filters>(
   });
 }
 
-/** The position `kept` records past `position`, on pages of its size. */
-function advance(position: { page: number; skip: number; perPage: number }, kept: number): { page: number; skip: number } {
-  const offset = (position.page - 1) * position.perPage + position.skip + kept;
-  return { page: Math.floor(offset / position.perPage) + 1, skip: offset % position.perPage };
+/** A row's JSON larger than this is cut (cutRow): four such rows still fit one answer. */
+const MAX_ROW_BYTES = Math.floor(MAX_TEXT_BYTES / 4);
+
+/** A row with each value longer than 1,000 characters of JSON shortened (cutValue). */
+function cutRow(row: unknown): unknown {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) return cutValue(row, 1_000);
+  return Object.fromEntries(Object.entries(row).map(([name, value]) => [name, cutValue(value, 1_000)]));
 }
 
 /**

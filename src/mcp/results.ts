@@ -56,9 +56,13 @@ export function fitted<T>(items: readonly T[], shape: (kept: readonly T[], left:
   return shape(items.slice(0, low), items.length - low);
 }
 
-/** A value cut to about `max` characters of JSON: as sent when short enough, else the start of its JSON and a mark. */
+/**
+ * A value cut to about `max` characters: as sent when short enough; a long string, its start and a mark; anything
+ * else, the start of its JSON and a mark.
+ */
 export function cutValue(value: unknown, max: number): unknown {
   if (value === undefined) return undefined;
+  if (typeof value === 'string') return value.length <= max ? value : `${value.slice(0, max)}… (cut: ${value.length} characters in all)`;
   const text = stringifyJson(value) ?? 'null';
   if (text.length <= max) return value;
   return `${text.slice(0, max)}… (cut: ${text.length} characters in all)`;

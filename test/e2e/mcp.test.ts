@@ -434,9 +434,39 @@ describe('rsapi mcp answers within its budget', () => {
       expect(one.bytes).toBeLessThan(64 * 1024);
       const failed = (one.value as { failed: { check: string; value: string }[] }).failed;
       expect(failed.map((check) => check.check)).toContain('title');
-      expect(failed.find((check) => check.check === 'title')?.value).toMatch(/^"y+… \(cut: 300002 characters in all\)$/);
+      expect(failed.find((check) => check.check === 'title')?.value).toMatch(/^y+… \(cut: 300000 characters in all\)$/);
       const echoed = await server.call('get_report', { id: 2 });
       expect((echoed.value as { url: string }).url).toBe('example.com/?key=***');
+    } finally {
+      await server.close();
+      await raw.close();
+    }
+  });
+
+  it('list_reports walks every report once, across a service that ignores paging, to the end, when rows are cut to fit and every page is the whole list; a huge row is cut, not stuck', async () => {
+    const raw = await startRawServer((_request, response) => {
+      response.setHeader('content-type', 'application/json');
+      // Every "page" is all 300 reports as a bare array (the service ignores page and per_page); report 150's URL is
+      // 70,000 characters.
+      const data = Array.from({ length: 300 }, (_, i) => ({ ...report(300 - i), ...(300 - i === 150 ? { url: `example.com/${'u'.repeat(70_000)}` } : {}) }));
+      response.end(JSON.stringify(data));
+    });
+    const server = await startServer(raw.url);
+    try {
+      const seen: number[] = [];
+      let cursor: string | undefined;
+      for (let call = 0; call < 50; call++) {
+        const answer = await server.call('list_reports', cursor === undefined ? { limit: 200 } : { cursor, limit: 200 });
+        expect(answer.bytes).toBeLessThan(64 * 1024);
+        expect(answer.isError, answer.text.slice(0, 300)).toBe(false);
+        const value = answer.value as { rows: Row[]; next_cursor?: string };
+        expect(value.rows.length).toBeGreaterThan(0);
+        seen.push(...value.rows.map((row) => row.id as number));
+        cursor = value.next_cursor;
+        if (cursor === undefined) break;
+      }
+      expect(cursor).toBeUndefined();
+      expect(seen).toEqual(Array.from({ length: 300 }, (_, i) => 300 - i));
     } finally {
       await server.close();
       await raw.close();
