@@ -22,10 +22,18 @@ export function valueResult(value: unknown, secrets: Secrets, options: { isError
   return { content: [{ type: 'text', text }], ...(options.isError ? { isError: true } : {}) };
 }
 
-/** A failure as a tool error: `rsapi: ` and the message, then its field lines and hint, as the CLI prints them on stderr. */
+/**
+ * A failure as a tool error: `rsapi: ` and the message, then its field lines and hint, as the CLI prints them on
+ * stderr. A line that echoes a huge argument (a 100 KB project name in a refused request's path) is cut: an error
+ * answer keeps to the budget as any answer does.
+ */
 export function errorResult(error: unknown, secrets: Secrets): ToolResult {
-  return { content: [{ type: 'text', text: secrets.redact(errorLines(error).join('\n')) }], isError: true };
+  const lines = errorLines(error).map((line) => cutValue(secrets.redact(line), MAX_ERROR_LINE) as string);
+  return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
 }
+
+/** An error line longer than this is cut (cutValue): the few lines of an error stay far below the budget. */
+const MAX_ERROR_LINE = 2_000;
 
 /** The lines the CLI prints for an error: `rsapi: ` and its message, then its field lines and hint (exit-codes.ts). */
 export function errorLines(error: unknown): string[] {

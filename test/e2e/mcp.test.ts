@@ -443,6 +443,21 @@ describe('rsapi mcp answers within its budget', () => {
     }
   });
 
+  it('an error that echoes a huge argument (a 240 KB path refused with 431) is cut to the budget too', async () => {
+    const raw = await startRawServer((_request, response) => response.end('[]'));
+    const server = await startServer(raw.url);
+    try {
+      const refused = await server.call('list_reports', { project: 'é'.repeat(40_000) });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(/^rsapi: /);
+      expect(refused.text).toMatch(/… \(cut: \d+ characters in all\)/);
+      expect(refused.bytes).toBeLessThan(16 * 1024);
+    } finally {
+      await server.close();
+      await raw.close();
+    }
+  });
+
   it('list_reports walks every report once, across a service that ignores paging, to the end, when rows are cut to fit and every page is the whole list; a huge row is cut, not stuck', async () => {
     const raw = await startRawServer((_request, response) => {
       response.setHeader('content-type', 'application/json');
