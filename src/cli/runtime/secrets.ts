@@ -47,6 +47,8 @@ function percentEncoded(text: string): string {
 /** The secrets of one invocation: each run has its own (in-process tests run many invocations in one process). */
 export class Secrets {
   private known = new Set<string>();
+  /** Every known form, longest first, matched in any case: a service or resolver that lower-cases a host echoes it so. */
+  private pattern: RegExp | undefined;
 
   /**
    * Registers a value that must never be printed, in every form an output of ours encodes it (ENCODINGS): stderr
@@ -58,7 +60,9 @@ export class Secrets {
     const before = this.known.size;
     for (const text of [value, percentEncoded(value)]) for (const encode of ENCODINGS) this.known.add(encode(text));
     // Longest first: a form that holds a shorter one (`a&amp;b` holds `a&`) is redacted whole, not in part.
-    if (this.known.size !== before) this.known = new Set([...this.known].sort((a, b) => b.length - a.length));
+    if (this.known.size === before) return;
+    this.known = new Set([...this.known].sort((a, b) => b.length - a.length));
+    this.pattern = new RegExp([...this.known].map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
   }
 
   /**
@@ -82,10 +86,14 @@ export class Secrets {
     return this.known.has(value);
   }
 
+  /** `text` with every secret, in any case, as `***`. */
   redact(text: string): string {
-    let result = text;
-    for (const secret of this.known) result = result.split(secret).join('***');
-    return result;
+    return this.pattern === undefined ? text : text.replace(this.pattern, '***');
+  }
+
+  /** Whether `text` holds a secret (in any case). */
+  heldIn(text: string): boolean {
+    return this.redact(text) !== text;
   }
 
   /**

@@ -122,6 +122,7 @@ async function createRun(ctx: CommandContext, opts: ReportsCreateOptions, journa
   if (input.entries.length === 0 && emptyListIsNoOp(ctx, opts)) return createNothing(ctx, opts, ci);
   rejectInvalid(input, opts.skipInvalid === true, (line) => ctx.note(line));
   if (input.urls.length === 0) throw noUrlError();
+  refuseUrlsHoldingTheKey(ctx, input.urls);
   for (const duplicate of new Set(input.duplicates)) ctx.note(`rsapi: ${duplicate} given more than once; creating it once`);
   const chosen = selectUrls(input.urls, opts);
   if (chosen.note !== undefined) ctx.note(chosen.note);
@@ -232,3 +233,17 @@ async function sitemapEntries(
 }
 
 const DEFAULT_SITEMAP_TIMEOUT_S = 30;
+
+/**
+ * A URL holding the API key would be stored by the service (where others may read it) and written to the journal
+ * masked, where a resume cannot match it: each run made another report of it. Refused before anything is sent.
+ */
+function refuseUrlsHoldingTheKey(ctx: CommandContext, urls: readonly string[]): void {
+  ctx.settings();
+  const holding = urls.find((url) => ctx.secrets.heldIn(url));
+  if (holding !== undefined) {
+    throw new UsageError(`${ctx.secrets.redact(holding)} holds the API key; it is not sent, so that the service does not store it`, {
+      hint: 'take the key out of the URL',
+    });
+  }
+}

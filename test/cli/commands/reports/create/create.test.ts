@@ -129,3 +129,17 @@ describe('reports create: privacy the service answers null', () => {
     expect((JSON.parse(json.stdout) as { privacy: unknown }).privacy).toBeNull();
   });
 });
+
+describe('reports create: a URL holding the API key', () => {
+  it('is refused before anything is sent (in any case: a host is lower-cased), the key never shown', async () => {
+    const { env, server } = await mock();
+    const key = env.RSAPI_API_KEY as string;
+    for (const url of [`https://leak.example.com/?k=${key}`, `https://${key.toUpperCase()}.example.com/`]) {
+      const run = await runInProcess({ argv: ['reports', 'create', url, 'https://fine.example.com/'], env });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/holds the API key; it is not sent, so that the service does not store it/);
+      expect(run.stderr.toLowerCase()).not.toContain(key.toLowerCase());
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+});
