@@ -42,9 +42,23 @@ export function validateMcp(ctx: CommandContext): void {
   }
 }
 
+/**
+ * A request's timeout for the server unless one is set (--timeout, RSAPI_TIMEOUT, the profile): with the two retries,
+ * a stalled service is a tool error within about 50 s, before an MCP client gives up on the call (the SDK: 60 s). The
+ * CLI's 30 s took 90 s, and the client had gone.
+ */
+export const MCP_TIMEOUT_SECONDS = 15;
+
 /** Serves MCP on stdin and stdout until the client closes stdin (or Ctrl-C); the SDK loads only here. */
 export async function mcpRun(ctx: CommandContext, opts: McpOptions) {
   validateMcp(ctx);
+  useMcpTimeout(ctx);
   const { serveMcp } = await import('../../mcp/server.js');
   return serveMcp(ctx, { allowWrite: opts.allowWrite === true });
+}
+
+/** Sets MCP_TIMEOUT_SECONDS as the run's timeout when none is given. */
+export function useMcpTimeout(ctx: CommandContext): void {
+  const given = ctx.globals.timeout ?? ctx.io.env.RSAPI_TIMEOUT ?? ctx.settings().stored.timeout;
+  if (given === undefined) ctx.globals.timeout = MCP_TIMEOUT_SECONDS;
 }

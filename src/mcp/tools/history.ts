@@ -33,9 +33,10 @@ export const historyTrend = defineTool({
     await historyTrendRun(call.ctx, { url: args.url, project: args.project, since: args.since as number | undefined, check: args.check });
     const points = printedDocument(call);
     const list = Array.isArray(points) ? points : [];
+    // Cut to fit from the oldest end: the newest points are the ones kept (oldest first, as the CLI gives them).
     return {
-      value: fitted(list, (kept, left) => ({
-        points: kept,
+      value: fitted([...list].reverse(), (kept, left) => ({
+        points: [...kept].reverse(),
         ...(left > 0 ? { more: `${left} earlier points left out; narrow with since (e.g. "30d")` } : {}),
       })),
     };
