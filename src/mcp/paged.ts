@@ -50,7 +50,9 @@ export function decodeCursor<Filters>(tool: string, cursor: string): ListPositio
     position.t !== tool ||
     typeof position.filters !== 'object' ||
     !Number.isSafeInteger(position.page) ||
+    (position.page as number) < 1 ||
     !Number.isSafeInteger(position.skip) ||
+    (position.skip as number) < 0 ||
     !PER_PAGE_VALUES.includes(position.perPage as PerPage)
   ) {
     throw argumentError('cursor', `not a cursor of ${tool}`, `give the next_cursor of the last ${tool} answer as it is`);
@@ -79,6 +81,13 @@ export function checkSameFilters<Filters extends object>(position: ListPosition<
 export function startingPosition<Filters extends object>(tool: string, cursor: string | undefined, given: Filters, limit: number): ListPosition<Filters> {
   if (cursor === undefined) return { filters: given, page: 1, skip: 0, perPage: pageSizeFor(limit) };
   const position = decodeCursor<Filters>(tool, cursor);
+  // Only the tool's own filters, as text: a cursor edited by hand is refused, not sent on.
+  const known = Object.keys(given);
+  for (const [name, value] of Object.entries(position.filters as Record<string, unknown>)) {
+    if (!known.includes(name) || (value !== undefined && value !== null && typeof value !== 'string')) {
+      throw argumentError('cursor', `not a cursor of ${tool}`, `give the next_cursor of the last ${tool} answer as it is`);
+    }
+  }
   checkSameFilters(position, given);
   return position;
 }
