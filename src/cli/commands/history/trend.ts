@@ -91,12 +91,10 @@ function trendDocument(subject: string, points: readonly TrendPoint[], check: st
       const room = width === undefined ? marks.length : Math.max(2, width - label.length - end.length);
       return `${label}${marks.length > room ? `…${marks.slice(marks.length - room + 1).join('')}` : marks.join('')}${end}`;
     };
-    const knownFailed = failed.filter((v): v is number => v !== undefined);
-    const failedRange = { min: Math.min(...knownFailed), max: Math.max(...knownFailed) };
     const lines = [
       `${subject}: ${points.length} ${points.length === 1 ? 'run' : 'runs'}`,
       fitted('score   ', [...sparkline(scores, { min: 0, max: 100 })], ends(scores)),
-      fitted('failed  ', [...sparkline(failed, failedRange)], ends(failed)),
+      fitted('failed  ', [...sparkline(failed)], ends(failed)),
     ];
     if (check)
       lines.push(
