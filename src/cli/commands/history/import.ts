@@ -1,5 +1,6 @@
 // `rsapi history import FILE`: the runs of a `history export` (ndjson) added to this history; a run already there
 // (same start, service, command and selection) is not added twice.
+import type { Readable } from 'node:stream';
 import { exportedRunProblem } from '../../../history/exported.js';
 import type { ExportedRun, HistoryStore } from '../../../history/types.js';
 import { plural } from '../../../plural.js';
@@ -41,7 +42,8 @@ export async function historyImportRun(ctx: CommandContext, opts: HistoryImportO
   validateHistoryImport(ctx);
   // Loaded here: every history verb's start reads this file (trend's start is budgeted).
   const [{ createInterface }, { openHistory }] = await Promise.all([import('node:readline'), import('../../../history/open.js')]);
-  const lines = createInterface({ input: await openExport(ctx, opts.file), crlfDelay: Infinity });
+  const input = await openExport(ctx, opts.file);
+  const lines = createInterface({ input, crlfDelay: Infinity });
   let store: HistoryStore | undefined;
   let added = 0;
   let already = 0;
@@ -59,6 +61,8 @@ export async function historyImportRun(ctx: CommandContext, opts: HistoryImportO
     }
   } finally {
     lines.close();
+    // A file left part-way (a line refused) is closed here, not by the garbage collector (an error on Node 26).
+    if (input !== ctx.io.stdin) (input as Readable).destroy();
     await store?.close();
   }
   await writeDocument(

@@ -1,7 +1,7 @@
 // The `history` verbs (src/cli/commands/history/) on SQLite and PostgreSQL alike: two weeks of a site recorded from a
 // loopback phpRank, then runs, show, trend, diff (and its gates), prune, export and import; the two stores' outputs
 // compared; the errors for too few runs and unknown ones; concurrent writers into one store.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../helpers/cli.js';
@@ -62,6 +62,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.server.close();
 });
+
+/** How many of this process's file descriptors are open on `path` (Linux's /proc/self/fd). */
+function openDescriptorsOf(path: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path;
+    } catch {
+      return false;
+    }
+  }).length;
+}
 
 const env = () => ({ RSAPI_BASE_URL: `${site.server.url}/api/v1`, RSAPI_API_KEY: 'test-key-1234567890' });
 const rsapi = (history: string, ...argv: string[]) => runInProcess({ argv: [...argv, '--history', history], env: env() });
@@ -216,6 +227,8 @@ describe('history errors', () => {
       new RegExp(`^rsapi: ${cut}: line 2 is not JSON\n.*the 1 run before it is in the history; importing the file again adds only what is not`),
     );
     expect(JSON.parse((await rsapi(other, 'history', 'runs', '--json')).stdout)).toHaveLength(1);
+    // The file left part-way is closed by the import, not by the garbage collector (Node 26 makes that an error).
+    await expect.poll(() => openDescriptorsOf(cut), { timeout: 2_000 }).toBe(0);
     const file = join(scratch(), 'whole.ndjson');
     writeFileSync(file, whole);
     expect(JSON.parse((await rsapi(other, 'history', 'import', file, '--json')).stdout)).toEqual({ imported: 1, already_there: 1 });
@@ -274,9 +287,11 @@ describe('history errors', () => {
   it('a file that is no export, or none at all, is exit 2 and makes no history; - reads stdin', async () => {
     const other = join(scratch(), 'other.db');
     const notExport = join(scratch(), 'list.json');
-    writeFileSync(notExport, '[{"id": 1}]\n');
+    // Long enough that the refusal of line 1 leaves the file part-way: it is closed by the import all the same.
+    writeFileSync(notExport, `[{"id": 1}]\n${'[{"id": 2}]\n'.repeat(20_000)}`);
     const refused = await rsapi(other, 'history', 'import', notExport);
     expect(refused.code).toBe(2);
+    await expect.poll(() => openDescriptorsOf(notExport), { timeout: 2_000 }).toBe(0);
     expect(refused.stderr).toMatch(
       /line 1 is not a run of `rsapi history export`: a line is \{ "run": \{\.\.\.\}, "snapshots": \[\.\.\.\] \}\n.*give a file written by `rsapi history export`/,
     );
