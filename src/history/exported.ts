@@ -14,9 +14,9 @@ export function exportedRunProblem(value: unknown): string | undefined {
   const problem =
     time(run.started, 'run.started') ??
     optional(run.finished, 'run.finished', time) ??
-    text(run.command, 'run.command') ??
+    filled(run.command, 'run.command') ??
     selection(run.selection) ??
-    text(run.origin, 'run.origin') ??
+    filled(run.origin, 'run.origin') ??
     optional(run.exitCode, 'run.exitCode', (item, name) => (Number.isInteger(item) ? undefined : `${name} is not a whole number`)) ??
     optional(run.shard, 'run.shard', text) ??
     optional(run.ci, 'run.ci', (item, name) => (isFields(item) ? undefined : `${name} is not an object`)) ??
@@ -32,8 +32,8 @@ export function exportedRunProblem(value: unknown): string | undefined {
 function snapshotProblem(snapshot: unknown, at: string): string | undefined {
   if (!isFields(snapshot)) return `${at} is not an object`;
   return (
-    text(snapshot.origin, `${at}.origin`) ??
-    text(snapshot.identity, `${at}.identity`) ??
+    filled(snapshot.origin, `${at}.origin`) ??
+    filled(snapshot.identity, `${at}.identity`) ??
     text(snapshot.reportId, `${at}.reportId`) ??
     optional(snapshot.project, `${at}.project`, text) ??
     optional(snapshot.score, `${at}.score`, (item, name) => (typeof item === 'number' && Number.isFinite(item) ? undefined : `${name} is not a number`)) ??
@@ -54,10 +54,15 @@ function checks(value: unknown, name: string): string | undefined {
   return bad >= 0 ? `${name}[${bad}] is not { "id", "passed", "hash" }` : undefined;
 }
 
-/** A non-empty string without NUL (PostgreSQL refuses one in text). */
+/** A string without NUL (PostgreSQL refuses one in text); empty where a record lacked it (a report's id, generated_at). */
 function text(value: unknown, name: string): string | undefined {
-  if (typeof value !== 'string' || value === '') return `${name} is missing or not a string`;
+  if (typeof value !== 'string') return `${name} is missing or not a string`;
   return value.includes('\u0000') ? `${name} holds a NUL character` : undefined;
+}
+
+/** A string as `text`, and not empty: what names a run or a page (its command, service, URL). */
+function filled(value: unknown, name: string): string | undefined {
+  return value === '' ? `${name} is empty` : text(value, name);
 }
 
 function time(value: unknown, name: string): string | undefined {
