@@ -65,7 +65,8 @@ export function globRegExp(glob: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-function escapeRegExp(text: string): string {
+/** `text` matched literally inside a regular expression. */
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, (c) => `\\${c}`);
 }
 

@@ -1,5 +1,6 @@
 // The secrets one invocation knows (the API key, report passwords), and the one way they are scrubbed from any text.
 import { urlPasswords } from '../../history/location.js';
+import { escapeRegExp } from '../../url-glob.js';
 import type { Sink } from '../../output/index.js';
 import { terminalJson, terminalLines, terminalText } from '../../output/terminal-text.js';
 import { tsvField } from '../../output/tsv.js';
@@ -46,7 +47,7 @@ function percentEncoded(text: string): string {
 
 /** The secrets of one invocation: each run has its own (in-process tests run many invocations in one process). */
 export class Secrets {
-  private known = new Set<string>();
+  private readonly known = new Set<string>();
   /** Every known form, longest first, matched in any case: a service or resolver that lower-cases a host echoes it so. */
   private pattern: RegExp | undefined;
 
@@ -59,10 +60,10 @@ export class Secrets {
     if (!value || value.length < 4) return;
     const before = this.known.size;
     for (const text of [value, percentEncoded(value)]) for (const encode of ENCODINGS) this.known.add(encode(text));
-    // Longest first: a form that holds a shorter one (`a&amp;b` holds `a&`) is redacted whole, not in part.
     if (this.known.size === before) return;
-    this.known = new Set([...this.known].sort((a, b) => b.length - a.length));
-    this.pattern = new RegExp([...this.known].map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
+    // Longest first: a form that holds a shorter one (`a&amp;b` holds `a&`) is redacted whole, not in part.
+    const longestFirst = [...this.known].sort((a, b) => b.length - a.length);
+    this.pattern = new RegExp(longestFirst.map(escapeRegExp).join('|'), 'gi');
   }
 
   /**

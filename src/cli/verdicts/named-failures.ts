@@ -39,7 +39,7 @@ export function annotationLines(failures: readonly UrlVerdict[], warnings: reado
   const lines: string[] = [];
   const add = (verdict: UrlVerdict, severity: 'error' | 'warn') => {
     const text = findingsText(verdict, severity);
-    if (text !== '') lines.push(`::${severity === 'error' ? 'error' : 'warning'} title=${escapeProperty(`rsapi: ${verdict.url}`)}::${escapeData(text)}`);
+    if (text !== '') lines.push(annotation(severity === 'error' ? 'error' : 'warning', `rsapi: ${verdict.url}`, text));
   };
   for (const v of failures) add(v, 'error');
   for (const v of failures) add(v, 'warn');
@@ -49,12 +49,17 @@ export function annotationLines(failures: readonly UrlVerdict[], warnings: reado
 
 /** One annotation for the whole run (`::error title=rsapi::…`): a verdict no URL's annotation shows (a gate over nothing). */
 export function runAnnotation(verdict: string): string {
-  return `::error title=rsapi::${escapeData(verdict.replace(/^rsapi: /, ''))}`;
+  return annotation('error', 'rsapi', verdict.replace(/^rsapi: /, ''));
 }
 
 /** `::error title=rsapi%3A example.com/a::text`, one per URL and text, at most MAX_ANNOTATIONS. */
 export function urlAnnotations(items: readonly { url: string; text: string }[]): string[] {
-  return items.slice(0, MAX_ANNOTATIONS).map(({ url, text }) => `::error title=${escapeProperty(`rsapi: ${url}`)}::${escapeData(text)}`);
+  return items.slice(0, MAX_ANNOTATIONS).map(({ url, text }) => annotation('error', `rsapi: ${url}`, text));
+}
+
+/** One workflow command: `::error title=…::message`, both escaped as GitHub reads them. */
+function annotation(kind: 'error' | 'warning', title: string, message: string): string {
+  return `::${kind} title=${escapeProperty(title)}::${escapeData(message)}`;
 }
 
 /** A workflow command's message, as @actions/core escapes it: `%`, CR and LF. */
