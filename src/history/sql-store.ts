@@ -100,6 +100,7 @@ export class SqlHistoryStore implements HistoryStore {
       params.push(query.before.started, query.before.started, query.before.id);
     }
     if (query.completeOnly) where.push('r.complete = 1');
+    if (query.readReports) where.push('EXISTS (SELECT 1 FROM history_run_snapshots rs WHERE rs.run_id = r.id)');
     const limit = query.limit === undefined ? '' : ` LIMIT ${Math.trunc(query.limit)}`;
     const sql = `${SQL.runs}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY r.started DESC, r.id DESC${limit}`;
     return (await this.db.run(sql, params)).rows.map(runOf);

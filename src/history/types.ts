@@ -77,6 +77,8 @@ export interface RunQuery {
   /** Only runs started before this run (at the same moment: with a lower id). */
   before?: Pick<RunInfo, 'started' | 'id'>;
   completeOnly?: boolean;
+  /** Only runs that referenced at least one report. */
+  readReports?: boolean;
   /** Newest first (by start, then id: an imported run takes its place in time), at most this many. */
   limit?: number;
 }

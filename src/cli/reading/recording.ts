@@ -20,12 +20,46 @@ export function addHistoryOptions<Args extends unknown[], Opts extends OptionVal
 ) {
   return command
     .option('--record', 'keep a snapshot of every report read in the history (also RSAPI_RECORD=1, `config set record true`)')
-    .option('--history <path|url>', 'the history: a SQLite file or a postgres:// URL (env RSAPI_HISTORY; default ~/.local/share/rsapi/history.db)');
+    .option('--history <path|url>', 'the history: a SQLite file or a postgres:// URL (env RSAPI_HISTORY; default ~/.local/share/rsapi/history.db)')
+    .option('--job <name>', 'the job a recorded run belongs to, whose last run --baseline last compares with (env RSAPI_JOB; default: the input or filters)');
 }
 
 export interface HistoryFlags {
   record?: true;
   history?: string;
+  job?: string;
+}
+
+/** What a recorded run is: its command, its job (the selection key's parts), and a create's share. */
+export interface RunSpec {
+  command: string;
+  selection: Record<string, unknown>;
+  shard?: string;
+}
+
+/** --job or RSAPI_JOB, checked: a name people type and read (no control character, at most 200 characters). */
+export function jobName(ctx: CommandContext, flags: HistoryFlags): string | undefined {
+  const given = flags.job ?? (ctx.io.env.RSAPI_JOB?.trim() ? ctx.io.env.RSAPI_JOB.trim() : undefined);
+  if (given === undefined) return undefined;
+  const source = flags.job !== undefined ? '--job' : 'RSAPI_JOB';
+  if (given.trim() === '' || given.length > 200 || /[\u0000-\u001f\u007f]/.test(given)) {
+    throw new UsageError(`${source} ${JSON.stringify(given)}: a job's name is 1 to 200 printable characters`);
+  }
+  return given.trim();
+}
+
+/**
+ * The run as recorded: a named job (--job, RSAPI_JOB) replaces the command's own selection, so a job keeps its history
+ * whatever its input becomes; a create's share stays part of it (each share has its own baseline).
+ */
+export function jobOf(ctx: CommandContext, flags: HistoryFlags, run: RunSpec): RunSpec {
+  const name = jobName(ctx, flags);
+  return name === undefined ? run : { ...run, selection: { job: name, shard: run.shard } };
+}
+
+/** Whether a stored selection is a named job's: its runs are one job whichever command recorded them (audit, create). */
+export function isNamedJob(selection: string): boolean {
+  return selection.startsWith('{"job":');
 }
 
 /** Where the history lives, as given (flag, environment, profile) or by default. Throws a HistoryError for a malformed URL. */
@@ -52,17 +86,14 @@ export function recordingAsked(ctx: CommandContext, flags: HistoryFlags): boolea
  * (ctx.history), and its end is written when the command ends (handler.ts). A history that cannot be used is said on
  * one line and costs the run nothing but its exit code (11).
  */
-export async function startRecording(
-  ctx: CommandContext,
-  flags: HistoryFlags,
-  run: { command: string; selection: Record<string, unknown>; shard?: string },
-  ci?: CiReporter,
-): Promise<void> {
+export async function startRecording(ctx: CommandContext, flags: HistoryFlags, asked: RunSpec, ci?: CiReporter): Promise<void> {
+  const run = jobOf(ctx, flags, asked);
   // The baseline is the last run before this one: read before this one is recorded. A history that cannot be used
   // costs the run its baseline, not its output: said on one line, and the run ends 11 (unless it fails otherwise).
   if (ci?.historyBaseline) {
     try {
-      ci.useBaseline(await historyBaseline(ctx, flags, ci.historyBaseline, run));
+      const baseline = await historyBaseline(ctx, flags, ci.historyBaseline, run);
+      if (baseline) ci.useBaseline(baseline);
     } catch (error) {
       if (!(error instanceof HistoryError)) throw error;
       ctx.note(`rsapi: history: ${error.message}; --baseline ${baselineName(ci.historyBaseline)} is not compared${error.hint ? ` (${error.hint})` : ''}`);
@@ -102,20 +133,51 @@ export function selectionKey(selection: Record<string, unknown>): string {
   return JSON.stringify(Object.fromEntries(entries));
 }
 
-/** A create's selection: its whole input (before any --shard), as one hash of the URLs' identities, and the share. */
-export function inputSelection(urls: readonly string[], shard: { index: number; count: number } | undefined): Record<string, unknown> {
+/** What a create's job is made of when --job does not name it. */
+export interface CreateSource {
+  /** The URL arguments, as given. */
+  urls: readonly string[];
+  fromFile?: string;
+  fromSitemap?: string;
+  include?: string[];
+  exclude?: string[];
+  maxUrls?: number;
+  shard?: { index: number; count: number };
+}
+
+/**
+ * A create's job when --job does not name it: its source, so that a page added to or removed from the source keeps
+ * the job's history. A sitemap or a URL file by the name given (not its content), with the selection flags and the
+ * share. URLs given only as arguments or on stdin are their set (`chosen`, after the selection flags): the key runs
+ * recorded before jobs had names carry, so they keep serving as baselines.
+ */
+export function createJob(source: CreateSource, chosen: readonly string[]): Record<string, unknown> {
+  const shard = source.shard && `${source.shard.index}/${source.shard.count}`;
+  const file = source.fromFile === '-' ? undefined : source.fromFile;
+  if (source.fromSitemap === undefined && file === undefined) return { ...urlSet(chosen), shard };
+  const { include, exclude, maxUrls } = source;
+  return { sitemap: source.fromSitemap, file, arguments: source.urls.length > 0 ? urlSet(source.urls).input : undefined, include, exclude, maxUrls, shard };
+}
+
+/** A set of URLs as one short hash of their identities, and its size. */
+function urlSet(urls: readonly string[]): { input: string; urls: number } {
   const identities = [...new Set(urls.map(reportIdentity))].sort();
   return {
     // node:crypto on first use: every list and show loads this module, and importing it costs their start-up (~6 ms).
     input: process.getBuiltinModule('node:crypto').createHash('sha256').update(identities.join('\n')).digest('hex').slice(0, 16),
     urls: identities.length,
-    shard: shard && `${shard.index}/${shard.count}`,
   };
 }
 
-/** The complete runs of this command with this selection on this service: what a run is compared with. */
-function sameRuns(ctx: CommandContext, run: { command: string; selection: Record<string, unknown> }): RunQuery {
-  return { command: run.command, selection: selectionKey(run.selection), origin: serviceOrigin(ctx), completeOnly: true };
+/**
+ * The runs a run is compared with: the complete runs of its job on this service that read at least one report (a run
+ * that read none, such as a journal's replay, is never a baseline). A named job's runs are one job whichever command
+ * recorded them (`rsapi audit`, `reports create --job`); another selection is its command's own.
+ */
+function sameRuns(ctx: CommandContext, run: RunSpec): RunQuery {
+  const selection = selectionKey(run.selection);
+  const command = isNamedJob(selection) ? undefined : run.command;
+  return { command, selection, origin: serviceOrigin(ctx), completeOnly: true, readReports: true };
 }
 
 function serviceOrigin(ctx: CommandContext): string {
@@ -138,11 +200,7 @@ export async function openExistingHistory(ctx: CommandContext, flags: HistoryFla
  * The earlier runs of this command and selection that --html shows, read when the page is written (this run, not yet
  * complete, is not among them). No history (a SQLite file not there): none, and no file made.
  */
-async function pageHistory(
-  ctx: CommandContext,
-  flags: HistoryFlags,
-  run: { command: string; selection: Record<string, unknown> },
-): Promise<PageHistory | undefined> {
+async function pageHistory(ctx: CommandContext, flags: HistoryFlags, run: RunSpec): Promise<PageHistory | undefined> {
   const location = resolveHistoryLocation(ctx, flags);
   if (location.kind === 'sqlite' && !existsSync(location.path)) return undefined;
   const [{ openHistory }, { readPageHistory }] = await Promise.all([import('../../history/open.js'), import('../report-files/page-history.js')]);
@@ -155,16 +213,15 @@ async function pageHistory(
 }
 
 /**
- * --baseline last|run:ID|since:D: the reports of a recorded run, as a baseline. `last` is the newest complete run of
- * the same command and selection on the same service; `since:D` the oldest such run within D. None: exit 4.
+ * --baseline last|run:ID|since:D: the reports of a recorded run, as a baseline. `last` is the newest such run of the
+ * job (sameRuns), in the order the store recorded them; `since:D` the oldest within D. None: exit 4, except for `last`
+ * on a run that records: the job's first run starts its history (undefined: nothing to compare, no baseline gate).
  */
-async function historyBaseline(
-  ctx: CommandContext,
-  flags: HistoryFlags,
-  spec: HistoryBaselineSpec,
-  run: { command: string; selection: Record<string, unknown> },
-): Promise<Baseline> {
+async function historyBaseline(ctx: CommandContext, flags: HistoryFlags, spec: HistoryBaselineSpec, run: RunSpec): Promise<Baseline | undefined> {
   const { runBaseline } = await import('../report-files/page-history.js');
+  const firstRun = spec.kind === 'last' && recordingAsked(ctx, flags);
+  const location = resolveHistoryLocation(ctx, flags);
+  if (firstRun && location.kind === 'sqlite' && !existsSync(location.path)) return startsHistory(ctx);
   const store = await openExistingHistory(ctx, flags);
   try {
     const same = sameRuns(ctx, run);
@@ -172,19 +229,32 @@ async function historyBaseline(
     if (spec.kind === 'run') found = await store.run(spec.id);
     else if (spec.kind === 'last') found = (await store.runs({ ...same, limit: 1 }))[0];
     else found = (await store.runs({ ...same, since: sinceOf(spec.ms) })).at(-1);
+    if (!found && firstRun) return startsHistory(ctx);
     if (!found) {
-      const what =
-        spec.kind === 'run'
-          ? `no run ${spec.id} in the history`
-          : `no earlier complete run of \`${run.command}\` with this selection (${same.selection}) on ${same.origin}`;
+      const what = spec.kind === 'run' ? `no run ${spec.id} in the history` : `no earlier run of this job (${describeJob(run)}) on ${same.origin}`;
       throw new HistoryNotFoundError(`--baseline ${baselineName(spec)}: ${what}`, {
-        hint: 'record a run of the same selection first (add --record; a gate reads every page, so record with --all), or give a baseline file',
+        hint:
+          spec.kind === 'run'
+            ? '`rsapi history runs` lists the runs'
+            : "run the same command with --record: its first run starts the job's history, and the next one compares with it",
       });
     }
     return runBaseline(found.id, await store.snapshotsOf(found.id));
   } finally {
     await store.close();
   }
+}
+
+/** The first run of a job that records: said, and compared with nothing. */
+function startsHistory(ctx: CommandContext): undefined {
+  ctx.note('rsapi: --baseline last: no earlier run of this job: this run starts its history');
+  return undefined;
+}
+
+/** `--job weekly`, or the selection key as stored (`{"sitemap":"https://example.com/"}`). */
+function describeJob(run: RunSpec): string {
+  const name = run.selection.job;
+  return typeof name === 'string' ? `--job ${name}` : `\`${run.command}\` ${selectionKey(run.selection)}`;
 }
 
 /** `last`, `run:12`, `since:7d`: the --baseline value as given. */

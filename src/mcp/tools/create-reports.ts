@@ -69,7 +69,7 @@ export const createReports = defineTool({
     const journal = journalPathOf(call.ctx.io.env, urls);
     mkdirSync(join(journal, '..'), { recursive: true, mode: 0o700 });
     const before = readJournalHistory(journal);
-    const code = await reportsCreateRun(call.ctx, { urls, journal, concurrency: 4, privacy: args.privacy });
+    const code = await reportsCreateRun(call.ctx, { urls, journal, keepJournal: true, concurrency: 4, privacy: args.privacy });
     const printed = call.stdout().trim();
     const parsed: unknown = printed === '' ? [] : parseJson(printed);
     const records = (Array.isArray(parsed) ? parsed : [parsed]) as ApiRecord[];

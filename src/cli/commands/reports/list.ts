@@ -79,7 +79,9 @@ export async function reportsListRun(ctx: CommandContext, opts: ReportsListOptio
   if (gated && opts.page === undefined && opts.limit === undefined) paging.all = true;
   const ci = await CiReporter.prepare('reports list', opts);
   const silences = reportListSilences(params);
-  await startRecording(ctx, opts, { command: 'reports list', selection: { ...filterParams(opts), page: opts.page, limit: opts.limit, all: paging.all } }, ci);
+  // The job: the filters; a part of them (a page, a size, an order) is another set of reports.
+  const part = paging.all ? { limit: opts.limit } : { page: opts.page, limit: opts.limit, perPage: opts.perPage, sortBy: opts.sortBy, sort: opts.sort };
+  await startRecording(ctx, opts, { command: 'reports list', selection: { ...filterParams(opts), ...part, all: paging.all } }, ci);
   const gate = { ...opts, assertions, selection: { project: opts.project, search: opts.search } };
   const filter = opts.failingCheck || opts.passingCheck ? { failing: opts.failingCheck ?? [], passing: opts.passingCheck ?? [] } : undefined;
   if (!filter && !opts.perCheck) return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate, ci, paging, silences });

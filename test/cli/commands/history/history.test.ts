@@ -329,10 +329,8 @@ describe('--baseline from the history', () => {
     expect(JSON.parse((await rsapi(where, 'history', 'runs', '--json')).stdout)).toHaveLength(1);
     const other = await rsapi(where, 'reports', 'list', '--project', 'a.example.com', '--baseline', 'last');
     expect(other.code).toBe(4);
-    expect(other.stderr).toMatch(
-      /^rsapi: --baseline last: no earlier complete run of `reports list` with this selection \(\{"all":true,"project":"a\.example\.com"\}\)/,
-    );
-    expect(other.stderr).toMatch(/hint: record a run of the same selection first \(add --record; a gate reads every page, so record with --all\)/);
+    expect(other.stderr).toMatch(/^rsapi: --baseline last: no earlier run of this job \(`reports list` \{"all":true,"project":"a\.example\.com"\}\) on http/);
+    expect(other.stderr).toMatch(/hint: run the same command with --record: its first run starts the job's history/);
     expect((await rsapi(where, 'reports', 'list', '--baseline', 'run:1', '--max-drop', '5')).code).toBe(10);
     expect((await rsapi(where, 'reports', 'list', '--baseline', 'run:99')).code).toBe(4);
     expect((await rsapi(where, 'reports', 'list', '--baseline', 'since:soon')).code).toBe(2);
@@ -364,7 +362,7 @@ describe('--baseline from the history', () => {
     }
     expect(site.server.requests.length).toBe(requests + 1);
     const none = await rsapi(where, 'reports', 'list', '--project', 'x.example.com', '--baseline', 'since:3d');
-    expect(none.stderr).toMatch(/^rsapi: --baseline since:3d: no earlier complete run/);
+    expect(none.stderr).toMatch(/^rsapi: --baseline since:3d: no earlier run of this job/);
   });
 });
 

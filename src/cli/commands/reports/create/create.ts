@@ -20,7 +20,7 @@ import { createListWriter } from '../../../../output/index.js';
 import type { ExitCodeValue } from '../../../runtime/exit-codes.js';
 import { addVerdictOptions, checkVerdictFlags, refuseUrlForAssert, verdictFiles } from '../../../verdicts/options.js';
 import type { AssertionSet } from '../../../verdicts/rules.js';
-import { addHistoryOptions, inputSelection, startRecording } from '../../../reading/recording.js';
+import { addHistoryOptions, createJob, startRecording } from '../../../reading/recording.js';
 
 function declareCreate(reports: ParentCommand) {
   const command = reports
@@ -51,7 +51,11 @@ function declareCreate(reports: ParentCommand) {
   return addHistoryOptions(addVerdictOptions(addCiOptions(addGateOptions(addPrivacyOptions(command)))));
 }
 
-export type ReportsCreateOptions = OptionsOf<ReturnType<typeof declareCreate>> & { urls: string[] };
+export type ReportsCreateOptions = OptionsOf<ReturnType<typeof declareCreate>> & {
+  urls: string[];
+  /** The journal outlives the run (MCP's create_reports, keyed by its URL set): a later call skips what it created. */
+  keepJournal?: boolean;
+};
 
 export function registerCreate(reports: ParentCommand, invocation: Invocation): void {
   const command = declareCreate(reports);
@@ -144,7 +148,7 @@ async function createRun(ctx: CommandContext, opts: ReportsCreateOptions, journa
   }
   const { runBulkCreate } = await import('./run-create.js');
   const shard = opts.shard && `${opts.shard.index}/${opts.shard.count}`;
-  await startRecording(ctx, opts, { command: 'reports create', selection: inputSelection(input.urls, opts.shard), shard }, ci);
+  await startRecording(ctx, opts, { command: 'reports create', selection: createJob(opts, input.urls), shard }, ci);
   return runBulkCreate(ctx, {
     input: selected ? { ...input, urls: selected.urls } : input,
     // Lists in, a list out: a file, a sitemap, a share or several arguments give an array whatever their size
@@ -155,6 +159,7 @@ async function createRun(ctx: CommandContext, opts: ReportsCreateOptions, journa
     password,
     journalPath: opts.journal,
     journalLock,
+    journalEnds: opts.keepJournal !== true,
     gate: {
       ...{ failOn: opts.failOn, minScore: opts.minScore, failOnCheck: opts.failOnCheck, failOnImportance: opts.failOnImportance },
       ...{ assertions, allowEmpty: opts.allowEmpty, codequality: opts.codequality, selection: { what: 'the input URLs' } },

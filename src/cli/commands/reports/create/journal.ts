@@ -16,6 +16,12 @@ import type { Secrets } from '../../../runtime/secrets.js';
  */
 export type JournalStatus = 'sending' | 'created' | 'failed';
 
+/**
+ * The last line of a run that ended with every URL done (created, refreshed or kept; none failed, unsettled or not
+ * started): a journal belongs to one run, so the next run on the same path starts it afresh instead of skipping them.
+ */
+const ENDED = 'ended';
+
 export interface JournalEntry {
   url: string;
   status: JournalStatus;
@@ -47,6 +53,8 @@ export interface JournalHistory {
   taken: { url: string; id: string | number }[];
   /** Lines that could not be read (a torn last line after a kill, or damage). */
   unreadable: number;
+  /** When the journal's run ended (its last line says so): the next run starts it afresh. */
+  endedAt?: string;
 }
 
 /** A journal line that could not be written whole: the run stops before its next request. */
@@ -87,10 +95,12 @@ export class Journal {
       const committed = text.slice(0, text.lastIndexOf('\n') + 1);
       const history = parseHistory(committed);
       if (committed !== text) history.unreadable++;
+      // An ended run's journal is this run's now: emptied, so the file never grows week after week.
+      const kept = history.endedAt !== undefined ? 0 : Buffer.byteLength(committed);
       let fd: number;
       try {
         fd = openSync(path, 'a', 0o600);
-        if (committed !== text) ftruncateSync(fd, Buffer.byteLength(committed));
+        if (kept !== Buffer.byteLength(text)) ftruncateSync(fd, kept);
       } catch (error) {
         throw fileError('open the journal', path, error);
       }
@@ -108,6 +118,11 @@ export class Journal {
     // message is redacted before JSON escaping could hide a secret from the redaction of the line.
     const error = entry.error === undefined ? undefined : this.secrets.redact(entry.error);
     this.append(`${this.secrets.redact(JSON.stringify({ ...entry, error, at: new Date().toISOString() }))}\n`);
+  }
+
+  /** Says the run ended with every URL done: the next run on this path starts afresh (parseHistory). */
+  end(urls: number): void {
+    this.append(`${JSON.stringify({ url: '', status: ENDED, urls, at: new Date().toISOString() })}\n`);
   }
 
   private append(text: string): void {
@@ -234,6 +249,17 @@ export function parseHistory(text: string): JournalHistory {
       continue;
     }
     // Lines hold the URL as sent (older versions: as typed, or normalised): keyed by identity, like the input.
+    if (entry.status === ENDED) {
+      // Nothing before this line binds the next run.
+      Object.assign(history, { created: new Set(), unsettled: new Map(), taken: [], endedAt: entry.at });
+      firstSeen.clear();
+      lastSeen.clear();
+      lastSent.clear();
+      timeouts.clear();
+      idFloor.clear();
+      continue;
+    }
+    delete history.endedAt;
     const url = reportIdentity(entry.url);
     const parsed = Date.parse(entry.at);
     const at = Number.isNaN(parsed) ? 0 : parsed;
@@ -271,13 +297,13 @@ function lowerFloor(seen: boolean, floor: number | undefined, next: unknown): nu
   return floor === undefined || value === undefined ? undefined : Math.min(floor, value);
 }
 
-function parseEntry(line: string): JournalEntry | undefined {
+function parseEntry(line: string): (Omit<JournalEntry, 'status'> & { status: JournalStatus | typeof ENDED }) | undefined {
   try {
     const value: unknown = JSON.parse(line);
     if (typeof value !== 'object' || value === null) return undefined;
     const { url, status, at } = value as Record<string, unknown>;
     if (typeof url !== 'string' || typeof at !== 'string') return undefined;
-    if (status !== 'sending' && status !== 'created' && status !== 'failed') return undefined;
+    if (status !== 'sending' && status !== 'created' && status !== 'failed' && status !== ENDED) return undefined;
     return value as JournalEntry;
   } catch {
     return undefined;

@@ -28,6 +28,8 @@ export interface BulkCreatePlan {
   journalPath?: string;
   /** The journal's lock, taken by the validate step (claimJournal). */
   journalLock?: HeldLock;
+  /** A run that did every URL says so in its journal, so the next run on the path starts afresh (default: true). */
+  journalEnds?: boolean;
   gate: GateSetup;
   /** Output a list, and report failures per URL, even for one URL (a share, a sitemap). */
   alwaysList?: boolean;
@@ -45,6 +47,9 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
   const journal = plan.journalPath === undefined ? undefined : Journal.open(plan.journalPath, ctx, { lock: plan.journalLock });
   try {
     const all = plan.input.urls;
+    if (journal?.history.endedAt !== undefined) {
+      ctx.note(`rsapi: the journal ${journal.path} is of a run that ended (${journal.history.endedAt}); this run starts it afresh`);
+    }
     const created = journal?.history.created ?? new Set<string>();
     const done = (url: string) => created.has(reportIdentity(url));
     if (plan.ci) plan.ci.inputOrder = all;
@@ -138,6 +143,22 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     });
     const readerGone = stdoutGone?.aborted === true;
     if (!readerGone) await output.end();
+    // Every URL done: the journal's run ended, and the next run on its path starts afresh (a week later, say).
+    if (
+      journal &&
+      plan.journalEnds !== false &&
+      !ctx.signal.aborted &&
+      !readerGone &&
+      outcome.notStarted === 0 &&
+      outcome.failed === 0 &&
+      !outcome.journalFailure
+    ) {
+      try {
+        journal.end(all.length);
+      } catch (error) {
+        ctx.note(`rsapi: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
     const stoppedBy = ctx.signal.aborted
       ? 'interrupted'
       : outcome.journalFailure

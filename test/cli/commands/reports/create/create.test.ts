@@ -1,5 +1,5 @@
 // `reports create`: lists in, a list out. The JSON shape follows the kind of input, never how many URLs it holds.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../helpers/cli.js';
@@ -66,12 +66,14 @@ describe('reports create: the output shape follows the input kind', () => {
     }
   });
 
-  it('a file whose one URL the journal shows created prints an empty array', async () => {
+  it('a file whose one URL the journal of an interrupted run shows created prints an empty array', async () => {
     const fixture = await mock();
     const file = urlFile(['https://shape.example/a']);
     const journal = join(file, '..', 'urls.journal');
     const first = await runInProcess({ argv: ['reports', 'create', '--from-file', file, '--journal', journal, '-o', 'json'], env: fixture.env });
     expect(first.code, first.stderr).toBe(0);
+    // As if killed before its last line: the run did not end, so the next one resumes it.
+    writeFileSync(journal, readFileSync(journal, 'utf8').replace(/[^\n]*"status":"ended"[^\n]*\n$/, ''));
     const again = await runInProcess({ argv: ['reports', 'create', '--from-file', file, '--journal', journal, '-o', 'json'], env: fixture.env });
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual([]);

@@ -96,15 +96,28 @@ describe('--journal guard', () => {
     expect(lines.filter((line) => line.status === 'created')).toHaveLength(2);
   });
 
-  it("accepts an earlier run's journal and resumes from it", async () => {
+  it("accepts an earlier run's journal: one that ended starts afresh, one that did not end resumes", async () => {
     const fixture = await mock();
     const dir = scratch();
     const path = join(dir, 'run.journal');
     const argv = ['reports', 'create', '--from-file', join(dir, 'urls.txt'), '--journal', path];
+    const posts = () => fixture.server.requests.filter((request) => request.method === 'POST').length;
     expect((await runInProcess({ argv, env: fixture.env })).code).toBe(0);
-    const again = await runInProcess({ argv, env: fixture.env });
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain('skipping 2 URLs already created');
-    expect(fixture.server.requests.filter((request) => request.method === 'POST')).toHaveLength(2);
+    const ended = readFileSync(path, 'utf8').trimEnd().split('\n');
+    expect(JSON.parse(ended.at(-1) as string)).toMatchObject({ status: 'ended', urls: 2 });
+    // The run ended: the next one (a week later) does what --existing says (here: new reports), and the journal is its own.
+    const fresh = await runInProcess({ argv, env: fixture.env });
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stderr).toContain(`the journal ${path} is of a run that ended`);
+    expect(fresh.stderr).toContain('starts it afresh');
+    expect(posts()).toBe(4);
+    expect(readFileSync(path, 'utf8').trimEnd().split('\n')).toHaveLength(ended.length);
+    // A run that did not end (killed before its last line): the next one resumes it and sends nothing twice.
+    writeFileSync(path, `${ended.slice(0, -1).join('\n')}\n`);
+    const resumed = await runInProcess({ argv, env: fixture.env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('skipping 2 URLs already created');
+    expect(resumed.stderr).not.toContain('afresh');
+    expect(posts()).toBe(4);
   });
 });

@@ -1,5 +1,5 @@
 // `reports create --from-sitemap`: an index followed to a gzipped sitemap and a redirected one over loopback, never with the key; limits and errors.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -82,7 +82,7 @@ describe('--from-sitemap', () => {
     expect(fixture.server.requests.filter((request) => request.headers.authorization !== `Bearer ${fixture.server.apiKey}`)).toEqual([]);
   });
 
-  it('combines with --shard and --journal: two shares cover the sitemap, a re-run skips what the journal shows created', async () => {
+  it('combines with --shard and --journal: two shares cover the sitemap, a resumed share skips what its journal shows created', async () => {
     const fixture = await mock();
     const site = await startSite();
     const dir = scratch();
@@ -94,6 +94,8 @@ describe('--from-sitemap', () => {
       expect(first.code).toBe(0);
       const urls = (JSON.parse(first.stdout) as { url: string }[]).map((report) => report.url);
       all.push(...urls);
+      // As if killed before its last line: a share that did not end is resumed.
+      writeFileSync(journal, readFileSync(journal, 'utf8').replace(/[^\n]*"status":"ended"[^\n]*\n$/, ''));
       const again = await runInProcess({ argv, env: fixture.env });
       expect(again.code).toBe(0);
       expect(JSON.parse(again.stdout)).toEqual([]);
