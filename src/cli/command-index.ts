@@ -15,6 +15,13 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
     load: async () => (await import('./commands/reports/index.js')).registerReports,
   },
   {
+    name: 'audit',
+    aliases: [],
+    summary: "Audit a site's pages as a scheduled job: refresh each report, record the run, fail on what got worse since the job's last run",
+    term: 'audit [options]',
+    load: async () => (await import('./commands/audit/audit.js')).registerAudit,
+  },
+  {
     name: 'projects',
     aliases: ['project'],
     summary: 'List and delete projects',

@@ -14,7 +14,8 @@ export class RunRecorder {
 
   private constructor(
     private readonly store: HistoryStore | undefined,
-    private readonly runId: number | undefined,
+    /** The run's id in the store; undefined when the store could not be used. */
+    readonly runId: number | undefined,
     private readonly origin: string,
     private readonly onFailure: (error: HistoryError) => void,
   ) {}

@@ -135,13 +135,13 @@ const CASES: ValidateCase[] = [
   {
     name: 'reports create: --privacy password with no password and nobody to ask, before the sitemap is fetched',
     argv: (mock) => ['reports', 'create', '--from-sitemap', `${mock.server.url}/sitemap.xml`, '--privacy', 'password'],
-    direct: (ctx, mock) => reportsCreateRun(ctx, create({ fromSitemap: `${mock.server.url}/sitemap.xml`, privacy: 2 })),
+    direct: (ctx, mock) => reportsCreateRun(ctx, create({ fromSitemap: [`${mock.server.url}/sitemap.xml`], privacy: 2 })),
     want: /^--privacy password needs a password$/,
   },
   {
     name: 'reports create: --password-stdin from a terminal with no screen for a prompt, before the sitemap is fetched',
     argv: (mock) => ['reports', 'create', '--from-sitemap', `${mock.server.url}/sitemap.xml`, '--privacy', 'password', '--password-stdin'],
-    direct: (ctx, mock) => reportsCreateRun(ctx, create({ fromSitemap: `${mock.server.url}/sitemap.xml`, privacy: 2, passwordStdin: true })),
+    direct: (ctx, mock) => reportsCreateRun(ctx, create({ fromSitemap: [`${mock.server.url}/sitemap.xml`], privacy: 2, passwordStdin: true })),
     tty: { stdin: true },
     want: /^standard input is a terminal: the password would show as it is typed$/,
   },
@@ -154,13 +154,14 @@ const CASES: ValidateCase[] = [
   {
     name: 'reports create: a journal in a folder that does not exist, before the sitemap is fetched',
     argv: (mock) => ['reports', 'create', '--from-sitemap', `${mock.server.url}/sitemap.xml`, '--journal', join(scratch.path, 'none', 'run.journal')],
-    direct: (ctx, mock) => reportsCreateRun(ctx, create({ fromSitemap: `${mock.server.url}/sitemap.xml`, journal: join(scratch.path, 'none', 'run.journal') })),
+    direct: (ctx, mock) =>
+      reportsCreateRun(ctx, create({ fromSitemap: [`${mock.server.url}/sitemap.xml`], journal: join(scratch.path, 'none', 'run.journal') })),
     want: /^cannot write --journal to .*run\.journal: no such file$/,
   },
   {
     name: 'reports create: a journal in use by another run, before stdin is read or the sitemap fetched',
     argv: (mock) => ['reports', 'create', '--from-file', '-', '--from-sitemap', `${mock.server.url}/sitemap.xml`, '--journal', lockedJournal],
-    direct: (ctx, mock) => reportsCreateRun(ctx, create({ fromFile: '-', fromSitemap: `${mock.server.url}/sitemap.xml`, journal: lockedJournal })),
+    direct: (ctx, mock) => reportsCreateRun(ctx, create({ fromFile: '-', fromSitemap: [`${mock.server.url}/sitemap.xml`], journal: lockedJournal })),
     want: /^the journal .*locked\.journal is in use by another run \(pid \d+, lock file .*locked\.journal\.lock\)$/,
   },
   {

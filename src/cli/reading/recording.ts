@@ -138,7 +138,7 @@ export interface CreateSource {
   /** The URL arguments, as given. */
   urls: readonly string[];
   fromFile?: string;
-  fromSitemap?: string;
+  fromSitemap?: readonly string[];
   include?: string[];
   exclude?: string[];
   maxUrls?: number;
@@ -156,7 +156,16 @@ export function createJob(source: CreateSource, chosen: readonly string[]): Reco
   const file = source.fromFile === '-' ? undefined : source.fromFile;
   if (source.fromSitemap === undefined && file === undefined) return { ...urlSet(chosen), shard };
   const { include, exclude, maxUrls } = source;
-  return { sitemap: source.fromSitemap, file, arguments: source.urls.length > 0 ? urlSet(source.urls).input : undefined, include, exclude, maxUrls, shard };
+  const sitemaps = source.fromSitemap;
+  return {
+    sitemap: sitemaps?.length === 1 ? sitemaps[0] : sitemaps,
+    file,
+    arguments: source.urls.length > 0 ? urlSet(source.urls).input : undefined,
+    include,
+    exclude,
+    maxUrls,
+    shard,
+  };
 }
 
 /** A set of URLs as one short hash of their identities, and its size. */

@@ -30,6 +30,8 @@ export interface Baseline {
   byUrl: Map<string, Standing>;
   /** Whether its reports carry per-check results: without, only scores and results are compared. */
   hasChecks?: boolean;
+  /** The history run it was read from (--baseline last, run:ID, since:D). */
+  run?: number;
 }
 
 export interface Regression {

@@ -3,6 +3,8 @@
 import { createHash } from 'node:crypto';
 import { reportIdentity } from '../../api/model/report-url.js';
 import type { Finding, UrlVerdict } from '../verdicts/judge.js';
+import { describeChange, type BaselineComparison } from './baseline.js';
+import { namedCheck } from '../verdicts/check-gate.js';
 
 /** One issue as GitLab reads it. */
 export interface CodeQualityIssue {
@@ -21,15 +23,47 @@ export interface CodeQualityIssue {
 export function codeQualityIssues(verdicts: readonly UrlVerdict[]): CodeQualityIssue[] {
   const issues: CodeQualityIssue[] = [];
   for (const verdict of verdicts) {
-    const path = reportIdentity(verdict.url);
-    for (const finding of verdict.findings) {
-      issues.push({
-        description: `${path}: ${finding.text}`,
-        check_name: `rsapi/${finding.subject}`,
-        fingerprint: createHash('sha256').update(`rsapi\n${path}\n${finding.subject}`).digest('hex').slice(0, 32),
-        severity: severityOf(finding),
-        location: { path, lines: { begin: 1 } },
-      });
+    for (const finding of verdict.findings) issues.push(issue(verdict.url, finding.subject, finding.text, severityOf(finding)));
+  }
+  return issues;
+}
+
+function issue(url: string, subject: string, text: string, severity: CodeQualityIssue['severity']): CodeQualityIssue {
+  const path = reportIdentity(url);
+  return {
+    description: `${path}: ${text}`,
+    check_name: `rsapi/${subject}`,
+    fingerprint: createHash('sha256').update(`rsapi\n${path}\n${subject}`).digest('hex').slice(0, 32),
+    severity,
+    location: { path, lines: { begin: 1 } },
+  };
+}
+
+/**
+ * What a baseline gate failed on, as issues: per URL, each check newly failing (--fail-on-new-failures), the per-check
+ * results gone, and a fall past --max-drop. Their subjects (`since-baseline/title`) keep them apart from the same
+ * check failing by a rule, so each has a fingerprint of its own, stable from run to run.
+ */
+export function baselineIssues(comparison: BaselineComparison | undefined): CodeQualityIssue[] {
+  if (!comparison) return [];
+  const issues: CodeQualityIssue[] = [];
+  if (comparison.maxDrop !== undefined) {
+    for (const regression of comparison.regressions) {
+      issues.push(
+        issue(regression.url, 'since-baseline/score', `${describeChange(regression)} since ${comparison.path} (--max-drop ${comparison.maxDrop})`, 'major'),
+      );
+    }
+  }
+  if (comparison.failOnNewFailures) {
+    for (const change of comparison.checkChanges) {
+      for (const id of change.newFailures) {
+        issues.push(
+          issue(change.url, `since-baseline/${id}`, `${namedCheck(id)} fails now; it passed in ${comparison.path} (--fail-on-new-failures)`, 'major'),
+        );
+      }
+    }
+    for (const url of comparison.lostChecks) {
+      issues.push(issue(url, 'since-baseline/checks', `no per-check results now; ${comparison.path} had them (--fail-on-new-failures)`, 'major'));
     }
   }
   return issues;
@@ -43,6 +77,6 @@ function severityOf(finding: Finding): CodeQualityIssue['severity'] {
   return 'major';
 }
 
-export function renderCodeQuality(verdicts: readonly UrlVerdict[]): string {
-  return `${JSON.stringify(codeQualityIssues(verdicts), null, 2)}\n`;
+export function renderCodeQuality(verdicts: readonly UrlVerdict[], comparison?: BaselineComparison): string {
+  return `${JSON.stringify([...codeQualityIssues(verdicts), ...baselineIssues(comparison)], null, 2)}\n`;
 }

@@ -57,7 +57,7 @@ export async function readPageHistory(store: HistoryStore, same: RunQuery): Prom
 /** A recorded run's snapshots as a baseline: what `--baseline last|run:ID|since:D` and the page compare with. */
 export function runBaseline(runId: number, snapshots: readonly Snapshot[]): Baseline {
   const records = snapshots.map(snapshotRecord);
-  return { path: `run ${runId} of the history`, byUrl: newestByUrl(records), hasChecks: records.some((record) => record.results !== undefined) };
+  return { path: `run ${runId} of the history`, run: runId, byUrl: newestByUrl(records), hasChecks: records.some((record) => record.results !== undefined) };
 }
 
 /**

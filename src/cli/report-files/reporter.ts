@@ -14,6 +14,7 @@ import {
   historyBaselineSpec,
   loadBaseline,
   type Baseline,
+  type BaselineComparison,
   type HistoryBaselineSpec,
 } from './baseline.js';
 import { recordsHaveChecks } from './check-changes.js';
@@ -45,7 +46,7 @@ export interface RunInputs {
   search?: string;
   result?: string;
   fromFile?: string;
-  fromSitemap?: string;
+  fromSitemap?: readonly string[];
 }
 
 /** The files of a run that has no gate or baseline (`reports stats`): --summary and --html. */
@@ -110,6 +111,8 @@ export class CiReporter {
   inputOrder?: readonly string[];
   /** Set by startRecording (recording.ts) when the run writes --html: the earlier runs of the history the page shows. */
   pageHistory?: () => Promise<PageHistory | undefined>;
+  /** Once finished: the comparison with the baseline, when there was one. */
+  comparison?: BaselineComparison;
 
   private constructor(
     private readonly command: string,
@@ -118,6 +121,16 @@ export class CiReporter {
     /** `--baseline last|run:ID|since:D`: read from the history once the run's selection is known (useBaseline). */
     readonly historyBaseline: HistoryBaselineSpec | undefined,
   ) {}
+
+  /** The history run compared with (--baseline last, run:ID, since:D), once read. */
+  get baselineRun(): number | undefined {
+    return this.baseline?.run;
+  }
+
+  /** How many reports the run read (its cases that are reports). */
+  get reportCount(): number {
+    return this.cases.filter((c) => c.kind === 'report').length;
+  }
 
   /** Whether the run writes an HTML page, which shows the history when there is one. */
   get writesPage(): boolean {
@@ -169,7 +182,12 @@ export class CiReporter {
       search === undefined ? undefined : `--search ${search}`,
       result === undefined ? undefined : `--result ${result}`,
     ].filter((f): f is string => f !== undefined);
-    const input = fromFile !== undefined ? `--from-file ${fromFile}` : fromSitemap !== undefined ? `--from-sitemap ${fromSitemap}` : undefined;
+    const input =
+      fromFile !== undefined
+        ? `--from-file ${fromFile}`
+        : fromSitemap !== undefined
+          ? fromSitemap.map((source) => `--from-sitemap ${source}`).join(' ')
+          : undefined;
     const env = ctx.io.env;
     const commit = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.BUILD_VCS_NUMBER;
     return { service: serviceOrigin(ctx), filters, input, commit: commit?.trim() ? commit.trim() : undefined };
@@ -212,6 +230,7 @@ export class CiReporter {
     if (this.baseline) {
       const { maxDrop, failOnNewFailures, allowEmpty } = this.flags;
       run.baseline = compareWithBaseline(this.baseline, records, { maxDrop, inScope, failOnNewFailures, allowEmpty });
+      this.comparison = run.baseline;
       // Only the newest report of a URL is compared; older ones in a list keep their own standing.
       const byRecord = new Map(run.baseline.regressions.map((regression) => [regression.now.record, regression]));
       for (const c of this.cases) if (c.kind === 'report') c.regression = byRecord.get(c.record);

@@ -15,7 +15,7 @@ import { globProblem } from '../../url-glob.js';
 export const DEFAULT_ASSERT_FILE = 'rsapi.config.json';
 
 /** The keys of the file and of a rule: the JSON Schema (schema/rsapi.config.schema.json) is held to these by a test. */
-export const FILE_KEYS = ['$schema', 'assert'] as const;
+export const FILE_KEYS = ['$schema', 'assert', 'audit'] as const;
 export const RULE_KEYS = ['match', 'minScore', 'result', 'checks', 'importance'] as const;
 
 /**

@@ -207,12 +207,14 @@ export async function finishGate(ctx: CommandContext, gate: Gate, ci?: CiReporte
     const unannotated = (gate.failed || gate.unjudged || gate.assertionsUnjudged) && gate.verdicts.failures().length === 0;
     if (ctx.io.env.GITHUB_ACTIONS === 'true' && unannotated && code === ExitCode.ok) ctx.note(runAnnotation(gate.fileVerdict()));
   }
-  if (gate.codequality !== undefined) {
-    const [{ renderCodeQuality }, files] = await Promise.all([import('../report-files/codequality.js'), import('../report-files/write.js')]);
-    await files.writeFileAtomically(gate.codequality, renderCodeQuality(gate.verdicts.judged), ctx.secrets);
-  }
   // Check flags or rules the service cannot answer (no per-check results) are no pass: exit 8, as for paging it lacks.
   const unjudged = gate.unjudged || gate.assertionsUnjudged;
   const judged = code !== ExitCode.ok ? code : unjudged ? ExitCode.server : gate.failed ? ExitCode.gate : code;
-  return ci ? ci.finish(ctx, gate, judged) : judged;
+  const exitCode = ci ? await ci.finish(ctx, gate, judged) : judged;
+  // After the baseline's comparison (ci.finish): what a baseline gate failed on is a finding too.
+  if (gate.codequality !== undefined) {
+    const [{ renderCodeQuality }, files] = await Promise.all([import('../report-files/codequality.js'), import('../report-files/write.js')]);
+    await files.writeFileAtomically(gate.codequality, renderCodeQuality(gate.verdicts.judged, ci?.comparison), ctx.secrets);
+  }
+  return exitCode;
 }

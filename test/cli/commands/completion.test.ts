@@ -80,7 +80,7 @@ describe('bash', () => {
 
   it('completes flags of the command at the cursor, with the global ones', () => {
     expect(bashComplete(['rsapi', 'reports', 'create', '--conc'])).toEqual(['--concurrency']);
-    expect(bashComplete(['rsapi', 'reports', 'create', '--jo'])).toEqual(['--journal']);
+    expect(bashComplete(['rsapi', 'reports', 'create', '--jou'])).toEqual(['--journal']);
     expect(bashComplete(['rsapi', 'reports', 'delete', '--y'])).toEqual(['--yes']);
     expect(bashComplete(['rsapi', 'api', 'GET', '/reports', '--fi'])).toEqual(['--field', '--fields']);
     expect(bashComplete(['rsapi', 'projects', 'list', '--ba'])).toEqual(['--base-url']);
@@ -176,7 +176,7 @@ describe('fish', () => {
     expect(complete('rsapi reports cr')).toEqual(['create']);
     expect(complete('rsapi reports list --result ')).toEqual(['bad', 'decent', 'good']);
     expect(complete('rsapi -o json api ')).toEqual(['DELETE', 'GET', 'PATCH', 'POST', 'PUT']);
-    expect(complete('rsapi reports create --jo')).toEqual(['--journal']);
+    expect(complete('rsapi reports create --jou')).toEqual(['--journal']);
     // fish orders candidates its own way.
     expect(complete('rsapi reports list --fail-on-check ').sort()).toEqual([...CHECK_IDS].sort());
     expect(complete('rsapi reports show 42 --fail-on-check title,me')).toEqual(['title,meta_description', 'title,meta_viewport']);

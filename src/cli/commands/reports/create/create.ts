@@ -17,9 +17,11 @@ import { EXISTING_MODES, existingReports } from './existing.js';
 import { compileSelection, selectUrls } from './select.js';
 import { forStderr } from '../../../terminal/stderr.js';
 import { createListWriter } from '../../../../output/index.js';
-import type { ExitCodeValue } from '../../../runtime/exit-codes.js';
+import { ExitCode, type ExitCodeValue } from '../../../runtime/exit-codes.js';
+import { emptyLine } from '../../../verdicts/empty.js';
 import { addVerdictOptions, checkVerdictFlags, refuseUrlForAssert, verdictFiles } from '../../../verdicts/options.js';
 import type { AssertionSet } from '../../../verdicts/rules.js';
+import type { BaselineComparison } from '../../../report-files/baseline.js';
 import { addHistoryOptions, createJob, startRecording } from '../../../reading/recording.js';
 
 function declareCreate(reports: ParentCommand) {
@@ -28,7 +30,11 @@ function declareCreate(reports: ParentCommand) {
     .description('Create a report for each URL (the service fetches and audits each page)')
     .argument('[urls...]', 'absolute http(s) URLs')
     .option('--from-file <path>', 'read URLs from a file, one a line (- for stdin); blank lines and # comments skipped')
-    .option('--from-sitemap <url|path>', 'read page URLs from a sitemap or sitemap index (gzip or not): an http(s) URL, fetched without the API key, or a file')
+    .option(
+      '--from-sitemap <url|path>',
+      'read page URLs from a sitemap or sitemap index (gzip or not): an http(s) URL, fetched without the API key, or a file (repeatable)',
+      collectValues,
+    )
     .option('--skip-invalid', "skip input lines that are not URLs, and an index's sitemaps that are missing, instead of stopping")
     .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4)
     .option('--journal <path>', "record each URL's outcome in this file; a re-run skips the URLs it shows created")
@@ -55,7 +61,20 @@ export type ReportsCreateOptions = OptionsOf<ReturnType<typeof declareCreate>> &
   urls: string[];
   /** The journal outlives the run (MCP's create_reports, keyed by its URL set): a later call skips what it created. */
   keepJournal?: boolean;
+  /** Told what the run did once it ended without an error (`rsapi audit` says it). */
+  onDone?: (done: CreateDone) => void;
 };
+
+/** What a create run did, for a caller that says it in its own words. */
+export interface CreateDone {
+  /** Reports read (created, refreshed or kept). */
+  reports: number;
+  /** The run's id in the history, when it recorded. */
+  run: number | undefined;
+  /** The history run it was compared with (--baseline last, run:ID, since:D). */
+  baseline: number | undefined;
+  comparison: BaselineComparison | undefined;
+}
 
 export function registerCreate(reports: ParentCommand, invocation: Invocation): void {
   const command = declareCreate(reports);
@@ -120,16 +139,32 @@ async function createRun(ctx: CommandContext, opts: ReportsCreateOptions, journa
   ctx.client({ abortOnInterrupt: false });
   // A bad baseline stops the run before the sitemap is fetched.
   const ci = await CiReporter.prepare('reports create', opts);
+  const code = await createWith(ctx, opts, journalLock, assertions, ci);
+  opts.onDone?.({ reports: ci?.reportCount ?? 0, run: ctx.history?.runId, baseline: ci?.baselineRun, comparison: ci?.comparison });
+  return code;
+}
+
+async function createWith(
+  ctx: CommandContext,
+  opts: ReportsCreateOptions,
+  journalLock: HeldLock | undefined,
+  assertions: AssertionSet | undefined,
+  ci: CiReporter | undefined,
+) {
   const sitemap = opts.fromSitemap === undefined ? undefined : await sitemapEntries(ctx, opts.fromSitemap, opts.skipInvalid === true);
   const input = await readUrlInput(ctx.io, opts.urls, opts.fromFile, ctx.signal, sitemap?.entries);
   if (sitemap && sitemap.skipped > 0) input.skippedSitemaps = sitemap.skipped;
-  if (input.entries.length === 0 && emptyListIsNoOp(ctx, opts)) return createNothing(ctx, opts, ci);
+  if (input.entries.length === 0 && emptyListIsNoOp(ctx, opts))
+    return createNothing(ctx, opts, ci, assertions, `${opts.fromFile === '-' ? 'stdin' : opts.fromFile} holds no URL`);
   rejectInvalid(input, opts.skipInvalid === true, (line) => ctx.note(line));
+  // A gate over nothing fails whatever the input was (an empty sitemap, a selection that left nothing), in one way.
+  if (input.urls.length === 0 && gateAsked(opts, assertions)) return createNothing(ctx, opts, ci, assertions, 'the input holds no URL');
   if (input.urls.length === 0) throw noUrlError();
   refuseUrlsHoldingTheKey(ctx, input.urls);
   for (const duplicate of new Set(input.duplicates)) ctx.note(`rsapi: ${duplicate} given more than once; creating it once`);
   const chosen = selectUrls(input.urls, opts);
   if (chosen.note !== undefined) ctx.note(chosen.note);
+  if (chosen.urls.length === 0 && gateAsked(opts, assertions)) return createNothing(ctx, opts, ci, assertions, 'no URL left after --include/--exclude');
   if (chosen.urls.length === 0)
     throw new UsageError('no URL left to send after --include/--exclude', { hint: 'check the globs: they match the URL as stored, e.g. example.com/blog/**' });
   input.urls = chosen.urls;
@@ -179,14 +214,36 @@ function emptyListIsNoOp(ctx: CommandContext, opts: ReportsCreateOptions): boole
   return opts.fromFile !== '-' || !ctx.io.stdinIsTTY;
 }
 
-/** Nothing to create: one note, the empty list in the chosen format (`[]` in json), gates and CI files as for any run. */
-async function createNothing(ctx: CommandContext, opts: ReportsCreateOptions, ci: CiReporter | undefined): Promise<ExitCodeValue> {
-  ctx.note(`rsapi: ${opts.fromFile === '-' ? 'stdin' : opts.fromFile} holds no URL; nothing to create`);
+/** Whether the run judges anything (a gate flag, an assertions file, a baseline gate): over nothing, it fails. */
+function gateAsked(opts: ReportsCreateOptions, assertions: AssertionSet | undefined): boolean {
+  const { failOn, minScore, failOnCheck, failOnImportance, maxDrop, failOnNewFailures } = opts;
+  return [failOn, minScore, failOnCheck, failOnImportance, maxDrop, failOnNewFailures, assertions].some((value) => value !== undefined);
+}
+
+/**
+ * Nothing to create: one note saying why, the empty list in the chosen format (`[]` in json), the run recorded (it
+ * reads nothing, so it is never a baseline), and the gates: any gate over nothing fails (exit 10) with the same line,
+ * unless --allow-empty.
+ */
+async function createNothing(
+  ctx: CommandContext,
+  opts: ReportsCreateOptions,
+  ci: CiReporter | undefined,
+  assertions: AssertionSet | undefined,
+  why: string,
+): Promise<ExitCodeValue> {
+  ctx.note(`rsapi: ${why}; nothing to create`);
+  await startRecording(ctx, opts, { command: 'reports create', selection: createJob(opts, []) }, ci);
   const writer = createListWriter(ctx.io.stdout, ctx.outputOptions('report'));
   await writer.end();
   const { Gate, finishGate } = await import('../../../verdicts/gates.js');
-  const gate = new Gate({ failOn: opts.failOn, minScore: opts.minScore, failOnCheck: opts.failOnCheck, failOnImportance: opts.failOnImportance });
-  return finishGate(ctx, gate, ci);
+  const selection = { what: 'the input URLs' };
+  const { failOn, minScore, failOnCheck, failOnImportance, allowEmpty, codequality } = opts;
+  const gate = new Gate({ failOn, minScore, failOnCheck, failOnImportance, assertions, allowEmpty, codequality, selection });
+  // Only a baseline gate asked (--max-drop, --fail-on-new-failures): the same line as the other gates give.
+  const overNothing = !gate.active && gateAsked(opts, assertions) && allowEmpty !== true;
+  if (overNothing) ctx.note(emptyLine(selection));
+  return finishGate(ctx, gate, ci, overNothing ? ExitCode.gate : ExitCode.ok);
 }
 
 function noUrlError(): UsageError {
@@ -197,7 +254,7 @@ function noUrlError(): UsageError {
 function createRunFiles(opts: ReportsCreateOptions): RunFile[] {
   return [
     { flag: '--from-file', path: opts.fromFile === '-' ? undefined : opts.fromFile, reads: true },
-    { flag: '--from-sitemap', path: opts.fromSitemap !== undefined && !/^https?:\/\//i.test(opts.fromSitemap) ? opts.fromSitemap : undefined, reads: true },
+    ...(opts.fromSitemap ?? []).map((source) => ({ flag: '--from-sitemap', path: /^https?:\/\//i.test(source) ? undefined : source, reads: true })),
     { flag: '--password-file', path: opts.passwordFile, reads: true },
     { flag: '--journal', path: opts.journal, reads: true, writes: true },
   ];
@@ -208,29 +265,31 @@ function listInput(opts: ReportsCreateOptions): boolean {
   return opts.fromFile !== undefined || opts.fromSitemap !== undefined || opts.shard !== undefined || opts.urls.length > 1;
 }
 
-/** The sitemap's page URLs, read with a plain client of its own (never the API key); saxes loads only here. */
 /**
- * The page URLs of --from-sitemap: a sitemap (or index) given, or a site root's sitemaps as its robots.txt names them.
+ * The page URLs of --from-sitemap: each sitemap (or index) given, or a site root's sitemaps as its robots.txt names them.
  * With --skip-invalid, a sitemap of an index that is missing (or no sitemap) is skipped with a warning naming it.
+ * saxes loads only here.
  */
 async function sitemapEntries(
   ctx: CommandContext,
-  source: string,
+  given: readonly string[],
   skipInvalid: boolean,
 ): Promise<{ entries: { where: string; value: string }[]; skipped: number }> {
   const [{ readSitemap }, { isSiteRoot, sitemapsOfSite }] = await Promise.all([import('./sitemap/read.js'), import('./sitemap/robots.js')]);
   const options = { proxy: proxyFromEnv(ctx.io.env), timeoutMs: (ctx.globals.timeout ?? DEFAULT_SITEMAP_TIMEOUT_S) * 1000, signal: ctx.signal, skipInvalid };
-  const sources: { sitemaps: string[]; from?: string } = isSiteRoot(source) ? await sitemapsOfSite(source, options) : { sitemaps: [source] };
-  if (sources.from !== undefined) ctx.note(`rsapi: ${sources.from}`);
   const entries: { where: string; value: string }[] = [];
   let read = 0;
   let skipped = 0;
-  for (const sitemap of sources.sitemaps) {
-    const one = await readSitemap(sitemap, options);
-    entries.push(...one.entries);
-    read += one.sitemaps;
-    skipped += one.skipped.length;
-    for (const { url, problem } of one.skipped) ctx.note(forStderr(`rsapi: warning: skipping the sitemap ${url} (--skip-invalid): ${problem}`));
+  for (const source of given) {
+    const sources: { sitemaps: string[]; from?: string } = isSiteRoot(source) ? await sitemapsOfSite(source, options) : { sitemaps: [source] };
+    if (sources.from !== undefined) ctx.note(`rsapi: ${sources.from}`);
+    for (const sitemap of sources.sitemaps) {
+      const one = await readSitemap(sitemap, options);
+      entries.push(...one.entries);
+      read += one.sitemaps;
+      skipped += one.skipped.length;
+      for (const { url, problem } of one.skipped) ctx.note(forStderr(`rsapi: warning: skipping the sitemap ${url} (--skip-invalid): ${problem}`));
+    }
   }
   const skippedPart = skipped > 0 ? ` (${plural(skipped, 'sitemap')} skipped)` : '';
   ctx.note(`rsapi: ${plural(entries.length, 'URL')} from ${plural(read, 'sitemap')}${skippedPart}`);

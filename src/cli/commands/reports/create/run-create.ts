@@ -55,8 +55,12 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     if (plan.ci) plan.ci.inputOrder = all;
     const urls = all.filter((url) => !done(url));
     const skipped = all.length - urls.length;
-    for (const url of all) if (done(url)) plan.ci?.addSkipped(url, `created by an earlier run (journal ${journal?.path})`);
     if (skipped > 0) ctx.note(`rsapi: skipping ${plural(skipped, 'URL')} already created (journal ${journal?.path})`);
+    const mode = plan.existing ?? 'new';
+    // Read before any create, once per project: the reports there for --existing (a report this run makes is never
+    // taken for one that was there), and those the journal shows an earlier run of this one created.
+    const known = mode !== 'new' || skipped > 0 ? await existingReports(client, mode === 'new' ? all.filter(done) : all) : new Map<string, ApiRecord>();
+    const existing = mode === 'new' ? new Map<string, ApiRecord>() : known;
     const single = all.length === 1 && plan.alwaysList !== true;
     // The bar shows under -q too (it is on stderr; -q shapes stdout), but never in a CI log.
     const live = canAnimate(ctx.io) && urls.length > 1;
@@ -91,9 +95,20 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     // What tells a redirected page's report, after a lost answer, from the reports of the run's other URLs.
     const ledger = new CreateLedger(plan.knownUrls ?? all, journal?.history.taken ?? []);
     ledger.willSend(urls, journal?.history.unsettled);
-    const mode = plan.existing ?? 'new';
-    // Read before any create: a report this run makes is never taken for one that was there.
-    const existing = mode === 'new' ? new Map() : await existingReports(client, urls);
+    // A resumed run holds every page of its input: the reports an earlier run of it created are read, judged, printed
+    // and recorded with the rest (else the run recorded, and the next week compared with, only the pages left to do).
+    const place = new Map(all.map((url, index) => [url, index]));
+    for (const url of all) {
+      if (!done(url)) continue;
+      const report = known.get(reportIdentity(url));
+      if (report === undefined) {
+        plan.ci?.addSkipped(url, `created by an earlier run (journal ${journal?.path}); not found on the service now`);
+        continue;
+      }
+      plan.ci?.addReport(report, gate.check(report), undefined, url);
+      ctx.history?.add(report);
+      await output.write(place.get(url) ?? 0, report);
+    }
     const outcome = await createAll({
       urls,
       concurrency: plan.concurrency,
@@ -119,7 +134,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
         const gateFailures = gate.check(report);
         plan.ci?.addReport(report, gateFailures, secondsOf(url), url);
         await ctx.history?.record(report);
-        await output.write(index, report);
+        await output.write(place.get(url) ?? index, report);
       },
       onFailed: (url, _index, error) => {
         plan.ci?.addError(url, error, secondsOf(url));

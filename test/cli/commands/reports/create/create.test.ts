@@ -66,7 +66,7 @@ describe('reports create: the output shape follows the input kind', () => {
     }
   });
 
-  it('a file whose one URL the journal of an interrupted run shows created prints an empty array', async () => {
+  it('a file whose one URL the journal of an interrupted run shows created prints that report, as a list, and sends nothing', async () => {
     const fixture = await mock();
     const file = urlFile(['https://shape.example/a']);
     const journal = join(file, '..', 'urls.journal');
@@ -76,7 +76,9 @@ describe('reports create: the output shape follows the input kind', () => {
     writeFileSync(journal, readFileSync(journal, 'utf8').replace(/[^\n]*"status":"ended"[^\n]*\n$/, ''));
     const again = await runInProcess({ argv: ['reports', 'create', '--from-file', file, '--journal', journal, '-o', 'json'], env: fixture.env });
     expect(again.code, again.stderr).toBe(0);
-    expect(JSON.parse(again.stdout)).toEqual([]);
+    const [created] = JSON.parse(first.stdout) as { id: number; url: string }[];
+    expect((JSON.parse(again.stdout) as { id: number; url: string }[]).map(({ id, url }) => ({ id, url }))).toEqual([{ id: created?.id, url: created?.url }]);
+    expect(fixture.server.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
   });
 
   it.each([
