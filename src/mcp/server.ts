@@ -1,8 +1,7 @@
-// The MCP server of `rsapi mcp`: the SDK's stdio server over the tool table, each call run in a context of its own
+// The MCP server of `rsapi mcp`: the SDK's server on stdio (stdio.ts) over the tool table, each call run in a context of its own
 // (call-context.ts) and answered within the size budget; ends when the client closes stdin, or on Ctrl-C.
 import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { UsageError } from '../errors.js';
 import type { CommandContext } from '../cli/runtime/context.js';
@@ -11,6 +10,7 @@ import { nearest } from '../suggest.js';
 import { VERSION } from '../version.js';
 import { checkArguments, inputSchema } from './arguments.js';
 import { ToolCall } from './call-context.js';
+import { LineTransport } from './stdio.js';
 import { errorResult, valueResult, type ToolResult } from './results.js';
 import type { McpTool } from './tool.js';
 import { TOOLS } from './tools.js';
@@ -49,7 +49,7 @@ export async function serveMcp(ctx: CommandContext, options: McpServeOptions): P
     calls.add(answer);
     return answer.finally(() => calls.delete(answer));
   });
-  const transport = new StdioServerTransport(ctx.io.stdin as Readable, ctx.io.stdout as unknown as Writable);
+  const transport = new LineTransport(ctx.io.stdin as Readable, ctx.io.stdout as unknown as Writable);
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });
