@@ -327,6 +327,28 @@ describe('rsapi mcp --allow-write against the phprank mock', () => {
     expect(server.stderr()).toMatch(/< create_reports: ok, \d+ bytes in \d+ ms/);
   });
 
+  it('create_reports after delete_reports of the same URLs creates each anew, once: a journal entry whose report is gone stands for nothing', async () => {
+    const creates = () => mock.server.requests.filter((request) => request.method === 'POST').length;
+    const urls = ['https://example.com/mcp-gone-a', 'https://example.com/mcp-gone-b'];
+    const first = (await server.call('create_reports', { urls })).value as { reports: { id: number }[] };
+    const ids = first.reports.map((report) => String(report.id));
+    expect((await server.call('delete_reports', { ids })).value).toEqual({ deleted: ids });
+    const before = creates();
+    const again = await server.call('create_reports', { urls });
+    expect(again.isError, again.text).toBe(false);
+    const made = again.value as { summary: string; reports: { status: string; id: number }[] };
+    expect(made.summary).toBe('created 2, created by an earlier call 0, unsettled 0, failed 0');
+    expect(creates()).toBe(before + 2);
+    for (const report of made.reports) {
+      expect(ids).not.toContain(String(report.id));
+      expect((await server.call('get_report', { id: report.id })).isError).toBe(false);
+    }
+    // Called once more, the new reports stand: nothing is created.
+    const third = (await server.call('create_reports', { urls })).value as { summary: string };
+    expect(third.summary).toBe('created 0, created by an earlier call 2, unsettled 0, failed 0');
+    expect(creates()).toBe(before + 2);
+  });
+
   it('create_reports cancelled by the client starts no new create; called again, it creates only the rest, each URL once', async () => {
     const slow = await startMock({ flavor: 'phprank', apiKey: KEY, rateLimit: 0, latencyMs: 400 });
     const writer = await startServer(slow.server.url, ['--allow-write'], { XDG_DATA_HOME: dataDir });
