@@ -320,6 +320,9 @@ describe('rsapi mcp --allow-write against the phprank mock', () => {
     const resumed = again.value as { summary: string; reports: { status: string; id: number }[] };
     expect(resumed.summary).toBe('created 0, created by an earlier call 2, unsettled 0, failed 0');
     expect(resumed.reports.map((report) => report.id).sort()).toEqual(made.reports.map((report) => report.id).sort());
+    // Its notes say what was skipped, and where the journal is only by name: no local path is in an answer.
+    expect(again.text).toContain('<the journal of these urls>');
+    expect(again.text).not.toContain(dataDir);
     expect(creates()).toBe(2);
     expect(readdirSync(join(dataDir, 'rsapi', 'mcp')).filter((name) => name.endsWith('.journal'))).toHaveLength(1);
     // --verbose traces each request on stderr (the log an MCP client keeps): the key is redacted there too (below).

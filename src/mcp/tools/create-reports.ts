@@ -70,6 +70,7 @@ export const createReports = defineTool({
   async run(call, args) {
     const urls = args.urls ?? [];
     const journal = journalPathOf(call.ctx.io.env, urls);
+    call.hidePath(journal, '<the journal of these urls>');
     mkdirSync(join(journal, '..'), { recursive: true, mode: 0o700 });
     await forgetGoneReports(call.ctx, journal, urls);
     const before = readJournalHistory(journal);
