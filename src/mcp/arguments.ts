@@ -78,7 +78,7 @@ export function booleanArg<const Name extends string>(name: Name, description: s
     name,
     schema: { type: 'boolean', description },
     check(value) {
-      if (typeof value !== 'boolean') throw argumentError(name, `must be true or false, not ${describe(value)}`);
+      if (typeof value !== 'boolean') throw argumentError(name, `must be true or false, not ${describeValue(value)}`);
       return value;
     },
   };
@@ -99,7 +99,7 @@ export function integerArg<const Name extends string>(
     check(value) {
       const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
       if (typeof n !== 'number' || !Number.isInteger(n) || n < bounds.min || n > bounds.max) {
-        throw argumentError(name, `must be a whole number from ${bounds.min} to ${bounds.max}, not ${describe(value)}`);
+        throw argumentError(name, `must be a whole number from ${bounds.min} to ${bounds.max}, not ${describeValue(value)}`);
       }
       return n;
     },
@@ -117,7 +117,7 @@ export function listArg<const Name extends string, Item>(
     name,
     schema: { type: 'array', description, items: { ...item.schema, description: undefined }, minItems: bounds.min, maxItems: bounds.max },
     check(value) {
-      if (!Array.isArray(value)) throw argumentError(name, `must be a list, not ${describe(value)}`);
+      if (!Array.isArray(value)) throw argumentError(name, `must be a list, not ${describeValue(value)}`);
       if (value.length < bounds.min) throw argumentError(name, `give at least ${bounds.min}`);
       if (value.length > bounds.max) throw argumentError(name, `${value.length} given; at most ${bounds.max} in one call`, bounds.tooMany);
       return value.map((entry, index) => renamed(`${name}[${index}]`, item.name, () => item.check(entry)));
@@ -131,7 +131,7 @@ export function listArg<const Name extends string, Item>(
  */
 export function checkArguments<Args extends readonly ToolArg[]>(tool: string, args: Args, given: unknown): ArgValues<Args> {
   if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given))) {
-    throw new UsageError(`the arguments of ${tool} must be an object, not ${describe(given)}`);
+    throw new UsageError(`the arguments of ${tool} must be an object, not ${describeValue(given)}`);
   }
   const values: Record<string, unknown> = {};
   const names = args.map((arg) => arg.name);
@@ -169,7 +169,7 @@ export function inputSchema(args: readonly ToolArg[]): Record<string, unknown> {
 /** A string argument as the CLI gets a flag's value: text, not empty (an empty value is a mistake, as refuseEmptyValues says). */
 function textOf(name: string, value: unknown, options: { numbers?: boolean } = {}): string {
   if (options.numbers && typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
-  if (typeof value !== 'string') throw argumentError(name, `must be text, not ${describe(value)}`);
+  if (typeof value !== 'string') throw argumentError(name, `must be text, not ${describeValue(value)}`);
   if (value.trim() === '') throw argumentError(name, 'is empty', 'leave the argument out instead');
   return value;
 }
@@ -200,7 +200,8 @@ function renamedError(name: string, old: string, error: UsageError): UsageError 
   return new UsageError(`${name}: ${message}`, { hint: error.hint, lines: error.lines });
 }
 
-function describe(value: unknown): string {
+/** A value as a message names it: `"abc"`, `2`, `a list`, `an object`, `null`. */
+export function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (value === null) return 'null';
   if (typeof value === 'object') return 'an object';

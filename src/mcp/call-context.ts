@@ -33,6 +33,7 @@ export class ToolCall {
   readonly ctx: CommandContext;
   private readonly out: string[] = [];
   private readonly err: string[] = [];
+  private readonly hidden = new Map<string, string>();
 
   /** `signal`: the client cancelled the call (notifications/cancelled) or the server is closing. */
   constructor(server: CommandContext, signal: AbortSignal) {
@@ -61,6 +62,19 @@ export class ToolCall {
     this.ctx = new ToolContext(invocation, globals, server);
   }
 
+  /**
+   * A local path no answer shows (a journal's, the history's: the client's model needs none, and they tell of the
+   * user's machine): said as `name` instead.
+   */
+  hidePath(path: string, name: string): void {
+    if (path.trim() !== '') this.hidden.set(path, name);
+  }
+
+  /** Text with each hidden path said by its name (the longest first: a journal's path holds the data folder's). */
+  withoutPaths(text: string): string {
+    return [...this.hidden].sort(([a], [b]) => b.length - a.length).reduce((out, [path, name]) => out.replaceAll(path, name), text);
+  }
+
   /** What the call's runs wrote to stdout. */
   stdout(): string {
     return this.out.join('');
@@ -71,7 +85,8 @@ export class ToolCall {
     const lines = this.err
       .join('')
       .split('\n')
-      .filter((line) => line.trim() !== '');
+      .filter((line) => line.trim() !== '')
+      .map((line) => this.withoutPaths(line));
     return lines.length > MAX_NOTES ? [`(${lines.length - MAX_NOTES} earlier lines left out)`, ...lines.slice(-MAX_NOTES)] : lines;
   }
 }

@@ -49,6 +49,8 @@ export function decodeCursor<Filters>(tool: string, cursor: string): ListPositio
     position === null ||
     position.t !== tool ||
     typeof position.filters !== 'object' ||
+    position.filters === null ||
+    Array.isArray(position.filters) ||
     !Number.isSafeInteger(position.page) ||
     (position.page as number) < 1 ||
     !Number.isSafeInteger(position.skip) ||

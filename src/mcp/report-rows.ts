@@ -2,6 +2,7 @@
 import type { ApiRecord } from '../api/http/decode.js';
 import { checkName, failedChecks, reportChecks } from '../api/model/checks.js';
 import { readReport } from '../api/model/report-model.js';
+import { PRIVACY } from '../api/list-params.js';
 import { cutValue } from './results.js';
 
 /** A score to one decimal (phpRank sends 78.57142857142857 after a re-audit). */
@@ -25,8 +26,14 @@ export function reportRow(record: ApiRecord): Record<string, unknown> {
   };
 }
 
+/** Privacy as the CLI shows it (`public`, `private`, `password`), not phpRank's 0, 1, 2; anything else as sent. */
+function privacyLabel(value: unknown): unknown {
+  const label = Object.entries(PRIVACY).find(([, code]) => typeof value !== 'object' && String(code) === String(value))?.[0];
+  return label ?? value;
+}
+
 /**
- * The whole report: its fields as sent (`result` the label, `score` the number, as the CLI's tables show them), how
+ * The whole report: its fields as sent (`result` the label, `score` the number, `privacy` the label, as the CLI's tables show them), how
  * many checks passed, and each failed check with its name, importance, value and errors; values longer than
  * `valueChars` characters of JSON are cut (the answer's size budget).
  */
@@ -34,7 +41,12 @@ export function reportDetail(record: ApiRecord, valueChars: number): Record<stri
   const { label, score } = readReport(record);
   const { results: _results, result: _result, score: _score, ...fields } = record;
   const outcomes = reportChecks(record);
-  const detail: Record<string, unknown> = { ...fields, result: label ?? null, score: shortScore(score) };
+  const detail: Record<string, unknown> = {
+    ...fields,
+    ...('privacy' in fields ? { privacy: privacyLabel(fields.privacy) } : {}),
+    result: label ?? null,
+    score: shortScore(score),
+  };
   if (outcomes === undefined) return { ...detail, checks: null };
   const failed = failedChecks(outcomes);
   return {

@@ -1,8 +1,7 @@
-// The MCP server of `rsapi mcp`: the SDK's stdio server over the tool table, each call run in a context of its own
+// The MCP server of `rsapi mcp`: the SDK's server on stdio (stdio.ts) over the tool table, each call run in a context of its own
 // (call-context.ts) and answered within the size budget; ends when the client closes stdin, or on Ctrl-C.
 import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { UsageError } from '../errors.js';
 import type { CommandContext } from '../cli/runtime/context.js';
@@ -11,6 +10,10 @@ import { nearest } from '../suggest.js';
 import { VERSION } from '../version.js';
 import { checkArguments, inputSchema } from './arguments.js';
 import { ToolCall } from './call-context.js';
+import { dataDir } from '../config/paths.js';
+import { resolveHistoryLocation } from '../cli/reading/recording.js';
+import type { HistoryLocation } from '../history/location.js';
+import { LineTransport } from './stdio.js';
 import { errorResult, valueResult, type ToolResult } from './results.js';
 import type { McpTool } from './tool.js';
 import { TOOLS } from './tools.js';
@@ -49,7 +52,7 @@ export async function serveMcp(ctx: CommandContext, options: McpServeOptions): P
     calls.add(answer);
     return answer.finally(() => calls.delete(answer));
   });
-  const transport = new StdioServerTransport(ctx.io.stdin as Readable, ctx.io.stdout as unknown as Writable);
+  const transport = new LineTransport(ctx.io.stdin as Readable, ctx.io.stdout as unknown as Writable);
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });
@@ -95,6 +98,7 @@ export async function callTool(server: CommandContext, offered: readonly McpTool
     throw new McpError(ErrorCode.InvalidParams, `no tool named ${name}${near ? `; did you mean ${near}?` : ''}`);
   }
   const call = new ToolCall(server, signal);
+  hideLocalPaths(call, server);
   const started = performance.now();
   let result: ToolResult | undefined;
   try {
@@ -106,10 +110,26 @@ export async function callTool(server: CommandContext, offered: readonly McpTool
   } finally {
     await call.ctx.close();
   }
+  result = { ...result, content: result.content.map((block) => ({ ...block, text: call.withoutPaths(block.text) })) };
   // --verbose: each call in the log beside its requests (the tool's name, never its arguments or answer).
   if (server.globals.verbose) {
     const size = Buffer.byteLength(result.content[0]?.text ?? '');
     server.note(`< ${tool.name}: ${result.isError ? 'error' : 'ok'}, ${size} bytes in ${Math.round(performance.now() - started)} ms`);
   }
   return result;
+}
+
+/** The server's local folders and files, said by name in any answer (a journal's path too: it lies in the data folder). */
+function hideLocalPaths(call: ToolCall, server: CommandContext): void {
+  call.hidePath(dataDir(server.io.env), '<rsapi data folder>');
+  let history: HistoryLocation | undefined;
+  try {
+    history = resolveHistoryLocation(server, {});
+  } catch {
+    // A history setting that cannot be read: the history tools say so in their own error.
+  }
+  if (history?.kind === 'sqlite') {
+    call.hidePath(history.path, '<history>');
+    call.hidePath(history.shown, '<history>');
+  }
 }

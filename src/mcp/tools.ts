@@ -6,6 +6,7 @@ import { createReports } from './tools/create-reports.js';
 import { deleteReports } from './tools/delete-reports.js';
 import { getReport } from './tools/get-report.js';
 import { historyDiff, historyTrend } from './tools/history.js';
+import { historyRuns } from './tools/history-runs.js';
 import { listProjects } from './tools/list-projects.js';
 import { listReports } from './tools/list-reports.js';
 import { refreshReports } from './tools/refresh-reports.js';
@@ -15,6 +16,7 @@ export const TOOLS: readonly McpTool[] = [
   getReport,
   reportStats,
   checkStats,
+  historyRuns,
   historyTrend,
   historyDiff,
   listProjects,

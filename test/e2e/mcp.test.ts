@@ -16,7 +16,7 @@ import { CHECK_IDS } from '../../src/api/model/checks.js';
 
 /** A key no answer may show: distinctive, so a leak in any form is found. */
 const KEY = 'mcp-test-key-5f1e9a7c3b2d4e6f';
-const READ_TOOLS = ['list_reports', 'get_report', 'report_stats', 'check_stats', 'history_trend', 'history_diff', 'list_projects'];
+const READ_TOOLS = ['list_reports', 'get_report', 'report_stats', 'check_stats', 'history_runs', 'history_trend', 'history_diff', 'list_projects'];
 const WRITE_TOOLS = ['create_reports', 'refresh_reports', 'delete_reports'];
 
 interface Server {
@@ -93,7 +93,7 @@ describe.each(['seed', 'phprank'] as const)('rsapi mcp against the %s mock', (fl
     await mock?.close();
   });
 
-  it('offers the seven read tools, each read-only with a short description, in under 12 KB of tools/list', async () => {
+  it('offers the eight read tools, each read-only with a short description, in under 12 KB of tools/list', async () => {
     const { tools } = await server.client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(READ_TOOLS);
     for (const tool of tools) {
@@ -245,6 +245,8 @@ describe('rsapi mcp over a recorded history (two runs of a drifting phpRank mock
     const ids = (JSON.parse(first.stdout) as { id: number }[]).map((report) => String(report.id));
     for (const id of ids) expect((await runInProcess({ argv: ['reports', 'update', id, '--refresh', '-q'], env })).code).toBe(0);
     expect((await runInProcess({ argv: project, env })).code).toBe(0);
+    // A third run, of another selection: the newest, and alone of its kind.
+    expect((await runInProcess({ argv: ['reports', 'list', '--project', 'shop.example.org', '--all', '--record', '-q'], env })).code).toBe(0);
     server = await startServer(mock.server.url, [], { RSAPI_HISTORY: db });
   });
   afterAll(async () => {
@@ -252,8 +254,50 @@ describe('rsapi mcp over a recorded history (two runs of a drifting phpRank mock
     await mock?.close();
   });
 
+  it('history_runs answers the runs newest first with their selections, and those of one job', async () => {
+    const answer = await server.call('history_runs');
+    expect(answer.isError, answer.text).toBe(false);
+    const runs = (answer.value as { runs: { id: number; command: string; selection: unknown; complete: boolean; reports: number }[] }).runs;
+    expect(runs.map((run) => [run.id, run.command, run.complete])).toEqual([
+      [3, 'reports list', true],
+      [2, 'reports list', true],
+      [1, 'reports list', true],
+    ]);
+    expect(runs[0]!.selection).toMatchObject({ project: 'shop.example.org' });
+    const job = (await server.call('history_runs', { job: JSON.stringify(runs[1]!.selection) })).value as { runs: { id: number }[] };
+    expect(job.runs.map((run) => run.id)).toEqual([2, 1]);
+    const named = (await server.call('history_runs', { job: 'weekly' })).value as { runs: unknown[] };
+    expect(named.runs).toEqual([]);
+  });
+
+  it('history_diff of a project or a job compares the last two runs of it, though a run of another selection is newer', async () => {
+    const plain = await server.call('history_diff');
+    expect(plain.isError).toBe(true);
+    expect(plain.text).toMatch(/^rsapi: fewer than two comparable runs to diff: only one complete run \(3\)/);
+    const selection = (await server.call('history_runs', { limit: 1 })).value as { runs: { selection: unknown }[] };
+    const other = await server.call('history_diff', { job: JSON.stringify(selection.runs[0]!.selection) });
+    expect(other.isError).toBe(true);
+    expect(other.text).toMatch(/only one complete run \(3\)/);
+    const project = (await server.call('history_diff', { project: 'example.com' })).value as { from: { id: number }; to: { id: number } };
+    expect([project.from.id, project.to.id]).toEqual([1, 2]);
+    const runs = (await server.call('history_runs')).value as { runs: { selection: unknown }[] };
+    const job = (await server.call('history_diff', { job: JSON.stringify(runs.runs[1]!.selection) })).value as { from: { id: number }; to: { id: number } };
+    expect([job.from.id, job.to.id]).toEqual([1, 2]);
+    // By ids, narrowed to a project no URL of those runs is in: nothing compared.
+    const narrowed = (await server.call('history_diff', { a: '1', b: '2', project: 'shop.example.org' })).value as { compared: number; changes: unknown[] };
+    expect(narrowed).toMatchObject({ compared: 0, changes: [] });
+  });
+
+  it('history_trend narrowed to a job keeps only its runs', async () => {
+    const runs = (await server.call('history_runs')).value as { runs: { selection: unknown }[] };
+    const shop = await server.call('history_trend', { project: 'example.com', job: JSON.stringify(runs.runs[0]!.selection) });
+    expect((shop.value as { points: unknown[] }).points).toEqual([]);
+    const own = await server.call('history_trend', { project: 'example.com', job: JSON.stringify(runs.runs[1]!.selection) });
+    expect((own.value as { points: { run: number }[] }).points.map((point) => point.run)).toEqual([1, 2]);
+  });
+
   it("history_diff answers the two runs and per URL what changed (the CLI's document), read-only", async () => {
-    const answer = await server.call('history_diff');
+    const answer = await server.call('history_diff', { a: '1', b: '2' });
     expect(answer.isError, answer.text).toBe(false);
     const diff = answer.value as { from: { id: number }; to: { id: number }; changes: { url: string; new_failures?: unknown; fixed?: unknown }[] };
     expect([diff.from.id, diff.to.id]).toEqual([1, 2]);
@@ -320,11 +364,36 @@ describe('rsapi mcp --allow-write against the phprank mock', () => {
     const resumed = again.value as { summary: string; reports: { status: string; id: number }[] };
     expect(resumed.summary).toBe('created 0, created by an earlier call 2, unsettled 0, failed 0');
     expect(resumed.reports.map((report) => report.id).sort()).toEqual(made.reports.map((report) => report.id).sort());
+    // Its notes say what was skipped, and where the journal is only by name: no local path is in an answer.
+    expect(again.text).toContain('<the journal of these urls>');
+    expect(again.text).not.toContain(dataDir);
     expect(creates()).toBe(2);
     expect(readdirSync(join(dataDir, 'rsapi', 'mcp')).filter((name) => name.endsWith('.journal'))).toHaveLength(1);
     // --verbose traces each request on stderr (the log an MCP client keeps): the key is redacted there too (below).
     expect(server.stderr()).toMatch(/> POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/reports -> 201/);
     expect(server.stderr()).toMatch(/< create_reports: ok, \d+ bytes in \d+ ms/);
+  });
+
+  it('create_reports after delete_reports of the same URLs creates each anew, once: a journal entry whose report is gone stands for nothing', async () => {
+    const creates = () => mock.server.requests.filter((request) => request.method === 'POST').length;
+    const urls = ['https://example.com/mcp-gone-a', 'https://example.com/mcp-gone-b'];
+    const first = (await server.call('create_reports', { urls })).value as { reports: { id: number }[] };
+    const ids = first.reports.map((report) => String(report.id));
+    expect((await server.call('delete_reports', { ids })).value).toEqual({ deleted: ids });
+    const before = creates();
+    const again = await server.call('create_reports', { urls });
+    expect(again.isError, again.text).toBe(false);
+    const made = again.value as { summary: string; reports: { status: string; id: number }[] };
+    expect(made.summary).toBe('created 2, created by an earlier call 0, unsettled 0, failed 0');
+    expect(creates()).toBe(before + 2);
+    for (const report of made.reports) {
+      expect(ids).not.toContain(String(report.id));
+      expect((await server.call('get_report', { id: report.id })).isError).toBe(false);
+    }
+    // Called once more, the new reports stand: nothing is created.
+    const third = (await server.call('create_reports', { urls })).value as { summary: string };
+    expect(third.summary).toBe('created 0, created by an earlier call 2, unsettled 0, failed 0');
+    expect(creates()).toBe(before + 2);
   });
 
   it('create_reports cancelled by the client starts no new create; called again, it creates only the rest, each URL once', async () => {

@@ -17,6 +17,8 @@ describe('startingPosition', () => {
     ['a filter the tool does not have', { filters: { sortBy: 'nonsense' }, page: 1, skip: 0, perPage: 10 }],
     ['a filter that is not text', { filters: { project: { $ne: 1 } }, page: 1, skip: 0, perPage: 10 }],
     ['a page size the service does not offer', { filters: {}, page: 1, skip: 0, perPage: 7 }],
+    ['filters that are null', { filters: null, page: 1, skip: 0, perPage: 10 }],
+    ['filters that are a list', { filters: ['x'], page: 1, skip: 0, perPage: 10 }],
   ])('refuses a cursor edited by hand: %s', (_name, position) => {
     expect(() => startingPosition('list_reports', edited(position), given, 10)).toThrow(/cursor: not a cursor of list_reports/);
   });

@@ -25,7 +25,17 @@ describe('the MCP tools', () => {
 
   it('are at most 8 reads and 3 writes, the writes offered only when allowed, in under 12 KB of tools/list either way', () => {
     const reads = offeredTools({ allowWrite: false });
-    expect(reads.length).toBeLessThanOrEqual(8);
+    // The contract's read tools, exactly: an agent finds each of its questions one call away, and no more.
+    expect(reads.map((tool) => tool.name)).toEqual([
+      'list_reports',
+      'get_report',
+      'report_stats',
+      'check_stats',
+      'history_runs',
+      'history_trend',
+      'history_diff',
+      'list_projects',
+    ]);
     expect(reads.every((tool) => !tool.writes && tool.hints.readOnlyHint)).toBe(true);
     const all = offeredTools({ allowWrite: true });
     expect(all.filter((tool) => tool.writes).map((tool) => tool.name)).toEqual(['create_reports', 'refresh_reports', 'delete_reports']);

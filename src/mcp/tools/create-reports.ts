@@ -8,7 +8,10 @@ import type { ApiRecord } from '../../api/http/decode.js';
 import { PRIVACY, type Privacy } from '../../api/list-params.js';
 import { reportIdentity, reportUrlProblem } from '../../api/model/report-url.js';
 import { reportsCreateRun } from '../../cli/commands/reports/create/create.js';
-import { readJournalHistory, type JournalHistory } from '../../cli/commands/reports/create/journal.js';
+import { Journal, readJournalHistory, type JournalHistory } from '../../cli/commands/reports/create/journal.js';
+import { runPool } from '../../cli/bulk/pool.js';
+import type { CommandContext } from '../../cli/runtime/context.js';
+import { NotFoundError } from '../../api/errors.js';
 import { dataDir } from '../../config/paths.js';
 import { argumentError, listArg, type ToolArg } from '../arguments.js';
 import { reportRow } from '../report-rows.js';
@@ -67,7 +70,9 @@ export const createReports = defineTool({
   async run(call, args) {
     const urls = args.urls ?? [];
     const journal = journalPathOf(call.ctx.io.env, urls);
+    call.hidePath(journal, '<the journal of these urls>');
     mkdirSync(join(journal, '..'), { recursive: true, mode: 0o700 });
+    await forgetGoneReports(call.ctx, journal, urls);
     const before = readJournalHistory(journal);
     const code = await reportsCreateRun(call.ctx, { urls, journal, keepJournal: true, concurrency: 4, privacy: args.privacy });
     const printed = call.stdout().trim();
@@ -91,6 +96,36 @@ export const createReports = defineTool({
     };
   },
 });
+
+/**
+ * A report the journal says an earlier call created, but which the service no longer has (deleted since, here or
+ * elsewhere), stands for nothing: each is looked up, and a gone one's URL is marked failed in the journal (its last
+ * line then says "not created"), so this call creates it anew rather than answer "created earlier" with an id that 404s.
+ */
+async function forgetGoneReports(ctx: CommandContext, path: string, urls: readonly string[]): Promise<void> {
+  const history = readJournalHistory(path);
+  const wanted = new Set(urls.map(reportIdentity));
+  const earlier = history.taken.filter((taken) => wanted.has(reportIdentity(taken.url)) && history.created.has(reportIdentity(taken.url)));
+  // The newest report of each URL: the one the journal stands for.
+  const newest = [...new Map(earlier.map((taken) => [reportIdentity(taken.url), taken])).values()];
+  const gone: typeof newest = [];
+  const client = ctx.client();
+  await runPool(newest, { concurrency: 4, stop: ctx.noNewRequests }, async (taken) => {
+    try {
+      await client.reports.show(String(taken.id));
+    } catch (error) {
+      // Any other failure leaves the entry standing: only a report known to be gone is created again.
+      if (error instanceof NotFoundError) gone.push(taken);
+    }
+  });
+  if (gone.length === 0) return;
+  const open = Journal.open(path, ctx);
+  try {
+    for (const taken of gone) open.record({ url: taken.url, status: 'failed', error: `report ${taken.id} is no longer on the service` });
+  } finally {
+    open.close();
+  }
+}
 
 /** Each URL's outcome, from the journal after the run (what the run and earlier calls did) and the records the run printed. */
 function outcomesOf(urls: readonly string[], before: JournalHistory, after: JournalHistory, records: ApiRecord[]): Record<string, unknown>[] {

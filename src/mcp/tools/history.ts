@@ -1,22 +1,22 @@
 // history_trend and history_diff: `rsapi history trend` and `rsapi history diff` over the same history (--history,
-// RSAPI_HISTORY or the profile's `history`), their JSON documents as the answer, cut to fit.
-import { parseJson } from '../../api/http/json.js';
-import { declareDiff, historyDiffRun } from '../../cli/commands/history/diff.js';
-import { declareTrend, historyTrendRun } from '../../cli/commands/history/trend.js';
+// RSAPI_HISTORY or the profile's), read through the history's functions; their documents' values as the answer, cut
+// to fit; both narrowed to a project or a job.
+import { declareDiff, diffDocument, validateHistoryDiff } from '../../cli/commands/history/diff.js';
+import { sinceOf } from '../../cli/commands/history/shared.js';
+import { declareTrend, trendDocument, validateHistoryTrend } from '../../cli/commands/history/trend.js';
+import { projectName, reportIdentity, reportProject } from '../../api/model/report-url.js';
+import { diffSnapshots, runsToCompare } from '../../history/diff.js';
+import { HistoryNotFoundError } from '../../history/errors.js';
+import { projectPoints } from '../../history/trend.js';
+import type { HistoryStore, RunInfo, Snapshot } from '../../history/types.js';
 import { optionArg, positionalArg } from '../arguments.js';
 import { argumentOf, declared, flagOf } from '../declarations.js';
 import { fitted } from '../results.js';
-import type { ToolCall } from '../call-context.js';
 import { defineTool } from '../tool.js';
+import { jobArg, jobSelection, withHistory } from './history-runs.js';
 
 const trend = declared(declareTrend);
 const diff = declared(declareDiff);
-
-/** What the history verb printed (a JSON document; the call's output is json), and the run's notes. */
-function printedDocument(call: ToolCall): Record<string, unknown> {
-  const printed = call.stdout().trim();
-  return printed === '' ? {} : (parseJson(printed) as Record<string, unknown>);
-}
 
 export const historyTrend = defineTool({
   name: 'history_trend',
@@ -26,13 +26,26 @@ export const historyTrend = defineTool({
     optionArg(flagOf(trend, '--project'), 'project'),
     optionArg(flagOf(trend, '--since'), 'since'),
     optionArg(flagOf(trend, '--check'), 'check'),
+    jobArg,
   ],
   writes: false,
   hints: { readOnlyHint: true },
   async run(call, args) {
-    await historyTrendRun(call.ctx, { url: args.url, project: args.project, since: args.since as number | undefined, check: args.check });
-    const points = printedDocument(call);
-    const list = Array.isArray(points) ? points : [];
+    const { url, project, check } = args;
+    validateHistoryTrend(call.ctx, { url, project });
+    const selection = args.job === undefined ? undefined : jobSelection(args.job);
+    const since = sinceOf(args.since as number | undefined);
+    const subject = url !== undefined ? reportIdentity(url) : projectName(project as string);
+    const points = await withHistory(call, async (store) => {
+      const ofJob = selection === undefined ? undefined : new Set((await store.runs({ selection })).map((run) => run.id));
+      const inJob = (run: number) => ofJob === undefined || ofJob.has(run);
+      if (url !== undefined) return (await store.trendOfUrl(subject, { since, check })).filter((point) => inJob(point.run));
+      return projectPoints(
+        (await store.snapshotsOfProject(subject, { since })).filter((row) => inJob(row.run)),
+        check,
+      );
+    });
+    const list = trendDocument(subject, points, check, project !== undefined).value;
     // Cut to fit from the oldest end: the newest points are the ones kept (oldest first, as the CLI gives them).
     return {
       value: fitted([...list].reverse(), (kept, left) => ({
@@ -45,17 +58,35 @@ export const historyTrend = defineTool({
 
 export const historyDiff = defineTool({
   name: 'history_diff',
-  description: `${diff.description()}. Without runs: the last two complete runs of the same selection on the same service.`,
-  args: [positionalArg(argumentOf(diff, 'a'), 'a'), positionalArg(argumentOf(diff, 'b'), 'b'), optionArg(flagOf(diff, '--since'), 'since')],
+  description: `${diff.description()}. Without runs: the last two complete runs of the same selection on the same service (of the project or job given).`,
+  args: [
+    positionalArg(argumentOf(diff, 'a'), 'a'),
+    positionalArg(argumentOf(diff, 'b'), 'b'),
+    optionArg(flagOf(diff, '--since'), 'since'),
+    optionArg(flagOf(trend, '--project'), 'project'),
+    jobArg,
+  ],
   writes: false,
   hints: { readOnlyHint: true },
   async run(call, args) {
     const run = (id: string | undefined) => (id === undefined ? undefined : Number(id));
-    await historyDiffRun(call.ctx, { a: run(args.a), b: run(args.b), since: args.since as number | undefined });
-    const document = printedDocument(call);
-    const changes = Array.isArray(document.changes) ? (document.changes as unknown[]) : [];
+    const ids = { a: run(args.a), b: run(args.b) };
+    validateHistoryDiff(call.ctx, ids);
+    const since = sinceOf(args.since as number | undefined);
+    const project = args.project === undefined ? undefined : projectName(args.project);
+    const selection = args.job === undefined ? undefined : jobSelection(args.job);
+    const inProject = (snapshot: Snapshot) => project === undefined || (snapshot.project ?? reportProject(snapshot.identity)) === project;
+    const compared = await withHistory(call, async (store) => {
+      const { from, to } =
+        ids.a === undefined && (project !== undefined || selection !== undefined)
+          ? await lastTwoRuns(store, { since, selection, project })
+          : await runsToCompare(store, ids, since);
+      const [before, after] = await Promise.all([store.snapshotsOf(from.id, { sorted: false }), store.snapshotsOf(to.id, { sorted: false })]);
+      return { from, to, ...diffSnapshots(before.filter(inProject), after.filter(inProject)) };
+    });
+    const document = diffDocument(compared).value;
     return {
-      value: fitted(changes, (kept, left) => ({
+      value: fitted(document.changes, (kept, left) => ({
         ...document,
         changes: kept,
         ...(left > 0 ? { more: `${left} more changed URLs left out; history diff --json in the CLI gives them all` } : {}),
@@ -63,3 +94,34 @@ export const historyDiff = defineTool({
     };
   },
 });
+
+/**
+ * The newest complete run of the job (or of any selection) that read the project, and the comparable run before it
+ * (same command, selection and service), or with `since` the first such run since then: what a plain diff compares,
+ * narrowed.
+ */
+async function lastTwoRuns(store: HistoryStore, options: { since?: string; selection?: string; project?: string }): Promise<{ from: RunInfo; to: RunInfo }> {
+  const { since, selection, project } = options;
+  let candidates = await store.runs({ completeOnly: true, selection });
+  if (project !== undefined) {
+    const read = new Set((await store.snapshotsOfProject(project, {})).map((row) => row.run));
+    candidates = candidates.filter((run) => read.has(run.id));
+  }
+  const of = [project === undefined ? '' : ` reading ${project}`, selection === undefined ? '' : ` of the job ${selection}`].join('');
+  const [newest, ...rest] = candidates;
+  if (!newest) throw tooFew(`no complete run${of}`);
+  const earlier = rest.filter(
+    (run) =>
+      run.command === newest.command && run.selection === newest.selection && run.origin === newest.origin && (since === undefined || run.started >= since),
+  );
+  const from = since === undefined ? earlier[0] : earlier[earlier.length - 1];
+  if (!from)
+    throw tooFew(`only one complete run (${newest.id}) of \`${newest.command}\` ${newest.selection} on ${newest.origin}${of}${since ? ` since ${since}` : ''}`);
+  return { from, to: newest };
+}
+
+function tooFew(what: string): HistoryNotFoundError {
+  return new HistoryNotFoundError(`fewer than two comparable runs to diff: ${what}`, {
+    hint: 'record another run of the same job with --record, or name two runs: history_diff with a and b (history_runs lists them)',
+  });
+}

@@ -123,7 +123,7 @@ function scoreText(c: UrlChange): string {
 const COLUMNS = ['url', 'status', 'score', 'new_failures', 'fixed'] as const;
 
 /** The diff's document; its rows (a score text per URL) are built only when the format reads them. */
-function diffDocument(diff: RunDiff) {
+export function diffDocument(diff: RunDiff) {
   const run = (r: RunDiff['from']) => ({ id: r.id, started: r.started, command: r.command, selection: JSON.parse(r.selection) as unknown, service: r.origin });
   const changes = diff.changes.map((c) => ({
     url: c.url,

@@ -6,7 +6,7 @@ import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../
 import { integerParser } from '../../flags/options.js';
 import { addHistoryLocationOption, checkDocumentFlags, describeSelection, durationParser, openHistoryOf, sinceOf, writeDocument } from './shared.js';
 
-function declareRuns(history: ParentCommand) {
+export function declareRuns(history: ParentCommand) {
   const command = history
     .command('runs')
     .description('List the recorded runs, newest first')
@@ -47,7 +47,7 @@ export async function historyRunsRun(ctx: CommandContext, opts: HistoryRunsOptio
 
 const COLUMNS = ['id', 'started', 'command', 'service', 'reports', 'complete', 'exit'] as const;
 
-function runsDocument(runs: readonly RunInfo[]) {
+export function runsDocument(runs: readonly RunInfo[]) {
   const value = runs.map((run) => ({
     id: run.id,
     started: run.started,

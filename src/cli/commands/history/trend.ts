@@ -60,7 +60,7 @@ export async function historyTrendRun(ctx: CommandContext, opts: HistoryTrendOpt
   }
 }
 
-function trendDocument(subject: string, points: readonly TrendPoint[], check: string | undefined, project: boolean) {
+export function trendDocument(subject: string, points: readonly TrendPoint[], check: string | undefined, project: boolean) {
   const columns = ['run', 'started', project ? 'reports' : 'generated_at', 'score', 'failed', ...(check ? [check] : [])];
   const value = points.map((p) => ({
     run: p.run,
