@@ -230,7 +230,10 @@ async function historyBaseline(ctx: CommandContext, flags: HistoryFlags, spec: H
   const { runBaseline } = await import('../report-files/page-history.js');
   const firstRun = spec.kind === 'last' && recordingAsked(ctx, flags);
   const location = resolveHistoryLocation(ctx, flags);
-  if (firstRun && location.kind === 'sqlite' && !existsSync(location.path)) return startsHistory(ctx);
+  if (location.kind === 'sqlite' && !existsSync(location.path) && spec.kind !== 'run') {
+    if (firstRun) return startsHistory(ctx);
+    throw new HistoryNotFoundError(`--baseline ${baselineName(spec)}: no history at ${location.path} yet, so no earlier run of this job`, { hint: START_HINT });
+  }
   const store = await openExistingHistory(ctx, flags);
   try {
     const same = sameRuns(ctx, run);
@@ -253,6 +256,8 @@ async function historyBaseline(ctx: CommandContext, flags: HistoryFlags, spec: H
     await store.close();
   }
 }
+
+const START_HINT = "run the same command with --record: its first run starts the job's history, and the next one compares with it";
 
 /** The first run of a job that records: said, and compared with nothing. */
 function startsHistory(ctx: CommandContext): undefined {

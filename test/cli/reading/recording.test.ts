@@ -3,6 +3,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { mockPerTest } from '../../helpers/mock.js';
 import { runInProcess } from '../../helpers/run.js';
@@ -181,5 +182,71 @@ describe('a history that cannot be used', () => {
     const result = await runInProcess({ argv: ['reports', 'list', '--record', '--history', 'postgres://u@127.0.0.1:1/db', '--fail-on', 'good'], env });
     expect(result.code).toBe(10);
     expect(result.stderr).toMatch(/rsapi: history: .*cannot be reached/);
+  });
+});
+
+describe('jobs', () => {
+  it('a create from URL arguments keeps the selection key runs recorded before jobs had names', async () => {
+    const { createJob } = await import('../../../src/cli/reading/recording.js');
+    // The key as stored by the last version: a hash of the identities, their count, and the share.
+    expect(createJob({ urls: ['https://a.example/x', 'https://b.example/'] }, ['https://a.example/x', 'https://b.example/'])).toEqual({
+      input: createHash('sha256').update('a.example/x\nb.example').digest('hex').slice(0, 16),
+      urls: 2,
+      shard: undefined,
+    });
+    // A sitemap or a file is its job by name: a page more or less keeps it.
+    expect(createJob({ urls: [], fromSitemap: ['https://a.example/'], include: ['a.example/blog/**'] }, ['https://a.example/1'])).toEqual(
+      createJob({ urls: [], fromSitemap: ['https://a.example/'], include: ['a.example/blog/**'] }, ['https://a.example/1', 'https://a.example/2']),
+    );
+  });
+
+  it('--baseline last without --record and no earlier run: exit 4, naming the job and the way to start its history', async () => {
+    const { env, server } = await mock();
+    const path = join(scratch(), 'h.db');
+    const first = await runInProcess({ argv: ['reports', 'list', '--all', '--baseline', 'last', '--history', path, '--json'], env });
+    expect(first.code).toBe(4);
+    expect(first.stderr).toContain('no earlier run of this job');
+    expect(first.stderr).toContain('hint: run the same command with --record: its first run starts the job');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('--job names the job across commands and inputs; a run that read nothing is never the baseline', async () => {
+    const { env } = await mock();
+    const dir = scratch();
+    const path = join(dir, 'h.db');
+    const empty = join(dir, 'empty.txt');
+    writeFileSync(empty, '');
+    const job = ['--job', 'weekly', '--record', '--history', path, '--baseline', 'last', '--fail-on-new-failures'];
+    const week1 = await runInProcess({ argv: ['reports', 'list', '--all', ...job, '-q'], env });
+    expect(week1.code, week1.stderr).toBe(0);
+    expect(week1.stderr).toContain('no earlier run of this job: this run starts its history');
+    // An empty input: the gate over nothing fails (it passed, exit 0, before), and the run reads no report.
+    const week2 = await runInProcess({ argv: ['reports', 'create', '--from-file', empty, ...job, '-q'], env });
+    expect(week2.code, week2.stderr).toBe(10);
+    expect(week2.stderr).toContain('rsapi: gate failed: no reports matched the input URLs: a gate over nothing proves nothing');
+    const week3 = await runInProcess({ argv: ['reports', 'list', '--all', ...job, '-q'], env: { ...env, RSAPI_JOB: 'ignored when --job is given' } });
+    expect(week3.code, week3.stderr).toBe(0);
+    expect(rows(path, 'SELECT id, selection, complete FROM history_runs ORDER BY id')).toEqual([
+      { id: 1, selection: '{"job":"weekly"}', complete: 1 },
+      { id: 2, selection: '{"job":"weekly"}', complete: 1 },
+      { id: 3, selection: '{"job":"weekly"}', complete: 1 },
+    ]);
+    expect(week3.stderr).toContain('run 1 of the history');
+    // --allow-empty lets the empty week pass.
+    const allowed = await runInProcess({ argv: ['reports', 'create', '--from-file', empty, ...job, '--allow-empty', '-q'], env });
+    expect(allowed.code, allowed.stderr).toBe(0);
+  });
+
+  it('RSAPI_JOB names the job; a blank or control-character name is exit 2 before any request', async () => {
+    const { env, server } = await mock();
+    const path = join(scratch(), 'h.db');
+    const named = await runInProcess({ argv: ['reports', 'list', '--all', '--record', '--history', path, '-q'], env: { ...env, RSAPI_JOB: 'nightly' } });
+    expect(named.code, named.stderr).toBe(0);
+    expect(rows(path, 'SELECT selection FROM history_runs')).toEqual([{ selection: '{"job":"nightly"}' }]);
+    const requests = server.requests.length;
+    const bad = await runInProcess({ argv: ['reports', 'list', '--record', '--history', path, '--job', 'a\u0007b'], env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("a job's name is 1 to 200 printable characters");
+    expect(server.requests).toHaveLength(requests);
   });
 });

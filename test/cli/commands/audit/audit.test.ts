@@ -1,0 +1,86 @@
+// `rsapi audit` in-process against the phpRank mock: --init's file, flags over the file, its JSON answer, mistakes
+// before any request, and the journal kept beside the history per job.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { mockPerTest } from '../../../helpers/mock.js';
+import { runInProcess } from '../../../helpers/run.js';
+import { scratchMaker } from '../../../helpers/scratch.js';
+
+const scratch = scratchMaker('rsapi-audit-');
+const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0 });
+
+async function setup(audit: Record<string, unknown>) {
+  const fixture = await mock();
+  const home = scratch();
+  const config = join(home, 'site.json');
+  writeFileSync(config, JSON.stringify({ audit }, null, 2));
+  const env = { ...fixture.env, HOME: home, XDG_DATA_HOME: join(home, 'data') };
+  const rsapi = (...argv: string[]) => runInProcess({ argv: ['audit', '--config', config, ...argv], env });
+  return { fixture, home, config, env, rsapi };
+}
+
+describe('rsapi audit', () => {
+  it('--init writes a starter file and never overwrites one', async () => {
+    const home = scratch();
+    const config = join(home, 'rsapi.config.json');
+    const first = await runInProcess({ argv: ['audit', '--init', 'https://shop.example.org/', '--config', config], env: { HOME: home } });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain(`wrote ${config}`);
+    expect(JSON.parse(readFileSync(config, 'utf8')).audit).toMatchObject({ job: 'shop.example.org', sitemaps: ['https://shop.example.org/'] });
+    const again = await runInProcess({ argv: ['audit', '--init', 'https://shop.example.org/', '--config', config], env: { HOME: home } });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('exists; rsapi audit --init writes a new file only');
+  });
+
+  it('records under its job, compares with its last run, answers --json, and flags override the file', async () => {
+    const { fixture, home, rsapi } = await setup({ job: 'shop', urls: ['https://shop.example.org/a', 'https://shop.example.org/b'], failOnNewFailures: true });
+    const first = await rsapi('--json');
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({ job: 'shop', exitCode: 0, pages: 2, run: 1, baseline: undefined, new: [], vanished: [], files: [] });
+    const html = join(home, 'week.html');
+    const second = await rsapi('--json', '--html', html, '--exclude', 'shop.example.org/b');
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ job: 'shop', pages: 1, run: 2, baseline: 1, new: [], vanished: ['shop.example.org/b'], files: [html] });
+    expect(existsSync(html)).toBe(true);
+    // --existing refresh by default: one report per page, refreshed, never a second.
+    const stored = fixture.server.reports().map((report) => report.url);
+    for (const page of ['shop.example.org/a', 'shop.example.org/b']) expect(stored.filter((url) => url === page)).toHaveLength(1);
+    // The journal lives beside the history, one per job, and the run that ended says so.
+    const journals = readdirSync(join(home, 'data', 'rsapi', 'audit'));
+    expect(journals).toEqual([expect.stringMatching(/^shop-[0-9a-f]{12}\.journal$/)]);
+  });
+
+  it('prints what it did as lines: pages, run, baseline, new and vanished pages, files', async () => {
+    const { rsapi, config } = await setup({ urls: ['https://shop.example.org/a'] });
+    expect((await rsapi()).code).toBe(0);
+    writeFileSync(config, JSON.stringify({ audit: { urls: ['https://shop.example.org/b'] } }));
+    const second = await rsapi();
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toBe(
+      [
+        'audit shop.example.org: 1 page audited, recorded as run 2, compared with run 1',
+        'pages: 1 new, 1 vanished since run 1',
+        '  new: shop.example.org/b',
+        '  vanished: shop.example.org/a',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('refuses a mistake in the file before any request, naming the file and line', async () => {
+    const { fixture, rsapi } = await setup({ urls: ['https://shop.example.org/a'], maxDorp: 3 });
+    const result = await rsapi();
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/site\.json:6: unknown key "maxDorp" in "audit"; did you mean "maxDrop"\?/);
+    expect(fixture.server.requests).toHaveLength(0);
+  });
+
+  it('a missing file says how to write one', async () => {
+    const home = scratch();
+    mkdirSync(join(home, 'x'));
+    const result = await runInProcess({ argv: ['audit', '--config', join(home, 'x', 'none.json')], env: { HOME: home } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('rsapi audit --init https://example.com/');
+  });
+});
