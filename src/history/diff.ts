@@ -1,6 +1,6 @@
 // Two runs compared URL by URL: the checks that newly fail, the fixed ones, score changes, new and vanished URLs; and
 // which two runs a plain `history diff` compares (the last two complete runs of one selection on one service).
-import { RESULT_RANK, type ReportResult } from '../api/model/report-model.js';
+import { readingChange, regressed } from '../api/model/regression.js';
 import { HistoryNotFoundError } from './errors.js';
 import { isNewerReading, MINUS, partEnd, SIGN_FROM_END } from './snapshot.js';
 import type { HistoryStore, RunInfo, RunQuery, Snapshot } from './types.js';
@@ -46,7 +46,10 @@ export function diffSnapshots(before: readonly Snapshot[], after: readonly Snaps
     compared++;
     const { newFailures, fixed } = checkDelta(then, now);
     const entry = { ...change(url, 'changed', then, now), newFailures: newFailures.sort(), fixed: fixed.sort() };
-    if (entry.newFailures.length > 0 || entry.fixed.length > 0 || (entry.scoreChange ?? 0) !== 0 || entry.labelBefore !== entry.labelAfter) changes.push(entry);
+    const lostScore = then.score !== undefined && now.score === undefined;
+    if (entry.newFailures.length > 0 || entry.fixed.length > 0 || (entry.scoreChange ?? 0) !== 0 || entry.labelBefore !== entry.labelAfter || lostScore) {
+      changes.push(entry);
+    }
   }
   for (const [url, then] of a) if (!b.has(url)) changes.push(change(url, 'vanished', then, undefined));
   changes.sort(order);
@@ -131,11 +134,10 @@ function order(x: UrlChange, y: UrlChange): number {
   );
 }
 
-/** Whether a URL's result got worse (good > decent > bad). */
-export function worseLabel(change: UrlChange): boolean {
-  const before = RESULT_RANK.get(change.labelBefore as ReportResult);
-  const after = RESULT_RANK.get(change.labelAfter as ReportResult);
-  return before !== undefined && after !== undefined && after > before;
+/** Whether a URL regressed between the two runs, by the one rule (api/model/regression.ts). */
+export function regressedUrl(change: UrlChange, maxDrop: number): boolean {
+  if (change.status !== 'changed') return false;
+  return regressed(readingChange({ score: change.scoreBefore, label: change.labelBefore }, { score: change.scoreAfter, label: change.labelAfter }), maxDrop);
 }
 
 /** Runs of the same selection on the same service as `run`, complete, newest first. */

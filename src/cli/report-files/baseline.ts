@@ -13,6 +13,7 @@ import { runAnnotation, urlAnnotations } from '../verdicts/named-failures.js';
 import { reportIdentity } from '../../api/model/report-url.js';
 import { timestampOf } from '../../api/model/timestamps.js';
 import { reportChecks } from '../../api/model/checks.js';
+import { readingChange, regressed } from '../../api/model/regression.js';
 import { checkChange, countChanges, describeChecks, recordsHaveChecks, type CheckChange } from './check-changes.js';
 
 /** What is compared of a report. */
@@ -190,17 +191,11 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
       continue;
     }
     compared++;
-    const change = checkChange(now.url, before.record, now.record);
-    if (change) checkChanges.push(change);
+    const checks = checkChange(now.url, before.record, now.record);
+    if (checks) checkChanges.push(checks);
     if (reportChecks(before.record) !== undefined && reportChecks(now.record) === undefined) lostChecks.push(now.url);
-    const drop = before.score !== undefined && now.score !== undefined ? before.score - now.score : undefined;
-    const rankBefore = rankOf(before.result);
-    const rankNow = rankOf(now.result);
-    const worseResult = rankBefore !== undefined && (rankNow === undefined || rankNow > rankBefore);
-    const lostScore = before.score !== undefined && now.score === undefined;
-    if ((drop !== undefined && drop > threshold) || worseResult || lostScore) {
-      regressions.push({ url: now.url, before, now, drop, worseResult, lostScore });
-    }
+    const change = readingChange({ score: before.score, label: before.result }, { score: now.score, label: now.result });
+    if (regressed(change, threshold)) regressions.push({ url: now.url, before, now, ...change });
   }
   const vanished = [...baseline.byUrl]
     .filter(([key, standing]) => !current.has(key) && (options.inScope?.(standing.url) ?? true))

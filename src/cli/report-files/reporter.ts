@@ -62,7 +62,7 @@ export function addHtmlOption<Args extends unknown[], Opts extends OptionValues,
 }
 
 // A blank value (Number(' ') is 0) never comes here: refuseEmptyValues (options.ts) refuses it for every flag first.
-function maxDropParser(value: string): number {
+export function maxDropParser(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('--max-drop must be a number of points, 0 or more.');
   return n;

@@ -3,7 +3,7 @@
 import { CHECK_NAMES, IMPORTANCES } from '../../api/model/checks.js';
 import { RESULTS } from '../../api/model/report-model.js';
 import { LEVELS } from './rules.js';
-import { AUDIT_KEYS } from '../commands/audit/config.js';
+import type { AUDIT_KEYS } from '../commands/audit/config.js';
 import { EXISTING_MODES } from '../commands/reports/create/existing.js';
 
 export function assertionsSchema(): Record<string, unknown> {

@@ -1,9 +1,9 @@
 // `rsapi history diff [A [B]]`: per URL the checks that newly fail, the fixed ones, score changes, new and vanished
 // URLs, between two recorded runs (by default the last two complete runs of one selection on one service); gates.
-import { InvalidArgumentError } from '@commander-js/extra-typings';
 import { checkName } from '../../../api/model/checks.js';
 import { formatScore } from '../../../api/model/report-model.js';
-import { diffSnapshots, newestOfEachUrl, runsToCompare, worseLabel, type RunDiff, type UrlChange } from '../../../history/diff.js';
+import { maxDropParser } from '../../report-files/reporter.js';
+import { diffSnapshots, newestOfEachUrl, runsToCompare, regressedUrl, type RunDiff, type UrlChange } from '../../../history/diff.js';
 import { snapshotRecord } from '../../../history/snapshot.js';
 import type { Snapshot } from '../../../history/types.js';
 import { plural } from '../../../plural.js';
@@ -36,12 +36,6 @@ export function declareDiff(history: ParentCommand) {
     .option('--fail-on-new-failures', 'exit 10 when a check that passed in the earlier run fails in the later one')
     .option('--max-drop <points>', 'exit 10 when a score fell by more than this, or a result got worse', maxDropParser);
   return addVerdictOptions(addHistoryLocationOption(command));
-}
-
-function maxDropParser(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('--max-drop must be a number of points, 0 or more.');
-  return n;
 }
 
 export type HistoryDiffOptions = OptionsOf<ReturnType<typeof declareDiff>> & { a?: number; b?: number };
@@ -96,8 +90,7 @@ export async function historyDiffRun(ctx: CommandContext, opts: HistoryDiffOptio
 /** The gates' verdict on stderr and the exit code. */
 function judge(ctx: CommandContext, diff: RunDiff, opts: HistoryDiffOptions) {
   const newlyFailing = diff.changes.filter((c) => c.newFailures.length > 0);
-  const drops =
-    opts.maxDrop === undefined ? [] : diff.changes.filter((c) => (c.scoreChange !== undefined && -c.scoreChange > (opts.maxDrop as number)) || worseLabel(c));
+  const drops = opts.maxDrop === undefined ? [] : diff.changes.filter((c) => regressedUrl(c, opts.maxDrop as number));
   const failures: string[] = [];
   if (opts.failOnNewFailures && newlyFailing.length > 0) {
     failures.push(`${plural(newlyFailing.length, 'URL')} with checks newly failing (--fail-on-new-failures)`);
