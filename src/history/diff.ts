@@ -140,17 +140,30 @@ export function regressedUrl(change: UrlChange, maxDrop: number): boolean {
   return regressed(readingChange({ score: change.scoreBefore, label: change.labelBefore }, { score: change.scoreAfter, label: change.labelAfter }), maxDrop);
 }
 
-/** Runs of the same selection on the same service as `run`, complete, newest first. */
+/**
+ * Runs of the same job on the same service as `run`, complete and having read reports, newest first (in the order the
+ * store recorded them). A named job's runs (`{"job":...}`) are one job whichever command recorded them.
+ */
 export function comparableRuns(store: HistoryStore, run: RunInfo, options: Pick<RunQuery, 'since' | 'before' | 'limit'> = {}): Promise<RunInfo[]> {
   const { since, before, limit } = options;
-  return store.runs({ command: run.command, selection: run.selection, origin: run.origin, completeOnly: true, since, before, limit });
+  const command = run.selection.startsWith('{"job":') ? undefined : run.command;
+  return store.runs({ command, selection: run.selection, origin: run.origin, completeOnly: true, readReports: true, since, before, limit });
+}
+
+/** What narrows a plain diff: a time, a job (its selection key), a project the runs read. */
+export interface DiffScope {
+  since?: string;
+  /** A job's selection key, as stored (`{"job":"weekly"}`). */
+  selection?: string;
+  project?: string;
 }
 
 /**
  * The two runs a diff compares: both given; one given (against the newest comparable run after it); none (the last two
- * complete runs of the newest complete run's selection, or with `since` the first of them since then).
+ * complete runs of the newest complete run's job, narrowed to a job or a project when asked, or with `since` the first
+ * of them since then).
  */
-export async function runsToCompare(store: HistoryStore, ids: { a?: number; b?: number }, since?: string): Promise<{ from: RunInfo; to: RunInfo }> {
+export async function runsToCompare(store: HistoryStore, ids: { a?: number; b?: number }, scope: DiffScope = {}): Promise<{ from: RunInfo; to: RunInfo }> {
   const known = async (id: number) => {
     const run = await store.run(id);
     if (!run) throw new HistoryNotFoundError(`no run ${id} in the history`, { hint: '`rsapi history runs` lists the runs' });
@@ -159,23 +172,29 @@ export async function runsToCompare(store: HistoryStore, ids: { a?: number; b?: 
   if (ids.a !== undefined && ids.b !== undefined) return { from: await known(ids.a), to: await known(ids.b) };
   if (ids.a !== undefined) {
     const from = await known(ids.a);
-    const later = (await comparableRuns(store, from)).filter((run) => run.started > from.started || (run.started === from.started && run.id > from.id));
-    if (later.length === 0) throw tooFew(`no complete run of the same selection after run ${from.id}`);
-    return { from, to: later[0] as RunInfo };
+    // Later as the store recorded them: a run's id, never its machine's clock.
+    const later = (await comparableRuns(store, from)).filter((run) => run.id > from.id);
+    if (later.length === 0) throw tooFew(`no complete run of the same job after run ${from.id}`);
+    return { from, to: later.at(-1) as RunInfo };
   }
-  const [newest] = await store.runs({ completeOnly: true, limit: 1 });
-  if (!newest) throw tooFew('no complete run in the history');
-  // Without --since only the run before the newest is wanted: counting the reports of every earlier run (what runs()
-  // tells of each) took 45 ms over 100 runs of 10,000 reports.
-  const earlier = await comparableRuns(store, newest, { since, before: newest, limit: since === undefined ? 1 : undefined });
+  const { since, selection, project } = scope;
+  const read = project === undefined ? undefined : new Set((await store.snapshotsOfProject(project, {})).map((row) => row.run));
+  const of = [project === undefined ? '' : ` reading ${project}`, selection === undefined ? '' : ` of the job ${selection}`].join('');
+  // Without a project only the newest and the run before it are wanted: counting the reports of every earlier run (what
+  // runs() tells of each) took 45 ms over 100 runs of 10,000 reports.
+  const newest = (await store.runs({ completeOnly: true, readReports: true, selection, limit: read ? undefined : 1 })).find((run) => read?.has(run.id) ?? true);
+  if (!newest) throw tooFew(`no complete run${of}`);
+  const earlier = (await comparableRuns(store, newest, { since, before: newest, limit: since === undefined && !read ? 1 : undefined })).filter(
+    (run) => read?.has(run.id) ?? true,
+  );
   const from = since === undefined ? earlier[0] : earlier[earlier.length - 1];
   if (!from)
-    throw tooFew(`only one complete run (${newest.id}) of \`${newest.command}\` ${newest.selection} on ${newest.origin}${since ? ` since ${since}` : ''}`);
+    throw tooFew(`only one complete run (${newest.id}) of \`${newest.command}\` ${newest.selection} on ${newest.origin}${of}${since ? ` since ${since}` : ''}`);
   return { from, to: newest };
 }
 
 function tooFew(what: string): HistoryNotFoundError {
   return new HistoryNotFoundError(`fewer than two comparable runs to diff: ${what}`, {
-    hint: 'record another run of the same command with --record, or name two runs: `rsapi history diff A B`',
+    hint: 'record another run of the same job with --record, or name two runs: `rsapi history diff A B` (`rsapi history runs` lists them)',
   });
 }

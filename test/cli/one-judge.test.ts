@@ -24,15 +24,15 @@ const page = (result: number | null, generated: string) => ({ id: 1, url: 'a.exa
 
 describe('one judge for a regression', () => {
   it.each([
-    { name: 'a page good at 90, then re-audited with no score and no result', then: 90, now: null, regressed: true },
-    { name: 'a fall of 10 points past --max-drop 5', then: 90, now: 80, regressed: true },
-    { name: 'a fall of 3 points within --max-drop 5', then: 90, now: 87, regressed: false },
-    { name: 'a page with no score, then scored', then: null, now: 50, regressed: false },
-  ])('$name: the same verdict from --baseline and history diff', async ({ then, now, regressed: expected }) => {
+    { name: 'a page good at 90, then re-audited with no score and no result', before: 90, now: null, regressed: true },
+    { name: 'a fall of 10 points past --max-drop 5', before: 90, now: 80, regressed: true },
+    { name: 'a fall of 3 points within --max-drop 5', before: 90, now: 87, regressed: false },
+    { name: 'a page with no score, then scored', before: null, now: 50, regressed: false },
+  ])('$name: the same verdict from --baseline and history diff', async ({ before, now, regressed: expected }) => {
     const history = join(scratch(), 'h.db');
     const env = { RSAPI_BASE_URL: server.url, RSAPI_API_KEY: 'judge-key-1234' };
     const rsapi = (...argv: string[]) => runInProcess({ argv: [...argv, '--history', history], env });
-    week = [page(then, '2026-01-01T10:00:00.000000Z')];
+    week = [page(before, '2026-01-01T10:00:00.000000Z')];
     expect((await rsapi('reports', 'list', '--all', '--record', '-q')).code).toBe(0);
     week = [page(now, '2026-01-08T10:00:00.000000Z')];
     expect((await rsapi('reports', 'list', '--all', '--record', '-q')).code).toBe(0);

@@ -6,9 +6,8 @@ import { sinceOf } from '../../cli/commands/history/shared.js';
 import { declareTrend, trendDocument, validateHistoryTrend } from '../../cli/commands/history/trend.js';
 import { projectName, reportIdentity, reportProject } from '../../api/model/report-url.js';
 import { diffSnapshots, runsToCompare } from '../../history/diff.js';
-import { HistoryNotFoundError } from '../../history/errors.js';
 import { projectPoints } from '../../history/trend.js';
-import type { HistoryStore, RunInfo, Snapshot } from '../../history/types.js';
+import type { Snapshot } from '../../history/types.js';
 import { optionArg, positionalArg } from '../arguments.js';
 import { argumentOf, declared, flagOf } from '../declarations.js';
 import { fitted } from '../results.js';
@@ -77,10 +76,7 @@ export const historyDiff = defineTool({
     const selection = args.job === undefined ? undefined : jobSelection(args.job);
     const inProject = (snapshot: Snapshot) => project === undefined || (snapshot.project ?? reportProject(snapshot.identity)) === project;
     const compared = await withHistory(call, async (store) => {
-      const { from, to } =
-        ids.a === undefined && (project !== undefined || selection !== undefined)
-          ? await lastTwoRuns(store, { since, selection, project })
-          : await runsToCompare(store, ids, since);
+      const { from, to } = await runsToCompare(store, ids, { since, selection, project });
       const [before, after] = await Promise.all([store.snapshotsOf(from.id, { sorted: false }), store.snapshotsOf(to.id, { sorted: false })]);
       return { from, to, ...diffSnapshots(before.filter(inProject), after.filter(inProject)) };
     });
@@ -94,34 +90,3 @@ export const historyDiff = defineTool({
     };
   },
 });
-
-/**
- * The newest complete run of the job (or of any selection) that read the project, and the comparable run before it
- * (same command, selection and service), or with `since` the first such run since then: what a plain diff compares,
- * narrowed.
- */
-async function lastTwoRuns(store: HistoryStore, options: { since?: string; selection?: string; project?: string }): Promise<{ from: RunInfo; to: RunInfo }> {
-  const { since, selection, project } = options;
-  let candidates = await store.runs({ completeOnly: true, selection });
-  if (project !== undefined) {
-    const read = new Set((await store.snapshotsOfProject(project, {})).map((row) => row.run));
-    candidates = candidates.filter((run) => read.has(run.id));
-  }
-  const of = [project === undefined ? '' : ` reading ${project}`, selection === undefined ? '' : ` of the job ${selection}`].join('');
-  const [newest, ...rest] = candidates;
-  if (!newest) throw tooFew(`no complete run${of}`);
-  const earlier = rest.filter(
-    (run) =>
-      run.command === newest.command && run.selection === newest.selection && run.origin === newest.origin && (since === undefined || run.started >= since),
-  );
-  const from = since === undefined ? earlier[0] : earlier[earlier.length - 1];
-  if (!from)
-    throw tooFew(`only one complete run (${newest.id}) of \`${newest.command}\` ${newest.selection} on ${newest.origin}${of}${since ? ` since ${since}` : ''}`);
-  return { from, to: newest };
-}
-
-function tooFew(what: string): HistoryNotFoundError {
-  return new HistoryNotFoundError(`fewer than two comparable runs to diff: ${what}`, {
-    hint: 'record another run of the same job with --record, or name two runs: history_diff with a and b (history_runs lists them)',
-  });
-}

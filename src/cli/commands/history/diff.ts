@@ -3,6 +3,7 @@
 import { checkName } from '../../../api/model/checks.js';
 import { formatScore } from '../../../api/model/report-model.js';
 import { maxDropParser } from '../../report-files/reporter.js';
+import { selectionKey } from '../../reading/recording.js';
 import { diffSnapshots, newestOfEachUrl, runsToCompare, regressedUrl, type RunDiff, type UrlChange } from '../../../history/diff.js';
 import { snapshotRecord } from '../../../history/snapshot.js';
 import type { Snapshot } from '../../../history/types.js';
@@ -33,6 +34,8 @@ export function declareDiff(history: ParentCommand) {
     .argument('[a]', 'the earlier run (default: the one before the newest complete run of the same selection)', runIdParser)
     .argument('[b]', 'the later run (default: the newest comparable complete run)', runIdParser)
     .option('--since <duration>', 'compare the newest run with the first comparable one within this time (7d, 2w)', durationParser('--since'))
+    .option('--job <name>', "compare the last two runs of this job (`history runs` shows each run's job)")
+    .option('--project <name>', 'compare the last two runs that read this project')
     .option('--fail-on-new-failures', 'exit 10 when a check that passed in the earlier run fails in the later one')
     .option('--max-drop <points>', 'exit 10 when a score fell by more than this, or a result got worse', maxDropParser);
   return addVerdictOptions(addHistoryLocationOption(command));
@@ -70,7 +73,8 @@ export async function historyDiffRun(ctx: CommandContext, opts: HistoryDiffOptio
   let diff: RunDiff;
   let after: Snapshot[];
   try {
-    const { from, to } = await runsToCompare(store, { a: opts.a, b: opts.b }, sinceOf(opts.since));
+    const selection = opts.job === undefined ? undefined : selectionKey({ job: opts.job });
+    const { from, to } = await runsToCompare(store, { a: opts.a, b: opts.b }, { since: sinceOf(opts.since), selection, project: opts.project });
     await keepYoungGenerationSmall();
     let before: Snapshot[];
     [before, after] = await Promise.all([store.snapshotsOf(from.id, { sorted: false }), store.snapshotsOf(to.id, { sorted: false })]);
