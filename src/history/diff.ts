@@ -157,7 +157,8 @@ export async function runsToCompare(store: HistoryStore, ids: { a?: number; b?: 
   if (ids.a !== undefined && ids.b !== undefined) return { from: await known(ids.a), to: await known(ids.b) };
   if (ids.a !== undefined) {
     const from = await known(ids.a);
-    const later = (await comparableRuns(store, from)).filter((run) => run.started > from.started || (run.started === from.started && run.id > from.id));
+    // Later as the store recorded them, whatever the clocks of the machines that ran them said.
+    const later = (await comparableRuns(store, from)).filter((run) => run.recorded > from.recorded || (run.recorded === from.recorded && run.id > from.id));
     if (later.length === 0) throw tooFew(`no complete run of the same selection after run ${from.id}`);
     return { from, to: later[0] as RunInfo };
   }

@@ -26,11 +26,18 @@ export const historyTrend = defineTool({
     optionArg(flagOf(trend, '--project'), 'project'),
     optionArg(flagOf(trend, '--since'), 'since'),
     optionArg(flagOf(trend, '--check'), 'check'),
+    optionArg(flagOf(trend, '--service'), 'service'),
   ],
   writes: false,
   hints: { readOnlyHint: true },
   async run(call, args) {
-    await historyTrendRun(call.ctx, { url: args.url, project: args.project, since: args.since as number | undefined, check: args.check });
+    await historyTrendRun(call.ctx, {
+      url: args.url,
+      project: args.project,
+      since: args.since as number | undefined,
+      check: args.check,
+      service: args.service as string | undefined,
+    });
     const points = printedDocument(call);
     const list = Array.isArray(points) ? points : [];
     // Cut to fit from the oldest end: the newest points are the ones kept (oldest first, as the CLI gives them).

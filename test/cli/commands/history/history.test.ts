@@ -234,15 +234,16 @@ describe('history errors', () => {
     expect(JSON.parse((await rsapi(other, 'history', 'import', file, '--json')).stdout)).toEqual({ imported: 1, already_there: 1 });
   });
 
-  it('an imported run takes its place in time: newest, last and a trend go by when runs started, not by id', async () => {
+  it('an imported run of an older export takes its place in time: newest, last and a trend go by when it started, not by id', async () => {
     const where = join(scratch(), 'history.db');
     await twoWeeks(where);
     const [first, second] = (await rsapi(where, 'history', 'export')).stdout
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    // Run 2 of `other` (week two's readings) is dated a year before its run 1.
+    // Run 2 of `other` (week two's readings) is dated a year before its run 1; an older rsapi's export has no `recorded`.
     second.run.started = '2025-01-01T00:00:00.000Z';
+    for (const line of [first, second]) delete line.run.recorded;
     const file = join(scratch(), 'moved.ndjson');
     writeFileSync(file, `${JSON.stringify(first)}\n${JSON.stringify(second)}\n`);
     const other = join(scratch(), 'other.db');
@@ -416,7 +417,7 @@ describe('history trend on a terminal', () => {
     }
     await store.close();
     const result = await runInProcess({
-      argv: ['history', 'trend', 'a.example.com', '--check', 'title', '--history', where],
+      argv: ['history', 'trend', 'a.example.com', '--check', 'title', '--service', 'http://127.0.0.1:1', '--history', where],
       env: env(),
       tty: true,
       columns: 40,
