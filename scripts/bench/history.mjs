@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The history's budgets (issue 25), printed as JSON rows for scripts/bench.mjs (or read alone):
+//   - a job's baseline (its last complete run that read reports) among 100 runs as among 1: an index, not a scan;
 //   - the size of a new snapshot and of an unchanged re-read, over 10,000 reports x 10 runs through the store's own
 //     write path (and the file's size after 10 and 100 runs);
 //   - over 1,000,000 snapshots (10,000 URLs x 100 runs, each a new audit): `history trend URL`'s query time and the
@@ -150,6 +151,27 @@ try {
     await store.trendOfUrl(target, {});
     queryMs.push(performance.now() - t);
   }
+  // A job's baseline (`--baseline last`): its last complete run that read reports, among RUNS runs of URLS pages and
+  // among one (the sizes' file has 10): an index lookup costs the same in both (issue 35's budget).
+  const baselineQuery = { command: 'reports list', selection: '{"all":true}', origin, completeOnly: true, readReports: true, limit: 1 };
+  const baselineMs = async (reader) => {
+    for (let i = 0; i < 20; i++) await reader.runs(baselineQuery);
+    const t = performance.now();
+    for (let i = 0; i < 500; i++) await reader.runs(baselineQuery);
+    return (performance.now() - t) / 500;
+  };
+  const among = await baselineMs(store);
+  const fewStore = await openHistory(historyLocation(one), { readOnly: true });
+  const amongOne = await baselineMs(fewStore);
+  await fewStore.close();
+  emit({
+    name: `a job's baseline among ${RUNS} runs of ${URLS} pages / among 1`,
+    budget: '<= 1.5x',
+    reference: `${amongOne.toFixed(3)} ms`,
+    subject: `${among.toFixed(3)} ms`,
+    ratio: among / amongOne,
+    ok: among / amongOne <= 1.5,
+  });
   await store.close();
   const query = median(queryMs);
   emit({ name: `history trend URL: query time over ${URLS * RUNS} snapshots`, budget: '<= 100 ms', subject: `${query.toFixed(1)} ms`, ok: query <= 100 });

@@ -172,10 +172,10 @@ export async function runsToCompare(store: HistoryStore, ids: { a?: number; b?: 
   if (ids.a !== undefined && ids.b !== undefined) return { from: await known(ids.a), to: await known(ids.b) };
   if (ids.a !== undefined) {
     const from = await known(ids.a);
-    // Later as the store recorded them: a run's id, never its machine's clock.
-    const later = (await comparableRuns(store, from)).filter((run) => run.id > from.id);
+    // Later as the store recorded them, whatever the clocks of the machines that ran them said.
+    const later = (await comparableRuns(store, from)).filter((run) => run.recorded > from.recorded || (run.recorded === from.recorded && run.id > from.id));
     if (later.length === 0) throw tooFew(`no complete run of the same job after run ${from.id}`);
-    return { from, to: later.at(-1) as RunInfo };
+    return { from, to: later[0] as RunInfo };
   }
   const { since, selection, project } = scope;
   const read = project === undefined ? undefined : new Set((await store.snapshotsOfProject(project, {})).map((row) => row.run));

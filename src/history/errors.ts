@@ -3,7 +3,17 @@
 import { RsapiError } from '../errors.js';
 
 /** Why a history could not be used: the command's own output stands, the history part failed (exit 11). */
-export type HistoryProblem = 'not-history' | 'unwritable' | 'unreachable' | 'refused' | 'malformed' | 'newer-schema' | 'failed';
+export type HistoryProblem =
+  | 'not-history'
+  | 'damaged'
+  | 'unwritable'
+  | 'disk-full'
+  | 'unreachable'
+  | 'refused'
+  | 'bad-parameter'
+  | 'malformed'
+  | 'newer-schema'
+  | 'failed';
 
 /** The history could not be opened, read or written. */
 export class HistoryError extends RsapiError {

@@ -13,6 +13,7 @@ export function exportedRunProblem(value: unknown): string | undefined {
   const { run, snapshots } = value;
   const problem =
     time(run.started, 'run.started') ??
+    optional(run.recorded, 'run.recorded', time) ??
     optional(run.finished, 'run.finished', time) ??
     filled(run.command, 'run.command') ??
     selection(run.selection) ??

@@ -2,8 +2,28 @@
 // holds the statements and names where the dialects differ; a driver gives the connection).
 import { HistoryError, newerSchemaError } from './errors.js';
 import { decodeChecks, encodeChecks, failedCount, isNewerReading, withChecks } from './snapshot.js';
-import { MIGRATIONS, SCHEMA_VERSION, SQL, type SnapshotRow, type SqlConnection, type SqlRow, type SqlValue } from './sql.js';
-import type { CiContext, ExportedRun, HistoryStore, NewRun, RunInfo, RunQuery, Snapshot, TrendPoint } from './types.js';
+import { MIGRATIONS, runsStatement, SCHEMA_VERSION, SQL, type SnapshotRow, type SqlConnection, type SqlRow, type SqlValue } from './sql.js';
+import type {
+  CiContext,
+  ExportedRun,
+  HistoryStore,
+  ImportDisagreement,
+  ImportResult,
+  NewRun,
+  PruneOptions,
+  PruneResult,
+  RunInfo,
+  RunQuery,
+  Snapshot,
+  TrendPoint,
+} from './types.js';
+
+/** A run more than this far off the store's clock when added is said to be (its machine's clock is wrong). */
+const CLOCK_SKEW_SAID_MS = 5 * 60_000;
+/** A run not finished is left alone by prune this long after it was added: it may be recording still. */
+const STILL_RECORDING_MS = 24 * 60 * 60_000;
+/** Thrown inside a dry run's transaction to roll it back. */
+const DRY_RUN = Symbol('dry run');
 
 export class SqlHistoryStore implements HistoryStore {
   readonly kind: 'sqlite' | 'postgres';
@@ -15,10 +35,16 @@ export class SqlHistoryStore implements HistoryStore {
     this.kind = db.dialect.name;
   }
 
-  /** The store on an open connection, its schema brought up to date in one transaction (or refused: newer, not ours). */
-  static async open(db: SqlConnection, where: string): Promise<SqlHistoryStore> {
+  /**
+   * The store on an open connection, its schema brought up to date in one transaction (or refused: newer, not ours).
+   * `readOnly`: only checked (a newer schema refused), never migrated.
+   */
+  static async open(db: SqlConnection, where: string, options: { readOnly?: boolean } = {}): Promise<SqlHistoryStore> {
     try {
-      await migrate(db, where);
+      if (options.readOnly) {
+        const version = await schemaVersion(db, where);
+        if (version > SCHEMA_VERSION) throw newerSchema(where, version);
+      } else await migrate(db, where);
     } catch (error) {
       await db.close().catch(() => {});
       throw error;
@@ -26,8 +52,13 @@ export class SqlHistoryStore implements HistoryStore {
     return new SqlHistoryStore(db, where);
   }
 
+  /** Whether the database is not yet a history of this schema (empty, older), which a reader cannot read unmigrated. */
+  static async isOlderSchema(db: SqlConnection): Promise<boolean> {
+    return !(await hasSchemaTable(db)) || Number((await db.run(SQL.schemaVersion)).rows[0]?.version ?? 0) < SCHEMA_VERSION;
+  }
+
   async startRun(run: NewRun): Promise<number> {
-    const { rows } = await this.db.run(SQL.startRun, [run.started, run.command, run.selection, run.origin, run.shard ?? null, ciText(run.ci)]);
+    const { rows } = await this.db.run(SQL.startRun(this.db.dialect), [run.started, run.command, run.selection, run.origin, run.shard ?? null, ciText(run.ci)]);
     return Number(rows[0]?.id);
   }
 
@@ -57,10 +88,12 @@ export class SqlHistoryStore implements HistoryStore {
         if (id === undefined) fresh.push(snapshot);
         else ids.push(id);
       }
+      let referenced = 0;
       for (let start = 0; start < ids.length; start += 1_000) {
         const chunk = ids.slice(start, start + 1_000);
-        await this.db.run(SQL.referenceSnapshots(chunk.length), [runId, ...chunk]);
+        referenced += (await this.db.run(SQL.referenceSnapshots(chunk.length), [runId, ...chunk])).changes;
       }
+      if (referenced > 0) await this.db.run(SQL.countReports, [referenced, runId]);
       if (fresh.length > 0) await this.db.dialect.writeSnapshots(this.db, runId, fresh.map(snapshotRow));
     });
   }
@@ -85,24 +118,7 @@ export class SqlHistoryStore implements HistoryStore {
   }
 
   async runs(query: RunQuery = {}): Promise<RunInfo[]> {
-    const where: string[] = [];
-    const params: SqlValue[] = [];
-    const add = (clause: string, value: SqlValue) => {
-      where.push(clause);
-      params.push(value);
-    };
-    if (query.command !== undefined) add('r.command = ?', query.command);
-    if (query.selection !== undefined) add('r.selection = ?', query.selection);
-    if (query.origin !== undefined) add('r.origin = ?', query.origin);
-    if (query.since !== undefined) add('r.started >= ?', query.since);
-    if (query.before !== undefined) {
-      where.push('(r.started < ? OR (r.started = ? AND r.id < ?))');
-      params.push(query.before.started, query.before.started, query.before.id);
-    }
-    if (query.completeOnly) where.push('r.complete = 1');
-    if (query.readReports) where.push('EXISTS (SELECT 1 FROM history_run_snapshots rs WHERE rs.run_id = r.id)');
-    const limit = query.limit === undefined ? '' : ` LIMIT ${Math.trunc(query.limit)}`;
-    const sql = `${SQL.runs}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY r.started DESC, r.id DESC${limit}`;
+    const { sql, params } = runsStatement(query);
     return (await this.db.run(sql, params)).rows.map(runOf);
   }
 
@@ -121,8 +137,11 @@ export class SqlHistoryStore implements HistoryStore {
     for await (const row of this.db.each(SQL.snapshotsOf, [runId])) yield snapshotOfRow(row);
   }
 
-  async trendOfUrl(identity: string, options: { since?: string; check?: string }): Promise<TrendPoint[]> {
-    const { rows } = await this.db.run(SQL.trendOfUrl, [identity, options.since ?? '']);
+  async trendOfUrl(identity: string, options: { since?: string; check?: string; origin?: string }): Promise<TrendPoint[]> {
+    const { rows } =
+      options.origin === undefined
+        ? await this.db.run(SQL.trendOfUrl, [identity, options.since ?? ''])
+        : await this.db.run(SQL.trendOfUrlOn, [identity, options.since ?? '', options.origin]);
     // One reading a run: of two reports of the URL (a duplicate on phpRank), the one a diff compares.
     const byRun = new Map<number, SqlRow>();
     const reading = (row: SqlRow) => ({ generatedAt: String(row.generated_at), reportId: String(row.report_id) });
@@ -135,6 +154,7 @@ export class SqlHistoryStore implements HistoryStore {
       const point: TrendPoint = {
         run: Number(row.run),
         started: String(row.started),
+        origin: String(row.origin),
         generatedAt: textOf(row.generated_at),
         score: numberOf(row.score),
         failed: failedCount(checksText),
@@ -144,34 +164,58 @@ export class SqlHistoryStore implements HistoryStore {
     });
   }
 
-  async snapshotsOfProject(project: string, options: { since?: string }) {
-    const { rows } = await this.db.run(SQL.snapshotsOfProject, [project, options.since ?? '']);
+  async snapshotsOfProject(project: string, options: { since?: string; origin?: string }) {
+    const params: SqlValue[] = [project, options.since ?? ''];
+    if (options.origin !== undefined) params.push(options.origin);
+    const { rows } = await this.db.run(SQL.snapshotsOfProject(options.origin !== undefined), params);
     return rows.map((row) => ({ run: Number(row.run), started: String(row.started), snapshot: snapshotOfRow(row) }));
   }
 
-  async prune(options: { before?: string; keepRuns?: number }): Promise<{ runs: number; snapshots: number }> {
-    return this.db.transaction(async () => {
-      let runs = 0;
-      if (options.before !== undefined) {
-        await this.db.run(SQL.pruneRefsBefore, [options.before]);
-        runs += (await this.db.run(SQL.pruneRunsBefore, [options.before])).changes;
-      }
-      if (options.keepRuns !== undefined) {
-        await this.db.run(SQL.pruneRefsKeeping, [options.keepRuns]);
-        runs += (await this.db.run(SQL.pruneRunsKeeping, [options.keepRuns])).changes;
+  async prune(options: PruneOptions): Promise<PruneResult> {
+    const dayAgo = new Date((options.now ?? Date.now()) - STILL_RECORDING_MS).toISOString();
+    const work = async (): Promise<PruneResult> => {
+      if (options.before === undefined && options.keepRuns === undefined) return { runs: [], snapshots: 0 };
+      const params: SqlValue[] = [dayAgo];
+      if (options.before !== undefined) params.push(options.before);
+      if (options.keepRuns !== undefined) params.push(Math.trunc(options.keepRuns));
+      const sql = SQL.pruneRuns({ before: options.before !== undefined, keeping: options.keepRuns !== undefined });
+      const runs = (await this.db.run(sql, params)).rows.map(runOf);
+      const ids = runs.map((run) => run.id);
+      for (let start = 0; start < ids.length; start += 1_000) {
+        const chunk = ids.slice(start, start + 1_000);
+        await this.db.run(SQL.pruneRefsOf(chunk.length), chunk);
+        await this.db.run(SQL.pruneRunsOf(chunk.length), chunk);
       }
       const snapshots = (await this.db.run(SQL.pruneSnapshots)).changes;
       return { runs, snapshots };
-    });
+    };
+    if (!options.dryRun) return this.db.transaction(work);
+    // A dry run removes the same inside its transaction, counts, and rolls back: the counts are the real prune's.
+    let result: PruneResult | undefined;
+    await this.db
+      .transaction(async () => {
+        result = await work();
+        throw DRY_RUN;
+      })
+      .catch((error: unknown) => {
+        if (error !== DRY_RUN) throw error;
+      });
+    return result as PruneResult;
   }
 
-  async importRun({ run, snapshots }: ExportedRun): Promise<{ id: number; added: boolean }> {
+  async importRun({ run, snapshots }: ExportedRun): Promise<ImportResult> {
+    const started = isoTime(run.started);
     return this.db.transaction(async () => {
-      // The same run imported twice (a history moved back and forth) is one run.
-      const same = await this.db.run(SQL.sameRun, [run.started, run.origin, run.command, run.selection]);
-      if (same.rows[0]) return { id: Number(same.rows[0].id), added: false };
+      // The same run imported twice (a history moved back and forth) is one run, its start written either way.
+      const forms = [...new Set([started, started.replace(/\.000Z$/, 'Z'), run.started])];
+      const same = await this.db.run(SQL.sameRun(forms.length), [...forms, run.origin, run.command, run.selection]);
+      if (same.rows[0]) return { id: Number(same.rows[0].id), added: false, disagreements: [] };
+      const unique = dedupe(snapshots);
+      const disagreements = await this.disagreements(unique);
       const { rows } = await this.db.run(SQL.importRun, [
-        run.started,
+        started,
+        // Its place among the runs: when its own store recorded it (an export of an older rsapi: its start).
+        isoTime(run.recorded ?? run.started),
         run.finished ?? null,
         run.command,
         run.selection,
@@ -182,9 +226,36 @@ export class SqlHistoryStore implements HistoryStore {
         run.complete ? 1 : 0,
       ]);
       const id = Number(rows[0]?.id);
-      await this.db.dialect.writeSnapshots(this.db, id, dedupe(snapshots).map(snapshotRow));
-      return { id, added: true };
+      await this.db.dialect.writeSnapshots(this.db, id, unique.map(snapshotRow));
+      return { id, added: true, disagreements };
     });
+  }
+
+  /**
+   * The imported snapshots that the store holds under the same key (origin, report id, generated_at) with other
+   * contents: the stored one is kept (earlier runs read it), and the caller is told.
+   */
+  private async disagreements(snapshots: readonly Snapshot[]): Promise<ImportDisagreement[]> {
+    const found: ImportDisagreement[] = [];
+    for (let start = 0; start < snapshots.length; start += 1_000) {
+      const chunk = snapshots.slice(start, start + 1_000);
+      const { rows } = await this.db.run(
+        SQL.storedSnapshots(chunk.length),
+        chunk.flatMap((snapshot) => [snapshot.origin, snapshot.reportId, snapshot.generatedAt]),
+      );
+      const stored = new Map(
+        rows.map((row) => [
+          snapshotKey({ origin: String(row.origin), reportId: String(row.report_id), generatedAt: String(row.generated_at) }),
+          snapshotOfRow(row),
+        ]),
+      );
+      for (const snapshot of chunk) {
+        const held = stored.get(snapshotKey(snapshot));
+        const fields = held && differingFields(held, snapshot);
+        if (held && fields && fields.length > 0) found.push({ stored: held, imported: snapshot, fields });
+      }
+    }
+    return found;
   }
 
   close(): Promise<void> {
@@ -198,6 +269,7 @@ async function migrate(db: SqlConnection, where: string): Promise<void> {
   if (version > SCHEMA_VERSION) throw newerSchema(where, version);
   if (version === SCHEMA_VERSION) return;
   await db.transaction(async () => {
+    if (db.dialect.unlimitedStatements) await db.run(db.dialect.unlimitedStatements);
     if (db.dialect.migrationLock) await db.run(db.dialect.migrationLock);
     // Another writer may have migrated while this one waited for the lock.
     if (!(await hasSchemaTable(db))) {
@@ -275,9 +347,14 @@ function snapshotOfRow(row: SqlRow): Snapshot {
 }
 
 function runOf(row: SqlRow): RunInfo {
+  const started = String(row.started);
+  const recorded = String(row.recorded ?? started);
+  const skew = Date.parse(started) - Date.parse(recorded);
   return {
     id: Number(row.id),
-    started: String(row.started),
+    started,
+    recorded,
+    clockSkewMs: Number.isFinite(skew) && Math.abs(skew) > CLOCK_SKEW_SAID_MS ? skew : undefined,
     finished: textOf(row.finished),
     command: String(row.command),
     selection: String(row.selection),
@@ -301,6 +378,24 @@ function ciOf(text: string | undefined): CiContext | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The fields of a snapshot that `imported` gives otherwise than `stored`. */
+function differingFields(stored: Snapshot, imported: Snapshot): string[] {
+  const checksOf = (snapshot: Snapshot) => snapshot.checksText ?? (snapshot.checks === undefined ? undefined : encodeChecks(snapshot.checks));
+  const fields: string[] = [];
+  if (stored.identity !== imported.identity) fields.push('identity');
+  if ((stored.project ?? null) !== (imported.project ?? null)) fields.push('project');
+  if ((stored.score ?? null) !== (imported.score ?? null)) fields.push('score');
+  if ((stored.label ?? null) !== (imported.label ?? null)) fields.push('label');
+  if ((checksOf(stored) ?? null) !== (checksOf(imported) ?? null)) fields.push('checks');
+  return fields;
+}
+
+/** An ISO time as the store writes it, with milliseconds: `…T09:00:00Z` is `…T09:00:00.000Z`. */
+function isoTime(text: string): string {
+  const time = Date.parse(text);
+  return Number.isNaN(time) ? text : new Date(time).toISOString();
 }
 
 function textOf(value: unknown): string | undefined {

@@ -2,6 +2,8 @@
 // places where SQLite and PostgreSQL differ, each named in the Dialect (placeholders, types, transactions, the upsert
 // of a page of snapshots, how to ask whether a table exists).
 
+import type { RunQuery } from './types.js';
+
 /** A value bound to a statement: both drivers take these as they are. */
 export type SqlValue = string | number | null;
 
@@ -26,6 +28,10 @@ export interface Dialect {
   placeholders(sql: string): string;
   /** Types: an id that numbers itself, and a floating-point number. Booleans are INTEGER 0/1 in both. */
   readonly types: { id: string; real: string };
+  /** The store's clock as an ISO time with milliseconds (`2026-01-31T09:00:00.000Z`): what orders the runs. */
+  readonly now: string;
+  /** A column holding an ISO time, written as `now` writes it (a text such as `…T09:00:00Z` is the same instant). */
+  isoTime(column: string): string;
   /** A transaction that writes: SQLite takes the write lock at once (so the busy timeout applies); PostgreSQL's plain BEGIN. */
   readonly begin: string;
   /** Whether the schema's version table exists: each asks its own catalogue. */
@@ -34,8 +40,10 @@ export interface Dialect {
   readonly anyTable: string | undefined;
   /** Serialises migrations of several writers meeting an empty database (PostgreSQL: an advisory lock; SQLite's BEGIN IMMEDIATE does it). */
   readonly migrationLock: string | undefined;
+  /** Lifts the time limit of one statement for the migration's transaction (PostgreSQL's statement_timeout; a backfill may be long). */
+  readonly unlimitedStatements: string | undefined;
   /**
-   * Upserts: a page of snapshots and the run's references to them. SQLite inserts the page's snapshots unless there
+   * Upserts: a page of snapshots and the run's references to them, counted on the run's row (history_runs.reports). SQLite inserts the page's snapshots unless there
    * (ON CONFLICT DO NOTHING), then references them by key (it has no data-modifying WITH); PostgreSQL does the page in
    * one statement (one round trip), the conflicting rows returning their id through DO UPDATE, which a data-modifying
    * WITH then references.
@@ -81,12 +89,30 @@ export const MIGRATIONS: readonly ((dialect: Dialect) => readonly string[])[] = 
       PRIMARY KEY (run_id, snapshot_id))`,
     'CREATE INDEX history_run_snapshots_snapshot ON history_run_snapshots (snapshot_id)',
   ],
+  // 2: runs ordered as the store recorded them (issue 35: a CI runner a day ahead made its run the "last" of every later
+  // one). `recorded` is the store's clock when the run was added (an import: the time its own store recorded it), so
+  // an imported run takes its place in time, not after everything; runs recorded before this step keep their start
+  // (one in the future brought back to now). `reports` is counted as references are added, so "the last run that
+  // read reports" is an index lookup (history_runs_baseline), not a count of every run's references.
+  ({ now, isoTime }) => [
+    'ALTER TABLE history_runs ADD COLUMN recorded TEXT',
+    'ALTER TABLE history_runs ADD COLUMN reports INTEGER NOT NULL DEFAULT 0',
+    'UPDATE history_runs SET reports = (SELECT COUNT(*) FROM history_run_snapshots rs WHERE rs.run_id = history_runs.id)',
+    `UPDATE history_runs SET recorded = ${isoTime('started')}`,
+    `UPDATE history_runs SET recorded = ${now} WHERE recorded > ${now}`,
+    'DROP INDEX history_runs_selection',
+    'CREATE INDEX history_runs_recorded ON history_runs (recorded, id)',
+    'CREATE INDEX history_runs_job ON history_runs (origin, command, selection, recorded, id)',
+    'CREATE INDEX history_runs_baseline ON history_runs (origin, command, selection, recorded, id) WHERE complete = 1 AND reports > 0',
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-const RUN_COLUMNS = `r.id, r.started, r.finished, r.command, r.selection, r.origin, r.exit_code, r.shard, r.ci, r.complete,
-  (SELECT COUNT(*) FROM history_run_snapshots rs WHERE rs.run_id = r.id) AS reports`;
+const RUN_COLUMNS = 'r.id, r.started, r.recorded, r.finished, r.command, r.selection, r.origin, r.exit_code, r.shard, r.ci, r.complete, r.reports';
+
+/** What prune never touches: a run not finished that was added within the last day (it may be recording still). */
+const STILL_RECORDING = '(r.finished IS NULL AND r.recorded >= ?)';
 
 /** The statements both dialects share (placeholders written `?`). */
 export const SQL = {
@@ -94,10 +120,15 @@ export const SQL = {
   createSchemaTable: 'CREATE TABLE history_schema (version INTEGER NOT NULL)',
   startSchema: 'INSERT INTO history_schema (version) VALUES (0)',
   setSchemaVersion: 'UPDATE history_schema SET version = ?',
-  startRun: 'INSERT INTO history_runs (started, command, selection, origin, shard, ci, complete) VALUES (?, ?, ?, ?, ?, ?, 0) RETURNING id',
+  startRun: ({ now }: Dialect) =>
+    `INSERT INTO history_runs (started, recorded, command, selection, origin, shard, ci, complete) VALUES (?, ${now}, ?, ?, ?, ?, ?, 0) RETURNING id`,
   importRun:
-    'INSERT INTO history_runs (started, finished, command, selection, origin, exit_code, shard, ci, complete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
-  sameRun: 'SELECT id FROM history_runs WHERE started = ? AND origin = ? AND command = ? AND selection = ?',
+    'INSERT INTO history_runs (started, recorded, finished, command, selection, origin, exit_code, shard, ci, complete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
+  /** A run already there: its start written in any of the forms given (with milliseconds or without), one instant. */
+  sameRun: (forms: number) =>
+    `SELECT id FROM history_runs WHERE started IN (${Array.from({ length: forms }, () => '?').join(', ')}) AND origin = ? AND command = ? AND selection = ?`,
+  /** The run's count of the reports it references, raised by the references a page added. */
+  countReports: 'UPDATE history_runs SET reports = reports + ? WHERE id = ?',
   finishRun: 'UPDATE history_runs SET finished = ?, exit_code = ?, complete = ? WHERE id = ?',
   run: `SELECT ${RUN_COLUMNS} FROM history_runs r WHERE r.id = ?`,
   /** Filters are appended by runsQuery. */
@@ -106,35 +137,86 @@ export const SQL = {
     WHERE rs.run_id = ? ORDER BY s.identity, s.report_id`,
   snapshotsOfUnsorted: `SELECT ${SNAPSHOT_COLUMNS_OF_S} FROM history_snapshots s JOIN history_run_snapshots rs ON rs.snapshot_id = s.id
     WHERE rs.run_id = ?`,
-  trendOfUrl: `SELECT r.id AS run, r.started, s.generated_at, s.report_id, s.score, s.checks FROM history_snapshots s
+  /** A URL's readings on every service: (identity, since). */
+  trendOfUrl: `SELECT r.id AS run, r.started, s.origin, s.generated_at, s.report_id, s.score, s.checks FROM history_snapshots s
     JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
-    WHERE s.identity = ? AND r.started >= ? ORDER BY r.started, r.id`,
-  snapshotsOfProject: `SELECT r.id AS run, r.started, ${SNAPSHOT_COLUMNS_OF_S} FROM history_snapshots s
+    WHERE s.identity = ? AND r.recorded >= ? ORDER BY r.recorded, r.id`,
+  /** The same on one service: (identity, since, origin). */
+  trendOfUrlOn: `SELECT r.id AS run, r.started, s.origin, s.generated_at, s.report_id, s.score, s.checks FROM history_snapshots s
     JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
-    WHERE s.project = ? AND r.started >= ? ORDER BY r.started, r.id, s.identity`,
+    WHERE s.identity = ? AND r.recorded >= ? AND s.origin = ? ORDER BY r.recorded, r.id`,
+  /** A project's snapshots: (project, since), and with `origin` one service's alone. */
+  snapshotsOfProject: (origin: boolean) => `SELECT r.id AS run, r.started, ${SNAPSHOT_COLUMNS_OF_S} FROM history_snapshots s
+    JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
+    WHERE s.project = ? AND r.recorded >= ?${origin ? ' AND s.origin = ?' : ''} ORDER BY r.recorded, r.id, s.identity`,
   /** Which of N (origin, report id, generated_at) keys have a snapshot already, with its id. */
   knownSnapshots: (count: number) =>
     `SELECT s.id, s.origin, s.report_id, s.generated_at FROM (VALUES ${Array.from({ length: count }, () => '(?, ?, ?)').join(', ')}) k
+     JOIN history_snapshots s ON s.origin = k.column1 AND s.report_id = k.column2 AND s.generated_at = k.column3`,
+  /** The snapshots stored under N (origin, report id, generated_at) keys, whole: what an import is compared with. */
+  storedSnapshots: (count: number) =>
+    `SELECT ${SNAPSHOT_COLUMNS_OF_S} FROM (VALUES ${Array.from({ length: count }, () => '(?, ?, ?)').join(', ')}) k
      JOIN history_snapshots s ON s.origin = k.column1 AND s.report_id = k.column2 AND s.generated_at = k.column3`,
   /** The run's references to N snapshots it holds, by id (a reference it has already is kept). */
   referenceSnapshots: (count: number) =>
     `INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?, id FROM history_snapshots WHERE id IN (${Array.from({ length: count }, () => '?').join(', ')})
      ON CONFLICT DO NOTHING`,
-  pruneRefsBefore: 'DELETE FROM history_run_snapshots WHERE run_id IN (SELECT id FROM history_runs WHERE started < ?)',
-  pruneRunsBefore: 'DELETE FROM history_runs WHERE started < ?',
-  pruneRefsKeeping: 'DELETE FROM history_run_snapshots WHERE run_id NOT IN (SELECT id FROM history_runs ORDER BY started DESC, id DESC LIMIT ?)',
-  pruneRunsKeeping: 'DELETE FROM history_runs WHERE id NOT IN (SELECT id FROM (SELECT id FROM history_runs ORDER BY started DESC, id DESC LIMIT ?) kept)',
+  /**
+   * The runs a prune removes: recorded before a time, or (with `keeping`) all but each job's newest N complete runs (a
+   * job: the same service, command and selection; killed runs never push a complete one out). Parameters: the start
+   * of the day that protects a run still recording, then `before` and N as asked.
+   */
+  pruneRuns: ({ before, keeping }: { before: boolean; keeping: boolean }) => {
+    const gone = [
+      ...(before ? ['r.recorded < ?'] : []),
+      ...(keeping
+        ? [
+            `r.id NOT IN (SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY origin, command, selection ORDER BY recorded DESC, id DESC) AS n
+               FROM history_runs WHERE complete = 1) k WHERE k.n <= ?)`,
+          ]
+        : []),
+    ];
+    return `SELECT ${RUN_COLUMNS} FROM history_runs r WHERE NOT ${STILL_RECORDING} AND (${gone.join(' OR ')}) ORDER BY r.recorded DESC, r.id DESC`;
+  },
+  pruneRefsOf: (count: number) => `DELETE FROM history_run_snapshots WHERE run_id IN (${Array.from({ length: count }, () => '?').join(', ')})`,
+  pruneRunsOf: (count: number) => `DELETE FROM history_runs WHERE id IN (${Array.from({ length: count }, () => '?').join(', ')})`,
   pruneSnapshots: 'DELETE FROM history_snapshots WHERE NOT EXISTS (SELECT 1 FROM history_run_snapshots rs WHERE rs.snapshot_id = history_snapshots.id)',
 } as const;
+
+/** The runs a query asks for, newest first as the store recorded them: the statement and its parameters. */
+export function runsStatement(query: RunQuery): { sql: string; params: SqlValue[] } {
+  const where: string[] = [];
+  const params: SqlValue[] = [];
+  const add = (clause: string, value: SqlValue) => {
+    where.push(clause);
+    params.push(value);
+  };
+  if (query.command !== undefined) add('r.command = ?', query.command);
+  if (query.selection !== undefined) add('r.selection = ?', query.selection);
+  if (query.origin !== undefined) add('r.origin = ?', query.origin);
+  if (query.since !== undefined) add('r.recorded >= ?', query.since);
+  if (query.before !== undefined) {
+    where.push('(r.recorded < ? OR (r.recorded = ? AND r.id < ?))');
+    params.push(query.before.recorded, query.before.recorded, query.before.id);
+  }
+  // Written as history_runs_baseline's own condition, so that both stores find a job's baseline through that index.
+  if (query.completeOnly) where.push('r.complete = 1');
+  if (query.readReports) where.push('r.reports > 0');
+  const limit = query.limit === undefined ? '' : ` LIMIT ${Math.trunc(query.limit)}`;
+  return { sql: `${SQL.runs}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY r.recorded DESC, r.id DESC${limit}`, params };
+}
 
 export const SQLITE: Dialect = {
   name: 'sqlite',
   placeholders: (sql) => sql,
   types: { id: 'INTEGER PRIMARY KEY AUTOINCREMENT', real: 'REAL' },
+  now: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+  isoTime: (column) => `COALESCE(strftime('%Y-%m-%dT%H:%M:%fZ', ${column}), ${column})`,
   begin: 'BEGIN IMMEDIATE',
   schemaTableExists: "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'history_schema'",
   anyTable: "SELECT COUNT(*) AS n FROM sqlite_master WHERE type IN ('table', 'view')",
   migrationLock: undefined,
+  unlimitedStatements: undefined,
   rowsInOneStatement: 0,
   async writeSnapshots(connection, runId, rows) {
     for (let start = 0; start < rows.length; start += SQLITE_ROWS_A_STATEMENT) {
@@ -144,11 +226,12 @@ export const SQLITE: Dialect = {
         chunk.flat(),
       );
       // `WHERE true`: SQLite reads an ON CONFLICT right after a join's ON as the join's own.
-      await connection.run(
+      const { changes } = await connection.run(
         `INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?, s.id FROM (VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}) k
            JOIN history_snapshots s ON s.origin = k.column1 AND s.report_id = k.column2 AND s.generated_at = k.column3 WHERE true ON CONFLICT DO NOTHING`,
         [runId, ...chunk.flatMap((row) => [row[0], row[2], row[6]])],
       );
+      if (changes > 0) await connection.run(SQL.countReports, [changes, runId]);
     }
   },
 };
@@ -166,21 +249,27 @@ export const POSTGRES: Dialect = {
     return sql.replace(/\?/g, () => `$${++n}`);
   },
   types: { id: 'SERIAL PRIMARY KEY', real: 'DOUBLE PRECISION' },
+  now: `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+  isoTime: (column) => `to_char(${column}::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   begin: 'BEGIN',
   schemaTableExists: "SELECT COUNT(*) AS n FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'history_schema'",
   anyTable: undefined,
   // Four CI shards meeting an empty database at once: one migrates, the others wait and find it done.
   migrationLock: 'SELECT pg_advisory_xact_lock(7263418)',
+  unlimitedStatements: 'SET LOCAL statement_timeout = 0',
   rowsInOneStatement: PG_ROWS_A_STATEMENT,
   async writeSnapshots(connection, runId, rows) {
     for (let start = 0; start < rows.length; start += PG_ROWS_A_STATEMENT) {
       const chunk = rows.slice(start, start + PG_ROWS_A_STATEMENT);
       const values = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      // The snapshot stored already is kept as it is (the no-op update only returns its id): an import whose line
+      // disagrees with it never changes what earlier runs read. The references added are counted on the run's row.
       await connection.run(
         `WITH page AS (INSERT INTO history_snapshots (${SNAPSHOT_COLUMNS}) VALUES ${values}
-           ON CONFLICT (${SNAPSHOT_KEY}) DO UPDATE SET identity = EXCLUDED.identity RETURNING id)
-         INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?, id FROM page ON CONFLICT DO NOTHING`,
-        [...chunk.flat(), runId],
+           ON CONFLICT (${SNAPSHOT_KEY}) DO UPDATE SET identity = history_snapshots.identity RETURNING id),
+         refs AS (INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?, id FROM page ON CONFLICT DO NOTHING RETURNING 1)
+         UPDATE history_runs SET reports = reports + (SELECT COUNT(*) FROM refs) WHERE id = ?`,
+        [...chunk.flat(), runId, runId],
       );
     }
   },

@@ -2,6 +2,7 @@
 // file that is not an rsapi history (not SQLite, or another program's database) is refused before anything is written.
 import { closeSync, constants, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { HistoryError, newerSchemaError } from './errors.js';
@@ -17,16 +18,29 @@ const SQLITE_BUSY_WAIT_MS = 50;
 
 const SQLITE_HEADER = 'SQLite format 3\u0000';
 
-/** Opens (creating when missing, mode 0600) the SQLite file at `path`. */
-export async function openSqlite(path: string): Promise<SqlConnection> {
-  prepareFile(path);
+/**
+ * Opens (creating when missing, mode 0600) the SQLite file at `path`. `readOnly`: opened to read alone, changed in
+ * nothing (no WAL turned on, nothing made): a history on a read-only mount, or one another user owns, can be read.
+ */
+export async function openSqlite(path: string, options: { readOnly?: boolean } = {}): Promise<SqlConnection> {
+  prepareFile(path, options.readOnly === true);
   const { DatabaseSync } = await loadSqlite();
   let db: DatabaseSync;
   try {
-    db = new DatabaseSync(path);
+    db = options.readOnly ? openReadOnly(DatabaseSync, path) : new DatabaseSync(path);
     db.exec(`PRAGMA busy_timeout = ${SQLITE_BUSY_WAIT_MS}`);
   } catch (error) {
     throw sqliteProblem(path, error);
+  }
+  if (options.readOnly) {
+    try {
+      await waitingOutLocks(() => refuseForeignDatabase(db, path));
+      db.exec('PRAGMA temp_store = MEMORY');
+    } catch (error) {
+      db.close();
+      throw sqliteProblem(path, error);
+    }
+    return new SqliteConnection(db, path);
   }
   try {
     // Another run opening the same new file at once holds its lock while it turns WAL on and makes the tables.
@@ -44,6 +58,25 @@ export async function openSqlite(path: string): Promise<SqlConnection> {
     throw sqliteProblem(path, error);
   }
   return new SqliteConnection(db, path);
+}
+
+/** SQLITE_CANTOPEN: a file (or the shared-memory file WAL reads through) that cannot be opened. */
+const SQLITE_CANTOPEN = 14;
+
+/**
+ * The file opened to be read alone. A WAL history on a read-only mount cannot have the shared-memory file SQLite reads
+ * it through made beside it: nothing can write there either, so it is read as immutable (no locks, no -shm).
+ */
+function openReadOnly(Database: typeof DatabaseSync, path: string): DatabaseSync {
+  const db = new Database(path, { readOnly: true });
+  try {
+    db.prepare('SELECT COUNT(*) FROM sqlite_master').get();
+    return db;
+  } catch (error) {
+    db.close();
+    if ((((error as { errcode?: number }).errcode ?? 0) & 0xff) !== SQLITE_CANTOPEN) throw error;
+    return new Database(`${pathToFileURL(path).href}?immutable=1`, { readOnly: true });
+  }
 }
 
 /**
@@ -66,7 +99,7 @@ async function waitingOutLocks<T>(step: () => T): Promise<T> {
  * The file exists and holds SQLite's header (or nothing yet), or is made here with mode 0600 in a folder made for it.
  * Anything else is refused before SQLite opens it: SQLite would not write to it, but this says why.
  */
-function prepareFile(path: string): void {
+function prepareFile(path: string, readOnly: boolean): void {
   let size: number | undefined;
   try {
     const stat = statSync(path);
@@ -77,6 +110,7 @@ function prepareFile(path: string): void {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw sqliteProblem(path, error);
   }
   if (size === undefined) {
+    if (readOnly) throw new HistoryError(`no history at ${path}`, 'failed');
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       closeSync(openSync(path, constants.O_CREAT | constants.O_WRONLY, 0o600));
@@ -149,20 +183,56 @@ function isBusy(error: unknown): boolean {
   return code === 5 || code === 6 || /database is locked|database table is locked/i.test(error instanceof Error ? error.message : '');
 }
 
-function sqliteProblem(path: string, error: unknown): HistoryError {
+/** SQLite's primary result codes that say what is wrong with the file or its disk (node:sqlite's `errcode`, extended). */
+const SQLITE_CORRUPT = 11;
+const SQLITE_FULL = 13;
+const SQLITE_NOTADB = 26;
+
+export function sqliteProblem(path: string, error: unknown): HistoryError {
   if (error instanceof HistoryError) return error;
   const code = (error as NodeJS.ErrnoException).code;
+  const errcode = (error as { errcode?: number }).errcode;
+  const primary = typeof errcode === 'number' ? errcode & 0xff : undefined;
   const message = error instanceof Error ? error.message : String(error);
+  // What was committed before stays in the history (in its -wal file until SQLite can write it back); what failed is not.
+  if (primary === SQLITE_FULL || code === 'ENOSPC' || /disk is full|no space left/i.test(message)) {
+    return new HistoryError(`the history ${path} cannot be written: the disk is full`, 'disk-full', {
+      cause: error,
+      hint: `free disk space on the disk that holds ${dirname(path)} (what was written before is kept), or give another path with --history`,
+    });
+  }
+  if (primary === SQLITE_CORRUPT || /malformed/i.test(message)) {
+    return new HistoryError(`the history ${path} is damaged (SQLite: ${sqliteWords(error, message)}); left untouched`, 'damaged', {
+      cause: error,
+      hint: 'restore it from a copy (`history export` of a copy that still reads, then `history import`), or give another path with --history',
+    });
+  }
+  if (primary === SQLITE_NOTADB) {
+    return new HistoryError(
+      `the history ${path} starts as a SQLite file but SQLite cannot read it: damaged or encrypted (SQLite: ${sqliteWords(error, message)}); left untouched`,
+      'damaged',
+      {
+        cause: error,
+        hint: 'restore it from a copy, or give another path with --history',
+      },
+    );
+  }
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || /readonly|read-only|unable to open|disk I\/O/i.test(message)) {
     return new HistoryError(`the history ${path} cannot be written (${code ?? message})`, 'unwritable', {
       cause: error,
       hint: 'give a writable path with --history',
     });
   }
-  if (/not a database|file is encrypted|malformed/i.test(message)) {
+  if (/not a database|file is encrypted/i.test(message)) {
     return new HistoryError(`the history ${path} is not a SQLite file; left untouched`, 'not-history', { cause: error });
   }
   return new HistoryError(`the history ${path}: ${message}`, 'failed', { cause: error });
+}
+
+/** SQLite's own words for an error (`database disk image is malformed`), without node:sqlite's wrapping. */
+function sqliteWords(error: unknown, message: string): string {
+  const words = (error as { errstr?: unknown }).errstr;
+  return typeof words === 'string' && words !== '' ? words : message;
 }
 
 class SqliteConnection implements SqlConnection {

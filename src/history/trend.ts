@@ -4,22 +4,23 @@ import type { Snapshot, TrendPoint } from './types.js';
 
 /** One point per run: the project's mean score and its failed checks summed over its reports (the newest reading of each). */
 export function projectPoints(rows: readonly { run: number; started: string; snapshot: Snapshot }[], check?: string): TrendPoint[] {
-  const runs = new Map<number, { started: string; byUrl: Map<string, Snapshot> }>();
+  const runs = new Map<number, { started: string; origin: string; byUrl: Map<string, Snapshot> }>();
   for (const { run, started, snapshot } of rows) {
     let entry = runs.get(run);
     if (!entry) {
-      entry = { started, byUrl: new Map() };
+      entry = { started, origin: snapshot.origin, byUrl: new Map() };
       runs.set(run, entry);
     }
     if (isNewerReading(snapshot, entry.byUrl.get(snapshot.identity))) entry.byUrl.set(snapshot.identity, snapshot);
   }
-  return [...runs].map(([run, { started, byUrl }]) => {
+  return [...runs].map(([run, { started, origin, byUrl }]) => {
     const snapshots = [...byUrl.values()];
     const scores = snapshots.flatMap((s) => (s.score === undefined ? [] : [s.score]));
     const withChecks = snapshots.filter((s) => s.checks !== undefined);
     const point: TrendPoint = {
       run,
       started,
+      origin,
       generatedAt: undefined,
       score: scores.length > 0 ? Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 10) / 10 : undefined,
       failed: withChecks.length > 0 ? withChecks.reduce((sum, s) => sum + (s.checks ?? []).filter((c) => !c.passed).length, 0) : undefined,

@@ -3,8 +3,15 @@
 /** A run as recorded: what ran, where, and how it ended. */
 export interface RunInfo {
   id: number;
-  /** ISO timestamps. */
+  /** ISO timestamps, by the clock of the machine that ran it: shown, never what orders runs. */
   started: string;
+  /**
+   * When the store added the run, by the store's clock (an imported run: when its first store added it): what orders
+   * the runs, so a machine whose clock is wrong never makes its run the "last" one.
+   */
+  recorded: string;
+  /** started - recorded, when more than 5 minutes: the clock of the machine that ran it was off by this much. */
+  clockSkewMs: number | undefined;
   finished: string | undefined;
   /** `reports list`, `reports create`, ... */
   command: string;
@@ -19,7 +26,7 @@ export interface RunInfo {
   ci: CiContext | undefined;
   /** The command ran to its end: a run killed or interrupted part-way stays incomplete. */
   complete: boolean;
-  /** Reports referenced by the run. */
+  /** Reports referenced by the run (kept on the run's row as they are added). */
   reports: number;
 }
 
@@ -32,6 +39,9 @@ export interface CiContext {
 
 /** What a new run is told when it starts. */
 export type NewRun = Pick<RunInfo, 'started' | 'command' | 'selection' | 'origin' | 'shard' | 'ci'>;
+
+/** A run as an export line gives it: `recorded` is missing from an export of an older rsapi. */
+export type ExportedRunInfo = Omit<RunInfo, 'recorded' | 'clockSkewMs'> & { recorded?: string };
 
 /** One check of a snapshot: passed or not, and a short hash of its value (the value itself is not kept). */
 export interface CheckState {
@@ -59,6 +69,8 @@ export interface Snapshot {
 export interface TrendPoint {
   run: number;
   started: string;
+  /** The service it was read from (a URL's trend). */
+  origin?: string;
   generatedAt: string | undefined;
   score: number | undefined;
   failed: number | undefined;
@@ -72,20 +84,52 @@ export interface RunQuery {
   command?: string;
   selection?: string;
   origin?: string;
-  /** Only runs started at or after this ISO time. */
+  /** Only runs the store recorded at or after this ISO time. */
   since?: string;
-  /** Only runs started before this run (at the same moment: with a lower id). */
-  before?: Pick<RunInfo, 'started' | 'id'>;
+  /** Only runs recorded before this run (at the same moment: with a lower id). */
+  before?: Pick<RunInfo, 'recorded' | 'id'>;
   completeOnly?: boolean;
-  /** Only runs that referenced at least one report. */
+  /** Only runs that referenced at least one report (a run that read none is never a baseline). */
   readReports?: boolean;
-  /** Newest first (by start, then id: an imported run takes its place in time), at most this many. */
+  /** Newest first (as the store recorded them, then id: an imported run takes its place in time), at most this many. */
   limit?: number;
+}
+
+export interface PruneOptions {
+  /** Removes the runs recorded before this ISO time. */
+  before?: string;
+  /** Removes all but each job's (service, command, selection) newest N complete runs. */
+  keepRuns?: number;
+  /** Removes nothing: says what would go. */
+  dryRun?: boolean;
+  /** The time a run not finished counts from (tests): such a run added within a day before it is never removed. */
+  now?: number;
+}
+
+export interface PruneResult {
+  /** The runs removed (or that would be), newest first. */
+  runs: RunInfo[];
+  /** The snapshots no kept run references any more. */
+  snapshots: number;
+}
+
+/** An imported snapshot whose key the store holds with other contents: the stored one is kept. */
+export interface ImportDisagreement {
+  stored: Snapshot;
+  imported: Snapshot;
+  /** The fields that differ: identity, project, score, label, checks. */
+  fields: string[];
+}
+
+export interface ImportResult {
+  id: number;
+  added: boolean;
+  disagreements: ImportDisagreement[];
 }
 
 /** One line of `history export`: a run with its snapshots, or a bare snapshot row. */
 export interface ExportedRun {
-  run: RunInfo;
+  run: ExportedRunInfo;
   snapshots: Snapshot[];
 }
 
@@ -111,13 +155,19 @@ export interface HistoryStore {
   snapshotsOf(runId: number, options?: { sorted?: boolean }): Promise<Snapshot[]>;
   /** The same as snapshotsOf's sorted list, one snapshot at a time (nothing kept). */
   eachSnapshotOf(runId: number): AsyncIterable<Snapshot>;
-  /** A URL's (identity's) readings over time, oldest first. */
-  trendOfUrl(identity: string, options: { since?: string; check?: string }): Promise<TrendPoint[]>;
-  /** A project's readings: every snapshot of its reports with the run that read it, oldest first. */
-  snapshotsOfProject(project: string, options: { since?: string }): Promise<{ run: number; started: string; snapshot: Snapshot }[]>;
-  /** Removes runs (older than `before`, or all but the newest `keepRuns`) and the snapshots no run references. */
-  prune(options: { before?: string; keepRuns?: number }): Promise<{ runs: number; snapshots: number }>;
-  /** Adds a run exported from another history as a new run: its id here, and whether it was added or there already. */
-  importRun(exported: ExportedRun): Promise<{ id: number; added: boolean }>;
+  /** A URL's (identity's) readings over time, oldest first; with `origin`, on that service alone. */
+  trendOfUrl(identity: string, options: { since?: string; check?: string; origin?: string }): Promise<TrendPoint[]>;
+  /** A project's readings: every snapshot of its reports with the run that read it, oldest first; `origin` as above. */
+  snapshotsOfProject(project: string, options: { since?: string; origin?: string }): Promise<{ run: number; started: string; snapshot: Snapshot }[]>;
+  /**
+   * Removes runs (recorded before `before`, or all but each job's newest `keepRuns` complete ones) and the snapshots no
+   * run references. A run not finished that was added within the last day is never removed (it may be recording).
+   */
+  prune(options: PruneOptions): Promise<PruneResult>;
+  /**
+   * Adds a run exported from another history as a new run: its id here, whether it was added or there already, and the
+   * snapshots the store held already with other contents (kept as stored).
+   */
+  importRun(exported: ExportedRun): Promise<ImportResult>;
   close(): Promise<void>;
 }

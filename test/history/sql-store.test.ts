@@ -1,5 +1,6 @@
 // The history store (src/history/sql-store.ts) on SQLite and on PostgreSQL alike: runs, snapshots, references, prune,
 // import; and SQLite's file rules (mode 0600, WAL, a file of someone else's or of a newer rsapi left byte-identical).
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -9,6 +10,7 @@ import { historyLocation } from '../../src/history/location.js';
 import { openHistory } from '../../src/history/open.js';
 import { snapshotOf } from '../../src/history/snapshot.js';
 import { SCHEMA_VERSION } from '../../src/history/sql.js';
+import { sqliteProblem } from '../../src/history/sqlite.js';
 import type { HistoryStore, NewRun } from '../../src/history/types.js';
 import { postgresPerFile } from '../helpers/postgres.js';
 import { scratchMaker } from '../helpers/scratch.js';
@@ -69,16 +71,18 @@ describe.each(STORES)('the history store on $name', ({ open, skip }) => {
     const store = await open();
     try {
       const url = `p-${Math.random()}.example.com`;
-      const old = await record(store, [report(1, url, '2026-01-01T00:00:00Z')]);
+      // An id of its own: on PostgreSQL the tests share one database, and (origin, id, generated_at) is one report.
+      const n = 300_000 + Math.floor(Math.random() * 1_000_000);
+      const old = await record(store, [report(n, url, '2026-01-01T00:00:00Z')]);
       const unfinished = await store.startRun(newRun());
-      await store.addSnapshots(unfinished, [snapshotOf(report(1, url, '2026-01-02T00:00:00Z'), ORIGIN)!]);
+      await store.addSnapshots(unfinished, [snapshotOf(report(n, url, '2026-01-02T00:00:00Z'), ORIGIN)!]);
       expect((await store.run(unfinished))?.complete).toBe(false);
-      const kept = await record(store, [report(1, url, '2026-01-02T00:00:00Z')]);
+      const kept = await record(store, [report(n, url, '2026-01-02T00:00:00Z')]);
       const pruned = await store.prune({ keepRuns: 1 });
-      expect(pruned.runs).toBeGreaterThanOrEqual(2);
+      expect(pruned.runs.length).toBeGreaterThanOrEqual(1);
       expect(await store.run(old)).toBeUndefined();
       expect(await store.snapshotsOf(kept)).toHaveLength(1);
-      expect((await store.trendOfUrl(url, {})).map((point) => point.generatedAt)).toEqual(['2026-01-02T00:00:00Z']);
+      expect((await store.trendOfUrl(url, {})).map((point) => point.generatedAt)).toEqual(['2026-01-02T00:00:00Z', '2026-01-02T00:00:00Z']);
     } finally {
       await store.close();
     }
@@ -123,9 +127,11 @@ describe.each(STORES)('the history store on $name', ({ open, skip }) => {
     const store = await open();
     try {
       const host = `e-${Math.random()}.example.com`;
+      // Ids of their own: on PostgreSQL the tests share one database, and (origin, id, generated_at) is one report.
+      const base = 200_000 + Math.floor(Math.random() * 1_000_000) * 10;
       const id = await record(
         store,
-        [5, 3, 9, 1].map((n) => report(n, `${host}/page-${n}`, '2026-01-01T00:00:00Z', n === 3 ? ['htst'] : [])),
+        [5, 3, 9, 1].map((n) => report(base + n, `${host}/page-${n}`, '2026-01-01T00:00:00Z', n === 3 ? ['htst'] : [])),
       );
       const seen = [];
       for await (const snapshot of store.eachSnapshotOf(id)) {
@@ -133,7 +139,7 @@ describe.each(STORES)('the history store on $name', ({ open, skip }) => {
         expect((await store.run(id))?.reports).toBe(4);
       }
       expect(seen).toEqual(await store.snapshotsOf(id));
-      expect(seen.map((snapshot) => snapshot.reportId)).toEqual(['1', '3', '5', '9']);
+      expect(seen.map((snapshot) => Number(snapshot.reportId) - base)).toEqual([1, 3, 5, 9]);
     } finally {
       await store.close();
     }
@@ -164,7 +170,7 @@ describe.each(STORES)('the history store on $name', ({ open, skip }) => {
       const id = await record(store, [report(7, `i-${Math.random()}.example.com`, '2026-01-01T00:00:00Z', ['title'])]);
       const run = (await store.run(id))!;
       const snapshots = await store.snapshotsOf(id);
-      expect(await store.importRun({ run, snapshots })).toEqual({ id, added: false });
+      expect(await store.importRun({ run, snapshots })).toEqual({ id, added: false, disagreements: [] });
       expect(snapshots[0]?.checks?.find((check) => check.id === 'title')?.passed).toBe(false);
     } finally {
       await store.close();
@@ -322,5 +328,69 @@ describe('the SQLite history file', () => {
     const error = await openHistory(historyLocation(join(dir, 'rsapi-history.db'))).catch((e: unknown) => e);
     if (!root) chmodSync(dir, 0o700);
     expect((error as HistoryError).problem).toBe('unwritable');
+  });
+});
+
+describe('the SQLite history file, when the disk or the file fails', () => {
+  it('a full disk is said as a full disk, naming disk space', async () => {
+    const path = join(scratch(), 'history.db');
+    const db = new DatabaseSync(path);
+    db.exec('CREATE TABLE t (x TEXT); PRAGMA max_page_count = 2');
+    const error = (() => {
+      try {
+        db.exec(`INSERT INTO t VALUES ('${'x'.repeat(20_000)}')`);
+      } catch (e) {
+        return e;
+      }
+    })();
+    db.close();
+    const problem = sqliteProblem(path, error);
+    expect(problem.problem).toBe('disk-full');
+    expect(problem.message).toMatch(/the disk is full/);
+    expect(problem.hint).toMatch(/free disk space/);
+  });
+
+  it('a damaged history is said to be damaged, in SQLite’s words, not called "not a SQLite file"', async () => {
+    const path = join(scratch(), 'history.db');
+    const store = await openHistory(historyLocation(path));
+    await store.startRun({ started: new Date().toISOString(), command: 'reports list', selection: '{}', origin: ORIGIN, shard: undefined, ci: undefined });
+    await store.close();
+    const bytes = readFileSync(path);
+    // The schema's page (page 1 after the 100-byte header) overwritten: SQLite finds the file malformed.
+    bytes.fill(0x41, 100, 4096);
+    writeFileSync(path, bytes);
+    const error = (await openHistory(historyLocation(path)).catch((e: unknown) => e)) as HistoryError;
+    expect(error.message).toMatch(/is damaged \(SQLite: .*malformed/);
+    expect(error.problem).toBe('damaged');
+  });
+
+  it('a history on a read-only mount (or of another user) is read, never written', async () => {
+    const dir = join(scratch(), 'mounted');
+    mkdirSync(dir);
+    const path = join(dir, 'history.db');
+    const store = await openHistory(historyLocation(path));
+    await store.startRun({ started: new Date().toISOString(), command: 'reports list', selection: '{}', origin: ORIGIN, shard: undefined, ci: undefined });
+    await store.close();
+    const before = readFileSync(path);
+    // Root writes through any mode: the folder is bound read-only instead (as a CI cache mounted read-only).
+    const root = process.getuid?.() === 0;
+    const readOnly = root ? join(scratch(), 'ro') : dir;
+    if (root) {
+      mkdirSync(readOnly);
+      execFileSync('mount', ['--bind', dir, readOnly]);
+      execFileSync('mount', ['-o', 'remount,ro,bind', readOnly]);
+    } else {
+      chmodSync(path, 0o400);
+      chmodSync(dir, 0o500);
+    }
+    try {
+      const reader = await openHistory(historyLocation(join(readOnly, 'history.db')), { readOnly: true });
+      expect((await reader.runs()).map((run) => run.command)).toEqual(['reports list']);
+      await reader.close();
+    } finally {
+      if (root) execFileSync('umount', [readOnly]);
+      else chmodSync(dir, 0o700);
+    }
+    expect(readFileSync(path).equals(before)).toBe(true);
   });
 });

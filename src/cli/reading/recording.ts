@@ -111,7 +111,7 @@ export async function startRecording(ctx: CommandContext, flags: HistoryFlags, a
   const origin = serviceOrigin(ctx);
   const say = (error: HistoryError) => ctx.note(`rsapi: history: ${error.message}; this run is not recorded${error.hint ? ` (${error.hint})` : ''}`);
   const recorder: RunRecorder = await RunRecorder.start(
-    () => openHistory(location()),
+    () => openHistory(location(), { notice: (line) => ctx.note(line) }),
     {
       started: new Date().toISOString(),
       command: run.command,
@@ -202,7 +202,7 @@ export async function openExistingHistory(ctx: CommandContext, flags: HistoryFla
     });
   }
   const { openHistory } = await import('../../history/open.js');
-  return openHistory(location);
+  return openHistory(location, { readOnly: true, notice: (line) => ctx.note(line) });
 }
 
 /**
@@ -213,7 +213,7 @@ async function pageHistory(ctx: CommandContext, flags: HistoryFlags, run: RunSpe
   const location = resolveHistoryLocation(ctx, flags);
   if (location.kind === 'sqlite' && !existsSync(location.path)) return undefined;
   const [{ openHistory }, { readPageHistory }] = await Promise.all([import('../../history/open.js'), import('../report-files/page-history.js')]);
-  const store = await openHistory(location);
+  const store = await openHistory(location, { readOnly: true, notice: (line) => ctx.note(line) });
   try {
     return await readPageHistory(store, sameRuns(ctx, run));
   } finally {

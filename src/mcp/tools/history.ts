@@ -2,7 +2,7 @@
 // RSAPI_HISTORY or the profile's), read through the history's functions; their documents' values as the answer, cut
 // to fit; both narrowed to a project or a job.
 import { declareDiff, diffDocument, validateHistoryDiff } from '../../cli/commands/history/diff.js';
-import { sinceOf } from '../../cli/commands/history/shared.js';
+import { currentService, sinceOf } from '../../cli/commands/history/shared.js';
 import { declareTrend, trendDocument, validateHistoryTrend } from '../../cli/commands/history/trend.js';
 import { projectName, reportIdentity, reportProject } from '../../api/model/report-url.js';
 import { diffSnapshots, runsToCompare } from '../../history/diff.js';
@@ -26,6 +26,7 @@ export const historyTrend = defineTool({
     optionArg(flagOf(trend, '--since'), 'since'),
     optionArg(flagOf(trend, '--check'), 'check'),
     jobArg,
+    optionArg(flagOf(trend, '--service'), 'service'),
   ],
   writes: false,
   hints: { readOnlyHint: true },
@@ -35,12 +36,15 @@ export const historyTrend = defineTool({
     const selection = args.job === undefined ? undefined : jobSelection(args.job);
     const since = sinceOf(args.since as number | undefined);
     const subject = url !== undefined ? reportIdentity(url) : projectName(project as string);
+    // One service's readings unless told otherwise, as `history trend --service` has it.
+    const service = args.service as string | undefined;
+    const origin = service === 'all' ? undefined : (service ?? currentService(call.ctx));
     const points = await withHistory(call, async (store) => {
       const ofJob = selection === undefined ? undefined : new Set((await store.runs({ selection })).map((run) => run.id));
       const inJob = (run: number) => ofJob === undefined || ofJob.has(run);
-      if (url !== undefined) return (await store.trendOfUrl(subject, { since, check })).filter((point) => inJob(point.run));
+      if (url !== undefined) return (await store.trendOfUrl(subject, { since, check, origin })).filter((point) => inJob(point.run));
       return projectPoints(
-        (await store.snapshotsOfProject(subject, { since })).filter((row) => inJob(row.run)),
+        (await store.snapshotsOfProject(subject, { since, origin })).filter((row) => inJob(row.run)),
         check,
       );
     });

@@ -69,7 +69,7 @@ export function validateHistoryDiff(ctx: CommandContext, opts: HistoryDiffOption
 
 export async function historyDiffRun(ctx: CommandContext, opts: HistoryDiffOptions) {
   const { assertions } = validateHistoryDiff(ctx, opts);
-  const store = await openHistoryOf(ctx, opts);
+  const store = await openHistoryOf(ctx, opts, { readOnly: true });
   let diff: RunDiff;
   let after: Snapshot[];
   try {

@@ -29,7 +29,7 @@ Examples:
 }
 
 export async function historyExportRun(ctx: CommandContext, opts: HistoryExportOptions) {
-  const store = await openHistoryOf(ctx, opts);
+  const store = await openHistoryOf(ctx, opts, { readOnly: true });
   try {
     const runs = (await store.runs({ since: sinceOf(opts.since) })).reverse();
     for (const run of runs) {

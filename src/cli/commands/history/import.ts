@@ -1,5 +1,6 @@
 // `rsapi history import FILE`: the runs of a `history export` (ndjson) added to this history; a run already there
-// (same start, service, command and selection) is not added twice.
+// (same start, service, command and selection) is not added twice, and a snapshot the history holds already is kept
+// as stored (each line that disagrees with it said on stderr).
 import type { Readable } from 'node:stream';
 import { exportedRunProblem } from '../../../history/exported.js';
 import type { ExportedRun, HistoryStore } from '../../../history/types.js';
@@ -48,6 +49,7 @@ export async function historyImportRun(ctx: CommandContext, opts: HistoryImportO
   let added = 0;
   let already = 0;
   let number = 0;
+  let disagreements = 0;
   try {
     // A line at a time, each run imported as it is read: an export of a million snapshots is gigabytes.
     for await (const line of readingExport(lines, opts.file)) {
@@ -55,9 +57,17 @@ export async function historyImportRun(ctx: CommandContext, opts: HistoryImportO
       if (line.trim() === '') continue;
       const exported = parseRun(line, number, opts.file, added + already);
       // Importing may make the history: a SQLite file that is not there yet is created (once a run is read).
-      store ??= await openHistory(resolveHistoryLocation(ctx, opts));
-      if ((await store.importRun(exported)).added) added++;
+      store ??= await openHistory(resolveHistoryLocation(ctx, opts), { notice: (note) => ctx.note(note) });
+      const result = await store.importRun(exported);
+      if (result.added) added++;
       else already++;
+      for (const { stored, fields } of result.disagreements) {
+        disagreements++;
+        if (disagreements <= DISAGREEMENTS_SAID)
+          ctx.note(
+            `rsapi: ${opts.file}: line ${number}: report ${stored.reportId} of ${stored.identity} (generated ${stored.generatedAt}) is in the history with another ${fields.join(', ')}; the stored one is kept`,
+          );
+      }
     }
   } finally {
     lines.close();
@@ -65,11 +75,16 @@ export async function historyImportRun(ctx: CommandContext, opts: HistoryImportO
     if (input !== ctx.io.stdin) (input as Readable).destroy();
     await store?.close();
   }
+  if (disagreements > DISAGREEMENTS_SAID)
+    ctx.note(`rsapi: ${plural(disagreements - DISAGREEMENTS_SAID, 'more report')} disagreed with the history; the stored ones are kept`);
   await writeDocument(
     ctx,
     countsDocument({ imported: added, already_there: already }, `imported ${added} runs${already > 0 ? ` (${already} already there)` : ''}\n`),
   );
 }
+
+/** Disagreements between an import and the stored snapshots said one a line, up to this many (then their count). */
+const DISAGREEMENTS_SAID = 20;
 
 /** The export file, opened here so that a missing or unreadable one is its own plain error; `-` is stdin. */
 async function openExport(ctx: CommandContext, file: string): Promise<NodeJS.ReadableStream> {

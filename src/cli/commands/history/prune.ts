@@ -1,16 +1,30 @@
-// `rsapi history prune --keep D | --keep-runs N`: removes older runs and the snapshots no remaining run references.
+// `rsapi history prune --keep D | --keep-runs N [--dry-run]`: removes older runs (never one still recording) and the
+// snapshots no remaining run references; a dry run lists what would go.
+import type { RunInfo } from '../../../history/types.js';
+import { plural } from '../../../plural.js';
+import { alignedTable } from '../../../output/sparkline.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import { integerParser } from '../../flags/options.js';
-import { addHistoryLocationOption, checkDocumentFlags, countsDocument, durationParser, openHistoryOf, sinceOf, writeDocument } from './shared.js';
+import {
+  addHistoryLocationOption,
+  checkDocumentFlags,
+  countsDocument,
+  describeSelection,
+  durationParser,
+  openHistoryOf,
+  sinceOf,
+  writeDocument,
+} from './shared.js';
 
 function declarePrune(history: ParentCommand) {
   const command = history
     .command('prune')
     .description('Remove older runs, and the snapshots no remaining run references')
-    .option('--keep <duration>', 'keep the runs started within this time (90d, 2w)', durationParser('--keep'))
-    .option('--keep-runs <n>', 'keep the newest N runs', integerParser('--keep-runs', 1));
+    .option('--keep <duration>', 'keep the runs recorded within this time (90d, 2w)', durationParser('--keep'))
+    .option('--keep-runs <n>', 'keep the newest N complete runs of each job (service, command and selection)', integerParser('--keep-runs', 1))
+    .option('--dry-run', 'remove nothing: list the runs that would go');
   return addHistoryLocationOption(command);
 }
 
@@ -23,7 +37,10 @@ export function registerPrune(history: ParentCommand, invocation: Invocation): v
     `
 Examples:
   $ rsapi history prune --keep 90d
-  $ rsapi history prune --keep-runs 100`,
+  $ rsapi history prune --keep-runs 100
+  $ rsapi history prune --keep-runs 10 --dry-run --json
+
+A run not finished that started within the last day is never removed: it may be recording still.`,
   );
   handle(invocation, command, (ctx, opts) => historyPruneRun(ctx, opts));
 }
@@ -37,15 +54,53 @@ export async function historyPruneRun(ctx: CommandContext, opts: HistoryPruneOpt
   validateHistoryPrune(ctx, opts);
   const store = await openHistoryOf(ctx, opts);
   try {
-    const removed = await store.prune({ before: sinceOf(opts.keep), keepRuns: opts.keepRuns });
+    const removed = await store.prune({ before: sinceOf(opts.keep), keepRuns: opts.keepRuns, dryRun: opts.dryRun });
+    if (opts.dryRun) {
+      await writeDocument(ctx, dryRunDocument(removed.runs));
+      ctx.note(
+        `dry run: ${plural(removed.runs.length, 'run')} and ${plural(removed.snapshots, 'snapshot')} no kept run references would be removed; nothing was removed`,
+      );
+      return;
+    }
     await writeDocument(
       ctx,
       countsDocument(
-        { removed_runs: removed.runs, removed_snapshots: removed.snapshots },
-        `removed ${removed.runs} runs and ${removed.snapshots} snapshots no kept run referenced\n`,
+        { removed_runs: removed.runs.length, removed_snapshots: removed.snapshots },
+        `removed ${removed.runs.length} runs and ${removed.snapshots} snapshots no kept run referenced\n`,
       ),
     );
   } finally {
     await store.close();
   }
+}
+
+const COLUMNS = ['id', 'action', 'started', 'command', 'service', 'reports', 'complete'] as const;
+
+/** The runs a prune would remove, one row each (as `history runs` lists them, with the action a dry run names). */
+function dryRunDocument(runs: readonly RunInfo[]) {
+  const value = runs.map((run) => ({
+    id: run.id,
+    action: 'delete',
+    started: run.started,
+    command: run.command,
+    selection: JSON.parse(run.selection) as unknown,
+    service: run.origin,
+    reports: run.reports,
+    complete: run.complete,
+  }));
+  const rows = runs.map((run) => [
+    String(run.id),
+    'delete',
+    run.started,
+    describeSelection(run.command, run.selection),
+    run.origin,
+    String(run.reports),
+    run.complete ? 'yes' : 'no',
+  ]);
+  return {
+    value,
+    lines: value,
+    rows: { columns: COLUMNS, rows },
+    text: (width?: number) => (runs.length === 0 ? 'no run would be removed\n' : alignedTable(COLUMNS, rows, width)),
+  };
 }

@@ -36,7 +36,7 @@ export function validateHistoryRuns(ctx: CommandContext): void {
 
 export async function historyRunsRun(ctx: CommandContext, opts: HistoryRunsOptions) {
   validateHistoryRuns(ctx);
-  const store = await openHistoryOf(ctx, opts);
+  const store = await openHistoryOf(ctx, opts, { readOnly: true });
   try {
     const runs = await store.runs({ since: sinceOf(opts.since), limit: opts.limit });
     await writeDocument(ctx, runsDocument(runs));

@@ -5,7 +5,11 @@ import { InvalidArgumentError, type Command, type OptionValues } from '@commande
 import { renderDocument, writeItemList, type DocumentOptions, type ItemList, type OutputDocument } from '../../../output/index.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
-import { openExistingHistory } from '../../reading/recording.js';
+import { existsSync } from 'node:fs';
+import { originOf } from '../../../api/http/base-url.js';
+import { HistoryNotFoundError } from '../../../history/errors.js';
+import type { HistoryStore } from '../../../history/types.js';
+import { resolveHistoryLocation } from '../../reading/recording.js';
 import { durationMs, MAX_RUN_ID, runIdOf, sinceOf } from '../../flags/history-values.js';
 
 export function addHistoryLocationOption<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
@@ -14,8 +18,27 @@ export function addHistoryLocationOption<Args extends unknown[], Opts extends Op
   return command.option('--history <path|url>', 'the history: a SQLite file or a postgres:// URL (env RSAPI_HISTORY; default ~/.local/share/rsapi/history.db)');
 }
 
-/** The history, opened to be read (and for prune, written). A SQLite file that does not exist is none yet: exit 4. */
-export const openHistoryOf = openExistingHistory;
+/**
+ * The history, opened to be read (`readOnly`: a SQLite file opened read-only, so a history on a read-only mount can
+ * be read) or, for prune, written. A SQLite file that does not exist is none yet: exit 4, and no file made. A
+ * driver's warning is said on stderr in one line.
+ */
+export async function openHistoryOf(ctx: CommandContext, flags: { history?: string }, options: { readOnly?: boolean } = {}): Promise<HistoryStore> {
+  const location = resolveHistoryLocation(ctx, flags);
+  if (location.kind === 'sqlite' && !existsSync(location.path)) {
+    throw new HistoryNotFoundError(`no history at ${location.path} yet`, {
+      hint: 'record one with --record (`rsapi reports list --all --record`), or point to one with --history or RSAPI_HISTORY',
+    });
+  }
+  const { openHistory } = await import('../../../history/open.js');
+  return openHistory(location, { readOnly: options.readOnly, notice: (line) => ctx.note(line) });
+}
+
+/** The service the configured base URL names (its origin); undefined when none is configured. */
+export function currentService(ctx: CommandContext): string | undefined {
+  const baseUrl = ctx.settings().baseUrl;
+  return baseUrl ? (originOf(baseUrl) ?? baseUrl) : undefined;
+}
 
 /** `90d`, `12h`, `2w`, `30m` as milliseconds (commander's parser: exit 2 for anything else). */
 export function durationParser(flag: string) {

@@ -35,10 +35,11 @@ export function validateHistoryShow(ctx: CommandContext): void {
 
 export async function historyShowRun(ctx: CommandContext, opts: HistoryShowOptions) {
   validateHistoryShow(ctx);
-  const store = await openHistoryOf(ctx, opts);
+  const store = await openHistoryOf(ctx, opts, { readOnly: true });
   try {
     const run = await store.run(opts.run);
     if (!run) throw new HistoryNotFoundError(`no run ${opts.run} in the history`, { hint: '`rsapi history runs` lists the runs' });
+    if (run.clockSkewMs !== undefined) ctx.note(`rsapi: note: ${clockSkewNote(run.id, run.clockSkewMs)}`);
     // Written as read (ndjson, csv, tsv): memory stays flat as for a long list. Kept for the end (json's texts, the
     // table's cells): handed to the old generation at once.
     await (formatBuffers({ format: ctx.format() }) ? keepYoungGenerationSmall() : preferSmallHeap());
@@ -76,6 +77,13 @@ export function snapshotList(snapshots: AsyncIterable<Snapshot>): ItemList<Snaps
     ],
     text: (rows, width) => (rows.length === 0 ? 'no reports in this run\n' : alignedTable(COLUMNS, rows, width)),
   };
+}
+
+/** A run whose start its machine's clock put off the store's: how far, and that the runs are ordered by the store's. */
+export function clockSkewNote(id: number, skewMs: number): string {
+  const minutes = Math.round(Math.abs(skewMs) / 60_000);
+  const amount = minutes >= 120 ? `${Math.round(minutes / 60)} hours` : `${minutes} minutes`;
+  return `run ${id} started ${amount} ${skewMs > 0 ? 'ahead of' : 'behind'} the history's clock (its machine's clock was off); runs are ordered as the history recorded them`;
 }
 
 /** The ids of the snapshot's failed checks; undefined when it has no per-check results. */

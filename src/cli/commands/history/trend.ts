@@ -1,5 +1,7 @@
 // `rsapi history trend URL | --project P`: score and failed-check count over time, a sparkline on a terminal, the
 // points in every other format.
+import { InvalidArgumentError } from '@commander-js/extra-typings';
+import { originOf } from '../../../api/http/base-url.js';
 import { reportIdentity, projectName } from '../../../api/model/report-url.js';
 import { formatScore } from '../../../api/model/report-model.js';
 import { projectPoints } from '../../../history/trend.js';
@@ -8,7 +10,7 @@ import { alignedTable, sparkline } from '../../../output/sparkline.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
-import { addHistoryLocationOption, checkDocumentFlags, durationParser, openHistoryOf, sinceOf, writeDocument } from './shared.js';
+import { addHistoryLocationOption, checkDocumentFlags, currentService, durationParser, openHistoryOf, sinceOf, writeDocument } from './shared.js';
 
 export function declareTrend(history: ParentCommand) {
   const command = history
@@ -17,8 +19,17 @@ export function declareTrend(history: ParentCommand) {
     .argument('[url]', 'the page (any form of its URL: https://www.example.com/a is example.com/a)')
     .option('--project <name>', "instead of a URL: the project's mean score and failed checks per run")
     .option('--since <duration>', 'only runs started within this time (90d, 12h, 2w)', durationParser('--since'))
-    .option('--check <id>', 'also whether this check passed, run by run');
+    .option('--check <id>', 'also whether this check passed, run by run')
+    .option('--service <origin|all>', "the service read from (default: the configured base URL's); all: every service", serviceParser);
   return addHistoryLocationOption(command);
+}
+
+/** `all`, or a service's origin (`https://rank.example.com`; a base URL given whole is taken by its origin). */
+function serviceParser(value: string): string {
+  if (value === 'all') return value;
+  const origin = originOf(value);
+  if (origin === undefined) throw new InvalidArgumentError('--service takes a service URL (https://rank.example.com) or all.');
+  return origin;
 }
 
 export type HistoryTrendOptions = OptionsOf<ReturnType<typeof declareTrend>> & { url?: string };
@@ -31,7 +42,8 @@ export function registerTrend(history: ParentCommand, invocation: Invocation): v
 Examples:
   $ rsapi history trend https://example.com/pricing
   $ rsapi history trend example.com/pricing --since 90d --check meta_description
-  $ rsapi history trend --project example.com --json`,
+  $ rsapi history trend --project example.com --json
+  $ rsapi history trend example.com/pricing --service all   # staging and production side by side`,
   );
   handle(invocation, command, (ctx, opts, [url]) => historyTrendRun(ctx, { ...opts, url }));
 }
@@ -45,14 +57,16 @@ export function validateHistoryTrend(ctx: CommandContext, opts: HistoryTrendOpti
 
 export async function historyTrendRun(ctx: CommandContext, opts: HistoryTrendOptions) {
   validateHistoryTrend(ctx, opts);
-  const store = await openHistoryOf(ctx, opts);
+  const store = await openHistoryOf(ctx, opts, { readOnly: true });
   try {
     const since = sinceOf(opts.since);
     const subject = opts.url !== undefined ? reportIdentity(opts.url) : projectName(opts.project as string);
+    // One service's readings: the same URL on staging and on production is two series, not one.
+    const origin = opts.service === 'all' ? undefined : (opts.service ?? currentService(ctx));
     const points =
       opts.url !== undefined
-        ? await store.trendOfUrl(subject, { since, check: opts.check })
-        : projectPoints(await store.snapshotsOfProject(subject, { since }), opts.check);
+        ? await store.trendOfUrl(subject, { since, check: opts.check, origin })
+        : projectPoints(await store.snapshotsOfProject(subject, { since, origin }), opts.check);
     if (points.length === 0 && ctx.io.stderrIsTTY) ctx.note(`no recorded reading of ${subject}${opts.since ? ' in that time' : ''}`);
     await writeDocument(ctx, trendDocument(subject, points, opts.check, opts.project !== undefined));
   } finally {
@@ -61,10 +75,13 @@ export async function historyTrendRun(ctx: CommandContext, opts: HistoryTrendOpt
 }
 
 export function trendDocument(subject: string, points: readonly TrendPoint[], check: string | undefined, project: boolean) {
-  const columns = ['run', 'started', project ? 'reports' : 'generated_at', 'score', 'failed', ...(check ? [check] : [])];
+  // Readings of several services (--service all) say which each is; one service's need not.
+  const mixed = new Set(points.map((p) => p.origin)).size > 1;
+  const columns = ['run', 'started', ...(mixed ? ['service'] : []), project ? 'reports' : 'generated_at', 'score', 'failed', ...(check ? [check] : [])];
   const value = points.map((p) => ({
     run: p.run,
     started: p.started,
+    ...(mixed ? { service: p.origin ?? null } : {}),
     ...(project ? { reports: p.reports ?? 0 } : { generated_at: p.generatedAt ?? null }),
     score: p.score ?? null,
     failed: p.failed ?? null,
@@ -73,6 +90,7 @@ export function trendDocument(subject: string, points: readonly TrendPoint[], ch
   const rows = points.map((p) => [
     String(p.run),
     p.started,
+    ...(mixed ? [p.origin ?? ''] : []),
     project ? String(p.reports ?? 0) : (p.generatedAt ?? ''),
     p.score === undefined ? '' : formatScore(p.score),
     p.failed === undefined ? '' : String(p.failed),
@@ -92,7 +110,7 @@ export function trendDocument(subject: string, points: readonly TrendPoint[], ch
       return `${label}${marks.length > room ? `…${marks.slice(marks.length - room + 1).join('')}` : marks.join('')}${end}`;
     };
     const lines = [
-      `${subject}: ${points.length} ${points.length === 1 ? 'run' : 'runs'}`,
+      `${subject}: ${points.length} ${points.length === 1 ? 'run' : 'runs'}${mixed ? `, ${new Set(points.map((p) => p.origin)).size} services` : ''}`,
       fitted('score   ', [...sparkline(scores, { min: 0, max: 100 })], ends(scores)),
       fitted('failed  ', [...sparkline(failed)], ends(failed)),
     ];

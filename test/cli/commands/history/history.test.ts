@@ -234,15 +234,16 @@ describe('history errors', () => {
     expect(JSON.parse((await rsapi(other, 'history', 'import', file, '--json')).stdout)).toEqual({ imported: 1, already_there: 1 });
   });
 
-  it('an imported run takes its place in time: newest, last and a trend go by when runs started, not by id', async () => {
+  it('an imported run of an older export takes its place in time: newest, last and a trend go by when it started, not by id', async () => {
     const where = join(scratch(), 'history.db');
     await twoWeeks(where);
     const [first, second] = (await rsapi(where, 'history', 'export')).stdout
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    // Run 2 of `other` (week two's readings) is dated a year before its run 1.
+    // Run 2 of `other` (week two's readings) is dated a year before its run 1; an older rsapi's export has no `recorded`.
     second.run.started = '2025-01-01T00:00:00.000Z';
+    for (const line of [first, second]) delete line.run.recorded;
     const file = join(scratch(), 'moved.ndjson');
     writeFileSync(file, `${JSON.stringify(first)}\n${JSON.stringify(second)}\n`);
     const other = join(scratch(), 'other.db');
@@ -414,7 +415,7 @@ describe('history trend on a terminal', () => {
     }
     await store.close();
     const result = await runInProcess({
-      argv: ['history', 'trend', 'a.example.com', '--check', 'title', '--history', where],
+      argv: ['history', 'trend', 'a.example.com', '--check', 'title', '--service', 'http://127.0.0.1:1', '--history', where],
       env: env(),
       tty: true,
       columns: 40,
@@ -484,3 +485,69 @@ async function resetPostgres(url: string): Promise<void> {
   await client.query('DROP TABLE IF EXISTS history_run_snapshots, history_snapshots, history_runs, history_schema');
   await client.end();
 }
+
+describe('history trend, import and prune over services and jobs', () => {
+  it('trend reads the configured service unless --service; mixed services are named', async () => {
+    const where = join(scratch(), 'history.db');
+    await twoWeeks(where);
+    const { openHistory } = await import('../../../../src/history/open.js');
+    const { historyLocation } = await import('../../../../src/history/location.js');
+    const { snapshotOf } = await import('../../../../src/history/snapshot.js');
+    const staging = 'http://127.0.0.1:9';
+    const store = await openHistory(historyLocation(where));
+    const id = await store.startRun({
+      started: new Date().toISOString(),
+      command: 'reports list',
+      selection: '{}',
+      origin: staging,
+      shard: undefined,
+      ci: undefined,
+    });
+    await store.addSnapshots(id, [snapshotOf({ ...WEEKS[0]?.[0], result: 10 }, staging)!]);
+    await store.finishRun(id, { finished: new Date().toISOString(), exitCode: 0, complete: true });
+    await store.close();
+    const scores = async (...argv: string[]) => JSON.parse((await rsapi(where, 'history', 'trend', 'a.example.com', '--json', ...argv)).stdout);
+    expect((await scores()).map((p: { score: number }) => p.score)).toEqual([90, 80]);
+    expect((await scores('--service', staging)).map((p: { score: number }) => p.score)).toEqual([10]);
+    const all = await scores('--service', 'all');
+    expect(all.map((p: { service: string; score: number }) => [p.service, p.score])).toEqual([
+      [site.server.url, 90],
+      [site.server.url, 80],
+      [staging, 10],
+    ]);
+    expect((await rsapi(where, 'history', 'trend', 'a.example.com', '--service', 'nowhere')).code).toBe(2);
+  });
+
+  it('an import that disagrees with what the history holds says so on stderr, a line each, and keeps the stored reading', async () => {
+    const where = join(scratch(), 'history.db');
+    await twoWeeks(where);
+    const [first] = (await rsapi(where, 'history', 'export')).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    first.run.started = '2025-01-01T00:00:00.000Z';
+    first.snapshots[0].score = 12;
+    const file = join(scratch(), 'other.ndjson');
+    writeFileSync(file, `${JSON.stringify(first)}\n`);
+    const before = (await rsapi(where, 'history', 'show', '1', '--json')).stdout;
+    const imported = await rsapi(where, 'history', 'import', file);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toMatch(
+      new RegExp(
+        `^rsapi: ${file}: line 1: report 1 of a\\.example\\.com \\(generated [^)]*\\) is in the history with another score; the stored one is kept\\n$`,
+      ),
+    );
+    expect((await rsapi(where, 'history', 'show', '1', '--json')).stdout).toBe(before);
+  });
+
+  it('prune --dry-run lists the runs that would go in the chosen format and removes nothing', async () => {
+    const where = join(scratch(), 'history.db');
+    await twoWeeks(where);
+    const dry = await rsapi(where, 'history', 'prune', '--keep-runs', '1', '--dry-run', '-o', 'csv');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout.split('\r\n')[0]).toBe('id,action,started,command,service,reports,complete');
+    expect(dry.stdout.split('\r\n')[1]).toMatch(/^1,delete,[^,]+,"reports list .*",http:\/\/127\.0\.0\.1:\d+,3,yes$/);
+    expect(dry.stderr).toBe('dry run: 1 run and 3 snapshots no kept run references would be removed; nothing was removed\n');
+    expect(JSON.parse((await rsapi(where, 'history', 'runs', '--json')).stdout)).toHaveLength(2);
+  });
+});
