@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MANUAL_DIRS, REGENERATE, manPagesOf, manualFiles, withManPages, writeManual } from '../../../src/cli/manual/generate.js';
 import { parseAfterText } from '../../../src/cli/manual/model.js';
+import { mentionsPath } from '../../helpers/paths.js';
 import { runInProcess } from '../../helpers/run.js';
 import { scratchMaker } from '../../helpers/scratch.js';
 
@@ -86,8 +87,21 @@ describe('the generated manual', () => {
   });
 
   it('says nothing of the machine that wrote it: neither its home nor its checkout directory', async () => {
-    const machine = [homedir(), ROOT.replace(/\/$/, '')];
-    for (const [path, content] of await manualFiles()) for (const word of machine) expect(content.includes(word), `${path} holds ${word}`).toBe(false);
+    const machine = [homedir(), ROOT];
+    for (const [path, content] of await manualFiles()) for (const place of machine) expect(mentionsPath(content, place), `${path} holds ${place}`).toBe(false);
+  });
+
+  it('finds a path of the machine only whole: a checkout in /tmp/ci is not in the example /tmp/ci-rsapi', () => {
+    const example = 'RSAPI_CONFIG_DIR=/tmp/ci-rsapi rsapi config path';
+    expect(mentionsPath(example, '/tmp/ci')).toBe(false);
+    expect(mentionsPath(example, '/tmp/ci/')).toBe(false);
+    expect(mentionsPath(example, '/tmp')).toBe(true);
+    expect(mentionsPath('see /x/tmp/ci and /tmp/cis', '/tmp/ci')).toBe(false);
+    expect(mentionsPath('written in /tmp/ci/rsapi/docs', '/tmp/ci')).toBe(true);
+    expect(mentionsPath('RSAPI_CONFIG_DIR=/tmp/ci rsapi', '/tmp/ci')).toBe(true);
+    expect(mentionsPath('made in "/tmp/ci".', '/tmp/ci')).toBe(true);
+    expect(mentionsPath('made in /tmp/ci.', '/tmp/ci')).toBe(true);
+    expect(mentionsPath('made in /tmp/ci.d', '/tmp/ci')).toBe(false);
   });
 
   it('reads the text after the options as --help prints it: prose, titled sections, indented lines', () => {
