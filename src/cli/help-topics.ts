@@ -3,24 +3,45 @@
 // whitespace beside it, or under it when the width leaves too little room beside it.
 import { Help } from '@commander-js/extra-typings';
 
-/** The exit codes (a script's `case $?` reads them). */
-const EXIT_CODES: readonly (readonly [code: string, meaning: string])[] = [
-  ['0', 'success'],
-  ['1', 'unexpected failure'],
-  ['2', 'usage: bad flag or value'],
-  ['3', 'authentication refused, or no key configured'],
-  ['4', 'not found (404)'],
-  ['5', 'the service refused the request (4xx)'],
-  ['6', 'still rate limited (429) after the retries'],
-  ['7', 'network: refused, reset, DNS, timeout'],
-  ['8', 'server fault (5xx) or not the JSON expected, or no per-check results for --fail-on-check & co.'],
-  [
-    '10',
-    'a gate (--fail-on, --min-score, --fail-on-check, --fail-on-importance, --max-drop) or an error assertion failed, or a gate judged no report at all (without --allow-empty)',
-  ],
-  ['11', 'the output printed, but the history (--record, history ...) could not be read or written'],
-  ['130', 'interrupted (Ctrl-C)'],
-  ['141', 'bulk create: stdout closed before all were done'],
+/**
+ * The exit codes (a script's `case $?` reads them): `meaning` as the help says it, `doc` where docs/exit-codes.md's
+ * table (written from this one by `npm run docs`) says more.
+ */
+export const EXIT_CODES: readonly { code: number; meaning: string; doc?: string }[] = [
+  { code: 0, meaning: 'success' },
+  { code: 1, meaning: 'unexpected failure' },
+  {
+    code: 2,
+    meaning: 'usage: bad flag or value',
+    doc: 'usage: a bad flag, argument or value, caught before any request; also a declined delete confirmation (cancelled, as in gh)',
+  },
+  { code: 3, meaning: 'authentication refused, or no key configured', doc: 'authentication or permission refused (401, 403), or no key configured' },
+  { code: 4, meaning: 'not found (404)' },
+  {
+    code: 5,
+    meaning: 'the service refused the request (4xx)',
+    doc: 'the service refused the request as sent (400, 405, 409, 413, 422, any other 4xx)',
+  },
+  { code: 6, meaning: 'still rate limited (429) after the retries' },
+  { code: 7, meaning: 'network: refused, reset, DNS, timeout', doc: 'network: connection refused or reset, DNS failure, timeout' },
+  {
+    code: 8,
+    meaning: 'server fault (5xx) or not the JSON expected, or no per-check results for --fail-on-check & co.',
+    doc: 'server fault (5xx) or a response that is not the JSON expected; also a service whose reports carry no per-check results, asked for them (`--fail-on-check`, `--fail-on-importance`, `stats --checks`)',
+  },
+  {
+    code: 10,
+    meaning:
+      'a gate (--fail-on, --min-score, --fail-on-check, --fail-on-importance, --max-drop) or an error assertion failed, or a gate judged no report at all (without --allow-empty)',
+    doc: "a gate (`--fail-on`, `--min-score`, `--fail-on-check`, `--fail-on-importance`, a baseline's `--max-drop` or `--fail-on-new-failures`) or an `error` assertion failed, or a gate judged no report at all (without `--allow-empty`)",
+  },
+  {
+    code: 11,
+    meaning: 'the output printed, but the history (--record, history ...) could not be read or written',
+    doc: "the command's own work was done (its output printed), but the history asked for (`--record`, `--baseline last`, `history ...`) could not be read or written",
+  },
+  { code: 130, meaning: 'interrupted (Ctrl-C)' },
+  { code: 141, meaning: 'bulk create: stdout closed before all were done', doc: "a bulk create's stdout was closed before every URL was done" },
 ];
 
 /**
@@ -90,7 +111,10 @@ export function fitItems(items: readonly (readonly [term: string, text: string])
 
 /** The exit codes as the root help and `rsapi help exit-codes` show them, fitted to `width`. */
 export function exitCodesText(width: number): string {
-  return `Exit codes:\n${fitItems(EXIT_CODES, width)}`;
+  return `Exit codes:\n${fitItems(
+    EXIT_CODES.map(({ code, meaning }) => [String(code), meaning]),
+    width,
+  )}`;
 }
 
 /** The root help's closing line on the environment, fitted to `width`. */
