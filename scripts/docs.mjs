@@ -1,6 +1,8 @@
 // `npm run docs`: writes the command reference (docs/commands/*.md), the man pages (man/*.1) and package.json's `man`
-// from the command tree (src/cli/manual/generate.ts), the same declarations --help reads. Run it after changing a
-// command, an option, a description or an example; test/cli/manual/generate.test.ts fails until the files are current.
+// from the command tree (src/cli/manual/generate.ts), the same declarations --help reads, and the program's tables in
+// docs/*.md (exit codes, environment variables, settings: src/cli/manual/doc-tables.ts). Run it after changing a
+// command, an option, a description, an example or one of those tables; test/cli/manual/generate.test.ts fails until
+// the files are current.
 // The generator is bundled with esbuild into node_modules/.cache (its imports of packages resolve from there) and
 // imported: one process, every command declared in it, none spawned.
 import { build } from 'esbuild';
@@ -29,7 +31,11 @@ try {
   const { writeManual } = await import(pathToFileURL(outfile).href);
   const written = await writeManual(root);
   const pages = written.filter((path) => path.startsWith('man/')).length;
-  process.stdout.write(`docs: ${written.length - pages} Markdown files in docs/commands/, ${pages} man pages in man/, package.json's "man"\n`);
+  const reference = written.filter((path) => path.startsWith('docs/commands/')).length;
+  const tables = written.length - pages - reference;
+  process.stdout.write(
+    `docs: ${reference} Markdown files in docs/commands/, ${pages} man pages in man/, package.json's "man"${tables ? `, the tables of ${tables} pages of docs/` : ''}\n`,
+  );
 } finally {
   rmSync(outfile, { force: true });
 }

@@ -3,45 +3,78 @@
 // whitespace beside it, or under it when the width leaves too little room beside it.
 import { Help } from '@commander-js/extra-typings';
 
-/** The exit codes (a script's `case $?` reads them). */
-const EXIT_CODES: readonly (readonly [code: string, meaning: string])[] = [
-  ['0', 'success'],
-  ['1', 'unexpected failure'],
-  ['2', 'usage: bad flag or value'],
-  ['3', 'authentication refused, or no key configured'],
-  ['4', 'not found (404)'],
-  ['5', 'the service refused the request (4xx)'],
-  ['6', 'still rate limited (429) after the retries'],
-  ['7', 'network: refused, reset, DNS, timeout'],
-  ['8', 'server fault (5xx) or not the JSON expected, or no per-check results for --fail-on-check & co.'],
-  [
-    '10',
-    'a gate (--fail-on, --min-score, --fail-on-check, --fail-on-importance, --max-drop) or an error assertion failed, or a gate judged no report at all (without --allow-empty)',
-  ],
-  ['11', 'the output printed, but the history (--record, history ...) could not be read or written'],
-  ['130', 'interrupted (Ctrl-C)'],
-  ['141', 'bulk create: stdout closed before all were done'],
+/**
+ * The exit codes (a script's `case $?` reads them): `meaning` as the help says it, `doc` where docs/exit-codes.md's
+ * table (written from this one by `npm run docs`) says more.
+ */
+export const EXIT_CODES: readonly { code: number; meaning: string; doc?: string }[] = [
+  { code: 0, meaning: 'success' },
+  { code: 1, meaning: 'unexpected failure' },
+  {
+    code: 2,
+    meaning: 'usage: bad flag or value',
+    doc: 'usage: a bad flag, argument or value, caught before any request; also a declined delete confirmation (cancelled, as in gh)',
+  },
+  { code: 3, meaning: 'authentication refused, or no key configured', doc: 'authentication or permission refused (401, 403), or no key configured' },
+  { code: 4, meaning: 'not found (404)' },
+  {
+    code: 5,
+    meaning: 'the service refused the request (4xx)',
+    doc: 'the service refused the request as sent (400, 405, 409, 413, 422, any other 4xx)',
+  },
+  { code: 6, meaning: 'still rate limited (429) after the retries' },
+  { code: 7, meaning: 'network: refused, reset, DNS, timeout', doc: 'network: connection refused or reset, DNS failure, timeout' },
+  {
+    code: 8,
+    meaning: 'server fault (5xx) or not the JSON expected, or no per-check results for --fail-on-check & co.',
+    doc: 'server fault (5xx) or a response that is not the JSON expected; also a service whose reports carry no per-check results, asked for them (`--fail-on-check`, `--fail-on-importance`, `stats --checks`)',
+  },
+  {
+    code: 10,
+    meaning:
+      'a gate (--fail-on, --min-score, --fail-on-check, --fail-on-importance, --max-drop) or an error assertion failed, or a gate judged no report at all (without --allow-empty)',
+    doc: "a gate (`--fail-on`, `--min-score`, `--fail-on-check`, `--fail-on-importance`, a baseline's `--max-drop` or `--fail-on-new-failures`) or an `error` assertion failed, or a gate judged no report at all (without `--allow-empty`)",
+  },
+  {
+    code: 11,
+    meaning: 'the output printed, but the history (--record, history ...) could not be read or written',
+    doc: "the command's own work was done (its output printed), but the history asked for (`--record`, `--baseline last`, `history ...`) could not be read or written",
+  },
+  { code: 130, meaning: 'interrupted (Ctrl-C)' },
+  { code: 141, meaning: 'bulk create: stdout closed before all were done', doc: "a bulk create's stdout was closed before every URL was done" },
 ];
 
-const ENVIRONMENT: readonly (readonly [name: string, meaning: string])[] = [
-  ['RSAPI_BASE_URL', 'service address, as --base-url'],
-  ['RSAPI_API_KEY', 'API key, as --api-key (never stored)'],
-  ['RSAPI_PROFILE', 'stored profile to use, as --profile'],
-  ['RSAPI_OUTPUT', 'output format, as -o (table, json, ndjson, csv, tsv)'],
-  ['RSAPI_TIMEOUT', 'per-request timeout in seconds, as --timeout'],
-  ['RSAPI_RETRIES', 'retries after a failed attempt (0 to 10), as --retries'],
-  ['RSAPI_CONFIG_DIR', 'directory of the settings file (`rsapi config path` prints it)'],
-  ['RSAPI_DEBUG=1', 'a stack trace with every error (--verbose gives one for unexpected errors only)'],
-  ['RSAPI_RECORD=1', 'record every report read in the history, as --record'],
-  [
-    'RSAPI_HISTORY',
-    'where the history lives (a SQLite path or a postgres:// URL), as --history; default $XDG_DATA_HOME/rsapi/history.db, else ~/.local/share/rsapi/history.db',
-  ],
-  ['RSAPI_ASSERT', 'the assertions file, as --assert PATH'],
-  ['RSAPI_FOLLOW_PAGES=0', 'after a lost answer, never fetch the audited page to retrace its redirects'],
-  ['NO_COLOR=1', 'no colour; FORCE_COLOR=1 colour even into a pipe'],
-  ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxy for the requests to the service (a URL, e.g. http://proxy:3128)'],
+/**
+ * Every environment variable the program reads: `rsapi help environment`, the root help's line and
+ * docs/environment.md are written from this table, so none can be left out of one of them. `term` is how the topic
+ * shows it (a value it takes, or names that go together); `also`: names its meaning mentions that the term does not.
+ */
+export const ENVIRONMENT: readonly { term: string; meaning: string; also?: readonly string[] }[] = [
+  { term: 'RSAPI_BASE_URL', meaning: 'service address, as --base-url' },
+  { term: 'RSAPI_API_KEY', meaning: 'API key, as --api-key (never stored)' },
+  { term: 'RSAPI_PROFILE', meaning: 'stored profile to use, as --profile' },
+  { term: 'RSAPI_OUTPUT', meaning: 'output format, as -o (table, json, ndjson, csv, tsv)' },
+  { term: 'RSAPI_TIMEOUT', meaning: 'per-request timeout in seconds, as --timeout' },
+  { term: 'RSAPI_RETRIES', meaning: 'retries after a failed attempt (0 to 10), as --retries' },
+  { term: 'RSAPI_CONFIG_DIR', meaning: 'directory of the settings file (`rsapi config path` prints it)' },
+  { term: 'RSAPI_DEBUG=1', meaning: 'a stack trace with every error (--verbose gives one for unexpected errors only)' },
+  { term: 'RSAPI_RECORD=1', meaning: 'record every report read in the history, as --record' },
+  {
+    term: 'RSAPI_HISTORY',
+    meaning:
+      'where the history lives (a SQLite path or a postgres:// URL), as --history; default $XDG_DATA_HOME/rsapi/history.db, else ~/.local/share/rsapi/history.db',
+  },
+  { term: 'RSAPI_JOB', meaning: "the job a recorded run belongs to, as --job NAME (the baseline is its job's last run)" },
+  { term: 'RSAPI_ASSERT', meaning: 'the assertions file, as --assert PATH' },
+  { term: 'RSAPI_FOLLOW_PAGES=0', meaning: 'after a lost answer, never fetch the audited page to retrace its redirects' },
+  { term: 'NO_COLOR=1', meaning: 'no colour; FORCE_COLOR=1 colour even into a pipe', also: ['FORCE_COLOR'] },
+  { term: 'HTTPS_PROXY, HTTP_PROXY, NO_PROXY', meaning: 'proxy for the requests to the service (a URL, e.g. http://proxy:3128)' },
 ];
+
+/** The names of the variables, in the table's order: `RSAPI_DEBUG`, not `RSAPI_DEBUG=1`. */
+export function environmentNames(): string[] {
+  return ENVIRONMENT.flatMap(({ term, also = [] }) => [...term.split(', ').map((name) => name.replace(/=.*/, '')), ...also]);
+}
 
 /** Below this many columns beside the term, an item's text goes under its term (commander would not wrap it at all). */
 const MIN_BESIDE = 24;
@@ -78,14 +111,15 @@ export function fitItems(items: readonly (readonly [term: string, text: string])
 
 /** The exit codes as the root help and `rsapi help exit-codes` show them, fitted to `width`. */
 export function exitCodesText(width: number): string {
-  return `Exit codes:\n${fitItems(EXIT_CODES, width)}`;
+  return `Exit codes:\n${fitItems(
+    EXIT_CODES.map(({ code, meaning }) => [String(code), meaning]),
+    width,
+  )}`;
 }
 
 /** The root help's closing line on the environment, fitted to `width`. */
 export function environmentLine(width: number): string {
-  const names = ['RSAPI_BASE_URL', 'RSAPI_API_KEY', 'RSAPI_PROFILE', 'RSAPI_OUTPUT', 'RSAPI_TIMEOUT', 'RSAPI_RETRIES', 'RSAPI_CONFIG_DIR'];
-  const others = ['NO_COLOR', 'FORCE_COLOR', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'RSAPI_DEBUG=1 (`rsapi help environment`).'];
-  return wrapText(`Environment: ${[...names, ...others].join(', ')}`, width);
+  return wrapText(`Environment: ${environmentNames().join(', ')} (\`rsapi help environment\`).`, width);
 }
 
 function exitCodesTopic(width: number): string {
@@ -97,7 +131,10 @@ ${wrapText('Not configured: no base URL anywhere (flag, RSAPI_BASE_URL, profile)
 function environmentTopic(width: number): string {
   return `${wrapText('Environment variables. A flag wins over a variable; a variable wins over the stored profile. An empty variable counts as unset.', width)}
 
-${fitItems(ENVIRONMENT, width)}
+${fitItems(
+  ENVIRONMENT.map(({ term, meaning }) => [term, meaning]),
+  width,
+)}
 In CI, with no settings file:
   $ RSAPI_BASE_URL=https://rank.example.com RSAPI_API_KEY=$KEY \\
       RSAPI_OUTPUT=json rsapi reports list

@@ -8,6 +8,23 @@ import type { ProfileSettings } from './store.js';
 export const SETTING_KEYS = ['base-url', 'api-key', 'timeout', 'retries', 'output', 'record', 'history'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
+/**
+ * What each setting takes, in the words of `config --help`, `config set --help` and docs/configuration.md (all
+ * written from this table, so a new setting cannot be left out of them). Undefined: not set by `config set`.
+ */
+export const SETTING_VALUES: Readonly<Record<SettingKey, string | undefined>> = {
+  'base-url': 'the service address',
+  'api-key': undefined,
+  timeout: 'seconds',
+  retries: '0-10',
+  output: OUTPUT_FORMATS.join(', '),
+  record: 'true or false, as --record',
+  history: 'a SQLite path or a postgres:// URL, as --history',
+};
+
+/** The settings `config set` stores, in the order `config list` shows them (the key only through `auth login`). */
+export const SETTABLE_KEYS: readonly SettingKey[] = SETTING_KEYS.filter((key) => SETTING_VALUES[key] !== undefined);
+
 /** A day: longer is surely a typo, and beyond Node's timers. */
 export const MAX_TIMEOUT_SECONDS = 86_400;
 

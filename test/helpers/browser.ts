@@ -105,9 +105,16 @@ export interface Opened {
   errors: string[];
 }
 
+/** `width`: the viewport's, in CSS pixels (1280 unless given; below that, a phone's height of 844). */
+export interface OpenOptions {
+  colorScheme?: 'light' | 'dark';
+  width?: number;
+}
+
 /** Opens a report file in a new context, every request other than the file itself aborted and recorded. */
-export async function openReport(browser: Browser, file: string, options: { colorScheme?: 'light' | 'dark' } = {}): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'light', reducedMotion: 'reduce' });
+export async function openReport(browser: Browser, file: string, options: OpenOptions = {}): Promise<Opened> {
+  const viewport = options.width === undefined || options.width >= 1280 ? { width: options.width ?? 1280, height: 800 } : { width: options.width, height: 844 };
+  const context = await browser.newContext({ viewport, colorScheme: options.colorScheme ?? 'light', reducedMotion: 'reduce' });
   const fileUrl = pathToFileURL(file).href;
   const requests: string[] = [];
   await context.route('**/*', async (route) => {
@@ -135,7 +142,7 @@ export async function openReport(browser: Browser, file: string, options: { colo
  * One Chromium for the describe it is called in: launched before its tests, closed after them with every context it
  * opened. `open` opens a report as openReport does.
  */
-export function chromiumPerDescribe(): { open(file: string, options?: { colorScheme?: 'light' | 'dark' }): Promise<Opened> } {
+export function chromiumPerDescribe(): { open(file: string, options?: OpenOptions): Promise<Opened> } {
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {

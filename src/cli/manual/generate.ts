@@ -7,6 +7,7 @@ import { Readable, Writable } from 'node:stream';
 import { VERSION } from '../../version.js';
 import { createInvocation } from '../runtime/invocation.js';
 import { buildProgram } from '../program.js';
+import { withDocTables } from './doc-tables.js';
 import { markdownIndex, markdownPage } from './markdown.js';
 import { manualPages } from './model.js';
 import { manPage } from './roff.js';
@@ -59,9 +60,25 @@ export async function writeManual(root: string): Promise<string[]> {
     for (const name of readdirSync(join(root, dir))) if (generated.test(name) && !files.has(`${dir}/${name}`)) rmSync(join(root, dir, name));
   }
   for (const [path, content] of files) writeFileSync(join(root, path), content);
+  const written = [...files.keys(), ...writeDocTables(root)];
   const manifest = join(root, 'package.json');
   if (existsSync(manifest)) writeFileSync(manifest, withManPages(readFileSync(manifest, 'utf8'), manPagesOf(files)));
-  return [...files.keys()];
+  return written;
+}
+
+/** The pages of docs/ under `root` whose marked tables (exit codes, environment, settings) were stale, written afresh. */
+function writeDocTables(root: string): string[] {
+  const docs = join(root, 'docs');
+  if (!existsSync(docs)) return [];
+  const written: string[] = [];
+  for (const name of readdirSync(docs).filter((file) => file.endsWith('.md'))) {
+    const page = readFileSync(join(docs, name), 'utf8');
+    const fresh = withDocTables(page);
+    if (fresh === page) continue;
+    writeFileSync(join(docs, name), fresh);
+    written.push(`docs/${name}`);
+  }
+  return written;
 }
 
 /** The man pages among the generated files, as package.json's `man` lists them. */

@@ -7,6 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MANUAL_DIRS, REGENERATE, manPagesOf, manualFiles, withManPages, writeManual } from '../../../src/cli/manual/generate.js';
 import { parseAfterText } from '../../../src/cli/manual/model.js';
+import { withDocTables } from '../../../src/cli/manual/doc-tables.js';
+import { EXIT_CODES, environmentNames } from '../../../src/cli/help-topics.js';
+import { SETTING_KEYS } from '../../../src/config/keys.js';
+import { mentionsPath } from '../../helpers/paths.js';
 import { runInProcess } from '../../helpers/run.js';
 import { scratchMaker } from '../../helpers/scratch.js';
 
@@ -85,9 +89,48 @@ describe('the generated manual', () => {
     expect(files.get('docs/commands/README.md')).toContain('[`rsapi reports list`](rsapi-reports-list.md)');
   });
 
+  it("the tables of docs/*.md (exit codes, environment variables, settings) are the program's own, as `npm run docs` writes them", () => {
+    const pages = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md'));
+    const stale = pages.filter((name) => {
+      const page = readFileSync(join(ROOT, 'docs', name), 'utf8');
+      return withDocTables(page) !== page;
+    });
+    expect(stale, `run \`${REGENERATE}\` and commit what it writes`).toEqual([]);
+    const tables = pages.flatMap((name) =>
+      [...readFileSync(join(ROOT, 'docs', name), 'utf8').matchAll(/<!-- generated: ([\w-]+) /g)].map((m) => `${name}:${m[1]}`),
+    );
+    expect(tables.sort()).toEqual(['configuration.md:settings', 'environment.md:environment', 'exit-codes.md:exit-codes']);
+  });
+
+  it('a marked table is written from the program: every exit code, variable and setting is in its page', () => {
+    const marked = (name: string) =>
+      `<!-- generated: ${name} by \`npm run docs\` from the program's table: do not edit by hand -->\nold\n<!-- end generated -->`;
+    const exits = withDocTables(marked('exit-codes'));
+    for (const { code } of EXIT_CODES) expect(exits).toContain(`| ${code} |`);
+    expect(exits).not.toContain('old');
+    const environment = withDocTables(marked('environment'));
+    for (const name of environmentNames()) expect(environment).toContain(name);
+    const settings = withDocTables(marked('settings'));
+    for (const key of SETTING_KEYS) expect(settings).toContain(`| \`${key}\` |`);
+    expect(() => withDocTables(marked('nothing'))).toThrow(/no table "nothing"/);
+  });
+
   it('says nothing of the machine that wrote it: neither its home nor its checkout directory', async () => {
-    const machine = [homedir(), ROOT.replace(/\/$/, '')];
-    for (const [path, content] of await manualFiles()) for (const word of machine) expect(content.includes(word), `${path} holds ${word}`).toBe(false);
+    const machine = [homedir(), ROOT];
+    for (const [path, content] of await manualFiles()) for (const place of machine) expect(mentionsPath(content, place), `${path} holds ${place}`).toBe(false);
+  });
+
+  it('finds a path of the machine only whole: a checkout in /tmp/ci is not in the example /tmp/ci-rsapi', () => {
+    const example = 'RSAPI_CONFIG_DIR=/tmp/ci-rsapi rsapi config path';
+    expect(mentionsPath(example, '/tmp/ci')).toBe(false);
+    expect(mentionsPath(example, '/tmp/ci/')).toBe(false);
+    expect(mentionsPath(example, '/tmp')).toBe(true);
+    expect(mentionsPath('see /x/tmp/ci and /tmp/cis', '/tmp/ci')).toBe(false);
+    expect(mentionsPath('written in /tmp/ci/rsapi/docs', '/tmp/ci')).toBe(true);
+    expect(mentionsPath('RSAPI_CONFIG_DIR=/tmp/ci rsapi', '/tmp/ci')).toBe(true);
+    expect(mentionsPath('made in "/tmp/ci".', '/tmp/ci')).toBe(true);
+    expect(mentionsPath('made in /tmp/ci.', '/tmp/ci')).toBe(true);
+    expect(mentionsPath('made in /tmp/ci.d', '/tmp/ci')).toBe(false);
   });
 
   it('reads the text after the options as --help prints it: prose, titled sections, indented lines', () => {

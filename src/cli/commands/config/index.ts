@@ -1,4 +1,6 @@
-// `rsapi config`: the stored settings of a profile (base-url, timeout, retries, output; the key only masked).
+// `rsapi config`: the stored settings of a profile (those of SETTING_KEYS; the key only masked).
+import { SETTABLE_KEYS, SETTING_VALUES } from '../../../config/keys.js';
+import { wrapText } from '../../help-topics.js';
 import type { ParentCommand, Invocation } from '../../runtime/handler.js';
 import { registerGet } from './get.js';
 import { registerList } from './list.js';
@@ -11,8 +13,7 @@ export function registerConfig(program: ParentCommand, invocation: Invocation): 
   config.addHelpText(
     'after',
     `
-Settings: base-url, timeout (seconds), retries (0-10), output (table, json, ndjson, csv, tsv);
-api-key is stored only by \`rsapi auth login\` and always shown masked.
+${settingsText()}
 
 Examples:
   $ rsapi config list
@@ -25,4 +26,10 @@ Examples:
   registerUnset(config, invocation);
   registerList(config, invocation);
   registerPath(config, invocation);
+}
+
+/** The settings and what each takes, from the settings table: `Settings: base-url (the service address), ...`. */
+export function settingsText(): string {
+  const settings = SETTABLE_KEYS.map((key) => `${key} (${SETTING_VALUES[key]})`).join(', ');
+  return wrapText(`Settings: ${settings}; api-key is stored only by \`rsapi auth login\` and always shown masked.`, 80);
 }

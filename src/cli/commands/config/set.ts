@@ -2,7 +2,7 @@
 import { Argument } from '@commander-js/extra-typings';
 import { originOf } from '../../../api/http/base-url.js';
 import { urlPasswords } from '../../../history/location.js';
-import { parseSettingValue, SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
+import { parseSettingValue, SETTABLE_KEYS, SETTING_KEYS, type SettingKey } from '../../../config/keys.js';
 import { unknownProfileError, type ResolvedSettings } from '../../../config/resolve.js';
 import { editDistance } from '../../../suggest.js';
 import { updateProfile } from '../../../config/write.js';
@@ -12,7 +12,7 @@ import { handle, type ParentCommand, type Invocation } from '../../runtime/handl
 export function registerSet(config: ParentCommand, invocation: Invocation): void {
   const command = config
     .command('set')
-    .description('Store a setting in the profile (base-url, timeout, retries, output)')
+    .description(`Store a setting in the profile (${SETTABLE_KEYS.join(', ')})`)
     .addArgument(new Argument('<key>', 'setting name').choices(SETTING_KEYS))
     .argument('<value>', 'its value');
   command.addHelpText(

@@ -92,20 +92,27 @@ export const SPARK = { width: 96, height: 24, pad: 3 } as const;
 
 /**
  * Scores over runs, oldest first, as a line on the 0-100 scale (a gap where a run has none) with the last point marked.
+ * A point with a gap on both sides has no line to be part of: it is a dot, so a missing run is a gap, never a lost one.
  * An image named by `label`; the numbers are on the page as text too.
  */
 export function sparklineSvg(values: readonly (number | null)[], label: string): Markup {
   const { width, height, pad } = SPARK;
   const step = values.length > 1 ? (width - 2 * pad) / (values.length - 1) : 0;
+  const x = (index: number) => (pad + index * step).toFixed(1);
   const y = (score: number) => (pad + (1 - Math.min(100, Math.max(0, score)) / 100) * (height - 2 * pad)).toFixed(1);
-  const runs: string[][] = [[]];
+  const runs: { x: string; y: string }[][] = [[]];
   values.forEach((value, index) => {
     if (value === null) runs.push([]);
-    else runs.at(-1)!.push(`${(pad + index * step).toFixed(1)},${y(value)}`);
+    else runs.at(-1)!.push({ x: x(index), y: y(value) });
   });
-  const lines = runs.filter((points) => points.length > 1).map((points) => html`<polyline points="${points.join(' ')}"></polyline>`);
   const lastIndex = values.length - 1;
   const last = values[lastIndex];
-  const dot = last === null || last === undefined ? '' : html`<circle cx="${(pad + lastIndex * step).toFixed(1)}" cy="${y(last)}" r="2.5"></circle>`;
-  return html`<svg class="spark" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${label}">${lines}${dot}</svg>`;
+  const marks = runs.map((points, run) => {
+    if (points.length > 1) return html`<polyline points="${points.map((point) => `${point.x},${point.y}`).join(' ')}"></polyline>`;
+    // The last point has its own, larger dot.
+    if (points.length === 0 || (run === runs.length - 1 && last !== null)) return '';
+    return html`<circle class="lone" cx="${points[0]!.x}" cy="${points[0]!.y}" r="1.75"></circle>`;
+  });
+  const dot = last === null || last === undefined ? '' : html`<circle cx="${x(lastIndex)}" cy="${y(last)}" r="2.5"></circle>`;
+  return html`<svg class="spark" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${label}">${marks}${dot}</svg>`;
 }

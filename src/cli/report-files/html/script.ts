@@ -199,28 +199,33 @@ export function reportPageScript(): void {
     svg.setAttribute('role', 'img');
     const said = scores.map((score) => (score === null ? '–' : String(score))).join(', ');
     svg.setAttribute('aria-label', `Scores in ${scores.length - 1} earlier runs and now: ${said}`);
-    let points: string[] = [];
-    const line = () => {
+    const circle = (cx: string, cy: string, r: string, className?: string) => {
+      const dot = document.createElementNS(svgNs, 'circle');
+      dot.setAttribute('cx', cx);
+      dot.setAttribute('cy', cy);
+      dot.setAttribute('r', r);
+      if (className) dot.setAttribute('class', className);
+      svg.append(dot);
+    };
+    let points: [string, string][] = [];
+    const line = (atEnd: boolean) => {
       if (points.length > 1) {
         const polyline = document.createElementNS(svgNs, 'polyline');
-        polyline.setAttribute('points', points.join(' '));
+        polyline.setAttribute('points', points.map((point) => point.join(',')).join(' '));
         svg.append(polyline);
+      } else if (points.length === 1 && !atEnd) {
+        // A point with a gap on both sides has no line to be part of: a dot, so a missing run is a gap, not a lost one.
+        circle(points[0]![0], points[0]![1], '1.75', 'lone');
       }
       points = [];
     };
     scores.forEach((score, index) => {
-      if (score === null) line();
-      else points.push(`${(pad + index * step).toFixed(1)},${y(score)}`);
+      if (score === null) line(false);
+      else points.push([(pad + index * step).toFixed(1), y(score)]);
     });
-    line();
     const last = scores[scores.length - 1];
-    if (last !== null && last !== undefined) {
-      const dot = document.createElementNS(svgNs, 'circle');
-      dot.setAttribute('cx', (pad + (scores.length - 1) * step).toFixed(1));
-      dot.setAttribute('cy', y(last));
-      dot.setAttribute('r', '2.5');
-      svg.append(dot);
-    }
+    line(last !== null && last !== undefined);
+    if (last !== null && last !== undefined) circle((pad + (scores.length - 1) * step).toFixed(1), y(last), '2.5');
     td.title = said;
     td.append(svg);
     return td;

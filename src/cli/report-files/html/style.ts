@@ -26,7 +26,8 @@ section{margin-top:28px}
 .cards{list-style:none;margin:0 0 12px;padding:0;display:grid;grid-template-columns:repeat(auto-fit,minmax(120px,1fr));gap:10px}
 .cards li{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:8px 12px}
 .cards .n{display:block;font-size:1.7rem;font-weight:650;font-variant-numeric:tabular-nums;line-height:1.2}
-.cards .of{color:var(--muted);font-size:.85rem;margin-left:4px;white-space:nowrap}
+/* Its own box, so a card too narrow for "average score median 35.5" on one line puts the median on the next. */
+.cards .of{display:inline-block;color:var(--muted);font-size:.85rem;margin-left:4px;white-space:nowrap}
 .cards li>span:not(.n){white-space:nowrap}
 figure{margin:0}
 .table-wrap{margin-top:14px}
@@ -98,10 +99,11 @@ input,select,button{font:inherit;color:inherit}
 input[type=search],select{background:var(--bg);border:1px solid var(--line);border-radius:6px;padding:5px 8px;min-width:12em}
 #table-status{margin:0 0 6px;color:var(--muted)}
 #reports thead th{position:sticky;top:0;background:var(--bg);box-shadow:inset 0 -1px var(--line)}
+/* A no-break space: a heading that wraps on a phone keeps its arrow beside its last word. */
 th button{background:none;border:0;padding:0;font-weight:600;cursor:pointer;text-align:inherit}
-th button::after{content:" \\2195";color:var(--muted);font-weight:400}
-th[aria-sort=ascending] button::after{content:" \\25B2";color:var(--fg)}
-th[aria-sort=descending] button::after{content:" \\25BC";color:var(--fg)}
+th button::after{content:"\\a0\\2195";color:var(--muted);font-weight:400}
+th[aria-sort=ascending] button::after{content:"\\a0\\25B2";color:var(--fg)}
+th[aria-sort=descending] button::after{content:"\\a0\\25BC";color:var(--fg)}
 #table-more{margin-top:10px}
 #table-more button,.controls button{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:5px 12px;cursor:pointer}
 :focus-visible{outline:2px solid var(--accent);outline-offset:2px}
@@ -121,7 +123,17 @@ th,td{padding:5px 6px}
 /* A phone shows what matters most: the URL names the project's host, and the date is on the report. */
 #reports th:nth-child(3),#reports td:nth-child(3),#reports th:nth-child(6),#reports td:nth-child(6){display:none}
 /* A URL beside long lists of checks keeps room for a word a line, not three letters. */
-td.url{overflow-wrap:anywhere;min-width:8em}
+td.url{overflow-wrap:anywhere;min-width:7em}
+/* At 390 px every table fits the screen: headings wrap (a long project name too, when nothing else makes room), a
+   meter goes under its number, a trend line is drawn smaller, cells are closer, the runs-by-projects numbers smaller. */
+th{white-space:normal}
+th[scope=row],table.compact th{overflow-wrap:anywhere}
+table.compact{font-size:.85rem}
+th,td{padding:5px 4px}
+.meter{display:block;margin:4px 0 0 auto}
+svg.spark{width:72px;height:18px}
+/* An opened row's detail wraps within the screen, even when a table wider than it scrolls sideways. */
+tr.detail td>*{position:sticky;left:14px;max-width:calc(100vw - 48px)}
 }
 @media print{
 :root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--card:#fff;--accent:#000;--pass-bg:#fff;--fail-bg:#fff;

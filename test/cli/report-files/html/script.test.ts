@@ -12,6 +12,9 @@ import { tempDir } from '../../../helpers/cli.js';
 import { startHostileServer } from '../../../helpers/hostile-server.js';
 import { startMock, type MockFixture } from '../../../helpers/mock.js';
 import { runInProcess } from '../../../helpers/run.js';
+import { reportIdentity } from '../../../../src/api/model/report-url.js';
+import { renderHtml } from '../../../../src/cli/report-files/html/page.js';
+import type { CiRun } from '../../../../src/cli/report-files/run-record.js';
 import { phprankReport, startReportServer } from '../../../helpers/phprank-checks.js';
 
 const unavailable = await browserUnavailable();
@@ -261,6 +264,88 @@ describe.skipIf(unavailable !== undefined)('the HTML report in headless Chromium
     } finally {
       await server.close();
     }
+  });
+
+  describe('on a phone (390 px) and a desktop (1280 px), with and without a history', () => {
+    let mock: MockFixture;
+    const files = { plain: join(dir.path, 'phone-plain.html'), history: join(dir.path, 'phone-history.html') };
+    beforeAll(async () => {
+      mock = await startMock({ flavor: 'phprank', rateLimit: 0, drift: 0.3 });
+      const env = { ...mock.env, RSAPI_HISTORY: join(dir.path, 'phone-history.db') };
+      const list = (...more: string[]) => runInProcess({ argv: ['reports', 'list', '--all', '-q', ...more], env });
+      expect((await list('--html', files.plain)).code).toBe(0);
+      expect((await list('--record')).code).toBe(0);
+      const run = await list('--record', '--html', files.history);
+      expect(run.code, run.stderr).toBe(0);
+    });
+    afterAll(async () => {
+      await mock?.close();
+    });
+    const overflow = (page: Page) =>
+      page.evaluate<{ scrollWidth: number; innerWidth: number; wider: string[] }>(
+        `({ scrollWidth: document.documentElement.scrollWidth, innerWidth, wider: [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5 && !e.closest('.visually-hidden')).slice(0, 5).map((e) => e.tagName + '.' + e.className + ': ' + (e.textContent ?? '').slice(0, 40)) })`,
+      );
+
+    for (const kind of ['plain', 'history'] as const)
+      it(`${kind === 'plain' ? 'without' : 'with'} a history: nothing is wider than 390 px, an opened row's detail included, which wraps within the screen`, async () => {
+        const { page, errors } = await open(files[kind], { width: 390 });
+        expect(errors).toEqual([]);
+        expect(await page.locator('.cards li').count()).toBe(4);
+        const closed = await overflow(page);
+        expect(closed.wider).toEqual([]);
+        expect(closed.scrollWidth).toBeLessThanOrEqual(closed.innerWidth);
+        await screenshot(page, `phone-${kind}-390.png`);
+        await rowsOf(page).nth(0).locator('button.open').click();
+        const detail = page.locator('#reports tbody tr.detail td');
+        expect(await detail.count()).toBe(1);
+        const opened = await overflow(page);
+        expect(opened.wider).toEqual([]);
+        expect(opened.scrollWidth).toBeLessThanOrEqual(opened.innerWidth);
+        expect(await detail.locator('ul.checks li').count()).toBeGreaterThan(0);
+        expect(await page.evaluate<number>(`document.querySelector('#reports tr.detail td').getBoundingClientRect().right`)).toBeLessThanOrEqual(390);
+        await screenshot(page, `phone-${kind}-390-opened.png`);
+        const desktop = await open(files[kind], { width: 1280 });
+        const wide = await overflow(desktop.page);
+        expect(wide.scrollWidth).toBeLessThanOrEqual(wide.innerWidth);
+        await screenshot(desktop.page, `phone-${kind}-1280.png`);
+      });
+  });
+
+  it("a history with missing weeks: a week alone between two gaps is a dot, in the URLs' lines and the projects'; 12 runs of 8 long-named projects fit 390 px", async () => {
+    // Twelve earlier weekly runs; the first URL was not read in weeks 1, 3 and 10, so weeks 0, 2 and 11 stand alone.
+    const runs = Array.from({ length: 12 }, (_, week) => ({ id: week + 1, started: new Date(Date.UTC(2026, 8, 1 + 7 * week)).toISOString() }));
+    const gappy = [40, null, 50, null, 55, 60, 62, 64, 66, 68, null, 70];
+    const projects = Array.from({ length: 8 }, (_, index) => `project-${index}.a-rather-long-subdomain.example.com`);
+    const records = projects.map((project, index) => ({ id: index + 1, url: `https://${project}/page`, project, result: 'decent', score: 72 }));
+    const scoresOf = (index: number) => (index === 0 ? gappy : gappy.map((score) => score ?? 50));
+    const scores = new Map(records.map((record, index) => [reportIdentity(record.url), scoresOf(index)]));
+    const run: CiRun = {
+      command: 'reports list',
+      startedAt: new Date('2026-11-24T09:00:00Z'),
+      seconds: 1,
+      cases: records.map((record) => ({ kind: 'report' as const, url: record.url, record, gateFailures: [] })),
+      gate: { active: false, failed: false, verdict: 'gate passed' },
+      history: { runs, last: { path: 'run 12', byUrl: new Map() }, scores, projects: new Map(projects.map((project, index) => [project, scoresOf(index)])) },
+    };
+    const file = join(dir.path, 'gaps.html');
+    writeFileSync(file, renderHtml(run, 0));
+    const { page, errors } = await open(file, { width: 390 });
+    expect(errors).toEqual([]);
+    const first = page.locator('#reports tbody tr', { hasText: 'project-0.' }).locator('td.trend svg');
+    expect(await first.getAttribute('aria-label')).toBe('Scores in 12 earlier runs and now: 40, –, 50, –, 55, 60, 62, 64, 66, 68, –, 70, 72');
+    // Weeks 0 and 2 are dots of their own; 4-9 and 11-now are lines; now has the last point's dot.
+    expect(await first.locator('polyline').count()).toBe(2);
+    expect(await first.locator('circle.lone').count()).toBe(2);
+    expect(await first.locator('circle:not(.lone)').count()).toBe(1);
+    const projectLine = page.locator('section[aria-labelledby=history-title] tbody tr').nth(0).locator('svg.spark');
+    expect(await projectLine.locator('circle.lone').count()).toBe(2);
+    expect(await page.evaluate('document.documentElement.scrollWidth <= innerWidth')).toBe(true);
+    await page.evaluate(`document.querySelector('section[aria-labelledby=history-title] details').open = true`);
+    expect(await page.evaluate(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5).length`)).toBe(0);
+    await page.evaluate(`document.getElementById('history-title').scrollIntoView()`);
+    await screenshot(page, 'gaps-390-over-time.png');
+    await page.evaluate(`document.getElementById('reports').scrollIntoView()`);
+    await screenshot(page, 'gaps-390-table.png');
   });
 
   it('a hostile URL, project and error message from the service show as text, and no script of theirs runs', async () => {
