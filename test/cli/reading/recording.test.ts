@@ -232,6 +232,15 @@ describe('jobs', () => {
       { id: 3, selection: '{"job":"weekly"}', complete: 1 },
     ]);
     expect(week3.stderr).toContain('run 1 of the history');
+    // Another job's run in between: history diff --job and trend --job keep to the job's runs that read reports.
+    expect((await runInProcess({ argv: ['reports', 'list', '--all', '--record', '--history', path, '--job', 'other', '-q'], env })).code).toBe(0);
+    const diff = await runInProcess({ argv: ['history', 'diff', '--job', 'weekly', '--history', path, '--json'], env });
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(JSON.parse(diff.stdout)).toMatchObject({ from: { id: 1 }, to: { id: 3 } });
+    const identity = (JSON.parse((await runInProcess({ argv: ['reports', 'list', '--limit', '1', '--json'], env })).stdout) as { url: string }[])[0]?.url;
+    const trend = await runInProcess({ argv: ['history', 'trend', identity as string, '--job', 'weekly', '--history', path, '--json'], env });
+    expect(trend.code, trend.stderr).toBe(0);
+    expect((JSON.parse(trend.stdout) as { run: number }[]).map((point) => point.run)).toEqual([1, 3]);
     // --allow-empty lets the empty week pass.
     const allowed = await runInProcess({ argv: ['reports', 'create', '--from-file', empty, ...job, '--allow-empty', '-q'], env });
     expect(allowed.code, allowed.stderr).toBe(0);

@@ -10,6 +10,7 @@ import { alignedTable, sparkline } from '../../../output/sparkline.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
+import { selectionKey } from '../../reading/recording.js';
 import { addHistoryLocationOption, checkDocumentFlags, currentService, durationParser, openHistoryOf, sinceOf, writeDocument } from './shared.js';
 
 export function declareTrend(history: ParentCommand) {
@@ -20,6 +21,7 @@ export function declareTrend(history: ParentCommand) {
     .option('--project <name>', "instead of a URL: the project's mean score and failed checks per run")
     .option('--since <duration>', 'only runs started within this time (90d, 12h, 2w)', durationParser('--since'))
     .option('--check <id>', 'also whether this check passed, run by run')
+    .option('--job <name>', "only the runs of this job (`history runs` shows each run's job)")
     .option('--service <origin|all>', "the service read from (default: the configured base URL's); all: every service", serviceParser);
   return addHistoryLocationOption(command);
 }
@@ -43,6 +45,7 @@ Examples:
   $ rsapi history trend https://example.com/pricing
   $ rsapi history trend example.com/pricing --since 90d --check meta_description
   $ rsapi history trend --project example.com --json
+  $ rsapi history trend example.com/pricing --job weekly
   $ rsapi history trend example.com/pricing --service all   # staging and production side by side`,
   );
   handle(invocation, command, (ctx, opts, [url]) => historyTrendRun(ctx, { ...opts, url }));
@@ -63,10 +66,15 @@ export async function historyTrendRun(ctx: CommandContext, opts: HistoryTrendOpt
     const subject = opts.url !== undefined ? reportIdentity(opts.url) : projectName(opts.project as string);
     // One service's readings: the same URL on staging and on production is two series, not one.
     const origin = opts.service === 'all' ? undefined : (opts.service ?? currentService(ctx));
+    const ofJob = opts.job === undefined ? undefined : new Set((await store.runs({ selection: selectionKey({ job: opts.job }) })).map((run) => run.id));
+    const inJob = (run: number) => ofJob?.has(run) ?? true;
     const points =
       opts.url !== undefined
-        ? await store.trendOfUrl(subject, { since, check: opts.check, origin })
-        : projectPoints(await store.snapshotsOfProject(subject, { since, origin }), opts.check);
+        ? (await store.trendOfUrl(subject, { since, check: opts.check, origin })).filter((point) => inJob(point.run))
+        : projectPoints(
+            (await store.snapshotsOfProject(subject, { since, origin })).filter((row) => inJob(row.run)),
+            opts.check,
+          );
     if (points.length === 0 && ctx.io.stderrIsTTY) ctx.note(`no recorded reading of ${subject}${opts.since ? ' in that time' : ''}`);
     await writeDocument(ctx, trendDocument(subject, points, opts.check, opts.project !== undefined));
   } finally {
