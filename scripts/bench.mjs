@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: the performance budgets of issue 10, measured as ratios against references run in the same pass, on every Node found.
 //
-//   npm run bench [-- --runs 20] [--lines 20,24] [--cases startup,page,all,rss,pace,record,history] [--no-hyperfine] [--install] [--write-docs] [--strict]
+//   npm run bench [-- --runs 20] [--lines 20,24] [--cases startup,page,all,rss,pace,record,trend,history] [--no-hyperfine] [--install] [--write-docs] [--strict]
 //
 // Starts the mock service on loopback (rsapi mock-server), then on each Node (this one, plus the lines cached by
 // scripts/node-lines.mjs; --install fetches 22, 24 and 26 first) times every case against its reference with hyperfine
@@ -9,7 +9,7 @@
 // (scripts/bench/max-rss.cjs). The pacing case (issue 16) runs on this Node only: it measures waits, not Node.
 // --write-docs puts the table into docs/performance.md (--write-readme, its former name, does the same).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +26,7 @@ const { values: opts } = parseArgs({
     runs: { type: 'string', default: '20' },
     'slow-runs': { type: 'string', default: '5' },
     lines: { type: 'string' },
-    cases: { type: 'string', default: 'startup,page,all,rss,pace,record,history' },
+    cases: { type: 'string', default: 'startup,page,all,rss,pace,record,trend,history' },
     'pace-runs': { type: 'string', default: '2' },
     'no-hyperfine': { type: 'boolean', default: false },
     install: { type: 'boolean', default: false },
@@ -52,6 +52,9 @@ const rows = [];
 try {
   log(`bench: ${nodes.map((node) => `Node ${node.version}`).join(', ')}; timing with ${HYPERFINE ? 'hyperfine' : 'its own loop (hyperfine not installed)'}`);
   const small = CASES.has('startup') || CASES.has('page') ? await startMock(63, 0) : undefined;
+  // The same page in phpRank's dialect (36 checks a report): both dialects have the page budget.
+  const smallPhpRank = CASES.has('page') ? await startMock(63, 0, ['--flavor', 'phprank', '--rate-limit', '0']) : undefined;
+  const trend = CASES.has('trend') ? bigHistory() : undefined;
   const slow = CASES.has('all') ? await startMock(10_000, 20) : undefined;
   const [tenK, hundredK] = CASES.has('rss') ? await Promise.all([startMock(10_000, 0), startMock(100_000, 0)]) : [];
   // phpRank's reports carry 36 checks each: what a snapshot keeps.
@@ -68,10 +71,18 @@ try {
       rows.push(ratioRow(node, '`rsapi --help` as on a terminal (the CLI) / `node -e 0`', 1.8, floor, terminalHelp, peakRss(cliHelp, small.env)));
     }
     if (CASES.has('page')) {
-      const [script, list] = time([[node.path, join(BENCH, 'one-page.mjs')], rsapi('reports', 'list', '-o', 'json')], small.env, RUNS);
-      // 1.25x (issue 27): the reference is the tight floor since then (undici's Agent and api-request alone), not the
-      // whole package the former 1.15x was set against.
-      rows.push(ratioRow(node, 'one page `-o json` / undici script', 1.25, script, list, peakRss(rsapi('reports', 'list', '-o', 'json'), small.env)));
+      // 1.25x (issue 27) against the tight floor (page-floor.cjs: CommonJS, undici's Agent and api-request required
+      // from their own files), in both dialects (issue 37).
+      for (const [dialect, mock] of [
+        ['seed', small],
+        ['phpRank', smallPhpRank],
+      ]) {
+        const floor = [node.path, join(BENCH, 'page-floor.cjs')];
+        const [script, list] = time([floor, rsapi('reports', 'list', '-o', 'json')], { ...mock.env, PAGE_FLOOR_UNDICI_FROM: ROOT }, RUNS);
+        rows.push(
+          ratioRow(node, `one page \`-o json\` (${dialect}) / page-floor.cjs`, 1.25, script, list, peakRss(rsapi('reports', 'list', '-o', 'json'), mock.env)),
+        );
+      }
     }
     if (CASES.has('all')) {
       const command = rsapi('reports', 'list', '--all', '-o', 'ndjson');
@@ -101,7 +112,7 @@ try {
       const plain = rsapi('reports', 'list', '--all', '-o', 'ndjson');
       const recorded = rsapi('reports', 'list', '--all', '-o', 'ndjson', '--record', '--history', history);
       const [without, withRecord] = time([plain, recorded], checked.env, SLOW_RUNS, 1);
-      rows.push(ratioRow(node, '`--all --record` 10,000 (SQLite) / `--all`', 1.15, without, withRecord, peakRss(recorded, checked.env)));
+      rows.push(ratioRow(node, '`--all --record` 10,000 re-read (SQLite) / `--all`', 1.1, without, withRecord, peakRss(recorded, checked.env)));
       // A first recording: every snapshot new, as after a week of re-audits (each report has a new generated_at).
       const fresh = join(work, `fresh-${node.version}.db`);
       const firstRecording = rsapi('reports', 'list', '--all', '-o', 'ndjson', '--record', '--history', fresh);
@@ -111,6 +122,14 @@ try {
       const [alone, first] = timeWithLoop([plain, firstRecording], checked.env, SLOW_RUNS, 1, [undefined, emptied]);
       emptied();
       rows.push(ratioRow(node, '`--all --record` 10,000, every snapshot new / `--all`', 1.15, alone, first, peakRss(firstRecording, checked.env)));
+    }
+    if (CASES.has('trend')) {
+      // Issue 37: the trend of a URL over 1,000,000 snapshots against the CLI's own start with its settings.
+      const reference = rsapi('config', 'path');
+      const command = rsapi('history', 'trend', trend.url, '--history', trend.path, '-o', 'json');
+      const env = { ...cleanEnv(), RSAPI_CONFIG_DIR: mkdtempSync(join(work, 'config-')) };
+      const [start, trendMs] = time([reference, command], env, RUNS);
+      rows.push(ratioRow(node, '`history trend URL` over 1,000,000 snapshots / `config path`', 1.3, start, trendMs, peakRss(command, env)));
     }
     log(`bench: Node ${node.version} done`);
   }
@@ -144,6 +163,30 @@ function historyRows() {
       const row = JSON.parse(line);
       return { node: process.versions.node, reference: '', ratio: undefined, ...row };
     });
+}
+
+/**
+ * The history of 1,000,000 snapshots (10,000 URLs x 100 runs) that `history trend` reads: written once by
+ * scripts/bench/history.mjs into .cache/bench/ (a minute or two), then reused by every run of the bench.
+ */
+function bigHistory() {
+  const dir = join(ROOT, '.cache', 'bench');
+  const path = join(dir, 'history-1m.db');
+  const urlFile = `${path}.url`;
+  if (!existsSync(path) || !existsSync(urlFile)) {
+    log('bench: trend: writing 1,000,000 snapshots once into .cache/bench (a minute or two)');
+    mkdirSync(dir, { recursive: true });
+    const partial = `${path}.partial`;
+    for (const end of ['', '-wal', '-shm']) rmSync(`${partial}${end}`, { force: true });
+    const result = spawnSync(process.execPath, [join(BENCH, 'history.mjs'), '--write-big', partial], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    if (result.status !== 0) throw new Error(`scripts/bench/history.mjs --write-big exited ${result.status}`);
+    renameSync(partial, path);
+    writeFileSync(urlFile, result.stdout.trim());
+  }
+  return { path, url: readFileSync(urlFile, 'utf8').trim() };
 }
 
 /** This Node, and each cached registry line that is another version. */

@@ -64,6 +64,7 @@ export const ENVIRONMENT: readonly { term: string; meaning: string; also?: reado
     meaning:
       'where the history lives (a SQLite path or a postgres:// URL), as --history; default $XDG_DATA_HOME/rsapi/history.db, else ~/.local/share/rsapi/history.db',
   },
+  { term: 'RSAPI_HISTORY_TIMEOUT_MS', meaning: 'how long a history write may go unanswered before the run gives the history up (default 10000; exit 11)' },
   { term: 'RSAPI_JOB', meaning: "the job a recorded run belongs to, as --job NAME (the baseline is its job's last run)" },
   { term: 'RSAPI_ASSERT', meaning: 'the assertions file, as --assert PATH' },
   { term: 'RSAPI_FOLLOW_PAGES=0', meaning: 'after a lost answer, never fetch the audited page to retrace its redirects' },

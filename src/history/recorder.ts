@@ -5,82 +5,204 @@ import { HistoryError } from './errors.js';
 import { snapshotOf } from './snapshot.js';
 import type { HistoryStore, NewRun } from './types.js';
 
+/** How long a write may go unanswered before the history is given up for the run (the contract's 10 s). */
+export const WRITE_TIMEOUT_MS = 10_000;
+/**
+ * After Ctrl-C or SIGTERM, how long a write under way and the run's end may still take: a store that answers marks the
+ * run interrupted, a silent one costs the user no more than this.
+ */
+const INTERRUPTED_GRACE_MS = 200;
+
+export interface RecorderOptions {
+  /** The bound on each write (default WRITE_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** The run's abort signal: once raised, no wait on the store lasts longer than INTERRUPTED_GRACE_MS. */
+  signal?: AbortSignal;
+}
+
+/** RSAPI_HISTORY_TIMEOUT_MS, which tests set to meet the bound in less than 10 s; anything else: the default. */
+export function writeTimeoutOf(env: Record<string, string | undefined>): number {
+  const ms = Number(env.RSAPI_HISTORY_TIMEOUT_MS);
+  return Number.isInteger(ms) && ms > 0 ? ms : WRITE_TIMEOUT_MS;
+}
+
+/** The waits on the store ended by the run's interruption: nothing more is written, and nothing is said. */
+class Interrupted extends Error {}
+
+/**
+ * The run's writes, in order, on a queue the reading never waits on (add, flush and record return at once): a store
+ * that is slow or silent holds back nothing but the end of the run, and that by WRITE_TIMEOUT_MS at most.
+ */
 export class RunRecorder {
   private pending: ApiRecord[] = [];
-  private writing: Promise<void> = Promise.resolve();
+  /** The writes queued so far, one after another; settles when the last has (never rejects). */
+  private writing: Promise<void>;
+  private store: HistoryStore | undefined;
+  private runId: number | undefined;
   private finished = false;
+  /** Interrupted, or given up: the queue writes nothing more. */
+  private stopped = false;
+  private readonly origin: string;
+  private readonly timeoutMs: number;
+  private readonly signal: AbortSignal | undefined;
   /** What went wrong with the history, once it did: nothing more is written. */
   failure: HistoryError | undefined;
+  /** Ctrl-C or SIGTERM ended a wait on the store: the run's end was not written. */
+  interrupted = false;
 
   private constructor(
-    private readonly store: HistoryStore | undefined,
-    /** The run's id in the store; undefined when the store could not be used. */
-    readonly runId: number | undefined,
-    private readonly origin: string,
+    open: () => Promise<HistoryStore>,
+    run: NewRun,
     private readonly onFailure: (error: HistoryError) => void,
-  ) {}
+    options: RecorderOptions,
+  ) {
+    this.origin = run.origin;
+    this.timeoutMs = options.timeoutMs ?? WRITE_TIMEOUT_MS;
+    this.signal = options.signal;
+    this.writing = this.step(async () => {
+      const opening = open();
+      let store: HistoryStore;
+      try {
+        store = await this.answered(opening);
+      } catch (error) {
+        // A store that opens after the wait for it ended is closed then.
+        opening
+          .then(
+            (late) => late.close(),
+            () => {},
+          )
+          .catch(() => {});
+        throw error;
+      }
+      this.store = store;
+      this.runId = await this.answered(store.startRun(run));
+    });
+  }
 
-  /** Starts the run's record; a store that could not be opened gives a recorder that has failed already. */
-  static async start(open: () => Promise<HistoryStore>, run: NewRun, onFailure: (error: HistoryError) => void): Promise<RunRecorder> {
-    let store: HistoryStore | undefined;
-    try {
-      store = await open();
-      const id = await store.startRun(run);
-      return new RunRecorder(store, id, run.origin, onFailure);
-    } catch (error) {
-      await store?.close().catch(() => {});
-      const recorder = new RunRecorder(undefined, undefined, run.origin, onFailure);
-      recorder.fail(error);
-      return recorder;
-    }
+  /**
+   * Starts the run's record: its store is opened and the run's row written on the queue, while the command reads. A
+   * store that cannot be opened fails the recorder (said once); the command goes on all the same.
+   */
+  static start(open: () => Promise<HistoryStore>, run: NewRun, onFailure: (error: HistoryError) => void, options: RecorderOptions = {}): RunRecorder {
+    return new RunRecorder(open, run, onFailure, options);
+  }
+
+  /** The run's id in the store, once its row is written; undefined before, or when the store could not be used. */
+  get id(): number | undefined {
+    return this.runId;
   }
 
   /** Keeps the report for the next flush. */
   add(record: ApiRecord): void {
-    if (this.failure || this.finished) return;
+    if (this.failure || this.finished || this.stopped) return;
     this.pending.push(record);
   }
 
-  /** Commits what was added (one transaction; on PostgreSQL one round trip). Never throws: a failure is kept and said. */
-  flush(): Promise<void> {
-    if (this.pending.length === 0 || !this.store || this.runId === undefined) return this.writing;
+  /** Queues what was added as one write (one transaction; on PostgreSQL one round trip). Returns at once, never throws. */
+  flush(): void {
+    if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
-    const { store, runId } = this;
-    this.writing = this.writing.then(async () => {
-      if (this.failure) return;
-      try {
-        await store.addSnapshots(
-          runId,
-          batch.flatMap((record) => snapshotOf(record, this.origin) ?? []),
+    const { origin } = this;
+    this.writing = this.writing.then(() =>
+      this.step(async () => {
+        const { store, runId } = this;
+        if (!store || runId === undefined) return;
+        await this.answered(
+          store.addSnapshots(
+            runId,
+            batch.flatMap((record) => snapshotOf(record, origin) ?? []),
+          ),
         );
-      } catch (error) {
-        this.fail(error);
-      }
-    });
-    return this.writing;
+      }),
+    );
   }
 
-  /** Adds and commits one report (a create's, as it is done). */
-  record(record: ApiRecord): Promise<void> {
+  /** Adds one report (a create's, as it is done) and queues its write. */
+  record(record: ApiRecord): void {
     this.add(record);
-    return this.flush();
+    this.flush();
   }
 
-  /** Writes the run's end and closes the store; the failure, if the history failed at any point. */
+  /**
+   * Writes the run's end once the queue is through, and closes the store; the failure, if the history failed at any
+   * point. A store given up (or a run interrupted and its store silent) is left as it is: its run stays incomplete.
+   */
   async finish(exitCode: number, complete: boolean, now: Date): Promise<HistoryError | undefined> {
     if (this.finished) return this.failure;
-    await this.flush();
+    this.flush();
     this.finished = true;
-    if (this.store && this.runId !== undefined && !this.failure) {
-      try {
-        await this.store.finishRun(this.runId, { finished: now.toISOString(), exitCode, complete: complete && !this.failure });
-      } catch (error) {
-        this.fail(error);
-      }
+    await this.writing;
+    const { store, runId } = this;
+    if (store && runId !== undefined && !this.failure && !this.stopped) {
+      await this.step(() => this.answered(store.finishRun(runId, { finished: now.toISOString(), exitCode, complete: complete && !this.failure })));
     }
-    await this.store?.close().catch(() => {});
+    // A store let go of (abandon) is no longer this.store; closing is a wait on the store like any other.
+    this.store = undefined;
+    if (store && !this.stopped) await this.answered(store.close()).catch(() => {});
     return this.failure;
+  }
+
+  /** One write of the queue: skipped once the history failed or stopped; what it throws is kept, never rethrown. */
+  private async step(work: () => Promise<void>): Promise<void> {
+    if (this.failure || this.stopped) return;
+    try {
+      await work();
+    } catch (error) {
+      if (error instanceof Interrupted) this.interrupted = true;
+      else this.fail(error);
+      if (this.stopped) this.abandon();
+    }
+  }
+
+  /**
+   * Lets go of a store that did not answer, without waiting for it: closing may wait for the write under way too.
+   * Closed now, a SQLite file's wait for another's lock ends here rather than at its own deadline.
+   */
+  private abandon(): void {
+    const { store } = this;
+    this.store = undefined;
+    void store?.close().catch(() => {});
+  }
+
+  /**
+   * `work`'s answer, or a HistoryError once it has not come within the bound (the history is given up); after the
+   * run's interruption, Interrupted once INTERRUPTED_GRACE_MS more have passed. The work itself is not cancelled.
+   */
+  private answered<T>(work: Promise<T>): Promise<T> {
+    // A write answered after it was given up must not become an unhandled rejection.
+    work.catch(() => {});
+    const { signal, timeoutMs } = this;
+    return new Promise<T>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const giveUp = (error: Error) => {
+        done();
+        this.stopped = true;
+        reject(error);
+      };
+      const where = this.store ? ` ${this.store.where}` : '';
+      timer = setTimeout(() => giveUp(new HistoryError(`the history${where} did not answer within ${seconds(timeoutMs)}`, 'unreachable')), timeoutMs);
+      const onAbort = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => giveUp(new Interrupted()), INTERRUPTED_GRACE_MS);
+      };
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+      work.then(
+        (value) => {
+          done();
+          resolve(value);
+        },
+        (error: unknown) => {
+          done();
+          reject(error);
+        },
+      );
+    });
   }
 
   private fail(error: unknown): void {
@@ -91,4 +213,9 @@ export class RunRecorder {
         : new HistoryError(`the history failed: ${error instanceof Error ? error.message : String(error)}`, 'failed', { cause: error });
     this.onFailure(this.failure);
   }
+}
+
+/** `10 s`, `1.5 s`, `300 ms`. */
+function seconds(ms: number): string {
+  return ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`;
 }

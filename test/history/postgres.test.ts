@@ -2,11 +2,11 @@
 // test database counts the client's round trips (each simple Query or extended-protocol Sync is one), so the budget
 // "at most one round trip per page of reports" is held where it is paid.
 import { mkdtempSync } from 'node:fs';
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type MockFixture } from '../helpers/mock.js';
+import { postgresProxy } from '../helpers/pg-proxy.js';
 import { postgresUnavailable, startTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { runInProcess } from '../helpers/run.js';
 import { runCli } from '../helpers/cli.js';
@@ -14,52 +14,6 @@ import type { HistoryError } from '../../src/history/errors.js';
 import { openPostgres } from '../../src/history/postgres.js';
 
 const pgMissing = postgresUnavailable();
-
-/** A TCP proxy to `target` that counts the round trips clients ask for. */
-async function roundTripCounter(target: URL): Promise<{ url: (database: URL) => string; count: () => number; close: () => Promise<void> }> {
-  let roundTrips = 0;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const upstream = connect(Number(target.port), target.hostname);
-    sockets.add(client).add(upstream);
-    let pending = Buffer.alloc(0);
-    let started = false;
-    client.on('data', (chunk) => {
-      pending = Buffer.concat([pending, chunk]);
-      // Frontend messages: the startup message is a length and a body; every later one a type byte, then its length.
-      for (;;) {
-        const head = started ? 1 : 0;
-        if (pending.length < head + 4) break;
-        const length = pending.readInt32BE(head);
-        if (pending.length < head + length) break;
-        if (started && (pending[0] === 0x51 || pending[0] === 0x53)) roundTrips++; // 'Q' or 'S'
-        pending = pending.subarray(head + length);
-        started = true;
-      }
-      upstream.write(chunk);
-    });
-    upstream.on('data', (chunk) => client.write(chunk));
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  return {
-    url: (database) => {
-      const proxied = new URL(database.href);
-      proxied.hostname = '127.0.0.1';
-      proxied.port = String(port);
-      return proxied.href;
-    },
-    count: () => roundTrips,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 describe.skipIf(pgMissing !== undefined && !process.env.CI)('the history on PostgreSQL, counted on the wire', () => {
   let db: TestDatabase;
@@ -77,7 +31,7 @@ describe.skipIf(pgMissing !== undefined && !process.env.CI)('the history on Post
   });
 
   it('recording `reports list --all` costs one round trip per page of reports, and a fixed few for the run', async () => {
-    const counter = await roundTripCounter(new URL(db.url));
+    const counter = await postgresProxy(new URL(db.url));
     try {
       const history = counter.url(new URL(db.url));
       const recorded = async (mock: MockFixture) => {

@@ -82,7 +82,7 @@ export async function printRecord(
   const fields = new FieldCheck(ctx.globals.fields, ctx.outputOptions(kind));
   fields.see(record);
   fields.warn(ctx, kind);
-  if (kind === 'report') await ctx.history?.record(record);
+  if (kind === 'report') ctx.history?.record(record);
   const gate = new Gate(gateOptions);
   const gateFailures = gate.check(record);
   ci?.addReport(record, gateFailures);

@@ -67,8 +67,9 @@ export class PageReader {
           if (this.kind === 'report') this.ctx.history?.add(record);
           await visitor.record(record);
         }
-        // The page's reports are committed to the history with it: a run killed later keeps them.
-        await this.ctx.history?.flush();
+        // The page's reports go to the history as one write, queued: a run killed later keeps them, and a slow or
+        // silent store holds back no page.
+        this.ctx.history?.flush();
         this.count += page.records.length;
         this.last = page;
         status.update(progress(page, this.count));

@@ -102,7 +102,7 @@ export async function startRecording(ctx: CommandContext, flags: HistoryFlags, a
   }
   if (ci?.writesPage) ci.pageHistory = () => pageHistory(ctx, flags, run);
   if (!recordingAsked(ctx, flags)) return;
-  const [{ RunRecorder }, { openHistory }, { ciContextOf }] = await Promise.all([
+  const [{ RunRecorder, writeTimeoutOf }, { openHistory }, { ciContextOf }] = await Promise.all([
     import('../../history/recorder.js'),
     import('../../history/open.js'),
     import('../../history/ci-context.js'),
@@ -110,7 +110,7 @@ export async function startRecording(ctx: CommandContext, flags: HistoryFlags, a
   const location = () => resolveHistoryLocation(ctx, flags);
   const origin = serviceOrigin(ctx);
   const say = (error: HistoryError) => ctx.note(`rsapi: history: ${error.message}; this run is not recorded${error.hint ? ` (${error.hint})` : ''}`);
-  const recorder: RunRecorder = await RunRecorder.start(
+  const recorder: RunRecorder = RunRecorder.start(
     () => openHistory(location(), { notice: (line) => ctx.note(line) }),
     {
       started: new Date().toISOString(),
@@ -121,6 +121,7 @@ export async function startRecording(ctx: CommandContext, flags: HistoryFlags, a
       ci: ciContextOf(ctx.io.env),
     },
     say,
+    { signal: ctx.signal, timeoutMs: writeTimeoutOf(ctx.io.env) },
   );
   ctx.history = recorder;
 }

@@ -218,6 +218,8 @@ export class CommandContext {
     const recorder = this.history;
     this.history = undefined;
     const failure = recorder ? await recorder.finish(code, complete && !this.signal.aborted, new Date()) : undefined;
+    // Ctrl-C ended the wait for the run's end to be written: the run was cut short, if only in the history.
+    if (recorder?.interrupted && code === 0) return 130;
     return (failure || this.historyUnusable) && code === 0 ? 11 : code;
   }
 

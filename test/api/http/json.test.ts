@@ -24,7 +24,22 @@ describe('parseJson', () => {
     expect(() => parseJson(`${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`)).not.toThrow();
   });
 
+  it('counts the depth of objects and arrays mixed, outside strings only, at the cap and one past it', () => {
+    const nested = (levels: number, inner: string) => {
+      let text = inner;
+      for (let level = 0; level < levels; level++) text = level % 2 ? `{"k":${text},"s":"]}[{"}` : `[${text},"}}]]"]`;
+      return text;
+    };
+    expect(() => parseJson(nested(MAX_JSON_DEPTH, '1'))).not.toThrow();
+    expect(() => parseJson(nested(MAX_JSON_DEPTH + 1, '1'))).toThrow(JsonTooDeepError);
+    // A run of 16 digits inside a string is no integer; one outside, in a fraction, leaves the value as JSON.parse's.
+    const text = nested(4, '{"d":"12345678901234567890","f":0.12345678901234567}');
+    expect(parseJson(text)).toEqual(JSON.parse(text));
+  });
+
   it('still refuses text that is not JSON', () => {
+    expect(() => parseJson('[[1]]]')).toThrow(SyntaxError);
+    expect(() => parseJson('{"a":"unterminated}')).toThrow(SyntaxError);
     expect(() => parseJson('{"id": 90071992547409930')).toThrow(SyntaxError);
   });
 

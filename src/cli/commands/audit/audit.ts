@@ -89,12 +89,12 @@ export async function auditRun(ctx: CommandContext, opts: AuditOptions, invocati
   const job = opts.job ?? audit.job ?? defaultJob(audit);
   const createOptions = planCreate(ctx, opts, audit, job, file.hasAssertions ? configPath : undefined);
   let done: CreateDone | undefined;
-  const code = await runQuietly(ctx, invocation, { ...createOptions, onDone: (result) => (done = result) });
+  const { code, run } = await runQuietly(ctx, invocation, { ...createOptions, onDone: (result) => (done = result) });
   const result: AuditResult = {
     job,
     exitCode: code,
     pages: done?.reports ?? 0,
-    run: done?.run,
+    run,
     baseline: done?.baseline,
     new: done?.comparison?.newUrls ?? [],
     vanished: done?.comparison?.vanished ?? [],
@@ -158,9 +158,13 @@ function journalPath(ctx: CommandContext, history: string | undefined, job: stri
 
 /**
  * Runs the create with its records kept off stdout (the audit prints what it did instead): a context of its own,
- * whose history it finishes itself, as handle() does for a command's.
+ * whose history it finishes itself, as handle() does for a command's. The run's id, once its record is written.
  */
-async function runQuietly(ctx: CommandContext, invocation: Invocation, options: ReportsCreateOptions): Promise<ExitCodeValue> {
+async function runQuietly(
+  ctx: CommandContext,
+  invocation: Invocation,
+  options: ReportsCreateOptions,
+): Promise<{ code: ExitCodeValue; run: number | undefined }> {
   const [{ CommandContext }, { reportsCreateRun }] = await Promise.all([import('../../runtime/context.js'), import('../reports/create/create.js')]);
   const io = Object.defineProperties(
     {},
@@ -179,7 +183,9 @@ async function runQuietly(ctx: CommandContext, invocation: Invocation, options: 
       await inner.finishHistory(exitCodeOf(error), false);
       throw error;
     }
-    return (await inner.finishHistory(code, true)) as ExitCodeValue;
+    const recorder = inner.history;
+    code = (await inner.finishHistory(code, true)) as ExitCodeValue;
+    return { code, run: recorder?.failure ? undefined : recorder?.id };
   } finally {
     await inner.close();
   }

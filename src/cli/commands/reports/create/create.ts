@@ -69,8 +69,6 @@ export type ReportsCreateOptions = OptionsOf<ReturnType<typeof declareCreate>> &
 export interface CreateDone {
   /** Reports read (created, refreshed or kept). */
   reports: number;
-  /** The run's id in the history, when it recorded. */
-  run: number | undefined;
   /** The history run it was compared with (--baseline last, run:ID, since:D). */
   baseline: number | undefined;
   comparison: BaselineComparison | undefined;
@@ -140,7 +138,7 @@ async function createRun(ctx: CommandContext, opts: ReportsCreateOptions, journa
   // A bad baseline stops the run before the sitemap is fetched.
   const ci = await CiReporter.prepare('reports create', opts);
   const code = await createWith(ctx, opts, journalLock, assertions, ci);
-  opts.onDone?.({ reports: ci?.reportCount ?? 0, run: ctx.history?.runId, baseline: ci?.baselineRun, comparison: ci?.comparison });
+  opts.onDone?.({ reports: ci?.reportCount ?? 0, baseline: ci?.baselineRun, comparison: ci?.comparison });
   return code;
 }
 

@@ -133,7 +133,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
         if (recovered && (single || ctx.globals.verbose || matchedBy !== 'identity')) say(matchLine(url, report, matchedBy));
         const gateFailures = gate.check(report);
         plan.ci?.addReport(report, gateFailures, secondsOf(url), url);
-        await ctx.history?.record(report);
+        ctx.history?.record(report);
         await output.write(place.get(url) ?? index, report);
       },
       onFailed: (url, _index, error) => {
