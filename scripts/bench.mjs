@@ -26,7 +26,7 @@ const { values: opts } = parseArgs({
     runs: { type: 'string', default: '20' },
     'slow-runs': { type: 'string', default: '5' },
     lines: { type: 'string' },
-    cases: { type: 'string', default: 'startup,page,all,rss,pace,record,trend,history' },
+    cases: { type: 'string', default: 'startup,page,all,rss,pace,record,trend,history,audit' },
     'pace-runs': { type: 'string', default: '2' },
     'no-hyperfine': { type: 'boolean', default: false },
     install: { type: 'boolean', default: false },
@@ -59,6 +59,7 @@ try {
   const [tenK, hundredK] = CASES.has('rss') ? await Promise.all([startMock(10_000, 0), startMock(100_000, 0)]) : [];
   // phpRank's reports carry 36 checks each: what a snapshot keeps.
   const checked = CASES.has('record') ? await startMock(10_000, 0, ['--flavor', 'phprank', '--rate-limit', '0']) : undefined;
+  const audited = CASES.has('audit') ? await startMock(0, 0, ['--flavor', 'phprank', '--rate-limit', '0']) : undefined;
   for (const node of nodes) {
     const rsapi = (...args) => [node.path, BIN, ...args];
     if (CASES.has('startup')) {
@@ -130,6 +131,22 @@ try {
       const env = { ...cleanEnv(), RSAPI_CONFIG_DIR: mkdtempSync(join(work, 'config-')) };
       const [start, trendMs] = time([reference, command], env, RUNS);
       rows.push(ratioRow(node, '`history trend URL` over 1,000,000 snapshots / `config path`', 1.3, start, trendMs, peakRss(command, env)));
+    }
+    if (CASES.has('audit')) {
+      // Issue 34: `rsapi audit` over 500 pages (refresh, record, compare with the job's last run, its own journal)
+      // against the `reports create` line with the same flags. Alternate runs: both refresh the same 500 reports.
+      const dir = mkdtempSync(join(work, `audit-${node.version}-`));
+      const urls = join(dir, 'urls.txt');
+      writeFileSync(urls, `${Array.from({ length: 500 }, (_, i) => `https://bench.example/p/${i}`).join('\n')}\n`);
+      const config = join(dir, 'rsapi.config.json');
+      writeFileSync(config, JSON.stringify({ audit: { job: 'bench', urlFile: urls, failOnNewFailures: true, history: join(dir, 'audit.db') } }));
+      const line = rsapi(
+        ...['reports', 'create', '--from-file', urls, '--job', 'bench', '--existing', 'refresh', '--record', '--history', join(dir, 'line.db')],
+        ...['--baseline', 'last', '--fail-on-new-failures', '--journal', join(dir, 'line.journal'), '-q'],
+      );
+      const audit = rsapi('audit', '--config', config);
+      const [lineMs, auditMs] = timeWithLoop([line, audit], audited.env, SLOW_RUNS, 1);
+      rows.push(ratioRow(node, '`rsapi audit` 500 pages / the same `reports create` line', 1.1, lineMs, auditMs, peakRss(audit, audited.env)));
     }
     log(`bench: Node ${node.version} done`);
   }
