@@ -191,6 +191,9 @@ async function runQuietly(
   }
 }
 
+/** How many new and vanished pages the lines name, each list then saying how many more there are. */
+const LISTED = 20;
+
 /** What the audit did, in lines a person reads in a log. */
 function describe(result: AuditResult): string {
   const lines = [
@@ -200,8 +203,13 @@ function describe(result: AuditResult): string {
   ];
   if (result.new.length + result.vanished.length > 0)
     lines.push(`pages: ${result.new.length} new, ${result.vanished.length} vanished since run ${result.baseline}`);
-  for (const url of result.new.slice(0, 20)) lines.push(`  new: ${url}`);
-  for (const url of result.vanished.slice(0, 20)) lines.push(`  vanished: ${url}`);
+  for (const [kind, urls] of [
+    ['new', result.new],
+    ['vanished', result.vanished],
+  ] as const) {
+    lines.push(...urls.slice(0, LISTED).map((url) => `  ${kind}: ${url}`));
+    if (urls.length > LISTED) lines.push(`  … and ${urls.length - LISTED} more ${kind}`);
+  }
   if (result.files.length > 0) lines.push(`wrote: ${result.files.join(', ')}`);
   return `${lines.join('\n')}\n`;
 }
