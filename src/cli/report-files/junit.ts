@@ -14,7 +14,9 @@ import { caseFailures as failuresOf, projectOf, type CiCase, type CiRun, type Re
  * <error>; a URL not sent (journal, Ctrl-C) <skipped>. Result and score go to the case's <system-out>.
  */
 export function renderJunit(run: CiRun): string {
-  const counts = { tests: run.cases.length, failures: 0, errors: 0, skipped: 0 };
+  // Pages gone since the baseline are listed as skipped cases: shown in the test views, never failed on their own.
+  const vanished = (run.baseline?.vanished ?? []).map((url) => vanishedCase(url, run.baseline?.path ?? 'the baseline'));
+  const counts = { tests: run.cases.length + vanished.length, failures: 0, errors: 0, skipped: vanished.length };
   for (const c of run.cases) {
     if (c.kind === 'error') counts.errors++;
     else if (c.kind === 'skipped') counts.skipped++;
@@ -35,6 +37,7 @@ export function renderJunit(run: CiRun): string {
     `  <testsuite name="${attr(suiteName)}" ${countAttrs} timestamp="${timestamp}">`,
     ...properties(run),
     ...run.cases.map((c) => testcase(c, run)),
+    ...vanished,
     ...verdict,
     '  </testsuite>',
     '</testsuites>',
@@ -59,11 +62,22 @@ function runVerdictCase(run: CiRun, failedCases: number): string[] {
   ];
 }
 
+function vanishedCase(url: string, since: string): string {
+  return [
+    `    <testcase name="${attr(reportIdentity(url))}" classname="${attr(hostOf(url.includes('://') ? url : `https://${url}`))}" time="0">`,
+    `      <skipped message="${attr(`vanished since ${since}: not in this run`)}"/>`,
+    '    </testcase>',
+  ].join('\n');
+}
+
 function properties(run: CiRun): string[] {
   const props: [string, string][] = [];
   if (run.share) props.push(['shard', `${run.share.index}/${run.share.count}`], ['shard.urls', `${run.share.urls} of ${run.share.of}`]);
   if (run.gate.active) props.push(['gate', run.gate.verdict]);
-  if (run.baseline) props.push(['baseline', run.baseline.path]);
+  if (run.baseline) {
+    props.push(['baseline', run.baseline.path]);
+    props.push(['baseline.new', String(run.baseline.newUrls.length)], ['baseline.vanished', String(run.baseline.vanished.length)]);
+  }
   if (props.length === 0) return [];
   return ['    <properties>', ...props.map(([name, value]) => `      <property name="${attr(name)}" value="${attr(value)}"/>`), '    </properties>'];
 }
@@ -82,12 +96,14 @@ function testcase(c: CiCase, run: CiRun): string {
   }
   const failures = failuresOf(c, run);
   const lines = [open(projectOf(c.record) ?? hostOf(c.url), c.seconds)];
+  const isNew = run.baseline?.newUrls.includes(String(c.record.url)) === true;
   if (failures.length > 0) {
     lines.push(
       `      <failure message="${attr(failures.join('; '))}" type="${c.gateFailures.length > 0 ? 'gate' : 'baseline'}">${text(failures.join('\n'))}</failure>`,
     );
   }
-  lines.push(`      <system-out>${text(systemOut(c))}</system-out>`, '    </testcase>');
+  const out = systemOut(c);
+  lines.push(`      <system-out>${text(isNew ? `${out}\nbaseline: new since ${run.baseline?.path}` : out)}</system-out>`, '    </testcase>');
   return lines.join('\n');
 }
 
