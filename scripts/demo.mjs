@@ -6,6 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { requireNode } from './node-version.cjs';
+
+requireNode('npm run demo', fileURLToPath(new URL('..', import.meta.url)));
 
 const bin = fileURLToPath(new URL('../bin/rsapi', import.meta.url));
 
