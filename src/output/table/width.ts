@@ -185,3 +185,35 @@ function lastBreak(line: readonly string[]): number {
   for (let i = line.length - 1; i >= 0; i--) if (/^[ /?&-]$/.test(line[i] ?? '')) return i;
   return -1;
 }
+
+/**
+ * Text broken into lines of at most `width` columns at its spaces, for prose (a notice, a heading): a word is never cut
+ * unless it is wider than a line by itself (a long URL), then it is cut into pieces of the width. Lines after the first
+ * start with `indent`.
+ */
+export function wrapWords(text: string, width: number, indent = ''): string[] {
+  if (displayWidth(text) <= width || width < 2) return [text];
+  const lines: string[] = [];
+  let line = '';
+  let used = 0;
+  const room = () => width - (lines.length === 0 ? 0 : displayWidth(indent));
+  for (const word of text.split(' ')) {
+    const wordWidth = displayWidth(word);
+    if (line !== '' && used + 1 + wordWidth <= room()) {
+      line += ` ${word}`;
+      used += 1 + wordWidth;
+      continue;
+    }
+    if (line !== '' || lines.length > 0) {
+      if (line !== '') lines.push(line);
+      line = '';
+      used = 0;
+    }
+    const pieces = wordWidth > room() ? piecesOfWidth(word, Math.max(1, room())) : [word];
+    for (const piece of pieces.slice(0, -1)) lines.push(piece);
+    line = pieces.at(-1) ?? '';
+    used = displayWidth(line);
+  }
+  if (line !== '' || lines.length === 0) lines.push(line);
+  return lines.map((each, index) => (index === 0 ? each : `${indent}${each}`));
+}
