@@ -188,32 +188,34 @@ function lastBreak(line: readonly string[]): number {
 
 /**
  * Text broken into lines of at most `width` columns at its spaces, for prose (a notice, a heading): a word is never cut
- * unless it is wider than a line by itself (a long URL), then it is cut into pieces of the width. Lines after the first
- * start with `indent`.
+ * unless it is wider than a line by itself (a long URL), then it is cut into pieces of the width. The text's own leading
+ * spaces stay; lines after the first start with `indent`.
  */
 export function wrapWords(text: string, width: number, indent = ''): string[] {
   if (displayWidth(text) <= width || width < 2) return [text];
+  const lead = /^ */.exec(text)?.[0] ?? '';
   const lines: string[] = [];
-  let line = '';
-  let used = 0;
-  const room = () => width - (lines.length === 0 ? 0 : displayWidth(indent));
-  for (const word of text.split(' ')) {
-    const wordWidth = displayWidth(word);
-    if (line !== '' && used + 1 + wordWidth <= room()) {
+  let line = lead;
+  let empty = true;
+  for (const word of text.slice(lead.length).split(' ')) {
+    const start = lines.length === 0 ? lead : indent;
+    if (!empty && displayWidth(line) + 1 + displayWidth(word) <= width) {
       line += ` ${word}`;
-      used += 1 + wordWidth;
       continue;
     }
-    if (line !== '' || lines.length > 0) {
-      if (line !== '') lines.push(line);
-      line = '';
-      used = 0;
+    if (!empty) {
+      lines.push(line);
+      line = indent;
     }
-    const pieces = wordWidth > room() ? piecesOfWidth(word, Math.max(1, room())) : [word];
-    for (const piece of pieces.slice(0, -1)) lines.push(piece);
-    line = pieces.at(-1) ?? '';
-    used = displayWidth(line);
+    const room = Math.max(1, width - displayWidth(lines.length === 0 ? start : indent));
+    const pieces = displayWidth(word) > room ? piecesOfWidth(word, room) : [word];
+    for (const piece of pieces.slice(0, -1)) {
+      lines.push(`${line}${piece}`);
+      line = indent;
+    }
+    line += pieces.at(-1) ?? '';
+    empty = false;
   }
-  if (line !== '' || lines.length === 0) lines.push(line);
-  return lines.map((each, index) => (index === 0 ? each : `${indent}${each}`));
+  lines.push(line);
+  return lines;
 }
