@@ -84,3 +84,19 @@ describe('history runs on a terminal', () => {
     expect(stdout).toMatch(/^2,\d{4}-\d\d-\d\dT[\d:.]+Z,"reports list {""all"":true,""project"":""shop.example.org""}",http:/m);
   });
 });
+
+describe('history trend on a terminal', () => {
+  it('each sparkline says its scale: the score out of 100, the failed checks from their fewest to their most', async () => {
+    const { stdout } = await rsapi(['history', 'trend', '--project', 'shop.example.org'], 80);
+    expect(stdout).toMatch(/^score +\S+ 80 → 76\.5 {2}\(scale 0–100\)$/m);
+    expect(stdout).toMatch(/^failed +\S+ 0 → 20 {2}\(scale 0–20\)$/m);
+  });
+});
+
+describe('npm run demo', () => {
+  it('asks for the history diff and trend as tables: its output is a pipe, where they would be headerless tsv', async () => {
+    const demo = await import('node:fs').then((fs) => fs.readFileSync(new URL('../../../../scripts/demo.mjs', import.meta.url), 'utf8'));
+    expect(demo).toContain("['history', 'diff', '-o', 'table']");
+    expect(demo).toMatch(/\['history', 'trend', [^\]]*'-o', 'table'\]/);
+  });
+});

@@ -428,7 +428,7 @@ describe('history trend on a terminal', () => {
       expect([...line].length, line).toBeLessThanOrEqual(40);
       expect(line).toMatch(/^(score|failed|title) +…/);
     }
-    expect(lines[1]).toMatch(/ 40 → 49$/);
+    expect(lines[1]).toMatch(/ 40 → 49 {2}\(scale 0–100\)$/);
   });
 });
 
