@@ -6,6 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { requireNode } from './node-version.cjs';
+
+requireNode('npm run demo', fileURLToPath(new URL('..', import.meta.url)));
 
 const bin = fileURLToPath(new URL('../bin/rsapi', import.meta.url));
 
@@ -85,8 +88,9 @@ await demo(
     ['reports', 'list', '--project', 'example.com', '--all', '--record', '-q'],
     ['reports', 'create', ...pages, '--existing', 'refresh', '-q'],
     ['reports', 'list', '--project', 'example.com', '--all', '--record', '--html', week, '--fields', 'id,url,score', '-o', 'table'],
-    ['history', 'diff'],
-    ['history', 'trend', '--project', 'example.com'],
+    // The demo's output is a pipe: the history's best part is asked for as tables, not headerless tsv.
+    ['history', 'diff', '-o', 'table'],
+    ['history', 'trend', '--project', 'example.com', '-o', 'table'],
   ],
 );
 process.stdout.write(`\nThe HTML reports: ${html}, and ${week} with what changed (open them in a browser; they load nothing from the network)\n`);

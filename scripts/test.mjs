@@ -3,8 +3,10 @@
 // vitest (`npm test -- test/cli/x.test.ts`).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { requireNode } from './node-version.cjs';
 
 const root = new URL('..', import.meta.url).pathname;
+requireNode('npm test', root);
 
 function run(script, args, stdio) {
   const child = spawn(process.execPath, [join(root, 'node_modules', script), ...args], { cwd: root, stdio });

@@ -242,12 +242,28 @@ function commanderExit(error: CommanderError, io: Terminal, commandPath: string[
   if (error.code === 'commander.help') return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   if (error.code === 'commander.executeSubCommandAsync') return ExitCode.usage;
   const where = ['rsapi', ...commandPath].join(' ');
-  const { message, nearMiss } = commanderWords(error, commandPath.length > 0 ? commandPath.join(' ') : 'rsapi');
+  const { message, nearMiss: commandersMiss } = commanderWords(error, commandPath.length > 0 ? commandPath.join(' ') : 'rsapi');
+  const nearMiss = commandersMiss ?? (error.code === 'commander.unknownCommand' ? nearestSubcommand(program, commandPath, error.message) : undefined);
   const help = `see \`${where} --help\``;
   const misplaced = error.code === 'commander.unknownOption' ? misplacedOptionHint(program, error.message, commandPath) : undefined;
   const hint = misplaced ?? (nearMiss === undefined ? help : `did you mean "${nearMiss}"? ${help}`);
   io.stderr.write(forStderr(`rsapi: ${message}\nhint: ${hint}\n`));
   return ExitCode.usage;
+}
+
+/**
+ * `rsapi reports lst`: the verb of `rsapi reports` nearest to the unknown word. Commander suggests near options, but
+ * not near subcommands of a command whose verbs stand as stubs.
+ */
+function nearestSubcommand(program: CommandUnknownOpts, commandPath: readonly string[], message: string): string | undefined {
+  const word = /'([^']*)'/.exec(message)?.[1];
+  let parent: CommandUnknownOpts | undefined = program;
+  for (const name of commandPath) parent = parent?.commands.find((command) => command.name() === name);
+  if (word === undefined || parent === undefined) return undefined;
+  return nearest(
+    word,
+    parent.commands.filter((command) => command.name() !== 'help').flatMap((command) => [command.name(), ...command.aliases()]),
+  );
 }
 
 /**

@@ -292,12 +292,13 @@ async function hasSchemaTable(db: SqlConnection): Promise<boolean> {
 
 async function schemaVersion(db: SqlConnection, where: string): Promise<number> {
   if (!(await hasSchemaTable(db))) {
-    if (db.dialect.anyTable && Number((await db.run(db.dialect.anyTable)).rows[0]?.n ?? 0) > 0) {
+    if (!db.dialect.anyTable || Number((await db.run(db.dialect.anyTable)).rows[0]?.n ?? 0) === 0) return 0;
+    // Looked at again after the other tables: a history another writer makes at this moment shows up all at once.
+    if (!(await hasSchemaTable(db))) {
       throw new HistoryError(`${where} is a database but not an rsapi history; left untouched`, 'not-history', {
         hint: 'give another path with --history or RSAPI_HISTORY',
       });
     }
-    return 0;
   }
   return Number((await db.run(SQL.schemaVersion)).rows[0]?.version ?? 0);
 }

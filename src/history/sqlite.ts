@@ -146,7 +146,9 @@ function prepareFile(path: string, readOnly: boolean): void {
 function refuseForeignDatabase(db: DatabaseSync, path: string): void {
   const count = (sql: string) => Number((db.prepare(sql).get() as SqlRow | undefined)?.n ?? 0);
   if (count(SQLITE.schemaTableExists) === 0) {
-    if (SQLITE.anyTable && count(SQLITE.anyTable) > 0) {
+    // Looked at again after the other tables: another run making the history at this moment commits them all at once,
+    // so its tables may show up between the two looks ("not an rsapi history" for a history being born).
+    if (SQLITE.anyTable && count(SQLITE.anyTable) > 0 && count(SQLITE.schemaTableExists) === 0) {
       throw new HistoryError(`${path} is a database but not an rsapi history; left untouched`, 'not-history', {
         hint: 'give another path with --history or RSAPI_HISTORY',
       });

@@ -30,7 +30,7 @@ async function exec(file: string, args: string[], cwd: string, env: NodeJS.Proce
 
 /**
  * dist/types when it was written after every input of the declarations changed last (src/, the tsconfigs, the locked
- * dependencies whose types they import): then it is what tsc would write now. `npm ci` (prepare) leaves it so in CI.
+ * dependencies whose types they import): then it is what tsc would write now. `npm ci` (preprepare) leaves it so in CI.
  */
 function freshDeclarations(): string | undefined {
   const types = join(ROOT, 'dist', 'types');
@@ -78,6 +78,17 @@ describe('the packed tarball', () => {
   it('installs nothing but rsapi itself: every dependency is in the bundle', () => {
     expect(readdirSync(join(app, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['rsapi']);
     expect(statSync(tarball).size).toBeLessThan(2_000_000);
+  });
+
+  it('installs globally without a warning: it has no install script for npm to hold back (the build ran before packing)', async () => {
+    const prefix = join(dir.path, 'global');
+    const { stderr } = await promisify(execFile)('npm', ['install', '-g', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball], {
+      cwd: dir.path,
+      env: cleanEnv(),
+      encoding: 'utf8',
+    });
+    expect(stderr).not.toMatch(/install-scripts|allow-scripts|allowScripts/);
+    expect(await exec(join(prefix, 'bin', 'rsapi'), ['--version'], dir.path)).toBe(`${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}\n`);
   });
 
   it('holds the man pages package.json\'s "man" lists, so `npm install -g` puts them where `man rsapi-reports-list` finds them', () => {

@@ -91,3 +91,16 @@ export function screenLines(screen: string): string[] {
     })
     .filter((line) => line !== '');
 }
+
+/**
+ * The lines a notice was broken into on a narrow terminal (src/cli/terminal/stderr.ts continues it two columns in)
+ * joined back into one line each, for a test that looks for a notice whole. A table's lines never start with spaces.
+ */
+export function joinWrapped(lines: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (const line of lines) {
+    if (line.startsWith('  ') && joined.length > 0) joined[joined.length - 1] += ` ${line.slice(2)}`;
+    else joined.push(line);
+  }
+  return joined;
+}

@@ -4,7 +4,8 @@ import { LockFiles } from '../../config/lock-file.js';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { Secrets } from './secrets.js';
 import { StdoutState } from '../terminal/stdout-gone.js';
-import type { Terminal } from '../terminal/terminal.js';
+import { stderrWidth, type Terminal } from '../terminal/terminal.js';
+import { wrappedAtWords } from '../terminal/stderr.js';
 
 export interface Invocation {
   /** The terminal as commands see it: stdout and stderr redact this invocation's secrets. */
@@ -40,7 +41,7 @@ export function createInvocation(options: InvocationOptions): Invocation {
   const io: Terminal = Object.defineProperties({} as Terminal, {
     ...Object.getOwnPropertyDescriptors(terminal),
     stdout: { value: secrets.redactedSink(terminal.stdout), enumerable: true },
-    stderr: { value: secrets.redactedSink(terminal.stderr), enumerable: true },
+    stderr: { value: noticesFitted(secrets.redactedSink(terminal.stderr), terminal), enumerable: true },
   });
   return {
     io,
@@ -51,4 +52,10 @@ export function createInvocation(options: InvocationOptions): Invocation {
     locks: options.locks ?? new LockFiles(),
     exitCode: ExitCode.ok,
   };
+}
+
+/** On a terminal that tells its width, stderr's lines break at words, not wherever the edge falls. */
+function noticesFitted<Target extends Terminal['stderr']>(stderr: Target, terminal: Terminal): Target {
+  const width = stderrWidth(terminal);
+  return width === undefined ? stderr : wrappedAtWords(stderr, width);
 }

@@ -11,6 +11,8 @@ export interface Terminal {
   stdinIsTTY: boolean;
   /** The width of the terminal on stdout; undefined when it is not one. */
   columns: number | undefined;
+  /** The width of the terminal on stderr, when it tells one; by default stdout's. */
+  stderrColumns?: number;
   /** The environment: the only one the program reads (never process.env). */
   env: NodeJS.ProcessEnv;
   /**
@@ -40,6 +42,7 @@ export function processTerminal(): Terminal {
       return process.stdin.isTTY === true;
     },
     columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
+    stderrColumns: process.stderr.isTTY === true ? process.stderr.columns : undefined,
     env: process.env,
     openTty: openControllingTerminal,
   };
@@ -63,6 +66,13 @@ export function terminalWidth(terminal: Terminal): number {
   const fromEnv = Number(terminal.env.COLUMNS);
   if (terminal.columns && terminal.columns > 0) return terminal.columns;
   return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 80;
+}
+
+/** The width stderr's notices break at: only a terminal's that tells it (a pty may say 0: unknown). */
+export function stderrWidth(terminal: Terminal): number | undefined {
+  if (!terminal.stderrIsTTY) return undefined;
+  const columns = terminal.stderrColumns ?? terminal.columns;
+  return columns !== undefined && columns > 0 ? columns : undefined;
 }
 
 /** --no-color and NO_COLOR turn colour off; FORCE_COLOR turns it on; otherwise colour when stdout is a terminal. */

@@ -185,3 +185,37 @@ function lastBreak(line: readonly string[]): number {
   for (let i = line.length - 1; i >= 0; i--) if (/^[ /?&-]$/.test(line[i] ?? '')) return i;
   return -1;
 }
+
+/**
+ * Text broken into lines of at most `width` columns at its spaces, for prose (a notice, a heading): a word is never cut
+ * unless it is wider than a line by itself (a long URL), then it is cut into pieces of the width. The text's own leading
+ * spaces stay; lines after the first start with `indent`.
+ */
+export function wrapWords(text: string, width: number, indent = ''): string[] {
+  if (displayWidth(text) <= width || width < 2) return [text];
+  const lead = /^ */.exec(text)?.[0] ?? '';
+  const lines: string[] = [];
+  let line = lead;
+  let empty = true;
+  for (const word of text.slice(lead.length).split(' ')) {
+    const start = lines.length === 0 ? lead : indent;
+    if (!empty && displayWidth(line) + 1 + displayWidth(word) <= width) {
+      line += ` ${word}`;
+      continue;
+    }
+    if (!empty) {
+      lines.push(line);
+      line = indent;
+    }
+    const room = Math.max(1, width - displayWidth(lines.length === 0 ? start : indent));
+    const pieces = displayWidth(word) > room ? piecesOfWidth(word, room) : [word];
+    for (const piece of pieces.slice(0, -1)) {
+      lines.push(`${line}${piece}`);
+      line = indent;
+    }
+    line += pieces.at(-1) ?? '';
+    empty = false;
+  }
+  lines.push(line);
+  return lines;
+}

@@ -4,7 +4,7 @@ import { runCase, type CommandCase } from '../../helpers/cases.js';
 import { displayWidth } from '../../../src/output/table/width.js';
 import { runInProcess } from '../../helpers/run.js';
 import { startMock, type MockFixture } from '../../helpers/mock.js';
-import { runOnTerminal, screenLines } from '../../helpers/terminal.js';
+import { joinWrapped, runOnTerminal, screenLines } from '../../helpers/terminal.js';
 
 const terminal = { tty: true, columns: 160 } as const;
 
@@ -83,7 +83,7 @@ describe('Tables on a terminal of a set width (in-process, and once on a real ps
   describe('reports list fitted to the terminal', () => {
     for (const columns of [80, 40]) {
       it(`at ${columns} columns no line is wider than the terminal; ids and results are whole`, async () => {
-        const lines = await onTerminal(['reports', 'list'], columns);
+        const lines = joinWrapped(await onTerminal(['reports', 'list'], columns));
         // The table's lines; stderr's notes and footer are sentences a terminal may wrap.
         const table = lines.filter((line) => !/^(rsapi:|page \d)/.test(line));
         expect(table).toHaveLength(11);
@@ -109,7 +109,7 @@ describe('Tables on a terminal of a set width (in-process, and once on a real ps
     }
 
     it('at 40 columns says which columns were left out, after the table', async () => {
-      const lines = await onTerminal(['reports', 'list'], 40);
+      const lines = joinWrapped(await onTerminal(['reports', 'list'], 40));
       const note = lines.findIndex((line) =>
         /^rsapi: project, privacy, generated_at left out to fit the terminal; --wide shows every column whole$/.test(line),
       );
@@ -139,7 +139,7 @@ describe('Tables on a terminal of a set width (in-process, and once on a real ps
     it('the width comes from the terminal itself: 60 columns, no line wider', async () => {
       const { code, screen } = await runOnTerminal(['reports', 'list'], { env: { ...mock.env, TERM: 'xterm-256color' }, size: { columns: 60, rows: 50 } });
       expect(code).toBe(0);
-      const table = screenLines(screen).filter((line) => !/^(rsapi:|page \d)/.test(line));
+      const table = joinWrapped(screenLines(screen)).filter((line) => !/^(rsapi:|page \d)/.test(line));
       expect(table).toHaveLength(11);
       for (const line of table) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
     });
@@ -150,7 +150,7 @@ describe('Tables on a terminal of a set width (in-process, and once on a real ps
         const { code, screen } = await runOnTerminal(['reports', 'list'], { env: { ...slow.env, TERM: 'xterm-256color' }, size: { columns: 60, rows: 50 } });
         expect(code).toBe(0);
         expect(screen).toContain('reading reports');
-        const lines = screenLines(screen);
+        const lines = joinWrapped(screenLines(screen));
         expect(lines.join('\n')).not.toContain('reading reports');
         expect(lines[0]).toMatch(/^id +url/);
         const table = lines.filter((line) => !/^(rsapi:|page \d)/.test(line));
@@ -164,7 +164,7 @@ describe('Tables on a terminal of a set width (in-process, and once on a real ps
     it('at 40 columns the note of columns left out comes after the table on the screen, before the footer', async () => {
       const { code, screen } = await runOnTerminal(['reports', 'list'], { env: { ...mock.env, TERM: 'xterm-256color' }, size: { columns: 40, rows: 50 } });
       expect(code).toBe(0);
-      const lines = screenLines(screen);
+      const lines = joinWrapped(screenLines(screen));
       const note = lines.findIndex((line) => line.startsWith('rsapi: project, privacy, generated_at left out'));
       expect(note).toBeGreaterThan(lastIndexWhere(lines, (line) => /^\d+ +\S+ +(good|decent|bad) /.test(line)));
       expect(note).toBeLessThan(lines.findIndex((line) => line.startsWith('page 1 of 7')));

@@ -8,24 +8,15 @@ import { diffSnapshots, newestOfEachUrl, runsToCompare, regressedUrl, type RunDi
 import { snapshotRecord } from '../../../history/snapshot.js';
 import type { Snapshot } from '../../../history/types.js';
 import { plural } from '../../../plural.js';
-import { alignedTable } from '../../../output/sparkline.js';
 import type { CommandContext } from '../../runtime/context.js';
+import { DIFF_COLUMNS, diffText } from './diff-text.js';
 import { ExitCode } from '../../runtime/exit-codes.js';
 import { keepYoungGenerationSmall } from '../../runtime/heap.js';
 import { checkRunFiles } from '../../runtime/run-files.js';
 import { addVerdictOptions, checkVerdictFlags, verdictFiles } from '../../verdicts/options.js';
 import type { AssertionSet } from '../../verdicts/rules.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
-import {
-  addHistoryLocationOption,
-  checkDocumentFlags,
-  describeSelection,
-  durationParser,
-  openHistoryOf,
-  runIdParser,
-  sinceOf,
-  writeDocument,
-} from './shared.js';
+import { addHistoryLocationOption, checkDocumentFlags, durationParser, openHistoryOf, runIdParser, sinceOf, writeDocument } from './shared.js';
 
 export function declareDiff(history: ParentCommand) {
   const command = history
@@ -117,8 +108,6 @@ function scoreText(c: UrlChange): string {
   return `${before} → ${after}${delta}${label}`;
 }
 
-const COLUMNS = ['url', 'status', 'score', 'new_failures', 'fixed'] as const;
-
 /** The diff's document; its rows (a score text per URL) are built only when the format reads them. */
 export function diffDocument(diff: RunDiff) {
   const run = (r: RunDiff['from']) => ({ id: r.id, started: r.started, command: r.command, selection: JSON.parse(r.selection) as unknown, service: r.origin });
@@ -139,22 +128,12 @@ export function diffDocument(diff: RunDiff) {
     rows ??= diff.changes.map((c) => [c.url, c.status, scoreText(c), c.newFailures.join(','), c.fixed.join(',')]);
     return rows;
   };
-  const text = (width?: number) => {
-    const head = `runs ${diff.from.id} → ${diff.to.id} (${describeSelection(diff.to.command, diff.to.selection)} on ${diff.to.origin}): ${plural(diff.compared, 'URL')} compared`;
-    const counts = {
-      failing: diff.changes.reduce((n, c) => n + c.newFailures.length, 0),
-      fixed: diff.changes.reduce((n, c) => n + c.fixed.length, 0),
-      added: diff.changes.filter((c) => c.status === 'new').length,
-      gone: diff.changes.filter((c) => c.status === 'vanished').length,
-    };
-    const summary = `${counts.failing} checks newly failing, ${counts.fixed} fixed, ${counts.added} new URLs, ${counts.gone} vanished`;
-    return `${head}\n${summary}\n${diff.changes.length > 0 ? `\n${alignedTable(COLUMNS, tableRows(), width)}` : ''}`;
-  };
+  const text = (width?: number) => diffText(diff, tableRows(), width);
   return {
     value,
     lines: changes,
     get rows() {
-      return { columns: COLUMNS, rows: tableRows() };
+      return { columns: DIFF_COLUMNS, rows: tableRows() };
     },
     text,
   };

@@ -1,6 +1,7 @@
 // `rsapi history runs`: one row per recorded run (id, started, command, service, reports, complete, exit), newest first.
 import type { RunInfo } from '../../../history/types.js';
 import { alignedTable } from '../../../output/sparkline.js';
+import { formatLocalDateTime } from '../../../output/table/dates.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import { integerParser } from '../../flags/options.js';
@@ -61,10 +62,11 @@ export function runsDocument(runs: readonly RunInfo[]) {
     exit: run.exitCode ?? null,
     ci: run.ci ?? null,
   }));
+  // csv and tsv keep the stored selection as it is (scripts read it); the table shows it as flags.
   const rows = runs.map((run) => [
     String(run.id),
     run.started,
-    describeSelection(run.command, run.selection),
+    run.selection === '{}' ? run.command : `${run.command} ${run.selection}`,
     run.origin,
     String(run.reports),
     run.complete ? 'yes' : 'no',
@@ -74,6 +76,29 @@ export function runsDocument(runs: readonly RunInfo[]) {
     value,
     lines: value,
     rows: { columns: COLUMNS, rows },
-    text: (width?: number) => (runs.length === 0 ? 'no runs recorded\n' : alignedTable(COLUMNS, rows, width)),
+    text: (width?: number) => (runs.length === 0 ? 'no runs recorded\n' : runsText(runs, width)),
   };
+}
+
+/**
+ * The runs for people: the start in local time to the minute (`11-27 22:33`; the year too when the runs span more than
+ * one), the job as the verb and the flags that select it (`list --all --project example.com`), and the service once above the table when every run read the same one.
+ */
+function runsText(runs: readonly RunInfo[], width?: number): string {
+  const started = runs.map((run) => formatLocalDateTime(new Date(run.started)));
+  const oneYear = new Set(started.map((start) => start.slice(0, 4))).size === 1;
+  const services = new Set(runs.map((run) => run.origin));
+  const columns = ['id', 'started', 'job', ...(services.size > 1 ? ['service'] : []), 'reports', 'complete', 'exit'];
+  const rows = runs.map((run, index) => [
+    String(run.id),
+    (started[index] ?? '').slice(oneYear ? 5 : 0, 16),
+    // Every recorded `reports` verb is one of rsapi reports' (list, create …): the noun only takes the room of the flags.
+    describeSelection(run.command.replace(/^reports /, ''), run.selection),
+    ...(services.size > 1 ? [run.origin] : []),
+    String(run.reports),
+    run.complete ? 'yes' : 'no',
+    run.exitCode === undefined ? '' : String(run.exitCode),
+  ]);
+  const heading = services.size === 1 ? `on ${runs[0]?.origin}\n` : '';
+  return `${heading}${alignedTable(columns, rows, width)}`;
 }

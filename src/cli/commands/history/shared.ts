@@ -85,7 +85,45 @@ function documentOptions(ctx: CommandContext): DocumentOptions {
   return { terminal: ctx.io.stdoutIsTTY, width: ctx.io.stdoutIsTTY && !ctx.globals.wide ? terminalWidth(ctx.io) : undefined };
 }
 
-/** A run's command and selection as one short line: `reports list {"project":"example.com"}`. */
+/** A run's command and selection as one short line: `reports list --all --project example.com`. */
 export function describeSelection(command: string, selection: string): string {
-  return selection === '{}' ? command : `${command} ${selection}`;
+  const flags = selectionFlags(selection);
+  return flags === '' ? command : `${command} ${flags}`;
+}
+
+/** Keys of a stored selection that are not the flag of their name. */
+const FLAG_OF: Record<string, string> = { sitemaps: 'from-sitemap', file: 'from-file' };
+
+/**
+ * A stored selection (a JSON object of the run's filters) as the flags that select it: `{"all":true,"project":"x"}` is
+ * `--all --project x`, a create's hashed input `{"input":"…","urls":12}` is `12 URLs`. Any other key is written
+ * `--kebab-case value` (an array's values each after the flag, true a bare flag), so keys added later read too.
+ */
+export function selectionFlags(selection: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(selection);
+  } catch {
+    return selection;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return selection;
+  const entries = Object.entries(parsed as Record<string, unknown>);
+  const words: string[] = [];
+  const urls = (parsed as Record<string, unknown>).urls;
+  if ('input' in parsed && typeof urls === 'number') words.push(urls === 1 ? '1 URL' : `${urls} URLs`);
+  for (const [key, value] of entries) {
+    if (typeof urls === 'number' && 'input' in parsed && (key === 'input' || key === 'urls')) continue;
+    const flag = `--${FLAG_OF[key] ?? key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+    for (const each of Array.isArray(value) ? value : [value]) {
+      if (each === true) words.push(flag);
+      else if (each === false || each === null || each === undefined) words.push(`--no-${flag.slice(2)}`);
+      else words.push(flag, shellWord(typeof each === 'string' ? each : JSON.stringify(each)));
+    }
+  }
+  return words.join(' ');
+}
+
+/** A value as a shell would need it: bare when it is plain, else in single quotes. */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }

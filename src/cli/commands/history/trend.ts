@@ -117,10 +117,14 @@ export function trendDocument(subject: string, points: readonly TrendPoint[], ch
       const room = width === undefined ? marks.length : Math.max(2, width - label.length - end.length);
       return `${label}${marks.length > room ? `…${marks.slice(marks.length - room + 1).join('')}` : marks.join('')}${end}`;
     };
+    // The two lines have their own scales (a score out of 100; failed checks from their fewest to their most, where two
+    // checks more would otherwise look like a cliff beside a score's five points): each line says its own.
+    const knownFailed = failed.filter((v): v is number => v !== undefined);
+    const failedScale = knownFailed.length === 0 ? '' : `  (scale ${Math.min(...knownFailed)}–${Math.max(...knownFailed)})`;
     const lines = [
       `${subject}: ${points.length} ${points.length === 1 ? 'run' : 'runs'}${mixed ? `, ${new Set(points.map((p) => p.origin)).size} services` : ''}`,
-      fitted('score   ', [...sparkline(scores, { min: 0, max: 100 })], ends(scores)),
-      fitted('failed  ', [...sparkline(failed)], ends(failed)),
+      fitted('score   ', [...sparkline(scores, { min: 0, max: 100 })], `${ends(scores)}${scores.some((v) => v !== undefined) ? '  (scale 0–100)' : ''}`),
+      fitted('failed  ', [...sparkline(failed)], `${ends(failed)}${failedScale}`),
     ];
     if (check)
       lines.push(

@@ -427,7 +427,7 @@ describe('history trend on a terminal', () => {
       expect([...line].length, line).toBeLessThanOrEqual(40);
       expect(line).toMatch(/^(score|failed|title) +…/);
     }
-    expect(lines[1]).toMatch(/ 40 → 49$/);
+    expect(lines[1]).toMatch(/ 40 → 49 {2}\(scale 0–100\)$/);
   });
 });
 
@@ -546,7 +546,7 @@ describe('history trend, import and prune over services and jobs', () => {
     const dry = await rsapi(where, 'history', 'prune', '--keep-runs', '1', '--dry-run', '-o', 'csv');
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout.split('\r\n')[0]).toBe('id,action,started,command,service,reports,complete');
-    expect(dry.stdout.split('\r\n')[1]).toMatch(/^1,delete,[^,]+,"reports list .*",http:\/\/127\.0\.0\.1:\d+,3,yes$/);
+    expect(dry.stdout.split('\r\n')[1]).toMatch(/^1,delete,[^,]+,reports list --all,http:\/\/127\.0\.0\.1:\d+,3,yes$/);
     expect(dry.stderr).toBe('dry run: 1 run and 3 snapshots no kept run references would be removed; nothing was removed\n');
     expect(JSON.parse((await rsapi(where, 'history', 'runs', '--json')).stdout)).toHaveLength(2);
   });

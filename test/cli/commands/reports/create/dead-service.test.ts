@@ -179,7 +179,9 @@ describe('a service that goes away mid-run', () => {
     expect(killedAt).toBeGreaterThan(0);
     expect(endedAt - killedAt).toBeLessThan(8_000);
     expect(run.code, run.screen).toBe(7);
-    expect(run.screen).toMatch(/rsapi: the service stopped answering \(connection refused\); \d+ URLs not started, \d+ unsettled: resume with --journal/);
+    expect(run.screen.replace(/\r?\n {2}/g, ' ')).toMatch(
+      /rsapi: the service stopped answering \(connection refused\); \d+ URLs not started, \d+ unsettled: resume with --journal/,
+    );
     expect(run.screen).not.toMatch(/rsapi: https:\/\/dead\.example/);
   }, 30_000);
 });
