@@ -44,11 +44,6 @@ export function withoutCredentials(input: string): string {
   return input.replace(/^([^@/]*\/\/)?[^@/]*@/, '$1***@');
 }
 
-/** A database URL with its passwords shown as *** (`postgres://u:***@host/db`, `?password=***`), the rest as given. */
-export function redactedUrl(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*):[^@/]*@/i, '$1:***@').replace(/([?&]password=)[^&]*/gi, '$1***');
-}
-
 /** The origin (scheme, host, port) of a base URL as rsapi would use it; undefined when it is not a usable one. */
 export function originOf(baseUrl: string): string | undefined {
   try {
