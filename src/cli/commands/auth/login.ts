@@ -99,6 +99,7 @@ async function loginKey(ctx: CommandContext, interactive: boolean): Promise<stri
   const key = raw.trim();
   if (!key) throw new UsageError('the API key is empty; nothing saved');
   ctx.secrets.register(key);
+  checkApiKey(key, 'the API key');
   return key;
 }
 
@@ -111,11 +112,11 @@ const KEY_TRIES = 3;
  */
 async function verifiedKey(ctx: CommandContext, baseUrl: string, interactive: boolean): Promise<string> {
   for (let tries = 1; ; tries++) {
-    const apiKey = await loginKey(ctx, interactive);
     let why: string;
     try {
-      // A key no header can carry (a space, a control character) is as wrong as one the service refuses: asked again.
-      checkApiKey(apiKey, 'the API key');
+      // A key no header can carry (a space, a control character: loginKey's UsageError) is as wrong as one the
+      // service refuses: asked again.
+      const apiKey = await loginKey(ctx, interactive);
       await verifyBeforeSaving(ctx, baseUrl, apiKey);
       return apiKey;
     } catch (error) {
