@@ -145,6 +145,14 @@ export function serviceUnreachable(error: unknown): error is NetworkError {
   return error instanceof NetworkError && (error.kind === 'refused' || error.kind === 'dns');
 }
 
+/**
+ * A look-up's failure that says the service does not serve reads either, after the client's retries: out of reach
+ * (serviceUnreachable), or a server fault (5xx: a service answering 503 to everything).
+ */
+export function serviceFailing(error: unknown): error is NetworkError | ServerError {
+  return serviceUnreachable(error) || (error instanceof ServerError && error.status !== undefined && error.status >= 500);
+}
+
 /** The user pressed Ctrl-C (or the run was otherwise aborted) while a request was under way. */
 export class InterruptedError extends RsapiError {
   constructor() {
@@ -195,12 +203,15 @@ export class UnsettledCreateError extends ApiError {
   readonly maybeCreated = true;
   /** The page whose report is in doubt. */
   readonly url: string;
-  /** Set when the watch for the report ended because the service went out of reach (its look-up's failure). */
-  readonly serviceGone: NetworkError | undefined;
+  /**
+   * Set when the watch for the report ended because the service went out of reach, or still failed every read at its
+   * end (the look-up's failure, serviceFailing): a bulk run starts no new URL after it.
+   */
+  readonly serviceGone: NetworkError | ServerError | undefined;
   /** Why rsapi could not tell, alone (`the service answered 503 and no report showed up within 3 s`). */
   readonly why: string;
 
-  constructor(url: string, why: string, options: { cause?: unknown; serviceGone?: NetworkError } = {}) {
+  constructor(url: string, why: string, options: { cause?: unknown; serviceGone?: NetworkError | ServerError } = {}) {
     super(
       `${why}; the report for ${url} may still be created (the service may still be auditing the page), so it was not sent again`,
       { method: 'POST', path: '/reports' },

@@ -1,6 +1,6 @@
 // The reports endpoints, typed: list, show, create (safe against duplicates), update, delete.
 import { decodePage, decodeRecord, type ApiRecord, type Page } from './http/decode.js';
-import { AuthError, HiddenRecordError, InterruptedError, NotFoundError, serviceUnreachable, UnsettledCreateError } from './errors.js';
+import { AuthError, HiddenRecordError, InterruptedError, NotFoundError, serviceFailing, serviceUnreachable, UnsettledCreateError } from './errors.js';
 import { HttpClient, pathSegment, type HttpResponse, type Params } from './http/http.js';
 import { iteratePages, withPageSize, type PageFetcher, type PagingOptions } from './http/paging.js';
 import { CreateLedger, newerThan, pickRedirected, type SendWindow } from './create-ledger.js';
@@ -273,9 +273,11 @@ export class ReportsApi {
     const interrupted = unsure('interrupted while waiting for the report to show up');
     let lookUpError: unknown;
     let looked: LookUp = {};
+    let answered = false;
     for (let turn = 1; ; turn++) {
       try {
         looked = await this.lookUp(sent, ledger);
+        answered = true;
         if (looked.found) return { found: looked.found, matchedBy: looked.matchedBy };
         if (absenceEnds && !looked.ambiguous && looked.incomplete === undefined) return {};
         lookUpError = undefined;
@@ -291,7 +293,13 @@ export class ReportsApi {
       }
       const remaining = deadline - clock.now();
       if (remaining <= 0) {
-        if (lookUpError !== undefined) return unsure(`${lost} and looking the report up failed (${messageOf(lookUpError)})`);
+        if (lookUpError !== undefined) {
+          const why = `${lost} and looking the report up failed (${messageOf(lookUpError)})`;
+          // A service that failed every read of the window (503 to everything) is as good as gone: a bulk run that
+          // went on would spend a whole window on each URL left, to learn nothing. One that answered a read is flaky.
+          const gone = !answered && serviceFailing(lookUpError) ? lookUpError : undefined;
+          return { unsure: (cause: unknown) => new UnsettledCreateError(url, why, { cause, serviceGone: gone }) };
+        }
         if (looked.ambiguous) return unsure(ambiguity(lost, looked.ambiguous));
         return looked.incomplete === undefined ? {} : unsure(`${lost} and ${looked.incomplete}`);
       }

@@ -1,5 +1,6 @@
 // The settings a profile holds: their names, how a typed value is checked and stored, and how each is shown.
-import { normaliseBaseUrl, redactedUrl, withoutCredentials } from '../api/http/base-url.js';
+import { normaliseBaseUrl, withoutCredentials } from '../api/http/base-url.js';
+import { redactedUrl } from '../api/http/connection-url.js';
 import { UsageError } from '../errors.js';
 import { OUTPUT_FORMATS } from '../output/format-names.js';
 import type { ProfileSettings } from './store.js';

@@ -2,7 +2,7 @@
 // user gave, with the URL's password as a secret and the form that may be shown.
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { redactedUrl } from '../api/http/base-url.js';
+import { redactedUrl, urlPasswords } from '../api/http/connection-url.js';
 import { HistoryError } from './errors.js';
 
 export type HistoryLocation = { kind: 'sqlite'; path: string; shown: string } | { kind: 'postgres'; url: string; shown: string; passwords: string[] };
@@ -47,16 +47,5 @@ export function historyLocation(value: string, home: string = homedir()): Histor
   return { kind: 'sqlite', path, shown: path };
 }
 
-/** A URL's password as typed (percent-encoded) and decoded, and one given as `?password=`: each a secret. */
-export function urlPasswords(value: string | undefined): string[] {
-  if (!value) return [];
-  const typed = [/^[a-z][a-z0-9+.-]*:\/\/[^:@/]*:([^@/]*)@/i.exec(value)?.[1], ...[...value.matchAll(/[?&]password=([^&]*)/gi)].map((match) => match[1])];
-  return typed.flatMap((password) => {
-    if (!password) return [];
-    try {
-      return [password, decodeURIComponent(password)];
-    } catch {
-      return [password];
-    }
-  });
-}
+// The redaction lives with the URL parsing (src/api/http/connection-url.ts): the config layer shows a stored URL too.
+export { urlPasswords };

@@ -26,11 +26,11 @@ interface Report {
 const DATA: Report[] = [
   { id: 1, url: 'example.com/a', project: 'example.com', score: 95 },
   { id: 2, url: 'example.com/b', project: 'example.com', score: 80 },
-  { id: 3, url: 'example.com/c', project: 'example.com', score: 79.5 },
-  { id: 4, url: 'example.com/d', project: 'example.com', score: 78.57142857142857 },
+  { id: 3, url: 'example.com/c', project: 'example.com', score: 80 },
+  { id: 4, url: 'example.com/d', project: 'example.com', score: 79 },
   { id: 5, url: 'example.com/e', project: 'example.com', score: 60 },
   { id: 6, url: 'shop.example.org/f', project: 'shop.example.org', score: 49 },
-  { id: 7, url: 'shop.example.org/g', project: 'shop.example.org', score: 48.4 },
+  { id: 7, url: 'shop.example.org/g', project: 'shop.example.org', score: 48 },
   { id: 8, url: 'shop.example.org/h', project: 'shop.example.org', score: 12 },
 ];
 
@@ -207,7 +207,7 @@ const ROWS: Row[] = [
     same: (o) => [o.code, o.stdout, o.stderr],
   },
   {
-    name: 'reports list --min-score 49 (48.4 fails, 49 passes)',
+    name: 'reports list --min-score 49 (48 fails, 49 passes)',
     argv: ['reports', 'list', '--all', '--min-score', '49', '-q'],
     wantCode: 10,
     want: (o) => expect(gateLines(o)).toEqual(['rsapi: gate failed: 2 of 8 reports score below 49 (--min-score 49)']),
@@ -238,7 +238,7 @@ const ROWS: Row[] = [
         'decent   3   38%',
         'bad      2   25%',
         '',
-        'score    min 12  median 69.3  mean 62.8  max 95',
+        'score    min 12  median 69.5  mean 62.9  max 95',
       ]),
     same: (o) => o.stdout,
   },
@@ -246,21 +246,21 @@ const ROWS: Row[] = [
     name: 'reports stats --by project -o csv',
     argv: ['reports', 'stats', '--by', 'project', '-o', 'csv'],
     wantCode: 0,
-    want: (o) => expect(o.stdout.split('\r\n')[2]).toMatch(/^shop\.example\.org,3,0,1,2,0,3,12,48\.4,/),
+    want: (o) => expect(o.stdout.split('\r\n')[2]).toMatch(/^shop\.example\.org,3,0,1,2,0,3,12,48,/),
     same: (o) => o.stdout,
   },
   {
     name: 'reports list -o csv',
     argv: ['reports', 'list', '--all', '-o', 'csv', '--fields', 'id,url,result,score'],
     wantCode: 0,
-    want: (o, d) => expect(o.stdout.split('\r\n')[4]).toBe(`4,${d.url('example.com/d')},decent,78.57142857142857`),
+    want: (o, d) => expect(o.stdout.split('\r\n')[4]).toBe(`4,${d.url('example.com/d')},decent,79`),
     same: (o) => oneUrlForm(o.stdout),
   },
   {
     name: 'reports list (table)',
     argv: ['reports', 'list', '--all', '-o', 'table', '--fields', 'id,result,score'],
     wantCode: 0,
-    want: (o) => expect(o.stdout.split('\n')[4]).toBe('4   decent  78.6'),
+    want: (o) => expect(o.stdout.split('\n')[4]).toBe('4   decent  79'),
     same: (o) => o.stdout,
   },
   ...(['seed', 'phprank'] as const).map(
@@ -271,7 +271,7 @@ const ROWS: Row[] = [
       want: (o, d) =>
         expect(stderrLines(o)).toEqual([
           'rsapi: baseline failed: 2 of 7 reports fell by more than 5 points or got a worse result (--max-drop 5); 1 new, 1 vanished (listed, not failed)',
-          `rsapi:   regressed: ${d.url('example.com/d')} score 90 → 78.6 (-11.4), result good → decent`,
+          `rsapi:   regressed: ${d.url('example.com/d')} score 90 → 79 (-11), result good → decent`,
           `rsapi:   regressed: ${d.url('example.com/b')} score 90 → 80 (-10)`,
           `rsapi:   new: ${d.url('shop.example.org/h')}`,
           `rsapi:   vanished: ${(written === 'seed' ? SEED : PHPRANK).url('example.com/gone')}`,
@@ -302,9 +302,9 @@ const ROWS: Row[] = [
       // 8 reports, and the baseline's page this run no longer has: a skipped case, never a failure.
       expect(xml).toMatch(/<testsuites name="rsapi" tests="9" failures="6" errors="0" skipped="1"/);
       expect(xml).toMatch(/<skipped message="vanished since [^"]*baseline-phprank\.json: not in this run"\/>/);
-      expect(xml).toContain('result: decent\nscore: 78.6\n');
+      expect(xml).toContain('result: decent\nscore: 79\n');
       expect(xml).toContain(
-        '<failure message="result decent (--fail-on decent); regressed: score 90 → 78.6 (-11.4), result good → decent (--max-drop 5)" type="gate">',
+        '<failure message="result decent (--fail-on decent); regressed: score 90 → 79 (-11), result good → decent (--max-drop 5)" type="gate">',
       );
     },
     same: (o) => oneUrlForm((o.files['junit.xml'] ?? '').replace(/ time="[\d.]+"/g, '').replace(/ timestamp="[^"]*"/g, '')),
@@ -427,7 +427,7 @@ describe("phpRank's exact bodies from a plain node:http server", () => {
     const rows = result.stdout.split('\n').map((line) => line.split(/\s{2,}/));
     expect(rows[0]).toEqual(['id', 'url', 'project', 'result', 'score', 'privacy', 'generated_at']);
     expect(rows.slice(1, 4).map((row) => [row[0], row[1], row[3], row[4]])).toEqual([
-      ['12', 'example.com/pricing', 'decent', '78.6'],
+      ['12', 'example.com/pricing', 'decent', '79'],
       ['13', 'example.com/new/x', 'bad', '45'],
       ['14', 'shop.example.org', 'good', '92'],
     ]);
@@ -435,14 +435,14 @@ describe("phpRank's exact bodies from a plain node:http server", () => {
 
   it('reports show: label and score in the table, the body untouched in json', async () => {
     const table = await rsapi(['reports', 'show', '12', '-o', 'table', '--fields', 'id,url,result,score']);
-    expect(table.stdout).toBe('id      12\nurl     example.com/pricing\nresult  decent\nscore   78.6\n');
+    expect(table.stdout).toBe('id      12\nurl     example.com/pricing\nresult  decent\nscore   79\n');
     const json = await rsapi(['reports', 'show', '12', '-o', 'json']);
     expect(JSON.parse(json.stdout)).toEqual(JSON.parse(report12));
   });
 
   it('--fields score warns of no missing field where the format shows one (csv), and does where it does not (json)', async () => {
     const csv = await rsapi(['reports', 'list', '--all', '-o', 'csv', '--fields', 'id,score']);
-    expect(csv.stdout).toBe('id,score\r\n12,78.57142857142857\r\n13,45\r\n14,92\r\n');
+    expect(csv.stdout).toBe('id,score\r\n12,79\r\n13,45\r\n14,92\r\n');
     expect(csv.stderr).not.toContain('warning');
     const json = await rsapi(['reports', 'list', '--all', '-o', 'json', '--fields', 'id,score']);
     expect(json.stderr).toContain('rsapi: warning: none of the 3 reports has a field "score"');

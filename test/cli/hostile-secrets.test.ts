@@ -266,3 +266,45 @@ describe('a key echoed back in a form some output encodes', () => {
     expect(result.stdout).toContain('***');
   });
 });
+
+describe('a key echoed in another form', () => {
+  it('percent-encoded or in base64, as a hostile service may echo it: masked on stdout and stderr', async () => {
+    const key = 'canary+key/Zp93=LmQ7xR41';
+    const echoes = [encodeURIComponent(key), Buffer.from(key).toString('base64'), Buffer.from(key).toString('base64url')];
+    const server = await serve(() => ({ json: { data: [{ id: 1, url: `https://e.com/?k=${echoes[0]}`, echo: echoes.join(' ') }], links: { next: null } } }));
+    const result = await runInProcess({ argv: ['reports', 'list', '--json', '--base-url', server.url, '--api-key', key], env });
+    expect(result.code).toBe(0);
+    expectNoSecret(result, [key, ...echoes.map((echo) => echo.replace(/=+$/, ''))]);
+  });
+});
+
+describe("a history URL's password, in the spellings people write", () => {
+  const spellings = [
+    { name: 'an unencoded @', url: 'postgres://team:9-vault@pass@127.0.0.1:1/seo', secrets: ['9-vault@pass', '9-vault%40pass', 'vault@pass'] },
+    { name: 'an unencoded /', url: 'postgres://team:9-vault/pass@127.0.0.1:1/seo', secrets: ['9-vault/pass', 'vault/pass', '9-vault'] },
+    { name: 'a leading tab', url: '\tpostgres://team:9-vault-pass@127.0.0.1:1/seo', secrets: ['9-vault-pass'] },
+    { name: 'a leading blank', url: ' postgres://team:9-vault-pass@127.0.0.1:1/seo', secrets: ['9-vault-pass'] },
+  ];
+
+  it.each(spellings)('$name: never on stderr when the history cannot be used, nor in config set/list/get', async ({ url, secrets }) => {
+    const server = await serve();
+    const service = { '--base-url': server.url, '--api-key': CANARY };
+    const list = await runInProcess({ argv: ['reports', 'list', '--record', '--history', url, '--json', '--verbose', ...Object.entries(service).flat()], env });
+    expect(list.code).toBe(11);
+    expect(list.stderr).toMatch(/rsapi: history: .*postgres(ql)?:\/\/(team:)?\*\*\*@127\.0\.0\.1:1\/seo/);
+    expectNoSecret(list, secrets);
+    const fromEnv = await runInProcess({ argv: ['reports', 'list', '--record', ...Object.entries(service).flat()], env: { ...env, RSAPI_HISTORY: url } });
+    expect(fromEnv.code).toBe(11);
+    expectNoSecret(fromEnv, secrets);
+    for (const argv of [
+      ['config', 'set', 'history', url],
+      ['config', 'list'],
+      ['config', 'list', '--json'],
+      ['config', 'get', 'history'],
+    ]) {
+      const shown = await runInProcess({ argv, env });
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout + shown.stderr).not.toMatch(/vault/);
+    }
+  });
+});

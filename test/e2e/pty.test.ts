@@ -120,6 +120,19 @@ describe('auth login on a terminal', () => {
     expect(home.settings.read().profiles.default?.['api-key']).toBe(KEY);
   });
 
+  it('a key holding a space at the prompt asks again, as a wrong key does', async () => {
+    const { code, screen } = await onTerminal(
+      ['auth', 'login', '--base-url', mock.server.url],
+      [
+        [/API key/, 'pty key with spaces\r'],
+        [/the API key holds a space; it cannot be sent in an HTTP header; try again \(2 tries left\)[\s\S]*API key/, `${KEY}\r`],
+      ],
+    );
+    expect(code).toBe(0);
+    expect(screen).not.toContain(KEY);
+    expect(home.settings.read().profiles.default?.['api-key']).toBe(KEY);
+  });
+
   it('Ctrl-C at the key prompt: exit 130, nothing stored', async () => {
     const { code } = await onTerminal(['auth', 'login', '--base-url', mock.server.url], [[/API key/, 'partial\u0003']]);
     expect(code).toBe(130);

@@ -141,7 +141,7 @@ describe('The renderers read records through the record model', () => {
     url: 'example.com/a',
     project: 'example.com',
     result: 'decent',
-    score: 78.57142857142857,
+    score: 79,
     privacy: 0,
     generated_at: '2026-11-20T09:00:00.000000Z',
   };
@@ -169,21 +169,23 @@ describe('The renderers read records through the record model', () => {
       expect(phprank).toContain('decent');
     });
 
-    it('the table shows the score to one decimal; csv and tsv keep the number exact', async () => {
-      expect(await render([PHPRANK], options('table', { fields: ['id', 'result', 'score'] }))).toBe('id  result  score\n7   decent  78.6\n');
-      expect(await render([PHPRANK], options('csv', { fields: ['result', 'score'] }))).toBe('result,score\r\ndecent,78.57142857142857\r\n');
-      expect(await render([PHPRANK], options('tsv', { fields: ['result', 'score'] }))).toBe('decent\t78.57142857142857\n');
+    it('the table shows a float score to one decimal; csv and tsv keep the number exact; phpRank reads its float as stored', async () => {
+      const float = { ...SEED, score: 78.57142857142857 };
+      expect(await render([float], options('table', { fields: ['id', 'result', 'score'] }))).toBe('id  result  score\n7   decent  78.6\n');
+      expect(await render([float], options('csv', { fields: ['result', 'score'] }))).toBe('result,score\r\ndecent,78.57142857142857\r\n');
+      expect(await render([float], options('tsv', { fields: ['result', 'score'] }))).toBe('decent\t78.57142857142857\n');
+      expect(await render([PHPRANK], options('tsv', { fields: ['result', 'score'] }))).toBe('decent\t79\n');
     });
 
     it('reads numeric strings and the thresholds as phpRank does (good > 79, decent 49-79, bad < 49)', async () => {
       const records = [{ result: '80' }, { result: 79 }, { result: '49' }, { result: 48.4 }].map((r, i) => ({ id: i, ...r }));
-      expect(await render(records, options('tsv', { fields: ['id', 'result', 'score'] }))).toBe('0\tgood\t80\n1\tdecent\t79\n2\tdecent\t49\n3\tbad\t48.4\n');
+      expect(await render(records, options('tsv', { fields: ['id', 'result', 'score'] }))).toBe('0\tgood\t80\n1\tdecent\t79\n2\tdecent\t49\n3\tbad\t48\n');
     });
 
     it('one record (reports show) in a table shows the label and the score', async () => {
       const out = new BufferSink();
       await writeRecord(out, PHPRANK, options('table', { fields: ['result', 'score'] }));
-      expect(out.text).toBe('result  decent\nscore   78.6\n');
+      expect(out.text).toBe('result  decent\nscore   79\n');
     });
 
     it.each(['json', 'ndjson'] as const)('%s passes the record through as the service sent it', async (format) => {
@@ -248,7 +250,7 @@ describe('The renderers read records through the record model', () => {
 
   describe('stats through the model', () => {
     it('count labels and score figures of phpRank reports as of the same seed reports', () => {
-      const scores = [95, 80, 79, 49, 48.4, 12, 78.57142857142857];
+      const scores = [95, 80, 79, 49, 48, 12, 79];
       const label = (score: number) => (score > 79 ? 'good' : score >= 49 ? 'decent' : 'bad');
       const collect = (records: Record<string, unknown>[]) => {
         const stats = new StatsCollector(true);

@@ -3,10 +3,15 @@ import { InvalidRequestError } from '../errors.js';
 
 export const API_PREFIX = '/api/v1';
 
+/**
+ * The one parser of a base URL, wherever it comes from (--base-url, RSAPI_BASE_URL, `config set`, the login prompt):
+ * the site root or the /api/v1 prefix, or a bare hostname as gh takes one (`rank.example.com` is https://,
+ * `127.0.0.1:19501` http:// as a loopback host); out comes `.../api/v1` with no trailing slash.
+ */
 export function normaliseBaseUrl(input: string): string {
   let url: URL;
   try {
-    url = new URL(input.trim());
+    url = new URL(withScheme(input.trim()));
   } catch {
     throw new InvalidRequestError(`invalid base URL "${withoutCredentials(input)}"`, { hint: 'give it as https://host or https://host/api/v1' });
   }
@@ -23,14 +28,14 @@ export function normaliseBaseUrl(input: string): string {
 }
 
 /**
- * A base URL as a person types it at a prompt: `rank.example.com` or `127.0.0.1:19501` with no scheme is taken as
- * https://, or http:// for a loopback host (as gh takes a hostname), then normalised (/api/v1 added to an empty path).
+ * A base URL typed without its scheme (`rank.example.com`, `localhost:8787`) with one: https://, or http:// for a
+ * loopback host (where plain http does not leave the machine). A scheme is there when a name and a colon start the
+ * text and no port number follows the colon (`ftp:x`, `http:/host` keep theirs, and are judged as typed).
  */
-export function baseUrlFromHostname(input: string): string {
-  const trimmed = input.trim();
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) || trimmed === '') return normaliseBaseUrl(trimmed);
-  const host = /^(\[[^\]]*\]|[^/:?#]*)/.exec(trimmed)?.[1] ?? '';
-  return normaliseBaseUrl(`${isLoopbackHost(host) ? 'http' : 'https'}://${trimmed}`);
+function withScheme(text: string): string {
+  if (text === '' || /^[a-z][a-z0-9+.-]*:(?!\d)/i.test(text)) return text;
+  const host = /^(\[[^\]]*\]|[^/:?#]*)/.exec(text)?.[1] ?? '';
+  return `${isLoopbackHost(host) ? 'http' : 'https'}://${text}`;
 }
 
 /** True for hosts where plain http does not leave the machine. */
@@ -42,11 +47,6 @@ export function isLoopbackHost(hostname: string): boolean {
 /** Never echo credentials someone pasted into the address (`http://user:secret@host` shows as `http://***@host`). */
 export function withoutCredentials(input: string): string {
   return input.replace(/^([^@/]*\/\/)?[^@/]*@/, '$1***@');
-}
-
-/** A database URL with its passwords shown as *** (`postgres://u:***@host/db`, `?password=***`), the rest as given. */
-export function redactedUrl(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*):[^@/]*@/i, '$1:***@').replace(/([?&]password=)[^&]*/gi, '$1***');
 }
 
 /** The origin (scheme, host, port) of a base URL as rsapi would use it; undefined when it is not a usable one. */

@@ -42,14 +42,23 @@ export function readReport(record: ApiRecord): ReportReading {
   }
   const number = toNumber(record.result);
   if (number === undefined) return { label: undefined, score, dialect: 'seed' };
-  // phpRank: `result` is the score. A `score` field beside it, if some variant sends one, wins as the number.
-  const finalScore = score ?? number;
-  // phpRank keeps `result` in an integer column: the 79.3 a create answers is stored, listed and filtered as 79
-  // (decent), so the label is that of the rounded score, as its own pages will show it.
-  return { label: labelForScore(Math.round(number)), score: finalScore, dialect: 'phprank' };
+  // phpRank: `result` is the score. It keeps it in an integer column: the 79.3 a create or a refresh answers is
+  // stored, listed and filtered as 79 (decent). So the score (and the label) is read as stored, whichever answer
+  // carried the report: a create and a later list of the same report never differ (history diff, --baseline last).
+  // A `score` field beside it, if some variant sends one, wins as the number.
+  const stored = storedScore(number);
+  return { label: labelForScore(stored), score: score ?? stored, dialect: 'phprank' };
 }
 
-/** A score as people read it: phpRank's unrounded floats (78.57142857142857) shown to one decimal at most. */
+/**
+ * A phpRank score as its database keeps it: the integer column rounds a float to the nearest integer, a half away from
+ * zero (MySQL converting the number PDO sends it as text), as Math.round does for scores (never negative).
+ */
+function storedScore(score: number): number {
+  return Math.round(score);
+}
+
+/** A score as people read it: a float (a seed score, an average: 78.57142857142857) shown to one decimal at most. */
 export function formatScore(score: number): string {
   return Number.isInteger(score) ? String(score) : String(Math.round(score * 10) / 10);
 }

@@ -4,6 +4,7 @@ import type { CommandContext } from '../runtime/context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../runtime/handler.js';
 import { collectValues, integerParser } from '../flags/options.js';
 import { FLAVOR_NAMES } from '../../mock/flavor-names.js';
+import { UsageError } from '../../errors.js';
 import type { MockOptions } from '../../mock/server.js';
 
 // A blank value (Number(' ') is 0) never comes here: refuseEmptyValues (options.ts) refuses it for every flag first.
@@ -91,8 +92,17 @@ others. It throttles at 60 requests a minute unless --rate-limit says otherwise.
   handle(invocation, command, (ctx, opts) => mockServerRun(ctx, opts));
 }
 
+/** The options only the phprank flavor plays: the seed flavor would take them and do nothing. */
+function phpRankOnly(opts: MockServerOptions): string[] {
+  const given = { '--redirect': opts.redirect, '--plan-without-api': opts.planWithoutApi, '--drift': opts.drift };
+  return Object.entries(given).flatMap(([flag, value]) => (value === undefined ? [] : [flag]));
+}
+
 /** Runs the mock service on loopback until interrupted. */
 export async function mockServerRun(ctx: CommandContext, opts: MockServerOptions) {
+  const refused = opts.flavor === 'phprank' ? [] : phpRankOnly(opts);
+  if (refused.length > 0)
+    throw new UsageError(`${refused.join(', ')} ${refused.length === 1 ? 'is' : 'are'} only played by the phprank flavor: add --flavor phprank`);
   const { runMockServer } = await import('../../mock/run.js');
   const options: MockOptions = {
     flavor: opts.flavor,
@@ -114,6 +124,11 @@ export async function mockServerRun(ctx: CommandContext, opts: MockServerOptions
     unreachable: opts.unreachable,
     drift: opts.drift,
   };
-  // A key given with --api-key is masked on stdout as every known secret: the banner names it instead of printing `***`.
-  await runMockServer(options, ctx.io, ctx.signal, ctx.globals.apiKey !== undefined);
+  const { DEFAULT_MOCK_API_KEY } = await import('../../mock/server.js');
+  // The demo key is published (docs, help): no secret, even when the shell exports it as RSAPI_API_KEY, so the banner
+  // and its `try:` line show it and paste. Any other key given with --api-key is masked on stdout as every known
+  // secret: the banner names it instead of printing `***`.
+  ctx.secrets.forget(DEFAULT_MOCK_API_KEY);
+  const ownKey = ctx.globals.apiKey !== undefined && ctx.globals.apiKey !== DEFAULT_MOCK_API_KEY;
+  await runMockServer(options, ctx.io, ctx.signal, ownKey);
 }

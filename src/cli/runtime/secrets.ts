@@ -45,8 +45,28 @@ function percentEncoded(text: string): string {
   return text.replace(/[\u0000-\u0020"#<>?`{}\u007f-\ud7ff\ue000-\u{10ffff}]/gu, (char) => encodeURIComponent(char)).replaceAll('\\', '/');
 }
 
+/**
+ * The forms a hostile service may echo a secret back in, beside the value itself: percent-encoded (a URL's path, a
+ * query value, a form field) and base64 (an `Authorization: Basic` it decoded; unpadded, so that it matches inside
+ * a longer base64 text and with any padding).
+ */
+function echoedForms(value: string): string[] {
+  const base64 = Buffer.from(value, 'utf8').toString('base64').replace(/=+$/, '');
+  const base64url = Buffer.from(value, 'utf8').toString('base64url');
+  let component = value;
+  try {
+    component = encodeURIComponent(value);
+  } catch {
+    // A lone surrogate has no percent-encoded form.
+  }
+  const formField = new URLSearchParams({ value }).toString().slice('value='.length);
+  return [value, percentEncoded(value), component, formField, base64, base64url];
+}
+
 /** The secrets of one invocation: each run has its own (in-process tests run many invocations in one process). */
 export class Secrets {
+  /** Each registered value and its forms. */
+  private readonly values = new Map<string, Set<string>>();
   private readonly known = new Set<string>();
   /** Every known form, longest first, matched in any case: a service or resolver that lower-cases a host echoes it so. */
   private pattern: RegExp | undefined;
@@ -57,10 +77,28 @@ export class Secrets {
    * ignored (they would redact ordinary words).
    */
   register(value: string | undefined): void {
-    if (!value || value.length < 4) return;
+    if (!value || value.length < 4 || this.values.has(value)) return;
+    const forms = new Set<string>();
+    for (const text of echoedForms(value)) for (const encode of ENCODINGS) forms.add(encode(text));
+    this.values.set(value, forms);
     const before = this.known.size;
-    for (const text of [value, percentEncoded(value)]) for (const encode of ENCODINGS) this.known.add(encode(text));
-    if (this.known.size === before) return;
+    for (const form of forms) this.known.add(form);
+    if (this.known.size !== before) this.compile();
+  }
+
+  /** A value that is no secret after all (the mock's published demo key): printed as it is from now on. */
+  forget(value: string): void {
+    if (!this.values.delete(value)) return;
+    this.known.clear();
+    for (const forms of this.values.values()) for (const form of forms) this.known.add(form);
+    this.compile();
+  }
+
+  private compile(): void {
+    if (this.known.size === 0) {
+      this.pattern = undefined;
+      return;
+    }
     // Longest first: a form that holds a shorter one (`a&amp;b` holds `a&`) is redacted whole, not in part.
     const longestFirst = [...this.known].sort((a, b) => b.length - a.length);
     this.pattern = new RegExp(longestFirst.map(escapeRegExp).join('|'), 'gi');

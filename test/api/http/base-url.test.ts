@@ -1,6 +1,6 @@
 import { exitCodeOf } from '../../../src/cli/runtime/exit-codes.js';
 import { describe, expect, it } from 'vitest';
-import { baseUrlFromHostname, isLoopbackHost, normaliseBaseUrl } from '../../../src/api/http/base-url.js';
+import { isLoopbackHost, normaliseBaseUrl } from '../../../src/api/http/base-url.js';
 import { ExitCode } from '../../../src/cli/runtime/exit-codes.js';
 import { InvalidRequestError } from '../../../src/api/errors.js';
 
@@ -27,7 +27,8 @@ describe('normaliseBaseUrl', () => {
   });
 
   it.each([
-    ['not a URL', 'rank.example.com'],
+    ['not a URL', 'not a host'],
+    ['a scheme typed with one slash less', 'ftp:/rank.example.com'],
     ['empty', ''],
     ['another scheme', 'ftp://rank.example.com'],
     ['credentials in the URL', 'https://user:secret@rank.example.com'],
@@ -68,7 +69,7 @@ describe('isLoopbackHost', () => {
   });
 });
 
-describe('baseUrlFromHostname (a base URL typed at the login prompt)', () => {
+describe('normaliseBaseUrl: a bare hostname, as typed at the login prompt or given to --base-url', () => {
   it.each([
     ['rank.example.com', 'https://rank.example.com/api/v1'],
     ['rank.example.com/api/v1/', 'https://rank.example.com/api/v1'],
@@ -78,11 +79,11 @@ describe('baseUrlFromHostname (a base URL typed at the login prompt)', () => {
     ['http://rank.example.com', 'http://rank.example.com/api/v1'],
     ['https://rank.example.com/seo', 'https://rank.example.com/seo/api/v1'],
   ])('%s is %s', (typed, understood) => {
-    expect(baseUrlFromHostname(typed)).toBe(understood);
+    expect(normaliseBaseUrl(typed)).toBe(understood);
   });
 
   it('still refuses what is no http(s) address', () => {
-    expect(() => baseUrlFromHostname('ftp://nope.example')).toThrow(/only http and https/);
-    expect(() => baseUrlFromHostname('not a host')).toThrow(/invalid base URL/);
+    expect(() => normaliseBaseUrl('ftp://nope.example')).toThrow(/only http and https/);
+    expect(() => normaliseBaseUrl('not a host')).toThrow(/invalid base URL/);
   });
 });

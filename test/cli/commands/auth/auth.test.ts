@@ -242,3 +242,16 @@ describe('auth logout', () => {
     expect(after.stderr).toMatch(/no API key configured/);
   });
 });
+
+describe('a base URL given as host:port', () => {
+  it('--base-url takes the forms the login prompt takes: 127.0.0.1:PORT is http:// with /api/v1 added, for auth login and any command', async () => {
+    const { port } = new URL(mock.server.url);
+    const login = await runInProcess({ argv: ['auth', 'login', '--with-token', '--base-url', `127.0.0.1:${port}`], env, stdin: `${KEY}\n` });
+    expect(login.code, login.stderr).toBe(0);
+    expect(home.settings.read().profiles.default?.['base-url']).toBe(mock.server.baseUrl);
+    const list = await runInProcess({ argv: ['reports', 'list', '-q', '--base-url', `localhost:${port}`, '--api-key', KEY], env });
+    expect(list.code, list.stderr).toBe(0);
+    const fromEnv = await runInProcess({ argv: ['reports', 'list', '-q'], env: { ...env, RSAPI_BASE_URL: `127.0.0.1:${port}`, RSAPI_API_KEY: KEY } });
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+  });
+});

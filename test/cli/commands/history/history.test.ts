@@ -515,7 +515,7 @@ describe('history trend, import and prune over services and jobs', () => {
       [site.server.url, 80],
       [staging, 10],
     ]);
-    expect((await rsapi(where, 'history', 'trend', 'a.example.com', '--service', 'nowhere')).code).toBe(2);
+    expect((await rsapi(where, 'history', 'trend', 'a.example.com', '--service', 'ftp://nowhere')).code).toBe(2);
   });
 
   it('an import that disagrees with what the history holds says so on stderr, a line each, and keeps the stored reading', async () => {

@@ -66,12 +66,12 @@ describe('the figures', () => {
     const model = buildModel(
       runOf([
         phpRank('example.com/a', 92, ['favicon'], ['title']),
-        phpRank('example.com/b', 48.4, ['favicon', 'htst']),
+        phpRank('example.com/b', 48, ['favicon', 'htst']),
         phpRank('example.com/c', 60, [], ['title']),
       ]),
     );
     expect(model.counts).toEqual({ good: 1, decent: 1, bad: 1, none: 0 });
-    expect(model.scores).toEqual({ count: 3, mean: (92 + 48.4 + 60) / 3, median: 60 });
+    expect(model.scores).toEqual({ count: 3, mean: (92 + 48 + 60) / 3, median: 60 });
     expect(model.histogram).toEqual([0, 0, 0, 0, 1, 0, 1, 0, 0, 1]);
     expect(model.checks).toEqual({
       reports: 3,

@@ -1,10 +1,14 @@
 // A bulk run against a service that went out of reach: which failures say so, and one line per cause instead of one per URL.
-import { type NetworkError, type RsapiError, serviceUnreachable, UnsettledCreateError } from '../../../../api/errors.js';
+import { type NetworkError, type RsapiError, ServerError, serviceUnreachable, UnsettledCreateError } from '../../../../api/errors.js';
 import { describeNetworkFailure } from '../../../../api/http/network-failure.js';
 import { plural } from '../../../../plural.js';
 
-/** Why the service is out of reach, in a few words (`connection refused`), when this failure says it is. */
+/**
+ * Why the service is out of reach, in a few words (`connection refused`), when this failure says it is; or why it
+ * serves nothing (`it answers HTTP 503`), when a watch for a report ended with its reads still failing.
+ */
 export function unreachableCause(error: RsapiError): string | undefined {
+  if (error instanceof UnsettledCreateError && error.serviceGone instanceof ServerError) return `it answers HTTP ${error.serviceGone.status ?? 'errors'}`;
   const network: unknown = error instanceof UnsettledCreateError ? error.serviceGone : error;
   return serviceUnreachable(network) ? causeWords(network) : undefined;
 }
@@ -26,7 +30,9 @@ export class CauseTally {
     if (cause === undefined) return false;
     const unsettled = error instanceof UnsettledCreateError;
     const key = `${unsettled ? 'unsettled' : 'failed'} ${cause}`;
-    const entry = this.counts.get(key) ?? { line: unsettled ? unsettledLine(cause) : refusedLine(cause), count: 0 };
+    const failing = error instanceof UnsettledCreateError && error.serviceGone instanceof ServerError;
+    const line = unsettled ? (failing ? failingLine(cause) : unsettledLine(cause)) : refusedLine(cause);
+    const entry = this.counts.get(key) ?? { line, count: 0 };
     entry.count++;
     this.counts.set(key, entry);
     return true;
@@ -46,5 +52,11 @@ function refusedLine(cause: string): (count: number) => string {
 function unsettledLine(cause: string): (count: number) => string {
   return (count) =>
     `rsapi: ${urls(count)} unsettled: the answer was lost, then the service stopped answering (${cause}) while rsapi watched for the report; ` +
+    'they may exist (a resume with --journal looks them up before sending)';
+}
+
+function failingLine(cause: string): (count: number) => string {
+  return (count) =>
+    `rsapi: ${urls(count)} unsettled: the outcome of the create is unknown and every look-up for its report failed (${cause}); ` +
     'they may exist (a resume with --journal looks them up before sending)';
 }

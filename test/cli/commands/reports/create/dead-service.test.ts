@@ -1,4 +1,4 @@
-// A service that goes away mid-run: the bulk run stops within seconds (not a settle window per URL), says why once
+// A service that goes away mid-run (or answers 503 to everything): the bulk run stops within seconds (not a settle window per URL), says why once
 // per cause, exits 7, and its journal resumes exactly once the service is back (no URL lost, none created twice).
 import { readFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
@@ -9,6 +9,7 @@ import { scratchMaker } from '../../../../helpers/scratch.js';
 import { mockPerTest } from '../../../../helpers/mock.js';
 import { runInProcess } from '../../../../helpers/run.js';
 import { runOnTerminal } from '../../../../helpers/terminal.js';
+import { sendJson, startRawServer } from '../../../../helpers/raw-server.js';
 
 const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0 });
 const cleanups: (() => void | Promise<void>)[] = [];
@@ -184,4 +185,36 @@ describe('a service that goes away mid-run', () => {
     );
     expect(run.screen).not.toMatch(/rsapi: https:\/\/dead\.example/);
   }, 30_000);
+});
+
+describe('a service answering 503 to everything (creates and look-ups alike)', () => {
+  it('the run ends within one settle window: the URLs sent are unsettled, never sent again, the rest not started; exit 8 names the journal', async () => {
+    const service = await startRawServer((_request, response) => sendJson(response, 503, { message: 'Service Unavailable' }));
+    cleanups.push(() => service.close());
+    const { file, journal } = urlsAndJournal();
+    const env = { RSAPI_BASE_URL: service.url, RSAPI_API_KEY: 'key-503-service' };
+    // Every wait of the run (the watches after the 503s) is virtual: their sum is how long the run would have taken.
+    const clock = new FakeClock();
+    const run = await runInProcess({
+      argv: ['reports', 'create', '--from-file', file, '--journal', journal, '--concurrency', '2', '--retries', '0', '--timeout', '30', '-o', 'ndjson'],
+      env,
+      clock,
+    });
+    expect(run.code, run.stderr).toBe(8);
+    const posts = service.requests.filter((request) => request.method === 'POST');
+    // Each URL sent was watched (looked up more than once), then left unsettled; no other URL was started.
+    expect(posts).toHaveLength(2);
+    expect(service.requests.length).toBeGreaterThan(posts.length * 2);
+    // The watches ran side by side, each within its window (30 s, the create timeout): not one window per URL.
+    expect(clock.slept).toBeLessThanOrEqual(2 * 30_000);
+    expect(run.stderr).toContain(
+      `rsapi: the service stopped answering (it answers HTTP 503); ${URLS.length - 2} URLs not started, 2 unsettled: resume with --journal ${journal}`,
+    );
+    expect(run.stderr).toContain('rsapi: 2 URLs unsettled: the outcome of the create is unknown and every look-up for its report failed (it answers HTTP 503)');
+    const entries = readFileSync(journal, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { url: string; status: string; maybeCreated?: boolean });
+    expect(entries.filter((entry) => entry.status === 'failed').map((entry) => entry.maybeCreated)).toEqual([true, true]);
+  });
 });
