@@ -191,8 +191,11 @@ async function runQuietly(
   }
 }
 
-/** How many new and vanished pages the lines name, each list then saying how many more there are. */
-const LISTED = 20;
+/**
+ * How many new and vanished pages the lines name, each list then saying how many more there are: stderr has named
+ * 20 of each already, and --json gives them all.
+ */
+const LISTED = 5;
 
 /** What the audit did, in lines a person reads in a log. */
 function describe(result: AuditResult): string {
@@ -208,7 +211,7 @@ function describe(result: AuditResult): string {
     ['vanished', result.vanished],
   ] as const) {
     lines.push(...urls.slice(0, LISTED).map((url) => `  ${kind}: ${url}`));
-    if (urls.length > LISTED) lines.push(`  … and ${urls.length - LISTED} more ${kind}`);
+    if (urls.length > LISTED) lines.push(`  … and ${urls.length - LISTED} more ${kind} (--json lists them all)`);
   }
   if (result.files.length > 0) lines.push(`wrote: ${result.files.join(', ')}`);
   return `${lines.join('\n')}\n`;
