@@ -1,13 +1,11 @@
 // The assertions file (`--assert [PATH]`, RSAPI_ASSERT, default rsapi.config.json): read before any request, and every
 // unknown key, check id, level or bad glob refused with the file's name, the line, and the nearest right word.
-import { readFileSync } from 'node:fs';
 import { CHECK_IDS, IMPORTANCES, isCheckId, type CheckId, type Importance } from '../../api/model/checks.js';
 import { RESULTS, type ReportResult } from '../../api/model/report-model.js';
 import { isObject } from '../../api/http/decode.js';
 import { nearest } from '../../suggest.js';
 import { UsageError } from '../runtime/errors.js';
-import { fileError } from '../runtime/files.js';
-import { jsonLines, lineOfOffset } from './json-lines.js';
+import { jsonLines, parseJsonFile, readJsonFile } from './json-lines.js';
 import { compileMatch, LEVELS, type AssertionSet, type Level, type Rule } from './rules.js';
 import { globProblem } from '../../url-glob.js';
 
@@ -31,27 +29,12 @@ export function assertPath(flag: string | true | undefined, env: NodeJS.ProcessE
 
 /** Reads and checks the file: a usage error (exit 2) names the file, the line and what is wrong. */
 export function loadAssertions(path: string): AssertionSet {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
-  } catch (error) {
-    const refused = fileError('read the assertions file', path, error);
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') refused.hint = `write one (see docs/assertions.md), or give its path: --assert PATH`;
-    throw refused;
-  }
-  return parseAssertions(text, path);
+  return parseAssertions(readJsonFile(path, 'assertions file', 'write one (see docs/assertions.md), or give its path: --assert PATH'), path);
 }
 
 /** The rules of a file's text; `path` names it in messages. */
 export function parseAssertions(text: string, path: string): AssertionSet {
-  let whole: unknown;
-  try {
-    whole = JSON.parse(text);
-  } catch (error) {
-    const offset = /position (\d+)/.exec((error as Error).message)?.[1];
-    const where = offset === undefined ? path : `${path}:${lineOfOffset(text, Number(offset))}`;
-    throw new UsageError(`${where}: not JSON: ${(error as Error).message}`);
-  }
+  const whole = parseJsonFile(text, path);
   const lines = jsonLines(text);
   const refuse = (at: string, message: string, hint?: string) => new UsageError(`${path}:${lines.get(at) ?? 1}: ${message}`, { hint });
   if (!isObject(whole)) throw refuse('', 'the file must hold one object: { "assert": [ ... ] }');

@@ -1,4 +1,30 @@
-// Where each value of a JSON text stands (its line), so that a message about a file can name the line to fix.
+// A JSON file the user wrote (rsapi.config.json's sections), read and parsed so that a message about it can name the
+// line to fix: where each value of the text stands.
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../runtime/errors.js';
+import { fileError } from '../runtime/files.js';
+
+/** The file's text, without a leading byte order mark; a file that cannot be read is a usage error, `missing` its hint. */
+export function readJsonFile(path: string, what: string, missing: string): string {
+  try {
+    return readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+  } catch (error) {
+    const refused = fileError(`read the ${what}`, path, error);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') refused.hint = missing;
+    throw refused;
+  }
+}
+
+/** The parsed text; not JSON is a usage error naming the file and, where JSON.parse tells, the line. */
+export function parseJsonFile(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const offset = /position (\d+)/.exec((error as Error).message)?.[1];
+    const where = offset === undefined ? path : `${path}:${lineOfOffset(text, Number(offset))}`;
+    throw new UsageError(`${where}: not JSON: ${(error as Error).message}`);
+  }
+}
 
 /**
  * The line (1-based) of every value of a JSON text that JSON.parse accepted, by its path: `assert.1.checks.titel` is

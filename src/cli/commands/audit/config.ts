@@ -1,13 +1,11 @@
 // The `audit` section of rsapi.config.json: read before any request, every key checked, and a mistake refused with
 // the file's name, the line and the nearest right word (as the `assert` rules beside it are).
-import { readFileSync } from 'node:fs';
 import { isObject } from '../../../api/http/decode.js';
 import { reportUrlProblem } from '../../../api/model/report-url.js';
 import { nearest } from '../../../suggest.js';
 import { globProblem } from '../../../url-glob.js';
 import { UsageError } from '../../runtime/errors.js';
-import { fileError } from '../../runtime/files.js';
-import { jsonLines, lineOfOffset } from '../../verdicts/json-lines.js';
+import { jsonLines, parseJsonFile, readJsonFile } from '../../verdicts/json-lines.js';
 import { EXISTING_MODES, type ExistingMode } from '../reports/create/existing.js';
 
 /** The keys of the section: the JSON Schema (schema/rsapi.config.schema.json) is held to these by a test. */
@@ -56,27 +54,12 @@ export interface AuditFile {
 }
 
 export function loadAuditFile(path: string): AuditFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
-  } catch (error) {
-    const refused = fileError('read the configuration file', path, error);
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') refused.hint = 'write one for your site: rsapi audit --init https://example.com/';
-    throw refused;
-  }
-  return parseAuditFile(text, path);
+  return parseAuditFile(readJsonFile(path, 'configuration file', 'write one for your site: rsapi audit --init https://example.com/'), path);
 }
 
 /** The audit section of a file's text; `path` names it in messages. */
 export function parseAuditFile(text: string, path: string): AuditFile {
-  let whole: unknown;
-  try {
-    whole = JSON.parse(text);
-  } catch (error) {
-    const offset = /position (\d+)/.exec((error as Error).message)?.[1];
-    const where = offset === undefined ? path : `${path}:${lineOfOffset(text, Number(offset))}`;
-    throw new UsageError(`${where}: not JSON: ${(error as Error).message}`);
-  }
+  const whole = parseJsonFile(text, path);
   const lines = jsonLines(text);
   const refuse = (at: string, message: string, hint?: string) => new UsageError(`${path}:${lines.get(at) ?? 1}: ${message}`, { hint });
   if (!isObject(whole) || !isObject(whole.audit)) {
