@@ -192,7 +192,7 @@ function historySection(model: HtmlModel): Markup {
     (started, index) =>
       html`<tr><th scope="row">${started}</th>${projects.map((project) => html`<td class="num">${shown(project.averages[index])}</td>`)}</tr>`,
   )}</tbody></table></div></details>`;
-  const caption = `Average score per project over the last ${plural(runs, 'run')} of this command with this selection (the history), and now${
+  const caption = `Average score per project over the last ${plural(runs, 'run')} of this job (the history), and now${
     model.projects.length > projects.length ? `; the ${projects.length} projects with most reports` : ''
   }`;
   return html`<section aria-labelledby="history-title">
@@ -243,7 +243,7 @@ function baselineSection(model: HtmlModel): Markup {
     html`<tr><td class="url">${pageLink(r.url)}</td><td>${standing(r.before)}</td><td>${standing(r.now)}</td><td>${r.changes.join(', ')}</td></tr>`;
   const since = view.sinceLast ? 'the last run' : 'the baseline';
   const compared = view.sinceLast
-    ? html`<p>Compared with run ${view.sinceLast.id} of the history (started ${timeOf(Date.parse(view.sinceLast.started))}), the last complete run of this command with this selection (listed, not judged: <code>--baseline last</code> makes it a gate): ${regressed}; ${others}.</p>`
+    ? html`<p>Compared with run ${view.sinceLast.id} of the history (started ${timeOf(Date.parse(view.sinceLast.started))}), the last run of this job (listed, not judged: <code>--baseline last</code> makes it a gate): ${regressed}; ${others}.</p>`
     : html`<p>Compared with <code>${comparison.path}</code> (${rule}): ${regressed}; ${others}.</p>`;
   // New failures first, then checks fixed, then falls in score or result.
   return html`<section aria-labelledby="baseline-title">
