@@ -132,6 +132,7 @@ function planCreate(ctx: CommandContext, opts: AuditOptions, audit: AuditConfig,
     summary: opts.summary ?? audit.summary,
     codequality: opts.codequality ?? audit.codequality,
     journal: journalPath(ctx, history, job),
+    command: 'audit',
   };
 }
 

@@ -46,6 +46,15 @@ describe('rsapi audit', () => {
     // --existing refresh by default: one report per page, refreshed, never a second.
     const stored = fixture.server.reports().map((report) => report.url);
     for (const page of ['shop.example.org/a', 'shop.example.org/b']) expect(stored.filter((url) => url === page)).toHaveLength(1);
+    // Recorded as the audit it was, under its named job: `reports create --job shop` would share its history.
+    const runs = await runInProcess({
+      argv: ['history', 'runs', '--json', '--history', join(home, 'data', 'rsapi', 'history.db')],
+      env: { ...fixture.env, HOME: home },
+    });
+    expect((JSON.parse(runs.stdout) as { command: string; selection: unknown }[]).map((run) => [run.command, run.selection])).toEqual([
+      ['audit', { job: 'shop' }],
+      ['audit', { job: 'shop' }],
+    ]);
     // The journal lives beside the history, one per job, and the run that ended says so.
     const journals = readdirSync(join(home, 'data', 'rsapi', 'audit'));
     expect(journals).toEqual([expect.stringMatching(/^shop-[0-9a-f]{12}\.journal$/)]);

@@ -63,7 +63,13 @@ export type ReportsCreateOptions = OptionsOf<ReturnType<typeof declareCreate>> &
   keepJournal?: boolean;
   /** Told what the run did once it ended without an error (`rsapi audit` says it). */
   onDone?: (done: CreateDone) => void;
+  /** The command the run is, as the history and the CI files name it (`audit`); `reports create` by default. */
+  command?: string;
 };
+
+function commandName(opts: ReportsCreateOptions): string {
+  return opts.command ?? 'reports create';
+}
 
 /** What a create run did, for a caller that says it in its own words. */
 export interface CreateDone {
@@ -136,7 +142,7 @@ async function createRun(ctx: CommandContext, opts: ReportsCreateOptions, journa
   // Settings and key resolved first: a usage error there sends nothing, not even a sitemap fetch.
   ctx.client({ abortOnInterrupt: false });
   // A bad baseline stops the run before the sitemap is fetched.
-  const ci = await CiReporter.prepare('reports create', opts);
+  const ci = await CiReporter.prepare(commandName(opts), opts);
   const code = await createWith(ctx, opts, journalLock, assertions, ci);
   opts.onDone?.({ reports: ci?.reportCount ?? 0, baseline: ci?.baselineRun, comparison: ci?.comparison });
   return code;
@@ -181,7 +187,7 @@ async function createWith(
   }
   const { runBulkCreate } = await import('./run-create.js');
   const shard = opts.shard && `${opts.shard.index}/${opts.shard.count}`;
-  await startRecording(ctx, opts, { command: 'reports create', selection: createJob(opts, input.urls), shard }, ci);
+  await startRecording(ctx, opts, { command: commandName(opts), selection: createJob(opts, input.urls), shard }, ci);
   return runBulkCreate(ctx, {
     input: selected ? { ...input, urls: selected.urls } : input,
     // Lists in, a list out: a file, a sitemap, a share or several arguments give an array whatever their size
@@ -231,7 +237,7 @@ async function createNothing(
   why: string,
 ): Promise<ExitCodeValue> {
   ctx.note(`rsapi: ${why}; nothing to create`);
-  await startRecording(ctx, opts, { command: 'reports create', selection: createJob(opts, []) }, ci);
+  await startRecording(ctx, opts, { command: commandName(opts), selection: createJob(opts, []) }, ci);
   const writer = createListWriter(ctx.io.stdout, ctx.outputOptions('report'));
   await writer.end();
   const { Gate, finishGate } = await import('../../../verdicts/gates.js');
