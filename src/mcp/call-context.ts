@@ -1,5 +1,5 @@
 // One tool call's CommandContext: the server's settings, client (one connection pool, one pacing) and secrets, with
-// stdout and stderr of its own, so a CLI run called by a tool writes into the answer rather than onto the protocol.
+// stdout and stderr of its own, so a CLI run called by a tool never writes onto the protocol.
 import { Readable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
 import { CommandContext, type GlobalOptions } from '../cli/runtime/context.js';
@@ -31,7 +31,6 @@ class ToolContext extends CommandContext {
 
 export class ToolCall {
   readonly ctx: CommandContext;
-  private readonly out: string[] = [];
   private readonly err: string[] = [];
   private readonly hidden = new Map<string, string>();
 
@@ -39,7 +38,8 @@ export class ToolCall {
   constructor(server: CommandContext, signal: AbortSignal) {
     const capture = (into: string[]) => ({ write: (chunk: string) => void into.push(chunk) });
     const terminal: Terminal = {
-      stdout: server.secrets.redactedSink(capture(this.out)),
+      // What a run prints is for a person: a tool answers from the values its run returns, never by parsing this.
+      stdout: { write: () => true },
       stderr: server.secrets.redactedSink(capture(this.err)),
       // A tool's run reads nothing from stdin: stdin is the protocol's.
       stdin: Readable.from([]),
@@ -73,11 +73,6 @@ export class ToolCall {
   /** Text with each hidden path said by its name (the longest first: a journal's path holds the data folder's). */
   withoutPaths(text: string): string {
     return [...this.hidden].sort(([a], [b]) => b.length - a.length).reduce((out, [path, name]) => out.replaceAll(path, name), text);
-  }
-
-  /** What the call's runs wrote to stdout. */
-  stdout(): string {
-    return this.out.join('');
   }
 
   /** What the call's runs said on stderr (warnings, per-item failures), one entry a line, the last MAX_NOTES of them. */

@@ -3,12 +3,12 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseJson } from '../../api/http/json.js';
 import type { ApiRecord } from '../../api/http/decode.js';
 import { PRIVACY, type Privacy } from '../../api/list-params.js';
 import { reportIdentity, reportUrlProblem } from '../../api/model/report-url.js';
 import { reportsCreateRun } from '../../cli/commands/reports/create/create.js';
-import { Journal, readJournalHistory, type JournalHistory } from '../../cli/commands/reports/create/journal.js';
+import { Journal, readJournalHistory } from '../../cli/commands/reports/create/journal.js';
+import type { UrlOutcome } from '../../cli/commands/reports/create/run-create.js';
 import { runPool } from '../../cli/bulk/pool.js';
 import type { CommandContext } from '../../cli/runtime/context.js';
 import { NotFoundError } from '../../api/errors.js';
@@ -73,15 +73,18 @@ export const createReports = defineTool({
     call.hidePath(journal, '<the journal of these urls>');
     mkdirSync(join(journal, '..'), { recursive: true, mode: 0o700 });
     await forgetGoneReports(call.ctx, journal, urls);
-    const before = readJournalHistory(journal);
-    const code = await reportsCreateRun(call.ctx, { urls, journal, keepJournal: true, concurrency: 4, privacy: args.privacy });
-    const printed = call.stdout().trim();
-    const parsed: unknown = printed === '' ? [] : parseJson(printed);
-    const records = (Array.isArray(parsed) ? parsed : [parsed]) as ApiRecord[];
-    const outcomes = outcomesOf(urls, before, readJournalHistory(journal), records);
+    let ran: readonly UrlOutcome[] = [];
+    const code = await reportsCreateRun(call.ctx, {
+      ...{ urls, journal, keepJournal: true, concurrency: 4, privacy: args.privacy },
+      onDone: (done) => (ran = done.urls),
+    });
+    const outcomes = answersOf(urls, ran);
     const notes = call.notes();
     const count = (status: string) => outcomes.filter((outcome) => outcome.status === status).length;
-    const summary = `created ${count('created')}, created by an earlier call ${count('created earlier')}, unsettled ${count('unsettled')}, failed ${count('failed')}`;
+    const notStarted = count('not started');
+    const summary =
+      `created ${count('created')}, created by an earlier call ${count('created earlier')}, unsettled ${count('unsettled')}, failed ${count('failed')}` +
+      (notStarted > 0 ? `, not started ${notStarted}` : '');
     return {
       value: fitted(outcomes, (kept, left) => ({
         summary,
@@ -127,24 +130,40 @@ async function forgetGoneReports(ctx: CommandContext, path: string, urls: readon
   }
 }
 
-/** Each URL's outcome, from the journal after the run (what the run and earlier calls did) and the records the run printed. */
-function outcomesOf(urls: readonly string[], before: JournalHistory, after: JournalHistory, records: ApiRecord[]): Record<string, unknown>[] {
-  const byId = new Map(records.map((record) => [String(record.id), record]));
+/** Each distinct URL's outcome as the run gave it, under the form first given (the run names it as it sent it, normalised). */
+function answersOf(urls: readonly string[], ran: readonly UrlOutcome[]): Record<string, unknown>[] {
+  const byIdentity = new Map(ran.map((outcome) => [reportIdentity(outcome.url), outcome]));
   const seen = new Set<string>();
-  const outcomes: Record<string, unknown>[] = [];
+  const answers: Record<string, unknown>[] = [];
   for (const given of urls) {
     const identity = reportIdentity(given);
     if (seen.has(identity)) continue;
     seen.add(identity);
-    if (after.created.has(identity)) {
-      const id = after.taken.filter((taken) => reportIdentity(taken.url) === identity).at(-1)?.id;
-      const record = id === undefined ? undefined : byId.get(String(id));
-      const status = before.created.has(identity) ? 'created earlier' : 'created';
-      // The report's own url is the one the service stored (cleaned, after redirects): said beside the one given.
-      outcomes.push({ url: given, status, ...(record ? { ...reportRow(record), url: given, stored_url: record.url ?? null } : { id: id ?? null }) });
-    } else {
-      outcomes.push({ url: given, status: after.unsettled.has(identity) ? 'unsettled' : 'failed' });
-    }
+    answers.push(answerOf(given, byIdentity.get(identity) ?? { url: given, status: 'not started' }));
   }
-  return outcomes;
+  return answers;
+}
+
+function answerOf(given: string, outcome: UrlOutcome): Record<string, unknown> {
+  switch (outcome.status) {
+    case 'created':
+    case 'refreshed':
+    case 'kept':
+      return reportAnswer(given, outcome.status, outcome.report);
+    case 'created earlier': {
+      // The report read back is the URL's newest: shown only when it is the one the journal names.
+      const { id, report } = outcome;
+      return report !== undefined && id !== undefined && String(report.id) === String(id)
+        ? reportAnswer(given, outcome.status, report)
+        : { url: given, status: outcome.status, id: id ?? null };
+    }
+    default:
+      return { url: given, status: outcome.status };
+  }
+}
+
+/** The report's own url is the one the service stored (cleaned, after redirects): said beside the one given. */
+function reportAnswer(given: string, status: string, report: ApiRecord): Record<string, unknown> {
+  const { url: stored, ...row } = reportRow(report);
+  return { url: given, status, ...row, stored_url: stored };
 }

@@ -34,6 +34,14 @@ export interface BulkCreateRun {
   onFailed: (url: string, index: number, error: RsapiError) => void;
 }
 
+/** What became of one URL sent: its report (made, re-audited or kept as it was), or why it failed. */
+export type SentUrl =
+  /** `recovered`: its answer was lost, and the report found by looking the URL up. */
+  | { status: 'created'; report: ApiRecord; recovered: boolean }
+  | { status: 'refreshed' | 'kept'; report: ApiRecord }
+  /** `unsettled`: failed with the report perhaps created (its answer lost, it never showed up); a resume looks it up first. */
+  | { status: 'failed' | 'unsettled'; message: string; code: ExitCodeValue };
+
 export interface BulkCreateOutcome {
   created: number;
   /** URLs that had a report already, re-audited (--existing refresh) or kept as it was (--existing skip). */
@@ -53,6 +61,8 @@ export interface BulkCreateOutcome {
   journalFailure: JournalWriteError | undefined;
   /** Why the service went out of reach (`connection refused`), when it did: the run started no URL after. */
   serviceGone: string | undefined;
+  /** Each URL sent, by URL: what became of it. A URL never sent (`notStarted`) is not in it. */
+  sent: Map<string, SentUrl>;
 }
 
 export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> {
@@ -68,6 +78,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
     interrupted: false,
     journalFailure: undefined,
     serviceGone: undefined,
+    sent: new Map(),
   };
   // A service out of reach fails every URL alike: no new one is started (each stays resumable, "not started").
   const unreachable = new AbortController();
@@ -116,6 +127,8 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
       else if (result.existing === 'kept') outcome.kept++;
       else outcome.created++;
       if (result.recovered) outcome.recovered++;
+      const { report, recovered, existing } = result;
+      outcome.sent.set(url, existing ? { status: existing, report } : { status: 'created', report, recovered });
       await run.onCreated(url, index, result);
     } else if (failure) {
       const maybeCreated = mayHaveCreated(failure);
@@ -123,6 +136,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
       outcome.failed++;
       if (maybeCreated) outcome.unsettled++;
       outcome.firstFailure ??= exitCodeOf(failure);
+      outcome.sent.set(url, { status: maybeCreated ? 'unsettled' : 'failed', message: failure.message, code: exitCodeOf(failure) });
       const gone = unreachableCause(failure);
       if (gone !== undefined) {
         outcome.serviceGone ??= gone;

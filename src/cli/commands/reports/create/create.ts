@@ -23,6 +23,7 @@ import { addVerdictOptions, checkVerdictFlags, refuseUrlForAssert, verdictFiles 
 import type { AssertionSet } from '../../../verdicts/rules.js';
 import type { BaselineComparison } from '../../../report-files/baseline.js';
 import { addHistoryOptions, createJob, startRecording } from '../../../reading/recording.js';
+import type { BulkCreateRunResult, UrlOutcome } from './run-create.js';
 
 function declareCreate(reports: ParentCommand) {
   const command = reports
@@ -75,6 +76,8 @@ function commandName(opts: ReportsCreateOptions): string {
 export interface CreateDone {
   /** Reports read (created, refreshed or kept). */
   reports: number;
+  /** What became of each URL of the input, in its order (none when nothing was sent: an empty input, --dry-run). */
+  urls: readonly UrlOutcome[];
   /** The history run it was compared with (--baseline last, run:ID, since:D). */
   baseline: number | undefined;
   comparison: BaselineComparison | undefined;
@@ -143,8 +146,10 @@ async function createRun(ctx: CommandContext, opts: ReportsCreateOptions, journa
   ctx.client({ abortOnInterrupt: false });
   // A bad baseline stops the run before the sitemap is fetched.
   const ci = await CiReporter.prepare(commandName(opts), opts);
-  const code = await createWith(ctx, opts, journalLock, assertions, ci);
-  opts.onDone?.({ reports: ci?.reportCount ?? 0, baseline: ci?.baselineRun, comparison: ci?.comparison });
+  const ran = await createWith(ctx, opts, journalLock, assertions, ci);
+  // Only a run that sent something has outcomes per URL; one with nothing to send gives its exit code alone.
+  const { code, urls } = typeof ran === 'object' ? ran : { code: ran, urls: [] };
+  opts.onDone?.({ reports: ci?.reportCount ?? 0, urls, baseline: ci?.baselineRun, comparison: ci?.comparison });
   return code;
 }
 
@@ -154,7 +159,7 @@ async function createWith(
   journalLock: HeldLock | undefined,
   assertions: AssertionSet | undefined,
   ci: CiReporter | undefined,
-) {
+): Promise<ExitCodeValue | BulkCreateRunResult> {
   const sitemap = opts.fromSitemap === undefined ? undefined : await sitemapEntries(ctx, opts.fromSitemap, opts.skipInvalid === true);
   const input = await readUrlInput(ctx.io, opts.urls, opts.fromFile, ctx.signal, sitemap?.entries);
   if (sitemap && sitemap.skipped > 0) input.skippedSitemaps = sitemap.skipped;

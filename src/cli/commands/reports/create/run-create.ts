@@ -10,9 +10,9 @@ import type { CommandContext } from '../../../runtime/context.js';
 import { finishGate, Gate, type GateSetup } from '../../../verdicts/gates.js';
 import { forStderr, oneLineForStderr } from '../../../terminal/stderr.js';
 import type { UrlInput } from './url-input.js';
-import { createAll, type BulkCreateOutcome } from './create-all.js';
+import { createAll, type BulkCreateOutcome, type SentUrl } from './create-all.js';
 import { existingReports, useExisting, type ExistingMode } from './existing.js';
-import { Journal } from './journal.js';
+import { Journal, type JournalHistory } from './journal.js';
 import type { HeldLock } from '../../../../config/lock-file.js';
 import { createBulkOutput, summaryLine } from './output.js';
 import { CauseTally } from './service-gone.js';
@@ -41,7 +41,26 @@ export interface BulkCreatePlan {
   existing?: ExistingMode;
 }
 
-export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): Promise<ExitCodeValue> {
+/** What a create run did with one URL of its input: `url` as sent (normalised), the first form given of each distinct URL. */
+export type UrlOutcome = { url: string } & (
+  | SentUrl
+  /**
+   * An earlier run of the journal created it: `id` is the report the journal names; `report` is the one read back from
+   * the service now (printed and judged with the rest), the URL's newest: another when one was made since, none when
+   * the service has none.
+   */
+  | { status: 'created earlier'; id: string | number | undefined; report: ApiRecord | undefined }
+  /** Never sent: the run stopped (Ctrl-C, the journal failed, stdout went away, the service out of reach) before its turn. */
+  | { status: 'not started' }
+);
+
+/** The run's exit code, and each URL's outcome in input order. */
+export interface BulkCreateRunResult {
+  code: ExitCodeValue;
+  urls: UrlOutcome[];
+}
+
+export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): Promise<BulkCreateRunResult> {
   // Requests under way are let finish on Ctrl-C: the client ignores it, createAll stops starting new ones.
   const client = ctx.client({ abortOnInterrupt: false });
   const journal = plan.journalPath === undefined ? undefined : Journal.open(plan.journalPath, ctx, { lock: plan.journalLock });
@@ -207,10 +226,22 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       await plan.ci?.finish(ctx, gate, exitCodeOf(singleFailure));
       throw singleFailure;
     }
-    return finishGate(ctx, gate, plan.ci, stopCode(ctx.signal.aborted, outcome, readerGone) ?? outcome.firstFailure ?? ExitCode.ok);
+    const code = await finishGate(ctx, gate, plan.ci, stopCode(ctx.signal.aborted, outcome, readerGone) ?? outcome.firstFailure ?? ExitCode.ok);
+    const taken = journal?.history.taken ?? [];
+    return {
+      code,
+      urls: all.map((url) => (done(url) ? createdEarlier(url, taken, known) : { url, ...(outcome.sent.get(url) ?? { status: 'not started' as const }) })),
+    };
   } finally {
     journal?.close();
   }
+}
+
+/** A URL the journal shows created: the report it names, and the one the service holds for the URL now. */
+function createdEarlier(url: string, taken: JournalHistory['taken'], known: ReadonlyMap<string, ApiRecord>): UrlOutcome {
+  const identity = reportIdentity(url);
+  const id = taken.filter((entry) => reportIdentity(entry.url) === identity).at(-1)?.id;
+  return { url, status: 'created earlier', id, report: known.get(identity) };
 }
 
 /** `rsapi: https://www.example.com/old -> report 61 example.com/new (...)`: what a lost answer was matched with. */
