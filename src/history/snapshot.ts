@@ -95,12 +95,28 @@ function encodedChecksOf(record: ApiRecord): string | undefined {
   for (const id in results) {
     const entry = results[id];
     if (!isObject(entry) || typeof entry.passed !== 'boolean') continue;
-    text += `${text === '' ? '' : ' '}${PLAIN_ID.test(id) ? id : encodeURIComponent(id)}${entry.passed ? '+' : '-'}${valueHash(entry.value)}`;
+    text += `${text === '' ? '' : ' '}${encodedId(id)}${entry.passed ? '+' : '-'}${valueHash(entry.value)}`;
   }
   return text === '' ? undefined : text;
 }
 
 const PLAIN_ID = /^[A-Za-z0-9_.~!*'()-]+$/;
+
+/** Check ids as encoded, by id: the same 36 come in every report (a service with more ids than this is not cached past it). */
+const ENCODED_IDS = new Map<string, string>();
+const ENCODED_IDS_KEPT = 1_000;
+
+function encodedId(id: string): string {
+  let encoded = ENCODED_IDS.get(id);
+  if (encoded === undefined) {
+    encoded = PLAIN_ID.test(id) ? id : encodeURIComponent(id);
+    if (ENCODED_IDS.size < ENCODED_IDS_KEPT) ENCODED_IDS.set(id, encoded);
+  }
+  return encoded;
+}
+
+/** Two hex digits of each byte: a hash written as four look-ups, not toString(16) and padStart (360,000 a run). */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 /**
  * 8 hex digits of FNV-1a over the value (a string as it is, anything else as its JSON): enough to see that a value
@@ -124,7 +140,7 @@ export function valueHash(value: unknown): string {
     hash ^= text.charCodeAt(index);
     hash = Math.imul(hash, 0x01000193);
   }
-  return (hash >>> 0).toString(16).padStart(8, '0');
+  return `${HEX[hash >>> 24]}${HEX[(hash >>> 16) & 0xff]}${HEX[(hash >>> 8) & 0xff]}${HEX[hash & 0xff]}`;
 }
 
 /**
@@ -146,7 +162,7 @@ export function readingHash(score: number | null, label: string | null, checks: 
 
 /** `charset+1a2b3c4d title-9f8e7d6c`: the id (percent-encoded), + passed or - failed, the value's hash; about 20 bytes a check. */
 export function encodeChecks(checks: readonly CheckState[]): string {
-  return checks.map((check) => `${PLAIN_ID.test(check.id) ? check.id : encodeURIComponent(check.id)}${check.passed ? '+' : '-'}${check.hash}`).join(' ');
+  return checks.map((check) => `${encodedId(check.id)}${check.passed ? '+' : '-'}${check.hash}`).join(' ');
 }
 
 /**
