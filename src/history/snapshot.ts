@@ -102,17 +102,8 @@ function encodedChecksOf(record: ApiRecord): string | undefined {
 
 const PLAIN_ID = /^[A-Za-z0-9_.~!*'()-]+$/;
 
-/** Check ids as encoded, by id: the same 36 come in every report (a service with more ids than this is not cached past it). */
-const ENCODED_IDS = new Map<string, string>();
-const ENCODED_IDS_KEPT = 1_000;
-
 function encodedId(id: string): string {
-  let encoded = ENCODED_IDS.get(id);
-  if (encoded === undefined) {
-    encoded = PLAIN_ID.test(id) ? id : encodeURIComponent(id);
-    if (ENCODED_IDS.size < ENCODED_IDS_KEPT) ENCODED_IDS.set(id, encoded);
-  }
-  return encoded;
+  return PLAIN_ID.test(id) ? id : encodeURIComponent(id);
 }
 
 /** Two hex digits of each byte: a hash written as four look-ups, not toString(16) and padStart (360,000 a run). */
