@@ -1,8 +1,8 @@
 // The one history store: runs, snapshots and references kept through SQL, for SQLite and PostgreSQL alike (sql.ts
 // holds the statements and names where the dialects differ; a driver gives the connection).
 import { HistoryError, newerSchemaError } from './errors.js';
-import { decodeChecks, encodeChecks, failedCount, isNewerReading, withChecks } from './snapshot.js';
-import { MIGRATIONS, runsStatement, SCHEMA_VERSION, SQL, type SnapshotRow, type SqlConnection, type SqlRow, type SqlValue } from './sql.js';
+import { decodeChecks, encodeChecks, failedCount, isNewerReading, readingHash, withChecks } from './snapshot.js';
+import { MIGRATIONS, referenceSnapshots, runsStatement, SCHEMA_VERSION, SQL, type SnapshotRow, type SqlConnection, type SqlRow, type SqlValue } from './sql.js';
 import type {
   CiContext,
   ExportedRun,
@@ -63,11 +63,12 @@ export class SqlHistoryStore implements HistoryStore {
   }
 
   /**
-   * Adds the snapshots a run read, in one transaction. SQLite first finds those it holds already (same origin, report
-   * id and generated_at: a re-read) and references them by id: their other fields are never read, so a snapshot of a
-   * read record never hashes its checks. Asked inside the transaction, the answer still holds when the references are
-   * written (a prune cannot come in between). PostgreSQL: asking would cost a round trip; its upsert sorts the known
-   * out itself, a page in one statement.
+   * Adds the snapshots a run read, in one transaction. SQLite first finds the readings it holds under the same key
+   * (origin, report id, generated_at) and compares their stored text (score, label, checks) with the new reading's: a
+   * re-read references the one that is the same by id, and only a reading it does not hold is written (a snapshot's
+   * place, its URL's identity and project, is worked out only then). Asked inside the transaction, the answer still
+   * holds when the references are written (a prune cannot come in between). PostgreSQL: asking would cost a round
+   * trip; its one statement a page does the same comparison itself.
    */
   async addSnapshots(runId: number, snapshots: readonly Snapshot[]): Promise<void> {
     if (snapshots.length === 0) return;
@@ -80,37 +81,37 @@ export class SqlHistoryStore implements HistoryStore {
     }
     await this.db.transaction(async () => {
       const unique = dedupe(snapshots);
-      const known = await this.knownIds(unique);
+      const stored = await this.storedReadings(unique);
       const ids: number[] = [];
       const fresh: Snapshot[] = [];
       for (const snapshot of unique) {
-        const id = known.get(snapshotKey(snapshot));
-        if (id === undefined) fresh.push(snapshot);
-        else ids.push(id);
+        const same = stored.get(snapshotKey(snapshot))?.find((held) => sameReading(held, snapshot));
+        if (same === undefined) fresh.push(snapshot);
+        else ids.push(same.id);
       }
-      let referenced = 0;
-      for (let start = 0; start < ids.length; start += 1_000) {
-        const chunk = ids.slice(start, start + 1_000);
-        referenced += (await this.db.run(SQL.referenceSnapshots(chunk.length), [runId, ...chunk])).changes;
-      }
-      if (referenced > 0) await this.db.run(SQL.countReports, [referenced, runId]);
+      await referenceSnapshots(this.db, runId, ids);
       if (fresh.length > 0) await this.db.dialect.writeSnapshots(this.db, runId, fresh.map(snapshotRow));
     });
   }
 
-  /** The ids of the snapshots the store holds already, by snapshotKey. */
-  private async knownIds(snapshots: readonly Snapshot[]): Promise<Map<string, number>> {
-    const known = new Map<string, number>();
+  /** The readings the store holds under the snapshots' keys, by snapshotKey, oldest first. */
+  private async storedReadings(snapshots: readonly Snapshot[]): Promise<Map<string, StoredReading[]>> {
+    const stored = new Map<string, StoredReading[]>();
     for (let start = 0; start < snapshots.length; start += 1_000) {
       const chunk = snapshots.slice(start, start + 1_000);
       const { rows } = await this.db.run(
         SQL.knownSnapshots(chunk.length),
         chunk.flatMap((snapshot) => [snapshot.origin, snapshot.reportId, snapshot.generatedAt]),
       );
-      for (const row of rows)
-        known.set(snapshotKey({ origin: String(row.origin), reportId: String(row.report_id), generatedAt: String(row.generated_at) }), Number(row.id));
+      for (const row of rows) {
+        const key = snapshotKey({ origin: String(row.origin), reportId: String(row.report_id), generatedAt: String(row.generated_at) });
+        const reading = { id: Number(row.id), score: numberOf(row.score), label: textOf(row.label), checksText: textOf(row.checks) };
+        const held = stored.get(key);
+        if (held) held.push(reading);
+        else stored.set(key, [reading]);
+      }
     }
-    return known;
+    return stored;
   }
 
   async finishRun(runId: number, end: { finished: string; exitCode: number; complete: boolean }): Promise<void> {
@@ -210,8 +211,7 @@ export class SqlHistoryStore implements HistoryStore {
       const forms = [...new Set([started, started.replace(/\.000Z$/, 'Z'), run.started])];
       const same = await this.db.run(SQL.sameRun(forms.length), [...forms, run.origin, run.command, run.selection]);
       if (same.rows[0]) return { id: Number(same.rows[0].id), added: false, disagreements: [] };
-      const unique = dedupe(snapshots);
-      const disagreements = await this.disagreements(unique);
+      const { held, fresh, disagreements } = await this.sortImported(dedupe(snapshots));
       const { rows } = await this.db.run(SQL.importRun, [
         started,
         // Its place among the runs: when its own store recorded it (an export of an older rsapi: its start).
@@ -226,36 +226,49 @@ export class SqlHistoryStore implements HistoryStore {
         run.complete ? 1 : 0,
       ]);
       const id = Number(rows[0]?.id);
-      await this.db.dialect.writeSnapshots(this.db, id, unique.map(snapshotRow));
+      await referenceSnapshots(this.db, id, held);
+      if (fresh.length > 0) await this.db.dialect.writeSnapshots(this.db, id, fresh.map(snapshotRow));
       return { id, added: true, disagreements };
     });
   }
 
   /**
-   * The imported snapshots that the store holds under the same key (origin, report id, generated_at) with other
-   * contents: the stored one is kept (earlier runs read it), and the caller is told.
+   * The imported snapshots sorted against what the store holds under their keys (origin, report id, generated_at):
+   * one held with the same contents is referenced; one held with other contents too (the oldest, which earlier runs
+   * read, is kept as it is, and the caller is told); one not held is written.
    */
-  private async disagreements(snapshots: readonly Snapshot[]): Promise<ImportDisagreement[]> {
-    const found: ImportDisagreement[] = [];
+  private async sortImported(snapshots: readonly Snapshot[]): Promise<{ held: number[]; fresh: Snapshot[]; disagreements: ImportDisagreement[] }> {
+    const held: number[] = [];
+    const fresh: Snapshot[] = [];
+    const disagreements: ImportDisagreement[] = [];
     for (let start = 0; start < snapshots.length; start += 1_000) {
       const chunk = snapshots.slice(start, start + 1_000);
       const { rows } = await this.db.run(
         SQL.storedSnapshots(chunk.length),
         chunk.flatMap((snapshot) => [snapshot.origin, snapshot.reportId, snapshot.generatedAt]),
       );
-      const stored = new Map(
-        rows.map((row) => [
-          snapshotKey({ origin: String(row.origin), reportId: String(row.report_id), generatedAt: String(row.generated_at) }),
-          snapshotOfRow(row),
-        ]),
-      );
+      const stored = new Map<string, { id: number; snapshot: Snapshot }[]>();
+      for (const row of rows) {
+        const key = snapshotKey({ origin: String(row.origin), reportId: String(row.report_id), generatedAt: String(row.generated_at) });
+        stored.set(key, [...(stored.get(key) ?? []), { id: Number(row.id), snapshot: snapshotOfRow(row) }]);
+      }
       for (const snapshot of chunk) {
-        const held = stored.get(snapshotKey(snapshot));
-        const fields = held && differingFields(held, snapshot);
-        if (held && fields && fields.length > 0) found.push({ stored: held, imported: snapshot, fields });
+        const readings = stored.get(snapshotKey(snapshot));
+        const oldest = readings?.[0];
+        if (!readings || !oldest) {
+          fresh.push(snapshot);
+          continue;
+        }
+        const same = readings.find((reading) => differingFields(reading.snapshot, snapshot).length === 0);
+        if (same) {
+          held.push(same.id);
+          continue;
+        }
+        held.push(oldest.id);
+        disagreements.push({ stored: oldest.snapshot, imported: snapshot, fields: differingFields(oldest.snapshot, snapshot) });
       }
     }
-    return found;
+    return { held, fresh, disagreements };
   }
 
   close(): Promise<void> {
@@ -318,16 +331,37 @@ function snapshotKey(snapshot: Pick<Snapshot, 'origin' | 'reportId' | 'generated
   return `${snapshot.origin}\n${snapshot.reportId}\n${snapshot.generatedAt}`;
 }
 
+/** What a reading is compared by, as stored: its score, its label and its checks' text. */
+interface StoredReading {
+  id: number;
+  score: number | undefined;
+  label: string | undefined;
+  checksText: string | undefined;
+}
+
+/** Whether the store's reading is the snapshot's: the same score, label and checks text (nothing hashed for it). */
+function sameReading(held: StoredReading, snapshot: Snapshot): boolean {
+  return held.score === snapshot.score && held.label === snapshot.label && held.checksText === checksTextOf(snapshot);
+}
+
+function checksTextOf(snapshot: Snapshot): string | undefined {
+  return snapshot.checksText ?? (snapshot.checks === undefined ? undefined : encodeChecks(snapshot.checks));
+}
+
 function snapshotRow(snapshot: Snapshot): SnapshotRow {
+  const checks = checksTextOf(snapshot) ?? null;
+  const score = snapshot.score ?? null;
+  const label = snapshot.label ?? null;
   return [
     snapshot.origin,
     snapshot.identity,
     snapshot.reportId,
     snapshot.project ?? null,
-    snapshot.score ?? null,
-    snapshot.label ?? null,
+    score,
+    label,
     snapshot.generatedAt,
-    snapshot.checksText ?? (snapshot.checks === undefined ? null : encodeChecks(snapshot.checks)),
+    checks,
+    readingHash(score, label, checks),
   ];
 }
 
@@ -383,13 +417,12 @@ function ciOf(text: string | undefined): CiContext | undefined {
 
 /** The fields of a snapshot that `imported` gives otherwise than `stored`. */
 function differingFields(stored: Snapshot, imported: Snapshot): string[] {
-  const checksOf = (snapshot: Snapshot) => snapshot.checksText ?? (snapshot.checks === undefined ? undefined : encodeChecks(snapshot.checks));
   const fields: string[] = [];
   if (stored.identity !== imported.identity) fields.push('identity');
   if ((stored.project ?? null) !== (imported.project ?? null)) fields.push('project');
   if ((stored.score ?? null) !== (imported.score ?? null)) fields.push('score');
   if ((stored.label ?? null) !== (imported.label ?? null)) fields.push('label');
-  if ((checksOf(stored) ?? null) !== (checksOf(imported) ?? null)) fields.push('checks');
+  if ((checksTextOf(stored) ?? null) !== (checksTextOf(imported) ?? null)) fields.push('checks');
   return fields;
 }
 

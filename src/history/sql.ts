@@ -1,6 +1,6 @@
 // All the history's SQL, in one place: the numbered schema migrations, the queries both stores share, and the few
 // places where SQLite and PostgreSQL differ, each named in the Dialect (placeholders, types, transactions, the upsert
-// of a page of snapshots, how to ask whether a table exists).
+// of a page of snapshots, how to ask whether a table exists, how a unique key is changed).
 
 import type { RunQuery } from './types.js';
 
@@ -43,17 +43,24 @@ export interface Dialect {
   /** Lifts the time limit of one statement for the migration's transaction (PostgreSQL's statement_timeout; a backfill may be long). */
   readonly unlimitedStatements: string | undefined;
   /**
-   * Upserts: a page of snapshots and the run's references to them, counted on the run's row (history_runs.reports). SQLite inserts the page's snapshots unless there
-   * (ON CONFLICT DO NOTHING), then references them by key (it has no data-modifying WITH); PostgreSQL does the page in
-   * one statement (one round trip), the conflicting rows returning their id through DO UPDATE, which a data-modifying
-   * WITH then references.
+   * Migration 3: history_snapshots' unique key takes the reading's content. PostgreSQL swaps the constraint; SQLite
+   * cannot alter one in place, so it rebuilds the table, and history_run_snapshots with it (a table referenced by a
+   * foreign key cannot be dropped from under its references).
+   */
+  readonly keyReadingsByContent: readonly string[];
+  /**
+   * Upserts: a page of snapshots and the run's references to them, counted on the run's row (history_runs.reports).
+   * SQLite is given only readings it does not hold (the store has looked them up in the same transaction): it inserts
+   * them, their ids returned, then references those (it has no data-modifying WITH). PostgreSQL does the whole page in
+   * one statement (one round trip): a reading it holds already (same key, score, label and checks text) is referenced,
+   * any other inserted, a row inserted meanwhile by another writer returning its id through DO UPDATE.
    */
   writeSnapshots(connection: SqlConnection, runId: number, rows: readonly SnapshotRow[]): Promise<void>;
   /** Up to how many rows writeSnapshots is one statement, atomic with no transaction around it (SQLite: none, it takes two). */
   readonly rowsInOneStatement: number;
 }
 
-/** A snapshot as stored: the columns of history_snapshots, in SNAPSHOT_COLUMNS' order. */
+/** A snapshot as written: the columns of history_snapshots, in WRITTEN_COLUMNS' order. */
 export type SnapshotRow = readonly [
   origin: string,
   identity: string,
@@ -63,14 +70,23 @@ export type SnapshotRow = readonly [
   label: string | null,
   generatedAt: string,
   checks: string | null,
+  /** readingHash of score, label and checks: what tells two readings under one key apart in the unique key. */
+  content: string,
 ];
 
 const SNAPSHOT_COLUMNS = 'origin, identity, report_id, project, score, label, generated_at, checks';
+const WRITTEN_COLUMNS = `${SNAPSHOT_COLUMNS}, content`;
+const WRITTEN_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?)';
 /** The same, read from history_snapshots aliased `s` beside history_runs `r` (which has an origin too). */
 const SNAPSHOT_COLUMNS_OF_S = SNAPSHOT_COLUMNS.split(', ')
   .map((column) => `s.${column}`)
   .join(', ');
+/**
+ * A report's reading as the service dated it. phpRank's generated_at has whole seconds, so two readings of one report
+ * within a second (a refresh right after a create) share it: a stored reading is found by this key and its content.
+ */
 const SNAPSHOT_KEY = 'origin, report_id, generated_at';
+const READING_KEY = `${SNAPSHOT_KEY}, content`;
 
 /**
  * The numbered migrations: version N is reached by MIGRATIONS[N - 1], all pending ones run in one transaction (with
@@ -105,6 +121,11 @@ export const MIGRATIONS: readonly ((dialect: Dialect) => readonly string[])[] = 
     'CREATE INDEX history_runs_job ON history_runs (origin, command, selection, recorded, id)',
     'CREATE INDEX history_runs_baseline ON history_runs (origin, command, selection, recorded, id) WHERE complete = 1 AND reports > 0',
   ],
+  // 3: a second reading of a report within the second of the first (issue 35) is a snapshot of its own: the unique key
+  // takes `content`, a short hash of score, label and checks. The snapshots stored before keep '' there: a reading is
+  // found by its key and compared as stored text, never by this hash, which only keeps one reading from being stored
+  // twice (two writers at once on PostgreSQL).
+  ({ keyReadingsByContent }) => keyReadingsByContent,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -149,14 +170,14 @@ export const SQL = {
   snapshotsOfProject: (origin: boolean) => `SELECT r.id AS run, r.started, ${SNAPSHOT_COLUMNS_OF_S} FROM history_snapshots s
     JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
     WHERE s.project = ? AND r.recorded >= ?${origin ? ' AND s.origin = ?' : ''} ORDER BY r.recorded, r.id, s.identity`,
-  /** Which of N (origin, report id, generated_at) keys have a snapshot already, with its id. */
+  /** The readings stored under N (origin, report id, generated_at) keys: id and content, oldest first. */
   knownSnapshots: (count: number) =>
-    `SELECT s.id, s.origin, s.report_id, s.generated_at FROM (VALUES ${Array.from({ length: count }, () => '(?, ?, ?)').join(', ')}) k
-     JOIN history_snapshots s ON s.origin = k.column1 AND s.report_id = k.column2 AND s.generated_at = k.column3`,
-  /** The snapshots stored under N (origin, report id, generated_at) keys, whole: what an import is compared with. */
+    `SELECT s.id, s.origin, s.report_id, s.generated_at, s.score, s.label, s.checks FROM (VALUES ${Array.from({ length: count }, () => '(?, ?, ?)').join(', ')}) k
+     JOIN history_snapshots s ON s.origin = k.column1 AND s.report_id = k.column2 AND s.generated_at = k.column3 ORDER BY s.id`,
+  /** The snapshots stored under N (origin, report id, generated_at) keys, whole, with their ids, oldest first: what an import is compared with. */
   storedSnapshots: (count: number) =>
-    `SELECT ${SNAPSHOT_COLUMNS_OF_S} FROM (VALUES ${Array.from({ length: count }, () => '(?, ?, ?)').join(', ')}) k
-     JOIN history_snapshots s ON s.origin = k.column1 AND s.report_id = k.column2 AND s.generated_at = k.column3`,
+    `SELECT s.id, ${SNAPSHOT_COLUMNS_OF_S} FROM (VALUES ${Array.from({ length: count }, () => '(?, ?, ?)').join(', ')}) k
+     JOIN history_snapshots s ON s.origin = k.column1 AND s.report_id = k.column2 AND s.generated_at = k.column3 ORDER BY s.id`,
   /** The run's references to N snapshots it holds, by id (a reference it has already is kept). */
   referenceSnapshots: (count: number) =>
     `INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?, id FROM history_snapshots WHERE id IN (${Array.from({ length: count }, () => '?').join(', ')})
@@ -217,24 +238,51 @@ export const SQLITE: Dialect = {
   anyTable: "SELECT COUNT(*) AS n FROM sqlite_master WHERE type IN ('table', 'view')",
   migrationLock: undefined,
   unlimitedStatements: undefined,
+  keyReadingsByContent: [
+    `CREATE TABLE history_snapshots_keyed (id INTEGER PRIMARY KEY AUTOINCREMENT, origin TEXT NOT NULL, identity TEXT NOT NULL, report_id TEXT NOT NULL,
+      project TEXT, score REAL, label TEXT, generated_at TEXT NOT NULL, checks TEXT, content TEXT NOT NULL DEFAULT '', UNIQUE (${READING_KEY}))`,
+    `INSERT INTO history_snapshots_keyed (id, ${SNAPSHOT_COLUMNS}) SELECT id, ${SNAPSHOT_COLUMNS} FROM history_snapshots`,
+    `CREATE TABLE history_run_snapshots_keyed (run_id INTEGER NOT NULL REFERENCES history_runs (id),
+      snapshot_id INTEGER NOT NULL REFERENCES history_snapshots_keyed (id), PRIMARY KEY (run_id, snapshot_id))`,
+    'INSERT INTO history_run_snapshots_keyed (run_id, snapshot_id) SELECT run_id, snapshot_id FROM history_run_snapshots',
+    // The references first: a table still referenced cannot be dropped while foreign keys are enforced (and a
+    // transaction cannot turn them off). Renaming the new snapshots' table rewrites the references' REFERENCES.
+    'DROP TABLE history_run_snapshots',
+    'DROP TABLE history_snapshots',
+    'ALTER TABLE history_snapshots_keyed RENAME TO history_snapshots',
+    'ALTER TABLE history_run_snapshots_keyed RENAME TO history_run_snapshots',
+    'CREATE INDEX history_snapshots_identity ON history_snapshots (identity)',
+    'CREATE INDEX history_snapshots_project ON history_snapshots (project)',
+    'CREATE INDEX history_run_snapshots_snapshot ON history_run_snapshots (snapshot_id)',
+  ],
   rowsInOneStatement: 0,
   async writeSnapshots(connection, runId, rows) {
     for (let start = 0; start < rows.length; start += SQLITE_ROWS_A_STATEMENT) {
       const chunk = rows.slice(start, start + SQLITE_ROWS_A_STATEMENT);
-      await connection.run(
-        `INSERT INTO history_snapshots (${SNAPSHOT_COLUMNS}) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ON CONFLICT (${SNAPSHOT_KEY}) DO NOTHING`,
+      // A conflict is the same content hash under the key: that row's id is returned (the no-op update), as PostgreSQL's.
+      const { rows: added } = await connection.run(
+        `INSERT INTO history_snapshots (${WRITTEN_COLUMNS}) VALUES ${chunk.map(() => WRITTEN_ROW).join(', ')}
+           ON CONFLICT (${READING_KEY}) DO UPDATE SET identity = history_snapshots.identity RETURNING id`,
         chunk.flat(),
       );
-      // `WHERE true`: SQLite reads an ON CONFLICT right after a join's ON as the join's own.
-      const { changes } = await connection.run(
-        `INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?, s.id FROM (VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}) k
-           JOIN history_snapshots s ON s.origin = k.column1 AND s.report_id = k.column2 AND s.generated_at = k.column3 WHERE true ON CONFLICT DO NOTHING`,
-        [runId, ...chunk.flatMap((row) => [row[0], row[2], row[6]])],
+      await referenceSnapshots(
+        connection,
+        runId,
+        added.map((row) => Number(row.id)),
       );
-      if (changes > 0) await connection.run(SQL.countReports, [changes, runId]);
     }
   },
 };
+
+/** The run's references to snapshots by id (one it has already is kept), counted on the run's row. */
+export async function referenceSnapshots(connection: SqlConnection, runId: number, ids: readonly number[]): Promise<void> {
+  let referenced = 0;
+  for (let start = 0; start < ids.length; start += SQLITE_ROWS_A_STATEMENT) {
+    const chunk = ids.slice(start, start + SQLITE_ROWS_A_STATEMENT);
+    referenced += (await connection.run(SQL.referenceSnapshots(chunk.length), [runId, ...chunk])).changes;
+  }
+  if (referenced > 0) await connection.run(SQL.countReports, [referenced, runId]);
+}
 
 /** SQLite binds up to 32,766 parameters a statement: a page of snapshots is one or two statements. */
 const SQLITE_ROWS_A_STATEMENT = 1_000;
@@ -257,19 +305,32 @@ export const POSTGRES: Dialect = {
   // Four CI shards meeting an empty database at once: one migrates, the others wait and find it done.
   migrationLock: 'SELECT pg_advisory_xact_lock(7263418)',
   unlimitedStatements: 'SET LOCAL statement_timeout = 0',
+  keyReadingsByContent: [
+    "ALTER TABLE history_snapshots ADD COLUMN content TEXT NOT NULL DEFAULT ''",
+    // The name PostgreSQL gave migration 1's UNIQUE (table, columns, `key`).
+    'ALTER TABLE history_snapshots DROP CONSTRAINT history_snapshots_origin_report_id_generated_at_key',
+    `ALTER TABLE history_snapshots ADD CONSTRAINT history_snapshots_reading UNIQUE (${READING_KEY})`,
+  ],
   rowsInOneStatement: PG_ROWS_A_STATEMENT,
   async writeSnapshots(connection, runId, rows) {
     for (let start = 0; start < rows.length; start += PG_ROWS_A_STATEMENT) {
       const chunk = rows.slice(start, start + PG_ROWS_A_STATEMENT);
-      const values = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
-      // The snapshot stored already is kept as it is (the no-op update only returns its id): an import whose line
-      // disagrees with it never changes what earlier runs read. The references added are counted on the run's row.
+      // Typed in the first row: a VALUES list in a WITH takes its types from there (text otherwise).
+      const values = chunk.map((_, index) => (index === 0 ? '(?, ?, ?, ?, ?::double precision, ?, ?, ?, ?)' : WRITTEN_ROW)).join(', ');
+      const sameKey = 'h.origin = p.origin AND h.report_id = p.report_id AND h.generated_at = p.generated_at';
+      // A reading held already (its key and stored text; a snapshot of before migration 3 has no content hash) is
+      // referenced as it is; any other is inserted. The references added are counted on the run's row.
       await connection.run(
-        `WITH page AS (INSERT INTO history_snapshots (${SNAPSHOT_COLUMNS}) VALUES ${values}
-           ON CONFLICT (${SNAPSHOT_KEY}) DO UPDATE SET identity = history_snapshots.identity RETURNING id),
-         refs AS (INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?, id FROM page ON CONFLICT DO NOTHING RETURNING 1)
+        `WITH page (${WRITTEN_COLUMNS}) AS (VALUES ${values}),
+         held AS (SELECT DISTINCT ON (p.origin, p.report_id, p.generated_at) h.id, p.origin, p.report_id, p.generated_at FROM page p
+           JOIN history_snapshots h ON ${sameKey} AND h.score IS NOT DISTINCT FROM p.score AND h.label IS NOT DISTINCT FROM p.label
+             AND h.checks IS NOT DISTINCT FROM p.checks
+           ORDER BY p.origin, p.report_id, p.generated_at, h.id),
+         added AS (INSERT INTO history_snapshots (${WRITTEN_COLUMNS}) SELECT ${WRITTEN_COLUMNS} FROM page p WHERE NOT EXISTS (SELECT 1 FROM held h WHERE ${sameKey})
+           ON CONFLICT (${READING_KEY}) DO UPDATE SET identity = history_snapshots.identity RETURNING id),
+         refs AS (INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?::integer, id FROM held UNION ALL SELECT ?::integer, id FROM added ON CONFLICT DO NOTHING RETURNING 1)
          UPDATE history_runs SET reports = reports + (SELECT COUNT(*) FROM refs) WHERE id = ?`,
-        [...chunk.flat(), runId, runId],
+        [...chunk.flat(), runId, runId, runId],
       );
     }
   },

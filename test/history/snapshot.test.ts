@@ -1,7 +1,7 @@
 // A snapshot's checks as stored (src/history/snapshot.ts): the failed ones counted from the text's signs alone agree
 // with the decoded checks, whatever the ids hold.
 import { describe, expect, it } from 'vitest';
-import { decodeChecks, encodeChecks, failedCount } from '../../src/history/snapshot.js';
+import { decodeChecks, encodeChecks, failedCount, valueHash } from '../../src/history/snapshot.js';
 import type { CheckState } from '../../src/history/types.js';
 
 const check = (id: string, passed: boolean, hash = '0a1b2c3d'): CheckState => ({ id, passed, hash });
@@ -21,5 +21,31 @@ describe('failedCount', () => {
 
   it('none stored: undefined', () => {
     expect(failedCount(undefined)).toBeUndefined();
+  });
+});
+
+describe('valueHash', () => {
+  // FNV-1a as histories have stored it since the first schema: a value hashed otherwise would read as changed.
+  const reference = (text: string) => {
+    let hash = 0x811c9dc5;
+    for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+    return (hash >>> 0).toString(16).padStart(8, '0');
+  };
+  it.each([
+    ['a string as it is', 'utf-8', 'utf-8'],
+    ['nothing as the empty text', undefined, ''],
+    ['a number as its text', 0.82, '0.82'],
+    ['null as its text', null, 'null'],
+    ['an object as its JSON', { h1: ['Welcome'], h2: ['About us'] }, '{"h1":["Welcome"],"h2":["About us"]}'],
+    ['text outside Latin-1', 'Ünïcødé ✓', 'Ünïcødé ✓'],
+  ])('%s: 8 hex digits of FNV-1a', (_name, value, text) => {
+    expect(valueHash(value)).toBe(reference(text));
+  });
+
+  it('keeps its leading zeros', () => {
+    const small = Array.from({ length: 5_000 }, (_, i) => `v${i}`).find((text) => reference(text).startsWith('0'));
+    expect(small).toBeDefined();
+    expect(valueHash(small)).toBe(reference(small as string));
+    expect(valueHash(small)).toHaveLength(8);
   });
 });

@@ -42,12 +42,63 @@ async function record(store: HistoryStore, records: ReturnType<typeof report>[],
 const pg = postgresPerFile();
 const pgMissing = pg.missing;
 
+/** How many snapshot rows a store holds of one report id, counted in its own database. */
+async function sqliteRows(store: HistoryStore, reportId: number): Promise<number> {
+  const db = new DatabaseSync(store.where, { readOnly: true });
+  try {
+    return Number(db.prepare('SELECT COUNT(*) AS n FROM history_snapshots WHERE report_id = ?').get(String(reportId))?.n);
+  } finally {
+    db.close();
+  }
+}
+
+async function postgresRows(_store: HistoryStore, reportId: number): Promise<number> {
+  const { default: pgClient } = await import('pg');
+  const client = new pgClient.Client({ connectionString: pg.url() });
+  await client.connect();
+  try {
+    return Number((await client.query('SELECT COUNT(*) AS n FROM history_snapshots WHERE report_id = $1', [String(reportId)])).rows[0]?.n);
+  } finally {
+    await client.end();
+  }
+}
+
 const STORES = [
-  { name: 'sqlite', open: () => openHistory(historyLocation(join(scratch(), 'history.db'))) },
-  { name: 'postgres', open: async () => openHistory(historyLocation(pg.url())), skip: pgMissing !== undefined },
+  { name: 'sqlite', open: () => openHistory(historyLocation(join(scratch(), 'history.db'))), rows: sqliteRows },
+  { name: 'postgres', open: async () => openHistory(historyLocation(pg.url())), rows: postgresRows, skip: pgMissing !== undefined },
 ];
 
-describe.each(STORES)('the history store on $name', ({ open, skip }) => {
+describe.each(STORES)('the history store on $name', ({ open, rows, skip }) => {
+  it.skipIf(skip)('two readings of one report dated the same second (a refresh right after a create) are two snapshots', async () => {
+    const store = await open();
+    try {
+      // An id of its own: on PostgreSQL the tests share one database, and (origin, id, generated_at) is one report.
+      const n = 400_000 + Math.floor(Math.random() * 1_000_000);
+      const url = `s-${Math.random()}.example.com/page`;
+      const created = report(n, url, '2026-01-01T00:00:00Z', ['title', 'charset'], 40);
+      const refreshed = report(n, url, '2026-01-01T00:00:00Z', [], 95);
+      const first = await record(store, [created]);
+      const second = await record(store, [refreshed]);
+      // A value changed alone (same score, same checks passed): another reading all the same.
+      const valueOnly = { ...refreshed, results: { ...refreshed.results, title: { passed: true, importance: 'high', value: 'a new title' } } };
+      const third = await record(store, [valueOnly]);
+      const [one, two, three] = await Promise.all([first, second, third].map((id) => store.snapshotsOf(id)));
+      expect(one?.map((s) => [s.score, s.checks?.filter((check) => !check.passed).map((check) => check.id)])).toEqual([[40, ['title', 'charset']]]);
+      expect(two?.map((s) => [s.score, s.checks?.filter((check) => !check.passed).map((check) => check.id)])).toEqual([[95, []]]);
+      expect(three?.[0]?.checks?.find((check) => check.id === 'title')?.hash).not.toBe(two?.[0]?.checks?.find((check) => check.id === 'title')?.hash);
+      expect(await rows(store, n)).toBe(3);
+      // Re-read unchanged, each of them: references only, no snapshot row.
+      const again = await record(store, [created]);
+      const againRefreshed = await record(store, [refreshed]);
+      expect(await store.snapshotsOf(again)).toEqual(one);
+      expect(await store.snapshotsOf(againRefreshed)).toEqual(two);
+      expect(await rows(store, n)).toBe(3);
+      expect((await store.trendOfUrl(url, {})).map((point) => point.score)).toEqual([40, 95, 95, 40, 95]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it.skipIf(skip)('re-reading the same report (origin, id, generated_at) adds only the run reference, not a snapshot', async () => {
     const store = await open();
     try {
@@ -214,23 +265,94 @@ describe('the SQLite history file', () => {
     }
   });
 
-  it('a re-read report is referenced by its key: its checks are not read or hashed again', async () => {
+  it("a re-read report is compared by its stored reading: its URL's identity and project are not worked out again", async () => {
     const store = await openHistory(historyLocation(join(scratch(), 'history.db')));
     try {
       let reads = 0;
       const counted = (generatedAt: string) => {
         const base = report(5, 'example.com/counted', generatedAt);
-        return Object.defineProperty({ ...base }, 'results', { enumerable: true, get: () => (reads++, base.results) });
+        return Object.defineProperty({ ...base }, 'project', { enumerable: true, get: () => (reads++, base.project) });
       };
       await record(store, [counted('2026-01-01T00:00:00Z')]);
-      expect(reads).toBe(1);
+      const once = reads;
+      expect(once).toBeGreaterThan(0);
       await record(store, [counted('2026-01-01T00:00:00Z')]);
-      expect(reads).toBe(1);
+      expect(reads).toBe(once);
       await record(store, [counted('2026-01-02T00:00:00Z')]);
-      expect(reads).toBe(2);
+      expect(reads).toBe(2 * once);
     } finally {
       await store.close();
     }
+  });
+
+  it('a history written before readings were keyed by content (schema 2) is migrated: its snapshots kept, re-read unchanged, read again changed', async () => {
+    const path = join(scratch(), 'history.db');
+    const older = new DatabaseSync(path);
+    // Schema 2 as rsapi wrote it, with one run that read two reports.
+    older.exec(`CREATE TABLE history_schema (version INTEGER NOT NULL); INSERT INTO history_schema VALUES (2);
+      CREATE TABLE history_runs (id INTEGER PRIMARY KEY AUTOINCREMENT, started TEXT NOT NULL, finished TEXT, command TEXT NOT NULL, selection TEXT NOT NULL,
+        origin TEXT NOT NULL, exit_code INTEGER, shard TEXT, ci TEXT, complete INTEGER NOT NULL DEFAULT 0, recorded TEXT, reports INTEGER NOT NULL DEFAULT 0);
+      CREATE INDEX history_runs_recorded ON history_runs (recorded, id);
+      CREATE INDEX history_runs_job ON history_runs (origin, command, selection, recorded, id);
+      CREATE INDEX history_runs_baseline ON history_runs (origin, command, selection, recorded, id) WHERE complete = 1 AND reports > 0;
+      CREATE TABLE history_snapshots (id INTEGER PRIMARY KEY AUTOINCREMENT, origin TEXT NOT NULL, identity TEXT NOT NULL, report_id TEXT NOT NULL, project TEXT,
+        score REAL, label TEXT, generated_at TEXT NOT NULL, checks TEXT, UNIQUE (origin, report_id, generated_at));
+      CREATE INDEX history_snapshots_identity ON history_snapshots (identity);
+      CREATE INDEX history_snapshots_project ON history_snapshots (project);
+      CREATE TABLE history_run_snapshots (run_id INTEGER NOT NULL REFERENCES history_runs (id), snapshot_id INTEGER NOT NULL REFERENCES history_snapshots (id),
+        PRIMARY KEY (run_id, snapshot_id));
+      CREATE INDEX history_run_snapshots_snapshot ON history_run_snapshots (snapshot_id);
+      INSERT INTO history_runs (started, finished, command, selection, origin, exit_code, complete, recorded, reports)
+        VALUES ('2026-01-01T00:00:00.000Z', '2026-01-01T00:00:01.000Z', 'reports list', '{}', '${ORIGIN}', 0, 1, '2026-01-01T00:00:00.000Z', 2);`);
+    const stored = [report(1, 'a.example.com/', '2026-01-01T00:00:00Z', ['title'], 70), report(2, 'b.example.com/', '2026-01-01T00:00:00Z')];
+    const insert = older.prepare(
+      'INSERT INTO history_snapshots (origin, identity, report_id, project, score, label, generated_at, checks) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    for (const r of stored) {
+      const s = snapshotOf(r, ORIGIN)!;
+      const { lastInsertRowid } = insert.run(
+        s.origin,
+        s.identity,
+        s.reportId,
+        s.project ?? null,
+        s.score ?? null,
+        s.label ?? null,
+        s.generatedAt,
+        s.checksText ?? null,
+      );
+      older.prepare('INSERT INTO history_run_snapshots (run_id, snapshot_id) VALUES (1, ?)').run(lastInsertRowid);
+    }
+    older.close();
+
+    const store = await openHistory(historyLocation(path));
+    try {
+      const before = await store.snapshotsOf(1);
+      expect(before.map((s) => [s.reportId, s.score])).toEqual([
+        ['1', 70],
+        ['2', 80],
+      ]);
+      // Report 1 re-read unchanged, report 2 read again within the same second with another score.
+      const next = await record(store, [stored[0]!, report(2, 'b.example.com/', '2026-01-01T00:00:00Z', ['http2'], 30)]);
+      expect((await store.snapshotsOf(next)).map((s) => [s.reportId, s.score])).toEqual([
+        ['1', 70],
+        ['2', 30],
+      ]);
+      expect(await store.snapshotsOf(1)).toEqual(before);
+      expect(await sqliteRows(store, 1)).toBe(1);
+      expect(await sqliteRows(store, 2)).toBe(2);
+      // Prune still removes what no run references (the references' foreign keys point at the rebuilt table).
+      expect((await store.prune({ keepRuns: 1 })).snapshots).toBe(1);
+    } finally {
+      await store.close();
+    }
+    const migrated = new DatabaseSync(path);
+    expect(migrated.prepare('SELECT version FROM history_schema').get()).toEqual({ version: SCHEMA_VERSION });
+    expect(migrated.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
+    expect(migrated.prepare('SELECT "table" FROM pragma_foreign_key_list(\'history_run_snapshots\') ORDER BY "table"').all()).toEqual([
+      { table: 'history_runs' },
+      { table: 'history_snapshots' },
+    ]);
+    migrated.close();
   });
 
   it('a new snapshot of a 36-check report takes under 2 KB of the file, an unchanged one re-read under 100 bytes', async () => {
