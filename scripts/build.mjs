@@ -76,7 +76,7 @@ function afterHubs(hubsOf, joining = []) {
  * top-level code before its imports' have run. So a small chunk joins only if no module it brings reads an import
  * while it loads (readsImportsOnLoad): then the order they run in cannot matter.
  */
-const SMALL_CHUNK = 2_500;
+const SMALL_CHUNK = 3_000;
 async function joiningHandler(hubsOf) {
   const { metafile } = await build({ ...options, write: false, plugins: [lazyChildProcess, afterHubs(hubsOf)], logLevel: 'silent' });
   const afterHandler = (module) => hubsOf.get(module)?.includes(HANDLER) ?? false;
@@ -150,6 +150,25 @@ async function hubImports() {
   return hubsOf;
 }
 
+const REQUIRE_BANNER = "import{createRequire as __rsapiCreateRequire}from'node:module';const require=__rsapiCreateRequire(import.meta.url);";
+
+/**
+ * esbuild's banner goes into every file, yet only the chunk of its helpers (`__require`, which every bundled
+ * CommonJS module calls) and a file naming `require` itself use it: elsewhere it is a createRequire call at every
+ * start for nothing (a list loads 20 files). Emptied there; its line stays, so the source maps still hold.
+ */
+function withoutIdleRequire(dir) {
+  for (const name of readdirSync(dir, { recursive: true })) {
+    if (!name.endsWith('.js')) continue;
+    const path = join(dir, name);
+    const text = readFileSync(path, 'utf8');
+    if (!text.startsWith(REQUIRE_BANNER)) continue;
+    const rest = text.slice(REQUIRE_BANNER.length);
+    // Conservative: any `require` that is not `__require` nor a property keeps it (a string naming it too).
+    if (!/(?<![\w$.])require(?![\w$])/.test(rest)) writeFileSync(path, rest);
+  }
+}
+
 const options = {
   entryPoints: { main: 'src/cli/main.ts', index: 'src/api/index.ts' },
   absWorkingDir: root,
@@ -169,8 +188,8 @@ const options = {
   metafile: true,
   chunkNames: 'chunks/[name]-[hash]',
   define: { __RSAPI_VERSION__: JSON.stringify(pkg.version) },
-  // Some CommonJS dependencies (undici, conf's helpers) call require() on Node built-ins.
-  banner: { js: "import{createRequire as __rsapiCreateRequire}from'node:module';const require=__rsapiCreateRequire(import.meta.url);" },
+  // Some CommonJS dependencies (undici, conf's helpers) call require() on Node built-ins (kept only where needed: withoutIdleRequire).
+  banner: { js: REQUIRE_BANNER },
   // pg's optional native binding (a C addon, never installed): pg loads it only when asked to, which rsapi never does.
   external: ['pg-native'],
   logLevel: 'warning',
@@ -178,6 +197,7 @@ const options = {
 const hubsOf = await hubImports();
 const joining = await joiningHandler(hubsOf);
 const result = await build({ ...options, plugins: [lazyChildProcess, afterHubs(hubsOf, joining)] });
+withoutIdleRequire(outdir);
 
 writeFileSync(join(outdir, 'THIRD_PARTY_NOTICES'), thirdPartyNotices(Object.keys(result.metafile.inputs)));
 writeFileSync(join(outdir, 'root-help.txt'), rootHelp(join(outdir, 'main.js')));

@@ -129,6 +129,31 @@ describe('start-up', () => {
     }
   });
 
+  it('a plain reports list -o json loads no gate nor judge; a gate flag loads them', async () => {
+    const mock = await startMock();
+    try {
+      const gateModules = (sources: string[]) => sources.filter((source) => /^src\/cli\/verdicts\/(gates|judge)\.ts$/.test(source));
+      const sourcesOfList = async (args: string[]) => {
+        const { command, out } = loadTracing(['reports', 'list', '-o', 'json', ...args]);
+        await run(NODE, command, { env: cleanEnv({ ...mock.env, LOADED_OUT: out }), encoding: 'utf8' }).catch((error: { code?: number }) => {
+          if (error.code !== 10) throw error; // the gate failing is the gate judging
+        });
+        return sourcesOf(loadedChunks(out));
+      };
+      expect(gateModules(await sourcesOfList([]))).toEqual([]);
+      // The check can fail: with a gate flag the same list does load them.
+      expect(gateModules(await sourcesOfList(['--min-score', '50']))).toEqual(['src/cli/verdicts/judge.ts', 'src/cli/verdicts/gates.ts']);
+      // No performance timeline (perf_hooks and its modules) for a plain list either.
+      const modules = join(dir, 'modules-list.txt');
+      const hook = join(dir, 'hook.cjs');
+      writeFileSync(hook, "process.on('exit', () => require('fs').writeFileSync(process.env.MODULES_OUT, process.moduleLoadList.join('\\n')));");
+      await run(NODE, ['--require', hook, BIN, 'reports', 'list', '-o', 'json'], { env: cleanEnv({ ...mock.env, MODULES_OUT: modules }), encoding: 'utf8' });
+      expect(readFileSync(modules, 'utf8').split('\n')).not.toContain('NativeModule perf_hooks');
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('the MCP SDK is loaded by `rsapi mcp` alone: not by the root help nor by another verb', () => {
     const sdk = (sources: string[]) => sources.filter((source) => source.includes('@modelcontextprotocol/') || source.startsWith('src/mcp/'));
     expect(sdk(sourcesLoadedBy(['--help']))).toEqual([]);
