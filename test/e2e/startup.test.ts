@@ -1,6 +1,6 @@
 // What the built CLI loads before it answers: --version and --help stay clear of the modules only requests and files need.
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -175,6 +175,23 @@ describe('start-up', () => {
         (args[0] !== 'history' && source.startsWith('src/history/') && !light.includes(source));
       expect(sources.filter(heavy)).toEqual([]);
       expect(builtinsLoadedBy(args).modules.filter((name) => /sqlite/i.test(name))).toEqual([]);
+    }
+  });
+
+  it('a temp dir where the compile cache cannot be made (TMPDIR=/proc) neither hangs nor fails a command', async () => {
+    const mock = await startMock();
+    try {
+      // Node 22 and 24, asked to make their compile cache under /proc, loop forever (26 gives up): main.ts makes it first.
+      const tmp = existsSync('/proc/self') ? '/proc' : join(dir, 'missing', 'tmp');
+      const result = await run(NODE, [BIN, 'reports', 'list', '-o', 'json'], {
+        env: cleanEnv({ ...mock.env, TMPDIR: tmp }),
+        encoding: 'utf8',
+        timeout: 15_000,
+      });
+      expect(result.stdout).toContain('"id"');
+      expect(result.stderr).toBe('');
+    } finally {
+      await mock.close();
     }
   });
 
