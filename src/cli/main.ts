@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const code = await run(argv, createInvocation({ terminal: processTerminal(), signal: controller.signal, stdoutState }));
+  const code = await run(argv, createInvocation({ terminal: processTerminal(), signal: controller.signal, stdoutState, exitsAfterRun: true }));
   process.exitCode = code;
   // Nothing left to do: do not wait for idle sockets or stdin listeners to let go. Output written just before
   // (help, a completion script: synchronous writes to a file) may have failed: its line and exit 1 come first,
