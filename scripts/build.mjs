@@ -169,6 +169,31 @@ function withoutIdleRequire(dir) {
   }
 }
 
+/**
+ * A verb's module imported by another entry too (the hubs' imports, the manual's generator) is put in a shared chunk,
+ * and its `import()` gets a facade: a file that only re-exports that chunk's names (`program-*.js`, `list-*.js`). Each
+ * is one file more to resolve, read and link at every start. An `import()` of a facade that re-exports the names
+ * unchanged is pointed at the chunk itself: it exports them, and the facade's other imports are the chunk's own
+ * (esbuild lists the whole graph there), so nothing more or less is loaded, in the same order.
+ */
+function pastFacades(dir) {
+  const facade = /^\n?import\{([^}]*)\}from"(\.\/chunk-[A-Z0-9]+\.js)";(?:import"\.\/chunk-[A-Z0-9]+\.js";)*export\{([^}]*)\};\n\/\/# sourceMappingURL=\S+\n?$/;
+  const chunkOf = (path) => {
+    const match = existsSync(path) ? facade.exec(readFileSync(path, 'utf8')) : null;
+    return match && match[1] === match[3] && !match[1].includes(' as ') ? join(dirname(path), match[2]) : undefined;
+  };
+  const files = ['main.js', ...readdirSync(join(dir, 'chunks')).map((name) => join('chunks', name))].filter((name) => name.endsWith('.js'));
+  for (const name of files) {
+    const path = join(dir, name);
+    const text = readFileSync(path, 'utf8');
+    const pointed = text.replace(/import\("(\.\.?\/[^"]+\.js)"\)/g, (call, target) => {
+      const chunk = chunkOf(join(dirname(path), target));
+      return chunk ? `import("./${relative(dirname(path), chunk)}")` : call;
+    });
+    if (pointed !== text) writeFileSync(path, pointed);
+  }
+}
+
 const options = {
   entryPoints: { main: 'src/cli/main.ts', index: 'src/api/index.ts' },
   absWorkingDir: root,
@@ -198,6 +223,7 @@ const hubsOf = await hubImports();
 const joining = await joiningHandler(hubsOf);
 const result = await build({ ...options, plugins: [lazyChildProcess, afterHubs(hubsOf, joining)] });
 withoutIdleRequire(outdir);
+pastFacades(outdir);
 
 writeFileSync(join(outdir, 'THIRD_PARTY_NOTICES'), thirdPartyNotices(Object.keys(result.metafile.inputs)));
 writeFileSync(join(outdir, 'root-help.txt'), rootHelp(join(outdir, 'main.js')));
