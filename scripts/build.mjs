@@ -71,12 +71,12 @@ function afterHubs(hubsOf, joining = []) {
  * A chunk file costs about 1.3 ms at start-up (resolve, read, the compile cache's own file, link) whatever its size,
  * and the modules loaded after the handler still fell into a dozen chunks of a few hundred bytes each (a list loaded
  * 37 files). So the modules of each such small chunk (under SMALL_CHUNK) are imported by the handler too, and join its
- * chunk, with what they import that loads after the handler: they load with every command, and a list loads 20 files.
+ * chunk, with what they import that loads after the handler: they load with every command, and a list loads 19 files (pastFacades). 3,000, not 2,500: page-reader.ts (2.6 KB) stays in.
  * They import the handler back (the hub import above): in a chunk holding that cycle esbuild may run a module's
  * top-level code before its imports' have run. So a small chunk joins only if no module it brings reads an import
  * while it loads (readsImportsOnLoad): then the order they run in cannot matter.
  */
-const SMALL_CHUNK = 2_500;
+const SMALL_CHUNK = 3_000;
 async function joiningHandler(hubsOf) {
   const { metafile } = await build({ ...options, write: false, plugins: [lazyChildProcess, afterHubs(hubsOf)], logLevel: 'silent' });
   const afterHandler = (module) => hubsOf.get(module)?.includes(HANDLER) ?? false;
@@ -150,6 +150,50 @@ async function hubImports() {
   return hubsOf;
 }
 
+const REQUIRE_BANNER = "import{createRequire as __rsapiCreateRequire}from'node:module';const require=__rsapiCreateRequire(import.meta.url);";
+
+/**
+ * esbuild's banner goes into every file, yet only the chunk of its helpers (`__require`, which every bundled
+ * CommonJS module calls) and a file naming `require` itself use it: elsewhere it is a createRequire call at every
+ * start for nothing (a list loads 19 files). Emptied there; its line stays, so the source maps still hold.
+ */
+function withoutIdleRequire(dir) {
+  for (const name of readdirSync(dir, { recursive: true })) {
+    if (!name.endsWith('.js')) continue;
+    const path = join(dir, name);
+    const text = readFileSync(path, 'utf8');
+    if (!text.startsWith(REQUIRE_BANNER)) continue;
+    const rest = text.slice(REQUIRE_BANNER.length);
+    // Conservative: any `require` that is not `__require` nor a property keeps it (a string naming it too).
+    if (!/(?<![\w$.])require(?![\w$])/.test(rest)) writeFileSync(path, rest);
+  }
+}
+
+/**
+ * A verb's module imported by another entry too (the hubs' imports, the manual's generator) is put in a shared chunk,
+ * and its `import()` gets a facade: a file that only re-exports that chunk's names (`program-*.js`, `list-*.js`). Each
+ * is one file more to resolve, read and link at every start. An `import()` of a facade that re-exports the names
+ * unchanged is pointed at the chunk itself: it exports them, and the facade's other imports are the chunk's own
+ * (esbuild lists the whole graph there), so nothing more or less is loaded, in the same order.
+ */
+function pastFacades(dir) {
+  const facade = /^\n?import\{([^}]*)\}from"(\.\/chunk-[A-Z0-9]+\.js)";(?:import"\.\/chunk-[A-Z0-9]+\.js";)*export\{([^}]*)\};\n\/\/# sourceMappingURL=\S+\n?$/;
+  const chunkOf = (path) => {
+    const match = existsSync(path) ? facade.exec(readFileSync(path, 'utf8')) : null;
+    return match && match[1] === match[3] && !match[1].includes(' as ') ? join(dirname(path), match[2]) : undefined;
+  };
+  const files = ['main.js', ...readdirSync(join(dir, 'chunks')).map((name) => join('chunks', name))].filter((name) => name.endsWith('.js'));
+  for (const name of files) {
+    const path = join(dir, name);
+    const text = readFileSync(path, 'utf8');
+    const pointed = text.replace(/import\("(\.\.?\/[^"]+\.js)"\)/g, (call, target) => {
+      const chunk = chunkOf(join(dirname(path), target));
+      return chunk ? `import("./${relative(dirname(path), chunk)}")` : call;
+    });
+    if (pointed !== text) writeFileSync(path, pointed);
+  }
+}
+
 const options = {
   entryPoints: { main: 'src/cli/main.ts', index: 'src/api/index.ts' },
   absWorkingDir: root,
@@ -169,8 +213,8 @@ const options = {
   metafile: true,
   chunkNames: 'chunks/[name]-[hash]',
   define: { __RSAPI_VERSION__: JSON.stringify(pkg.version) },
-  // Some CommonJS dependencies (undici, conf's helpers) call require() on Node built-ins.
-  banner: { js: "import{createRequire as __rsapiCreateRequire}from'node:module';const require=__rsapiCreateRequire(import.meta.url);" },
+  // Some CommonJS dependencies (undici, conf's helpers) call require() on Node built-ins (kept only where needed: withoutIdleRequire).
+  banner: { js: REQUIRE_BANNER },
   // pg's optional native binding (a C addon, never installed): pg loads it only when asked to, which rsapi never does.
   external: ['pg-native'],
   logLevel: 'warning',
@@ -178,6 +222,8 @@ const options = {
 const hubsOf = await hubImports();
 const joining = await joiningHandler(hubsOf);
 const result = await build({ ...options, plugins: [lazyChildProcess, afterHubs(hubsOf, joining)] });
+withoutIdleRequire(outdir);
+pastFacades(outdir);
 
 writeFileSync(join(outdir, 'THIRD_PARTY_NOTICES'), thirdPartyNotices(Object.keys(result.metafile.inputs)));
 writeFileSync(join(outdir, 'root-help.txt'), rootHelp(join(outdir, 'main.js')));

@@ -2,9 +2,7 @@
 import { setMaxListeners } from 'node:events';
 import module from 'node:module';
 
-// Node 22.1+: the code V8 compiles for the chunks loaded from here on is kept on disk (Node's default place,
-// NODE_COMPILE_CACHE or the OS temp dir) and reused by the next run. (`rsapi --version` is answered by bin/rsapi.)
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+enableCompileCache();
 await main(process.argv.slice(2));
 
 /** The process's one invocation: its terminal, Ctrl-C and stdout, made here and passed to the program. */
@@ -43,7 +41,7 @@ async function main(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const code = await run(argv, createInvocation({ terminal: processTerminal(), signal: controller.signal, stdoutState }));
+  const code = await run(argv, createInvocation({ terminal: processTerminal(), signal: controller.signal, stdoutState, exitsAfterRun: true }));
   process.exitCode = code;
   // Nothing left to do: do not wait for idle sockets or stdin listeners to let go. Output written just before
   // (help, a completion script: synchronous writes to a file) may have failed: its line and exit 1 come first,
@@ -52,6 +50,29 @@ async function main(argv: string[]): Promise<void> {
     if (error && !readerGone) stdoutFailed(error as NodeJS.ErrnoException);
     if (!writeFailed) process.exit(code);
   });
+}
+
+/**
+ * Node 22.1+: the code V8 compiles for the chunks loaded from here on is kept on disk and reused by the next run (a
+ * page of `reports list` starts about 5 ms sooner). NODE_COMPILE_CACHE's directory when set (Node has then enabled it
+ * already), else Node's default, node-compile-cache in the OS temp dir. That directory is made here first, one level:
+ * where it cannot be made the cache is left off, never the run: Node 22 and 24 loop forever making it under /proc
+ * (TMPDIR=/proc), and a temp dir that is missing or read-only only costs the cache.
+ */
+function enableCompileCache(): void {
+  const node = module as { enableCompileCache?: (dir?: string) => unknown };
+  if (node.enableCompileCache === undefined) return;
+  if (process.env.NODE_COMPILE_CACHE) {
+    node.enableCompileCache();
+    return;
+  }
+  const dir = process.getBuiltinModule('node:path').join(process.getBuiltinModule('node:os').tmpdir(), 'node-compile-cache');
+  try {
+    process.getBuiltinModule('node:fs').mkdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return;
+  }
+  node.enableCompileCache(dir);
 }
 
 function writeFailure(error: NodeJS.ErrnoException): string {

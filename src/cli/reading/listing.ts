@@ -2,14 +2,14 @@
 import { plural } from '../../plural.js';
 import type { ApiRecord, Page } from '../../api/http/decode.js';
 import type { ListSilences } from '../../api/list-silences.js';
-import type { ExitCodeValue } from '../runtime/exit-codes.js';
+import { ExitCode, type ExitCodeValue } from '../runtime/exit-codes.js';
 import { createListWriter, shownRecord, showsModel, writeRecord, type OutputOptions, type RecordKind, type Sink } from '../../output/index.js';
 import { nearest } from '../../suggest.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { CiReporter } from '../report-files/reporter.js';
-import { finishGate, Gate, type GateSetup } from '../verdicts/gates.js';
+import type { GateSetup } from '../verdicts/gates.js';
 import { preferSmallHeap } from '../runtime/heap.js';
-import { NOUN, ofLast, PageReader } from './page-reader.js';
+import { judges, NOUN, ofLast, PageReader } from './page-reader.js';
 import { PER_CHECK_FIELDS, perCheckRows } from '../../output/per-check.js';
 
 /** How the pages were asked for (pagingOptions in verb-options.ts). */
@@ -57,7 +57,7 @@ export async function printPages(
   await out.flush();
   for (const line of notices) ctx.note(line);
   fields.warn(ctx, kind);
-  reader.warnSilences(reader.gate.active ? 'printed and judged as received' : 'printed as received', { sortedHere });
+  reader.warnSilences(reader.gate?.active === true ? 'printed and judged as received' : 'printed as received', { sortedHere });
   if (ctx.io.stderrIsTTY && !ctx.globals.quiet) {
     if (reader.count === 0) ctx.note(emptyNote(kind, reader.last));
     else if (reader.first && reader.last) ctx.note(footer(kind, reader.first, reader.last, reader.count, options.paging));
@@ -83,6 +83,8 @@ export async function printRecord(
   fields.see(record);
   fields.warn(ctx, kind);
   if (kind === 'report') ctx.history?.record(record);
+  if (ci === undefined && !judges(gateOptions)) return ExitCode.ok;
+  const { Gate, finishGate } = await import('../verdicts/gates.js');
   const gate = new Gate(gateOptions);
   const gateFailures = gate.check(record);
   ci?.addReport(record, gateFailures);

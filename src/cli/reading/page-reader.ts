@@ -1,12 +1,15 @@
 // Reading a list's pages, once for every command that consumes them (reports list, projects list, reports stats):
 // records in order, a spinner while waiting, what the service silently ignored, each report judged by the gate and CI.
+// The gate's modules (verdicts/gates.ts and what it judges with) load only when a gate flag, an assertions file, a Code
+// Quality file or a CI file asks for them: a plain list reads and prints without them (test/e2e/startup.test.ts).
 import type { ApiRecord, Page } from '../../api/http/decode.js';
 import type { ListSilences } from '../../api/list-silences.js';
 import type { RecordKind } from '../../output/index.js';
 import type { CiReporter } from '../report-files/reporter.js';
 import type { CommandContext } from '../runtime/context.js';
-import type { ExitCodeValue } from '../runtime/exit-codes.js';
-import { finishGate, Gate, type GateSetup } from '../verdicts/gates.js';
+import { ExitCode, type ExitCodeValue } from '../runtime/exit-codes.js';
+import type { Gate, GateSetup } from '../verdicts/gates.js';
+import { checkGateActive } from '../verdicts/check-gate.js';
 import { startStatusLine } from '../terminal/status-line.js';
 
 /** A record kind's noun, one and many: `1 report`, `no projects found`. */
@@ -33,7 +36,8 @@ export interface PageVisitor {
 
 /** Reads pages for one command; then says what was read, what the service ignored, and the gate's verdict. */
 export class PageReader {
-  readonly gate: Gate;
+  /** The gate, made when read() starts; undefined when nothing asked for one (no report is judged then). */
+  gate: Gate | undefined;
   /** The first and last pages read; undefined when there was none. */
   first: Page | undefined;
   last: Page | undefined;
@@ -46,7 +50,6 @@ export class PageReader {
     private readonly kind: RecordKind,
     private readonly options: PageReaderOptions = {},
   ) {
-    this.gate = new Gate(options.gate ?? {});
     // Nothing asked that could be ignored: the records need not be watched.
     this.silences = options.silences?.idle === false ? options.silences : undefined;
   }
@@ -56,13 +59,14 @@ export class PageReader {
     const [, many] = NOUN[this.kind];
     const progress = visitor.progress ?? ((page: Page, read: number) => `reading ${many}: page ${page.page}${ofLast(page)}, ${read} so far`);
     // A wait for pages shows a spinner on a terminal; what a page writes goes out with it erased.
+    await this.makeGate();
     const status = startStatusLine(this.ctx.io, `reading ${many}…`);
     try {
       for await (const page of pages) {
         this.first ??= page;
         for (const record of page.records) {
           this.silences?.see(record);
-          const gateFailures = this.gate.check(record);
+          const gateFailures = this.gate?.check(record) ?? [];
           this.options.ci?.addReport(record, gateFailures);
           if (this.kind === 'report') this.ctx.history?.add(record);
           await visitor.record(record);
@@ -104,10 +108,33 @@ export class PageReader {
     }
   }
 
+  /** The gate, when a flag, a file or CI asks for one (loaded then). */
+  private async makeGate(): Promise<void> {
+    if (this.gate !== undefined || (this.options.ci === undefined && !judges(this.options.gate))) return;
+    const { Gate } = await import('../verdicts/gates.js');
+    this.gate ??= new Gate(this.options.gate ?? {});
+  }
+
   /** The gate's verdict and the exit code; with CI flags, the baseline's too, and the files written. */
-  finish(code?: ExitCodeValue): Promise<ExitCodeValue> {
+  async finish(code: ExitCodeValue = ExitCode.ok): Promise<ExitCodeValue> {
+    await this.makeGate();
+    // No gate asked for: nothing was judged and no file is to be written; the exit code is the command's own.
+    if (this.gate === undefined) return code;
+    const { finishGate } = await import('../verdicts/gates.js');
     return finishGate(this.ctx, this.gate, this.options.ci, code);
   }
+}
+
+/**
+ * Whether the gate's setup asks for any judging or file: a gate flag, an assertions file or --codequality. Without
+ * one, Gate would judge nothing and finishGate would return the command's own code (--allow-empty and the selection
+ * only word a verdict).
+ */
+export function judges(setup: GateSetup | undefined): boolean {
+  if (setup === undefined) return false;
+  return (
+    setup.failOn !== undefined || setup.minScore !== undefined || checkGateActive(setup) || setup.assertions !== undefined || setup.codequality !== undefined
+  );
 }
 
 /** ` of 7` when the service said how many pages there are. */

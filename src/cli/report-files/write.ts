@@ -1,6 +1,5 @@
 // The files a CI run leaves (JUnit, Markdown summary): their paths checked before any request, written whole or appended.
 import { statSync, type Stats } from 'node:fs';
-import { appendFile, lstat, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { RsapiError } from '../../api/errors.js';
 import { UsageError } from '../runtime/errors.js';
@@ -30,6 +29,7 @@ export function checkOutputPath(path: string, flag: string): void {
  */
 export async function writeFileAtomically(path: string, content: string, secrets: Secrets): Promise<void> {
   const text = secrets.redact(content);
+  const { lstat, realpath, rename, rm, stat, writeFile } = fsPromises();
   let target = path;
   try {
     const [followed, link] = await Promise.all([stat(path).catch(absent), lstat(path).catch(absent)]);
@@ -58,10 +58,18 @@ function absent(error: NodeJS.ErrnoException): undefined {
 /** Appended in one write, as $GITHUB_STEP_SUMMARY expects (each step adds to it). Known secrets are redacted. */
 export async function appendToFile(path: string, content: string, secrets: Secrets): Promise<void> {
   try {
-    await appendFile(path, secrets.redact(content), { mode: 0o644 });
+    await fsPromises().appendFile(path, secrets.redact(content), { mode: 0o644 });
   } catch (error) {
     throw writeFailure(path, error);
   }
+}
+
+/**
+ * Taken on first use: imported, node:fs/promises loads Node's file streams at every start, and this module is in the
+ * chunk every verb loads (for checkOutputPath).
+ */
+function fsPromises(): typeof import('node:fs/promises') {
+  return process.getBuiltinModule('node:fs/promises');
 }
 
 function writeFailure(path: string, error: unknown): RsapiError {

@@ -1,5 +1,4 @@
 // Files the user names (URL lists, password files, journals): read or opened with a plain-words error, and one-item-a-line lists.
-import { readFile } from 'node:fs/promises';
 import { UsageError } from './errors.js';
 
 const REASONS: Record<string, string> = {
@@ -20,6 +19,9 @@ export function fileError(action: string, path: string, error: unknown): UsageEr
 /** A file's text, without the byte order mark an editor on Windows may put first (JSON.parse refused it, unseen). */
 export async function readUserFile(path: string, what: string): Promise<string> {
   try {
+    // Taken on first use: imported, node:fs/promises loads Node's file streams at every start (this module is in the
+    // chunk every verb loads).
+    const { readFile } = process.getBuiltinModule('node:fs/promises');
     return (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
   } catch (error) {
     throw fileError(`read the ${what}`, path, error);

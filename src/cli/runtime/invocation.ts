@@ -21,6 +21,8 @@ export interface Invocation {
   readonly locks: LockFiles;
   /** What the command's handler returned; the run's exit code unless an error ends it. */
   exitCode: ExitCodeValue;
+  /** The process exits as soon as this run ends (main's): its connections are let go, not closed in order. */
+  readonly exitsAfterRun?: boolean;
 }
 
 export interface InvocationOptions {
@@ -31,6 +33,8 @@ export interface InvocationOptions {
   stdoutState?: StdoutState;
   /** Invocations that run side by side in one process share one (else each takes the other's lock for a stale one). */
   locks?: LockFiles;
+  /** main's: the process ends with the run (by default an in-process run, whose connections are closed). */
+  exitsAfterRun?: boolean;
 }
 
 export function createInvocation(options: InvocationOptions): Invocation {
@@ -51,6 +55,7 @@ export function createInvocation(options: InvocationOptions): Invocation {
     stdoutState: options.stdoutState ?? new StdoutState(),
     locks: options.locks ?? new LockFiles(),
     exitCode: ExitCode.ok,
+    exitsAfterRun: options.exitsAfterRun === true,
   };
 }
 

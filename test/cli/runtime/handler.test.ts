@@ -1,8 +1,10 @@
 // A verb's named run function called directly: a context on the test terminal and typed options, no commander, no argv.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Command } from '@commander-js/extra-typings';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CommandContext } from '../../../src/cli/runtime/context.js';
 import { createInvocation } from '../../../src/cli/runtime/invocation.js';
 import { ExitCode } from '../../../src/cli/runtime/exit-codes.js';
+import { handle } from '../../../src/cli/runtime/handler.js';
 import { reportsListRun, type ReportsListOptions } from '../../../src/cli/commands/reports/list.js';
 import { reportsShowRun } from '../../../src/cli/commands/reports/show.js';
 import { startMock, type MockFixture } from '../../helpers/mock.js';
@@ -56,5 +58,26 @@ describe('named run functions', () => {
     expect(code).toBe(ExitCode.ok);
     expect(requests.map((r) => r.path)).toEqual([expect.stringMatching(/\/reports\/1$/)]);
     expect(JSON.parse(stdout)).toMatchObject({ id: 1 });
+  });
+});
+
+describe('handle', () => {
+  it("a run the process exits after (main's) does not wait for its connections to close; an in-process run does", async () => {
+    // Connections whose close never ends: only the in-process run waits for it.
+    const close = vi.spyOn(CommandContext.prototype, 'close').mockReturnValue(new Promise<void>(() => undefined));
+    try {
+      for (const exitsAfterRun of [true, false]) {
+        const { terminal, cleanup } = testTerminal({ env: mock.env });
+        const command = new Command('run');
+        handle(createInvocation({ terminal, signal: new AbortController().signal, exitsAfterRun }), command, async () => ExitCode.ok);
+        const ended = command.parseAsync([], { from: 'user' }).then(() => 'ended');
+        const waited = new Promise((resolve) => setTimeout(resolve, 200, 'still closing'));
+        expect(await Promise.race([ended, waited])).toBe(exitsAfterRun ? 'ended' : 'still closing');
+        cleanup();
+      }
+      expect(close).toHaveBeenCalledTimes(2);
+    } finally {
+      close.mockRestore();
+    }
   });
 });
