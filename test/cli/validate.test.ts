@@ -401,6 +401,17 @@ describe('the shape of a verb', () => {
     for (const { path, name, verb } of validates) {
       const run = `${verb.charAt(0).toLowerCase()}${verb.slice(1)}Run`;
       const text = modules.find((module) => module.path === path)!.text;
+      // A verb with a plan (planX: every check, then what the run will do) runs it first, and the plan validates first.
+      const plan = `plan${verb}`;
+      if (text.includes(`export function ${plan}(`)) {
+        expect(text, `${path}: ${run} starts with ${plan}`).toMatch(
+          new RegExp(`export async function ${run}\\([^)]*\\) \\{\\n  return \\w+\\(ctx, ${plan}\\(ctx`),
+        );
+        expect(text, `${path}: ${plan} starts with ${name}`).toMatch(
+          new RegExp(`export function ${plan}\\([^)]*\\)[^{]*\\{\\n  (?:const [^=\\n]+= )?${name}\\(ctx`),
+        );
+        continue;
+      }
       expect(text, `${path}: ${run} starts with ${name}`).toMatch(
         new RegExp(`export async function ${run}\\([^)]*\\) \\{\\n  (?:const [^=\\n]+= )?${name}\\(ctx`),
       );

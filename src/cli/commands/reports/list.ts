@@ -1,7 +1,7 @@
 // `rsapi reports list`: filters, sorting and paging mapped to GET /reports.
 import { Option } from '@commander-js/extra-typings';
 import { REPORT_SORT_FIELDS, type ReportListParams } from '../../../api/reports.js';
-import { addCiOptions, checkCiFlags, CiReporter } from '../../report-files/reporter.js';
+import { addCiOptions, checkCiFlags, CiReporter, type CiFlags, type RunInputs } from '../../report-files/reporter.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { printPages } from '../../reading/listing.js';
 import { reportListSilences } from '../../../api/list-silences.js';
@@ -11,7 +11,9 @@ import { addReportFilterOptions, filterParams } from '../../flags/report-filters
 import { addVerdictOptions, checkVerdictFlags, verdictFiles } from '../../verdicts/options.js';
 import type { AssertionSet } from '../../verdicts/rules.js';
 import { UsageError } from '../../runtime/errors.js';
-import { addHistoryOptions, startRecording } from '../../reading/recording.js';
+import { addHistoryOptions, startRecording, type HistoryFlags, type RunSpec } from '../../reading/recording.js';
+import type { GateSetup } from '../../verdicts/gates.js';
+import type { PagingOptions } from '../../../api/http/paging.js';
 
 export function declareList(reports: ParentCommand) {
   const command = reports.command('list').alias('ls').description('List reports, one page at a time (or all of them with --all)');
@@ -62,30 +64,67 @@ export function validateReportsList(ctx: CommandContext, opts: ReportsListOption
   return checkVerdictFlags(ctx, opts);
 }
 
-/** Lists the matching reports; with a gate or a baseline, all of them (unless --page or --limit says otherwise). */
-export async function reportsListRun(ctx: CommandContext, opts: ReportsListOptions) {
+/**
+ * What `reports list` will do, decided before anything is sent: the request, the paging, the gate, the CI files, what
+ * is recorded. The run takes this, never the commander options; a test asserts on it with no server (argv -> plan).
+ */
+export interface ReportsListPlan {
+  params: ReportListParams;
+  paging: PagingOptions & { all: boolean };
+  gate: GateSetup;
+  /** The CI files and the baseline (undefined: none asked). */
+  ci: (CiFlags & RunInputs) | undefined;
+  /** The run as the history records it, and where (recorded only when asked: --record, RSAPI_RECORD, the profile). */
+  record: { run: RunSpec; history: HistoryFlags };
+  /** --failing-check, --passing-check: filtered here, reading every page. */
+  checks: { failing: string[]; passing: string[] } | undefined;
+  perCheck: boolean;
+}
+
+/** Every check of `reports list` that needs no network, once, and what the run will do. */
+export function planReportsList(ctx: CommandContext, opts: ReportsListOptions): ReportsListPlan {
   const { assertions } = validateReportsList(ctx, opts);
-  const params: ReportListParams = { ...filterParams(opts), sortBy: opts.sortBy, sort: opts.sort, perPage: opts.perPage };
+  const filters = filterParams(opts);
+  const { failOn, minScore, failOnCheck, failOnImportance, allowEmpty, codequality, page, limit, perPage, sortBy, sort } = opts;
   const paging = pagingOptions(opts);
   // A gate judges every report that matches: without --page or --limit it reads all pages, as --all does.
   // So does a baseline comparison: a page of it would show the rest of the baseline as vanished.
-  const gated =
-    opts.failOn !== undefined ||
-    opts.minScore !== undefined ||
-    opts.failOnCheck !== undefined ||
-    opts.failOnImportance !== undefined ||
-    assertions !== undefined ||
-    opts.baseline !== undefined;
-  if (gated && opts.page === undefined && opts.limit === undefined) paging.all = true;
-  const ci = await CiReporter.prepare('reports list', opts);
-  const silences = reportListSilences(params);
+  const gated = [failOn, minScore, failOnCheck, failOnImportance, assertions, opts.baseline].some((value) => value !== undefined);
+  if (gated && page === undefined && limit === undefined) paging.all = true;
+  const { junit, summary, html, baseline, maxDrop, failOnNewFailures } = opts;
+  const ciAsked = [junit, summary, html, baseline].some((value) => value !== undefined);
   // The job: the filters; a part of them (a page, a size, an order) is another set of reports.
-  const part = paging.all ? { limit: opts.limit } : { page: opts.page, limit: opts.limit, perPage: opts.perPage, sortBy: opts.sortBy, sort: opts.sort };
-  await startRecording(ctx, opts, { command: 'reports list', selection: { ...filterParams(opts), ...part, all: paging.all } }, ci);
-  const gate = { ...opts, assertions, selection: { project: opts.project, search: opts.search } };
-  const filter = opts.failingCheck || opts.passingCheck ? { failing: opts.failingCheck ?? [], passing: opts.passingCheck ?? [] } : undefined;
-  if (!filter && !opts.perCheck) return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate, ci, paging, silences });
+  const part = paging.all ? { limit } : { page, limit, perPage, sortBy, sort };
+  const { failingCheck, passingCheck } = opts;
+  return {
+    params: { ...filters, sortBy, sort, perPage },
+    paging,
+    gate: { failOn, minScore, failOnCheck, failOnImportance, assertions, allowEmpty, codequality, selection: { project: opts.project, search: opts.search } },
+    ci: ciAsked
+      ? { junit, summary, html, baseline, maxDrop, failOnNewFailures, allowEmpty, project: opts.project, search: opts.search, result: opts.result }
+      : undefined,
+    record: {
+      run: { command: 'reports list', selection: { ...filters, ...part, all: paging.all } },
+      history: { record: opts.record, history: opts.history, job: opts.job },
+    },
+    checks: failingCheck || passingCheck ? { failing: failingCheck ?? [], passing: passingCheck ?? [] } : undefined,
+    perCheck: opts.perCheck === true,
+  };
+}
+
+/** Lists the matching reports; with a gate or a baseline, all of them (unless --page or --limit says otherwise). */
+export async function reportsListRun(ctx: CommandContext, opts: ReportsListOptions) {
+  return runReportsList(ctx, planReportsList(ctx, opts));
+}
+
+/** The plan carried out: the baseline read, the run recorded, the pages read, printed and judged. */
+export async function runReportsList(ctx: CommandContext, plan: ReportsListPlan) {
+  const { params, paging, gate, checks, perCheck } = plan;
+  const ci = plan.ci && (await CiReporter.prepare('reports list', plan.ci));
+  const silences = reportListSilences(params);
+  await startRecording(ctx, plan.record.history, plan.record.run, ci);
+  if (!checks && !perCheck) return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate, ci, paging, silences });
   // The check filter and --per-check only: a plain list does not load them.
   const { printByChecks } = await import('../../reading/check-filter.js');
-  return printByChecks(ctx, (asked) => ctx.client().reports.pages(params, asked), { filter, perCheck: opts.perCheck === true, gate, ci, paging, silences });
+  return printByChecks(ctx, (asked) => ctx.client().reports.pages(params, asked), { filter: checks, perCheck, gate, ci, paging, silences });
 }
