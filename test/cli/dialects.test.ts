@@ -270,7 +270,7 @@ const ROWS: Row[] = [
       wantCode: 10,
       want: (o, d) =>
         expect(stderrLines(o)).toEqual([
-          'rsapi: baseline failed: 2 of 7 reports fell by more than 5 points or got a worse result (--max-drop 5); 1 new, 1 vanished (listed, not failed)',
+          'rsapi: baseline failed: 2 of 7 reports fell by more than 5 points or got a worse result (--max-drop 5); besides: 1 new page, 1 vanished',
           `rsapi:   regressed: ${d.url('example.com/d')} score 90 → 79 (-11), result good → decent`,
           `rsapi:   regressed: ${d.url('example.com/b')} score 90 → 80 (-10)`,
           `rsapi:   new: ${d.url('shop.example.org/h')}`,
