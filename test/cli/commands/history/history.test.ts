@@ -258,6 +258,25 @@ describe('history errors', () => {
     expect(JSON.parse((await rsapi(other, 'history', 'runs', '--json')).stdout).map((run: { id: number }) => run.id)).toEqual([1]);
   });
 
+  it('import and prune into a pipe (tsv, no header) say on stderr in one line what their two numbers are; named formats and a terminal do not', async () => {
+    const where = join(scratch(), 'history.db');
+    await twoWeeks(where);
+    const file = join(scratch(), 'export.ndjson');
+    writeFileSync(file, (await rsapi(where, 'history', 'export')).stdout);
+    const other = join(scratch(), 'other.db');
+    const imported = await rsapi(other, 'history', 'import', file);
+    expect([imported.code, imported.stdout]).toEqual([0, '2\t0\n']);
+    expect(imported.stderr).toBe('rsapi: the two numbers are the runs imported and the runs already there (-o csv or --json names them)\n');
+    const pruned = await rsapi(other, 'history', 'prune', '--keep-runs', '1', '-o', 'tsv');
+    expect([pruned.code, pruned.stdout]).toEqual([0, '1\t3\n']);
+    expect(pruned.stderr).toBe('rsapi: the two numbers are the runs removed and the snapshots no kept run referenced (-o csv or --json names them)\n');
+    expect((await rsapi(other, 'history', 'import', file, '--json')).stderr).toBe('');
+    expect((await rsapi(other, 'history', 'prune', '--keep-runs', '1', '-o', 'csv')).stderr).toBe('');
+    const onTerminal = await runInProcess({ argv: ['history', 'import', file, '--history', other], env: env(), tty: true });
+    expect(onTerminal.stdout).toMatch(/^imported \d+ runs/);
+    expect(onTerminal.stderr).toBe('');
+  });
+
   it('a line whose fields a store could not take is refused with its reason, and the history is left as it was', async () => {
     const where = join(scratch(), 'history.db');
     await twoWeeks(where);
@@ -324,7 +343,7 @@ describe('--baseline from the history', () => {
     const gated = await rsapi(where, 'reports', 'list', '--baseline', 'last', '--fail-on-new-failures', '--json');
     expect(gated.code).toBe(10);
     expect(JSON.parse(gated.stdout)).toHaveLength(3);
-    expect(gated.stderr).toContain('than in run 1 of the history');
+    expect(gated.stderr).toContain('since run 1 of the history');
     expect(gated.stderr).toMatch(/new failures: a\.example\.com: .*meta_description/);
     expect(site.server.requests.length).toBeGreaterThan(requestsBefore);
     expect(JSON.parse((await rsapi(where, 'history', 'runs', '--json')).stdout)).toHaveLength(1);
@@ -534,7 +553,7 @@ describe('history trend, import and prune over services and jobs', () => {
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stderr).toMatch(
       new RegExp(
-        `^rsapi: ${file}: line 1: report 1 of a\\.example\\.com \\(generated [^)]*\\) is in the history with another score; the stored one is kept\\n$`,
+        `^rsapi: ${file}: line 1: report 1 of a\\.example\\.com \\(generated [^)]*\\) is in the history with another score; the stored one is kept\\nrsapi: the two numbers are`,
       ),
     );
     expect((await rsapi(where, 'history', 'show', '1', '--json')).stdout).toBe(before);
