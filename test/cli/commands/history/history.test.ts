@@ -537,6 +537,61 @@ describe('history trend, import and prune over services and jobs', () => {
     expect((await rsapi(where, 'history', 'trend', 'a.example.com', '--service', 'ftp://nowhere')).code).toBe(2);
   });
 
+  it('a trend that finds nothing is exit 4, worded for what was asked: an unread URL, project or check with a did-you-mean, --since, --service, --job', async () => {
+    const where = join(scratch(), 'history.db');
+    await twoWeeks(where);
+    const trend = async (...argv: string[]) => {
+      const result = await rsapi(where, 'history', 'trend', ...argv);
+      expect([result.code, result.stdout], result.stderr).toEqual([4, '']);
+      return result.stderr;
+    };
+    expect(await trend('exmaple.com/nothing')).toBe(
+      'rsapi: no run in the history read exmaple.com/nothing\nhint: `rsapi history runs` lists the runs; `rsapi history show RUN` the pages a run read\n',
+    );
+    expect(await trend('a.exmaple.com')).toBe('rsapi: no run in the history read a.exmaple.com\nhint: did you mean a.example.com?\n');
+    expect(await trend('--project', 'b.exmaple.com')).toBe(
+      'rsapi: no run in the history read the project b.exmaple.com\nhint: did you mean --project b.example.com?\n',
+    );
+    expect(await trend('a.example.com', '--check', 'meta_descripton')).toBe(
+      'rsapi: no reading of a.example.com has the check meta_descripton\nhint: did you mean --check meta_description?\n',
+    );
+    expect(await trend('--project', 'a.example.com', '--check', 'titel')).toBe(
+      'rsapi: no reading of the project a.example.com has the check titel\nhint: did you mean --check title?\n',
+    );
+    expect(await trend('a.example.com', '--service', 'http://127.0.0.1:9')).toBe(
+      `rsapi: no run read a.example.com from http://127.0.0.1:9\nhint: it was read from ${site.server.url}: --service ${site.server.url}\n`,
+    );
+    expect(await trend('a.example.com', '--job', 'weekly')).toBe(
+      "rsapi: no run of the job weekly in the history\nhint: `rsapi history runs` shows each run's job\n",
+    );
+    // The runs were recorded just now: a window ending before them is made by a clock a day ahead.
+    const { openHistory } = await import('../../../../src/history/open.js');
+    const { historyLocation } = await import('../../../../src/history/location.js');
+    const store = await openHistory(historyLocation(where));
+    const since = new Date(Date.now() + 86_400_000).toISOString();
+    const { noReadingError } = await import('../../../../src/cli/commands/history/trend-missing.js');
+    const late = await noReadingError(store, { subject: 'a.example.com', project: false, since, origin: undefined, job: undefined, jobRuns: undefined });
+    const ofJob = await noReadingError(store, {
+      subject: 'a.example.com',
+      project: false,
+      since: undefined,
+      origin: undefined,
+      job: 'weekly',
+      jobRuns: new Set([99]),
+    });
+    await store.close();
+    expect([late.message, late.hint]).toEqual([
+      `no run since ${since} (--since) read a.example.com`,
+      'its newest reading is of run 2: a longer --since reaches it',
+    ]);
+    expect([ofJob.message, ofJob.hint]).toEqual([
+      'no run of the job weekly read a.example.com',
+      'other runs did (the newest: run 2); without --job the trend shows them',
+    ]);
+    const found = await rsapi(where, 'history', 'trend', 'a.example.com', '--check', 'title', '--json');
+    expect(found.code, found.stderr).toBe(0);
+  });
+
   it('an import that disagrees with what the history holds says so on stderr, a line each, and keeps the stored reading', async () => {
     const where = join(scratch(), 'history.db');
     await twoWeeks(where);
