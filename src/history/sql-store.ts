@@ -6,6 +6,7 @@ import { MIGRATIONS, referenceSnapshots, runsStatement, SCHEMA_VERSION, SQL, typ
 import type {
   CiContext,
   ExportedRun,
+  HeldNames,
   HistoryStore,
   ImportDisagreement,
   ImportResult,
@@ -271,10 +272,27 @@ export class SqlHistoryStore implements HistoryStore {
     return { held, fresh, disagreements };
   }
 
+  async heldNames(): Promise<HeldNames> {
+    const column = async (sql: string) => (await this.db.run(sql)).rows.map((row) => String(Object.values(row)[0]));
+    const checks = new Set<string>();
+    for (const text of await column(HELD_NAMES_SQL.checks)) for (const check of decodeChecks(text) ?? []) checks.add(check.id);
+    return { identities: await column(HELD_NAMES_SQL.identities), projects: await column(HELD_NAMES_SQL.projects), checks: [...checks] };
+  }
+
   close(): Promise<void> {
     return this.db.close();
   }
 }
+
+/**
+ * heldNames' statements, the same in both dialects: every URL and project read, and the checks of the newest readings
+ * (a service's reports carry the same checks; 20 readings cover a page whose fetch failed).
+ */
+const HELD_NAMES_SQL = {
+  identities: 'SELECT DISTINCT identity FROM history_snapshots',
+  projects: 'SELECT DISTINCT project FROM history_snapshots WHERE project IS NOT NULL',
+  checks: 'SELECT checks FROM history_snapshots WHERE checks IS NOT NULL ORDER BY id DESC LIMIT 20',
+};
 
 /** Brings the schema to SCHEMA_VERSION in one transaction; a newer one, or a database of someone else's, is left untouched. */
 async function migrate(db: SqlConnection, where: string): Promise<void> {

@@ -169,5 +169,14 @@ export interface HistoryStore {
    * snapshots the store held already with other contents (kept as stored).
    */
   importRun(exported: ExportedRun): Promise<ImportResult>;
+  /** What the history holds readings of, for a did-you-mean: every URL and project, and the checks of its newest readings. */
+  heldNames(): Promise<HeldNames>;
   close(): Promise<void>;
+}
+
+export interface HeldNames {
+  /** The URLs read (reportIdentity). */
+  identities: string[];
+  projects: string[];
+  checks: string[];
 }

@@ -2,7 +2,7 @@
 import { stringifyJson } from '../api/http/json.js';
 import { modelledProject } from '../api/model/project-model.js';
 import { failedCheckIds } from '../api/model/checks.js';
-import { modelledRecord } from '../api/model/report-model.js';
+import { modelledRecord, readReport } from '../api/model/report-model.js';
 import { csvLine } from './csv.js';
 import { columnsFor, fieldValue, rawCell, recordId, rowColumns, selectFields } from './fields.js';
 import { drawRecordTable, fitNotice, ListTable, type TableOptions } from './table/table.js';
@@ -26,10 +26,26 @@ export function createListWriter(out: Sink, options: OutputOptions): ListWriter 
  * `failed_checks` (its failed check ids), a project its `average`. json and ndjson pass the record as the service sent
  * it (only secrets masked).
  */
-export function shownRecord(received: ServiceRecord, options: Pick<OutputOptions, 'format' | 'kind'>): ServiceRecord {
+export function shownRecord(received: ServiceRecord, options: Pick<OutputOptions, 'format' | 'kind' | 'fields'>): ServiceRecord {
   const record = maskSecretFields(received);
-  if (!showsModel(options.format)) return record;
+  if (!showsModel(options.format)) return options.kind === 'report' ? withModelFields(record, options.fields) : record;
   return options.kind === 'report' ? withFailedChecks(modelledRecord(record)) : modelledProject(record);
+}
+
+/** A report's fields that json and ndjson take from the record model when --fields names them (phpRank sends no `score`). */
+const MODEL_FIELDS = ['score', 'label'] as const;
+
+/**
+ * A report for json with --fields: `score` and `label` named there are the record model's, in either dialect, as a
+ * table and csv show them (`--json id,url,score` on phpRank gives the score, not null). Without --fields, as sent.
+ */
+function withModelFields(record: ServiceRecord, fields: readonly string[] | undefined): ServiceRecord {
+  const named = MODEL_FIELDS.filter((field) => fields?.includes(field));
+  if (named.length === 0) return record;
+  const reading = readReport(record);
+  const shown = { ...record };
+  for (const field of named) shown[field] = reading[field] ?? null;
+  return shown;
 }
 
 /** Whether the format shows records through the record model (table, csv, tsv) rather than as the service sent them. */

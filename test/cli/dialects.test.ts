@@ -270,7 +270,7 @@ const ROWS: Row[] = [
       wantCode: 10,
       want: (o, d) =>
         expect(stderrLines(o)).toEqual([
-          'rsapi: baseline failed: 2 of 7 reports fell by more than 5 points or got a worse result (--max-drop 5); 1 new, 1 vanished (listed, not failed)',
+          'rsapi: baseline failed: 2 of 7 reports fell by more than 5 points or got a worse result (--max-drop 5); besides: 1 new page, 1 vanished',
           `rsapi:   regressed: ${d.url('example.com/d')} score 90 → 79 (-11), result good → decent`,
           `rsapi:   regressed: ${d.url('example.com/b')} score 90 → 80 (-10)`,
           `rsapi:   new: ${d.url('shop.example.org/h')}`,
@@ -440,12 +440,17 @@ describe("phpRank's exact bodies from a plain node:http server", () => {
     expect(JSON.parse(json.stdout)).toEqual(JSON.parse(report12));
   });
 
-  it('--fields score warns of no missing field where the format shows one (csv), and does where it does not (json)', async () => {
+  it("--fields score is the record model's score in csv and json alike (phpRank sends none), with no warning", async () => {
     const csv = await rsapi(['reports', 'list', '--all', '-o', 'csv', '--fields', 'id,score']);
     expect(csv.stdout).toBe('id,score\r\n12,79\r\n13,45\r\n14,92\r\n');
     expect(csv.stderr).not.toContain('warning');
     const json = await rsapi(['reports', 'list', '--all', '-o', 'json', '--fields', 'id,score']);
-    expect(json.stderr).toContain('rsapi: warning: none of the 3 reports has a field "score"');
+    expect(JSON.parse(json.stdout)).toEqual([
+      { id: 12, score: 79 },
+      { id: 13, score: 45 },
+      { id: 14, score: 92 },
+    ]);
+    expect(json.stderr).not.toContain('warning');
   });
 
   it('reports stats counts one of each label', async () => {

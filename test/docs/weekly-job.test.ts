@@ -110,7 +110,7 @@ function named(result: InProcessResult, kind: 'new' | 'vanished'): string[] {
 
 /** The history run a week was compared with, as it says: `compared with run 3` (audit) or `run 3 of the history`. */
 function baselineOf(result: InProcessResult): number | undefined {
-  const said = /compared with run (\d+)|than in run (\d+) of the history/.exec(`${result.stdout}\n${result.stderr}`);
+  const said = /compared with run (\d+)|(?:than in|since) run (\d+) of the history/.exec(`${result.stdout}\n${result.stderr}`);
   return said ? Number(said[1] ?? said[2]) : undefined;
 }
 

@@ -118,6 +118,22 @@ describe.each(STORES)('the history store on $name', ({ open, rows, skip }) => {
     }
   });
 
+  it.skipIf(skip)('heldNames gives every URL and project read and the check ids of the newest readings', async () => {
+    const store = await open();
+    try {
+      const host = `h-${Math.random()}.example.com`;
+      const n = 2_000_000 + Math.floor(Math.random() * 1_000_000);
+      await record(store, [report(n, `${host}/a`, '2026-01-01T00:00:00Z'), report(n + 1, `${host}/b`, '2026-01-01T00:00:00Z')]);
+      const held = await store.heldNames();
+      expect(held.identities).toEqual(expect.arrayContaining([`${host}/a`, `${host}/b`]));
+      expect(held.projects).toContain(host);
+      expect(new Set(held.projects).size).toBe(held.projects.length);
+      expect(held.checks).toEqual(expect.arrayContaining(['title', 'charset', 'htst', 'http2']));
+    } finally {
+      await store.close();
+    }
+  });
+
   it.skipIf(skip)('a run never finished stays incomplete; prune keeps what the kept runs reference', async () => {
     const store = await open();
     try {

@@ -43,11 +43,11 @@ describe('json list', () => {
     expect(parsed?.generated_at).toBe('2026-11-20T09:14:03.000000Z');
   });
 
-  it('keeps only --fields, in order, unknown names as null', async () => {
+  it('keeps only --fields, in order, unknown names as null; score read by the record model (a number)', async () => {
     const out = await writeList([report, other], options('json', ['score', 'missing', 'id']));
     const parsed = JSON.parse(out.text) as Record<string, unknown>[];
     expect(parsed).toEqual([
-      { score: '71', missing: null, id: 12 },
+      { score: 71, missing: null, id: 12 },
       { score: null, missing: null, id: '13' },
     ]);
     expect(Object.keys(parsed[0] ?? {})).toEqual(['score', 'missing', 'id']);

@@ -2,6 +2,8 @@
 import { UsageError } from '../runtime/errors.js';
 import { terminalLines } from '../../output/terminal-text.js';
 import type { Terminal } from '../terminal/terminal.js';
+import { oneLineForStderr } from '../terminal/stderr.js';
+import { missingFieldsWarning } from './jq-fields.js';
 
 type JqEngine = typeof import('jq-wasm/inline');
 
@@ -38,6 +40,9 @@ export async function jqOutput(expression: string, io: Terminal): Promise<JqOutp
     async flush() {
       if (captured.trim() === '') return;
       const output = await runJq(jq, captured, expression, ['-r']);
+      // `select(.score < 10)` over records with no `score` matches every one (null < 10): said, not left silent.
+      const missing = missingFieldsWarning(expression, captured);
+      if (missing !== undefined) io.stderr.write(`${oneLineForStderr(missing)}\n`);
       if (output === '') return;
       // Raw strings from a service on a terminal: escapes shown, never acted on (output/terminal-text.ts).
       io.stdout.write(`${io.stdoutIsTTY ? terminalLines(output) : output}\n`);

@@ -305,38 +305,59 @@ export function baselineAnnotations(comparison: BaselineComparison): string[] {
   return items.length > 0 ? urlAnnotations(items) : [runAnnotation(baselineVerdict(comparison))];
 }
 
-/** The verdict line: how many regressed, and how many URLs are new or gone. */
+/**
+ * The verdict line. A gate's line leads with what it was judged on, and when it failed with only what failed; what
+ * did not fail (a gate that passed, falls without --max-drop, fixed checks, new and vanished pages) follows `besides:`.
+ */
 export function baselineVerdict(comparison: BaselineComparison): string {
-  const { regressions, compared, maxDrop } = comparison;
+  const { regressions, compared, maxDrop, path } = comparison;
   const of = `${regressions.length} of ${plural(compared, 'report')}`;
   const judged = `rsapi: baseline ${comparison.failed ? 'failed' : 'passed'}`;
   if (comparison.empty) {
     const news = comparison.newUrls.length > 0 ? ` (${comparison.newUrls.length} new)` : '';
-    return `${judged}: no report of this run is in ${comparison.path}${news}: a gate over nothing proves nothing (--allow-empty lets it pass)`;
+    return `${judged}: no report of this run is in ${path}${news}: a gate over nothing proves nothing (--allow-empty lets it pass)`;
   }
-  const lower = `${of} scored lower or got a worse result than in ${comparison.path}`;
-  const head =
-    maxDrop === undefined
-      ? comparison.failOnNewFailures
-        ? `${judged}: ${lower} (listed, not failed without --max-drop)`
-        : `rsapi: baseline: ${lower} (not a gate without --max-drop)`
-      : `${judged}: ${of} fell by more than ${plural(maxDrop, 'point')} or got a worse result (--max-drop ${maxDrop})`;
+  const checks = comparison.baselineHasChecks ? countChanges(comparison.checkChanges) : undefined;
+  const lost = comparison.lostChecks.length > 0 ? ` and ${plural(comparison.lostChecks.length, 'report')} with no per-check results now` : '';
+  const newlyFailing =
+    checks && `${plural(checks.newFailures, 'check')} newly failing${checks.newFailures > 0 ? ` on ${plural(checks.urlsWithNewFailures, 'URL')}` : ''}`;
+  if (maxDrop === undefined && !comparison.failOnNewFailures) return notGateVerdict(comparison, of);
+  const gates: { text: string; failed: boolean }[] = [];
+  if (maxDrop !== undefined)
+    gates.push({ text: `${of} fell by more than ${plural(maxDrop, 'point')} or got a worse result (--max-drop ${maxDrop})`, failed: regressions.length > 0 });
+  if (comparison.failOnNewFailures && checks)
+    gates.push({ text: `${newlyFailing} since ${path}${lost} (--fail-on-new-failures)`, failed: checks.newFailures > 0 || lost !== '' });
+  const besides: string[] = [];
+  if (maxDrop === undefined) besides.push(`${of} scored lower or got a worse result (not failed without --max-drop)`);
+  if (checks && !comparison.failOnNewFailures) besides.push(`${newlyFailing}${lost} (not failed without --fail-on-new-failures)`);
+  if (checks) besides.push(`${checks.fixed} fixed`);
+  if (comparison.newUrls.length + comparison.vanished.length > 0)
+    besides.push(`${plural(comparison.newUrls.length, 'new page')}, ${comparison.vanished.length} vanished`);
+  const failing = gates.filter((gate) => gate.failed);
+  const lead = comparison.failed && failing.length > 0 ? failing : gates;
+  const rest = [...gates.filter((gate) => !lead.includes(gate)).map((gate) => gate.text), ...besides];
+  // --fail-on-new-failures against a baseline without checks judges nothing: the listed figures are the whole line.
+  const head = lead.length > 0 ? lead.map((gate) => gate.text) : rest.splice(0, 1);
+  return `${judged}: ${head.join('; ')}${rest.length > 0 ? `; besides: ${rest.join(', ')}` : ''}`;
+}
+
+/** No gate flag: the falls, the new and vanished pages and the checks, each listed. */
+function notGateVerdict(comparison: BaselineComparison, of: string): string {
   const others =
     comparison.newUrls.length + comparison.vanished.length > 0
       ? `; ${comparison.newUrls.length} new, ${comparison.vanished.length} vanished (listed, not failed)`
       : '';
-  return `${head}${others}${checksVerdict(comparison)}`;
+  return `rsapi: baseline: ${of} scored lower or got a worse result than in ${comparison.path} (not a gate without --max-drop)${others}${checksVerdict(comparison)}`;
 }
 
-/** `; checks: 3 newly failing on 2 URLs, 1 fixed (--fail-on-new-failures)`: nothing when neither side has checks. */
+/** `; checks: 3 newly failing on 2 URLs, 1 fixed (listed, ...)`: nothing when neither side has checks. */
 function checksVerdict(comparison: BaselineComparison): string {
   if (!comparison.baselineHasChecks) return '';
   const { newFailures, fixed, urlsWithNewFailures } = countChanges(comparison.checkChanges);
   const on = newFailures > 0 ? ` on ${plural(urlsWithNewFailures, 'URL')}` : '';
   const lost = comparison.lostChecks.length;
   const without = lost > 0 ? `, ${plural(lost, 'report')} with no per-check results now` : '';
-  const rule = comparison.failOnNewFailures ? ' (--fail-on-new-failures)' : ' (listed, not failed without --fail-on-new-failures)';
-  return `; checks: ${newFailures} newly failing${on}, ${fixed} fixed${without}${rule}`;
+  return `; checks: ${newFailures} newly failing${on}, ${fixed} fixed${without} (listed, not failed without --fail-on-new-failures)`;
 }
 
 function listed<T>(items: readonly T[], kind: string, describe: (item: T) => string): string[] {

@@ -167,21 +167,26 @@ export class Gate {
     if (this.empty) return emptyLine(this.options.selection);
     if (!this.flagged) return this.assertionsLine();
     const { failOn, minScore } = this.options;
-    const parts: string[] = [];
+    const parts: { text: string; failed: boolean }[] = [];
     const of = `of ${plural(this.seen, 'report')}`;
     if (failOn !== undefined) {
       const worse = failOn === 'bad' ? 'bad' : `${failOn} or worse`;
       const missing = this.missingResults > 0 ? `, ${this.missingResults} of them with no known result` : '';
-      parts.push(`${this.resultFailures} ${of} ${this.resultFailures === 1 ? 'is' : 'are'} ${worse}${missing} (--fail-on ${failOn})`);
+      const text = `${this.resultFailures} ${of} ${this.resultFailures === 1 ? 'is' : 'are'} ${worse}${missing} (--fail-on ${failOn})`;
+      parts.push({ text, failed: this.resultFailures > 0 });
     }
     if (minScore !== undefined) {
       const missing = this.missingScores > 0 ? `, ${this.missingScores} of them with no score` : '';
-      parts.push(`${this.scoreFailures} ${of} score below ${minScore}${missing} (--min-score ${minScore})`);
+      parts.push({ text: `${this.scoreFailures} ${of} score below ${minScore}${missing} (--min-score ${minScore})`, failed: this.scoreFailures > 0 });
     }
     // Still one line: the other gates' figures follow what could not be judged.
-    if (this.checks.unjudged) return `${this.checks.unjudgedLine()}${parts.length > 0 ? `; besides: ${parts.join('; ')}` : ''}`;
-    if (this.checks.active) parts.push(this.checks.verdictPart());
-    return `rsapi: gate ${this.flagsFailed ? 'failed' : 'passed'}: ${parts.join('; ')}`;
+    if (this.checks.unjudged) return `${this.checks.unjudgedLine()}${parts.length > 0 ? `; besides: ${parts.map((part) => part.text).join('; ')}` : ''}`;
+    if (this.checks.active) parts.push({ text: this.checks.verdictPart(), failed: this.checks.failed });
+    if (!this.flagsFailed) return `rsapi: gate passed: ${parts.map((part) => part.text).join('; ')}`;
+    // A failed line leads with what failed; the gates that held follow.
+    const held = parts.filter((part) => !part.failed).map((part) => part.text);
+    const failed = parts.filter((part) => part.failed).map((part) => part.text);
+    return `rsapi: gate failed: ${failed.join('; ')}${held.length > 0 ? `; besides: ${held.join('; ')}` : ''}`;
   }
 }
 

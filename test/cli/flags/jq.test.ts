@@ -95,6 +95,70 @@ describe('--jq EXPR', () => {
   });
 });
 
+describe('score and label in json, and --jq reading a field no record has, in both dialects', () => {
+  let phprank: MockFixture;
+  beforeAll(async () => {
+    phprank = await startMock({ flavor: 'phprank', seed: 12 });
+  });
+  afterAll(async () => {
+    await phprank.close();
+  });
+  const dialects = () => [
+    { name: 'seed', env: mock.env },
+    { name: 'phprank', env: phprank.env },
+  ];
+
+  it('--json id,url,score (docs/output.md) gives each report the score a csv shows, and label its label', async () => {
+    for (const { name, env } of dialects()) {
+      const json = await runInProcess({ argv: ['reports', 'list', '--json', 'id,url,score,label', '--all'], env });
+      expect(json.code, `${name}: ${json.stderr}`).toBe(0);
+      expect(json.stderr, name).toBe('');
+      const csv = await runInProcess({ argv: ['reports', 'list', '--fields', 'id,score,result', '--all', '-o', 'csv'], env });
+      const rows = csv.stdout.trim().split('\r\n').slice(1);
+      const records = JSON.parse(json.stdout) as { id: number; score: number; label: string }[];
+      expect(
+        records.map((r) => `${r.id},${r.score},${r.label}`),
+        name,
+      ).toEqual(rows);
+      for (const record of records) expect(typeof record.score, name).toBe('number');
+      const ndjson = await runInProcess({ argv: ['reports', 'list', '-o', 'ndjson', '--fields', 'id,score', '--all'], env });
+      expect(
+        ndjson.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line).score),
+        name,
+      ).toEqual(records.map((r) => r.score));
+    }
+  });
+
+  it("--jq '.[] | select(.score < 10)': on phpRank (no score field) a warning names the field and the --json form; with it, the right reports", async () => {
+    const silent = await runInProcess({ argv: ['reports', 'list', '--all', '--jq', '.[] | select(.score < 10) | .id'], env: phprank.env });
+    expect(silent.code, silent.stderr).toBe(0);
+    expect(silent.stderr).toBe(
+      'rsapi: warning: --jq reads .score, which no record of the output has (null in every one); --json id,url,score takes score from the record model, in either dialect\n',
+    );
+    const csv = await runInProcess({ argv: ['reports', 'list', '--all', '--fields', 'id,score', '-o', 'csv'], env: phprank.env });
+    const low = csv.stdout
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .map((row) => row.split(','))
+      .filter(([, score]) => Number(score) < 50)
+      .map(([id]) => `${id}\n`)
+      .join('');
+    expect(low).not.toBe('');
+    for (const { name, env } of dialects()) {
+      const right = await runInProcess({ argv: ['reports', 'list', '--all', '--json', 'id,url,score', '--jq', '.[] | select(.score < 50) | .id'], env });
+      expect(right.code, name).toBe(0);
+      expect(right.stderr, name).toBe('');
+      if (name === 'phprank') expect(right.stdout).toBe(low);
+    }
+    const seedRead = await runInProcess({ argv: ['reports', 'list', '--all', '--jq', '.[] | select(.score < 10) | .id'], env: mock.env });
+    expect(seedRead.stderr).toBe('');
+  });
+});
+
 describe('--jq over a large document', () => {
   it('filters 3 MB in seconds (jq-wasm 1.0 copied its input a byte at a time: 473 KB took 48 s)', async () => {
     const { jqOutput } = await import('../../../src/cli/flags/jq.js');

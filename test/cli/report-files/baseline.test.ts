@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { baselineVerdict, type BaselineComparison } from '../../../src/cli/report-files/baseline.js';
 import { CheckStatsCollector } from '../../../src/output/stats/check-stats.js';
 import { tempDir } from '../../helpers/cli.js';
 import { startMock, type MockFixture } from '../../helpers/mock.js';
@@ -96,7 +97,9 @@ describe('--baseline with per-check results', () => {
       env: phprank.env,
     });
     expect(failed.code, failed.stderr).toBe(10);
-    expect(failed.stderr).toMatch(/^rsapi: baseline failed: .*checks: 1 newly failing on 1 URL, 1 fixed \(--fail-on-new-failures\)$/m);
+    expect(failed.stderr).toMatch(
+      /^rsapi: baseline failed: 1 check newly failing on 1 URL since .*baseline\.json \(--fail-on-new-failures\); besides: .*, 1 fixed$/m,
+    );
     const cases = child(parseXml(readFileSync(junit, 'utf8')), 'testsuite')!.children.filter((c) => c.name === 'testcase');
     const failures = cases.flatMap((c) => (child(c, 'failure') ? [child(c, 'failure')!] : []));
     expect(failures).toHaveLength(1);
@@ -105,7 +108,7 @@ describe('--baseline with per-check results', () => {
     writeFileSync(same, JSON.stringify(reports));
     const passed = await runInProcess({ argv: ['reports', 'list', '--baseline', same, '--fail-on-new-failures', '-o', 'json'], env: phprank.env });
     expect(passed.code, passed.stderr).toBe(0);
-    expect(passed.stderr).toMatch(/^rsapi: baseline passed: .*checks: 0 newly failing, 0 fixed \(--fail-on-new-failures\)$/m);
+    expect(passed.stderr).toMatch(/^rsapi: baseline passed: 0 checks newly failing since .*same\.json \(--fail-on-new-failures\); besides: .*, 0 fixed$/m);
   });
 
   it('on GitHub Actions a failed baseline annotates each URL that newly fails; one that compared nothing, the run', async () => {
@@ -165,7 +168,7 @@ describe('--fail-on-new-failures and a report that lost its per-check results', 
       const { code, stderr } = await runInProcess({ argv, env: server.env });
       expect(code, stderr).toBe(10);
       expect(stderr).toMatch(
-        /^rsapi: baseline failed: .*checks: 0 newly failing, 0 fixed, 1 report with no per-check results now \(--fail-on-new-failures\)$/m,
+        /^rsapi: baseline failed: 0 checks newly failing since .*baseline\.json and 1 report with no per-check results now \(--fail-on-new-failures\); besides: /m,
       );
       expect(stderr).toContain('rsapi:   no per-check results now: example.com/b\n');
       const cases = child(parseXml(readFileSync(junit, 'utf8')), 'testsuite')!.children.filter((c) => c.name === 'testcase');
@@ -281,5 +284,81 @@ describe('a baseline gate that compares nothing', () => {
     }
     const noted = await runInProcess({ argv: ['reports', 'list', '--all', '--baseline', empty, '-q'], env: phprank.env });
     expect(noted.code, noted.stderr).toBe(0);
+  });
+});
+
+describe('baselineVerdict', () => {
+  const comparison = (over: Partial<BaselineComparison>): BaselineComparison => ({
+    path: 'run 3 of the history',
+    compared: 10,
+    regressions: [],
+    newUrls: [],
+    vanished: [],
+    failed: false,
+    empty: false,
+    checkChanges: [],
+    failOnNewFailures: false,
+    baselineHasChecks: true,
+    checksUnjudged: false,
+    lostChecks: [],
+    ...over,
+  });
+  const regressions = (count: number) => Array.from({ length: count }, () => ({}) as BaselineComparison['regressions'][number]);
+  /** Per URL its count of checks newly failing; the first URL has the fixed ones. */
+  const changes = (newPerUrl: number[], fixed: number) =>
+    newPerUrl.map((count, index) => ({
+      url: `example.com/${index}`,
+      record: {},
+      newFailures: Array.from({ length: count }, (_, i) => `c${i}`),
+      fixed: index === 0 ? Array.from({ length: fixed }, (_, i) => `f${i}`) : [],
+    }));
+  it.each([
+    {
+      name: 'a failed check gate leads with the new failures; the falls it does not judge, the fixes and the pages follow',
+      given: { failed: true, failOnNewFailures: true, regressions: regressions(6), newUrls: ['example.com/new'], checkChanges: changes([5, 4, 4, 4], 2) },
+      want: 'rsapi: baseline failed: 17 checks newly failing on 4 URLs since run 3 of the history (--fail-on-new-failures); besides: 6 of 10 reports scored lower or got a worse result (not failed without --max-drop), 2 fixed, 1 new page, 0 vanished',
+    },
+    {
+      name: 'a --max-drop gate that held does not lead a line failed by the check gate',
+      given: { failed: true, failOnNewFailures: true, maxDrop: 5, checkChanges: changes([2], 0), newUrls: ['example.com/new'] },
+      want: 'rsapi: baseline failed: 2 checks newly failing on 1 URL since run 3 of the history (--fail-on-new-failures); besides: 0 of 10 reports fell by more than 5 points or got a worse result (--max-drop 5), 0 fixed, 1 new page, 0 vanished',
+    },
+    {
+      name: 'a check gate that held does not lead a line failed by --max-drop',
+      given: { failed: true, failOnNewFailures: true, maxDrop: 5, regressions: regressions(2) },
+      want: 'rsapi: baseline failed: 2 of 10 reports fell by more than 5 points or got a worse result (--max-drop 5); besides: 0 checks newly failing since run 3 of the history (--fail-on-new-failures), 0 fixed',
+    },
+    {
+      name: 'a passing line names both gates, then what was listed',
+      given: { failOnNewFailures: true, maxDrop: 5, checkChanges: changes([0], 1), vanished: ['example.com/old'] },
+      want: 'rsapi: baseline passed: 0 of 10 reports fell by more than 5 points or got a worse result (--max-drop 5); 0 checks newly failing since run 3 of the history (--fail-on-new-failures); besides: 1 fixed, 0 new pages, 1 vanished',
+    },
+    {
+      name: '--max-drop alone, no checks compared',
+      given: { failed: true, maxDrop: 5, baselineHasChecks: false, regressions: regressions(2), newUrls: ['a'], vanished: ['b'] },
+      want: 'rsapi: baseline failed: 2 of 10 reports fell by more than 5 points or got a worse result (--max-drop 5); besides: 1 new page, 1 vanished',
+    },
+    {
+      name: 'no gate: every figure listed, as before',
+      given: { regressions: regressions(1), newUrls: ['a'], checkChanges: changes([1], 0) },
+      want: 'rsapi: baseline: 1 of 10 reports scored lower or got a worse result than in run 3 of the history (not a gate without --max-drop); 1 new, 0 vanished (listed, not failed); checks: 1 newly failing on 1 URL, 0 fixed (listed, not failed without --fail-on-new-failures)',
+    },
+  ])('$name', ({ given, want }) => {
+    expect(baselineVerdict(comparison(given))).toBe(want);
+  });
+
+  it('docs/weekly-job.md quotes the line as the program prints it', () => {
+    const line = baselineVerdict(
+      comparison({
+        path: 'run 4 of the history',
+        compared: 12,
+        failed: true,
+        failOnNewFailures: true,
+        regressions: regressions(1),
+        newUrls: ['a'],
+        checkChanges: changes([2], 0),
+      }),
+    );
+    expect(readFileSync(join(import.meta.dirname, '../../../docs/weekly-job.md'), 'utf8')).toContain(`\n${line}\n`);
   });
 });

@@ -262,7 +262,7 @@ describe('baselineReport (stderr)', () => {
     const now = [...range(25).map((i) => ({ url: url('r', i), score: 89 - i, result: 'good' })), ...range(23).map((i) => ({ url: url('new', i), score: 1 }))];
     const lines = baselineReport(compareWithBaseline(baselineOf(before), now, { maxDrop: 0 }));
     expect(lines[0]).toBe(
-      'rsapi: baseline failed: 25 of 25 reports fell by more than 0 points or got a worse result (--max-drop 0); 23 new, 21 vanished (listed, not failed)',
+      'rsapi: baseline failed: 25 of 25 reports fell by more than 0 points or got a worse result (--max-drop 0); besides: 23 new pages, 21 vanished',
     );
     const regressed = lines.filter((line) => line.startsWith('rsapi:   regressed: '));
     expect(regressed).toHaveLength(20);

@@ -165,7 +165,7 @@ describe('--baseline and --max-drop', () => {
     const atThreshold = await runInProcess({ argv: args, env: fixture.env });
     expect(atThreshold.code).toBe(0);
     expect(atThreshold.stderr).toContain(
-      `rsapi: baseline passed: 0 of 2 reports fell by more than 5 points or got a worse result (--max-drop 5); 1 new, 1 vanished (listed, not failed)`,
+      `rsapi: baseline passed: 0 of 2 reports fell by more than 5 points or got a worse result (--max-drop 5); besides: 1 new page, 1 vanished`,
     );
 
     write(first.score + 6);
@@ -173,7 +173,7 @@ describe('--baseline and --max-drop', () => {
     expect(beyond.code).toBe(10);
     expect(beyond.stderr).toContain(
       [
-        `rsapi: baseline failed: 1 of 2 reports fell by more than 5 points or got a worse result (--max-drop 5); 1 new, 1 vanished (listed, not failed)`,
+        `rsapi: baseline failed: 1 of 2 reports fell by more than 5 points or got a worse result (--max-drop 5); besides: 1 new page, 1 vanished`,
         `rsapi:   regressed: ${first.url} score ${first.score + 6} → ${first.score} (-6)`,
         `rsapi:   new: ${third.url}`,
         `rsapi:   vanished: https://example.com/gone`,

@@ -47,6 +47,16 @@ describe('Gate', () => {
     );
   });
 
+  it('a failed verdict leads with the gate that failed; the gates that held follow "besides"', () => {
+    const records = [
+      { result: 'good', score: 90 },
+      { result: 'decent', score: 40 },
+    ];
+    expect(judge({ failOn: 'bad', minScore: 50 }, records).verdict).toBe(
+      'rsapi: gate failed: 1 of 2 reports score below 50 (--min-score 50); besides: 0 of 2 reports are bad (--fail-on bad)',
+    );
+  });
+
   it('a passing verdict', () => {
     expect(judge({ failOn: 'decent' }, [{ result: 'good' }]).verdict).toBe('rsapi: gate passed: 0 of 1 report are decent or worse (--fail-on decent)');
   });

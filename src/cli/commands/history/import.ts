@@ -81,6 +81,8 @@ export async function historyImportRun(ctx: CommandContext, opts: HistoryImportO
     ctx,
     countsDocument({ imported: added, already_there: already }, `imported ${added} runs${already > 0 ? ` (${already} already there)` : ''}\n`),
   );
+  // tsv has no header: two bare numbers in a pipe say nothing of what they count.
+  if (ctx.format() === 'tsv') ctx.note('rsapi: the two numbers are the runs imported and the runs already there (-o csv or --json names them)');
 }
 
 /** Disagreements between an import and the stored snapshots said one a line, up to this many (then their count). */

@@ -69,6 +69,8 @@ export async function historyPruneRun(ctx: CommandContext, opts: HistoryPruneOpt
         `removed ${removed.runs.length} runs and ${removed.snapshots} snapshots no kept run referenced\n`,
       ),
     );
+    // tsv has no header: two bare numbers in a pipe say nothing of what they count.
+    if (ctx.format() === 'tsv') ctx.note('rsapi: the two numbers are the runs removed and the snapshots no kept run referenced (-o csv or --json names them)');
   } finally {
     await store.close();
   }

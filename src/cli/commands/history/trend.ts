@@ -68,14 +68,20 @@ export async function historyTrendRun(ctx: CommandContext, opts: HistoryTrendOpt
     const origin = opts.service === 'all' ? undefined : (opts.service ?? currentService(ctx));
     const ofJob = opts.job === undefined ? undefined : new Set((await store.runs({ selection: selectionKey({ job: opts.job }) })).map((run) => run.id));
     const inJob = (run: number) => ofJob?.has(run) ?? true;
-    const points =
-      opts.url !== undefined
-        ? (await store.trendOfUrl(subject, { since, check: opts.check, origin })).filter((point) => inJob(point.run))
-        : projectPoints(
-            (await store.snapshotsOfProject(subject, { since, origin })).filter((row) => inJob(row.run)),
-            opts.check,
-          );
-    if (points.length === 0 && ctx.io.stderrIsTTY) ctx.note(`no recorded reading of ${subject}${opts.since ? ' in that time' : ''}`);
+    const asked = { subject, project: opts.project !== undefined, since, origin, job: opts.job, jobRuns: ofJob };
+    let points: TrendPoint[];
+    let checkRead: boolean;
+    if (opts.url !== undefined) {
+      points = (await store.trendOfUrl(subject, { since, check: opts.check, origin })).filter((point) => inJob(point.run));
+      checkRead = points.some((point) => point.passed !== undefined);
+    } else {
+      const rows = (await store.snapshotsOfProject(subject, { since, origin })).filter((row) => inJob(row.run));
+      points = projectPoints(rows, opts.check);
+      checkRead = rows.some((row) => row.snapshot.checks?.some((check) => check.id === opts.check));
+    }
+    // Nothing to show is exit 4, saying which of what was asked matched nothing: never an empty output and exit 0.
+    if (points.length === 0) throw await (await import('./trend-missing.js')).noReadingError(store, asked);
+    if (opts.check !== undefined && !checkRead) throw await (await import('./trend-missing.js')).checkNotReadError(store, asked, opts.check);
     await writeDocument(ctx, trendDocument(subject, points, opts.check, opts.project !== undefined));
   } finally {
     await store.close();

@@ -258,6 +258,25 @@ describe('history errors', () => {
     expect(JSON.parse((await rsapi(other, 'history', 'runs', '--json')).stdout).map((run: { id: number }) => run.id)).toEqual([1]);
   });
 
+  it('import and prune into a pipe (tsv, no header) say on stderr in one line what their two numbers are; named formats and a terminal do not', async () => {
+    const where = join(scratch(), 'history.db');
+    await twoWeeks(where);
+    const file = join(scratch(), 'export.ndjson');
+    writeFileSync(file, (await rsapi(where, 'history', 'export')).stdout);
+    const other = join(scratch(), 'other.db');
+    const imported = await rsapi(other, 'history', 'import', file);
+    expect([imported.code, imported.stdout]).toEqual([0, '2\t0\n']);
+    expect(imported.stderr).toBe('rsapi: the two numbers are the runs imported and the runs already there (-o csv or --json names them)\n');
+    const pruned = await rsapi(other, 'history', 'prune', '--keep-runs', '1', '-o', 'tsv');
+    expect([pruned.code, pruned.stdout]).toEqual([0, '1\t3\n']);
+    expect(pruned.stderr).toBe('rsapi: the two numbers are the runs removed and the snapshots no kept run referenced (-o csv or --json names them)\n');
+    expect((await rsapi(other, 'history', 'import', file, '--json')).stderr).toBe('');
+    expect((await rsapi(other, 'history', 'prune', '--keep-runs', '1', '-o', 'csv')).stderr).toBe('');
+    const onTerminal = await runInProcess({ argv: ['history', 'import', file, '--history', other], env: env(), tty: true });
+    expect(onTerminal.stdout).toMatch(/^imported \d+ runs/);
+    expect(onTerminal.stderr).toBe('');
+  });
+
   it('a line whose fields a store could not take is refused with its reason, and the history is left as it was', async () => {
     const where = join(scratch(), 'history.db');
     await twoWeeks(where);
@@ -324,7 +343,7 @@ describe('--baseline from the history', () => {
     const gated = await rsapi(where, 'reports', 'list', '--baseline', 'last', '--fail-on-new-failures', '--json');
     expect(gated.code).toBe(10);
     expect(JSON.parse(gated.stdout)).toHaveLength(3);
-    expect(gated.stderr).toContain('than in run 1 of the history');
+    expect(gated.stderr).toContain('since run 1 of the history');
     expect(gated.stderr).toMatch(/new failures: a\.example\.com: .*meta_description/);
     expect(site.server.requests.length).toBeGreaterThan(requestsBefore);
     expect(JSON.parse((await rsapi(where, 'history', 'runs', '--json')).stdout)).toHaveLength(1);
@@ -518,6 +537,61 @@ describe('history trend, import and prune over services and jobs', () => {
     expect((await rsapi(where, 'history', 'trend', 'a.example.com', '--service', 'ftp://nowhere')).code).toBe(2);
   });
 
+  it('a trend that finds nothing is exit 4, worded for what was asked: an unread URL, project or check with a did-you-mean, --since, --service, --job', async () => {
+    const where = join(scratch(), 'history.db');
+    await twoWeeks(where);
+    const trend = async (...argv: string[]) => {
+      const result = await rsapi(where, 'history', 'trend', ...argv);
+      expect([result.code, result.stdout], result.stderr).toEqual([4, '']);
+      return result.stderr;
+    };
+    expect(await trend('exmaple.com/nothing')).toBe(
+      'rsapi: no run in the history read exmaple.com/nothing\nhint: `rsapi history runs` lists the runs; `rsapi history show RUN` the pages a run read\n',
+    );
+    expect(await trend('a.exmaple.com')).toBe('rsapi: no run in the history read a.exmaple.com\nhint: did you mean a.example.com?\n');
+    expect(await trend('--project', 'b.exmaple.com')).toBe(
+      'rsapi: no run in the history read the project b.exmaple.com\nhint: did you mean --project b.example.com?\n',
+    );
+    expect(await trend('a.example.com', '--check', 'meta_descripton')).toBe(
+      'rsapi: no reading of a.example.com has the check meta_descripton\nhint: did you mean --check meta_description?\n',
+    );
+    expect(await trend('--project', 'a.example.com', '--check', 'titel')).toBe(
+      'rsapi: no reading of the project a.example.com has the check titel\nhint: did you mean --check title?\n',
+    );
+    expect(await trend('a.example.com', '--service', 'http://127.0.0.1:9')).toBe(
+      `rsapi: no run read a.example.com from http://127.0.0.1:9\nhint: it was read from ${site.server.url}: --service ${site.server.url}\n`,
+    );
+    expect(await trend('a.example.com', '--job', 'weekly')).toBe(
+      "rsapi: no run of the job weekly in the history\nhint: `rsapi history runs` shows each run's job\n",
+    );
+    // The runs were recorded just now: a window ending before them is made by a clock a day ahead.
+    const { openHistory } = await import('../../../../src/history/open.js');
+    const { historyLocation } = await import('../../../../src/history/location.js');
+    const store = await openHistory(historyLocation(where));
+    const since = new Date(Date.now() + 86_400_000).toISOString();
+    const { noReadingError } = await import('../../../../src/cli/commands/history/trend-missing.js');
+    const late = await noReadingError(store, { subject: 'a.example.com', project: false, since, origin: undefined, job: undefined, jobRuns: undefined });
+    const ofJob = await noReadingError(store, {
+      subject: 'a.example.com',
+      project: false,
+      since: undefined,
+      origin: undefined,
+      job: 'weekly',
+      jobRuns: new Set([99]),
+    });
+    await store.close();
+    expect([late.message, late.hint]).toEqual([
+      `no run since ${since} (--since) read a.example.com`,
+      'its newest reading is of run 2: a longer --since reaches it',
+    ]);
+    expect([ofJob.message, ofJob.hint]).toEqual([
+      'no run of the job weekly read a.example.com',
+      'other runs did (the newest: run 2); without --job the trend shows them',
+    ]);
+    const found = await rsapi(where, 'history', 'trend', 'a.example.com', '--check', 'title', '--json');
+    expect(found.code, found.stderr).toBe(0);
+  });
+
   it('an import that disagrees with what the history holds says so on stderr, a line each, and keeps the stored reading', async () => {
     const where = join(scratch(), 'history.db');
     await twoWeeks(where);
@@ -534,7 +608,7 @@ describe('history trend, import and prune over services and jobs', () => {
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stderr).toMatch(
       new RegExp(
-        `^rsapi: ${file}: line 1: report 1 of a\\.example\\.com \\(generated [^)]*\\) is in the history with another score; the stored one is kept\\n$`,
+        `^rsapi: ${file}: line 1: report 1 of a\\.example\\.com \\(generated [^)]*\\) is in the history with another score; the stored one is kept\\nrsapi: the two numbers are`,
       ),
     );
     expect((await rsapi(where, 'history', 'show', '1', '--json')).stdout).toBe(before);

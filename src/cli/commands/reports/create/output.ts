@@ -1,6 +1,7 @@
 // Where bulk results go: stdout as each completes (json and table at the end, in input order), and the summary line.
 import { writeReportWithChecks } from '../../../../output/check-lines.js';
-import { createListWriter, formatBuffers, type OutputOptions, type ServiceRecord, type Sink } from '../../../../output/index.js';
+import { createListWriter, formatBuffers, showsModel, type OutputOptions, type ServiceRecord, type Sink } from '../../../../output/index.js';
+import { PRIVACY, type Privacy } from '../../../../api/list-params.js';
 import type { BulkCreateOutcome } from './create-all.js';
 
 export interface BulkOutput {
@@ -11,22 +12,34 @@ export interface BulkOutput {
 
 /**
  * One URL prints one record (an object in json), several a list. ndjson, csv, tsv and --quiet ids stream
- * as results complete; json and table are drawn at the end anyway, so they keep the input's order.
+ * as results complete; json and table are drawn at the end anyway, so they keep the input's order. `privacy` is what
+ * the create sent (undefined: none, so the service's default, public).
  */
-export function createBulkOutput(out: Sink, options: OutputOptions, shape: { single: boolean }): BulkOutput {
+export function createBulkOutput(out: Sink, options: OutputOptions, shape: { single: boolean; privacy?: Privacy }): BulkOutput {
+  const shown = (record: ServiceRecord) => withPrivacySent(record, options, shape.privacy);
   // One report as `reports show` prints it: on a terminal its failed checks in words rather than the raw `results`.
-  if (shape.single) return { write: (_index, record) => writeReportWithChecks(out, record, options), end: async () => {} };
+  if (shape.single) return { write: (_index, record) => writeReportWithChecks(out, shown(record), options), end: async () => {} };
   const writer = createListWriter(out, options);
   const buffered = formatBuffers(options);
-  if (!buffered) return { write: async (_index, record) => writer.write(record), end: () => writer.end() };
+  if (!buffered) return { write: async (_index, record) => writer.write(shown(record)), end: () => writer.end() };
   const held: { index: number; record: ServiceRecord }[] = [];
   return {
-    write: async (index, record) => void held.push({ index, record }),
+    write: async (index, record) => void held.push({ index, record: shown(record) }),
     end: async () => {
       for (const { record } of held.sort((a, b) => a.index - b.index)) await writer.write(record);
       await writer.end();
     },
   };
+}
+
+/**
+ * phpRank answers a create with `privacy` null (or none): the table, csv and tsv show the privacy the create sent, as
+ * `reports list` shows the same report afterwards. json and ndjson stay the service's answer as sent: a value there
+ * that the service never said would be taken for its word by a script.
+ */
+function withPrivacySent(record: ServiceRecord, options: OutputOptions, privacy: Privacy | undefined): ServiceRecord {
+  if (!showsModel(options.format) || (record.privacy !== null && record.privacy !== undefined)) return record;
+  return { ...record, privacy: privacy ?? PRIVACY.public };
 }
 
 export interface InputCounts {

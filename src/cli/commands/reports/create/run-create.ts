@@ -87,7 +87,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     // Records shown on the bar's screen go above it, not onto its line.
     const stdout =
       (live || urls.length === 1) && ctx.io.stdoutIsTTY ? { write: (text: string) => progress.above(() => ctx.io.stdout.write(text)) } : ctx.io.stdout;
-    const output = createBulkOutput(stdout, ctx.outputOptions('report'), { single });
+    const output = createBulkOutput(stdout, ctx.outputOptions('report'), { single, privacy: plan.privacy });
     const gate = new Gate(plan.gate);
     const say = (line: string) => progress.log(forStderr(line));
     const onInterrupt = () => say('rsapi: interrupted: starting no new request; waiting for the ones under way (Ctrl-C again quits at once)');

@@ -115,7 +115,7 @@ describe('reports create: the output shape follows the input kind', () => {
 });
 
 describe('reports create: privacy the service answers null', () => {
-  it('phpRank answers privacy null to a create that sent none: the table shows "-", never an empty cell; json keeps null', async () => {
+  it('phpRank answers privacy null to a create: the table and csv show the privacy sent (public when none), as list does; json keeps null', async () => {
     const fixture = await mock();
     const table = await runInProcess({
       argv: ['reports', 'create', 'https://privacy.example/a', 'https://privacy.example/b', '-o', 'table', '--no-color'],
@@ -128,7 +128,14 @@ describe('reports create: privacy the service answers null', () => {
     const at = header.indexOf('privacy');
     expect(at).toBeGreaterThan(0);
     expect(rows).toHaveLength(2);
-    for (const row of rows) expect(row.slice(at, at + 7).trim()).toBe('-');
+    for (const row of rows) expect(row.slice(at, at + 7).trim()).toBe('public');
+    const listed = await runInProcess({ argv: ['reports', 'list', '--search', 'privacy.example/a', '--fields', 'privacy', '-o', 'csv'], env: fixture.env });
+    expect(listed.stdout).toBe('privacy\r\n0\r\n');
+    const one = await runInProcess({
+      argv: ['reports', 'create', 'https://privacy.example/d', '--privacy', 'private', '--fields', 'privacy', '-o', 'csv'],
+      env: fixture.env,
+    });
+    expect(one.stdout).toBe('privacy\r\n1\r\n');
     const json = await runInProcess({ argv: ['reports', 'create', 'https://privacy.example/c', '-o', 'json'], env: fixture.env });
     expect((JSON.parse(json.stdout) as { privacy: unknown }).privacy).toBeNull();
   });
