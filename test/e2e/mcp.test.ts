@@ -290,8 +290,10 @@ describe('rsapi mcp over a recorded history (two runs of a drifting phpRank mock
 
   it('history_trend narrowed to a job keeps only its runs', async () => {
     const runs = (await server.call('history_runs')).value as { runs: { selection: unknown }[] };
+    // A job none of whose runs read the project: said as the CLI says it (exit 4 there), never an empty answer.
     const shop = await server.call('history_trend', { project: 'example.com', job: JSON.stringify(runs.runs[0]!.selection) });
-    expect((shop.value as { points: unknown[] }).points).toEqual([]);
+    expect(shop.isError).toBe(true);
+    expect(shop.text).toMatch(/no run of the job .* read the project example\.com/);
     const own = await server.call('history_trend', { project: 'example.com', job: JSON.stringify(runs.runs[1]!.selection) });
     expect((own.value as { points: { run: number }[] }).points.map((point) => point.run)).toEqual([1, 2]);
   });

@@ -3,10 +3,9 @@
 // to fit; both narrowed to a project or a job.
 import { declareDiff, diffDocument, validateHistoryDiff } from '../../cli/commands/history/diff.js';
 import { currentService, sinceOf } from '../../cli/commands/history/shared.js';
-import { declareTrend, trendDocument, validateHistoryTrend } from '../../cli/commands/history/trend.js';
-import { projectName, reportIdentity, reportProject } from '../../api/model/report-url.js';
+import { declareTrend, readTrend, trendDocument, validateHistoryTrend } from '../../cli/commands/history/trend.js';
+import { projectName, reportProject } from '../../api/model/report-url.js';
 import { diffSnapshots, runsToCompare } from '../../history/diff.js';
-import { projectPoints } from '../../history/trend.js';
 import type { Snapshot } from '../../history/types.js';
 import { optionArg, positionalArg } from '../arguments.js';
 import { argumentOf, declared, flagOf } from '../declarations.js';
@@ -33,21 +32,19 @@ export const historyTrend = defineTool({
   async run(call, args) {
     const { url, project, check } = args;
     validateHistoryTrend(call.ctx, { url, project });
-    const selection = args.job === undefined ? undefined : jobSelection(args.job);
-    const since = sinceOf(args.since as number | undefined);
-    const subject = url !== undefined ? reportIdentity(url) : projectName(project as string);
     // One service's readings unless told otherwise, as `history trend --service` has it.
     const service = args.service as string | undefined;
-    const origin = service === 'all' ? undefined : (service ?? currentService(call.ctx));
-    const points = await withHistory(call, async (store) => {
-      const ofJob = selection === undefined ? undefined : new Set((await store.runs({ selection })).map((run) => run.id));
-      const inJob = (run: number) => ofJob === undefined || ofJob.has(run);
-      if (url !== undefined) return (await store.trendOfUrl(subject, { since, check, origin })).filter((point) => inJob(point.run));
-      return projectPoints(
-        (await store.snapshotsOfProject(subject, { since, origin })).filter((row) => inJob(row.run)),
+    const { subject, points } = await withHistory(call, (store) =>
+      readTrend(store, {
+        url,
+        project,
+        since: sinceOf(args.since as number | undefined),
         check,
-      );
-    });
+        origin: service === 'all' ? undefined : (service ?? currentService(call.ctx)),
+        job: args.job,
+        jobSelection: args.job === undefined ? undefined : jobSelection(args.job),
+      }),
+    );
     const list = trendDocument(subject, points, check, project !== undefined).value;
     // Cut to fit from the oldest end: the newest points are the ones kept (oldest first, as the CLI gives them).
     return {

@@ -5,7 +5,7 @@ import { originOf } from '../../../api/http/base-url.js';
 import { reportIdentity, projectName } from '../../../api/model/report-url.js';
 import { formatScore } from '../../../api/model/report-model.js';
 import { projectPoints } from '../../../history/trend.js';
-import type { TrendPoint } from '../../../history/types.js';
+import type { HistoryStore, TrendPoint } from '../../../history/types.js';
 import { alignedTable, sparkline } from '../../../output/sparkline.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
@@ -62,30 +62,59 @@ export async function historyTrendRun(ctx: CommandContext, opts: HistoryTrendOpt
   validateHistoryTrend(ctx, opts);
   const store = await openHistoryOf(ctx, opts, { readOnly: true });
   try {
-    const since = sinceOf(opts.since);
-    const subject = opts.url !== undefined ? reportIdentity(opts.url) : projectName(opts.project as string);
-    // One service's readings: the same URL on staging and on production is two series, not one.
-    const origin = opts.service === 'all' ? undefined : (opts.service ?? currentService(ctx));
-    const ofJob = opts.job === undefined ? undefined : new Set((await store.runs({ selection: selectionKey({ job: opts.job }) })).map((run) => run.id));
-    const inJob = (run: number) => ofJob?.has(run) ?? true;
-    const asked = { subject, project: opts.project !== undefined, since, origin, job: opts.job, jobRuns: ofJob };
-    let points: TrendPoint[];
-    let checkRead: boolean;
-    if (opts.url !== undefined) {
-      points = (await store.trendOfUrl(subject, { since, check: opts.check, origin })).filter((point) => inJob(point.run));
-      checkRead = points.some((point) => point.passed !== undefined);
-    } else {
-      const rows = (await store.snapshotsOfProject(subject, { since, origin })).filter((row) => inJob(row.run));
-      points = projectPoints(rows, opts.check);
-      checkRead = rows.some((row) => row.snapshot.checks?.some((check) => check.id === opts.check));
-    }
-    // Nothing to show is exit 4, saying which of what was asked matched nothing: never an empty output and exit 0.
-    if (points.length === 0) throw await (await import('./trend-missing.js')).noReadingError(store, asked);
-    if (opts.check !== undefined && !checkRead) throw await (await import('./trend-missing.js')).checkNotReadError(store, asked, opts.check);
+    const { subject, points } = await readTrend(store, {
+      url: opts.url,
+      project: opts.project,
+      since: sinceOf(opts.since),
+      check: opts.check,
+      // One service's readings: the same URL on staging and on production is two series, not one.
+      origin: opts.service === 'all' ? undefined : (opts.service ?? currentService(ctx)),
+      job: opts.job,
+      jobSelection: opts.job === undefined ? undefined : selectionKey({ job: opts.job }),
+    });
     await writeDocument(ctx, trendDocument(subject, points, opts.check, opts.project !== undefined));
   } finally {
     await store.close();
   }
+}
+
+/** What a trend reads: a URL or a project, narrowed by time, check, service and job. */
+export interface TrendQuery {
+  url?: string;
+  project?: string;
+  /** ISO time on the store's clock. */
+  since?: string;
+  check?: string;
+  /** The one service read; undefined: every one. */
+  origin?: string;
+  /** --job as given (for messages) and the selection its runs carry. */
+  job?: string;
+  jobSelection?: string;
+}
+
+/**
+ * The trend's points, for the CLI and the MCP tool alike. Nothing to show is exit 4, saying which of what was asked
+ * matched nothing: never an empty output and exit 0.
+ */
+export async function readTrend(store: HistoryStore, query: TrendQuery): Promise<{ subject: string; points: TrendPoint[] }> {
+  const { since, check, origin } = query;
+  const subject = query.url !== undefined ? reportIdentity(query.url) : projectName(query.project as string);
+  const ofJob = query.jobSelection === undefined ? undefined : new Set((await store.runs({ selection: query.jobSelection })).map((run) => run.id));
+  const inJob = (run: number) => ofJob?.has(run) ?? true;
+  const asked = { subject, project: query.url === undefined, since, origin, job: query.job, jobRuns: ofJob };
+  let points: TrendPoint[];
+  let checkRead: boolean;
+  if (query.url !== undefined) {
+    points = (await store.trendOfUrl(subject, { since, check, origin })).filter((point) => inJob(point.run));
+    checkRead = points.some((point) => point.passed !== undefined);
+  } else {
+    const rows = (await store.snapshotsOfProject(subject, { since, origin })).filter((row) => inJob(row.run));
+    points = projectPoints(rows, check);
+    checkRead = rows.some((row) => row.snapshot.checks?.some((c) => c.id === check));
+  }
+  if (points.length === 0) throw await (await import('./trend-missing.js')).noReadingError(store, asked);
+  if (check !== undefined && !checkRead) throw await (await import('./trend-missing.js')).checkNotReadError(store, asked, check);
+  return { subject, points };
 }
 
 export function trendDocument(subject: string, points: readonly TrendPoint[], check: string | undefined, project: boolean) {
