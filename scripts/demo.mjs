@@ -2,7 +2,7 @@
 // the mock playing phpRank as deployed (numeric scores, per-check results, cleaned URLs, a throttle).
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,4 +93,19 @@ await demo(
     ['history', 'trend', '--project', 'example.com', '-o', 'table'],
   ],
 );
-process.stdout.write(`\nThe HTML reports: ${html}, and ${week} with what changed (open them in a browser; they load nothing from the network)\n`);
+// The weekly job as one command: `rsapi audit` reads its file (here written for five pages; `rsapi audit --init URL`
+// writes one for a site's sitemaps), refreshes every page, records the run under its job and compares it with the last.
+const audited = join(tmpdir(), 'rsapi-demo-audit.html');
+const config = join(mkdtempSync(join(tmpdir(), 'rsapi-demo-audit-')), 'rsapi.config.json');
+writeFileSync(config, `${JSON.stringify({ audit: { job: 'example.com weekly', urls: pages, failOnNewFailures: true, html: audited } }, null, 2)}\n`);
+await demo(
+  'the weekly job in one command (rsapi audit)',
+  ['--flavor', 'phprank', '--drift', '0.1'],
+  [
+    ['audit', '--config', config],
+    ['audit', '--config', config],
+    ['history', 'runs', '-o', 'table'],
+  ],
+);
+rmSync(join(config, '..'), { recursive: true, force: true });
+process.stdout.write(`\nThe HTML reports: ${html}, ${week} and ${audited} with what changed (open them in a browser; they load nothing from the network)\n`);
