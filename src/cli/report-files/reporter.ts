@@ -22,7 +22,7 @@ import { checkOutputPath } from './write.js';
 import { checkRunFiles, type RunFile } from '../runtime/run-files.js';
 import type { CheckStats } from '../../output/stats/check-stats.js';
 import type { CiCase, CiRun, RunDescription } from './run-record.js';
-import type { SelectedShare } from '../commands/reports/create/shard.js';
+import type { SelectedShare } from '../bulk/shard.js';
 import type { PageHistory } from './page-history.js';
 
 export function addCiOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {

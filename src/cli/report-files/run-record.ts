@@ -2,7 +2,7 @@
 import type { ApiRecord } from '../../api/http/decode.js';
 import { describeChange, type BaselineComparison, type Regression } from './baseline.js';
 import { describeChecks, type CheckChange } from './check-changes.js';
-import type { ShareInfo } from '../commands/reports/create/shard.js';
+import type { ShareInfo } from '../bulk/shard.js';
 import type { PageHistory } from './page-history.js';
 
 /** A report the run read or created. */

@@ -8,7 +8,7 @@ import { countChanges, describeChecks } from './check-changes.js';
 import { markdownText as md } from './escape.js';
 import { checkStatsOf } from './run-checks.js';
 import type { CiRun, ErrorCase, ReportCase } from './run-record.js';
-import { describeShare } from '../commands/reports/create/shard.js';
+import { describeShare } from '../bulk/shard.js';
 
 /** How many lowest scores are shown. */
 export const LOWEST_SHOWN = 10;

@@ -11,7 +11,7 @@ import { buildModel, HTML_LIMITS, tableData, type BaselineView, type HistoryView
 import { reportPageScript } from './script.js';
 import { REPORT_CSS } from './style.js';
 import type { CiRun, ErrorCase } from '../run-record.js';
-import { describeShare } from '../../commands/reports/create/shard.js';
+import { describeShare } from '../../bulk/shard.js';
 import { capitalise, verdictReasons } from '../summary.js';
 
 /** The page for one run; `exitCode` is the run's own, which the verdict states. */

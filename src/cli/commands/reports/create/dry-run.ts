@@ -1,5 +1,5 @@
 // `reports create --dry-run`: which URLs the real run would send, and which it would skip and why, after every input step; nothing is sent or written.
-import { shareOf, type Shard } from './shard.js';
+import { shareOf, type Shard } from '../../../bulk/shard.js';
 import type { CommandContext } from '../../../runtime/context.js';
 import { writeDryRunRows } from '../../../deleting/dry-run.js';
 import { ExitCode, type ExitCodeValue } from '../../../runtime/exit-codes.js';

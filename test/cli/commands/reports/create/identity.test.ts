@@ -8,7 +8,7 @@ import { systemClock, type Clock } from '../../../../../src/api/http/clock.js';
 import { CreateLedger, pickRedirected } from '../../../../../src/api/create-ledger.js';
 import type { ApiRecord } from '../../../../../src/api/http/decode.js';
 import { parseHistory } from '../../../../../src/cli/commands/reports/create/journal.js';
-import { shareOf } from '../../../../../src/cli/commands/reports/create/shard.js';
+import { shareOf } from '../../../../../src/cli/bulk/shard.js';
 import { scratchMaker } from '../../../../helpers/scratch.js';
 import { sendJson, startRawServer, type RawServer, type SeenRequest } from '../../../../helpers/raw-server.js';
 import { startMock } from '../../../../helpers/mock.js';
