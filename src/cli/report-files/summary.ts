@@ -5,7 +5,7 @@ import { cappedLines } from '../../output/capped-list.js';
 import type { CheckStats } from '../../output/stats/check-stats.js';
 import { describeChange, type BaselineComparison } from './baseline.js';
 import { countChanges, describeChecks } from './check-changes.js';
-import { markdownText as md } from './escape.js';
+import { markdownText as md } from '../../output/escape.js';
 import { checkStatsOf } from './run-checks.js';
 import type { CiRun, ErrorCase, ReportCase } from './run-record.js';
 import { describeShare } from '../bulk/shard.js';

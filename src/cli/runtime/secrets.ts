@@ -4,7 +4,7 @@ import { escapeRegExp } from '../../url-glob.js';
 import type { Sink } from '../../output/index.js';
 import { terminalJson, terminalLines, terminalText } from '../../output/terminal-text.js';
 import { tsvField } from '../../output/tsv.js';
-import { markdownText, xmlAttribute, xmlText } from '../report-files/escape.js';
+import { markdownText, xmlAttribute, xmlText } from '../../output/escape.js';
 import { escapeHtml, jsonForScript } from '../report-files/html/markup.js';
 
 /** Inside a JSON string: how `encode` writes a string, without its quotes. */

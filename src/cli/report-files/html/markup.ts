@@ -1,7 +1,7 @@
 // HTML built safely: a tagged template that escapes every interpolated string for text and quoted attributes,
 // links only to http: and https:, and JSON made fit to sit inside a <script> element.
 import { domainToUnicode } from 'node:url';
-import { showInvisible } from '../escape.js';
+import { showInvisible } from '../../../output/escape.js';
 
 /** Markup already made safe: interpolated as it is. Anything else interpolated is text and gets escaped. */
 export class Markup {

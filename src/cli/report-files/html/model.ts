@@ -7,7 +7,7 @@ import { RESULTS, readReport, type ReportResult } from '../../../api/model/repor
 import { timestampOf } from '../../../api/model/timestamps.js';
 import type { CheckCount, CheckStats } from '../../../output/stats/check-stats.js';
 import { changeParts, type BaselineComparison } from '../baseline.js';
-import { showInvisible } from '../escape.js';
+import { showInvisible } from '../../../output/escape.js';
 import { HTML_BUCKETS, htmlBucketOf } from './charts.js';
 import { displayUrl, pageHref } from './markup.js';
 import { checkStatsOf } from '../run-checks.js';

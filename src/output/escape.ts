@@ -1,5 +1,5 @@
 // Service text made safe for the files a CI reads (JUnit XML, Markdown): invisible and spoofing characters shown, markup escaped.
-import { terminalLines, terminalText } from '../../output/terminal-text.js';
+import { terminalLines, terminalText } from './terminal-text.js';
 
 /**
  * Beyond what a terminal would act on (terminal-text.ts): what XML 1.0 cannot hold at all, lone surrogates
