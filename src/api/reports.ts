@@ -1,5 +1,6 @@
 // The reports endpoints, typed: list, show, create (safe against duplicates), update, delete.
-import { decodePage, decodeRecord, type ApiRecord, type Page } from './http/decode.js';
+import { decodePage, decodeRecord } from './http/decode.js';
+import type { ApiRecord, Page } from './model/record.js';
 import { AuthError, HiddenRecordError, InterruptedError, NotFoundError, serviceFailing, serviceUnreachable, UnsettledCreateError } from './errors.js';
 import { HttpClient, pathSegment, type HttpResponse, type Params } from './http/http.js';
 import { iteratePages, withPageSize, type PageFetcher, type PagingOptions } from './http/paging.js';

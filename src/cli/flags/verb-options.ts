@@ -3,7 +3,7 @@
 import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { PER_PAGE_VALUES, SORT_DIRECTIONS } from '../../api/list-params.js';
 import { RESULTS } from '../../api/model/report-model.js';
-import { toNumber } from '../../api/http/decode.js';
+import { toNumber } from '../../api/model/record.js';
 import { GATE_IMPORTANCES, parseCheckIds } from '../verdicts/check-gate.js';
 import { choiceOption, integerParser, type DeclaredOptions } from './options.js';
 

@@ -1,7 +1,7 @@
 // The CI flags of `reports create|show|list` (--junit, --summary, --html, --baseline, --max-drop): checked up front, fed each report, written at the end.
 import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { DeclaredOptions } from '../flags/options.js';
-import type { ApiRecord } from '../../api/http/decode.js';
+import type { ApiRecord } from '../../api/model/record.js';
 import type { RsapiError } from '../../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, hintOf } from '../runtime/exit-codes.js';
 import { UsageError } from '../runtime/errors.js';

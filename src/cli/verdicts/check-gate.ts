@@ -12,7 +12,7 @@ import {
   type CheckOutcome,
   type Importance,
 } from '../../api/model/checks.js';
-import type { ApiRecord } from '../../api/http/decode.js';
+import type { ApiRecord } from '../../api/model/record.js';
 import { nearest } from '../../suggest.js';
 
 /** The importances a gate can name: `low` would fail on every report, so it is not offered. */

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ApiRecord } from '../../../../src/api/http/decode.js';
+import type { ApiRecord } from '../../../../src/api/model/record.js';
 import { compareWithBaseline, newestByUrl, type Baseline } from '../../../../src/cli/report-files/baseline.js';
 import { renderHtml } from '../../../../src/cli/report-files/html/page.js';
 import { displayUrl, html, pageHref } from '../../../../src/cli/report-files/html/markup.js';

@@ -1,5 +1,5 @@
 // Bulk report creation: bounded concurrency, the journal kept, each outcome reported as it comes, Ctrl-C honoured.
-import type { ApiRecord } from '../../../../api/http/decode.js';
+import type { ApiRecord } from '../../../../api/model/record.js';
 import { ApiError, RsapiError, UnsettledCreateError } from '../../../../api/errors.js';
 import { type ExitCodeValue, exitCodeOf } from '../../../runtime/exit-codes.js';
 import type { CreateLedger } from '../../../../api/create-ledger.js';

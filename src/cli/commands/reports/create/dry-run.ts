@@ -7,7 +7,7 @@ import type { UrlInput } from './url-input.js';
 import { reportIdentity } from '../../../../api/model/report-url.js';
 import { plural } from '../../../../plural.js';
 import type { ServiceRecord } from '../../../../output/types.js';
-import type { ApiRecord } from '../../../../api/http/decode.js';
+import type { ApiRecord } from '../../../../api/model/record.js';
 import { readJournalHistory } from './journal.js';
 
 export interface CreateDryRun {
