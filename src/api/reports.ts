@@ -4,7 +4,7 @@ import type { ApiRecord, Page } from './model/record.js';
 import { AuthError, HiddenRecordError, InterruptedError, NotFoundError, serviceFailing, serviceUnreachable, UnsettledCreateError } from './errors.js';
 import { HttpClient, pathSegment, type HttpResponse, type Params } from './http/http.js';
 import { iteratePages, withPageSize, type PageFetcher, type PagingOptions } from './http/paging.js';
-import { CreateLedger, newerThan, pickRedirected, type SendWindow } from './create-ledger.js';
+import { CreateLedger, newerThan, pickRedirected, type SendWindow } from './create/ledger.js';
 import { normaliseReportUrl, reportIdentity } from './model/report-url.js';
 import { outcomeOfError, RetryPolicy, type AttemptOutcome } from './http/retry-policy.js';
 import { DEFAULT_PER_PAGE, type PerPage, type Privacy, type ReportSortField, type SortDirection } from './list-params.js';

@@ -2,7 +2,7 @@
 import type { ApiRecord } from '../../../../api/model/record.js';
 import { ApiError, RsapiError, UnsettledCreateError } from '../../../../api/errors.js';
 import { type ExitCodeValue, exitCodeOf } from '../../../runtime/exit-codes.js';
-import type { CreateLedger } from '../../../../api/create-ledger.js';
+import type { CreateLedger } from '../../../../api/create/ledger.js';
 import type { EarlierAttempt, ReportCreateInput } from '../../../../api/reports.js';
 import type { BulkCreateResult } from './existing.js';
 import { reportIdentity } from '../../../../api/model/report-url.js';

@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reportIdentity } from '../../../../../src/api/model/report-url.js';
 import { systemClock, type Clock } from '../../../../../src/api/http/clock.js';
-import { CreateLedger, pickRedirected } from '../../../../../src/api/create-ledger.js';
+import { CreateLedger, pickRedirected } from '../../../../../src/api/create/ledger.js';
 import type { ApiRecord } from '../../../../../src/api/model/record.js';
 import { parseHistory } from '../../../../../src/cli/commands/reports/create/journal.js';
 import { shareOf } from '../../../../../src/cli/bulk/shard.js';
