@@ -202,7 +202,7 @@ export async function run(givenArgv: string[], invocation: Invocation): Promise<
   invocation.secrets.registerInvocation(givenArgv, io.env);
   let argv: string[];
   try {
-    argv = expandJsonFields(givenArgv);
+    argv = expandJsonFields(givenArgv, TOP_COMMANDS);
   } catch (error) {
     return reportError(error, io.stderr, { debug: false });
   }
