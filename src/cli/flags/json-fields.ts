@@ -1,5 +1,5 @@
 // gh's `--json FIELDS` form: `--json id,url` is `--json --fields id,url`; a bare `--json` keeps meaning -o json.
-import { UsageError } from '../runtime/errors.js';
+import { UsageError } from '../../errors.js';
 
 const FIELD = /^[a-z_][a-z0-9_]*$/i;
 

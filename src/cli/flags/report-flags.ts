@@ -1,6 +1,6 @@
 // Flags shared by `reports create` and `reports update`: privacy by name or number, and where a password comes from.
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
-import { UsageError } from '../runtime/errors.js';
+import { UsageError } from '../../errors.js';
 import { PRIVACY, type Privacy } from '../../api/reports.js';
 import { canPrompt, promptSecret, readSecretFromFile, readSecretFromStdin, refuseSecretFromTerminalStdin } from '../terminal/prompts.js';
 import type { Secrets } from '../runtime/secrets.js';

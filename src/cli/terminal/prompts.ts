@@ -1,6 +1,6 @@
 // Asking a person: masked secrets, confirmations. The prompt library is loaded only when a prompt is shown.
 import { InterruptedError } from '../../api/errors.js';
-import { UsageError } from '../runtime/errors.js';
+import { UsageError } from '../../errors.js';
 import { readUserFile } from '../runtime/files.js';
 import type { Secrets } from '../runtime/secrets.js';
 import { readAll, type Terminal } from './terminal.js';
