@@ -18,7 +18,7 @@ import {
   type HistoryBaselineSpec,
 } from './baseline.js';
 import { recordsHaveChecks } from './check-changes.js';
-import { checkOutputPath } from './write.js';
+import { checkOutputPath } from '../runtime/write.js';
 import { checkRunFiles, type RunFile } from '../runtime/run-files.js';
 import type { CheckStats } from '../../output/stats/check-stats.js';
 import type { CiCase, CiRun, RunDescription } from './run-record.js';
@@ -246,7 +246,7 @@ export class CiReporter {
       }
     }
     const exitCode = code !== ExitCode.ok ? code : run.baseline?.checksUnjudged ? ExitCode.server : run.baseline?.failed ? ExitCode.gate : code;
-    const files = await import('./write.js');
+    const files = await import('../runtime/write.js');
     // The summary and the page show the same per-check counts: counted once for both.
     const { checkStatsOf } = await import('./run-checks.js');
     let checks: CheckStats | undefined;
