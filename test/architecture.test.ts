@@ -110,6 +110,15 @@ describe('architecture', () => {
     expect([...counts].filter(([, count]) => count > 14)).toEqual([]);
   });
 
+  it('no doc comment stands orphaned above another (only the last of a stack documents the code below it)', () => {
+    const stacked = files.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/\/\*\*(?:(?!\*\/)[\s\S])*\*\/[ \t]*\n[ \t]*\/\*\*/g)].map(
+        (match) => `${relative(SRC, file)}:${readFileSync(file, 'utf8').slice(0, match.index).split('\n').length}`,
+      ),
+    );
+    expect(stacked).toEqual([]);
+  });
+
   it('knows every layer of src/', () => {
     expect(files.length).toBeGreaterThan(50);
     for (const file of files) expect(Object.keys(MAY_IMPORT), relative(SRC, file)).toContain(layerOf(file));
