@@ -34,7 +34,7 @@ const work = mkdtempSync(join(tmpdir(), 'rsapi-bench-history-'));
 try {
   // The store as the CLI builds it, bundled for this script (src/ is TypeScript).
   await build({
-    entryPoints: { store: join(ROOT, 'src/history/bench-entry.ts') },
+    entryPoints: { store: join(ROOT, 'scripts', 'bench', 'history-store.ts') },
     bundle: true,
     format: 'esm',
     platform: 'node',

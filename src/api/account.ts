@@ -1,5 +1,6 @@
 // The key's account (`GET /account`: phpRank has it, the API document does not): its name and plan's name.
-import { decodeRecord, isObject } from './http/decode.js';
+import { decodeRecord } from './http/decode.js';
+import { isObject } from './model/record.js';
 import { NotFoundError } from './errors.js';
 import { HttpClient } from './http/http.js';
 

@@ -2,7 +2,8 @@
 export * from './client.js';
 export * from './errors.js';
 export * from './http/base-url.js';
-export { decodePage, decodeRecord, toNumber, type ApiRecord, type Page } from './http/decode.js';
+export { decodePage, decodeRecord } from './http/decode.js';
+export { toNumber, type ApiRecord, type Page } from './model/record.js';
 // Records hold an id beyond 2^53 as a bigint: stringifyJson writes it back exactly (JSON.stringify would throw).
 export { parseJson, stringifyJson, JsonTooDeepError, MAX_JSON_DEPTH } from './http/json.js';
 export {

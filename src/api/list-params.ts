@@ -1,5 +1,6 @@
 // The values a list of reports may be asked for (sort fields, directions, page sizes) and the privacy levels: plain
 // constants, apart from the endpoints, so that declaring flags loads no HTTP code.
+import type { ReportResult } from './model/report-model.js';
 
 export const REPORT_SORT_FIELDS = ['id', 'generated_at', 'url', 'score'] as const;
 export type ReportSortField = (typeof REPORT_SORT_FIELDS)[number];
@@ -11,3 +12,14 @@ export type PerPage = (typeof PER_PAGE_VALUES)[number];
 export const DEFAULT_PER_PAGE = 10;
 export const PRIVACY = { public: 0, private: 1, password: 2 } as const;
 export type Privacy = (typeof PRIVACY)[keyof typeof PRIVACY];
+
+/** What a list of reports may be asked for: a search, a project, a result, a sort, a page size. */
+export interface ReportListParams {
+  search?: string;
+  searchBy?: 'url';
+  project?: string;
+  result?: ReportResult;
+  sortBy?: ReportSortField;
+  sort?: SortDirection;
+  perPage?: PerPage;
+}

@@ -1,5 +1,5 @@
 // What a list's service silently did not do: an order asked for and not kept, a filter asked for and not applied (phpRank ignores what it does not know).
-import type { ApiRecord } from './http/decode.js';
+import type { ApiRecord } from './model/record.js';
 import type { ProjectListParams } from './projects.js';
 import { readReport } from './model/report-model.js';
 import { projectName } from './model/report-url.js';

@@ -1,5 +1,6 @@
 // The projects endpoints, typed: list and delete.
-import { decodePage, type Page } from './http/decode.js';
+import { decodePage } from './http/decode.js';
+import type { Page } from './model/record.js';
 import { HttpClient, pathSegment } from './http/http.js';
 import { iteratePages, withPageSize, type PagingOptions } from './http/paging.js';
 import { DEFAULT_PER_PAGE, type PerPage, type SortDirection } from './reports.js';

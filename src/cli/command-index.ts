@@ -2,9 +2,9 @@
 // each one's declaration. The root help, an unknown command's suggestion and `rsapi --help` need only this: a run loads
 // the declarations of the command it names and no other (start-up). test/cli/command-index.test.ts holds every entry
 // equal to the declaration it stands for.
-import type { TopCommand } from './command-types.js';
+import type { TopCommand } from './commands/command-types.js';
 
-export type { Declaring, Register, TopCommand } from './command-types.js';
+export type { Declaring, Register, TopCommand } from './commands/command-types.js';
 
 export const TOP_COMMANDS: readonly TopCommand[] = [
   {

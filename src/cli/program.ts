@@ -9,7 +9,7 @@ import { UsageError } from './runtime/errors.js';
 import { forStderr } from './terminal/stderr.js';
 import { addGlobalOptions, refuseEmptyValues } from './flags/options.js';
 import { expandJsonFields } from './flags/json-fields.js';
-import { HELP_TOPIC_NAMES, environmentLine, exitCodesText, fitExamples, helpTopic, helpWidthOf, wrapText } from './help-topics.js';
+import { HELP_TOPIC_NAMES, environmentLine, exitCodesText, fitExamples, helpTopic, helpWidthOf, wrapText } from './commands/help-topics.js';
 import { nearest } from '../suggest.js';
 import { plural } from '../plural.js';
 import type { Terminal } from './terminal/terminal.js';
@@ -202,7 +202,7 @@ export async function run(givenArgv: string[], invocation: Invocation): Promise<
   invocation.secrets.registerInvocation(givenArgv, io.env);
   let argv: string[];
   try {
-    argv = expandJsonFields(givenArgv);
+    argv = expandJsonFields(givenArgv, TOP_COMMANDS);
   } catch (error) {
     return reportError(error, io.stderr, { debug: false });
   }

@@ -1,7 +1,7 @@
 // One line of `history export` as `history import` takes it: every field a store writes checked first, so a line
 // made by hand or cut by another tool is refused with its reason instead of poisoning the history (a selection that
 // is not JSON broke every later `history runs`; a missing origin reached SQLite as "cannot be bound").
-import { isObject as isFields } from '../api/http/decode.js';
+import { isObject as isFields } from '../api/model/record.js';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 /** encodeChecks's text: `id+hash` or `id-hash` (8 hex digits) parts, one space apart; empty for none. */

@@ -1,6 +1,6 @@
 // Recording one run: its row written when it starts, the snapshots of the reports it reads committed page by page,
 // its end (exit code, complete) written last. A history that fails is said once and never costs the run its output.
-import type { ApiRecord } from '../api/http/decode.js';
+import type { ApiRecord } from '../api/model/record.js';
 import { HistoryError } from './errors.js';
 import { snapshotOf } from './snapshot.js';
 import type { HistoryStore, NewRun } from './types.js';

@@ -1,7 +1,7 @@
 // A report as the history keeps it: identity, id, project, score, label, generated_at and each check's passed state
 // with a short hash of its value (never the value, never the whole record), and that compact form's encoding.
 import { stringifyJson } from '../api/http/json.js';
-import { isObject, type ApiRecord } from '../api/http/decode.js';
+import { isObject, type ApiRecord } from '../api/model/record.js';
 import { readReport } from '../api/model/report-model.js';
 import { reportIdentity, reportProject } from '../api/model/report-url.js';
 import type { CheckState, Snapshot } from './types.js';

@@ -1,6 +1,6 @@
 // Lists a tool answers a slice of: the cursor that says where the next slice starts (with the filters it belongs to),
 // and reading `limit` records from there across the service's pages.
-import type { ApiRecord, Page } from '../api/http/decode.js';
+import type { ApiRecord, Page } from '../api/model/record.js';
 import { PER_PAGE_VALUES, type PerPage } from '../api/list-params.js';
 import { argumentError } from './arguments.js';
 import { cutValue, fitted, jsonBytes, MAX_TEXT_BYTES } from './results.js';

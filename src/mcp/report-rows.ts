@@ -1,5 +1,5 @@
 // A report as the tools show it, through the CLI's record model: compact rows for lists, the whole report for get_report.
-import type { ApiRecord } from '../api/http/decode.js';
+import type { ApiRecord } from '../api/model/record.js';
 import { checkName, failedChecks, reportChecks } from '../api/model/checks.js';
 import { readReport } from '../api/model/report-model.js';
 import { PRIVACY } from '../api/list-params.js';

@@ -1,6 +1,6 @@
 // A report's per-check results for people: `checks: 27 of 36 passed`, then each failed check in words, wrapped to the terminal.
 import { checkMeasure, checkName, failedChecks, reportChecks, type CheckMeasure, type CheckOutcome, type CheckUnit } from '../api/model/checks.js';
-import { isObject } from '../api/http/decode.js';
+import { isObject } from '../api/model/record.js';
 import { namedList } from './capped-list.js';
 import { loadPalette } from './table/colors.js';
 import { writeRecord } from './formats.js';

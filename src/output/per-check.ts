@@ -1,7 +1,7 @@
 // `--per-check`: a report as one row per check (id, url, check, importance, passed, value), the shape people pivot in a
 // spreadsheet.
 import { reportChecks } from '../api/model/checks.js';
-import type { ApiRecord } from '../api/http/decode.js';
+import type { ApiRecord } from '../api/model/record.js';
 import type { ServiceRecord } from './types.js';
 
 /** The columns of `--per-check`, in order. */

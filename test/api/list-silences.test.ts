@@ -1,6 +1,6 @@
 // What a list's service silently did not do: orders and filters checked on the records as they come, never a false accusation.
 import { describe, expect, it } from 'vitest';
-import type { ApiRecord } from '../../src/api/http/decode.js';
+import type { ApiRecord } from '../../src/api/model/record.js';
 import { projectListSilences, reportListSilences } from '../../src/api/list-silences.js';
 import type { ProjectListParams } from '../../src/api/projects.js';
 import type { ReportListParams } from '../../src/api/reports.js';

@@ -2,24 +2,7 @@
 import { plural } from '../../plural.js';
 import { ApiError, AuthError, NotFoundError, recordOf, ServerError, ValidationError, type RequestInfo } from '../errors.js';
 import { JsonTooDeepError, parseJson } from './json.js';
-
-export type ApiRecord = Record<string, unknown>;
-
-/** One page of a list, whatever envelope it came in. */
-export interface Page<T = ApiRecord> {
-  records: T[];
-  /** The page number this is (1-based). */
-  page: number;
-  /** The next page's number, or undefined on the last page. */
-  nextPage: number | undefined;
-  /** Total records and pages, when the service says (length-aware pages only). */
-  total?: number;
-  lastPage?: number;
-  /** A bare JSON array, with no paging information of its own. */
-  bare?: boolean;
-  /** The request that fetched it, for messages. */
-  request: RequestInfo;
-}
+import { isObject, toNumber, type ApiRecord, type Page } from '../model/record.js';
 
 interface DecodedBody {
   value: unknown;
@@ -247,19 +230,7 @@ function pageFromLink(link: unknown): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** Numbers may arrive as strings; anything else is undefined. */
-export function toNumber(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'bigint') return Number(value);
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-  return undefined;
-}
-
 function toInteger(value: unknown): number | undefined {
   const n = toNumber(value);
   return n !== undefined && Number.isInteger(n) ? n : undefined;
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,5 @@
 // Paging as async iterators: page by page, or record by record, in order, a few pages fetched at a time, stopping at the end or at a limit.
-import type { ApiRecord, Page } from './decode.js';
+import type { ApiRecord, Page } from '../model/record.js';
 import { PagingUnsupportedError } from '../errors.js';
 import { stringifyJson } from './json.js';
 import { PER_PAGE_VALUES } from '../list-params.js';

@@ -1,6 +1,6 @@
 // Per-check results (phpRank's `results`): the 36 check ids, their names in words, and one report's outcomes read
 // tolerantly. The one place that knows check ids, names and the order of importance.
-import { isObject, type ApiRecord } from '../http/decode.js';
+import { isObject, type ApiRecord } from './record.js';
 
 export const IMPORTANCES = ['high', 'medium', 'low'] as const;
 export type Importance = (typeof IMPORTANCES)[number];

@@ -1,6 +1,6 @@
 // The one reading of a project, whatever dialect it came in: phpRank's figures (a count and a sum of scores) and the
 // average they give. Human renderers show a project through it; json/ndjson pass projects through untouched.
-import { toNumber, type ApiRecord } from '../http/decode.js';
+import { toNumber, type ApiRecord } from './record.js';
 
 /**
  * A project's average score as phpRank's own pages show it: its `result` (the SUM of its reports' scores, often a

@@ -2,7 +2,7 @@
 // Seed dialect (the API document): `result` is the label, `score` the number. phpRank 1.x-13: `result` is the score
 // (0-100, maybe a float or a numeric string) and there is no `score`; the label comes from phpRank's own thresholds.
 // Every human and CI output reads reports through this module; json/ndjson pass records through untouched.
-import { toNumber, type ApiRecord } from '../http/decode.js';
+import { toNumber, type ApiRecord } from './record.js';
 
 export const RESULTS = ['good', 'decent', 'bad'] as const;
 export type ReportResult = (typeof RESULTS)[number];

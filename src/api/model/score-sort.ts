@@ -1,5 +1,5 @@
 // A list sorted by score in either dialect: the seed API's `sort_by=score`, phpRank's `sort_by=result`, told by the first answer.
-import type { ApiRecord, Page } from '../http/decode.js';
+import type { ApiRecord, Page } from './record.js';
 import type { PageFetcher } from '../http/paging.js';
 import { readReport } from './report-model.js';
 

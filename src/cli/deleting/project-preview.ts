@@ -3,7 +3,7 @@ import { plural } from '../../plural.js';
 import type { ApiClient } from '../../api/client.js';
 import { RsapiError } from '../../api/errors.js';
 import { ExitCode, exitCodeOf } from '../runtime/exit-codes.js';
-import { toNumber } from '../../api/http/decode.js';
+import { toNumber } from '../../api/model/record.js';
 import { andMore } from '../../output/capped-list.js';
 
 /** URLs shown under a project in a confirmation or a dry run; the rest are counted. */

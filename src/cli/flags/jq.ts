@@ -1,5 +1,5 @@
 // --jq EXPR: a command's JSON output filtered through jq (compiled to WebAssembly, loaded only when the flag is given).
-import { UsageError } from '../runtime/errors.js';
+import { UsageError } from '../../errors.js';
 import { terminalLines } from '../../output/terminal-text.js';
 import type { Terminal } from '../terminal/terminal.js';
 import { oneLineForStderr } from '../terminal/stderr.js';

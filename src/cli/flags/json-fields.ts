@@ -1,6 +1,5 @@
 // gh's `--json FIELDS` form: `--json id,url` is `--json --fields id,url`; a bare `--json` keeps meaning -o json.
-import { UsageError } from '../runtime/errors.js';
-import { TOP_COMMANDS } from '../command-index.js';
+import { UsageError } from '../../errors.js';
 
 const FIELD = /^[a-z_][a-z0-9_]*$/i;
 
@@ -24,15 +23,18 @@ const KNOWN_FIELDS = new Set([
   'label',
 ]);
 
-function isFieldList(word: string): boolean {
-  if (TOP_COMMANDS.some((command) => command.name === word || command.aliases.includes(word))) return false;
+/** The top-level commands (command-index.ts), by name and alias: such a word after --json is the command, never a field. */
+type Commands = readonly { name: string; aliases: readonly string[] }[];
+
+function isFieldList(word: string, commands: Commands): boolean {
+  if (commands.some((command) => command.name === word || command.aliases.includes(word))) return false;
   const names = word.split(',').map((name) => name.trim());
   if (!names.every((name) => FIELD.test(name))) return false;
   return names.length > 1 || KNOWN_FIELDS.has(word);
 }
 
 /** argv with every `--json FIELDS` / `--json=FIELDS` rewritten as `--json --fields FIELDS`; words after `--` untouched. */
-export function expandJsonFields(argv: readonly string[]): string[] {
+export function expandJsonFields(argv: readonly string[], commands: Commands): string[] {
   const out: string[] = [];
   let fieldsGiven = argv.some((word) => word === '--fields' || word.startsWith('--fields='));
   for (let index = 0; index < argv.length; index++) {
@@ -42,7 +44,11 @@ export function expandJsonFields(argv: readonly string[]): string[] {
       break;
     }
     const next = argv[index + 1];
-    const fields = word.startsWith('--json=') ? word.slice('--json='.length) : word === '--json' && next !== undefined && isFieldList(next) ? next : undefined;
+    const fields = word.startsWith('--json=')
+      ? word.slice('--json='.length)
+      : word === '--json' && next !== undefined && isFieldList(next, commands)
+        ? next
+        : undefined;
     if (fields === undefined) {
       out.push(word);
       continue;

@@ -2,7 +2,7 @@
 // parsers. The option groups several verbs share (paging, sort, gates) are in verb-options.ts, loaded with those verbs.
 import { InvalidArgumentError, Option, type Command, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
 import { parseSettingValue } from '../../config/keys.js';
-import { emptyFlagError, UsageError } from '../runtime/errors.js';
+import { emptyFlagError, UsageError } from '../../errors.js';
 import { nearest } from '../../suggest.js';
 
 /** The most requests a bulk command (create, multi-delete) keeps in flight at once. */

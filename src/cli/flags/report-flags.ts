@@ -1,9 +1,8 @@
 // Flags shared by `reports create` and `reports update`: privacy by name or number, and where a password comes from.
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
-import { UsageError } from '../runtime/errors.js';
+import { UsageError } from '../../errors.js';
 import { PRIVACY, type Privacy } from '../../api/reports.js';
-import { canPrompt, promptSecret, readSecretFromFile, readSecretFromStdin, refuseSecretFromTerminalStdin } from '../terminal/prompts.js';
-import type { Secrets } from '../runtime/secrets.js';
+import { canPrompt, promptSecret, readSecretFromFile, readSecretFromStdin, refuseSecretFromTerminalStdin, type SecretRegister } from '../terminal/prompts.js';
 import type { Terminal } from '../terminal/terminal.js';
 import { choiceOption, type DeclaredOptions } from './options.js';
 
@@ -43,7 +42,11 @@ export function checkPasswordFlags(io: Terminal, flags: PrivacyFlags, options: {
  * The password, when privacy is `password`: from stdin, a file, or a masked prompt on a terminal (the flags checked
  * by checkPasswordFlags). Never from a flag value, so it shows neither in shell history nor in the process list.
  */
-export async function resolvePassword(io: Terminal, flags: PrivacyFlags, options: { secrets: Secrets; signal?: AbortSignal }): Promise<string | undefined> {
+export async function resolvePassword(
+  io: Terminal,
+  flags: PrivacyFlags,
+  options: { secrets: SecretRegister; signal?: AbortSignal },
+): Promise<string | undefined> {
   if (flags.passwordStdin) return readSecretFromStdin(io, options.secrets, 'password', options.signal);
   if (flags.passwordFile !== undefined) return readSecretFromFile(flags.passwordFile, options.secrets, 'password');
   if (flags.privacy !== PRIVACY.password || !canPrompt(io)) return undefined;

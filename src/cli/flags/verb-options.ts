@@ -3,9 +3,35 @@
 import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { PER_PAGE_VALUES, SORT_DIRECTIONS } from '../../api/list-params.js';
 import { RESULTS } from '../../api/model/report-model.js';
-import { toNumber } from '../../api/http/decode.js';
-import { GATE_IMPORTANCES, parseCheckIds } from '../verdicts/check-gate.js';
+import { toNumber } from '../../api/model/record.js';
+import { CHECK_IDS, isCheckId, type CheckId } from '../../api/model/checks.js';
+import { nearest } from '../../suggest.js';
 import { choiceOption, integerParser, type DeclaredOptions } from './options.js';
+
+/** The importances a gate can name: `low` would fail on every report, so it is not offered. */
+export const GATE_IMPORTANCES = ['high', 'medium'] as const;
+export type GateImportance = (typeof GATE_IMPORTANCES)[number];
+
+/**
+ * --fail-on-check's value: check ids, comma-separated. An unknown id is a usage error before any request, with the
+ * nearest id when it looks like a typo (`titel` -> `title`).
+ */
+export function parseCheckIds(value: string): CheckId[] {
+  const ids = value
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  if (ids.length === 0) throw new InvalidArgumentError(`"${value}" names no check; give at least one check id, e.g. --fail-on-check title,meta_description.`);
+  const unknown = ids.filter((id) => !isCheckId(id));
+  if (unknown.length > 0) {
+    const first = unknown[0] ?? '';
+    const near = nearest(first, CHECK_IDS);
+    const which = unknown.length === 1 ? `unknown check id "${first}"` : `unknown check ids ${unknown.map((id) => `"${id}"`).join(', ')}`;
+    const advice = near ? `did you mean "${near}"?` : 'the ids are listed by `rsapi reports stats --checks`';
+    throw new InvalidArgumentError(`${which}; ${advice}`);
+  }
+  return [...new Set(ids as CheckId[])];
+}
 
 /**
  * `reports list --failing-check` / `--passing-check`: repeatable and comma-separated (`--failing-check title

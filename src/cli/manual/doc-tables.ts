@@ -1,7 +1,7 @@
 // The tables of the program that docs/*.md show (exit codes, environment variables, settings), written into the pages
 // between markers by `npm run docs` from the program's own tables, so a page cannot lag behind the program.
 import { SETTING_KEYS, SETTING_VALUES } from '../../config/keys.js';
-import { ENVIRONMENT, EXIT_CODES } from '../help-topics.js';
+import { ENVIRONMENT, EXIT_CODES } from '../commands/help-topics.js';
 
 /** `| a | b |` rows under a header. */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {

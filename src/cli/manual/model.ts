@@ -2,7 +2,7 @@
 // the text its --help prints after them (notes, examples), taken from the same commander declarations --help renders.
 import type { EventEmitter } from 'node:events';
 import type { CommandUnknownOpts, Help } from '@commander-js/extra-typings';
-import { HELP_TOPIC_NAMES, helpTopic } from '../help-topics.js';
+import { HELP_TOPIC_NAMES, helpTopic } from '../commands/help-topics.js';
 import { globalOptionsOf } from '../program.js';
 
 /** The width the manual's help topics are written at: that of the help printed into a pipe. */

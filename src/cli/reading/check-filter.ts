@@ -1,7 +1,7 @@
 // `reports list --failing-check ID` / `--passing-check ID`: a filter the client applies, since phpRank has none, over
 // every page; with `--per-check` (src/output/per-check.ts) the rows are a report's checks.
 import { reportChecks } from '../../api/model/checks.js';
-import type { ApiRecord, Page } from '../../api/http/decode.js';
+import type { ApiRecord, Page } from '../../api/model/record.js';
 import type { PagingOptions } from '../../api/http/paging.js';
 import type { CommandContext } from '../runtime/context.js';
 import { ExitCode, type ExitCodeValue } from '../runtime/exit-codes.js';

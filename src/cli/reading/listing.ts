@@ -1,6 +1,6 @@
 // Printing lists and single records the same way for every command: writer, --fields check, empty hint, paging footer.
 import { plural } from '../../plural.js';
-import type { ApiRecord, Page } from '../../api/http/decode.js';
+import type { ApiRecord, Page } from '../../api/model/record.js';
 import type { ListSilences } from '../../api/list-silences.js';
 import { ExitCode, type ExitCodeValue } from '../runtime/exit-codes.js';
 import { createListWriter, shownRecord, showsModel, writeRecord, type OutputOptions, type RecordKind, type Sink } from '../../output/index.js';

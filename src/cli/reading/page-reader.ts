@@ -2,7 +2,7 @@
 // records in order, a spinner while waiting, what the service silently ignored, each report judged by the gate and CI.
 // The gate's modules (verdicts/gates.ts and what it judges with) load only when a gate flag, an assertions file, a Code
 // Quality file or a CI file asks for them: a plain list reads and prints without them (test/e2e/startup.test.ts).
-import type { ApiRecord, Page } from '../../api/http/decode.js';
+import type { ApiRecord, Page } from '../../api/model/record.js';
 import type { ListSilences } from '../../api/list-silences.js';
 import type { RecordKind } from '../../output/index.js';
 import type { CiReporter } from '../report-files/reporter.js';

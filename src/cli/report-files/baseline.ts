@@ -2,8 +2,8 @@
 // Both sides are read through the record model: a file written from phpRank's json (numeric `result`) compares with a
 // seed-dialect run, and the other way round, by label and score.
 import { plural } from '../../plural.js';
-import type { ApiRecord } from '../../api/http/decode.js';
-import { isObject, toNumber } from '../../api/http/decode.js';
+import type { ApiRecord } from '../../api/model/record.js';
+import { isObject, toNumber } from '../../api/model/record.js';
 import { UsageError } from '../runtime/errors.js';
 import { formatScore, readReport, RESULT_RANK, RESULTS, type ReportResult } from '../../api/model/report-model.js';
 import { readUserFile } from '../runtime/files.js';

@@ -1,6 +1,6 @@
 // Per-check results against a baseline: per URL, the checks that passed then and fail now (new failures) and the reverse (fixed).
 import { failedChecks, reportChecks, type CheckOutcome } from '../../api/model/checks.js';
-import type { ApiRecord } from '../../api/http/decode.js';
+import type { ApiRecord } from '../../api/model/record.js';
 import { namedCheck } from '../verdicts/check-gate.js';
 
 /** One URL's checks that changed since the baseline, most important first. */

@@ -4,7 +4,7 @@ import { formatScore, readReport } from '../../api/model/report-model.js';
 import { reportIdentity } from '../../api/model/report-url.js';
 import { baselineVerdict, describeChange } from './baseline.js';
 import { reportCheckLines } from './check-changes.js';
-import { xmlAttribute as attr, xmlText as text } from './escape.js';
+import { xmlAttribute as attr, xmlText as text } from '../../output/escape.js';
 import { caseFailures as failuresOf, projectOf, type CiCase, type CiRun, type ReportCase } from './run-record.js';
 
 /**

@@ -1,7 +1,7 @@
 // The CI flags of `reports create|show|list` (--junit, --summary, --html, --baseline, --max-drop): checked up front, fed each report, written at the end.
 import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { DeclaredOptions } from '../flags/options.js';
-import type { ApiRecord } from '../../api/http/decode.js';
+import type { ApiRecord } from '../../api/model/record.js';
 import type { RsapiError } from '../../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, hintOf } from '../runtime/exit-codes.js';
 import { UsageError } from '../runtime/errors.js';
@@ -18,11 +18,11 @@ import {
   type HistoryBaselineSpec,
 } from './baseline.js';
 import { recordsHaveChecks } from './check-changes.js';
-import { checkOutputPath } from './write.js';
+import { checkOutputPath } from '../runtime/write.js';
 import { checkRunFiles, type RunFile } from '../runtime/run-files.js';
 import type { CheckStats } from '../../output/stats/check-stats.js';
 import type { CiCase, CiRun, RunDescription } from './run-record.js';
-import type { SelectedShare } from '../commands/reports/create/shard.js';
+import type { SelectedShare } from '../bulk/shard.js';
 import type { PageHistory } from './page-history.js';
 
 export function addCiOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
@@ -246,7 +246,7 @@ export class CiReporter {
       }
     }
     const exitCode = code !== ExitCode.ok ? code : run.baseline?.checksUnjudged ? ExitCode.server : run.baseline?.failed ? ExitCode.gate : code;
-    const files = await import('./write.js');
+    const files = await import('../runtime/write.js');
     // The summary and the page show the same per-check counts: counted once for both.
     const { checkStatsOf } = await import('./run-checks.js');
     let checks: CheckStats | undefined;

@@ -1,8 +1,8 @@
 // What a CI run processed, report by report: the one input of the JUnit file, the Markdown summary and the baseline check.
-import type { ApiRecord } from '../../api/http/decode.js';
+import type { ApiRecord } from '../../api/model/record.js';
 import { describeChange, type BaselineComparison, type Regression } from './baseline.js';
 import { describeChecks, type CheckChange } from './check-changes.js';
-import type { ShareInfo } from '../commands/reports/create/shard.js';
+import type { ShareInfo } from '../bulk/shard.js';
 import type { PageHistory } from './page-history.js';
 
 /** A report the run read or created. */

@@ -5,10 +5,10 @@ import { cappedLines } from '../../output/capped-list.js';
 import type { CheckStats } from '../../output/stats/check-stats.js';
 import { describeChange, type BaselineComparison } from './baseline.js';
 import { countChanges, describeChecks } from './check-changes.js';
-import { markdownText as md } from './escape.js';
+import { markdownText as md } from '../../output/escape.js';
 import { checkStatsOf } from './run-checks.js';
 import type { CiRun, ErrorCase, ReportCase } from './run-record.js';
-import { describeShare } from '../commands/reports/create/shard.js';
+import { describeShare } from '../bulk/shard.js';
 
 /** How many lowest scores are shown. */
 export const LOWEST_SHOWN = 10;

@@ -21,7 +21,6 @@ import type { LockFiles } from '../../config/lock-file.js';
 import { colorEnabled, terminalWidth, type Terminal } from '../terminal/terminal.js';
 import type { RunRecorder } from '../../history/recorder.js';
 
-/** The options every command accepts, before or after its name. */
 /** The global flags, as their declaration (addGlobalOptions) types them. */
 export type GlobalOptions = ReturnType<ReturnType<typeof addGlobalOptions<OutputFormat>>['opts']>;
 
@@ -233,16 +232,16 @@ export class CommandContext {
     }
   }
 
-  /**
-   * --verbose traces every attempt. Without it, a retry that makes the user wait (a long Retry-After)
-   * is still said, so a pause never looks like a hang.
-   */
   /** A wait for the service's rate-limit window: said with --verbose, or when it is long enough to look like a hang. */
   private tracePace(event: PaceEvent): void {
     if (!this.globals.verbose && event.waitMs < NOTICEABLE_WAIT_MS) return;
     this.note(`rsapi: the service's rate limit (${event.limit} requests a window) is used up; waiting ${Math.ceil(event.waitMs / 1000)} s for the next window`);
   }
 
+  /**
+   * --verbose traces every attempt. Without it, a retry that makes the user wait (a long Retry-After)
+   * is still said, so a pause never looks like a hang.
+   */
   private trace(event: TraceEvent): void {
     if (!this.globals.verbose) {
       if (event.retryInMs !== undefined && event.retryInMs >= NOTICEABLE_WAIT_MS) {

@@ -4,8 +4,7 @@ import { escapeRegExp } from '../../url-glob.js';
 import type { Sink } from '../../output/index.js';
 import { terminalJson, terminalLines, terminalText } from '../../output/terminal-text.js';
 import { tsvField } from '../../output/tsv.js';
-import { markdownText, xmlAttribute, xmlText } from '../report-files/escape.js';
-import { escapeHtml, jsonForScript } from '../report-files/html/markup.js';
+import { escapeHtml, jsonForScript, markdownText, xmlAttribute, xmlText } from '../../output/escape.js';
 
 /** Inside a JSON string: how `encode` writes a string, without its quotes. */
 const inJsonString = (encode: (value: string) => string) => (text: string) => encode(text).slice(1, -1);

@@ -1,16 +1,20 @@
 // Asking a person: masked secrets, confirmations. The prompt library is loaded only when a prompt is shown.
 import { InterruptedError } from '../../api/errors.js';
-import { UsageError } from '../runtime/errors.js';
+import { UsageError } from '../../errors.js';
 import { readUserFile } from '../runtime/files.js';
-import type { Secrets } from '../runtime/secrets.js';
 import { readAll, type Terminal } from './terminal.js';
+
+/** What reading a secret needs of the run's secrets (runtime/secrets.ts): to register it, so that no output shows it. */
+export interface SecretRegister {
+  register(value: string): void;
+}
 
 /** Prompts need a person at both ends: input from a terminal, and a terminal to draw on. */
 export function canPrompt(io: Terminal): boolean {
   return io.stdinIsTTY && io.stderrIsTTY;
 }
 
-export async function promptSecret(io: Terminal, secrets: Secrets, message: string): Promise<string> {
+export async function promptSecret(io: Terminal, secrets: SecretRegister, message: string): Promise<string> {
   const { default: password } = await import('@inquirer/password');
   // No ctrl+t reveal: a revealed secret lands in terminal scrollback, screen shares and script(1) logs.
   const value = await interruptible(password({ message, mask: '*', toggleMask: false }, { input: io.stdin, output: io.stderr as NodeJS.WritableStream }));
@@ -50,7 +54,7 @@ async function interruptible<T>(answer: Promise<T>): Promise<T> {
  * terminal would show the secret as it is typed: there the masked prompt asks instead, or, with no terminal
  * to draw it on, the run is refused.
  */
-export async function readSecretFromStdin(io: Terminal, secrets: Secrets, what: string, signal?: AbortSignal): Promise<string> {
+export async function readSecretFromStdin(io: Terminal, secrets: SecretRegister, what: string, signal?: AbortSignal): Promise<string> {
   refuseSecretFromTerminalStdin(io, what);
   if (io.stdinIsTTY) return promptSecret(io, secrets, what);
   const text = await readAll(io.stdin, signal);
@@ -72,7 +76,7 @@ export function refuseSecretFromTerminalStdin(io: Terminal, what: string): void 
   }
 }
 
-export async function readSecretFromFile(path: string, secrets: Secrets, what: string): Promise<string> {
+export async function readSecretFromFile(path: string, secrets: SecretRegister, what: string): Promise<string> {
   const text = await readUserFile(path, `${what} file`);
   const value = text.split(/\r?\n/)[0] ?? '';
   if (!value) throw new UsageError(`the ${what} file ${path} is empty`);

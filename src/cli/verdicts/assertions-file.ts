@@ -2,7 +2,7 @@
 // unknown key, check id, level or bad glob refused with the file's name, the line, and the nearest right word.
 import { CHECK_IDS, IMPORTANCES, isCheckId, type CheckId, type Importance } from '../../api/model/checks.js';
 import { RESULTS, type ReportResult } from '../../api/model/report-model.js';
-import { isObject } from '../../api/http/decode.js';
+import { isObject } from '../../api/model/record.js';
 import { nearest } from '../../suggest.js';
 import { UsageError } from '../runtime/errors.js';
 import { jsonLines, parseJsonFile, readJsonFile } from './json-lines.js';

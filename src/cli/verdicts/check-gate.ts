@@ -1,48 +1,12 @@
 // The check gates (--fail-on-check, --fail-on-importance): which reports fail a named check, or one of an importance.
 import { plural } from '../../plural.js';
-import { InvalidArgumentError } from '@commander-js/extra-typings';
-import {
-  CHECK_IDS,
-  checkName,
-  failedChecks,
-  IMPORTANCE_RANK,
-  isCheckId,
-  reportChecks,
-  type CheckId,
-  type CheckOutcome,
-  type Importance,
-} from '../../api/model/checks.js';
-import type { ApiRecord } from '../../api/http/decode.js';
-import { nearest } from '../../suggest.js';
-
-/** The importances a gate can name: `low` would fail on every report, so it is not offered. */
-export const GATE_IMPORTANCES = ['high', 'medium'] as const;
-export type GateImportance = (typeof GATE_IMPORTANCES)[number];
+import { checkName, failedChecks, IMPORTANCE_RANK, reportChecks, type CheckId, type CheckOutcome, type Importance } from '../../api/model/checks.js';
+import type { ApiRecord } from '../../api/model/record.js';
+import type { GateImportance } from '../flags/verb-options.js';
 
 export interface CheckGateOptions {
   failOnCheck?: CheckId[];
   failOnImportance?: GateImportance;
-}
-
-/**
- * --fail-on-check's value: check ids, comma-separated. An unknown id is a usage error before any request, with the
- * nearest id when it looks like a typo (`titel` -> `title`).
- */
-export function parseCheckIds(value: string): CheckId[] {
-  const ids = value
-    .split(',')
-    .map((id) => id.trim())
-    .filter(Boolean);
-  if (ids.length === 0) throw new InvalidArgumentError(`"${value}" names no check; give at least one check id, e.g. --fail-on-check title,meta_description.`);
-  const unknown = ids.filter((id) => !isCheckId(id));
-  if (unknown.length > 0) {
-    const first = unknown[0] ?? '';
-    const near = nearest(first, CHECK_IDS);
-    const which = unknown.length === 1 ? `unknown check id "${first}"` : `unknown check ids ${unknown.map((id) => `"${id}"`).join(', ')}`;
-    const advice = near ? `did you mean "${near}"?` : 'the ids are listed by `rsapi reports stats --checks`';
-    throw new InvalidArgumentError(`${which}; ${advice}`);
-  }
-  return [...new Set(ids as CheckId[])];
 }
 
 /** Whether any check flag was given: then reports must carry per-check results to be judged. */

@@ -1,6 +1,6 @@
 // A gate over nothing: the line that says no report matched (and what was asked), and the nearest project the
 // service has when --project or --search matched nothing, found with one look-up.
-import { isObject } from '../../api/http/decode.js';
+import { isObject } from '../../api/model/record.js';
 import { projectName } from '../../api/model/report-url.js';
 import { nearest } from '../../suggest.js';
 import type { CommandContext } from '../runtime/context.js';

@@ -218,7 +218,7 @@ export async function finishGate(ctx: CommandContext, gate: Gate, ci?: CiReporte
   const exitCode = ci ? await ci.finish(ctx, gate, judged) : judged;
   // After the baseline's comparison (ci.finish): what a baseline gate failed on is a finding too.
   if (gate.codequality !== undefined) {
-    const [{ renderCodeQuality }, files] = await Promise.all([import('../report-files/codequality.js'), import('../report-files/write.js')]);
+    const [{ renderCodeQuality }, files] = await Promise.all([import('../report-files/codequality.js'), import('../runtime/write.js')]);
     await files.writeFileAtomically(gate.codequality, renderCodeQuality(gate.verdicts.judged, ci?.comparison), ctx.secrets);
   }
   return exitCode;

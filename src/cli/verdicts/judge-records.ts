@@ -1,6 +1,6 @@
 // One call for a command that has its reports in hand (history diff): judged by the flags and the assertions file,
 // verdict lines and failing URLs on stderr, the Code Quality file written, the exit code returned.
-import type { ApiRecord } from '../../api/http/decode.js';
+import type { ApiRecord } from '../../api/model/record.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { ExitCodeValue } from '../runtime/exit-codes.js';
 import { finishGate, Gate, type GateSetup } from './gates.js';

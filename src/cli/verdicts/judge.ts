@@ -1,7 +1,7 @@
 // Judging reports against the assertions and the gate flags: per report, what failed (error) or warns, with its value;
 // over the run, which URLs failed, worst first, and whether any was judged at all.
 import { failedChecks, reportChecks, type Importance } from '../../api/model/checks.js';
-import type { ApiRecord } from '../../api/http/decode.js';
+import type { ApiRecord } from '../../api/model/record.js';
 import { formatScore, readReport, RESULT_RANK } from '../../api/model/report-model.js';
 import { reportIdentity } from '../../api/model/report-url.js';
 import { describeErrors, describeValue } from '../../output/check-lines.js';

@@ -3,7 +3,7 @@
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { CommandContext } from '../runtime/context.js';
 import type { DeclaredOptions } from '../flags/options.js';
-import { checkOutputPath } from '../report-files/write.js';
+import { checkOutputPath } from '../runtime/write.js';
 import { UsageError } from '../runtime/errors.js';
 import { assertPath, loadAssertions } from './assertions-file.js';
 import type { AssertionSet } from './rules.js';

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApiRecord } from '../../api/http/decode.js';
+import type { ApiRecord } from '../../api/model/record.js';
 import { PRIVACY, type Privacy } from '../../api/list-params.js';
 import { reportIdentity, reportUrlProblem } from '../../api/model/report-url.js';
 import { reportsCreateRun } from '../../cli/commands/reports/create/create.js';

@@ -2,7 +2,7 @@
 import { PROJECT_SORT_FIELDS, type ProjectListParams } from '../../api/projects.js';
 import { SORT_DIRECTIONS } from '../../api/list-params.js';
 import { projectListSilences } from '../../api/list-silences.js';
-import { toNumber, type ApiRecord } from '../../api/http/decode.js';
+import { toNumber, type ApiRecord } from '../../api/model/record.js';
 import { projectAverage } from '../../api/model/project-model.js';
 import { declareList } from '../../cli/commands/projects/list.js';
 import { integerArg, optionArg, stringArg } from '../arguments.js';

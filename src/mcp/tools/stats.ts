@@ -9,7 +9,7 @@ import { filterParams } from '../../cli/flags/report-filters.js';
 import { CheckStatsCollector, type CheckStats } from '../../output/stats/check-stats.js';
 import { StatsCollector } from '../../output/stats/report-stats.js';
 import { statsDocument } from '../../output/stats/stats.js';
-import type { ApiRecord } from '../../api/http/decode.js';
+import type { ApiRecord } from '../../api/model/record.js';
 import { plural } from '../../plural.js';
 import { booleanArg, integerArg, optionArg } from '../arguments.js';
 import { declared, flagOf } from '../declarations.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBody, decodePage, decodeRecord, errorForStatus, fieldErrors, redirectError, serviceMessage, toNumber } from '../../../src/api/http/decode.js';
+import { decodeBody, decodePage, decodeRecord, errorForStatus, fieldErrors, redirectError, serviceMessage } from '../../../src/api/http/decode.js';
 import { ApiError, AuthError, NotFoundError, ServerError, ValidationError } from '../../../src/api/errors.js';
 import { ExitCode, exitCodeOf, hintOf } from '../../../src/cli/runtime/exit-codes.js';
 
@@ -186,25 +186,6 @@ describe('decodePage', () => {
     const error = thrown(() => decodePage(body, 1, 10, LIST));
     expect(error).toBeInstanceOf(ServerError);
     expect(exitCodeOf(error)).toBe(ExitCode.server);
-  });
-});
-
-describe('toNumber', () => {
-  it.each([
-    [71, 71],
-    ['71', 71],
-    [' 71.5 ', 71.5],
-    ['0', 0],
-    ['', undefined],
-    ['  ', undefined],
-    ['seventy', undefined],
-    [null, undefined],
-    [undefined, undefined],
-    [Number.NaN, undefined],
-    [Number.POSITIVE_INFINITY, undefined],
-    [true, undefined],
-  ])('%j -> %j', (input, expected) => {
-    expect(toNumber(input)).toBe(expected);
   });
 });
 

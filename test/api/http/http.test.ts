@@ -3,7 +3,7 @@ import { exitCodeOf } from '../../../src/cli/runtime/exit-codes.js';
 import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CreateLedger } from '../../../src/api/create-ledger.js';
+import { CreateLedger } from '../../../src/api/create/ledger.js';
 import { InterruptedError, NetworkError, NotFoundError, RateLimitError, ServerError, type TraceEvent } from '../../../src/api/index.js';
 import { ExitCode } from '../../../src/cli/runtime/exit-codes.js';
 import { parseRetryAfter } from '../../../src/api/http/http.js';

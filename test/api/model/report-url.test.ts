@@ -1,7 +1,7 @@
 // A report's identity survives the service's cleaning of URLs (scheme, `www.`, root slash): one key for every form; one project name.
 import { describe, expect, it } from 'vitest';
 import { filterTermForService, projectName, reportIdentity, reportProject } from '../../../src/api/model/report-url.js';
-import { CreateLedger, pickRedirected } from '../../../src/api/create-ledger.js';
+import { CreateLedger, pickRedirected } from '../../../src/api/create/ledger.js';
 import { reportListSilences } from '../../../src/api/list-silences.js';
 
 describe('reportIdentity', () => {

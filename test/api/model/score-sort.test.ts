@@ -1,6 +1,6 @@
 // A list sorted by score in either dialect: `sort_by=score` to the seed API, phpRank's `sort_by=result` once its first answer shows phpRank.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiRecord } from '../../../src/api/http/decode.js';
+import type { ApiRecord } from '../../../src/api/model/record.js';
 import { ClientPool } from '../../helpers/clients.js';
 import { mockPerTest } from '../../helpers/mock.js';
 import { sendJson, startRawServer, type RawServer } from '../../helpers/raw-server.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { MANUAL_DIRS, REGENERATE, manPagesOf, manualFiles, withManPages, writeManual } from '../../../src/cli/manual/generate.js';
 import { parseAfterText } from '../../../src/cli/manual/model.js';
 import { withDocTables } from '../../../src/cli/manual/doc-tables.js';
-import { EXIT_CODES, environmentNames } from '../../../src/cli/help-topics.js';
+import { EXIT_CODES, environmentNames } from '../../../src/cli/commands/help-topics.js';
 import { SETTING_KEYS } from '../../../src/config/keys.js';
 import { mentionsPath } from '../../helpers/paths.js';
 import { runInProcess } from '../../helpers/run.js';

@@ -1,6 +1,6 @@
 // The JUnit and Markdown renderers and the baseline comparison, in-process: hostile service text, exact Markdown, thresholds.
 import { describe, expect, it } from 'vitest';
-import type { ApiRecord } from '../../../src/api/http/decode.js';
+import type { ApiRecord } from '../../../src/api/model/record.js';
 import { baselineReport, compareWithBaseline, newestByUrl, type Baseline } from '../../../src/cli/report-files/baseline.js';
 import { renderJunit } from '../../../src/cli/report-files/junit.js';
 import { reportIdentity } from '../../../src/api/model/report-url.js';

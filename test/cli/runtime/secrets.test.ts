@@ -2,8 +2,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createInvocation, run } from '../../../src/cli/program.js';
-import { markdownText, xmlAttribute, xmlText } from '../../../src/cli/report-files/escape.js';
-import { escapeHtml, jsonForScript } from '../../../src/cli/report-files/html/markup.js';
+import { escapeHtml, jsonForScript, markdownText, xmlAttribute, xmlText } from '../../../src/output/escape.js';
 import { Secrets } from '../../../src/cli/runtime/secrets.js';
 import { csvLine } from '../../../src/output/csv.js';
 import { tsvLine } from '../../../src/output/tsv.js';

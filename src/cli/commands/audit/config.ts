@@ -1,6 +1,6 @@
 // The `audit` section of rsapi.config.json: read before any request, every key checked, and a mistake refused with
 // the file's name, the line and the nearest right word (as the `assert` rules beside it are).
-import { isObject } from '../../../api/http/decode.js';
+import { isObject } from '../../../api/model/record.js';
 import { reportUrlProblem } from '../../../api/model/report-url.js';
 import { nearest } from '../../../suggest.js';
 import { globProblem } from '../../../url-glob.js';

@@ -1,6 +1,6 @@
 // `rsapi config`: the stored settings of a profile (those of SETTING_KEYS; the key only masked).
 import { SETTABLE_KEYS, SETTING_VALUES } from '../../../config/keys.js';
-import { wrapText } from '../../help-topics.js';
+import { wrapText } from '../help-topics.js';
 import type { ParentCommand, Invocation } from '../../runtime/handler.js';
 import { registerGet } from './get.js';
 import { registerList } from './list.js';

@@ -1,6 +1,6 @@
 // `rsapi reports`: the report verbs.
 import type { ParentCommand, Invocation } from '../../runtime/handler.js';
-import type { Declaring } from '../../command-types.js';
+import type { Declaring } from '../command-types.js';
 import { REPORT_VERBS } from './verbs.js';
 
 /** Declares `reports` and its verbs: all in full, or with `declaring` only those it wants (the others as stubs). */

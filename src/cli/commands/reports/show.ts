@@ -1,6 +1,6 @@
-import type { ApiRecord } from '../../../api/http/decode.js';
+import type { ApiRecord } from '../../../api/model/record.js';
 import { reportIdentity, reportUrlProblem } from '../../../api/model/report-url.js';
-import { toNumber } from '../../../api/http/decode.js';
+import { toNumber } from '../../../api/model/record.js';
 import { addCiOptions, checkCiFlags, CiReporter } from '../../report-files/reporter.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { NoMatchError, UsageError } from '../../runtime/errors.js';

@@ -1,7 +1,7 @@
 // The verbs of `rsapi reports` as its help lists them (name, aliases, summary, usage term), and how to load each one's
 // declaration: a run of one verb declares that verb alone (program.ts). test/cli/command-index.test.ts holds every
 // entry equal to its declaration.
-import type { TopCommand } from '../../command-types.js';
+import type { TopCommand } from '../command-types.js';
 
 /**
  * The verbs of `rsapi reports`, as `rsapi reports --help` lists them: a run declares in full only the verb it names

@@ -1,7 +1,7 @@
-// HTML built safely: a tagged template that escapes every interpolated string for text and quoted attributes,
-// links only to http: and https:, and JSON made fit to sit inside a <script> element.
+// HTML built safely: a tagged template that escapes every interpolated string for text and quoted attributes (with
+// escapeHtml, src/output/escape.ts), and links only to http: and https:.
 import { domainToUnicode } from 'node:url';
-import { showInvisible } from '../escape.js';
+import { escapeHtml } from '../../../output/escape.js';
 
 /** Markup already made safe: interpolated as it is. Anything else interpolated is text and gets escaped. */
 export class Markup {
@@ -12,16 +12,6 @@ export class Markup {
 }
 
 export type Part = Markup | string | number | boolean | undefined | null | readonly Part[];
-
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/**
- * Text for an element or a double-quoted attribute: markup characters as entities, and controls and bidi overrides
- * shown as `\u202e` (a URL that would read backwards shows what it holds).
- */
-export function escapeHtml(text: string): string {
-  return showInvisible(text, { keepNewlines: true }).replace(/[&<>"']/g, (char) => ENTITIES[char]!);
-}
 
 function partHtml(part: Part): string {
   if (part instanceof Markup) return part.html;
@@ -83,12 +73,4 @@ export function pageLink(url: string): Markup {
   return href === undefined
     ? html`<span class="url" title="${url}">${text}</span>`
     : html`<a class="url" href="${href}" rel="noopener noreferrer" title="${url}">${text}</a>`;
-}
-
-/**
- * JSON for a `<script type="application/json">`: `<`, `>` and `&` as \u escapes (no `</script>` or `<!--` can end
- * or change the element), and U+2028/U+2029, which older script parsers read as line ends.
- */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

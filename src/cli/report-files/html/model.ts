@@ -1,13 +1,13 @@
 // The figures of the HTML report, worked out from the run record: counts, histogram, projects, lowest scores,
 // checks failed most, what changed since the baseline, and the compact rows the page's table is built from.
-import type { ApiRecord } from '../../../api/http/decode.js';
+import type { ApiRecord } from '../../../api/model/record.js';
 import { checkName, failedChecks, importanceRank, reportChecks } from '../../../api/model/checks.js';
 import { describeErrors, describeValue } from '../../../output/check-lines.js';
 import { RESULTS, readReport, type ReportResult } from '../../../api/model/report-model.js';
 import { timestampOf } from '../../../api/model/timestamps.js';
 import type { CheckCount, CheckStats } from '../../../output/stats/check-stats.js';
 import { changeParts, type BaselineComparison } from '../baseline.js';
-import { showInvisible } from '../escape.js';
+import { showInvisible } from '../../../output/escape.js';
 import { HTML_BUCKETS, htmlBucketOf } from './charts.js';
 import { displayUrl, pageHref } from './markup.js';
 import { checkStatsOf } from '../run-checks.js';

@@ -6,12 +6,13 @@ import { VERSION } from '../../../version.js';
 import { cappedLines } from '../../../output/capped-list.js';
 import type { CheckCount, CheckStats } from '../../../output/stats/check-stats.js';
 import { BUCKET_NAMES, histogramSvg, percent, resultShareSvg, sparklineSvg } from './charts.js';
-import { html, jsonForScript, Markup, pageLink } from './markup.js';
+import { html, Markup, pageLink } from './markup.js';
+import { jsonForScript } from '../../../output/escape.js';
 import { buildModel, HTML_LIMITS, tableData, type BaselineView, type HistoryView, type HtmlModel, type RegressionView, type ReportView } from './model.js';
 import { reportPageScript } from './script.js';
 import { REPORT_CSS } from './style.js';
 import type { CiRun, ErrorCase } from '../run-record.js';
-import { describeShare } from '../../commands/reports/create/shard.js';
+import { describeShare } from '../../bulk/shard.js';
 import { capitalise, verdictReasons } from '../summary.js';
 
 /** The page for one run; `exitCode` is the run's own, which the verdict states. */

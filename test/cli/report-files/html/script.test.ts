@@ -1,6 +1,6 @@
 // The HTML report in a real headless Chromium, made through the real CLI (in-process) against the mock and a hostile
 // service: no request when opened, the run's counts and rows, sorting, filtering, hostile text inert.
-// (10,000 reports opening within 1 s is timed alone, after the rest of the suite: opening.timed.test.ts.)
+// (10,000 reports opening within 1 s is timed alone, after the rest of the suite: script.timed.test.ts.)
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -1,8 +1,8 @@
 // Bulk report creation: bounded concurrency, the journal kept, each outcome reported as it comes, Ctrl-C honoured.
-import type { ApiRecord } from '../../../../api/http/decode.js';
+import type { ApiRecord } from '../../../../api/model/record.js';
 import { ApiError, RsapiError, UnsettledCreateError } from '../../../../api/errors.js';
 import { type ExitCodeValue, exitCodeOf } from '../../../runtime/exit-codes.js';
-import type { CreateLedger } from '../../../../api/create-ledger.js';
+import type { CreateLedger } from '../../../../api/create/ledger.js';
 import type { EarlierAttempt, ReportCreateInput } from '../../../../api/reports.js';
 import type { BulkCreateResult } from './existing.js';
 import { reportIdentity } from '../../../../api/model/report-url.js';

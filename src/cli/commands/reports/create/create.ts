@@ -1,7 +1,7 @@
 import { proxyFromEnv } from '../../../../api/http/proxy.js';
 import { UsageError } from '../../../runtime/errors.js';
 import { addCiOptions, checkCiFlags, CiReporter } from '../../../report-files/reporter.js';
-import { describeShare, parseShard, selectShare } from './shard.js';
+import { describeShare, parseShard, selectShare } from '../../../bulk/shard.js';
 import type { CommandContext } from '../../../runtime/context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../../runtime/handler.js';
 import { collectValues, integerParser, MAX_CONCURRENCY } from '../../../flags/options.js';

@@ -1,5 +1,5 @@
 // `reports create --dry-run`: which URLs the real run would send, and which it would skip and why, after every input step; nothing is sent or written.
-import { shareOf, type Shard } from './shard.js';
+import { shareOf, type Shard } from '../../../bulk/shard.js';
 import type { CommandContext } from '../../../runtime/context.js';
 import { writeDryRunRows } from '../../../deleting/dry-run.js';
 import { ExitCode, type ExitCodeValue } from '../../../runtime/exit-codes.js';
@@ -7,7 +7,7 @@ import type { UrlInput } from './url-input.js';
 import { reportIdentity } from '../../../../api/model/report-url.js';
 import { plural } from '../../../../plural.js';
 import type { ServiceRecord } from '../../../../output/types.js';
-import type { ApiRecord } from '../../../../api/http/decode.js';
+import type { ApiRecord } from '../../../../api/model/record.js';
 import { readJournalHistory } from './journal.js';
 
 export interface CreateDryRun {

@@ -1,6 +1,6 @@
 // `reports create --existing refresh|skip`: the reports the service already holds for the run's URLs (same identity), read once per project.
 import type { ApiClient } from '../../../../api/client.js';
-import { toNumber, type ApiRecord } from '../../../../api/http/decode.js';
+import { toNumber, type ApiRecord } from '../../../../api/model/record.js';
 import type { CreateResult } from '../../../../api/reports.js';
 import { reportIdentity, reportProject } from '../../../../api/model/report-url.js';
 

@@ -6,7 +6,7 @@ import { reportIdentity } from '../../../../api/model/report-url.js';
 import type { HeldLock, LockAttempt, LockFiles } from '../../../../config/lock-file.js';
 import type { EarlierAttempt } from '../../../../api/reports.js';
 import { fileError } from '../../../runtime/files.js';
-import { checkOutputPath } from '../../../report-files/write.js';
+import { checkOutputPath } from '../../../runtime/write.js';
 import type { Secrets } from '../../../runtime/secrets.js';
 
 /**

@@ -2,8 +2,8 @@
 import { UnsettledCreateError, type RsapiError } from '../../../../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines, hintOf } from '../../../runtime/exit-codes.js';
 import type { MatchedBy, Privacy } from '../../../../api/reports.js';
-import { CreateLedger } from '../../../../api/create-ledger.js';
-import type { ApiRecord } from '../../../../api/http/decode.js';
+import { CreateLedger } from '../../../../api/create/ledger.js';
+import type { ApiRecord } from '../../../../api/model/record.js';
 import { reportIdentity } from '../../../../api/model/report-url.js';
 import type { CiReporter } from '../../../report-files/reporter.js';
 import type { CommandContext } from '../../../runtime/context.js';

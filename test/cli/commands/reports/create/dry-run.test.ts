@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { shareOf } from '../../../../../src/cli/commands/reports/create/shard.js';
+import { shareOf } from '../../../../../src/cli/bulk/shard.js';
 import { scratchMaker } from '../../../../helpers/scratch.js';
 import { mockPerTest } from '../../../../helpers/mock.js';
 import { runInProcess } from '../../../../helpers/run.js';

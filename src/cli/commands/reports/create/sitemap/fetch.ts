@@ -87,8 +87,10 @@ async function readCapped(body: AsyncIterable<Uint8Array>, maxBytes: number, url
   return Buffer.concat(chunks);
 }
 
-/** Gzip is known by its magic bytes (a `.xml.gz` file, or Content-Encoding: gzip), and undone with the same cap. */
-/** `local`: a file the user named, whose faults are usage errors (exit 2); else an answer's (exit 8). */
+/**
+ * Gzip is known by its magic bytes (a `.xml.gz` file, or Content-Encoding: gzip), and undone with the same cap.
+ * `local`: a file the user named, whose faults are usage errors (exit 2); else an answer's (exit 8).
+ */
 export async function decode(bytes: Buffer, maxBytes: number, where: string, local = false): Promise<string> {
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes.toString('utf8');
   try {

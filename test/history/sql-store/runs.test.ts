@@ -4,13 +4,13 @@
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { historyLocation } from '../../src/history/location.js';
-import { openHistory } from '../../src/history/open.js';
-import { snapshotOf } from '../../src/history/snapshot.js';
-import { runsStatement } from '../../src/history/sql.js';
-import type { HistoryStore, NewRun, Snapshot } from '../../src/history/types.js';
-import { postgresPerFile } from '../helpers/postgres.js';
-import { scratchMaker } from '../helpers/scratch.js';
+import { historyLocation } from '../../../src/history/location.js';
+import { openHistory } from '../../../src/history/open.js';
+import { snapshotOf } from '../../../src/history/snapshot.js';
+import { runsStatement } from '../../../src/history/sql.js';
+import type { HistoryStore, NewRun, Snapshot } from '../../../src/history/types.js';
+import { postgresPerFile } from '../../helpers/postgres.js';
+import { scratchMaker } from '../../helpers/scratch.js';
 
 const scratch = scratchMaker('rsapi-history-runs-');
 const DAY = 86_400_000;

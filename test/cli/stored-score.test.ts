@@ -3,10 +3,10 @@
 // report shows no change, and `--baseline last --max-drop 0` finds no regression that never happened.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { auditPage, weightedScore } from '../../../src/mock/phprank-audit.js';
-import { mockPerTest } from '../../helpers/mock.js';
-import { runInProcess } from '../../helpers/run.js';
-import { scratchMaker } from '../../helpers/scratch.js';
+import { auditPage, weightedScore } from '../../src/mock/phprank-audit.js';
+import { mockPerTest } from '../helpers/mock.js';
+import { runInProcess } from '../helpers/run.js';
+import { scratchMaker } from '../helpers/scratch.js';
 
 const mock = mockPerTest({ flavor: 'phprank', seed: 0 });
 const scratch = scratchMaker('rsapi-stored-score-');

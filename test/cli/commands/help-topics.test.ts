@@ -1,14 +1,14 @@
 // The help's lists of settings and environment variables are written from the program's own tables (the settings in
-// src/config/keys.ts, the variables in src/cli/help-topics.ts): none can lag behind what the program reads.
+// src/config/keys.ts, the variables in src/cli/commands/help-topics.ts): none can lag behind what the program reads.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SETTABLE_KEYS, SETTING_KEYS } from '../../src/config/keys.js';
-import { ENVIRONMENT, environmentNames } from '../../src/cli/help-topics.js';
-import { runInProcess } from '../helpers/run.js';
+import { SETTABLE_KEYS, SETTING_KEYS } from '../../../src/config/keys.js';
+import { ENVIRONMENT, environmentNames } from '../../../src/cli/commands/help-topics.js';
+import { runInProcess } from '../../helpers/run.js';
 
-const SRC = fileURLToPath(new URL('../../src', import.meta.url));
+const SRC = fileURLToPath(new URL('../../../src', import.meta.url));
 
 /** Every RSAPI_ name the source mentions (the build's own RSAPI_VERSION__ define aside). */
 function variablesOfTheSource(): Set<string> {

@@ -2,9 +2,9 @@
 import { statSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { RsapiError } from '../../api/errors.js';
-import { UsageError } from '../runtime/errors.js';
-import { fileError } from '../runtime/files.js';
-import type { Secrets } from '../runtime/secrets.js';
+import { UsageError } from './errors.js';
+import { fileError } from './files.js';
+import type { Secrets } from './secrets.js';
 
 /**
  * A path rsapi will write at the end of the run: refused now (exit 2) if its folder is missing or it is a folder. An

@@ -2,7 +2,7 @@
 // levels and keys the reader knows, so editors complete them; a test holds the shipped file equal to this.
 import { CHECK_NAMES, IMPORTANCES } from '../../api/model/checks.js';
 import { RESULTS } from '../../api/model/report-model.js';
-import { LEVELS } from './rules.js';
+import { LEVELS } from '../verdicts/rules.js';
 import type { AUDIT_KEYS } from '../commands/audit/config.js';
 import { EXISTING_MODES } from '../commands/reports/create/existing.js';
 

@@ -2,11 +2,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseShard, selectShare, shareOf } from '../../../../../src/cli/commands/reports/create/shard.js';
-import { tempDir } from '../../../../helpers/cli.js';
-import { mockPerTest } from '../../../../helpers/mock.js';
-import { runInProcess } from '../../../../helpers/run.js';
-import { childNamed, childrenNamed, parseXml } from '../../../../helpers/xml.js';
+import { parseShard, selectShare, shareOf } from '../../../src/cli/bulk/shard.js';
+import { tempDir } from '../../helpers/cli.js';
+import { mockPerTest } from '../../helpers/mock.js';
+import { runInProcess } from '../../helpers/run.js';
+import { childNamed, childrenNamed, parseXml } from '../../helpers/xml.js';
 
 const mock = mockPerTest({ seed: 0 });
 const scratchDirs: (() => void)[] = [];

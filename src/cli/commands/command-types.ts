@@ -1,5 +1,5 @@
 // What an index of commands holds (the root's, a noun's verbs): enough to list a command in help, and how to load it.
-import type { Invocation, ParentCommand } from './runtime/handler.js';
+import type { Invocation, ParentCommand } from '../runtime/handler.js';
 
 export interface TopCommand {
   name: string;

@@ -1,7 +1,7 @@
 // `--shard I/N`: the I-th of N shares of the input URLs, by a stable hash of each URL's report identity.
-import { plural } from '../../../../plural.js';
+import { plural } from '../../plural.js';
 import { InvalidArgumentError } from '@commander-js/extra-typings';
-import { reportIdentity } from '../../../../api/model/report-url.js';
+import { reportIdentity } from '../../api/model/report-url.js';
 
 export interface Shard {
   /** 1-based. */

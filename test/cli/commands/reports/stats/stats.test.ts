@@ -1,9 +1,9 @@
 // reports stats: counts per result, score figures and histogram over every matching report, in every format.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StatsCollector } from '../../../../src/output/stats/report-stats.js';
-import { parseCsv } from '../../../helpers/csv.js';
-import { startMock, type MockFixture } from '../../../helpers/mock.js';
-import { runInProcess } from '../../../helpers/run.js';
+import { StatsCollector } from '../../../../../src/output/stats/report-stats.js';
+import { parseCsv } from '../../../../helpers/csv.js';
+import { startMock, type MockFixture } from '../../../../helpers/mock.js';
+import { runInProcess } from '../../../../helpers/run.js';
 
 let mock: MockFixture;
 

@@ -1,5 +1,6 @@
-// Service text made safe for the files a CI reads (JUnit XML, Markdown): invisible and spoofing characters shown, markup escaped.
-import { terminalLines, terminalText } from '../../output/terminal-text.js';
+// Service text made safe for the files a CI reads (JUnit XML, Markdown, the HTML page): invisible and spoofing characters
+// shown, markup escaped, JSON made fit to sit inside a <script> element.
+import { terminalLines, terminalText } from './terminal-text.js';
 
 /**
  * Beyond what a terminal would act on (terminal-text.ts): what XML 1.0 cannot hold at all, lone surrogates
@@ -35,4 +36,22 @@ export function markdownText(text: string): string {
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/[\\`*_[\]|~!#]/g, (char) => `\\${char}`);
+}
+
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * Text for an element or a double-quoted attribute: markup characters as entities, and controls and bidi overrides
+ * shown as `\u202e` (a URL that would read backwards shows what it holds).
+ */
+export function escapeHtml(text: string): string {
+  return showInvisible(text, { keepNewlines: true }).replace(/[&<>"']/g, (char) => HTML_ENTITIES[char]!);
+}
+
+/**
+ * JSON for a `<script type="application/json">`: `<`, `>` and `&` as \u escapes (no `</script>` or `<!--` can end
+ * or change the element), and U+2028/U+2029, which older script parsers read as line ends.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

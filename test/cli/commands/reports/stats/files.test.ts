@@ -2,10 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportChecks } from '../../../../src/api/model/checks.js';
-import { tempDir } from '../../../helpers/cli.js';
-import { type MockFixture, startMock } from '../../../helpers/mock.js';
-import { runInProcess } from '../../../helpers/run.js';
+import { reportChecks } from '../../../../../src/api/model/checks.js';
+import { tempDir } from '../../../../helpers/cli.js';
+import { type MockFixture, startMock } from '../../../../helpers/mock.js';
+import { runInProcess } from '../../../../helpers/run.js';
 
 let phprank: MockFixture;
 const dir = tempDir('rsapi-stats-files-');

@@ -1,6 +1,6 @@
 // Which report a create made when its answer was lost: the run's ledger of reports taken and of URLs still in doubt, and the rule that picks a redirected page's report by elimination.
-import { toNumber, type ApiRecord } from './http/decode.js';
-import { projectName, reportIdentity, reportProject } from './model/report-url.js';
+import { toNumber, type ApiRecord } from '../model/record.js';
+import { projectName, reportIdentity, reportProject } from '../model/report-url.js';
 
 /**
  * Where a URL of the input stands, as far as this run knows: `waiting` (not sent yet by this run, and no earlier

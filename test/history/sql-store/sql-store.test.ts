@@ -5,15 +5,15 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { HistoryError } from '../../src/history/errors.js';
-import { historyLocation } from '../../src/history/location.js';
-import { openHistory } from '../../src/history/open.js';
-import { snapshotOf } from '../../src/history/snapshot.js';
-import { SCHEMA_VERSION } from '../../src/history/sql.js';
-import { sqliteProblem } from '../../src/history/sqlite.js';
-import type { HistoryStore, NewRun } from '../../src/history/types.js';
-import { postgresPerFile } from '../helpers/postgres.js';
-import { scratchMaker } from '../helpers/scratch.js';
+import { HistoryError } from '../../../src/history/errors.js';
+import { historyLocation } from '../../../src/history/location.js';
+import { openHistory } from '../../../src/history/open.js';
+import { snapshotOf } from '../../../src/history/snapshot.js';
+import { SCHEMA_VERSION } from '../../../src/history/sql.js';
+import { sqliteProblem } from '../../../src/history/sqlite.js';
+import type { HistoryStore, NewRun } from '../../../src/history/types.js';
+import { postgresPerFile } from '../../helpers/postgres.js';
+import { scratchMaker } from '../../helpers/scratch.js';
 
 const scratch = scratchMaker('rsapi-history-');
 const ORIGIN = 'http://127.0.0.1:1';

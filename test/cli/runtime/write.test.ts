@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { createReadStream, lstatSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomically } from '../../../src/cli/report-files/write.js';
+import { writeFileAtomically } from '../../../src/cli/runtime/write.js';
 import { Secrets } from '../../../src/cli/runtime/secrets.js';
 import { scratchMaker } from '../../helpers/scratch.js';
 
