@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { Clock } from '../../src/api/http/retry-policy.js';
 import { LockFiles } from '../../src/config/lock-file.js';
+import { CommandContext } from '../../src/cli/runtime/context.js';
 import { createInvocation } from '../../src/cli/runtime/invocation.js';
 import { run } from '../../src/cli/program.js';
 import type { Terminal } from '../../src/cli/terminal/terminal.js';
@@ -128,5 +129,20 @@ class CapturedStream extends Writable {
 
   get text(): string {
     return this.chunks.join('');
+  }
+}
+
+/**
+ * A command context over the injected terminal (fake clock, no Ctrl-C), for a test that calls a run or a tool directly
+ * (`reportsCreateRun(ctx, opts)`, MCP's `callTool`) rather than through argv; closed and cleaned up after `use`.
+ */
+export async function withContext<T>(env: Record<string, string | undefined>, use: (ctx: CommandContext) => Promise<T>): Promise<T> {
+  const { terminal, cleanup } = testTerminal({ env });
+  const ctx = new CommandContext(createInvocation({ terminal, signal: new AbortController().signal, clock: new FakeClock() }), { color: false });
+  try {
+    return await use(ctx);
+  } finally {
+    await ctx.close();
+    cleanup();
   }
 }

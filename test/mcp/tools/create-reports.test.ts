@@ -2,12 +2,9 @@
 // says became of it.
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { CommandContext } from '../../../src/cli/runtime/context.js';
-import { createInvocation } from '../../../src/cli/runtime/invocation.js';
 import { callTool, offeredTools } from '../../../src/mcp/server.js';
-import { FakeClock } from '../../helpers/fake-clock.js';
 import { mockPerTest } from '../../helpers/mock.js';
-import { testTerminal } from '../../helpers/run.js';
+import { withContext } from '../../helpers/run.js';
 
 const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0, unreachable: ['down.example'] });
 
@@ -18,15 +15,10 @@ interface Answer {
 
 /** One create_reports call of a server with writes allowed, against the service at `env`: its answer parsed. */
 async function createReports(env: Record<string, string>, urls: string[]): Promise<{ isError: boolean; value: Answer }> {
-  const { terminal, cleanup } = testTerminal({ env });
-  const server = new CommandContext(createInvocation({ terminal, signal: new AbortController().signal, clock: new FakeClock() }), { color: false });
-  try {
-    const result = await callTool(server, offeredTools({ allowWrite: true }), 'create_reports', { urls }, new AbortController().signal);
-    return { isError: result.isError === true, value: JSON.parse(result.content[0]?.text ?? '') as Answer };
-  } finally {
-    await server.close();
-    cleanup();
-  }
+  const result = await withContext(env, (server) =>
+    callTool(server, offeredTools({ allowWrite: true }), 'create_reports', { urls }, new AbortController().signal),
+  );
+  return { isError: result.isError === true, value: JSON.parse(result.content[0]?.text ?? '') as Answer };
 }
 
 describe('create_reports', () => {

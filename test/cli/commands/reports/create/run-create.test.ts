@@ -4,12 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportsCreateRun } from '../../../../../src/cli/commands/reports/create/create.js';
 import type { UrlOutcome } from '../../../../../src/cli/commands/reports/create/run-create.js';
-import { CommandContext } from '../../../../../src/cli/runtime/context.js';
 import { ExitCode } from '../../../../../src/cli/runtime/exit-codes.js';
-import { createInvocation } from '../../../../../src/cli/runtime/invocation.js';
-import { FakeClock } from '../../../../helpers/fake-clock.js';
 import { mockPerTest } from '../../../../helpers/mock.js';
-import { testTerminal } from '../../../../helpers/run.js';
+import { withContext } from '../../../../helpers/run.js';
 import { scratchMaker } from '../../../../helpers/scratch.js';
 
 const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0, unreachable: ['down.example'] });
@@ -17,16 +14,9 @@ const scratch = scratchMaker('rsapi-run-create-');
 
 /** `reports create URLS --journal PATH`, called in-process: its exit code and what it handed onDone. */
 async function create(env: Record<string, string>, urls: string[], journal: string): Promise<{ code: number; urls: readonly UrlOutcome[] | undefined }> {
-  const { terminal, cleanup } = testTerminal({ env });
-  const ctx = new CommandContext(createInvocation({ terminal, signal: new AbortController().signal, clock: new FakeClock() }), { color: false });
   let outcomes: readonly UrlOutcome[] | undefined;
-  try {
-    const code = await reportsCreateRun(ctx, { urls, concurrency: 4, journal, onDone: (done) => (outcomes = done.urls) });
-    return { code, urls: outcomes };
-  } finally {
-    await ctx.close();
-    cleanup();
-  }
+  const code = await withContext(env, (ctx) => reportsCreateRun(ctx, { urls, concurrency: 4, journal, onDone: (done) => (outcomes = done.urls) }));
+  return { code, urls: outcomes };
 }
 
 describe('a create run hands back what became of each URL', () => {
