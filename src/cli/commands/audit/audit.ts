@@ -14,6 +14,7 @@ import { UsageError } from '../../runtime/errors.js';
 import { ExitCode, exitCodeOf, type ExitCodeValue } from '../../runtime/exit-codes.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import { DEFAULT_ASSERT_FILE } from '../../verdicts/assertions-file.js';
+import { maxDropParser } from '../../report-files/reporter.js';
 import { EXISTING_MODES } from '../reports/create/existing.js';
 import type { ReportsCreateOptions } from '../reports/create/create.js';
 import { loadAuditFile, starterFile, type AuditConfig } from './config.js';
@@ -33,7 +34,7 @@ function declareAudit(program: ParentCommand) {
     .addOption(new Option('--existing <mode>', 'for a page that has a report: refresh (the default), skip, or new').choices(EXISTING_MODES))
     .option('--fail-on-new-failures', 'exit 10 when a page fails a check it passed in the last run')
     .option('--no-fail-on-new-failures', 'do not fail on newly failing checks, whatever the file says')
-    .option('--max-drop <points>', 'exit 10 when a score fell by more than this or a result got worse', Number)
+    .option('--max-drop <points>', 'exit 10 when a score fell by more than this or a result got worse', maxDropParser)
     .option('--allow-empty', 'a run that audits no page passes (by default a gate over nothing fails)')
     .option('--html <path>', 'write the run as one HTML page')
     .option('--junit <path>', 'write a JUnit XML file')
@@ -109,7 +110,6 @@ function planCreate(ctx: CommandContext, opts: AuditOptions, audit: AuditConfig,
   const nonEmpty = (list: string[] | undefined) => (list && list.length > 0 ? list : undefined);
   const history = opts.history ?? audit.history;
   const maxDrop = opts.maxDrop ?? audit.maxDrop;
-  if (maxDrop !== undefined && (!Number.isFinite(maxDrop) || maxDrop < 0)) throw new UsageError('--max-drop must be a number of points, 0 or more.');
   return {
     urls: audit.urls ?? [],
     fromSitemap: nonEmpty(audit.sitemaps),

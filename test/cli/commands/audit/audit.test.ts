@@ -85,6 +85,14 @@ describe('rsapi audit', () => {
     expect(fixture.server.requests).toHaveLength(0);
   });
 
+  it('a bad --max-drop is exit 2 in the words reports create uses, before any request', async () => {
+    const { fixture, rsapi } = await setup({ urls: ['https://shop.example.org/a'] });
+    const result = await rsapi('--max-drop', 'lots');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--max-drop must be a number of points, 0 or more.');
+    expect(fixture.server.requests).toHaveLength(0);
+  });
+
   it('a missing file says how to write one', async () => {
     const home = scratch();
     mkdirSync(join(home, 'x'));
