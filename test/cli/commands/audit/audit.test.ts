@@ -89,7 +89,7 @@ describe('rsapi audit', () => {
     const { fixture, rsapi } = await setup({ urls: ['https://shop.example.org/a'] });
     const result = await rsapi('--max-drop', 'lots');
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--max-drop must be a number of points, 0 or more.');
+    expect(result.stderr).toContain('--max-drop must be a number of points, 0 or more, not "lots"');
     expect(fixture.server.requests).toHaveLength(0);
   });
 
