@@ -1,7 +1,7 @@
 // create_reports called in-process (callTool, as the server does): each URL's status in its answer comes from what the run
 // says became of it.
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { refusedPort } from '../../helpers/raw-server.js';
 import { callTool, offeredTools } from '../../../src/mcp/server.js';
 import { mockPerTest } from '../../helpers/mock.js';
 import { withContext } from '../../helpers/run.js';
@@ -38,7 +38,7 @@ describe('create_reports', () => {
   });
 
   it('says a URL the run never sent (the service out of reach first) was not started, not that it failed', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const urls = Array.from({ length: 6 }, (_, index) => `https://example.com/gone-${index}`);
     const answer = await createReports({ RSAPI_BASE_URL: `http://127.0.0.1:${port}`, RSAPI_API_KEY: 'k' }, urls);
     expect(answer.isError).toBe(true);
@@ -46,12 +46,3 @@ describe('create_reports', () => {
     expect(answer.value.reports.map((report) => report.status)).toEqual(['failed', 'failed', 'failed', 'failed', 'not started', 'not started']);
   });
 });
-
-/** A loopback port nothing listens on: connections to it are refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -1,7 +1,7 @@
 // What a create run hands its caller (CreateDone.urls, made by runBulkCreate): each URL's outcome as a value, in input order.
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { refusedPort } from '../../../../helpers/raw-server.js';
 import { reportsCreateRun } from '../../../../../src/cli/commands/reports/create/create.js';
 import type { UrlOutcome } from '../../../../../src/cli/commands/reports/create/run-create.js';
 import { ExitCode } from '../../../../../src/cli/runtime/exit-codes.js';
@@ -43,7 +43,7 @@ describe('a create run hands back what became of each URL', () => {
   });
 
   it('a URL the run never sent (the service out of reach first) is not started, not failed', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const env = { RSAPI_BASE_URL: `http://127.0.0.1:${port}`, RSAPI_API_KEY: 'k' };
     const urls = Array.from({ length: 6 }, (_, index) => `https://example.com/gone-${index}`);
     const { urls: outcomes } = await create(env, urls, join(scratch(), 'gone.journal'));
@@ -54,12 +54,3 @@ describe('a create run hands back what became of each URL', () => {
     expect(outcomes?.slice(4)).toEqual(urls.slice(4).map((url) => ({ url, status: 'not started' })));
   });
 });
-
-/** A loopback port nothing listens on: connections to it are refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
