@@ -12,7 +12,7 @@ import { forStderr, oneLineForStderr } from '../../../terminal/stderr.js';
 import type { UrlInput } from './url-input.js';
 import { createAll, type BulkCreateOutcome, type SentUrl } from './create-all.js';
 import { existingReports, useExisting, type ExistingMode } from './existing.js';
-import { Journal, type JournalHistory } from './journal.js';
+import { Journal } from './journal.js';
 import type { HeldLock } from '../../../../config/lock-file.js';
 import { createBulkOutput, summaryLine } from './output.js';
 import { CauseTally } from './service-gone.js';
@@ -227,10 +227,11 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       throw singleFailure;
     }
     const code = await finishGate(ctx, gate, plan.ci, stopCode(ctx.signal.aborted, outcome, readerGone) ?? outcome.firstFailure ?? ExitCode.ok);
-    const taken = journal?.history.taken ?? [];
+    // The report each URL's journal line names, by identity (the newest line wins): one pass, not one per URL.
+    const journaled = new Map((journal?.history.taken ?? []).map((entry) => [reportIdentity(entry.url), entry.id]));
     return {
       code,
-      urls: all.map((url) => (done(url) ? createdEarlier(url, taken, known) : { url, ...(outcome.sent.get(url) ?? { status: 'not started' as const }) })),
+      urls: all.map((url) => (done(url) ? createdEarlier(url, journaled, known) : { url, ...(outcome.sent.get(url) ?? { status: 'not started' as const }) })),
     };
   } finally {
     journal?.close();
@@ -238,10 +239,9 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
 }
 
 /** A URL the journal shows created: the report it names, and the one the service holds for the URL now. */
-function createdEarlier(url: string, taken: JournalHistory['taken'], known: ReadonlyMap<string, ApiRecord>): UrlOutcome {
+function createdEarlier(url: string, journaled: ReadonlyMap<string, string | number>, known: ReadonlyMap<string, ApiRecord>): UrlOutcome {
   const identity = reportIdentity(url);
-  const id = taken.filter((entry) => reportIdentity(entry.url) === identity).at(-1)?.id;
-  return { url, status: 'created earlier', id, report: known.get(identity) };
+  return { url, status: 'created earlier', id: journaled.get(identity), report: known.get(identity) };
 }
 
 /** `rsapi: https://www.example.com/old -> report 61 example.com/new (...)`: what a lost answer was matched with. */
