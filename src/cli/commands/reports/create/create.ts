@@ -21,6 +21,7 @@ import { ExitCode, type ExitCodeValue } from '../../../runtime/exit-codes.js';
 import { emptyLine } from '../../../verdicts/empty.js';
 import { addVerdictOptions, checkVerdictFlags, refuseUrlForAssert, verdictFiles } from '../../../verdicts/options.js';
 import type { AssertionSet } from '../../../verdicts/rules.js';
+import type { GateSetup } from '../../../verdicts/gates.js';
 import type { BaselineComparison } from '../../../report-files/baseline.js';
 import { addHistoryOptions, createJob, startRecording } from '../../../reading/recording.js';
 import type { BulkCreateRunResult, UrlOutcome } from './run-create.js';
@@ -204,10 +205,7 @@ async function createWith(
     journalPath: opts.journal,
     journalLock,
     journalEnds: opts.keepJournal !== true,
-    gate: {
-      ...{ failOn: opts.failOn, minScore: opts.minScore, failOnCheck: opts.failOnCheck, failOnImportance: opts.failOnImportance },
-      ...{ assertions, allowEmpty: opts.allowEmpty, codequality: opts.codequality, selection: { what: 'the input URLs' } },
-    },
+    gate: gateOf(opts, assertions),
     ci,
     knownUrls: input.urls,
     existing: opts.existing,
@@ -221,6 +219,12 @@ async function createWith(
 function emptyListIsNoOp(ctx: CommandContext, opts: ReportsCreateOptions): boolean {
   if (opts.urls.length > 0 || opts.fromSitemap !== undefined || opts.fromFile === undefined) return false;
   return opts.fromFile !== '-' || !ctx.io.stdinIsTTY;
+}
+
+/** The gate of a create: its flags, the assertions file read, and what chose the reports (named when none matched). */
+function gateOf(opts: ReportsCreateOptions, assertions: AssertionSet | undefined): GateSetup {
+  const { failOn, minScore, failOnCheck, failOnImportance, allowEmpty, codequality } = opts;
+  return { failOn, minScore, failOnCheck, failOnImportance, assertions, allowEmpty, codequality, selection: { what: 'the input URLs' } };
 }
 
 /** Whether the run judges anything (a gate flag, an assertions file, a baseline gate): over nothing, it fails. */
@@ -246,12 +250,11 @@ async function createNothing(
   const writer = createListWriter(ctx.io.stdout, ctx.outputOptions('report'));
   await writer.end();
   const { Gate, finishGate } = await import('../../../verdicts/gates.js');
-  const selection = { what: 'the input URLs' };
-  const { failOn, minScore, failOnCheck, failOnImportance, allowEmpty, codequality } = opts;
-  const gate = new Gate({ failOn, minScore, failOnCheck, failOnImportance, assertions, allowEmpty, codequality, selection });
+  const setup = gateOf(opts, assertions);
+  const gate = new Gate(setup);
   // Only a baseline gate asked (--max-drop, --fail-on-new-failures): the same line as the other gates give.
-  const overNothing = !gate.active && gateAsked(opts, assertions) && allowEmpty !== true;
-  if (overNothing) ctx.note(emptyLine(selection));
+  const overNothing = !gate.active && gateAsked(opts, assertions) && opts.allowEmpty !== true;
+  if (overNothing) ctx.note(emptyLine(setup.selection));
   return finishGate(ctx, gate, ci, overNothing ? ExitCode.gate : ExitCode.ok);
 }
 
