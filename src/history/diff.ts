@@ -141,13 +141,18 @@ export function regressedUrl(change: UrlChange, maxDrop: number): boolean {
 }
 
 /**
- * Runs of the same job on the same service as `run`, complete and having read reports, newest first (in the order the
- * store recorded them). A named job's runs (`{"job":...}`) are one job whichever command recorded them.
+ * The runs a run is compared with: the complete runs of its job on its service that read at least one report (a run
+ * that read none, such as an empty week, is never a baseline). A named job's runs (`--job NAME`: `{"job":"NAME"}`) are
+ * one job whichever command recorded them (`rsapi audit`, `reports create --job`); another selection is its command's.
  */
-export function comparableRuns(store: HistoryStore, run: RunInfo, options: Pick<RunQuery, 'since' | 'before' | 'limit'> = {}): Promise<RunInfo[]> {
-  const { since, before, limit } = options;
+export function sameJob(run: Pick<RunInfo, 'command' | 'selection' | 'origin'>): RunQuery {
   const command = run.selection.startsWith('{"job":') ? undefined : run.command;
-  return store.runs({ command, selection: run.selection, origin: run.origin, completeOnly: true, readReports: true, since, before, limit });
+  return { command, selection: run.selection, origin: run.origin, completeOnly: true, readReports: true };
+}
+
+/** Runs of the same job as `run` (sameJob), newest first in the order the store recorded them. */
+export function comparableRuns(store: HistoryStore, run: RunInfo, options: Pick<RunQuery, 'since' | 'before' | 'limit'> = {}): Promise<RunInfo[]> {
+  return store.runs({ ...sameJob(run), ...options });
 }
 
 /** What narrows a plain diff: a time, a job (its selection key), a project the runs read. */

@@ -57,11 +57,6 @@ export function jobOf(ctx: CommandContext, flags: HistoryFlags, run: RunSpec): R
   return name === undefined ? run : { ...run, selection: { job: name, shard: run.shard } };
 }
 
-/** Whether a stored selection is a named job's: its runs are one job whichever command recorded them (audit, create). */
-export function isNamedJob(selection: string): boolean {
-  return selection.startsWith('{"job":');
-}
-
 /** Where the history lives, as given (flag, environment, profile) or by default. Throws a HistoryError for a malformed URL. */
 export function resolveHistoryLocation(ctx: CommandContext, flags: HistoryFlags): HistoryLocation {
   const env = ctx.io.env;
@@ -179,15 +174,10 @@ function urlSet(urls: readonly string[]): { input: string; urls: number } {
   };
 }
 
-/**
- * The runs a run is compared with: the complete runs of its job on this service that read at least one report (a run
- * that read none, such as a journal's replay, is never a baseline). A named job's runs are one job whichever command
- * recorded them (`rsapi audit`, `reports create --job`); another selection is its command's own.
- */
-function sameRuns(ctx: CommandContext, run: RunSpec): RunQuery {
-  const selection = selectionKey(run.selection);
-  const command = isNamedJob(selection) ? undefined : run.command;
-  return { command, selection, origin: serviceOrigin(ctx), completeOnly: true, readReports: true };
+/** The runs a run is compared with (history/diff.ts's sameJob): its job's, on this service. */
+async function sameRuns(ctx: CommandContext, run: RunSpec): Promise<RunQuery> {
+  const { sameJob } = await import('../../history/diff.js');
+  return sameJob({ command: run.command, selection: selectionKey(run.selection), origin: serviceOrigin(ctx) });
 }
 
 function serviceOrigin(ctx: CommandContext): string {
@@ -216,7 +206,7 @@ async function pageHistory(ctx: CommandContext, flags: HistoryFlags, run: RunSpe
   const [{ openHistory }, { readPageHistory }] = await Promise.all([import('../../history/open.js'), import('../report-files/page-history.js')]);
   const store = await openHistory(location, { readOnly: true, notice: (line) => ctx.note(line) });
   try {
-    return await readPageHistory(store, sameRuns(ctx, run));
+    return await readPageHistory(store, await sameRuns(ctx, run));
   } finally {
     await store.close();
   }
@@ -237,7 +227,7 @@ async function historyBaseline(ctx: CommandContext, flags: HistoryFlags, spec: H
   }
   const store = await openExistingHistory(ctx, flags);
   try {
-    const same = sameRuns(ctx, run);
+    const same = await sameRuns(ctx, run);
     let found: RunInfo | undefined;
     if (spec.kind === 'run') found = await store.run(spec.id);
     else if (spec.kind === 'last') found = (await store.runs({ ...same, limit: 1 }))[0];
