@@ -63,7 +63,7 @@ export const historyDiff = defineTool({
     positionalArg(argumentOf(diff, 'a'), 'a'),
     positionalArg(argumentOf(diff, 'b'), 'b'),
     optionArg(flagOf(diff, '--since'), 'since'),
-    optionArg(flagOf(trend, '--project'), 'project'),
+    optionArg(flagOf(diff, '--project'), 'project'),
     jobArg,
   ],
   writes: false,
