@@ -6,7 +6,6 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Option } from '@commander-js/extra-typings';
 import { dataDir } from '../../../config/paths.js';
-import { historyLocation, defaultHistoryPath } from '../../../history/location.js';
 import { plural } from '../../../plural.js';
 import { collectValues, integerParser, MAX_CONCURRENCY } from '../../flags/options.js';
 import type { CommandContext } from '../../runtime/context.js';
@@ -14,11 +13,11 @@ import { UsageError } from '../../runtime/errors.js';
 import { ExitCode, exitCodeOf, type ExitCodeValue } from '../../runtime/exit-codes.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import { DEFAULT_ASSERT_FILE } from '../../verdicts/assertions-file.js';
+import { resolveHistoryLocation } from '../../reading/recording.js';
 import { maxDropParser } from '../../report-files/reporter.js';
 import { EXISTING_MODES } from '../reports/create/existing.js';
-import type { ReportsCreateOptions } from '../reports/create/create.js';
+import type { CreateDone, ReportsCreateOptions } from '../reports/create/create.js';
 import { loadAuditFile, starterFile, type AuditConfig } from './config.js';
-import type { CreateDone } from '../reports/create/create.js';
 
 function declareAudit(program: ParentCommand) {
   return program
@@ -147,10 +146,8 @@ function defaultJob(audit: AuditConfig): string {
  * killed part-way resumes on the next call, and one that ended starts afresh (journal.ts).
  */
 function journalPath(ctx: CommandContext, history: string | undefined, job: string): string {
-  const env = ctx.io.env;
-  const given = history ?? (env.RSAPI_HISTORY?.trim() ? env.RSAPI_HISTORY : undefined) ?? ctx.settings().stored.history;
-  const location = historyLocation(given ?? defaultHistoryPath(env), env.HOME || undefined);
-  const folder = join(location.kind === 'sqlite' ? dirname(location.path) : dataDir(env), 'audit');
+  const location = resolveHistoryLocation(ctx, { history });
+  const folder = join(location.kind === 'sqlite' ? dirname(location.path) : dataDir(ctx.io.env), 'audit');
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   const slug = job.replace(/[^a-z0-9.-]+/gi, '-').slice(0, 60);
   const key = createHash('sha256').update(job).digest('hex').slice(0, 12);
