@@ -35,15 +35,7 @@ export function handle<Args extends unknown[], Opts extends OptionValues, Global
     const jq = globals.jq === undefined ? undefined : await (await import('../flags/jq.js')).jqOutput(globals.jq, invocation.io);
     const context = new CommandContext(jq ? { ...invocation, io: jq.io } : invocation, globals);
     try {
-      let code: ExitCodeValue;
-      try {
-        code = (await handler(context, command.opts(), command.processedArgs, command)) ?? ExitCode.ok;
-      } catch (error) {
-        // A run that ended in an error is kept in the history with that error's code, and marked incomplete.
-        await context.finishHistory(exitCodeOf(error), false);
-        throw error;
-      }
-      invocation.exitCode = (await context.finishHistory(code, true)) as ExitCodeValue;
+      invocation.exitCode = await finishingHistory(context, () => handler(context, command.opts(), command.processedArgs, command));
       await jq?.flush();
     } finally {
       // An orderly close waits for each socket's close (about 1 ms at the end of every command): not needed by a
@@ -52,4 +44,19 @@ export function handle<Args extends unknown[], Opts extends OptionValues, Global
       else await context.close();
     }
   });
+}
+
+/**
+ * Runs `work` in `context` and writes the end of its history's run: with the run's exit code (11 when the history
+ * failed and the work went well), or, when the work throws, that error's code and the run marked incomplete.
+ */
+export async function finishingHistory(context: CommandContext, work: () => Promise<ExitCodeValue | void>): Promise<ExitCodeValue> {
+  let code: ExitCodeValue;
+  try {
+    code = (await work()) ?? ExitCode.ok;
+  } catch (error) {
+    await context.finishHistory(exitCodeOf(error), false);
+    throw error;
+  }
+  return (await context.finishHistory(code, true)) as ExitCodeValue;
 }

@@ -8,10 +8,11 @@ import { Option } from '@commander-js/extra-typings';
 import { dataDir } from '../../../config/paths.js';
 import { plural } from '../../../plural.js';
 import { collectValues, integerParser, MAX_CONCURRENCY } from '../../flags/options.js';
-import type { CommandContext } from '../../runtime/context.js';
+import { CommandContext } from '../../runtime/context.js';
+import type { RunRecorder } from '../../../history/recorder.js';
 import { UsageError } from '../../runtime/errors.js';
-import { ExitCode, exitCodeOf, type ExitCodeValue } from '../../runtime/exit-codes.js';
-import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
+import { ExitCode, type ExitCodeValue } from '../../runtime/exit-codes.js';
+import { finishingHistory, handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import { DEFAULT_ASSERT_FILE } from '../../verdicts/assertions-file.js';
 import { resolveHistoryLocation } from '../../reading/recording.js';
 import { maxDropParser } from '../../report-files/reporter.js';
@@ -163,7 +164,7 @@ async function runQuietly(
   invocation: Invocation,
   options: ReportsCreateOptions,
 ): Promise<{ code: ExitCodeValue; run: number | undefined }> {
-  const [{ CommandContext }, { reportsCreateRun }] = await Promise.all([import('../../runtime/context.js'), import('../reports/create/create.js')]);
+  const { reportsCreateRun } = await import('../reports/create/create.js');
   const io = Object.defineProperties(
     {},
     {
@@ -174,15 +175,12 @@ async function runQuietly(
   ) as typeof ctx.io;
   const inner = new CommandContext({ ...invocation, io }, { ...ctx.globals, json: undefined, output: undefined, quiet: true });
   try {
-    let code: ExitCodeValue;
-    try {
-      code = (await reportsCreateRun(inner, options)) ?? ExitCode.ok;
-    } catch (error) {
-      await inner.finishHistory(exitCodeOf(error), false);
-      throw error;
-    }
-    const recorder = inner.history;
-    code = (await inner.finishHistory(code, true)) as ExitCodeValue;
+    let recorder: RunRecorder | undefined;
+    const code = await finishingHistory(inner, async () => {
+      const ran = await reportsCreateRun(inner, options);
+      recorder = inner.history;
+      return ran;
+    });
     return { code, run: recorder?.failure ? undefined : recorder?.id };
   } finally {
     await inner.close();
