@@ -35,7 +35,8 @@ describe('rsapi mcp over raw stdio', () => {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     const send = (line: string) => new Promise<void>((resolve) => (child.stdin.write(`${line}\n`) ? resolve() : child.stdin.once('drain', resolve)));
-    const answerTo = async (id: number) => {
+    // Answers come as each request finishes, so every one is waited for, the one without an id too.
+    const answerTo = async (id: number | undefined) => {
       for (let waited = 0; waited < 15_000; waited += 20) {
         const found = answers.find((answer) => answer.id === id);
         if (found) return found;
@@ -70,7 +71,7 @@ describe('rsapi mcp over raw stdio', () => {
       code: -32600,
       message: expect.stringMatching(/^invalid request: a message of 1153\d{4} bytes is over the limit of 10485760 bytes/),
     });
-    expect(answers.find((answer) => answer.id === undefined)?.error).toEqual({
+    expect((await answerTo(undefined)).error).toEqual({
       code: -32700,
       message: expect.stringMatching(/^parse error: a line that is not JSON/),
     });
