@@ -17,9 +17,10 @@ import { configUnsetRun } from '../../src/cli/commands/config/unset.js';
 import { mcpRun } from '../../src/cli/commands/mcp.js';
 import { projectsDeleteRun } from '../../src/cli/commands/projects/delete.js';
 import { projectsListRun } from '../../src/cli/commands/projects/list.js';
-import { reportsCreateRun, type ReportsCreateOptions } from '../../src/cli/commands/reports/create/create.js';
+import { runReportsCreate } from '../../src/cli/commands/reports/create/create.js';
+import { planReportsCreate, type ReportsCreateOptions } from '../../src/cli/commands/reports/create/plan.js';
 import { reportsDeleteRun } from '../../src/cli/commands/reports/delete.js';
-import { reportsListRun } from '../../src/cli/commands/reports/list.js';
+import { planReportsList, runReportsList, type ReportsListOptions } from '../../src/cli/commands/reports/list.js';
 import { reportsShowRun } from '../../src/cli/commands/reports/show.js';
 import { reportsStatsRun } from '../../src/cli/commands/reports/stats.js';
 import { reportsUpdateRun } from '../../src/cli/commands/reports/update.js';
@@ -61,6 +62,9 @@ interface ValidateCase {
 
 /** The options a bare `reports create` gets from commander (--concurrency's default). */
 const create = (opts: Partial<ReportsCreateOptions>): ReportsCreateOptions => ({ urls: [], concurrency: 4, ...opts });
+// A verb called as its handler calls it: the plan, then the run (a plan's refusal is this call's rejection).
+const reportsCreateRun = async (ctx: CommandContext, opts: ReportsCreateOptions) => runReportsCreate(ctx, planReportsCreate(ctx, opts));
+const reportsListRun = async (ctx: CommandContext, opts: ReportsListOptions) => runReportsList(ctx, planReportsList(ctx, opts));
 
 const CASES: ValidateCase[] = [
   {

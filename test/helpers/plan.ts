@@ -7,12 +7,12 @@ import { buildProgram } from '../../src/cli/program.js';
 import { testTerminal } from './run.js';
 
 /**
- * Parses `argv` (the words after `rsapi`) through the declarations as `rsapi` would, and hands the named verb's options
- * and a context to `plan` instead of running it. `env` is all the program sees (no process.env); settings come from it.
+ * Parses `argv` (the words after `rsapi`) through the declarations as `rsapi` would, and hands the named verb's options,
+ * arguments and a context to `plan` instead of running it. `env` is all the program sees (no process.env); settings come from it.
  */
 export async function planOf<Plan>(
   argv: string[],
-  plan: (ctx: CommandContext, opts: never) => Plan,
+  plan: (ctx: CommandContext, opts: never, args: never) => Plan,
   env: Record<string, string | undefined> = { RSAPI_BASE_URL: 'http://127.0.0.1:9', RSAPI_API_KEY: 'plan-key-0123' },
 ): Promise<Plan> {
   const { terminal, cleanup } = testTerminal({ env });
@@ -23,7 +23,7 @@ export async function planOf<Plan>(
     const verb = findVerb(program, argv);
     verb.action(() => {
       const ctx = new CommandContext(invocation, verb.optsWithGlobals() as never);
-      result = { plan: plan(ctx, verb.opts() as never) };
+      result = { plan: plan(ctx, verb.opts() as never, verb.processedArgs as never) };
     });
     await program.parseAsync(argv, { from: 'user' });
     if (!result) throw new Error(`no verb ran for ${argv.join(' ')}`);

@@ -68,19 +68,26 @@ export function maxDropParser(value: string): number {
   return n;
 }
 
+/** The CI files and the baseline of a run, checked: what CiReporter.prepare builds the reporter from. */
+export type CiPlan = CiFlags &
+  RunInputs & {
+    /** `--baseline last|run:ID|since:D`, parsed (undefined: a file, or no baseline). */
+    historyBaseline?: HistoryBaselineSpec;
+  };
+
 /**
- * The CI flags' part of a verb's validate step: flags that need --baseline, and the paths the run will write (their
- * folder exists, they are no folder, none is an input of the run or another output: checkRunFiles over these and
- * the verb's own `files`), checked before anything is read or sent.
+ * The CI flags' part of a verb's plan: flags that need --baseline, and the paths the run will write (their folder
+ * exists, they are no folder, none is an input of the run or another output: checkRunFiles over these and the verb's
+ * own `files`), checked before anything is read or sent. Undefined when no CI file or baseline is asked.
  */
-export function checkCiFlags(flags: CiFlags, files: readonly RunFile[] = []): void {
+export function planCiFiles(flags: CiFlags, inputs: RunInputs, files: readonly RunFile[] = []): CiPlan | undefined {
   if (flags.maxDrop !== undefined && flags.baseline === undefined) {
     throw new UsageError('--max-drop needs --baseline FILE to compare with');
   }
   if (flags.failOnNewFailures && flags.baseline === undefined) {
     throw new UsageError('--fail-on-new-failures needs --baseline FILE to compare with');
   }
-  if (flags.baseline !== undefined) historyBaselineSpec(flags.baseline);
+  const historyBaseline = flags.baseline === undefined ? undefined : historyBaselineSpec(flags.baseline);
   if (flags.junit !== undefined) checkOutputPath(flags.junit, '--junit');
   if (flags.summary !== undefined) checkOutputPath(flags.summary, '--summary');
   if (flags.html !== undefined) checkOutputPath(flags.html, '--html');
@@ -91,6 +98,9 @@ export function checkCiFlags(flags: CiFlags, files: readonly RunFile[] = []): vo
     { flag: '--html', path: flags.html, writes: true },
     ...files,
   ]);
+  const { junit, summary, html, baseline, maxDrop, failOnNewFailures } = flags;
+  if ([junit, summary, html, baseline].every((value) => value === undefined)) return undefined;
+  return { junit, summary, html, baseline, maxDrop, failOnNewFailures, ...inputs, historyBaseline };
 }
 
 /** What the files say of the run's gate (verdicts/gates.ts's Gate has it): whether it judged, whether it failed, and why. */
@@ -145,13 +155,9 @@ export class CiReporter {
     this.baseline = baseline;
   }
 
-  /**
-   * Before any request, once the verb's validate step has checked the flags (checkCiFlags): the baseline read and
-   * checked (exit 2 if it is not one). Undefined without CI flags.
-   */
-  static async prepare(command: string, flags: CiFlags & RunInputs): Promise<CiReporter | undefined> {
-    if (flags.junit === undefined && flags.summary === undefined && flags.html === undefined && flags.baseline === undefined) return undefined;
-    const fromHistory = flags.baseline === undefined ? undefined : historyBaselineSpec(flags.baseline);
+  /** Before any request, from the verb's plan (planCiFiles): the baseline file read and checked (exit 2 if it is not one). */
+  static async prepare(command: string, flags: CiPlan): Promise<CiReporter> {
+    const fromHistory = flags.historyBaseline;
     const baseline = flags.baseline === undefined || fromHistory ? undefined : await loadBaseline(flags.baseline);
     if (baseline && flags.failOnNewFailures && !baseline.hasChecks) {
       throw new UsageError(`the baseline file ${baseline.path} holds no per-check results, so --fail-on-new-failures has nothing to compare`, {

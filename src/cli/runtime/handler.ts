@@ -17,6 +17,15 @@ export type Handler<Args extends unknown[], Opts extends OptionValues, GlobalOpt
   command: Command<Args, Opts, GlobalOpts>,
 ) => Promise<ExitCodeValue | void>;
 
+/**
+ * A verb as a plan and a run: `plan` does every check that needs no network, once, and returns what the run will do;
+ * `run` takes that plan (never the options) and returns the exit code. A test asserts on the plan alone (argv -> plan).
+ */
+export interface Verb<Args extends unknown[], Opts extends OptionValues, Plan> {
+  plan(ctx: CommandContext, opts: Opts, args: Args): Plan;
+  run(ctx: CommandContext, plan: Plan): Promise<ExitCodeValue | void>;
+}
+
 /** A command that verbs are added to: the global options typed on it, for the handler's context. */
 export type ParentCommand = Command<[], {}, GlobalOptions>;
 
@@ -24,11 +33,12 @@ export type ParentCommand = Command<[], {}, GlobalOptions>;
 export type OptionsOf<DeclaredCommand extends { opts(): OptionValues }> = ReturnType<DeclaredCommand['opts']>;
 
 /** Wires a handler to a command: builds the context of this invocation from the merged global and local options. */
-export function handle<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends GlobalOptions>(
+export function handle<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends GlobalOptions, Plan>(
   invocation: Invocation,
   command: Command<Args, Opts, GlobalOpts>,
-  handler: Handler<Args, Opts, GlobalOpts>,
+  verb: Handler<Args, Opts, GlobalOpts> | Verb<Args, Opts, Plan>,
 ): void {
+  const handler: Handler<Args, Opts, GlobalOpts> = typeof verb === 'function' ? verb : async (ctx, opts, args) => verb.run(ctx, verb.plan(ctx, opts, args));
   command.action(async () => {
     const globals: GlobalOptions = command.optsWithGlobals();
     // --jq: the expression is checked before anything runs; the output is filtered once the command is done.

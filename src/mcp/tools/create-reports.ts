@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { ApiRecord } from '../../api/model/record.js';
 import { PRIVACY, type Privacy } from '../../api/list-params.js';
 import { reportIdentity, reportUrlProblem } from '../../api/model/report-url.js';
-import { reportsCreateRun } from '../../cli/commands/reports/create/create.js';
+import { runReportsCreate } from '../../cli/commands/reports/create/create.js';
+import { planReportsCreate } from '../../cli/commands/reports/create/plan.js';
 import { Journal, readJournalHistory } from '../../cli/commands/reports/create/journal.js';
 import type { UrlOutcome } from '../../cli/commands/reports/create/run-create.js';
 import { runPool } from '../../cli/bulk/pool.js';
@@ -73,11 +74,8 @@ export const createReports = defineTool({
     call.hidePath(journal, '<the journal of these urls>');
     mkdirSync(join(journal, '..'), { recursive: true, mode: 0o700 });
     await forgetGoneReports(call.ctx, journal, urls);
-    let ran: readonly UrlOutcome[] = [];
-    const code = await reportsCreateRun(call.ctx, {
-      ...{ urls, journal, keepJournal: true, concurrency: 4, privacy: args.privacy },
-      onDone: (done) => (ran = done.urls),
-    });
+    const plan = planReportsCreate(call.ctx, { urls, journal, keepJournal: true, concurrency: 4, privacy: args.privacy });
+    const { code, urls: ran } = await runReportsCreate(call.ctx, plan);
     const outcomes = answersOf(urls, ran);
     const notes = call.notes();
     const count = (status: string) => outcomes.filter((outcome) => outcome.status === status).length;

@@ -5,7 +5,7 @@ import { CommandContext } from '../../../src/cli/runtime/context.js';
 import { createInvocation } from '../../../src/cli/runtime/invocation.js';
 import { ExitCode } from '../../../src/cli/runtime/exit-codes.js';
 import { handle } from '../../../src/cli/runtime/handler.js';
-import { reportsListRun, type ReportsListOptions } from '../../../src/cli/commands/reports/list.js';
+import { planReportsList, runReportsList, type ReportsListOptions } from '../../../src/cli/commands/reports/list.js';
 import { reportsShowRun } from '../../../src/cli/commands/reports/show.js';
 import { startMock, type MockFixture } from '../../helpers/mock.js';
 import { testTerminal } from '../../helpers/run.js';
@@ -33,8 +33,10 @@ async function withContext(run: (ctx: CommandContext) => Promise<number | void>)
   }
 }
 
+const reportsListRun = async (ctx: CommandContext, opts: ReportsListOptions) => runReportsList(ctx, planReportsList(ctx, opts));
+
 describe('named run functions', () => {
-  it('reportsListRun sends the typed options as list parameters and prints the records', async () => {
+  it('reports list (plan, run) sends the typed options as list parameters and prints the records', async () => {
     const options: ReportsListOptions = { result: 'bad', sortBy: 'score', sort: 'asc', perPage: 10, limit: 3 };
     const { code, stdout, requests } = await withContext((ctx) => reportsListRun(ctx, options));
     expect(code).toBe(ExitCode.ok);
@@ -47,7 +49,7 @@ describe('named run functions', () => {
     expect(records.map((r) => r.score)).toEqual([...records.map((r) => r.score)].sort((a, b) => a - b));
   });
 
-  it('reportsListRun with a gate reads every page and returns the gate exit code', async () => {
+  it('reports list (plan, run) with a gate reads every page and returns the gate exit code', async () => {
     const { code, requests } = await withContext((ctx) => reportsListRun(ctx, { failOn: 'bad', perPage: 10 }));
     expect(code).toBe(ExitCode.gate);
     expect(requests.length).toBeGreaterThan(1);

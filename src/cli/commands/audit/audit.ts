@@ -17,7 +17,8 @@ import { DEFAULT_ASSERT_FILE } from '../../verdicts/assertions-file.js';
 import { resolveHistoryLocation } from '../../reading/recording.js';
 import { maxDropParser } from '../../report-files/reporter.js';
 import { EXISTING_MODES } from '../reports/create/existing.js';
-import type { CreateDone, ReportsCreateOptions } from '../reports/create/create.js';
+import type { CreateResult } from '../reports/create/create.js';
+import type { ReportsCreateOptions } from '../reports/create/plan.js';
 import { loadAuditFile, starterFile, type AuditConfig } from './config.js';
 
 function declareAudit(program: ParentCommand) {
@@ -88,25 +89,24 @@ export async function auditRun(ctx: CommandContext, opts: AuditOptions, invocati
   const file = loadAuditFile(configPath);
   const audit = file.audit;
   const job = opts.job ?? audit.job ?? defaultJob(audit);
-  const createOptions = planCreate(ctx, opts, audit, job, file.hasAssertions ? configPath : undefined);
-  let done: CreateDone | undefined;
-  const { code, run } = await runQuietly(ctx, invocation, { ...createOptions, onDone: (result) => (done = result) });
+  const createOptions = createOptionsOf(ctx, opts, audit, job, file.hasAssertions ? configPath : undefined);
+  const { done, run } = await runQuietly(ctx, invocation, createOptions);
   const result: AuditResult = {
     job,
-    exitCode: code,
-    pages: done?.reports ?? 0,
+    exitCode: done.code,
+    pages: done.reports ?? 0,
     run,
-    baseline: done?.baseline,
-    new: done?.comparison?.newUrls ?? [],
-    vanished: done?.comparison?.vanished ?? [],
-    files: done ? ([createOptions.html, createOptions.junit, createOptions.summary, createOptions.codequality].filter(Boolean) as string[]) : [],
+    baseline: done.baseline,
+    new: done.comparison?.newUrls ?? [],
+    vanished: done.comparison?.vanished ?? [],
+    files: [createOptions.html, createOptions.junit, createOptions.summary, createOptions.codequality].filter(Boolean) as string[],
   };
   ctx.io.stdout.write(json || output === 'json' ? `${JSON.stringify(result, null, 2)}\n` : describe(result));
-  return code;
+  return done.code;
 }
 
 /** The `reports create` this audit is: the file's keys, the flags over them, and what an audit always does. */
-function planCreate(ctx: CommandContext, opts: AuditOptions, audit: AuditConfig, job: string, assertPath: string | undefined): ReportsCreateOptions {
+function createOptionsOf(ctx: CommandContext, opts: AuditOptions, audit: AuditConfig, job: string, assertPath: string | undefined): ReportsCreateOptions {
   const nonEmpty = (list: string[] | undefined) => (list && list.length > 0 ? list : undefined);
   const history = opts.history ?? audit.history;
   const maxDrop = opts.maxDrop ?? audit.maxDrop;
@@ -163,8 +163,8 @@ async function runQuietly(
   ctx: CommandContext,
   invocation: Invocation,
   options: ReportsCreateOptions,
-): Promise<{ code: ExitCodeValue; run: number | undefined }> {
-  const { reportsCreateRun } = await import('../reports/create/create.js');
+): Promise<{ done: CreateResult; run: number | undefined }> {
+  const [{ runReportsCreate }, { planReportsCreate }] = await Promise.all([import('../reports/create/create.js'), import('../reports/create/plan.js')]);
   const io = Object.defineProperties(
     {},
     {
@@ -176,12 +176,14 @@ async function runQuietly(
   const inner = new CommandContext({ ...invocation, io }, { ...ctx.globals, json: undefined, output: undefined, quiet: true });
   try {
     let recorder: RunRecorder | undefined;
+    let done: CreateResult | undefined;
     const code = await finishingHistory(inner, async () => {
-      const ran = await reportsCreateRun(inner, options);
+      done = await runReportsCreate(inner, planReportsCreate(inner, options));
       recorder = inner.history;
-      return ran;
+      return done.code;
     });
-    return { code, run: recorder?.failure ? undefined : recorder?.id };
+    // The history's failure (11) is the run's code when the create went well.
+    return { done: { ...(done as CreateResult), code }, run: recorder?.failure ? undefined : recorder?.id };
   } finally {
     await inner.close();
   }

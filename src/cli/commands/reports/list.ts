@@ -1,7 +1,7 @@
 // `rsapi reports list`: filters, sorting and paging mapped to GET /reports.
 import { Option } from '@commander-js/extra-typings';
 import { REPORT_SORT_FIELDS, type ReportListParams } from '../../../api/reports.js';
-import { addCiOptions, checkCiFlags, CiReporter, type CiFlags, type RunInputs } from '../../report-files/reporter.js';
+import { addCiOptions, planCiFiles, CiReporter, type CiPlan } from '../../report-files/reporter.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { printPages } from '../../reading/listing.js';
 import { reportListSilences } from '../../../api/list-silences.js';
@@ -42,13 +42,14 @@ Examples:
   $ rsapi reports list --failing-check title --failing-check meta_description -o csv
   $ rsapi reports list --project example.com -o csv --per-check > checks.csv`,
   );
-  handle(invocation, command, (ctx, opts) => reportsListRun(ctx, opts));
+  handle(invocation, command, { plan: planReportsList, run: runReportsList });
 }
 
-/** Every check of `reports list` that needs no network: before anything is sent. Returns the assertions file read. */
-export function validateReportsList(ctx: CommandContext, opts: ReportsListOptions): { assertions?: AssertionSet } {
+/** Every check of `reports list` that needs no network: before anything is sent. Returns the CI files asked and the assertions file read. */
+function validateReportsList(ctx: CommandContext, opts: ReportsListOptions): { ci: CiPlan | undefined; assertions?: AssertionSet } {
   ctx.checkOutputFlags();
-  checkCiFlags(opts, verdictFiles(opts, ctx.io.env));
+  const inputs = { allowEmpty: opts.allowEmpty, project: opts.project, search: opts.search, result: opts.result };
+  const ci = planCiFiles(opts, inputs, verdictFiles(opts, ctx.io.env));
   if (opts.perCheck) {
     const format = ctx.format();
     if (format !== 'csv' && format !== 'tsv' && format !== 'ndjson') {
@@ -61,7 +62,7 @@ export function validateReportsList(ctx: CommandContext, opts: ReportsListOption
       hint: 'use --limit N for the first N matching reports',
     });
   }
-  return checkVerdictFlags(ctx, opts);
+  return { ci, ...checkVerdictFlags(ctx, opts) };
 }
 
 /**
@@ -73,7 +74,7 @@ export interface ReportsListPlan {
   paging: PagingOptions & { all: boolean };
   gate: GateSetup;
   /** The CI files and the baseline (undefined: none asked). */
-  ci: (CiFlags & RunInputs) | undefined;
+  ci: CiPlan | undefined;
   /** The run as the history records it, and where (recorded only when asked: --record, RSAPI_RECORD, the profile). */
   record: { run: RunSpec; history: HistoryFlags };
   /** --failing-check, --passing-check: filtered here, reading every page. */
@@ -83,7 +84,7 @@ export interface ReportsListPlan {
 
 /** Every check of `reports list` that needs no network, once, and what the run will do. */
 export function planReportsList(ctx: CommandContext, opts: ReportsListOptions): ReportsListPlan {
-  const { assertions } = validateReportsList(ctx, opts);
+  const { ci, assertions } = validateReportsList(ctx, opts);
   const filters = filterParams(opts);
   const { failOn, minScore, failOnCheck, failOnImportance, allowEmpty, codequality, page, limit, perPage, sortBy, sort } = opts;
   const paging = pagingOptions(opts);
@@ -91,8 +92,6 @@ export function planReportsList(ctx: CommandContext, opts: ReportsListOptions): 
   // So does a baseline comparison: a page of it would show the rest of the baseline as vanished.
   const gated = [failOn, minScore, failOnCheck, failOnImportance, assertions, opts.baseline].some((value) => value !== undefined);
   if (gated && page === undefined && limit === undefined) paging.all = true;
-  const { junit, summary, html, baseline, maxDrop, failOnNewFailures } = opts;
-  const ciAsked = [junit, summary, html, baseline].some((value) => value !== undefined);
   // The job: the filters; a part of them (a page, a size, an order) is another set of reports.
   const part = paging.all ? { limit } : { page, limit, perPage, sortBy, sort };
   const { failingCheck, passingCheck } = opts;
@@ -100,9 +99,7 @@ export function planReportsList(ctx: CommandContext, opts: ReportsListOptions): 
     params: { ...filters, sortBy, sort, perPage },
     paging,
     gate: { failOn, minScore, failOnCheck, failOnImportance, assertions, allowEmpty, codequality, selection: { project: opts.project, search: opts.search } },
-    ci: ciAsked
-      ? { junit, summary, html, baseline, maxDrop, failOnNewFailures, allowEmpty, project: opts.project, search: opts.search, result: opts.result }
-      : undefined,
+    ci,
     record: {
       run: { command: 'reports list', selection: { ...filters, ...part, all: paging.all } },
       history: { record: opts.record, history: opts.history, job: opts.job },
@@ -112,12 +109,10 @@ export function planReportsList(ctx: CommandContext, opts: ReportsListOptions): 
   };
 }
 
-/** Lists the matching reports; with a gate or a baseline, all of them (unless --page or --limit says otherwise). */
-export async function reportsListRun(ctx: CommandContext, opts: ReportsListOptions) {
-  return runReportsList(ctx, planReportsList(ctx, opts));
-}
-
-/** The plan carried out: the baseline read, the run recorded, the pages read, printed and judged. */
+/**
+ * The plan carried out: the baseline read, the run recorded, the pages read, printed and judged; with a gate or a
+ * baseline, all of them (unless --page or --limit says otherwise).
+ */
 export async function runReportsList(ctx: CommandContext, plan: ReportsListPlan) {
   const { params, paging, gate, checks, perCheck } = plan;
   const ci = plan.ci && (await CiReporter.prepare('reports list', plan.ci));

@@ -1,7 +1,7 @@
 import type { ApiRecord } from '../../../api/model/record.js';
 import { reportIdentity, reportUrlProblem } from '../../../api/model/report-url.js';
 import { toNumber } from '../../../api/model/record.js';
-import { addCiOptions, checkCiFlags, CiReporter } from '../../report-files/reporter.js';
+import { addCiOptions, planCiFiles, CiReporter, type CiPlan } from '../../report-files/reporter.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { NoMatchError, UsageError } from '../../runtime/errors.js';
 import { printRecord } from '../../reading/listing.js';
@@ -42,21 +42,21 @@ failed check in words, most important first; csv and tsv get the failed check id
   handle(invocation, command, (ctx, opts, [id]) => reportsShowRun(ctx, { ...opts, id }));
 }
 
-/** Every check of `reports show` that needs no network: before anything is sent. */
-export function validateReportsShow(ctx: CommandContext, opts: ReportsShowOptions): void {
+/** Every check of `reports show` that needs no network: before anything is sent. Returns the CI files asked. */
+export function validateReportsShow(ctx: CommandContext, opts: ReportsShowOptions): CiPlan | undefined {
   if ((opts.id === undefined) === (opts.url === undefined)) {
     throw new UsageError(opts.id === undefined ? 'give a report id or --url URL' : 'give a report id or --url URL, not both');
   }
   const problem = opts.url === undefined ? undefined : reportUrlProblem(opts.url);
   if (problem) throw new UsageError(`--url ${problem}`);
   ctx.checkOutputFlags();
-  checkCiFlags(opts);
+  return planCiFiles(opts, {});
 }
 
 /** Shows one report (by id, or the newest of a URL), judged by the gates. */
 export async function reportsShowRun(ctx: CommandContext, opts: ReportsShowOptions) {
-  validateReportsShow(ctx, opts);
-  const ci = await CiReporter.prepare('reports show', opts);
+  const files = validateReportsShow(ctx, opts);
+  const ci = files && (await CiReporter.prepare('reports show', files));
   await startRecording(ctx, opts, { command: 'reports show', selection: { id: opts.id, url: opts.url } }, ci);
   const id = opts.id ?? String((await newestOfUrl(ctx, opts.url as string)).id);
   const report = await ctx.client().reports.show(id);

@@ -7,7 +7,7 @@ import { ExitCode } from '../../runtime/exit-codes.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
 import { addReportFilterOptions, filterParams } from '../../flags/report-filters.js';
-import { addStatsFileOptions, checkCiFlags, CiReporter } from '../../report-files/reporter.js';
+import { addStatsFileOptions, planCiFiles, CiReporter, type CiPlan } from '../../report-files/reporter.js';
 import { ofLast, PageReader } from '../../reading/page-reader.js';
 import { reportListSilences } from '../../../api/list-silences.js';
 import { plural } from '../../../plural.js';
@@ -49,26 +49,21 @@ that fail it. A service that sends no per-check results ends with exit 8.`,
   handle(invocation, command, (ctx, opts) => reportsStatsRun(ctx, opts));
 }
 
-/** Every check of `reports stats` that needs no network: before anything is sent. Returns the assertions file read. */
-export function validateReportsStats(ctx: CommandContext, opts: ReportsStatsOptions): { assertions?: AssertionSet } {
+/** Every check of `reports stats` that needs no network: before anything is sent. Returns the assertions file read and the CI files asked. */
+export function validateReportsStats(ctx: CommandContext, opts: ReportsStatsOptions): { assertions?: AssertionSet; files?: CiPlan } {
   if (ctx.globals.quiet) throw new UsageError('-q prints identifiers, and stats has none', { hint: 'leave out -q, or use `rsapi reports list -q`' });
   if (ctx.globals.fields) throw new UsageError('--fields does not apply to reports stats', { hint: 'use -o json or -o csv and pick the figures there' });
   ctx.checkOutputFlags();
-  checkCiFlags({ html: opts.html, summary: opts.summary }, verdictFiles(opts, ctx.io.env));
-  return checkVerdictFlags(ctx, opts);
+  const inputs = { project: opts.project, search: opts.search, result: opts.result };
+  const files = planCiFiles({ html: opts.html, summary: opts.summary }, inputs, verdictFiles(opts, ctx.io.env));
+  return { ...checkVerdictFlags(ctx, opts), files };
 }
 
 /** Reads every matching report and writes the counts, score figures and histogram. */
 export async function reportsStatsRun(ctx: CommandContext, opts: ReportsStatsOptions) {
-  const { assertions } = validateReportsStats(ctx, opts);
+  const { assertions, files } = validateReportsStats(ctx, opts);
   const collector = opts.checks ? await checkStats(opts.by === 'project') : await scoreStats(opts.by === 'project');
-  const ci = await CiReporter.prepare('reports stats', {
-    html: opts.html,
-    summary: opts.summary,
-    project: opts.project,
-    search: opts.search,
-    result: opts.result,
-  });
+  const ci = files && (await CiReporter.prepare('reports stats', files));
   const params = { ...filterParams(opts), perPage: 100 } as const;
   const gate = { assertions, allowEmpty: opts.allowEmpty, codequality: opts.codequality, selection: { project: opts.project, search: opts.search } };
   await startRecording(ctx, opts, { command: 'reports stats', selection: { ...filterParams(opts) } }, ci);

@@ -9,8 +9,15 @@ export interface UrlSelection {
   maxUrls?: number;
 }
 
-/** The globs compiled (a bad one is a usage error: call it in the validate step). */
-export function compileSelection(selection: UrlSelection): { include: UrlGlob[]; exclude: UrlGlob[]; maxUrls?: number } {
+/** The selection with its globs compiled, as the plan holds it. */
+export interface CompiledSelection {
+  include: UrlGlob[];
+  exclude: UrlGlob[];
+  maxUrls?: number;
+}
+
+/** The globs compiled (a bad one is a usage error: the plan calls it). */
+export function compileSelection(selection: UrlSelection): CompiledSelection {
   return {
     include: (selection.include ?? []).map((pattern) => compileUrlGlob(pattern, '--include')),
     exclude: (selection.exclude ?? []).map((pattern) => compileUrlGlob(pattern, '--exclude')),
@@ -22,8 +29,8 @@ export function compileSelection(selection: UrlSelection): { include: UrlGlob[];
  * The URLs kept, in input order: matching some --include (all, without one) and no --exclude, then the first
  * --max-urls of them; with a line saying what was left out, when anything was.
  */
-export function selectUrls(urls: readonly string[], selection: UrlSelection): { urls: string[]; note?: string } {
-  const { include, exclude, maxUrls } = compileSelection(selection);
+export function selectUrls(urls: readonly string[], selection: CompiledSelection): { urls: string[]; note?: string } {
+  const { include, exclude, maxUrls } = selection;
   const matching = urls.filter((url) => {
     const identity = reportIdentity(url);
     return (include.length === 0 || include.some((glob) => glob(identity))) && !exclude.some((glob) => glob(identity));

@@ -1,8 +1,9 @@
-// What a create run hands its caller (CreateDone.urls, made by runBulkCreate): each URL's outcome as a value, in input order.
+// What a create run hands its caller (CreateResult.urls, made by runBulkCreate): each URL's outcome as a value, in input order.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { refusedPort } from '../../../../helpers/raw-server.js';
-import { reportsCreateRun } from '../../../../../src/cli/commands/reports/create/create.js';
+import { runReportsCreate } from '../../../../../src/cli/commands/reports/create/create.js';
+import { planReportsCreate } from '../../../../../src/cli/commands/reports/create/plan.js';
 import type { UrlOutcome } from '../../../../../src/cli/commands/reports/create/run-create.js';
 import { ExitCode } from '../../../../../src/cli/runtime/exit-codes.js';
 import { mockPerTest } from '../../../../helpers/mock.js';
@@ -12,10 +13,14 @@ import { scratchMaker } from '../../../../helpers/scratch.js';
 const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0, unreachable: ['down.example'] });
 const scratch = scratchMaker('rsapi-run-create-');
 
-/** `reports create URLS --journal PATH`, called in-process: its exit code and what it handed onDone. */
+/** `reports create URLS --journal PATH`, called in-process: its exit code and what its result says of each URL. */
 async function create(env: Record<string, string>, urls: string[], journal: string): Promise<{ code: number; urls: readonly UrlOutcome[] | undefined }> {
   let outcomes: readonly UrlOutcome[] | undefined;
-  const code = await withContext(env, (ctx) => reportsCreateRun(ctx, { urls, concurrency: 4, journal, onDone: (done) => (outcomes = done.urls) }));
+  const code = await withContext(env, async (ctx) => {
+    const result = await runReportsCreate(ctx, planReportsCreate(ctx, { urls, concurrency: 4, journal }));
+    outcomes = result.urls;
+    return result.code;
+  });
   return { code, urls: outcomes };
 }
 

@@ -1,0 +1,157 @@
+// `reports create`'s flags and what they plan: what the run will do, decided before stdin, a URL file or a password is
+// read, a sitemap fetched or anything sent (every check that needs no network, once). The run (create.ts) takes the
+// plan, never the commander options.
+import { Option } from '@commander-js/extra-typings';
+import type { HeldLock } from '../../../../config/lock-file.js';
+import { parseShard } from '../../../bulk/shard.js';
+import { collectValues, integerParser, MAX_CONCURRENCY } from '../../../flags/options.js';
+import { addGateOptions } from '../../../flags/verb-options.js';
+import { addPrivacyOptions } from '../../../flags/report-flags.js';
+import { addCiOptions } from '../../../report-files/reporter.js';
+import { addHistoryOptions } from '../../../reading/recording.js';
+import { addVerdictOptions } from '../../../verdicts/options.js';
+import type { OptionsOf, ParentCommand } from '../../../runtime/handler.js';
+import type { Shard } from '../../../bulk/shard.js';
+import type { PrivacyFlags } from '../../../flags/report-flags.js';
+import { checkPasswordFlags } from '../../../flags/report-flags.js';
+import type { CreateSource, HistoryFlags } from '../../../reading/recording.js';
+import { planCiFiles, type CiPlan } from '../../../report-files/reporter.js';
+import type { CommandContext } from '../../../runtime/context.js';
+import { UsageError } from '../../../runtime/errors.js';
+import type { RunFile } from '../../../runtime/run-files.js';
+import type { GateSetup } from '../../../verdicts/gates.js';
+import { checkVerdictFlags, refuseUrlForAssert, verdictFiles } from '../../../verdicts/options.js';
+import { EXISTING_MODES, type ExistingMode } from './existing.js';
+import { claimJournal } from './journal.js';
+import { compileSelection, type CompiledSelection } from './select.js';
+
+export function declareCreate(reports: ParentCommand) {
+  const command = reports
+    .command('create')
+    .description('Create a report for each URL (the service fetches and audits each page)')
+    .argument('[urls...]', 'absolute http(s) URLs')
+    .option('--from-file <path>', 'read URLs from a file, one a line (- for stdin); blank lines and # comments skipped')
+    .option(
+      '--from-sitemap <url|path>',
+      'read page URLs from a sitemap or sitemap index (gzip or not): an http(s) URL, fetched without the API key, or a file (repeatable)',
+      collectValues,
+    )
+    .option('--skip-invalid', "skip input lines that are not URLs, and an index's sitemaps that are missing, instead of stopping")
+    .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4)
+    .option('--journal <path>', "record each URL's outcome in this file; a re-run skips the URLs it shows created")
+    .option(
+      '--dry-run',
+      'print which URLs would be sent and which skipped, and why (duplicate, other shard, journal, --skip-invalid), ' +
+        'after every input step; send nothing, write no journal',
+    )
+    .option('--shard <i/n>', 'create only the I-th of N shares of the input (by a stable hash of each URL), for N parallel CI jobs', parseShard)
+    .addOption(
+      new Option(
+        '--existing <mode>',
+        'for a URL that already has a report (same URL as the service stores it): new creates another (the default), ' +
+          'refresh re-audits it, skip keeps it as it is',
+      ).choices(EXISTING_MODES),
+    )
+    .option('--include <glob>', 'send only URLs matching this glob over the stored URL (example.com/blog/**; repeatable)', collectValues)
+    .option('--exclude <glob>', 'leave out URLs matching this glob (repeatable)', collectValues)
+    .option('--max-urls <n>', 'send at most the first N URLs of the input (after --include/--exclude, before --shard)', integerParser('--max-urls', 1));
+  return addHistoryOptions(addVerdictOptions(addCiOptions(addGateOptions(addPrivacyOptions(command)))));
+}
+
+export type ReportsCreateOptions = OptionsOf<ReturnType<typeof declareCreate>> & {
+  urls: string[];
+  /** The journal outlives the run (MCP's create_reports, keyed by its URL set): a later call skips what it created. */
+  keepJournal?: boolean;
+  /** The command the run is, as the history and the CI files name it (`audit`); `reports create` by default. */
+  command?: string;
+};
+
+export interface ReportsCreatePlan {
+  /** The command the run is, as the history and the CI files name it: `reports create`, or `audit`. */
+  command: string;
+  /** Where the URLs come from: the arguments, a file (`-`: stdin), sitemaps or site roots. */
+  source: { urls: string[]; fromFile: string | undefined; fromSitemap: string[] | undefined; skipInvalid: boolean };
+  /**
+   * An empty file or pipe given to --from-file is a list with nothing to do (a scheduled job's "changed pages only"),
+   * not a mistake; nothing typed at a terminal, or no input named at all, still is one.
+   */
+  emptyIsNoOp: boolean;
+  /**
+   * Lists in, a list out: a file, a sitemap, a share or several arguments give an array whatever their size (one URL
+   * in a file is still a list); only a single URL argument gives one object.
+   */
+  alwaysList: boolean;
+  /** --include, --exclude and --max-urls, the globs compiled. */
+  selection: CompiledSelection;
+  shard: Shard | undefined;
+  /** The privacy asked, and where its password comes from: read once the input is. */
+  privacy: PrivacyFlags;
+  concurrency: number;
+  existing: ExistingMode | undefined;
+  dryRun: boolean;
+  /**
+   * --journal: its lock, held from the plan until the run ends (none for --dry-run), and whether the run that does
+   * every URL ends it (MCP's create_reports keeps it: a later call skips what it created).
+   */
+  journal: { path: string; lock: HeldLock | undefined; ends: boolean } | undefined;
+  gate: GateSetup;
+  /** Whether the run judges anything (a gate flag, an assertions file, a baseline gate): over nothing, it fails. */
+  judged: boolean;
+  /** The CI files and the baseline (undefined: none asked). */
+  ci: CiPlan | undefined;
+  /** Where the run is recorded, and the source that names its job when --job does not (createJob). */
+  record: { history: HistoryFlags; job: CreateSource };
+}
+
+/**
+ * Every check of `reports create` that needs no network. An output that is an input or another output, and a journal
+ * that is another file of the user's, are refused untouched; a journal in a missing folder or in use by another run
+ * too. The journal's lock is taken last: the run releases it, whatever happens.
+ */
+export function planReportsCreate(ctx: CommandContext, opts: ReportsCreateOptions): ReportsCreatePlan {
+  refuseUrlForAssert(opts);
+  const { urls, fromFile, fromSitemap, passwordStdin, passwordFile, privacy, journal, dryRun } = opts;
+  if (passwordStdin && fromFile === '-') {
+    throw new UsageError('--password-stdin and --from-file - both want standard input', { hint: 'use --password-file PATH' });
+  }
+  if (urls.length === 0 && fromFile === undefined && fromSitemap === undefined) throw noUrlError();
+  ctx.checkOutputFlags();
+  checkPasswordFlags(ctx.io, opts, { required: true });
+  const files: RunFile[] = [
+    { flag: '--from-file', path: fromFile === '-' ? undefined : fromFile, reads: true },
+    ...(fromSitemap ?? []).map((source) => ({ flag: '--from-sitemap', path: /^https?:\/\//i.test(source) ? undefined : source, reads: true })),
+    { flag: '--password-file', path: passwordFile, reads: true },
+    { flag: '--journal', path: journal, reads: true, writes: true },
+  ];
+  const { allowEmpty, shard, include, exclude, maxUrls, failOn, minScore, failOnCheck, failOnImportance, codequality } = opts;
+  const ci = planCiFiles(opts, { allowEmpty, fromFile, fromSitemap }, [...files, ...verdictFiles(opts, ctx.io.env)]);
+  const selection = compileSelection(opts);
+  const { assertions } = checkVerdictFlags(ctx, opts);
+  const gate = { failOn, minScore, failOnCheck, failOnImportance, assertions, allowEmpty, codequality, selection: { what: 'the input URLs' } };
+  const judged = [failOn, minScore, failOnCheck, failOnImportance, opts.maxDrop, opts.failOnNewFailures, assertions].some((value) => value !== undefined);
+  return {
+    command: opts.command ?? 'reports create',
+    source: { urls, fromFile, fromSitemap, skipInvalid: opts.skipInvalid === true },
+    emptyIsNoOp: urls.length === 0 && fromSitemap === undefined && fromFile !== undefined && (fromFile !== '-' || !ctx.io.stdinIsTTY),
+    alwaysList: fromFile !== undefined || fromSitemap !== undefined || shard !== undefined || urls.length > 1,
+    selection,
+    shard,
+    privacy: { privacy, passwordStdin, passwordFile },
+    concurrency: opts.concurrency,
+    existing: opts.existing,
+    dryRun: dryRun === true,
+    gate,
+    judged,
+    ci,
+    record: { history: { record: opts.record, history: opts.history, job: opts.job }, job: { urls, fromFile, fromSitemap, include, exclude, maxUrls, shard } },
+    // Last: the lock is held from here, and released by the run whatever happens next.
+    journal:
+      journal === undefined
+        ? undefined
+        : { path: journal, lock: claimJournal(journal, ctx.locks, { dryRun: dryRun === true }), ends: opts.keepJournal !== true },
+  };
+}
+
+export function noUrlError(): UsageError {
+  return new UsageError('no URL to create a report for', { hint: 'give URLs as arguments, with --from-file or --from-sitemap' });
+}
