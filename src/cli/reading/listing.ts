@@ -1,7 +1,6 @@
 // Printing lists and single records the same way for every command: writer, --fields check, empty hint, paging footer.
 import { plural } from '../../plural.js';
 import type { ApiRecord, Page } from '../../api/model/record.js';
-import type { ListSilences } from '../../api/list-silences.js';
 import { ExitCode, type ExitCodeValue } from '../runtime/exit-codes.js';
 import { createListWriter, shownRecord, showsModel, writeRecord, type OutputOptions, type RecordKind, type Sink } from '../../output/index.js';
 import { nearest } from '../../suggest.js';
@@ -9,7 +8,7 @@ import type { CommandContext } from '../runtime/context.js';
 import type { CiReporter } from '../report-files/reporter.js';
 import type { GateSetup } from '../verdicts/gates.js';
 import { preferSmallHeap } from '../runtime/heap.js';
-import { judges, NOUN, ofLast, PageReader } from './page-reader.js';
+import { judges, NOUN, ofLast, PageReader, type PageReaderOptions } from './page-reader.js';
 import { PER_CHECK_FIELDS, perCheckRows } from '../../output/per-check.js';
 
 /** How the pages were asked for (pagingOptions in verb-options.ts). */
@@ -24,7 +23,7 @@ export async function printPages(
   ctx: CommandContext,
   kind: RecordKind,
   pages: AsyncIterable<Page>,
-  options: { gate?: GateSetup; ci?: CiReporter; paging: Paging; silences?: ListSilences; perCheck?: boolean },
+  options: PageReaderOptions & { paging: Paging; perCheck?: boolean },
 ): Promise<ExitCodeValue> {
   if (options.paging.all || options.paging.limit !== undefined) await preferSmallHeap();
   const out = new PageBuffer(ctx.io.stdout);
@@ -82,7 +81,6 @@ export async function printRecord(
   const fields = new FieldCheck(ctx.globals.fields, ctx.outputOptions(kind));
   fields.see(record);
   fields.warn(ctx, kind);
-  if (kind === 'report') ctx.history?.record(record);
   if (ci === undefined && !judges(gateOptions)) return ExitCode.ok;
   const { Gate, finishGate } = await import('../verdicts/gates.js');
   const gate = new Gate(gateOptions);

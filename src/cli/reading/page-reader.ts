@@ -7,6 +7,7 @@ import type { ListSilences } from '../../api/list-silences.js';
 import type { RecordKind } from '../../output/index.js';
 import type { CiReporter } from '../report-files/reporter.js';
 import type { CommandContext } from '../runtime/context.js';
+import type { RunRecorder } from '../../history/recorder.js';
 import { ExitCode, type ExitCodeValue } from '../runtime/exit-codes.js';
 import type { Gate, GateSetup } from '../verdicts/gates.js';
 import { checkGateActive } from '../verdicts/check-gate.js';
@@ -22,6 +23,8 @@ export interface PageReaderOptions {
   ci?: CiReporter;
   /** What was asked that the service may ignore (src/api/list-silences.ts). */
   silences?: ListSilences;
+  /** The run's recorder (--record): every report read is added to the history. */
+  recorder?: RunRecorder;
 }
 
 /** What a command does with the pages it reads. */
@@ -68,12 +71,12 @@ export class PageReader {
           this.silences?.see(record);
           const gateFailures = this.gate?.check(record) ?? [];
           this.options.ci?.addReport(record, gateFailures);
-          if (this.kind === 'report') this.ctx.history?.add(record);
+          if (this.kind === 'report') this.options.recorder?.add(record);
           await visitor.record(record);
         }
         // The page's reports go to the history as one write, queued: a run killed later keeps them, and a slow or
         // silent store holds back no page.
-        this.ctx.history?.flush();
+        this.options.recorder?.flush();
         this.count += page.records.length;
         this.last = page;
         status.update(progress(page, this.count));

@@ -1,5 +1,5 @@
 // --record and --history on the commands that read reports: whether this run records, where the history lives
-// (flag > RSAPI_HISTORY > the profile's `history` > the default file), and the run's recorder on its context.
+// (flag > RSAPI_HISTORY > the profile's `history` > the default file), and the history's part in one run (RunHistory).
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { originOf } from '../../api/http/base-url.js';
 import { reportIdentity } from '../../api/model/report-url.js';
@@ -13,7 +13,8 @@ import type { Baseline, HistoryBaselineSpec } from '../report-files/baseline.js'
 import { sinceOf } from '../flags/history-values.js';
 import { UsageError } from '../runtime/errors.js';
 import type { PageHistory } from '../report-files/page-history.js';
-import type { CiReporter } from '../report-files/reporter.js';
+import { CiReporter, type CiPlan, type CiSetup } from '../report-files/reporter.js';
+import { ExitCode, exitCodeOf, type ExitCodeValue } from '../runtime/exit-codes.js';
 
 export function addHistoryOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
   command: Command<Args, Opts, GlobalOpts>,
@@ -76,27 +77,116 @@ export function recordingAsked(ctx: CommandContext, flags: HistoryFlags): boolea
   return ctx.settings().stored.record === true;
 }
 
+/** What a run asks of the history besides its recording: the baseline to read, and the earlier runs its page shows. */
+export interface HistoryWants {
+  /** --baseline last|run:ID|since:D; `checks`: --fail-on-new-failures, so the baseline must hold per-check results. */
+  baseline?: { spec: HistoryBaselineSpec; checks: boolean };
+  /** --html: the page shows the job's earlier runs. */
+  page?: boolean;
+}
+
 /**
- * Starts recording this run when asked: the run's row is written now, each report the command reads is added to it
- * (ctx.history), and its end is written when the command ends (handler.ts). A history that cannot be used is said on
- * one line and costs the run nothing but its exit code (11).
+ * The history's part in one run, made before its first request: the baseline read from it, the earlier runs its page
+ * shows, and the recorder writing this run (when recording is asked). The run hands the recorder what it reads, and
+ * its end is written by `finishing`, whatever happens. A history that cannot be used is said on one line and costs the
+ * run nothing but its exit code (11).
  */
-export async function startRecording(ctx: CommandContext, flags: HistoryFlags, asked: RunSpec, ci?: CiReporter): Promise<void> {
-  const run = jobOf(ctx, flags, asked);
-  // The baseline is the last run before this one: read before this one is recorded. A history that cannot be used
-  // costs the run its baseline, not its output: said on one line, and the run ends 11 (unless it fails otherwise).
-  if (ci?.historyBaseline) {
+export class RunHistory {
+  constructor(
+    readonly recorder: RunRecorder | undefined,
+    /** The run compared with (--baseline last, run:ID, since:D); undefined when none was asked or found. */
+    readonly baseline: Baseline | undefined,
+    /** --html: the job's earlier runs, read when the page is written; none once this run failed to record. */
+    readonly pageHistory: (() => Promise<PageHistory | undefined>) | undefined,
+    /** The baseline could not be read from the history: the run ends 11 if it ends well otherwise. */
+    private readonly unusable: boolean,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  /** The recorded run's id, once its end is written; undefined when not recorded, or when the history failed. */
+  get runId(): number | undefined {
+    return this.recorder?.failure ? undefined : this.recorder?.id;
+  }
+
+  /**
+   * Runs `work` and writes the end of this run: its exit code (11 when the history failed and the work went well), or,
+   * when the work throws, that error's code and the run marked incomplete.
+   */
+  async finishing(work: () => Promise<ExitCodeValue>): Promise<ExitCodeValue> {
+    let code: ExitCodeValue;
     try {
-      const baseline = await historyBaseline(ctx, flags, ci.historyBaseline, run);
-      if (baseline) ci.useBaseline(baseline);
+      code = await work();
+    } catch (error) {
+      await this.end(exitCodeOf(error), false);
+      throw error;
+    }
+    return this.end(code, true);
+  }
+
+  private async end(code: ExitCodeValue, complete: boolean): Promise<ExitCodeValue> {
+    const recorder = this.recorder;
+    const failure = recorder ? await recorder.finish(code, complete && !this.signal.aborted, new Date()) : undefined;
+    // Ctrl-C ended the wait for the run's end to be written: the run was cut short, if only in the history.
+    if (recorder?.interrupted && code === ExitCode.ok) return ExitCode.interrupted;
+    return (failure || this.unusable) && code === ExitCode.ok ? ExitCode.history : code;
+  }
+}
+
+/**
+ * The history's part in this run: the baseline read (the last run before this one, so before this one is recorded),
+ * the page's history, and the run's row written now when recording is asked. A baseline that cannot be read costs the
+ * run its baseline, not its output: said on one line, and the run ends 11 (unless it fails otherwise).
+ */
+export async function openRunHistory(ctx: CommandContext, flags: HistoryFlags, asked: RunSpec, wants: HistoryWants = {}): Promise<RunHistory> {
+  const run = jobOf(ctx, flags, asked);
+  let baseline: Baseline | undefined;
+  let unusable = false;
+  if (wants.baseline) {
+    const { spec, checks } = wants.baseline;
+    try {
+      baseline = await historyBaseline(ctx, flags, spec, run);
     } catch (error) {
       if (!(error instanceof HistoryError)) throw error;
-      ctx.note(`rsapi: history: ${error.message}; --baseline ${baselineName(ci.historyBaseline)} is not compared${error.hint ? ` (${error.hint})` : ''}`);
-      ctx.historyUnusable = true;
+      ctx.note(`rsapi: history: ${error.message}; --baseline ${baselineName(spec)} is not compared${error.hint ? ` (${error.hint})` : ''}`);
+      unusable = true;
+    }
+    if (baseline && checks && !baseline.hasChecks) {
+      throw new UsageError(`${baseline.path} holds no per-check results, so --fail-on-new-failures has nothing to compare`);
     }
   }
-  if (ci?.writesPage) ci.pageHistory = () => pageHistory(ctx, flags, run);
-  if (!recordingAsked(ctx, flags)) return;
+  const recorder = recordingAsked(ctx, flags) ? await startRecorder(ctx, flags, run) : undefined;
+  // A history this run failed to record into was said once already: the page does without it.
+  const page = wants.page ? () => (recorder?.failure ? Promise.resolve(undefined) : pageHistory(ctx, flags, run)) : undefined;
+  return new RunHistory(recorder, baseline, page, unusable, ctx.signal);
+}
+
+/** Where a run is recorded, and as what: part of a verb's plan. */
+export interface RecordPlan {
+  history: HistoryFlags;
+  run: RunSpec;
+}
+
+/**
+ * The history's part in this run and its CI reporter, built whole once both are known: the history read (its baseline,
+ * its page) and the run's row written, then the reporter made from its plan, what the run knows (`setup`: a baseline
+ * file read earlier, a share, the input's order) and what the history gave.
+ */
+export async function openRun(
+  ctx: CommandContext,
+  record: RecordPlan,
+  ci: CiPlan | undefined,
+  setup: CiSetup = {},
+): Promise<{ history: RunHistory; ci: CiReporter | undefined }> {
+  const history = await openRunHistory(ctx, record.history, record.run, {
+    baseline: ci?.historyBaseline && { spec: ci.historyBaseline, checks: ci.failOnNewFailures === true },
+    page: ci?.html !== undefined,
+  });
+  const baseline = setup.baseline ?? history.baseline;
+  return { history, ci: ci && new CiReporter(record.run.command, ci, { ...setup, baseline, pageHistory: history.pageHistory }) };
+}
+
+/** The run's row, written now; each report the run reads is added to it through the recorder. */
+async function startRecorder(ctx: CommandContext, flags: HistoryFlags, run: RunSpec): Promise<RunRecorder> {
   const [{ RunRecorder, writeTimeoutOf }, { openHistory }, { ciContextOf }] = await Promise.all([
     import('../../history/recorder.js'),
     import('../../history/open.js'),
@@ -105,7 +195,7 @@ export async function startRecording(ctx: CommandContext, flags: HistoryFlags, a
   const location = () => resolveHistoryLocation(ctx, flags);
   const origin = serviceOrigin(ctx);
   const say = (error: HistoryError) => ctx.note(`rsapi: history: ${error.message}; this run is not recorded${error.hint ? ` (${error.hint})` : ''}`);
-  const recorder: RunRecorder = RunRecorder.start(
+  return RunRecorder.start(
     () => openHistory(location(), { notice: (line) => ctx.note(line) }),
     {
       started: new Date().toISOString(),
@@ -118,7 +208,6 @@ export async function startRecording(ctx: CommandContext, flags: HistoryFlags, a
     say,
     { signal: ctx.signal, timeoutMs: writeTimeoutOf(ctx.io.env) },
   );
-  ctx.history = recorder;
 }
 
 /** The selection as one key: the given filters (undefined ones left out) in a stable order. */

@@ -111,30 +111,34 @@ export interface GateVerdict {
   fileVerdict(): string;
 }
 
+/** What a run knows once its input and its history are read: the reporter is built from these and its plan, whole. */
+export interface CiSetup {
+  /** The baseline: the file (readBaselineFile) or the history's run (recording.ts's RunHistory). */
+  baseline?: Baseline;
+  /** `reports create --shard`: the share run, and which baseline URLs belong to it. */
+  share?: SelectedShare;
+  /** Bulk create: cases finish in any order; the files list them in input order. */
+  inputOrder?: readonly string[];
+  /** --html: the earlier runs of the history the page shows (RunHistory.pageHistory). */
+  pageHistory?: () => Promise<PageHistory | undefined>;
+}
+
 export class CiReporter {
   private readonly cases: CiCase[] = [];
   private readonly startedAt = new Date();
   private readonly started = performance.now();
-  /** Set by `reports create --shard`: the share run, and which baseline URLs belong to it. */
-  share?: SelectedShare;
-  /** Bulk create: cases finish in any order; the files list them in input order. */
-  inputOrder?: readonly string[];
-  /** Set by startRecording (recording.ts) when the run writes --html: the earlier runs of the history the page shows. */
-  pageHistory?: () => Promise<PageHistory | undefined>;
   /** Once finished: the comparison with the baseline, when there was one. */
   comparison?: BaselineComparison;
 
-  private constructor(
+  constructor(
     private readonly command: string,
-    private readonly flags: CiFlags & RunInputs,
-    private baseline: Baseline | undefined,
-    /** `--baseline last|run:ID|since:D`: read from the history once the run's selection is known (useBaseline). */
-    readonly historyBaseline: HistoryBaselineSpec | undefined,
+    private readonly flags: CiPlan,
+    private readonly setup: CiSetup,
   ) {}
 
-  /** The history run compared with (--baseline last, run:ID, since:D), once read. */
+  /** The history run compared with (--baseline last, run:ID, since:D), when there was one. */
   get baselineRun(): number | undefined {
-    return this.baseline?.run;
+    return this.setup.baseline?.run;
   }
 
   /** How many reports the run read (its cases that are reports). */
@@ -142,29 +146,19 @@ export class CiReporter {
     return this.cases.filter((c) => c.kind === 'report').length;
   }
 
-  /** Whether the run writes an HTML page, which shows the history when there is one. */
-  get writesPage(): boolean {
-    return this.flags.html !== undefined;
-  }
-
-  /** The baseline read from the history (--baseline last, run:ID, since:D), before any request. */
-  useBaseline(baseline: Baseline): void {
-    if (this.flags.failOnNewFailures && !baseline.hasChecks) {
-      throw new UsageError(`${baseline.path} holds no per-check results, so --fail-on-new-failures has nothing to compare`);
-    }
-    this.baseline = baseline;
-  }
-
-  /** Before any request, from the verb's plan (planCiFiles): the baseline file read and checked (exit 2 if it is not one). */
-  static async prepare(command: string, flags: CiPlan): Promise<CiReporter> {
-    const fromHistory = flags.historyBaseline;
-    const baseline = flags.baseline === undefined || fromHistory ? undefined : await loadBaseline(flags.baseline);
-    if (baseline && flags.failOnNewFailures && !baseline.hasChecks) {
+  /**
+   * Before any request, from the verb's plan (planCiFiles): a baseline file read and checked (exit 2 if it is not one).
+   * Undefined for no baseline, or one the history holds (read by openRunHistory once the run's job is known).
+   */
+  static async readBaselineFile(flags: CiPlan): Promise<Baseline | undefined> {
+    if (flags.baseline === undefined || flags.historyBaseline) return undefined;
+    const baseline = await loadBaseline(flags.baseline);
+    if (flags.failOnNewFailures && !baseline.hasChecks) {
       throw new UsageError(`the baseline file ${baseline.path} holds no per-check results, so --fail-on-new-failures has nothing to compare`, {
         hint: 'write the baseline with -o json from a service that sends per-check results (phpRank), or leave out --fail-on-new-failures',
       });
     }
-    return new CiReporter(command, flags, baseline, fromHistory);
+    return baseline;
   }
 
   addReport(record: ApiRecord, gateFailures: string[], seconds?: number, asked?: string): void {
@@ -204,10 +198,11 @@ export class CiReporter {
    * Returns the run's exit code: `code` as the command had it, or 10 when it was 0 and the baseline failed.
    */
   async finish(ctx: CommandContext, gate: GateVerdict, code: ExitCodeValue): Promise<ExitCodeValue> {
-    if (this.inputOrder) {
+    const { inputOrder, share, pageHistory, baseline } = this.setup;
+    if (inputOrder) {
       // A report's case holds the URL as stored (`example.com/a` for `https://www.example.com/a`, the final URL of a
       // redirect): placed by the URL it was asked for, matched by identity.
-      const position = new Map(this.inputOrder.map((url, index) => [reportIdentity(url), index]));
+      const position = new Map(inputOrder.map((url, index) => [reportIdentity(url), index]));
       const place = (c: CiCase) => position.get(reportIdentity(c.kind === 'report' ? (c.asked ?? c.url) : c.url)) ?? Infinity;
       this.cases.sort((a, b) => place(a) - place(b));
     }
@@ -216,26 +211,25 @@ export class CiReporter {
       startedAt: this.startedAt,
       seconds: (performance.now() - this.started) / 1000,
       cases: this.cases,
-      share: this.share,
+      share,
       gate: { active: gate.active, failed: gate.failed, verdict: gate.fileVerdict() },
       ran: this.describeRun(ctx),
     };
     const records = this.cases.flatMap((c) => (c.kind === 'report' ? [c.record] : []));
     // A URL of this run not created (an error) or not sent (journal, Ctrl-C) is listed as such, not as vanished.
     const unjudged = new Set(this.cases.flatMap((c) => (c.kind === 'report' ? [] : [reportIdentity(c.url)])));
-    const inScope = (url: string) => !unjudged.has(reportIdentity(url)) && (this.share?.contains(url) ?? true);
-    // A history this run failed to record into was said once already: the page does without it.
-    if (this.pageHistory && !ctx.history?.failure) {
-      const history = await this.pageHistory().catch((error: unknown) => {
+    const inScope = (url: string) => !unjudged.has(reportIdentity(url)) && (share?.contains(url) ?? true);
+    if (pageHistory) {
+      const history = await pageHistory().catch((error: unknown) => {
         ctx.note(`rsapi: history: ${error instanceof Error ? error.message : String(error)}; the HTML page shows no history`);
         return undefined;
       });
       // Without --baseline, the page lists what changed since the last run; it judges nothing.
-      if (history) run.history = { ...history, sinceLast: this.baseline ? undefined : compareWithBaseline(history.last, records, { inScope }) };
+      if (history) run.history = { ...history, sinceLast: baseline ? undefined : compareWithBaseline(history.last, records, { inScope }) };
     }
-    if (this.baseline) {
+    if (baseline) {
       const { maxDrop, failOnNewFailures, allowEmpty } = this.flags;
-      run.baseline = compareWithBaseline(this.baseline, records, { maxDrop, inScope, failOnNewFailures, allowEmpty });
+      run.baseline = compareWithBaseline(baseline, records, { maxDrop, inScope, failOnNewFailures, allowEmpty });
       this.comparison = run.baseline;
       // Only the newest report of a URL is compared; older ones in a list keep their own standing.
       const byRecord = new Map(run.baseline.regressions.map((regression) => [regression.now.record, regression]));
@@ -244,8 +238,8 @@ export class CiReporter {
       for (const c of this.cases) if (c.kind === 'report') c.checkChange = changes.get(c.record);
       for (const line of baselineReport(run.baseline)) ctx.note(line);
       if (ctx.io.env.GITHUB_ACTIONS === 'true') for (const line of baselineAnnotations(run.baseline)) ctx.note(line);
-      if (!this.baseline.hasChecks && recordsHaveChecks(records)) {
-        ctx.note(`rsapi: baseline: ${this.baseline.path} holds no per-check results; scores and results compared only`);
+      if (!baseline.hasChecks && recordsHaveChecks(records)) {
+        ctx.note(`rsapi: baseline: ${baseline.path} holds no per-check results; scores and results compared only`);
       }
       if (run.baseline.checksUnjudged) {
         ctx.note('rsapi: baseline not judged: the service sent no per-check results (`results`) with its reports, so --fail-on-new-failures cannot be judged');

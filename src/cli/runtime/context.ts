@@ -19,7 +19,6 @@ import type { Secrets } from './secrets.js';
 import type { StdoutState } from '../terminal/stdout-gone.js';
 import type { LockFiles } from '../../config/lock-file.js';
 import { colorEnabled, terminalWidth, type Terminal } from '../terminal/terminal.js';
-import type { RunRecorder } from '../../history/recorder.js';
 
 /** The global flags, as their declaration (addGlobalOptions) types them. */
 export type GlobalOptions = ReturnType<ReturnType<typeof addGlobalOptions<OutputFormat>>['opts']>;
@@ -46,10 +45,6 @@ export class CommandContext {
   readonly stdoutState: StdoutState;
   /** The lock files this process holds (settings, journals). */
   readonly locks: LockFiles;
-  /** This run's record in the history, when it records (--record): every report read is added to it. */
-  history: RunRecorder | undefined;
-  /** The history could not be used for something else than recording (--baseline last): the run ends 11 if it ends 0. */
-  historyUnusable = false;
 
   constructor(
     invocation: Invocation,
@@ -207,19 +202,6 @@ export class CommandContext {
     if (this.warnedOfService) return;
     this.warnedOfService = true;
     this.note(`rsapi: warning: ${message}`);
-  }
-
-  /**
-   * Writes the end of this run's record (its exit code; complete when the command ran to its end) and gives the
-   * run's exit code: 11 when the history failed and the command's own work had succeeded.
-   */
-  async finishHistory(code: number, complete: boolean): Promise<number> {
-    const recorder = this.history;
-    this.history = undefined;
-    const failure = recorder ? await recorder.finish(code, complete && !this.signal.aborted, new Date()) : undefined;
-    // Ctrl-C ended the wait for the run's end to be written: the run was cut short, if only in the history.
-    if (recorder?.interrupted && code === 0) return 130;
-    return (failure || this.historyUnusable) && code === 0 ? 11 : code;
   }
 
   /** The key would cross the network in clear text: say so (once per run). */

@@ -1,6 +1,6 @@
 // Running a command's handler: the per-invocation state, the context built from merged options, the exit code.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { ExitCode, exitCodeOf, type ExitCodeValue } from './exit-codes.js';
+import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { CommandContext, type GlobalOptions } from './context.js';
 import type { Invocation } from './invocation.js';
 
@@ -45,7 +45,7 @@ export function handle<Args extends unknown[], Opts extends OptionValues, Global
     const jq = globals.jq === undefined ? undefined : await (await import('../flags/jq.js')).jqOutput(globals.jq, invocation.io);
     const context = new CommandContext(jq ? { ...invocation, io: jq.io } : invocation, globals);
     try {
-      invocation.exitCode = await finishingHistory(context, () => handler(context, command.opts(), command.processedArgs, command));
+      invocation.exitCode = (await handler(context, command.opts(), command.processedArgs, command)) ?? ExitCode.ok;
       await jq?.flush();
     } finally {
       // An orderly close waits for each socket's close (about 1 ms at the end of every command): not needed by a
@@ -54,19 +54,4 @@ export function handle<Args extends unknown[], Opts extends OptionValues, Global
       else await context.close();
     }
   });
-}
-
-/**
- * Runs `work` in `context` and writes the end of its history's run: with the run's exit code (11 when the history
- * failed and the work went well), or, when the work throws, that error's code and the run marked incomplete.
- */
-export async function finishingHistory(context: CommandContext, work: () => Promise<ExitCodeValue | void>): Promise<ExitCodeValue> {
-  let code: ExitCodeValue;
-  try {
-    code = (await work()) ?? ExitCode.ok;
-  } catch (error) {
-    await context.finishHistory(exitCodeOf(error), false);
-    throw error;
-  }
-  return (await context.finishHistory(code, true)) as ExitCodeValue;
 }

@@ -9,10 +9,9 @@ import { dataDir } from '../../../config/paths.js';
 import { plural } from '../../../plural.js';
 import { collectValues, integerParser, MAX_CONCURRENCY } from '../../flags/options.js';
 import { CommandContext } from '../../runtime/context.js';
-import type { RunRecorder } from '../../../history/recorder.js';
 import { UsageError } from '../../runtime/errors.js';
 import { ExitCode, type ExitCodeValue } from '../../runtime/exit-codes.js';
-import { finishingHistory, handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
+import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import { DEFAULT_ASSERT_FILE } from '../../verdicts/assertions-file.js';
 import { resolveHistoryLocation } from '../../reading/recording.js';
 import { maxDropParser } from '../../report-files/reporter.js';
@@ -90,12 +89,12 @@ export async function auditRun(ctx: CommandContext, opts: AuditOptions, invocati
   const audit = file.audit;
   const job = opts.job ?? audit.job ?? defaultJob(audit);
   const createOptions = createOptionsOf(ctx, opts, audit, job, file.hasAssertions ? configPath : undefined);
-  const { done, run } = await runQuietly(ctx, invocation, createOptions);
+  const done = await runQuietly(ctx, invocation, createOptions);
   const result: AuditResult = {
     job,
     exitCode: done.code,
-    pages: done.reports ?? 0,
-    run,
+    pages: done.reports,
+    run: done.run,
     baseline: done.baseline,
     new: done.comparison?.newUrls ?? [],
     vanished: done.comparison?.vanished ?? [],
@@ -156,14 +155,10 @@ function journalPath(ctx: CommandContext, history: string | undefined, job: stri
 }
 
 /**
- * Runs the create with its records kept off stdout (the audit prints what it did instead): a context of its own,
- * whose history it finishes itself, as handle() does for a command's. The run's id, once its record is written.
+ * Runs the create with its records kept off stdout (the audit prints what it did instead), in a context of its own:
+ * what it did, with the run as the history recorded it.
  */
-async function runQuietly(
-  ctx: CommandContext,
-  invocation: Invocation,
-  options: ReportsCreateOptions,
-): Promise<{ done: CreateResult; run: number | undefined }> {
+async function runQuietly(ctx: CommandContext, invocation: Invocation, options: ReportsCreateOptions): Promise<CreateResult> {
   const [{ runReportsCreate }, { planReportsCreate }] = await Promise.all([import('../reports/create/create.js'), import('../reports/create/plan.js')]);
   const io = Object.defineProperties(
     {},
@@ -175,15 +170,7 @@ async function runQuietly(
   ) as typeof ctx.io;
   const inner = new CommandContext({ ...invocation, io }, { ...ctx.globals, json: undefined, output: undefined, quiet: true });
   try {
-    let recorder: RunRecorder | undefined;
-    let done: CreateResult | undefined;
-    const code = await finishingHistory(inner, async () => {
-      done = await runReportsCreate(inner, planReportsCreate(inner, options));
-      recorder = inner.history;
-      return done.code;
-    });
-    // The history's failure (11) is the run's code when the create went well.
-    return { done: { ...(done as CreateResult), code }, run: recorder?.failure ? undefined : recorder?.id };
+    return await runReportsCreate(inner, planReportsCreate(inner, options));
   } finally {
     await inner.close();
   }

@@ -11,7 +11,7 @@ import { addReportFilterOptions, filterParams } from '../../flags/report-filters
 import { addVerdictOptions, checkVerdictFlags, verdictFiles } from '../../verdicts/options.js';
 import type { AssertionSet } from '../../verdicts/rules.js';
 import { UsageError } from '../../runtime/errors.js';
-import { addHistoryOptions, startRecording, type HistoryFlags, type RunSpec } from '../../reading/recording.js';
+import { addHistoryOptions, openRun, type RecordPlan } from '../../reading/recording.js';
 import type { GateSetup } from '../../verdicts/gates.js';
 import type { PagingOptions } from '../../../api/http/paging.js';
 
@@ -76,7 +76,7 @@ export interface ReportsListPlan {
   /** The CI files and the baseline (undefined: none asked). */
   ci: CiPlan | undefined;
   /** The run as the history records it, and where (recorded only when asked: --record, RSAPI_RECORD, the profile). */
-  record: { run: RunSpec; history: HistoryFlags };
+  record: RecordPlan;
   /** --failing-check, --passing-check: filtered here, reading every page. */
   checks: { failing: string[]; passing: string[] } | undefined;
   perCheck: boolean;
@@ -115,11 +115,14 @@ export function planReportsList(ctx: CommandContext, opts: ReportsListOptions): 
  */
 export async function runReportsList(ctx: CommandContext, plan: ReportsListPlan) {
   const { params, paging, gate, checks, perCheck } = plan;
-  const ci = plan.ci && (await CiReporter.prepare('reports list', plan.ci));
+  const baseline = plan.ci && (await CiReporter.readBaselineFile(plan.ci));
   const silences = reportListSilences(params);
-  await startRecording(ctx, plan.record.history, plan.record.run, ci);
-  if (!checks && !perCheck) return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate, ci, paging, silences });
-  // The check filter and --per-check only: a plain list does not load them.
-  const { printByChecks } = await import('../../reading/check-filter.js');
-  return printByChecks(ctx, (asked) => ctx.client().reports.pages(params, asked), { filter: checks, perCheck, gate, ci, paging, silences });
+  const { history, ci } = await openRun(ctx, plan.record, plan.ci, { baseline });
+  const { recorder } = history;
+  return history.finishing(async () => {
+    if (!checks && !perCheck) return printPages(ctx, 'report', ctx.client().reports.pages(params, paging), { gate, ci, paging, silences, recorder });
+    // The check filter and --per-check only: a plain list does not load them.
+    const { printByChecks } = await import('../../reading/check-filter.js');
+    return printByChecks(ctx, (asked) => ctx.client().reports.pages(params, asked), { filter: checks, perCheck, gate, ci, paging, silences, recorder });
+  });
 }

@@ -1,14 +1,14 @@
 import type { ApiRecord } from '../../../api/model/record.js';
 import { reportIdentity, reportUrlProblem } from '../../../api/model/report-url.js';
 import { toNumber } from '../../../api/model/record.js';
-import { addCiOptions, planCiFiles, CiReporter, type CiPlan } from '../../report-files/reporter.js';
+import { addCiOptions, planCiFiles, type CiPlan } from '../../report-files/reporter.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { NoMatchError, UsageError } from '../../runtime/errors.js';
 import { printRecord } from '../../reading/listing.js';
 import { addGateOptions } from '../../flags/verb-options.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
 import { reportId } from './ids.js';
-import { addHistoryOptions, startRecording } from '../../reading/recording.js';
+import { addHistoryOptions, openRun } from '../../reading/recording.js';
 
 export function declareShow(reports: ParentCommand) {
   const command = reports
@@ -56,12 +56,14 @@ export function validateReportsShow(ctx: CommandContext, opts: ReportsShowOption
 /** Shows one report (by id, or the newest of a URL), judged by the gates. */
 export async function reportsShowRun(ctx: CommandContext, opts: ReportsShowOptions) {
   const files = validateReportsShow(ctx, opts);
-  const ci = files && (await CiReporter.prepare('reports show', files));
-  await startRecording(ctx, opts, { command: 'reports show', selection: { id: opts.id, url: opts.url } }, ci);
-  const id = opts.id ?? String((await newestOfUrl(ctx, opts.url as string)).id);
-  const report = await ctx.client().reports.show(id);
-  const { writeReportWithChecks } = await import('../../../output/check-lines.js');
-  return printRecord(ctx, 'report', report, opts, ci, (out) => writeReportWithChecks(out, report, ctx.outputOptions('report')));
+  const { history, ci } = await openRun(ctx, { history: opts, run: { command: 'reports show', selection: { id: opts.id, url: opts.url } } }, files);
+  return history.finishing(async () => {
+    const id = opts.id ?? String((await newestOfUrl(ctx, opts.url as string)).id);
+    const report = await ctx.client().reports.show(id);
+    const { writeReportWithChecks } = await import('../../../output/check-lines.js');
+    history.recorder?.record(report);
+    return printRecord(ctx, 'report', report, opts, ci, (out) => writeReportWithChecks(out, report, ctx.outputOptions('report')));
+  });
 }
 
 /**

@@ -3,17 +3,18 @@ import { Option } from '@commander-js/extra-typings';
 import { renderDocument, type OutputDocument } from '../../../output/index.js';
 import type { StatsOutput } from '../../../output/stats/stats.js';
 import { UsageError } from '../../runtime/errors.js';
-import { ExitCode } from '../../runtime/exit-codes.js';
+import { ExitCode, type ExitCodeValue } from '../../runtime/exit-codes.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
 import { addReportFilterOptions, filterParams } from '../../flags/report-filters.js';
-import { addStatsFileOptions, planCiFiles, CiReporter, type CiPlan } from '../../report-files/reporter.js';
+import { addStatsFileOptions, planCiFiles, type CiPlan } from '../../report-files/reporter.js';
 import { ofLast, PageReader } from '../../reading/page-reader.js';
 import { reportListSilences } from '../../../api/list-silences.js';
 import { plural } from '../../../plural.js';
 import { addVerdictOptions, checkVerdictFlags, verdictFiles } from '../../verdicts/options.js';
 import type { AssertionSet } from '../../verdicts/rules.js';
-import { addHistoryOptions, startRecording } from '../../reading/recording.js';
+import { addHistoryOptions, openRun } from '../../reading/recording.js';
+import type { ReportListParams } from '../../../api/reports.js';
 
 export function declareStats(reports: ParentCommand) {
   const command = reports.command('stats').description('Counts per result, score min/median/mean/max and a histogram of every matching report');
@@ -63,11 +64,15 @@ export function validateReportsStats(ctx: CommandContext, opts: ReportsStatsOpti
 export async function reportsStatsRun(ctx: CommandContext, opts: ReportsStatsOptions) {
   const { assertions, files } = validateReportsStats(ctx, opts);
   const collector = opts.checks ? await checkStats(opts.by === 'project') : await scoreStats(opts.by === 'project');
-  const ci = files && (await CiReporter.prepare('reports stats', files));
   const params = { ...filterParams(opts), perPage: 100 } as const;
   const gate = { assertions, allowEmpty: opts.allowEmpty, codequality: opts.codequality, selection: { project: opts.project, search: opts.search } };
-  await startRecording(ctx, opts, { command: 'reports stats', selection: { ...filterParams(opts) } }, ci);
-  const reader = new PageReader(ctx, 'report', { ci, gate, silences: reportListSilences(params) });
+  const { history, ci } = await openRun(ctx, { history: opts, run: { command: 'reports stats', selection: { ...filterParams(opts) } } }, files);
+  const reader = new PageReader(ctx, 'report', { ci, gate, silences: reportListSilences(params), recorder: history.recorder });
+  return history.finishing(() => readStats(ctx, reader, collector, params));
+}
+
+/** The pages read into the collector, and its document written; the gate's and the files' exit code. */
+async function readStats(ctx: CommandContext, reader: PageReader, collector: StatsView, params: ReportListParams): Promise<ExitCodeValue> {
   await reader.read(ctx.client().reports.pages(params, { all: true }), {
     record: (record) => collector.add(record),
     progress: (page, read) => `reading reports: page ${page.page}${ofLast(page)}, ${read}${page.total !== undefined ? ` of ${page.total}` : ''} reports`,

@@ -4,7 +4,7 @@ import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../
 import { printRecord } from '../../reading/listing.js';
 import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../flags/report-flags.js';
 import { reportId } from './ids.js';
-import { addHistoryOptions, startRecording } from '../../reading/recording.js';
+import { addHistoryOptions, openRunHistory } from '../../reading/recording.js';
 
 export function declareUpdate(reports: ParentCommand) {
   const command = reports
@@ -45,11 +45,14 @@ export async function reportsUpdateRun(ctx: CommandContext, opts: ReportsUpdateO
   // Settings resolved before asking for a password, and both before the request.
   const client = ctx.client();
   const password = await resolvePassword(ctx.io, opts, { secrets: ctx.secrets, signal: ctx.signal });
-  await startRecording(ctx, opts, { command: 'reports update', selection: { id: opts.id } });
-  const { report, reaudited } = await client.reports.update(opts.id, { privacy: opts.privacy, password, refresh: opts.refresh });
-  if (reaudited === false) {
-    ctx.note(`rsapi: warning: the service did not audit report ${opts.id} again: its generated_at did not change (${String(report.generated_at)})`);
-  }
-  const { writeReportWithChecks } = await import('../../../output/check-lines.js');
-  return printRecord(ctx, 'report', report, {}, undefined, (out) => writeReportWithChecks(out, report, ctx.outputOptions('report')));
+  const history = await openRunHistory(ctx, opts, { command: 'reports update', selection: { id: opts.id } });
+  return history.finishing(async () => {
+    const { report, reaudited } = await client.reports.update(opts.id, { privacy: opts.privacy, password, refresh: opts.refresh });
+    if (reaudited === false) {
+      ctx.note(`rsapi: warning: the service did not audit report ${opts.id} again: its generated_at did not change (${String(report.generated_at)})`);
+    }
+    const { writeReportWithChecks } = await import('../../../output/check-lines.js');
+    history.recorder?.record(report);
+    return printRecord(ctx, 'report', report, {}, undefined, (out) => writeReportWithChecks(out, report, ctx.outputOptions('report')));
+  });
 }

@@ -14,9 +14,9 @@ import { forStderr } from '../../../terminal/stderr.js';
 import { createListWriter } from '../../../../output/index.js';
 import { ExitCode, type ExitCodeValue } from '../../../runtime/exit-codes.js';
 import { emptyLine } from '../../../verdicts/empty.js';
-import type { BaselineComparison } from '../../../report-files/baseline.js';
-import { createJob, startRecording } from '../../../reading/recording.js';
-import type { BulkCreateRunResult, UrlOutcome } from './run-create.js';
+import type { Baseline, BaselineComparison } from '../../../report-files/baseline.js';
+import { createJob, openRun } from '../../../reading/recording.js';
+import type { UrlOutcome } from './run-create.js';
 import { declareCreate, noUrlError, planReportsCreate, type ReportsCreatePlan } from './plan.js';
 
 /** What a create run did, for a caller that says it in its own words (`rsapi audit`, MCP's create_reports). */
@@ -29,6 +29,8 @@ export interface CreateResult {
   /** The history run it was compared with (--baseline last, run:ID, since:D). */
   baseline: number | undefined;
   comparison: BaselineComparison | undefined;
+  /** The run as the history recorded it (undefined: not recorded, or the history failed). */
+  run: number | undefined;
 }
 
 export function registerCreate(reports: ParentCommand, invocation: Invocation): void {
@@ -65,66 +67,73 @@ export async function runReportsCreate(ctx: CommandContext, plan: ReportsCreateP
   try {
     // Settings and key resolved first: a usage error there sends nothing, not even a sitemap fetch.
     ctx.client({ abortOnInterrupt: false });
-    // A bad baseline stops the run before the sitemap is fetched.
-    const ci = plan.ci && (await CiReporter.prepare(plan.command, plan.ci));
-    const ran = await createWith(ctx, plan, ci);
-    // Only a run that sent something has outcomes per URL; one with nothing to send gives its exit code alone.
-    const { code, urls } = typeof ran === 'object' ? ran : { code: ran, urls: [] };
-    return { code, reports: ci?.reportCount ?? 0, urls, baseline: ci?.baselineRun, comparison: ci?.comparison };
+    // A bad baseline file stops the run before the sitemap is fetched.
+    const baseline = plan.ci && (await CiReporter.readBaselineFile(plan.ci));
+    return await createWith(ctx, plan, baseline);
   } finally {
     plan.journal?.lock?.release();
   }
 }
 
-async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, ci: CiReporter | undefined): Promise<ExitCodeValue | BulkCreateRunResult> {
+async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline: Baseline | undefined): Promise<CreateResult> {
   const { source, selection, shard, journal } = plan;
   const sitemap = source.fromSitemap === undefined ? undefined : await sitemapEntries(ctx, source.fromSitemap, source.skipInvalid);
   const input = await readUrlInput(ctx.io, source.urls, source.fromFile, ctx.signal, sitemap?.entries);
   if (sitemap && sitemap.skipped > 0) input.skippedSitemaps = sitemap.skipped;
-  if (input.entries.length === 0 && plan.emptyIsNoOp)
-    return createNothing(ctx, plan, ci, `${source.fromFile === '-' ? 'stdin' : source.fromFile} holds no URL`);
+  const nothing = (why: string) => createNothing(ctx, plan, baseline, why);
+  if (input.entries.length === 0 && plan.emptyIsNoOp) return nothing(`${source.fromFile === '-' ? 'stdin' : source.fromFile} holds no URL`);
   rejectInvalid(input, source.skipInvalid, (line) => ctx.note(line));
   // A gate over nothing fails whatever the input was (an empty sitemap, a selection that left nothing), in one way.
-  if (input.urls.length === 0 && plan.judged) return createNothing(ctx, plan, ci, 'the input holds no URL');
+  if (input.urls.length === 0 && plan.judged) return nothing('the input holds no URL');
   if (input.urls.length === 0) throw noUrlError();
   refuseUrlsHoldingTheKey(ctx, input.urls);
   for (const duplicate of new Set(input.duplicates)) ctx.note(`rsapi: ${duplicate} given more than once; creating it once`);
   const chosen = selectUrls(input.urls, selection);
   if (chosen.note !== undefined) ctx.note(chosen.note);
-  if (chosen.urls.length === 0 && plan.judged) return createNothing(ctx, plan, ci, 'no URL left after --include/--exclude');
+  if (chosen.urls.length === 0 && plan.judged) return nothing('no URL left after --include/--exclude');
   if (chosen.urls.length === 0)
     throw new UsageError('no URL left to send after --include/--exclude', { hint: 'check the globs: they match the URL as stored, e.g. example.com/blog/**' });
   input.urls = chosen.urls;
   const selected = shard === undefined ? undefined : selectShare(input.urls, shard);
-  if (selected) {
-    ctx.note(`rsapi: ${describeShare(selected.share)}`);
-    if (ci) ci.share = selected.share;
-  }
+  if (selected) ctx.note(`rsapi: ${describeShare(selected.share)}`);
   const password = await resolvePassword(ctx.io, plan.privacy, { secrets: ctx.secrets, signal: ctx.signal });
   if (plan.dryRun) {
     const { createDryRunRows, printCreateDryRun } = await import('./dry-run.js');
     // --existing: the reports there are read as the real run reads them (reads only), so each row says what it would do.
     const mode = plan.existing;
     const existing = mode === 'skip' || mode === 'refresh' ? { mode, reports: await existingReports(ctx.client(), input.urls) } : undefined;
-    return printCreateDryRun(ctx, createDryRunRows({ input, shard, journalPath: journal?.path, existing }));
+    return ranNothing(await printCreateDryRun(ctx, createDryRunRows({ input, shard, journalPath: journal?.path, existing })));
   }
   const { runBulkCreate } = await import('./run-create.js');
-  const share = shard && `${shard.index}/${shard.count}`;
-  await startRecording(ctx, plan.record.history, { command: plan.command, selection: createJob(plan.record.job, input.urls), shard: share }, ci);
-  return runBulkCreate(ctx, {
-    input: selected ? { ...input, urls: selected.urls } : input,
-    alwaysList: plan.alwaysList,
-    concurrency: plan.concurrency,
-    privacy: plan.privacy.privacy,
-    password,
-    journalPath: journal?.path,
-    journalLock: journal?.lock,
-    journalEnds: journal?.ends,
-    gate: plan.gate,
-    ci,
-    knownUrls: input.urls,
-    existing: plan.existing,
+  const urls = selected ? selected.urls : input.urls;
+  const run = { command: plan.command, selection: createJob(plan.record.job, input.urls), shard: shard && `${shard.index}/${shard.count}` };
+  const { history, ci } = await openRun(ctx, { history: plan.record.history, run }, plan.ci, { baseline, share: selected?.share, inputOrder: urls });
+  let outcomes: readonly UrlOutcome[] = [];
+  const code = await history.finishing(async () => {
+    const ran = await runBulkCreate(ctx, {
+      input: { ...input, urls },
+      alwaysList: plan.alwaysList,
+      concurrency: plan.concurrency,
+      privacy: plan.privacy.privacy,
+      password,
+      journalPath: journal?.path,
+      journalLock: journal?.lock,
+      journalEnds: journal?.ends,
+      gate: plan.gate,
+      ci,
+      recorder: history.recorder,
+      knownUrls: input.urls,
+      existing: plan.existing,
+    });
+    outcomes = ran.urls;
+    return ran.code;
   });
+  return { code, urls: outcomes, reports: ci?.reportCount ?? 0, baseline: ci?.baselineRun, comparison: ci?.comparison, run: history.runId };
+}
+
+/** A run that sent nothing: its exit code alone. */
+function ranNothing(code: ExitCodeValue, ci?: CiReporter, run?: number): CreateResult {
+  return { code, urls: [], reports: 0, baseline: ci?.baselineRun, comparison: ci?.comparison, run };
 }
 
 /**
@@ -132,17 +141,21 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, ci: CiRe
  * reads nothing, so it is never a baseline), and the gates: any gate over nothing fails (exit 10) with the same line,
  * unless --allow-empty.
  */
-async function createNothing(ctx: CommandContext, plan: ReportsCreatePlan, ci: CiReporter | undefined, why: string): Promise<ExitCodeValue> {
+async function createNothing(ctx: CommandContext, plan: ReportsCreatePlan, baseline: Baseline | undefined, why: string): Promise<CreateResult> {
   ctx.note(`rsapi: ${why}; nothing to create`);
-  await startRecording(ctx, plan.record.history, { command: plan.command, selection: createJob(plan.record.job, []) }, ci);
-  const writer = createListWriter(ctx.io.stdout, ctx.outputOptions('report'));
-  await writer.end();
-  const { Gate, finishGate } = await import('../../../verdicts/gates.js');
-  const gate = new Gate(plan.gate);
-  // Only a baseline gate asked (--max-drop, --fail-on-new-failures): the same line as the other gates give.
-  const overNothing = !gate.active && plan.judged && plan.gate.allowEmpty !== true;
-  if (overNothing) ctx.note(emptyLine(plan.gate.selection));
-  return finishGate(ctx, gate, ci, overNothing ? ExitCode.gate : ExitCode.ok);
+  const run = { command: plan.command, selection: createJob(plan.record.job, []) };
+  const { history, ci } = await openRun(ctx, { history: plan.record.history, run }, plan.ci, { baseline });
+  const code = await history.finishing(async () => {
+    const writer = createListWriter(ctx.io.stdout, ctx.outputOptions('report'));
+    await writer.end();
+    const { Gate, finishGate } = await import('../../../verdicts/gates.js');
+    const gate = new Gate(plan.gate);
+    // Only a baseline gate asked (--max-drop, --fail-on-new-failures): the same line as the other gates give.
+    const overNothing = !gate.active && plan.judged && plan.gate.allowEmpty !== true;
+    if (overNothing) ctx.note(emptyLine(plan.gate.selection));
+    return finishGate(ctx, gate, ci, overNothing ? ExitCode.gate : ExitCode.ok);
+  });
+  return ranNothing(code, ci, history.runId);
 }
 
 /**

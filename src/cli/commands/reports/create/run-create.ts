@@ -6,6 +6,7 @@ import { CreateLedger } from '../../../../api/create/ledger.js';
 import type { ApiRecord } from '../../../../api/model/record.js';
 import { reportIdentity } from '../../../../api/model/report-url.js';
 import type { CiReporter } from '../../../report-files/reporter.js';
+import type { RunRecorder } from '../../../../history/recorder.js';
 import type { CommandContext } from '../../../runtime/context.js';
 import { finishGate, Gate, type GateSetup } from '../../../verdicts/gates.js';
 import { forStderr, oneLineForStderr } from '../../../terminal/stderr.js';
@@ -35,6 +36,8 @@ export interface BulkCreatePlan {
   alwaysList?: boolean;
   /** --junit, --summary, --baseline: fed each outcome. */
   ci?: CiReporter;
+  /** The run's recorder (--record): each report created, refreshed or kept is added to the history. */
+  recorder?: RunRecorder;
   /** Every URL of the input, other shares' too: a report stored under one of them is not a redirected page's of this run. */
   knownUrls?: readonly string[];
   /** For a URL that already has a report (same identity): create another (default), re-audit it, or keep it. */
@@ -71,7 +74,6 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     }
     const created = journal?.history.created ?? new Set<string>();
     const done = (url: string) => created.has(reportIdentity(url));
-    if (plan.ci) plan.ci.inputOrder = all;
     const urls = all.filter((url) => !done(url));
     const skipped = all.length - urls.length;
     if (skipped > 0) ctx.note(`rsapi: skipping ${plural(skipped, 'URL')} already created (journal ${journal?.path})`);
@@ -125,7 +127,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
         continue;
       }
       plan.ci?.addReport(report, gate.check(report), undefined, url);
-      ctx.history?.add(report);
+      plan.recorder?.add(report);
       await output.write(place.get(url) ?? 0, report);
     }
     const outcome = await createAll({
@@ -152,7 +154,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
         if (recovered && (single || ctx.globals.verbose || matchedBy !== 'identity')) say(matchLine(url, report, matchedBy));
         const gateFailures = gate.check(report);
         plan.ci?.addReport(report, gateFailures, secondsOf(url), url);
-        ctx.history?.record(report);
+        plan.recorder?.record(report);
         await output.write(place.get(url) ?? index, report);
       },
       onFailed: (url, _index, error) => {
