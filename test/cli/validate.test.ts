@@ -21,9 +21,9 @@ import { runReportsCreate } from '../../src/cli/commands/reports/create/create.j
 import { planReportsCreate, type ReportsCreateOptions } from '../../src/cli/commands/reports/create/plan.js';
 import { reportsDeleteRun } from '../../src/cli/commands/reports/delete.js';
 import { planReportsList, runReportsList, type ReportsListOptions } from '../../src/cli/commands/reports/list.js';
-import { reportsShowRun } from '../../src/cli/commands/reports/show.js';
-import { reportsStatsRun } from '../../src/cli/commands/reports/stats.js';
-import { reportsUpdateRun } from '../../src/cli/commands/reports/update.js';
+import { planReportsShow, runReportsShow, type ReportsShowOptions } from '../../src/cli/commands/reports/show.js';
+import { planReportsStats, runReportsStats, type ReportsStatsOptions } from '../../src/cli/commands/reports/stats.js';
+import { planReportsUpdate, runReportsUpdate, type ReportsUpdateOptions } from '../../src/cli/commands/reports/update.js';
 import { tempDir } from '../helpers/cli.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { testTerminal, type InProcessOptions } from '../helpers/run.js';
@@ -65,6 +65,9 @@ const create = (opts: Partial<ReportsCreateOptions>): ReportsCreateOptions => ({
 // A verb called as its handler calls it: the plan, then the run (a plan's refusal is this call's rejection).
 const reportsCreateRun = async (ctx: CommandContext, opts: ReportsCreateOptions) => runReportsCreate(ctx, planReportsCreate(ctx, opts));
 const reportsListRun = async (ctx: CommandContext, opts: ReportsListOptions) => runReportsList(ctx, planReportsList(ctx, opts));
+const reportsShowRun = async (ctx: CommandContext, opts: ReportsShowOptions) => runReportsShow(ctx, planReportsShow(ctx, opts));
+const reportsStatsRun = async (ctx: CommandContext, opts: ReportsStatsOptions) => runReportsStats(ctx, planReportsStats(ctx, opts));
+const reportsUpdateRun = async (ctx: CommandContext, opts: ReportsUpdateOptions) => runReportsUpdate(ctx, planReportsUpdate(ctx, opts));
 
 const CASES: ValidateCase[] = [
   {

@@ -31,6 +31,11 @@ export interface HistoryFlags {
   job?: string;
 }
 
+/** The history flags' part of a verb's plan: --record, --history and --job, as given. */
+export function planHistory(flags: HistoryFlags): HistoryFlags {
+  return { record: flags.record, history: flags.history, job: flags.job };
+}
+
 /** What a recorded run is: its command, its job (the selection key's parts), and a create's share. */
 export interface RunSpec {
   command: string;

@@ -6,7 +6,7 @@ import { createInvocation } from '../../../src/cli/runtime/invocation.js';
 import { ExitCode } from '../../../src/cli/runtime/exit-codes.js';
 import { handle } from '../../../src/cli/runtime/handler.js';
 import { planReportsList, runReportsList, type ReportsListOptions } from '../../../src/cli/commands/reports/list.js';
-import { reportsShowRun } from '../../../src/cli/commands/reports/show.js';
+import { planReportsShow, runReportsShow } from '../../../src/cli/commands/reports/show.js';
 import { startMock, type MockFixture } from '../../helpers/mock.js';
 import { testTerminal } from '../../helpers/run.js';
 
@@ -55,8 +55,8 @@ describe('named run functions', () => {
     expect(requests.length).toBeGreaterThan(1);
   });
 
-  it('reportsShowRun fetches the one report its options name', async () => {
-    const { code, stdout, requests } = await withContext((ctx) => reportsShowRun(ctx, { id: '1' }));
+  it('reports show (plan, run) fetches the one report its options name', async () => {
+    const { code, stdout, requests } = await withContext(async (ctx) => runReportsShow(ctx, planReportsShow(ctx, { id: '1' })));
     expect(code).toBe(ExitCode.ok);
     expect(requests.map((r) => r.path)).toEqual([expect.stringMatching(/\/reports\/1$/)]);
     expect(JSON.parse(stdout)).toMatchObject({ id: 1 });

@@ -1,3 +1,4 @@
+// `rsapi reports show`: one report, by id or the newest of a page, judged by the gates.
 import type { ApiRecord } from '../../../api/model/record.js';
 import { reportIdentity, reportUrlProblem } from '../../../api/model/report-url.js';
 import { toNumber } from '../../../api/model/record.js';
@@ -8,7 +9,8 @@ import { printRecord } from '../../reading/listing.js';
 import { addGateOptions } from '../../flags/verb-options.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
 import { reportId } from './ids.js';
-import { addHistoryOptions, openRun } from '../../reading/recording.js';
+import { addHistoryOptions, openRun, planHistory, type RecordPlan } from '../../reading/recording.js';
+import type { GateSetup } from '../../verdicts/gates.js';
 
 export function declareShow(reports: ParentCommand) {
   const command = reports
@@ -39,30 +41,47 @@ Examples:
 On a terminal the fields are followed by the per-check results (\`checks: 27 of 36 passed\`) and each
 failed check in words, most important first; csv and tsv get the failed check ids in a failed_checks column.`,
   );
-  handle(invocation, command, (ctx, opts, [id]) => reportsShowRun(ctx, { ...opts, id }));
+  handle(invocation, command, { plan: (ctx, opts, [id]) => planReportsShow(ctx, { ...opts, id }), run: runReportsShow });
 }
 
-/** Every check of `reports show` that needs no network: before anything is sent. Returns the CI files asked. */
-export function validateReportsShow(ctx: CommandContext, opts: ReportsShowOptions): CiPlan | undefined {
-  if ((opts.id === undefined) === (opts.url === undefined)) {
-    throw new UsageError(opts.id === undefined ? 'give a report id or --url URL' : 'give a report id or --url URL, not both');
+/** What `reports show` will do, decided before anything is sent. */
+export interface ReportsShowPlan {
+  /** The report: by id, or the newest of a page. */
+  target: { id: string } | { url: string };
+  gate: GateSetup;
+  /** The CI files and the baseline (undefined: none asked). */
+  ci: CiPlan | undefined;
+  record: RecordPlan;
+}
+
+/** Every check of `reports show` that needs no network, once, and what the run will do. */
+export function planReportsShow(ctx: CommandContext, opts: ReportsShowOptions): ReportsShowPlan {
+  const { id, url } = opts;
+  if ((id === undefined) === (url === undefined)) {
+    throw new UsageError(id === undefined ? 'give a report id or --url URL' : 'give a report id or --url URL, not both');
   }
-  const problem = opts.url === undefined ? undefined : reportUrlProblem(opts.url);
+  const problem = url === undefined ? undefined : reportUrlProblem(url);
   if (problem) throw new UsageError(`--url ${problem}`);
   ctx.checkOutputFlags();
-  return planCiFiles(opts, {});
+  const { failOn, minScore, failOnCheck, failOnImportance } = opts;
+  return {
+    target: id !== undefined ? { id } : { url: url as string },
+    gate: { failOn, minScore, failOnCheck, failOnImportance },
+    ci: planCiFiles(opts, {}),
+    record: { history: planHistory(opts), run: { command: 'reports show', selection: { id, url } } },
+  };
 }
 
 /** Shows one report (by id, or the newest of a URL), judged by the gates. */
-export async function reportsShowRun(ctx: CommandContext, opts: ReportsShowOptions) {
-  const files = validateReportsShow(ctx, opts);
-  const { history, ci } = await openRun(ctx, { history: opts, run: { command: 'reports show', selection: { id: opts.id, url: opts.url } } }, files);
+export async function runReportsShow(ctx: CommandContext, plan: ReportsShowPlan) {
+  const { history, ci } = await openRun(ctx, plan.record, plan.ci);
+  const { target } = plan;
   return history.finishing(async () => {
-    const id = opts.id ?? String((await newestOfUrl(ctx, opts.url as string)).id);
+    const id = 'id' in target ? target.id : String((await newestOfUrl(ctx, target.url)).id);
     const report = await ctx.client().reports.show(id);
     const { writeReportWithChecks } = await import('../../../output/check-lines.js');
     history.recorder?.record(report);
-    return printRecord(ctx, 'report', report, opts, ci, (out) => writeReportWithChecks(out, report, ctx.outputOptions('report')));
+    return printRecord(ctx, 'report', report, plan.gate, ci, (out) => writeReportWithChecks(out, report, ctx.outputOptions('report')));
   });
 }
 

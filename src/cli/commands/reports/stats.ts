@@ -12,8 +12,8 @@ import { ofLast, PageReader } from '../../reading/page-reader.js';
 import { reportListSilences } from '../../../api/list-silences.js';
 import { plural } from '../../../plural.js';
 import { addVerdictOptions, checkVerdictFlags, verdictFiles } from '../../verdicts/options.js';
-import type { AssertionSet } from '../../verdicts/rules.js';
-import { addHistoryOptions, openRun } from '../../reading/recording.js';
+import { addHistoryOptions, openRun, planHistory, type RecordPlan } from '../../reading/recording.js';
+import type { GateSetup } from '../../verdicts/gates.js';
 import type { ReportListParams } from '../../../api/reports.js';
 
 export function declareStats(reports: ParentCommand) {
@@ -47,26 +47,45 @@ of 10-point buckets drawn with block characters; -o json|ndjson|csv|tsv for mach
 --checks counts the per-check results instead (phpRank's \`results\`): per check, the reports
 that fail it. A service that sends no per-check results ends with exit 8.`,
   );
-  handle(invocation, command, (ctx, opts) => reportsStatsRun(ctx, opts));
+  handle(invocation, command, { plan: planReportsStats, run: runReportsStats });
 }
 
-/** Every check of `reports stats` that needs no network: before anything is sent. Returns the assertions file read and the CI files asked. */
-export function validateReportsStats(ctx: CommandContext, opts: ReportsStatsOptions): { assertions?: AssertionSet; files?: CiPlan } {
+/** What `reports stats` will do, decided before anything is sent. */
+export interface ReportsStatsPlan {
+  params: ReportListParams;
+  /** --checks: the per-check results counted instead of the scores. */
+  checks: boolean;
+  byProject: boolean;
+  gate: GateSetup;
+  /** --summary and --html (undefined: neither asked). */
+  ci: CiPlan | undefined;
+  record: RecordPlan;
+}
+
+/** Every check of `reports stats` that needs no network, once, and what the run will do. */
+export function planReportsStats(ctx: CommandContext, opts: ReportsStatsOptions): ReportsStatsPlan {
   if (ctx.globals.quiet) throw new UsageError('-q prints identifiers, and stats has none', { hint: 'leave out -q, or use `rsapi reports list -q`' });
   if (ctx.globals.fields) throw new UsageError('--fields does not apply to reports stats', { hint: 'use -o json or -o csv and pick the figures there' });
   ctx.checkOutputFlags();
-  const inputs = { project: opts.project, search: opts.search, result: opts.result };
-  const files = planCiFiles({ html: opts.html, summary: opts.summary }, inputs, verdictFiles(opts, ctx.io.env));
-  return { ...checkVerdictFlags(ctx, opts), files };
+  const { project, search, result, allowEmpty, codequality } = opts;
+  const ci = planCiFiles({ html: opts.html, summary: opts.summary }, { project, search, result }, verdictFiles(opts, ctx.io.env));
+  const { assertions } = checkVerdictFlags(ctx, opts);
+  const filters = filterParams(opts);
+  return {
+    params: { ...filters, perPage: 100 },
+    checks: opts.checks === true,
+    byProject: opts.by === 'project',
+    gate: { assertions, allowEmpty, codequality, selection: { project, search } },
+    ci,
+    record: { history: planHistory(opts), run: { command: 'reports stats', selection: { ...filters } } },
+  };
 }
 
 /** Reads every matching report and writes the counts, score figures and histogram. */
-export async function reportsStatsRun(ctx: CommandContext, opts: ReportsStatsOptions) {
-  const { assertions, files } = validateReportsStats(ctx, opts);
-  const collector = opts.checks ? await checkStats(opts.by === 'project') : await scoreStats(opts.by === 'project');
-  const params = { ...filterParams(opts), perPage: 100 } as const;
-  const gate = { assertions, allowEmpty: opts.allowEmpty, codequality: opts.codequality, selection: { project: opts.project, search: opts.search } };
-  const { history, ci } = await openRun(ctx, { history: opts, run: { command: 'reports stats', selection: { ...filterParams(opts) } } }, files);
+export async function runReportsStats(ctx: CommandContext, plan: ReportsStatsPlan) {
+  const { params, gate } = plan;
+  const collector = plan.checks ? await checkStats(plan.byProject) : await scoreStats(plan.byProject);
+  const { history, ci } = await openRun(ctx, plan.record, plan.ci);
   const reader = new PageReader(ctx, 'report', { ci, gate, silences: reportListSilences(params), recorder: history.recorder });
   return history.finishing(() => readStats(ctx, reader, collector, params));
 }

@@ -1,10 +1,11 @@
+// `rsapi reports update`: a report's privacy or password changed, or the page audited again (--refresh).
 import { UsageError } from '../../runtime/errors.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
 import { printRecord } from '../../reading/listing.js';
-import { addPrivacyOptions, checkPasswordFlags, resolvePassword } from '../../flags/report-flags.js';
+import { addPrivacyOptions, checkPasswordFlags, resolvePassword, type PrivacyFlags } from '../../flags/report-flags.js';
 import { reportId } from './ids.js';
-import { addHistoryOptions, openRunHistory } from '../../reading/recording.js';
+import { addHistoryOptions, openRunHistory, planHistory, type RecordPlan } from '../../reading/recording.js';
 
 export function declareUpdate(reports: ParentCommand) {
   const command = reports
@@ -27,29 +28,45 @@ Examples:
   $ rsapi reports update 42 --refresh
   $ rsapi reports update 42 --privacy password --password-file ./page-password.txt`,
   );
-  handle(invocation, command, (ctx, opts, [id]) => reportsUpdateRun(ctx, { ...opts, id }));
+  handle(invocation, command, { plan: (ctx, opts, [id]) => planReportsUpdate(ctx, { ...opts, id }), run: runReportsUpdate });
 }
 
-/** Every check of `reports update` that needs no network: before a password is read or anything sent. */
-export function validateReportsUpdate(ctx: CommandContext, opts: ReportsUpdateOptions): void {
-  if (opts.privacy === undefined && !opts.refresh && !opts.passwordStdin && opts.passwordFile === undefined) {
+/** What `reports update` will do, decided before a password is read or anything sent. */
+export interface ReportsUpdatePlan {
+  id: string;
+  refresh: boolean;
+  /** The privacy asked, and where its password comes from. */
+  privacy: PrivacyFlags;
+  record: RecordPlan;
+}
+
+/** Every check of `reports update` that needs no network, once, and what the run will do. */
+export function planReportsUpdate(ctx: CommandContext, opts: ReportsUpdateOptions): ReportsUpdatePlan {
+  const { id, privacy, passwordStdin, passwordFile } = opts;
+  if (privacy === undefined && !opts.refresh && !passwordStdin && passwordFile === undefined) {
     throw new UsageError('nothing to update', { hint: 'give --privacy, --password-stdin/--password-file, or --refresh' });
   }
   ctx.checkOutputFlags();
   checkPasswordFlags(ctx.io, opts, { required: false });
+  return {
+    id,
+    refresh: opts.refresh === true,
+    privacy: { privacy, passwordStdin, passwordFile },
+    record: { history: planHistory(opts), run: { command: 'reports update', selection: { id } } },
+  };
 }
 
 /** Changes a report's privacy or password, or regenerates it. */
-export async function reportsUpdateRun(ctx: CommandContext, opts: ReportsUpdateOptions) {
-  validateReportsUpdate(ctx, opts);
+export async function runReportsUpdate(ctx: CommandContext, plan: ReportsUpdatePlan) {
+  const { id } = plan;
   // Settings resolved before asking for a password, and both before the request.
   const client = ctx.client();
-  const password = await resolvePassword(ctx.io, opts, { secrets: ctx.secrets, signal: ctx.signal });
-  const history = await openRunHistory(ctx, opts, { command: 'reports update', selection: { id: opts.id } });
+  const password = await resolvePassword(ctx.io, plan.privacy, { secrets: ctx.secrets, signal: ctx.signal });
+  const history = await openRunHistory(ctx, plan.record.history, plan.record.run);
   return history.finishing(async () => {
-    const { report, reaudited } = await client.reports.update(opts.id, { privacy: opts.privacy, password, refresh: opts.refresh });
+    const { report, reaudited } = await client.reports.update(id, { privacy: plan.privacy.privacy, password, refresh: plan.refresh });
     if (reaudited === false) {
-      ctx.note(`rsapi: warning: the service did not audit report ${opts.id} again: its generated_at did not change (${String(report.generated_at)})`);
+      ctx.note(`rsapi: warning: the service did not audit report ${id} again: its generated_at did not change (${String(report.generated_at)})`);
     }
     const { writeReportWithChecks } = await import('../../../output/check-lines.js');
     history.recorder?.record(report);
