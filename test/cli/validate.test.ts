@@ -15,11 +15,11 @@ import { configListRun } from '../../src/cli/commands/config/list.js';
 import { configSetRun } from '../../src/cli/commands/config/set.js';
 import { configUnsetRun } from '../../src/cli/commands/config/unset.js';
 import { mcpRun } from '../../src/cli/commands/mcp.js';
-import { projectsDeleteRun } from '../../src/cli/commands/projects/delete.js';
-import { projectsListRun } from '../../src/cli/commands/projects/list.js';
+import { planProjectsDelete, runProjectsDelete, type ProjectsDeleteOptions } from '../../src/cli/commands/projects/delete.js';
+import { planProjectsList, runProjectsList, type ProjectsListOptions } from '../../src/cli/commands/projects/list.js';
 import { runReportsCreate } from '../../src/cli/commands/reports/create/create.js';
 import { planReportsCreate, type ReportsCreateOptions } from '../../src/cli/commands/reports/create/plan.js';
-import { reportsDeleteRun } from '../../src/cli/commands/reports/delete.js';
+import { planReportsDelete, runReportsDelete, type ReportsDeleteOptions } from '../../src/cli/commands/reports/delete.js';
 import { planReportsList, runReportsList, type ReportsListOptions } from '../../src/cli/commands/reports/list.js';
 import { planReportsShow, runReportsShow, type ReportsShowOptions } from '../../src/cli/commands/reports/show.js';
 import { planReportsStats, runReportsStats, type ReportsStatsOptions } from '../../src/cli/commands/reports/stats.js';
@@ -65,6 +65,9 @@ const create = (opts: Partial<ReportsCreateOptions>): ReportsCreateOptions => ({
 // A verb called as its handler calls it: the plan, then the run (a plan's refusal is this call's rejection).
 const reportsCreateRun = async (ctx: CommandContext, opts: ReportsCreateOptions) => runReportsCreate(ctx, planReportsCreate(ctx, opts));
 const reportsListRun = async (ctx: CommandContext, opts: ReportsListOptions) => runReportsList(ctx, planReportsList(ctx, opts));
+const reportsDeleteRun = async (ctx: CommandContext, opts: ReportsDeleteOptions) => runReportsDelete(ctx, planReportsDelete(ctx, opts));
+const projectsDeleteRun = async (ctx: CommandContext, opts: ProjectsDeleteOptions) => runProjectsDelete(ctx, planProjectsDelete(ctx, opts));
+const projectsListRun = async (ctx: CommandContext, opts: ProjectsListOptions) => runProjectsList(ctx, planProjectsList(ctx, opts));
 const reportsShowRun = async (ctx: CommandContext, opts: ReportsShowOptions) => runReportsShow(ctx, planReportsShow(ctx, opts));
 const reportsStatsRun = async (ctx: CommandContext, opts: ReportsStatsOptions) => runReportsStats(ctx, planReportsStats(ctx, opts));
 const reportsUpdateRun = async (ctx: CommandContext, opts: ReportsUpdateOptions) => runReportsUpdate(ctx, planReportsUpdate(ctx, opts));

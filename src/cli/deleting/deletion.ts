@@ -42,15 +42,26 @@ export interface DeleteRun {
 }
 
 /**
- * The deletion's part of a verb's validate step: nobody to ask and no --yes is refused before stdin (`-`) is read or
+ * The deletion's part of a verb's plan: nobody to ask and no --yes is refused before stdin (`-`) is read or
  * anything looked up; the items given as arguments are checked now (those read from stdin once they are read).
  */
-export function checkDeletion(io: Terminal, flags: { yes?: boolean; dryRun?: boolean }, args: readonly string[], check: (value: string) => string): void {
+export function planDeletion(io: Terminal, flags: DeletionFlags, args: string[], check: (value: string) => string): DeletionPlan {
   if (!flags.dryRun) refuseWhereNobodyCanBeAsked(io, flags.yes);
   for (const arg of args) if (arg !== '-') check(arg);
+  return { args, yes: flags.yes, dryRun: flags.dryRun, concurrency: flags.concurrency };
 }
 
-/** Deletes the items, the verb's validate step (checkDeletion) passed. */
+/** The flags every delete verb has. */
+export interface DeletionFlags {
+  yes?: boolean;
+  dryRun?: boolean;
+  concurrency?: number;
+}
+
+/** What a delete verb will do: its items as given (`-` reads more from stdin) and how it goes about them. */
+export type DeletionPlan = Pick<DeleteRun, 'args' | 'yes' | 'dryRun' | 'concurrency'>;
+
+/** Deletes the items, the verb's plan (planDeletion) made. */
 export async function deleteEach(ctx: CommandContext, run: DeleteRun): Promise<ExitCodeValue> {
   const ids = await expandStdin(ctx, run);
   const unique = [...new Set(ids.map(run.checkItem))];

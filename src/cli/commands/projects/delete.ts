@@ -1,4 +1,5 @@
-import { checkDeletion, deleteEach, type ItemDescription } from '../../deleting/deletion.js';
+// `rsapi projects delete`: every report of each project deleted, after a confirmation with a preview (or --yes), or looked up with --dry-run.
+import { planDeletion, deleteEach, type DeletionPlan, type ItemDescription } from '../../deleting/deletion.js';
 import { describeProject, PREVIEW_MAX_PROJECTS, previewLines, previewProject, projectLabel } from '../../deleting/project-preview.js';
 import { UsageError } from '../../runtime/errors.js';
 import type { CommandContext } from '../../runtime/context.js';
@@ -44,25 +45,21 @@ Examples:
 
 A declined confirmation deletes nothing and exits 2 (as gh does for a cancelled command).`,
   );
-  handle(invocation, command, (ctx, opts, [names]) => projectsDeleteRun(ctx, { ...opts, names }));
+  handle(invocation, command, { plan: (ctx, opts, [names]) => planProjectsDelete(ctx, { ...opts, names }), run: runProjectsDelete });
 }
 
-/** Every check of `projects delete` that needs no network: before stdin (`-`) is read or anything sent. */
-export function validateProjectsDelete(ctx: CommandContext, opts: ProjectsDeleteOptions): void {
+/** Every check of `projects delete` that needs no network, before stdin (`-`) is read or anything sent: what it will delete, and how. */
+export function planProjectsDelete(ctx: CommandContext, opts: ProjectsDeleteOptions): DeletionPlan {
   ctx.checkOutputFlags();
-  checkDeletion(ctx.io, opts, opts.names, checkProjectName);
+  return planDeletion(ctx.io, opts, opts.names, checkProjectName);
 }
 
 /** Deletes each project, after a confirmation on a terminal (with a preview of what goes) or --yes. */
-export async function projectsDeleteRun(ctx: CommandContext, opts: ProjectsDeleteOptions) {
-  validateProjectsDelete(ctx, opts);
+export async function runProjectsDelete(ctx: CommandContext, plan: DeletionPlan) {
   const client = ctx.client();
   return deleteEach(ctx, {
+    ...plan,
     noun: 'project',
-    args: opts.names,
-    yes: opts.yes,
-    dryRun: opts.dryRun,
-    concurrency: opts.concurrency,
     checkItem: checkProjectName,
     remove: (name) => client.projects.delete(name),
     dryRunColumns: ['reports'],
@@ -70,7 +67,7 @@ export async function projectsDeleteRun(ctx: CommandContext, opts: ProjectsDelet
       const described = new Map<string, ItemDescription>();
       if (purpose === 'confirm' && names.length > PREVIEW_MAX_PROJECTS) return described;
       const strict = purpose === 'dry-run';
-      await runPool(names, { concurrency: opts.concurrency ?? LOOK_UPS_AT_ONCE, stop: ctx.noNewRequests }, async (name) => {
+      await runPool(names, { concurrency: plan.concurrency ?? LOOK_UPS_AT_ONCE, stop: ctx.noNewRequests }, async (name) => {
         const preview = await previewProject(client, name, { strict });
         described.set(name, {
           title: describeProject(name, preview),

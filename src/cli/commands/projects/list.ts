@@ -7,6 +7,7 @@ import { printPages } from '../../reading/listing.js';
 import { projectListSilences } from '../../../api/list-silences.js';
 import { filterTermForService } from '../../../api/model/report-url.js';
 import { addPagingOptions, addSortOption, pagingOptions } from '../../flags/verb-options.js';
+import type { PagingOptions } from '../../../api/http/paging.js';
 
 export function declareList(projects: ParentCommand) {
   const command = projects
@@ -31,17 +32,18 @@ Examples:
   $ rsapi projects list --search example --sort-by project --sort asc
   $ rsapi projects list --all -q`,
   );
-  handle(invocation, command, (ctx, opts) => projectsListRun(ctx, opts));
+  handle(invocation, command, { plan: planProjectsList, run: runProjectsList });
 }
 
-/** Every check of `projects list` that needs no network: before anything is sent. */
-export function validateProjectsList(ctx: CommandContext): void {
+/** What `projects list` will do: the request and the paging. */
+export interface ProjectsListPlan {
+  params: ProjectListParams;
+  paging: PagingOptions & { all: boolean };
+}
+
+/** Every check of `projects list` that needs no network, and what the run will ask for. */
+export function planProjectsList(ctx: CommandContext, opts: ProjectsListOptions): ProjectsListPlan {
   ctx.checkOutputFlags();
-}
-
-/** Lists the projects, one page or all of them. */
-export async function projectsListRun(ctx: CommandContext, opts: ProjectsListOptions) {
-  validateProjectsList(ctx);
   const params: ProjectListParams = {
     // A host outside ASCII as the service stores it (punycode), as create sends it.
     search: opts.search === undefined ? undefined : filterTermForService(opts.search),
@@ -50,6 +52,11 @@ export async function projectsListRun(ctx: CommandContext, opts: ProjectsListOpt
     sort: opts.sort,
     perPage: opts.perPage,
   };
-  const paging = pagingOptions(opts);
+  return { params, paging: pagingOptions(opts) };
+}
+
+/** Lists the projects, one page or all of them. */
+export async function runProjectsList(ctx: CommandContext, plan: ProjectsListPlan) {
+  const { params, paging } = plan;
   return printPages(ctx, 'project', ctx.client().projects.pages(params, paging), { paging, silences: projectListSilences(params) });
 }

@@ -1,4 +1,5 @@
-import { checkDeletion, deleteEach, type ItemDescription } from '../../deleting/deletion.js';
+// `rsapi reports delete`: reports deleted by id, after a confirmation on a terminal (or --yes), or looked up with --dry-run.
+import { planDeletion, deleteEach, type DeletionPlan, type ItemDescription } from '../../deleting/deletion.js';
 import { RsapiError } from '../../../api/errors.js';
 import { runPool } from '../../bulk/pool.js';
 import { ExitCode, exitCodeOf } from '../../runtime/exit-codes.js';
@@ -42,29 +43,25 @@ No ids typed at a terminal is a usage error (exit 2); an empty pipe to - deletes
 --dry-run reads each report (GET) and exits as the real run would: 0, or 4 when one is not found;
 it prints id, action (delete or not-found) and url in the chosen format, or with -q the ids that would go.`,
   );
-  handle(invocation, command, (ctx, opts, [ids]) => reportsDeleteRun(ctx, { ...opts, ids }));
+  handle(invocation, command, { plan: (ctx, opts, [ids]) => planReportsDelete(ctx, { ...opts, ids }), run: runReportsDelete });
 }
 
-/** Every check of `reports delete` that needs no network: before stdin (`-`) is read or anything sent. */
-export function validateReportsDelete(ctx: CommandContext, opts: ReportsDeleteOptions): void {
+/** Every check of `reports delete` that needs no network, before stdin (`-`) is read or anything sent: what it will delete, and how. */
+export function planReportsDelete(ctx: CommandContext, opts: ReportsDeleteOptions): DeletionPlan {
   ctx.checkOutputFlags();
-  checkDeletion(ctx.io, opts, opts.ids, checkReportId);
+  return planDeletion(ctx.io, opts, opts.ids, checkReportId);
 }
 
 /** Deletes each report, after a confirmation on a terminal (or --yes). */
-export async function reportsDeleteRun(ctx: CommandContext, opts: ReportsDeleteOptions) {
-  validateReportsDelete(ctx, opts);
+export async function runReportsDelete(ctx: CommandContext, plan: DeletionPlan) {
   const client = ctx.client();
   return deleteEach(ctx, {
+    ...plan,
     noun: 'report',
-    args: opts.ids,
-    yes: opts.yes,
-    dryRun: opts.dryRun,
-    concurrency: opts.concurrency,
     checkItem: checkReportId,
     remove: (id) => client.reports.delete(id),
     dryRunColumns: ['url'],
-    describe: (ids, purpose) => describeReports(ctx, ids, purpose, opts.concurrency),
+    describe: (ids, purpose) => describeReports(ctx, ids, purpose, plan.concurrency),
   });
 }
 

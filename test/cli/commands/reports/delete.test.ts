@@ -1,4 +1,5 @@
-// `reports delete -` on a terminal: says how to end the ids, asks on the terminal itself once stdin is spent, and refuses an empty list.
+// `reports delete -` on a terminal: says how to end the ids, asks on the terminal itself once stdin is spent, and refuses an
+// empty list; and its plan (argv -> plan, no server).
 import { PassThrough, type Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createInvocation, run } from '../../../../src/cli/program.js';
@@ -6,6 +7,8 @@ import type { TtyInput } from '../../../../src/cli/terminal/terminal.js';
 import { mockPerTest } from '../../../helpers/mock.js';
 import { runInProcess, testTerminal } from '../../../helpers/run.js';
 import { runOnTerminal } from '../../../helpers/terminal.js';
+import { planOf } from '../../../helpers/plan.js';
+import { planReportsDelete } from '../../../../src/cli/commands/reports/delete.js';
 
 const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0 });
 
@@ -161,5 +164,20 @@ describe('reports delete - through the injected terminal', () => {
       endless.destroy();
       cleanup();
     }
+  });
+});
+
+describe('reports delete: argv -> plan', () => {
+  const plan = (...argv: string[]) =>
+    planOf(['reports', 'delete', ...argv], (ctx, opts: never, [ids]: [string[]]) => planReportsDelete(ctx, { ...(opts as object), ids } as never));
+
+  it('the ids as given (- reads more once the run starts), --yes, --dry-run and --concurrency', async () => {
+    expect(await plan('42', '-', '--yes', '--concurrency', '3')).toEqual({ args: ['42', '-'], yes: true, dryRun: undefined, concurrency: 3 });
+    expect(await plan('7', '--dry-run')).toEqual({ args: ['7'], yes: undefined, dryRun: true, concurrency: undefined });
+  });
+
+  it('refused by the plan, before stdin is read: an id that is none, and nobody to ask without --yes', async () => {
+    await expect(plan('abc', '--yes')).rejects.toThrow(/abc/);
+    await expect(plan('42')).rejects.toThrow(/^refusing to delete without confirmation/);
   });
 });
