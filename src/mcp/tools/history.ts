@@ -1,7 +1,7 @@
 // history_trend and history_diff: `rsapi history trend` and `rsapi history diff` over the same history (--history,
 // RSAPI_HISTORY or the profile's), read through the history's functions; their documents' values as the answer, cut
 // to fit; both narrowed to a project or a job.
-import { declareDiff, diffDocument, validateHistoryDiff } from '../../cli/commands/history/diff.js';
+import { declareDiff, diffDocument, planHistoryDiff } from '../../cli/commands/history/diff.js';
 import { currentService, sinceOf } from '../../cli/commands/history/shared.js';
 import { declareTrend, readTrend, trendDocument, validateHistoryTrend } from '../../cli/commands/history/trend.js';
 import { projectName, reportProject } from '../../api/model/report-url.js';
@@ -71,7 +71,7 @@ export const historyDiff = defineTool({
   async run(call, args) {
     const run = (id: string | undefined) => (id === undefined ? undefined : Number(id));
     const ids = { a: run(args.a), b: run(args.b) };
-    validateHistoryDiff(call.ctx, ids);
+    planHistoryDiff(call.ctx, ids);
     const since = sinceOf(args.since as number | undefined);
     const project = args.project === undefined ? undefined : projectName(args.project);
     const selection = args.job === undefined ? undefined : jobSelection(args.job);

@@ -49,23 +49,44 @@ Examples:
 so "importance" rules find nothing there.
 Exit 4 when there are fewer than two comparable runs or a run id is unknown; exit 10 when a gate fails.`,
   );
-  handle(invocation, command, (ctx, opts, [a, b]) => historyDiffRun(ctx, { ...opts, a, b }));
+  handle(invocation, command, { plan: (ctx, opts, [a, b]) => planHistoryDiff(ctx, { ...opts, a, b }), run: runHistoryDiff });
 }
 
-export function validateHistoryDiff(ctx: CommandContext, opts: HistoryDiffOptions): { assertions?: AssertionSet } {
+/** What `history diff` will do, decided before the history is opened. */
+export interface HistoryDiffPlan {
+  /** --history: where the history lives. */
+  history: { history?: string };
+  /** The runs named (undefined: the last two comparable ones). */
+  runs: { a?: number; b?: number };
+  /** What narrows a plain diff: the newest run's first comparable one within `since`, a job, a project. */
+  scope: { since?: number; job?: string; project?: string };
+  gate: { maxDrop?: number; failOnNewFailures: boolean };
+  /** --assert, --codequality: the later run's reports judged as `reports list --assert` judges them. */
+  verdicts: { assertions?: AssertionSet; allowEmpty?: boolean; codequality?: string };
+}
+
+/** Every check of `history diff` that needs no history, once, and what the run will do. */
+export function planHistoryDiff(ctx: CommandContext, opts: HistoryDiffOptions): HistoryDiffPlan {
   checkDocumentFlags(ctx, 'diff');
   checkRunFiles(verdictFiles(opts, ctx.io.env));
-  return checkVerdictFlags(ctx, opts);
+  const { assertions } = checkVerdictFlags(ctx, opts);
+  return {
+    history: { history: opts.history },
+    runs: { a: opts.a, b: opts.b },
+    scope: { since: opts.since, job: opts.job, project: opts.project },
+    gate: { maxDrop: opts.maxDrop, failOnNewFailures: opts.failOnNewFailures === true },
+    verdicts: { assertions, allowEmpty: opts.allowEmpty, codequality: opts.codequality },
+  };
 }
 
-export async function historyDiffRun(ctx: CommandContext, opts: HistoryDiffOptions) {
-  const { assertions } = validateHistoryDiff(ctx, opts);
-  const store = await openHistoryOf(ctx, opts, { readOnly: true });
+export async function runHistoryDiff(ctx: CommandContext, plan: HistoryDiffPlan) {
+  const { scope, verdicts } = plan;
+  const store = await openHistoryOf(ctx, plan.history, { readOnly: true });
   let diff: RunDiff;
   let after: Snapshot[];
   try {
-    const selection = opts.job === undefined ? undefined : selectionKey({ job: opts.job });
-    const { from, to } = await runsToCompare(store, { a: opts.a, b: opts.b }, { since: sinceOf(opts.since), selection, project: opts.project });
+    const selection = scope.job === undefined ? undefined : selectionKey({ job: scope.job });
+    const { from, to } = await runsToCompare(store, plan.runs, { since: sinceOf(scope.since), selection, project: scope.project });
     await keepYoungGenerationSmall();
     let before: Snapshot[];
     [before, after] = await Promise.all([store.snapshotsOf(from.id, { sorted: false }), store.snapshotsOf(to.id, { sorted: false })]);
@@ -74,28 +95,28 @@ export async function historyDiffRun(ctx: CommandContext, opts: HistoryDiffOptio
     await store.close();
   }
   await writeDocument(ctx, diffDocument(diff));
-  const code = judge(ctx, diff, opts);
-  if (!assertions) return code;
+  const code = judge(ctx, diff, plan.gate);
+  if (!verdicts.assertions) return code;
   // The later run's reports, newest of each URL, as records: judged as `reports list --assert` judges what it reads.
   const { judgeRecords } = await import('../../verdicts/judge-records.js');
   const records = [...newestOfEachUrl(after).values()].map(snapshotRecord);
-  return judgeRecords(ctx, records, { assertions, allowEmpty: opts.allowEmpty, codequality: opts.codequality }, code);
+  return judgeRecords(ctx, records, { assertions: verdicts.assertions, allowEmpty: verdicts.allowEmpty, codequality: verdicts.codequality }, code);
 }
 
 /** The gates' verdict on stderr and the exit code. */
-function judge(ctx: CommandContext, diff: RunDiff, opts: HistoryDiffOptions) {
+function judge(ctx: CommandContext, diff: RunDiff, gate: HistoryDiffPlan['gate']) {
   const newlyFailing = diff.changes.filter((c) => c.newFailures.length > 0);
-  const drops = opts.maxDrop === undefined ? [] : diff.changes.filter((c) => regressedUrl(c, opts.maxDrop as number));
+  const drops = gate.maxDrop === undefined ? [] : diff.changes.filter((c) => regressedUrl(c, gate.maxDrop as number));
   const failures: string[] = [];
-  if (opts.failOnNewFailures && newlyFailing.length > 0) {
+  if (gate.failOnNewFailures && newlyFailing.length > 0) {
     failures.push(`${plural(newlyFailing.length, 'URL')} with checks newly failing (--fail-on-new-failures)`);
     for (const c of newlyFailing.slice(0, 20)) ctx.note(`rsapi:   new failures: ${c.url}: ${c.newFailures.map((id) => `${id} (${checkName(id)})`).join(', ')}`);
   }
   if (drops.length > 0) {
-    failures.push(`${plural(drops.length, 'URL')} fell by more than ${opts.maxDrop} points or got a worse result (--max-drop ${opts.maxDrop})`);
+    failures.push(`${plural(drops.length, 'URL')} fell by more than ${gate.maxDrop} points or got a worse result (--max-drop ${gate.maxDrop})`);
     for (const c of drops.slice(0, 20)) ctx.note(`rsapi:   dropped: ${c.url}: ${scoreText(c)}`);
   }
-  if (!opts.failOnNewFailures && opts.maxDrop === undefined) return ExitCode.ok;
+  if (!gate.failOnNewFailures && gate.maxDrop === undefined) return ExitCode.ok;
   ctx.note(failures.length > 0 ? `rsapi: diff failed: ${failures.join('; ')}` : `rsapi: diff passed: runs ${diff.from.id} → ${diff.to.id}`);
   return failures.length > 0 ? ExitCode.gate : ExitCode.ok;
 }
