@@ -3,7 +3,7 @@
 // to fit; both narrowed to a project or a job.
 import { declareDiff, diffDocument, planHistoryDiff } from '../../cli/commands/history/diff.js';
 import { currentService, sinceOf } from '../../cli/commands/history/shared.js';
-import { declareTrend, readTrend, trendDocument, validateHistoryTrend } from '../../cli/commands/history/trend.js';
+import { declareTrend, planHistoryTrend, readTrend, trendDocument } from '../../cli/commands/history/trend.js';
 import { projectName, reportProject } from '../../api/model/report-url.js';
 import { diffSnapshots, runsToCompare } from '../../history/diff.js';
 import type { Snapshot } from '../../history/types.js';
@@ -31,7 +31,7 @@ export const historyTrend = defineTool({
   hints: { readOnlyHint: true },
   async run(call, args) {
     const { url, project, check } = args;
-    validateHistoryTrend(call.ctx, { url, project });
+    planHistoryTrend(call.ctx, { url, project });
     // One service's readings unless told otherwise, as `history trend --service` has it.
     const service = args.service as string | undefined;
     const { subject, points } = await withHistory(call, (store) =>

@@ -42,20 +42,28 @@ Examples:
 
 A run not finished that started within the last day is never removed: it may be recording still.`,
   );
-  handle(invocation, command, (ctx, opts) => historyPruneRun(ctx, opts));
+  handle(invocation, command, { plan: planHistoryPrune, run: runHistoryPrune });
 }
 
-export function validateHistoryPrune(ctx: CommandContext, opts: HistoryPruneOptions): void {
+/** What `history prune` will do: where, what it keeps (a duration, a count of complete runs per job), whether it only says so. */
+export interface HistoryPrunePlan {
+  history: { history?: string };
+  keep?: number;
+  keepRuns?: number;
+  dryRun: boolean;
+}
+
+export function planHistoryPrune(ctx: CommandContext, opts: HistoryPruneOptions): HistoryPrunePlan {
   if (opts.keep === undefined && opts.keepRuns === undefined) throw new UsageError('say what to keep: --keep 90d or --keep-runs N');
   checkDocumentFlags(ctx, 'prune');
+  return { history: { history: opts.history }, keep: opts.keep, keepRuns: opts.keepRuns, dryRun: opts.dryRun === true };
 }
 
-export async function historyPruneRun(ctx: CommandContext, opts: HistoryPruneOptions) {
-  validateHistoryPrune(ctx, opts);
-  const store = await openHistoryOf(ctx, opts);
+export async function runHistoryPrune(ctx: CommandContext, plan: HistoryPrunePlan) {
+  const store = await openHistoryOf(ctx, plan.history);
   try {
-    const removed = await store.prune({ before: sinceOf(opts.keep), keepRuns: opts.keepRuns, dryRun: opts.dryRun });
-    if (opts.dryRun) {
+    const removed = await store.prune({ before: sinceOf(plan.keep), keepRuns: plan.keepRuns, dryRun: plan.dryRun });
+    if (plan.dryRun) {
       await writeDocument(ctx, dryRunDocument(removed.runs));
       ctx.note(
         `dry run: ${plural(removed.runs.length, 'run')} and ${plural(removed.snapshots, 'snapshot')} no kept run references would be removed; nothing was removed`,

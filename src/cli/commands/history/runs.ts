@@ -28,18 +28,25 @@ Examples:
   $ rsapi history runs --since 7d --json
   $ rsapi history runs --history postgres://ci@db.example.com/rsapi --limit 20`,
   );
-  handle(invocation, command, (ctx, opts) => historyRunsRun(ctx, opts));
+  handle(invocation, command, { plan: planHistoryRuns, run: runHistoryRuns });
 }
 
-export function validateHistoryRuns(ctx: CommandContext): void {
+/** What `history runs` will read: where, since when (a duration), how many. */
+export interface HistoryRunsPlan {
+  history: { history?: string };
+  since?: number;
+  limit?: number;
+}
+
+export function planHistoryRuns(ctx: CommandContext, opts: HistoryRunsOptions): HistoryRunsPlan {
   checkDocumentFlags(ctx, 'runs');
+  return { history: { history: opts.history }, since: opts.since, limit: opts.limit };
 }
 
-export async function historyRunsRun(ctx: CommandContext, opts: HistoryRunsOptions) {
-  validateHistoryRuns(ctx);
-  const store = await openHistoryOf(ctx, opts, { readOnly: true });
+export async function runHistoryRuns(ctx: CommandContext, plan: HistoryRunsPlan) {
+  const store = await openHistoryOf(ctx, plan.history, { readOnly: true });
   try {
-    const runs = await store.runs({ since: sinceOf(opts.since), limit: opts.limit });
+    const runs = await store.runs({ since: sinceOf(plan.since), limit: plan.limit });
     await writeDocument(ctx, runsDocument(runs));
   } finally {
     await store.close();

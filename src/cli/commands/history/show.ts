@@ -26,19 +26,25 @@ Examples:
   $ rsapi history show 12
   $ rsapi history show 12 -o csv > run-12.csv`,
   );
-  handle(invocation, command, (ctx, opts, [run]) => historyShowRun(ctx, { ...opts, run }));
+  handle(invocation, command, { plan: (ctx, opts, [run]) => planHistoryShow(ctx, { ...opts, run }), run: runHistoryShow });
 }
 
-export function validateHistoryShow(ctx: CommandContext): void {
+/** What `history show` will read: which run, and where. */
+export interface HistoryShowPlan {
+  history: { history?: string };
+  run: number;
+}
+
+export function planHistoryShow(ctx: CommandContext, opts: HistoryShowOptions): HistoryShowPlan {
   checkDocumentFlags(ctx, 'show');
+  return { history: { history: opts.history }, run: opts.run };
 }
 
-export async function historyShowRun(ctx: CommandContext, opts: HistoryShowOptions) {
-  validateHistoryShow(ctx);
-  const store = await openHistoryOf(ctx, opts, { readOnly: true });
+export async function runHistoryShow(ctx: CommandContext, plan: HistoryShowPlan) {
+  const store = await openHistoryOf(ctx, plan.history, { readOnly: true });
   try {
-    const run = await store.run(opts.run);
-    if (!run) throw new HistoryNotFoundError(`no run ${opts.run} in the history`, { hint: '`rsapi history runs` lists the runs' });
+    const run = await store.run(plan.run);
+    if (!run) throw new HistoryNotFoundError(`no run ${plan.run} in the history`, { hint: '`rsapi history runs` lists the runs' });
     if (run.clockSkewMs !== undefined) ctx.note(`rsapi: note: ${clockSkewNote(run.id, run.clockSkewMs)}`);
     // Written as read (ndjson, csv, tsv): memory stays flat as for a long list. Kept for the end (json's texts, the
     // table's cells): handed to the old generation at once.

@@ -48,31 +48,44 @@ Examples:
   $ rsapi history trend example.com/pricing --job weekly
   $ rsapi history trend example.com/pricing --service all   # staging and production side by side`,
   );
-  handle(invocation, command, (ctx, opts, [url]) => historyTrendRun(ctx, { ...opts, url }));
+  handle(invocation, command, { plan: (ctx, opts, [url]) => planHistoryTrend(ctx, { ...opts, url }), run: runHistoryTrend });
 }
 
-export function validateHistoryTrend(ctx: CommandContext, opts: HistoryTrendOptions): void {
-  if ((opts.url === undefined) === (opts.project === undefined)) {
-    throw new UsageError(opts.url === undefined ? 'give a URL or --project NAME' : 'give a URL or --project NAME, not both');
+/** What `history trend` will read: a URL or a project, narrowed by time (a duration), check, service and job. */
+export interface HistoryTrendPlan {
+  history: { history?: string };
+  url?: string;
+  project?: string;
+  since?: number;
+  check?: string;
+  /** --service: an origin, or `all` (undefined: the service this run talks to). */
+  service?: string;
+  job?: string;
+}
+
+export function planHistoryTrend(ctx: CommandContext, opts: HistoryTrendOptions): HistoryTrendPlan {
+  const { url, project, since, check, service, job } = opts;
+  if ((url === undefined) === (project === undefined)) {
+    throw new UsageError(url === undefined ? 'give a URL or --project NAME' : 'give a URL or --project NAME, not both');
   }
   checkDocumentFlags(ctx, 'trend');
+  return { history: { history: opts.history }, url, project, since, check, service, job };
 }
 
-export async function historyTrendRun(ctx: CommandContext, opts: HistoryTrendOptions) {
-  validateHistoryTrend(ctx, opts);
-  const store = await openHistoryOf(ctx, opts, { readOnly: true });
+export async function runHistoryTrend(ctx: CommandContext, plan: HistoryTrendPlan) {
+  const store = await openHistoryOf(ctx, plan.history, { readOnly: true });
   try {
     const { subject, points } = await readTrend(store, {
-      url: opts.url,
-      project: opts.project,
-      since: sinceOf(opts.since),
-      check: opts.check,
+      url: plan.url,
+      project: plan.project,
+      since: sinceOf(plan.since),
+      check: plan.check,
       // One service's readings: the same URL on staging and on production is two series, not one.
-      origin: opts.service === 'all' ? undefined : (opts.service ?? currentService(ctx)),
-      job: opts.job,
-      jobSelection: opts.job === undefined ? undefined : selectionKey({ job: opts.job }),
+      origin: plan.service === 'all' ? undefined : (plan.service ?? currentService(ctx)),
+      job: plan.job,
+      jobSelection: plan.job === undefined ? undefined : selectionKey({ job: plan.job }),
     });
-    await writeDocument(ctx, trendDocument(subject, points, opts.check, opts.project !== undefined));
+    await writeDocument(ctx, trendDocument(subject, points, plan.check, plan.project !== undefined));
   } finally {
     await store.close();
   }

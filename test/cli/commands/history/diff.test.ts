@@ -1,6 +1,11 @@
-// `history diff`'s plan (planHistoryDiff): argv -> which runs, what narrows them, the gates, with no history opened.
+// The history verbs' plans (planHistoryDiff and the others): argv -> which runs, what narrows them, the gates, with no
+// history opened.
 import { describe, expect, it } from 'vitest';
 import { planHistoryDiff } from '../../../../src/cli/commands/history/diff.js';
+import { planHistoryPrune } from '../../../../src/cli/commands/history/prune.js';
+import { planHistoryRuns } from '../../../../src/cli/commands/history/runs.js';
+import { planHistoryShow } from '../../../../src/cli/commands/history/show.js';
+import { planHistoryTrend } from '../../../../src/cli/commands/history/trend.js';
 import { planOf } from '../../../helpers/plan.js';
 
 const plan = (...argv: string[]) =>
@@ -29,5 +34,37 @@ describe('history diff: argv -> plan', () => {
   it('refused by the plan, before the history is opened', async () => {
     await expect(plan('-q')).rejects.toThrow(/^-q prints identifiers; history diff prints a document$/);
     await expect(plan('--fields', 'url')).rejects.toThrow(/--fields does not apply to history diff/);
+  });
+});
+
+describe('the other history verbs: argv -> plan', () => {
+  it('history trend: a URL or a project, narrowed by time, check, service and job; not both, not neither', async () => {
+    const trend = (...argv: string[]) =>
+      planOf(['history', 'trend', ...argv], (ctx, opts: never, [url]: [string | undefined]) => planHistoryTrend(ctx, { ...(opts as object), url } as never));
+    expect(await trend('https://example.com/', '--since', '2w', '--check', 'title', '--service', 'all', '--job', 'weekly')).toEqual({
+      history: { history: undefined },
+      url: 'https://example.com/',
+      project: undefined,
+      since: 14 * 24 * 3600 * 1000,
+      check: 'title',
+      service: 'all',
+      job: 'weekly',
+    });
+    await expect(trend()).rejects.toThrow(/^give a URL or --project NAME$/);
+    await expect(trend('https://example.com/', '--project', 'example.com')).rejects.toThrow(/not both/);
+  });
+
+  it('history prune: what it keeps, and --dry-run; nothing to keep said is refused', async () => {
+    const prune = (...argv: string[]) => planOf(['history', 'prune', ...argv], planHistoryPrune);
+    expect(await prune('--keep-runs', '5', '--dry-run')).toEqual({ history: { history: undefined }, keep: undefined, keepRuns: 5, dryRun: true });
+    await expect(prune()).rejects.toThrow(/^say what to keep/);
+  });
+
+  it('history runs and show: where, and which', async () => {
+    expect(await planOf(['history', 'runs', '--limit', '3'], planHistoryRuns)).toEqual({ history: { history: undefined }, since: undefined, limit: 3 });
+    const show = await planOf(['history', 'show', '4', '--history', 'h.db'], (ctx, opts: never, [run]: [number]) =>
+      planHistoryShow(ctx, { ...(opts as object), run } as never),
+    );
+    expect(show).toEqual({ history: { history: 'h.db' }, run: 4 });
   });
 });
