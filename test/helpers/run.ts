@@ -76,7 +76,7 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
 
 /**
  * The injected terminal alone, as runInProcess builds it (same `tty`, `env`, `stdin`, `columns`): for a test that
- * calls a command's run function (`reportsListRun(ctx, opts)`) directly, with no program and no argv. Call `cleanup` after.
+ * calls a command's plan and run (`runReportsList(ctx, planReportsList(ctx, opts))`) directly, with no program and no argv. Call `cleanup` after.
  */
 export function testTerminal(options: Omit<InProcessOptions, 'argv' | 'signal' | 'clock'>): {
   terminal: Terminal;
@@ -134,7 +134,7 @@ class CapturedStream extends Writable {
 
 /**
  * A command context over the injected terminal (fake clock, no Ctrl-C), for a test that calls a run or a tool directly
- * (`reportsCreateRun(ctx, opts)`, MCP's `callTool`) rather than through argv; closed and cleaned up after `use`.
+ * (`runReportsCreate(ctx, plan)`, MCP's `callTool`) rather than through argv; closed and cleaned up after `use`.
  */
 export async function withContext<T>(env: Record<string, string | undefined>, use: (ctx: CommandContext) => Promise<T>): Promise<T> {
   const { terminal, cleanup } = testTerminal({ env });

@@ -68,7 +68,7 @@ export function maxDropParser(value: string): number {
   return n;
 }
 
-/** The CI files and the baseline of a run, checked: what CiReporter.prepare builds the reporter from. */
+/** The CI files and the baseline of a run, checked: what the CiReporter is built from (with its CiSetup). */
 export type CiPlan = CiFlags &
   RunInputs & {
     /** `--baseline last|run:ID|since:D`, parsed (undefined: a file, or no baseline). */

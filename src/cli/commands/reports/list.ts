@@ -45,8 +45,8 @@ Examples:
   handle(invocation, command, { plan: planReportsList, run: runReportsList });
 }
 
-/** Every check of `reports list` that needs no network: before anything is sent. Returns the CI files asked and the assertions file read. */
-function validateReportsList(ctx: CommandContext, opts: ReportsListOptions): { ci: CiPlan | undefined; assertions?: AssertionSet } {
+/** The checks of `reports list`'s plan that look at several flags: the CI files asked and the assertions file read. */
+function checkListFlags(ctx: CommandContext, opts: ReportsListOptions): { ci: CiPlan | undefined; assertions?: AssertionSet } {
   ctx.checkOutputFlags();
   const inputs = { allowEmpty: opts.allowEmpty, project: opts.project, search: opts.search, result: opts.result };
   const ci = planCiFiles(opts, inputs, verdictFiles(opts, ctx.io.env));
@@ -84,7 +84,7 @@ export interface ReportsListPlan {
 
 /** Every check of `reports list` that needs no network, once, and what the run will do. */
 export function planReportsList(ctx: CommandContext, opts: ReportsListOptions): ReportsListPlan {
-  const { ci, assertions } = validateReportsList(ctx, opts);
+  const { ci, assertions } = checkListFlags(ctx, opts);
   const filters = filterParams(opts);
   const { failOn, minScore, failOnCheck, failOnImportance, allowEmpty, codequality, page, limit, perPage, sortBy, sort } = opts;
   const paging = pagingOptions(opts);
