@@ -17,7 +17,7 @@ import { resolveHistoryLocation } from '../../reading/recording.js';
 import { maxDropParser } from '../../report-files/reporter.js';
 import { EXISTING_MODES } from '../reports/create/existing.js';
 import type { CreateResult } from '../reports/create/create.js';
-import type { ReportsCreateOptions } from '../reports/create/plan.js';
+import { planReportsCreate, type ReportsCreateOptions, type ReportsCreatePlan } from '../reports/create/plan.js';
 import { loadAuditFile, starterFile, type AuditConfig } from './config.js';
 
 function declareAudit(program: ParentCommand) {
@@ -61,7 +61,7 @@ starts the job's history. Its journal lives beside the history, one per job: an 
 next call and never creates a report twice; one that ended never makes the next skip a page. The "assert" rules of
 the same file judge every page too. Flags override the file. Exit codes as for \`reports create\` (10: a gate failed).`,
   );
-  handle(invocation, command, (ctx, opts) => auditRun(ctx, opts, invocation));
+  handle(invocation, command, { plan: planAudit, run: (ctx, plan) => runAudit(ctx, plan, invocation) });
 }
 
 /** What the audit did, as its output says it (json with --json, lines otherwise). */
@@ -76,7 +76,20 @@ export interface AuditResult {
   files: string[];
 }
 
-export async function auditRun(ctx: CommandContext, opts: AuditOptions, invocation: Invocation): Promise<ExitCodeValue> {
+/** What `rsapi audit` will do: write a starter file, or run the job's create and say what it did. */
+export type AuditPlan =
+  | { init: { path: string; site: string } }
+  | {
+      job: string;
+      /** The `reports create` this audit is (its journal's lock held from here until the run ends). */
+      create: ReportsCreatePlan;
+      /** The files it writes, as the result names them. */
+      files: string[];
+      json: boolean;
+    };
+
+/** Every check of `rsapi audit` that needs no network: its output flags, the file read, the create planned. */
+export function planAudit(ctx: CommandContext, opts: AuditOptions): AuditPlan {
   const { json, output, quiet, fields, jq } = ctx.globals;
   if ((output !== undefined && output !== 'json') || quiet || fields || jq !== undefined) {
     throw new UsageError('rsapi audit prints what it did, as lines or as one JSON object (--json); other output flags do not apply', {
@@ -84,23 +97,29 @@ export async function auditRun(ctx: CommandContext, opts: AuditOptions, invocati
     });
   }
   const configPath = opts.config ?? DEFAULT_ASSERT_FILE;
-  if (opts.init !== undefined) return writeStarter(ctx, configPath, opts.init);
+  if (opts.init !== undefined) return { init: { path: configPath, site: opts.init } };
   const file = loadAuditFile(configPath);
   const audit = file.audit;
   const job = opts.job ?? audit.job ?? defaultJob(audit);
-  const createOptions = createOptionsOf(ctx, opts, audit, job, file.hasAssertions ? configPath : undefined);
-  const done = await runQuietly(ctx, invocation, createOptions);
+  const options = createOptionsOf(ctx, opts, audit, job, file.hasAssertions ? configPath : undefined);
+  const files = [options.html, options.junit, options.summary, options.codequality].filter((path) => path !== undefined);
+  return { job, files, json: json === true || output === 'json', create: planReportsCreate(ctx, options) };
+}
+
+export async function runAudit(ctx: CommandContext, plan: AuditPlan, invocation: Invocation): Promise<ExitCodeValue> {
+  if ('init' in plan) return writeStarter(ctx, plan.init.path, plan.init.site);
+  const done = await runQuietly(ctx, invocation, plan.create);
   const result: AuditResult = {
-    job,
+    job: plan.job,
     exitCode: done.code,
     pages: done.reports,
     run: done.run,
     baseline: done.baseline,
     new: done.comparison?.newUrls ?? [],
     vanished: done.comparison?.vanished ?? [],
-    files: [createOptions.html, createOptions.junit, createOptions.summary, createOptions.codequality].filter(Boolean) as string[],
+    files: plan.files,
   };
-  ctx.io.stdout.write(json || output === 'json' ? `${JSON.stringify(result, null, 2)}\n` : describe(result));
+  ctx.io.stdout.write(plan.json ? `${JSON.stringify(result, null, 2)}\n` : describe(result));
   return done.code;
 }
 
@@ -158,8 +177,8 @@ function journalPath(ctx: CommandContext, history: string | undefined, job: stri
  * Runs the create with its records kept off stdout (the audit prints what it did instead), in a context of its own:
  * what it did, with the run as the history recorded it.
  */
-async function runQuietly(ctx: CommandContext, invocation: Invocation, options: ReportsCreateOptions): Promise<CreateResult> {
-  const [{ runReportsCreate }, { planReportsCreate }] = await Promise.all([import('../reports/create/create.js'), import('../reports/create/plan.js')]);
+async function runQuietly(ctx: CommandContext, invocation: Invocation, plan: ReportsCreatePlan): Promise<CreateResult> {
+  const { runReportsCreate } = await import('../reports/create/create.js');
   const io = Object.defineProperties(
     {},
     {
@@ -170,7 +189,7 @@ async function runQuietly(ctx: CommandContext, invocation: Invocation, options: 
   ) as typeof ctx.io;
   const inner = new CommandContext({ ...invocation, io }, { ...ctx.globals, json: undefined, output: undefined, quiet: true });
   try {
-    return await runReportsCreate(inner, planReportsCreate(inner, options));
+    return await runReportsCreate(inner, plan);
   } finally {
     await inner.close();
   }

@@ -1,11 +1,13 @@
 // `rsapi audit` in-process against the phpRank mock: --init's file, flags over the file, its JSON answer, mistakes
-// before any request, and the journal kept beside the history per job.
+// before any request, and the journal kept beside the history per job; and its plan (argv -> plan, no server).
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mockPerTest } from '../../../helpers/mock.js';
 import { runInProcess } from '../../../helpers/run.js';
 import { scratchMaker } from '../../../helpers/scratch.js';
+import { planOf } from '../../../helpers/plan.js';
+import { planAudit } from '../../../../src/cli/commands/audit/audit.js';
 
 const scratch = scratchMaker('rsapi-audit-');
 const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0 });
@@ -99,5 +101,33 @@ describe('rsapi audit', () => {
     const result = await runInProcess({ argv: ['audit', '--config', join(home, 'x', 'none.json')], env: { HOME: home } });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('rsapi audit --init https://example.com/');
+  });
+});
+
+describe('rsapi audit: argv -> plan', () => {
+  it("the file and the flags over it become one create: refresh, record, the job's last run, its journal beside the history", async () => {
+    const home = scratch();
+    const config = join(home, 'site.json');
+    writeFileSync(config, JSON.stringify({ audit: { sitemaps: ['https://www.shop.example.org/sitemap.xml'], maxDrop: 5, html: 'week.html' } }));
+    const env = { RSAPI_BASE_URL: 'http://127.0.0.1:9', RSAPI_API_KEY: 'plan-key-0123', HOME: home, XDG_DATA_HOME: join(home, 'data') };
+    const planned = await planOf(['audit', '--config', config, '--exclude', 'shop.example.org/tag/**', '--json'], planAudit, env);
+    if ('init' in planned) throw new Error('planned --init');
+    planned.create.journal?.lock?.release();
+    expect(planned).toMatchObject({ job: 'shop.example.org', files: ['week.html'], json: true });
+    expect(planned.create).toMatchObject({
+      command: 'audit',
+      source: { fromSitemap: ['https://www.shop.example.org/sitemap.xml'] },
+      existing: 'refresh',
+      record: { history: { record: true, job: 'shop.example.org' } },
+      ci: { baseline: 'last', maxDrop: 5, html: 'week.html', historyBaseline: { kind: 'last' } },
+      journal: { ends: true },
+    });
+    expect(planned.create.selection.exclude).toHaveLength(1);
+    expect(planned.create.journal?.path).toMatch(/audit\/shop\.example\.org-[0-9a-f]{12}\.journal$/);
+  });
+
+  it('--init is planned alone; other output flags are refused by the plan', async () => {
+    expect(await planOf(['audit', '--init', 'https://example.com/'], planAudit)).toEqual({ init: { path: 'rsapi.config.json', site: 'https://example.com/' } });
+    await expect(planOf(['audit', '-o', 'csv'], planAudit)).rejects.toThrow(/other output flags do not apply/);
   });
 });
