@@ -1,4 +1,5 @@
-// Names that say which verb they belong to: each run is `<noun><Verb>Run`, its options `<Noun><Verb>Options`, its options parameter `opts`.
+// Names that say which verb they belong to: a verb's plan and run are `plan<Noun><Verb>` and `run<Noun><Verb>` (the run
+// takes `plan`), or a verb without a plan has `<noun><Verb>Run` (taking `opts`); its options are `<Noun><Verb>Options`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,14 +28,19 @@ function verbName(path: string): string {
 const capital = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 describe('the names of verbs', () => {
-  const runs = modules.flatMap(({ path, text }) => [...text.matchAll(/^export async function (\w+Run)\(/gm)].map((match) => ({ path, name: match[1]! })));
+  const runs = modules.flatMap(({ path, text }) =>
+    [...text.matchAll(/^export async function (\w+Run|run[A-Z]\w*)\(/gm)].map((match) => ({ path, name: match[1]! })),
+  );
+  const plans = modules.flatMap(({ path, text }) => [...text.matchAll(/^export function (plan[A-Z]\w*)\(/gm)].map((match) => ({ path, name: match[1]! })));
   const optionTypes = modules.flatMap(({ path, text }) =>
     [...text.matchAll(/^export (?:type|interface) (\w+Options)\b/gm)].map((match) => ({ path, name: match[1]! })),
   );
 
-  it('names each run after its noun and verb', () => {
-    expect(runs.length).toBeGreaterThan(15);
-    for (const { path, name } of runs) expect(name, path).toBe(`${verbName(path)}Run`);
+  it('names each run and plan after its noun and verb', () => {
+    expect(runs.length).toBeGreaterThan(25);
+    expect(plans.length).toBeGreaterThan(10);
+    for (const { path, name } of runs) expect([`${verbName(path)}Run`, `run${capital(verbName(path))}`], path).toContain(name);
+    for (const { path, name } of plans) expect(name, path).toBe(`plan${capital(verbName(path))}`);
   });
 
   it('names each options type after its noun and verb', () => {
@@ -42,11 +48,15 @@ describe('the names of verbs', () => {
     for (const { path, name } of optionTypes) expect(name, path).toBe(`${capital(verbName(path))}Options`);
   });
 
-  it("calls a run's options `opts` everywhere", () => {
+  it("calls a run's options `opts` and a planned run's parameter `plan` everywhere", () => {
     const parameters = modules.flatMap(({ path, text }) =>
-      [...text.matchAll(/^export async function \w+Run\(ctx: CommandContext, (\w+|\{)/gm)].map((match) => ({ path, name: match[1]! })),
+      [...text.matchAll(/^export async function (\w+Run|run[A-Z]\w*)\(ctx: CommandContext, (\w+|\{)/gm)].map((match) => ({
+        path,
+        planned: match[1]!.startsWith('run'),
+        name: match[2]!,
+      })),
     );
-    expect(parameters.length).toBeGreaterThan(10);
-    for (const { path, name } of parameters) expect(['opts', '{'], path).toContain(name);
+    expect(parameters.length).toBeGreaterThan(25);
+    for (const { path, planned, name } of parameters) expect(planned ? ['plan'] : ['opts', '{'], path).toContain(name);
   });
 });
