@@ -154,6 +154,30 @@ describe('start-up', () => {
     }
   });
 
+  it('a plain reports list -o json over http:// loads no HTTP/2, TLS nor crypto', async () => {
+    const mock = await startMock();
+    try {
+      // undici's client loads node:http2 (which brings TLS and crypto along, ~5 ms) for connections rsapi never asks
+      // for: the build gives it a node:http2 loaded on first use (scripts/lazy-http2.mjs).
+      const modules = join(dir, 'modules-list-http.txt');
+      const hook = join(dir, 'hook.cjs');
+      writeFileSync(hook, "process.on('exit', () => require('fs').writeFileSync(process.env.MODULES_OUT, process.moduleLoadList.join('\\n')));");
+      const result = await run(NODE, ['--require', hook, BIN, 'reports', 'list', '-o', 'json'], {
+        env: cleanEnv({ ...mock.env, MODULES_OUT: modules }),
+        encoding: 'utf8',
+      });
+      expect(result.stdout).toContain('"id"');
+      const heavy = ['NativeModule http2', 'NativeModule tls', 'NativeModule crypto'];
+      expect(
+        readFileSync(modules, 'utf8')
+          .split('\n')
+          .filter((name) => heavy.includes(name)),
+      ).toEqual([]);
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('the MCP SDK is loaded by `rsapi mcp` alone: not by the root help nor by another verb', () => {
     const sdk = (sources: string[]) => sources.filter((source) => source.includes('@modelcontextprotocol/') || source.startsWith('src/mcp/'));
     expect(sdk(sourcesLoadedBy(['--help']))).toEqual([]);
