@@ -5,6 +5,7 @@
 // builds into DIR instead of dist/ (test/e2e/tarball.test.ts packs a single build from a staging directory).
 import { build } from 'esbuild';
 import { readsImportsOnLoad } from './load-order.mjs';
+import { lazyHttp2 } from './lazy-http2.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -78,7 +79,7 @@ function afterHubs(hubsOf, joining = []) {
  */
 const SMALL_CHUNK = 3_000;
 async function joiningHandler(hubsOf) {
-  const { metafile } = await build({ ...options, write: false, plugins: [lazyChildProcess, afterHubs(hubsOf)], logLevel: 'silent' });
+  const { metafile } = await build({ ...options, write: false, plugins: [lazyChildProcess, lazyHttp2, afterHubs(hubsOf)], logLevel: 'silent' });
   const afterHandler = (module) => hubsOf.get(module)?.includes(HANDLER) ?? false;
   // A verb's own modules stay with it: a verb loads no other verb's code (test/e2e/startup.test.ts).
   const joinable = (module) => afterHandler(module) && !module.startsWith('src/cli/commands/');
@@ -104,7 +105,7 @@ async function joiningHandler(hubsOf) {
  * statically, or when every entry point that imports it dynamically is loaded after the hub.
  */
 async function hubImports() {
-  const { metafile } = await build({ ...options, write: false, outdir, plugins: [lazyChildProcess], logLevel: 'silent' });
+  const { metafile } = await build({ ...options, write: false, outdir, plugins: [lazyChildProcess, lazyHttp2], logLevel: 'silent' });
   const { inputs } = metafile;
   const closure = (start) => {
     const reached = new Set();
@@ -221,7 +222,7 @@ const options = {
 };
 const hubsOf = await hubImports();
 const joining = await joiningHandler(hubsOf);
-const result = await build({ ...options, plugins: [lazyChildProcess, afterHubs(hubsOf, joining)] });
+const result = await build({ ...options, plugins: [lazyChildProcess, lazyHttp2, afterHubs(hubsOf, joining)] });
 withoutIdleRequire(outdir);
 pastFacades(outdir);
 

@@ -1,4 +1,4 @@
-// Types for the parts of undici loaded directly (see createDispatcher in http.ts): half the start-up cost of its index.
+// Types for the parts of undici loaded directly (src/api/http/undici-parts.ts, for transport.ts): half the start-up cost of its index.
 declare module 'undici/lib/dispatcher/agent.js' {
   import type { Agent } from 'undici';
   const AgentClass: typeof Agent;

@@ -4,8 +4,8 @@ import { proxyConfigured, proxyFromEnv, type ProxySettings } from './proxy.js';
 
 /**
  * undici is the heaviest dependency, so it is loaded on the first request only. Without a proxy,
- * only the parts used (agent, request API): half the cost of its index. A proxy agent needs the
- * whole package (it relies on methods the index adds to every dispatcher).
+ * only the parts used (agent, request API: one import, so one chunk): half the cost of its index. A proxy agent
+ * needs the whole package (it relies on methods the index adds to every dispatcher).
  * One pool per origin, kept alive across requests and pages.
  */
 export async function createSender(proxy: ProxySettings = proxyFromEnv(process.env)): Promise<Sender> {
@@ -23,7 +23,7 @@ export async function createSender(proxy: ProxySettings = proxyFromEnv(process.e
     });
     return { request: (opts) => dispatcher.request(opts), close: () => dispatcher.close() };
   }
-  const [{ default: request }, { default: Agent }] = await Promise.all([import('undici/lib/api/api-request.js'), import('undici/lib/dispatcher/agent.js')]);
+  const { Agent, request } = await import('./undici-parts.js');
   const dispatcher = new Agent(options);
   return { request: (opts) => request.call(dispatcher, opts), close: () => dispatcher.close() };
 }
