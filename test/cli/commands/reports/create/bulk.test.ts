@@ -274,17 +274,6 @@ describe('bulk create: journal', () => {
     expect(second.stderr).toContain('skipping 6 URLs already created');
     expectExactlyOnce(fixture, wanted);
   });
-
-  it('a journal that cannot be opened is a usage error before any request', async () => {
-    const fixture = await mock();
-    const result = await runInProcess({
-      argv: ['reports', 'create', 'https://a.example/', '--journal', join(scratch(), 'missing-dir', 'j')],
-      env: fixture.env,
-    });
-    expect(result.code).toBe(ExitCode.usage);
-    expect(result.stderr).toContain('cannot write --journal to');
-    expect(fixture.server.requests).toHaveLength(0);
-  });
 });
 
 describe('bulk create: input and output', () => {

@@ -76,6 +76,9 @@ describe('reports create: argv -> plan', () => {
     expect(existsSync(`${journal}.lock`)).toBe(true);
     held.journal?.lock?.release();
     expect(existsSync(`${journal}.lock`)).toBe(false);
+    await expect(plan('https://a.example/', '--journal', join(scratch.path, 'missing-dir', 'j'))).rejects.toThrow(
+      /^cannot write --journal to .*j: no such file$/,
+    );
     const dry = await plan('https://example.com/', '--journal', journal, '--dry-run');
     expect(dry.dryRun).toBe(true);
     expect(dry.journal?.lock).toBeUndefined();
