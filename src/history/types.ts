@@ -65,6 +65,22 @@ export interface Snapshot {
   checksText?: string;
 }
 
+/**
+ * A report as the recorder keeps it until it is written: what only the record can give (its id, generated_at, URL,
+ * project field, score and label as the record model reads them, the checks encoded), so that the record itself is
+ * not kept. The rest (the URL's identity, the project from the URL) is worked out only for a reading the store does not
+ * hold already.
+ */
+export type Reading = readonly [
+  reportId: string,
+  generatedAt: string,
+  url: string,
+  project: string | null,
+  score: number | null,
+  label: string | null,
+  checksText: string | null,
+];
+
 /** A point of a trend: one run's reading of a URL (or a project's average). */
 export interface TrendPoint {
   run: number;
