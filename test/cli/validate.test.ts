@@ -6,15 +6,15 @@ import { CommandContext, type GlobalOptions } from '../../src/cli/runtime/contex
 import { createInvocation } from '../../src/cli/runtime/invocation.js';
 import { exitCodeOf } from '../../src/cli/runtime/exit-codes.js';
 import { run } from '../../src/cli/program.js';
-import { apiRun } from '../../src/cli/commands/api/api.js';
-import { authLoginRun } from '../../src/cli/commands/auth/login.js';
-import { authLogoutRun } from '../../src/cli/commands/auth/logout.js';
-import { authStatusRun } from '../../src/cli/commands/auth/status.js';
-import { authSwitchRun } from '../../src/cli/commands/auth/switch.js';
-import { configListRun } from '../../src/cli/commands/config/list.js';
-import { configSetRun } from '../../src/cli/commands/config/set.js';
-import { configUnsetRun } from '../../src/cli/commands/config/unset.js';
-import { mcpRun } from '../../src/cli/commands/mcp.js';
+import { planApi, runApi, type ApiOptions } from '../../src/cli/commands/api/api.js';
+import { planAuthLogin, runAuthLogin, type AuthLoginOptions } from '../../src/cli/commands/auth/login.js';
+import { planAuthLogout, runAuthLogout } from '../../src/cli/commands/auth/logout.js';
+import { planAuthStatus, runAuthStatus, type AuthStatusOptions } from '../../src/cli/commands/auth/status.js';
+import { planAuthSwitch, runAuthSwitch, type AuthSwitchOptions } from '../../src/cli/commands/auth/switch.js';
+import { planConfigList, runConfigList } from '../../src/cli/commands/config/list.js';
+import { planConfigSet, runConfigSet, type ConfigSetOptions } from '../../src/cli/commands/config/set.js';
+import { planConfigUnset, runConfigUnset, type ConfigUnsetOptions } from '../../src/cli/commands/config/unset.js';
+import { planMcp, runMcp, type McpOptions } from '../../src/cli/commands/mcp.js';
 import { planProjectsDelete, runProjectsDelete, type ProjectsDeleteOptions } from '../../src/cli/commands/projects/delete.js';
 import { planProjectsList, runProjectsList, type ProjectsListOptions } from '../../src/cli/commands/projects/list.js';
 import { runReportsCreate } from '../../src/cli/commands/reports/create/create.js';
@@ -71,6 +71,15 @@ const projectsListRun = async (ctx: CommandContext, opts: ProjectsListOptions) =
 const reportsShowRun = async (ctx: CommandContext, opts: ReportsShowOptions) => runReportsShow(ctx, planReportsShow(ctx, opts));
 const reportsStatsRun = async (ctx: CommandContext, opts: ReportsStatsOptions) => runReportsStats(ctx, planReportsStats(ctx, opts));
 const reportsUpdateRun = async (ctx: CommandContext, opts: ReportsUpdateOptions) => runReportsUpdate(ctx, planReportsUpdate(ctx, opts));
+const mcpRun = async (ctx: CommandContext, opts: McpOptions) => runMcp(ctx, planMcp(ctx, opts));
+const apiRun = async (ctx: CommandContext, opts: ApiOptions) => runApi(ctx, planApi(ctx, opts));
+const authLoginRun = async (ctx: CommandContext, opts: AuthLoginOptions) => runAuthLogin(ctx, planAuthLogin(ctx, opts));
+const authLogoutRun = async (ctx: CommandContext) => runAuthLogout(ctx, planAuthLogout(ctx));
+const authStatusRun = async (ctx: CommandContext, opts: AuthStatusOptions) => runAuthStatus(ctx, planAuthStatus(ctx, opts));
+const authSwitchRun = async (ctx: CommandContext, opts: AuthSwitchOptions) => runAuthSwitch(ctx, planAuthSwitch(ctx, opts));
+const configSetRun = async (ctx: CommandContext, opts: ConfigSetOptions) => runConfigSet(ctx, planConfigSet(ctx, opts));
+const configUnsetRun = async (ctx: CommandContext, opts: ConfigUnsetOptions) => runConfigUnset(ctx, planConfigUnset(ctx, opts));
+const configListRun = async (ctx: CommandContext) => runConfigList(ctx, planConfigList(ctx));
 
 const CASES: ValidateCase[] = [
   {

@@ -29,17 +29,23 @@ Examples:
 A client's configuration:
   {"mcpServers": {"rsapi": {"command": "rsapi", "args": ["mcp"]}}}`,
   );
-  handle(invocation, command, (ctx, opts) => mcpRun(ctx, opts));
+  handle(invocation, command, { plan: planMcp, run: runMcp });
+}
+
+/** What `rsapi mcp` serves: the read tools, and with --allow-write the tools that change the service. */
+export interface McpPlan {
+  allowWrite: boolean;
 }
 
 /** Every check of `rsapi mcp` that needs no network: stdout carries the protocol, so no output flag applies. */
-export function validateMcp(ctx: CommandContext): void {
+export function planMcp(ctx: CommandContext, opts: McpOptions): McpPlan {
   const { json, output, quiet, fields, jq } = ctx.globals;
   if (json || output || quiet || fields || jq !== undefined) {
     throw new UsageError('output flags (-o, --json, --fields, -q, --jq) do not apply to rsapi mcp: its stdout carries the protocol', {
       hint: 'leave them out; every tool answers in compact JSON',
     });
   }
+  return { allowWrite: opts.allowWrite === true };
 }
 
 /**
@@ -50,11 +56,10 @@ export function validateMcp(ctx: CommandContext): void {
 export const MCP_TIMEOUT_SECONDS = 15;
 
 /** Serves MCP on stdin and stdout until the client closes stdin (or Ctrl-C); the SDK loads only here. */
-export async function mcpRun(ctx: CommandContext, opts: McpOptions) {
-  validateMcp(ctx);
+export async function runMcp(ctx: CommandContext, plan: McpPlan) {
   useMcpTimeout(ctx);
   const { serveMcp } = await import('../../mcp/server.js');
-  return serveMcp(ctx, { allowWrite: opts.allowWrite === true });
+  return serveMcp(ctx, { allowWrite: plan.allowWrite });
 }
 
 /** Sets MCP_TIMEOUT_SECONDS as the run's timeout when none is given. */

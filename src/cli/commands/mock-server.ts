@@ -89,7 +89,7 @@ The phprank flavor stores URLs cleaned (no scheme, no www., no root slash) as th
 "old" redirects to "new" (https://www.example.com/old/x is stored as example.com/new/x), and --redirect adds
 others. It throttles at 60 requests a minute unless --rate-limit says otherwise.`,
   );
-  handle(invocation, command, (ctx, opts) => mockServerRun(ctx, opts));
+  handle(invocation, command, { plan: planMockServer, run: runMockServer });
 }
 
 /** The options only the phprank flavor plays: the seed flavor would take them and do nothing. */
@@ -98,12 +98,16 @@ function phpRankOnly(opts: MockServerOptions): string[] {
   return Object.entries(given).flatMap(([flag, value]) => (value === undefined ? [] : [flag]));
 }
 
-/** Runs the mock service on loopback until interrupted. */
-export async function mockServerRun(ctx: CommandContext, opts: MockServerOptions) {
+/** What `rsapi mock-server` runs: the mock service with these options (its key the --api-key given, else the demo key). */
+export interface MockServerPlan {
+  options: MockOptions;
+}
+
+/** Every check of `rsapi mock-server`: a phprank-only option given to the seed flavor is refused before anything listens. */
+export function planMockServer(ctx: CommandContext, opts: MockServerOptions): MockServerPlan {
   const refused = opts.flavor === 'phprank' ? [] : phpRankOnly(opts);
   if (refused.length > 0)
     throw new UsageError(`${refused.join(', ')} ${refused.length === 1 ? 'is' : 'are'} only played by the phprank flavor: add --flavor phprank`);
-  const { runMockServer } = await import('../../mock/run.js');
   const options: MockOptions = {
     flavor: opts.flavor,
     host: opts.host,
@@ -124,11 +128,18 @@ export async function mockServerRun(ctx: CommandContext, opts: MockServerOptions
     unreachable: opts.unreachable,
     drift: opts.drift,
   };
+  return { options };
+}
+
+/** Runs the mock service on loopback until interrupted. */
+export async function runMockServer(ctx: CommandContext, plan: MockServerPlan) {
+  const { options } = plan;
+  const { runMockServer: serveMock } = await import('../../mock/run.js');
   const { DEFAULT_MOCK_API_KEY } = await import('../../mock/server.js');
   // The demo key is published (docs, help): no secret, even when the shell exports it as RSAPI_API_KEY, so the banner
   // and its `try:` line show it and paste. Any other key given with --api-key is masked on stdout as every known
   // secret: the banner names it instead of printing `***`.
   ctx.secrets.forget(DEFAULT_MOCK_API_KEY);
   const ownKey = ctx.globals.apiKey !== undefined && ctx.globals.apiKey !== DEFAULT_MOCK_API_KEY;
-  await runMockServer(options, ctx.io, ctx.signal, ownKey);
+  await serveMock(options, ctx.io, ctx.signal, ownKey);
 }

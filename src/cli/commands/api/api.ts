@@ -6,6 +6,7 @@ import type { CommandContext } from '../../runtime/context.js';
 import { readUserFile } from '../../runtime/files.js';
 import { readAll } from '../../terminal/terminal.js';
 import { handle, type ParentCommand, type OptionsOf, type Invocation } from '../../runtime/handler.js';
+import type { ApiCall } from './call.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -100,38 +101,40 @@ Examples:
   $ rsapi api GET /reports -H 'Accept-Language: de' --jq '.data[].url'
   $ rsapi api POST /reports --input report.json --silent`,
   );
-  handle(invocation, command, (ctx, opts, [method, path]) => apiRun(ctx, { ...opts, method, path }));
+  handle(invocation, command, { plan: (ctx, opts, [method, path]) => planApi(ctx, { ...opts, method, path }), run: runApi });
 }
 
+/** What `rsapi api` sends: the call as runApiCall takes it, its body the --input file (- for stdin) read when run. */
+export type ApiPlan = Omit<ApiCall, 'body'> & { headers: Record<string, string>; input: string | undefined };
+
 /** Every check of `rsapi api` that needs no network: before the --input body is read or anything sent. */
-export function validateApi(ctx: CommandContext, opts: ApiOptions): void {
-  fieldsOf(opts.field ?? []); // a field given twice is refused
+export function planApi(ctx: CommandContext, opts: ApiOptions): ApiPlan {
+  const fields = fieldsOf(opts.field ?? []); // a field given twice is refused
   if (opts.include && ctx.globals.jq !== undefined)
     throw new UsageError('--jq reads the JSON body; -i puts the status line and headers before it', { hint: 'give one of them' });
   if (opts.input !== undefined && opts.paginate)
     throw new UsageError('--input sends a body; --paginate follows the pages of a GET list', { hint: 'give one of them' });
   if (opts.paginate && opts.method !== 'GET') throw new UsageError('--paginate follows the pages of a list: only with GET');
   ctx.checkOutputFlags();
-}
-
-/** Sends the request and prints the body as it came. */
-export async function apiRun(ctx: CommandContext, opts: ApiOptions) {
-  validateApi(ctx, opts);
-  const fields = fieldsOf(opts.field ?? []);
-  const headers = headersOf(opts.header ?? []);
-  const body = opts.input === undefined ? undefined : await inputBody(ctx, opts.input, headers);
-  // Loaded when run: it brings node:http's status texts, which no other command's start-up needs.
-  const { runApiCall } = await import('./call.js');
-  await runApiCall(ctx, {
+  return {
     method: opts.method,
     path: opts.path,
     fields,
     paginate: opts.paginate === true,
     include: opts.include === true,
     silent: opts.silent === true,
-    headers,
-    body,
-  });
+    headers: headersOf(opts.header ?? []),
+    input: opts.input,
+  };
+}
+
+/** Sends the request and prints the body as it came. */
+export async function runApi(ctx: CommandContext, plan: ApiPlan) {
+  const { input, ...call } = plan;
+  const body = input === undefined ? undefined : await inputBody(ctx, input, call.headers);
+  // Loaded when run: it brings node:http's status texts, which no other command's start-up needs.
+  const { runApiCall } = await import('./call.js');
+  await runApiCall(ctx, { ...call, body });
 }
 
 /** The --input body: a file, or stdin for `-`; its type is the -H Content-Type given, else JSON. */

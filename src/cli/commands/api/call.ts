@@ -28,7 +28,7 @@ export interface ApiCall {
 
 type Headers = Record<string, string | string[] | undefined>;
 
-/** Sends the call (validateApi has checked it). */
+/** Sends the call (planApi has checked it). */
 export async function runApiCall(ctx: CommandContext, call: ApiCall): Promise<void> {
   const client = ctx.client();
   const tty = ctx.io.stdoutIsTTY;

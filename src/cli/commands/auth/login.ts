@@ -1,3 +1,4 @@
+// `rsapi auth login`: asks for (or reads from stdin) a base URL and key, checks the key with the service, and stores both in a profile.
 import { normaliseBaseUrl } from '../../../api/http/base-url.js';
 import { AuthError, NetworkError, RsapiError } from '../../../api/errors.js';
 import { ExitCode, exitCodeOf, hintOf } from '../../runtime/exit-codes.js';
@@ -34,11 +35,22 @@ Examples:
   $ printenv RANK_TOKEN | rsapi auth login --with-token --base-url https://rank.example.com
   $ rsapi auth login --with-token --no-verify < key.txt`,
   );
-  handle(invocation, command, (ctx, opts) => authLoginRun(ctx, opts));
+  handle(invocation, command, { plan: planAuthLogin, run: runAuthLogin });
+}
+
+/** What `auth login` will do: the profile it stores in, where the base URL and the key come from, whether the key is checked. */
+export interface AuthLoginPlan {
+  profile: string;
+  /** The base URL (normalised), or, on a terminal without --base-url, asked for at a prompt offering the known one. */
+  baseUrl: { url: string } | { offered: string | undefined };
+  /** Asked for at a prompt (a terminal, no --with-token); else read from stdin's first line. */
+  interactive: boolean;
+  /** Checked with one read before it is stored (no --no-verify). */
+  verify: boolean;
 }
 
 /** Every check of `auth login` that needs no network: before the key is asked for or read from stdin. */
-export function validateAuthLogin(ctx: CommandContext, opts: AuthLoginOptions): void {
+export function planAuthLogin(ctx: CommandContext, opts: AuthLoginOptions): AuthLoginPlan {
   if (ctx.globals.apiKey !== undefined) {
     throw new UsageError('auth login does not take the key from --api-key', {
       hint: 'type it at the prompt, or pipe it in with --with-token; a key on the command line lands in shell history',
@@ -47,51 +59,51 @@ export function validateAuthLogin(ctx: CommandContext, opts: AuthLoginOptions): 
   if (!opts.withToken && !canPrompt(ctx.io)) {
     throw new UsageError('no terminal to ask for the key on', { hint: 'pipe the key in: `rsapi auth login --with-token < key.txt`' });
   }
-  if (!opts.withToken) return;
-  refuseSecretFromTerminalStdin(ctx.io, 'API key');
-  // With nobody to ask, the base URL must be known already.
-  if (!ctx.globals.baseUrl && !ctx.settings().baseUrl) {
-    throw new UsageError('no base URL to log in to', { hint: 'pass --base-url https://rank.example.com (or set RSAPI_BASE_URL)' });
+  if (opts.withToken) {
+    refuseSecretFromTerminalStdin(ctx.io, 'API key');
+    // With nobody to ask, the base URL must be known already.
+    if (!ctx.globals.baseUrl && !ctx.settings().baseUrl) {
+      throw new UsageError('no base URL to log in to', { hint: 'pass --base-url https://rank.example.com (or set RSAPI_BASE_URL)' });
+    }
   }
+  const interactive = canPrompt(ctx.io) && !opts.withToken;
+  const { profile, baseUrl: known } = ctx.settings();
+  // Non-interactive, the checks above leave --base-url or a known one.
+  const given = ctx.globals.baseUrl || (interactive ? undefined : known);
+  const baseUrl = given === undefined ? { offered: known } : { url: normaliseBaseUrl(given) };
+  return { profile, baseUrl, interactive, verify: opts.verify };
 }
 
 /** Asks for (or reads) the base URL and key, checks the key with one read unless --no-verify, and stores both. */
-export async function authLoginRun(ctx: CommandContext, opts: AuthLoginOptions) {
-  validateAuthLogin(ctx, opts);
-  const interactive = canPrompt(ctx.io) && !opts.withToken;
-  const profile = ctx.settings().profile;
-  const baseUrl = await loginBaseUrl(ctx, interactive);
-  const apiKey = opts.verify ? await verifiedKey(ctx, baseUrl, interactive) : await loginKey(ctx, interactive);
-  if (!opts.verify) ctx.warnIfPlainHttp(baseUrl);
+export async function runAuthLogin(ctx: CommandContext, plan: AuthLoginPlan) {
+  const { profile, interactive } = plan;
+  const baseUrl = 'url' in plan.baseUrl ? plan.baseUrl.url : await askBaseUrl(ctx, plan.baseUrl.offered);
+  const apiKey = plan.verify ? await verifiedKey(ctx, baseUrl, interactive) : await loginKey(ctx, interactive);
+  if (!plan.verify) ctx.warnIfPlainHttp(baseUrl);
   // The key is bound to this origin: a base URL changed later does not carry it elsewhere.
   const keyOrigin = new URL(baseUrl).origin;
   await updateProfile(profile, (stored) => ({ ...stored, 'base-url': baseUrl, 'api-key': apiKey, 'key-origin': keyOrigin }), ctx.io.env, ctx.locks);
-  const checked = opts.verify ? '' : ', not checked';
+  const checked = plan.verify ? '' : ', not checked';
   ctx.note(`Logged in to ${new URL(baseUrl).host} as profile "${profile}" (key ${maskKey(apiKey)}${checked})`);
   const source = ctx.settings().apiKeySource;
   if (source === 'env') ctx.note('note: RSAPI_API_KEY is set and takes precedence over the stored key while it is');
 }
 
-async function loginBaseUrl(ctx: CommandContext, interactive: boolean): Promise<string> {
-  if (ctx.globals.baseUrl) return normaliseBaseUrl(ctx.globals.baseUrl);
-  const known = ctx.settings().baseUrl;
-  if (interactive) {
-    // A hostname is enough, as gh takes one (and as --base-url does): `rank.example.com` is https://, `127.0.0.1:19501` http://.
-    const answer = await promptText(ctx.io, 'Base URL of the service (or its hostname)', known, (value) => {
-      try {
-        normaliseBaseUrl(value);
-        return true;
-      } catch (error) {
-        return error instanceof Error ? error.message : String(error);
-      }
-    });
-    const baseUrl = normaliseBaseUrl(answer);
-    // What was understood, when it is not what was typed.
-    if (baseUrl !== answer.trim()) ctx.note(`rsapi: base URL ${baseUrl}`);
-    return baseUrl;
-  }
-  // validateAuthLogin refused a run with neither.
-  return normaliseBaseUrl(known ?? '');
+/** The base URL asked for at the prompt, the known one offered. */
+async function askBaseUrl(ctx: CommandContext, known: string | undefined): Promise<string> {
+  // A hostname is enough, as gh takes one (and as --base-url does): `rank.example.com` is https://, `127.0.0.1:19501` http://.
+  const answer = await promptText(ctx.io, 'Base URL of the service (or its hostname)', known, (value) => {
+    try {
+      normaliseBaseUrl(value);
+      return true;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  });
+  const baseUrl = normaliseBaseUrl(answer);
+  // What was understood, when it is not what was typed.
+  if (baseUrl !== answer.trim()) ctx.note(`rsapi: base URL ${baseUrl}`);
+  return baseUrl;
 }
 
 async function loginKey(ctx: CommandContext, interactive: boolean): Promise<string> {

@@ -1,3 +1,4 @@
+// `rsapi auth logout`: forgets the profile's stored key; its base URL and defaults stay.
 import { configPath } from '../../../config/paths.js';
 import { unknownProfileError } from '../../../config/resolve.js';
 import { updateProfile } from '../../../config/write.js';
@@ -13,20 +14,27 @@ Examples:
   $ rsapi auth logout
   $ rsapi auth logout --profile staging`,
   );
-  handle(invocation, command, (ctx) => authLogoutRun(ctx));
+  handle(invocation, command, { plan: planAuthLogout, run: runAuthLogout });
+}
+
+/** What `auth logout` forgets: the stored key of a stored profile (or of the default one). */
+export interface AuthLogoutPlan {
+  profile: string;
 }
 
 /** Every check of `auth logout` that needs no network: before the settings file is changed. */
-export function validateAuthLogout(ctx: CommandContext): void {
+export function planAuthLogout(ctx: CommandContext): AuthLogoutPlan {
   // `--profile defualt` would forget nothing and leave the real key stored: a typo, refused with the near miss.
-  const unknown = unknownProfileError(ctx.settings());
+  const settings = ctx.settings();
+  const unknown = unknownProfileError(settings);
   if (unknown) throw unknown;
+  return { profile: settings.profile };
 }
 
 /** Forgets the profile's stored key; its base URL and defaults stay. */
-export async function authLogoutRun(ctx: CommandContext) {
-  validateAuthLogout(ctx);
-  const { profile, apiKeySource, stored } = ctx.settings();
+export async function runAuthLogout(ctx: CommandContext, plan: AuthLogoutPlan) {
+  const { profile } = plan;
+  const { apiKeySource, stored } = ctx.settings();
   const env = ctx.io.env;
   if (stored['api-key'] === undefined) {
     ctx.note(`no key stored for profile "${profile}"; nothing to forget`);

@@ -51,26 +51,29 @@ Examples:
   $ rsapi auth status --all
   $ RSAPI_API_KEY=... rsapi auth status       # check a key without storing it`,
   );
-  handle(invocation, command, (ctx, opts) => authStatusRun(ctx, opts));
+  handle(invocation, command, { plan: planAuthStatus, run: runAuthStatus });
 }
 
+/** What `auth status` shows: every stored profile (--all, no request), or the one in use, its key checked with the service. */
+export type AuthStatusPlan = { all: true } | { all: false; profile: string };
+
 /** Every check of `auth status` that needs no network: before the key is checked with the service. */
-export function validateAuthStatus(ctx: CommandContext, opts: AuthStatusOptions): void {
+export function planAuthStatus(ctx: CommandContext, opts: AuthStatusOptions): AuthStatusPlan {
   ctx.checkOutputFlags('tool');
-  if (opts.all) return;
+  if (opts.all) return { all: true };
   // Nothing configured under a --profile that is a typo: the near miss, not a "no key" to puzzle over.
   const settings = ctx.settings();
   const unknown = !settings.baseUrl || !settings.apiKey ? unknownProfileError(settings) : undefined;
   if (unknown) throw unknown;
+  return { all: false, profile: settings.profile };
 }
 
 /** The profile, base URL and key in use and whether the service accepts the key; with --all, every stored profile. */
-export async function authStatusRun(ctx: CommandContext, opts: AuthStatusOptions) {
-  validateAuthStatus(ctx, opts);
-  if (opts.all) return printAllProfiles(ctx);
+export async function runAuthStatus(ctx: CommandContext, plan: AuthStatusPlan) {
+  if (plan.all) return printAllProfiles(ctx);
   const settings = ctx.settings();
   const status: AuthStatus = {
-    profile: settings.profile,
+    profile: plan.profile,
     profile_source: settings.profileSource,
     base_url: settings.baseUrl ? displayBaseUrl(settings.baseUrl) : null,
     base_url_source: settings.baseUrlSource ?? null,

@@ -22,28 +22,35 @@ Examples:
   $ rsapi auth switch                 # pick from the stored profiles
   $ rsapi auth status --all           # every profile, and which one is active`,
   );
-  handle(invocation, command, (ctx, _opts, [name]) => authSwitchRun(ctx, { name }));
+  handle(invocation, command, { plan: (ctx, _opts, [name]) => planAuthSwitch(ctx, { name }), run: runAuthSwitch });
+}
+
+export type AuthSwitchOptions = { name?: string };
+
+/** What `auth switch` makes active: the stored profile named, or (undefined) the one picked at the terminal's prompt. */
+export interface AuthSwitchPlan {
+  name: string | undefined;
 }
 
 /** Every check of `auth switch` that needs no network: before a profile is offered or the settings file changed. */
-export function validateAuthSwitch(ctx: CommandContext, opts: { name?: string }): void {
+export function planAuthSwitch(ctx: CommandContext, opts: AuthSwitchOptions): AuthSwitchPlan {
   const names = storedProfileNames(readStoredConfig(ctx.io.env));
   if (opts.name !== undefined) {
     if (!names.includes(opts.name)) throw unknownProfile(opts.name, names);
-    return;
+    return { name: opts.name };
   }
   if (names.length === 0) throw new UsageError('no profile is stored yet', { hint: 'run `rsapi auth login` (add --profile NAME for another one)' });
   if (!canPrompt(ctx.io)) throw new UsageError('give the profile to switch to', { hint: `stored profiles: ${names.join(', ')}` });
+  return { name: undefined };
 }
 
 /** Makes the named profile active; without a name, a terminal offers the stored ones. */
-export async function authSwitchRun(ctx: CommandContext, opts: { name?: string }) {
-  validateAuthSwitch(ctx, opts);
+export async function runAuthSwitch(ctx: CommandContext, plan: AuthSwitchPlan) {
   const env = ctx.io.env;
   const config = readStoredConfig(env);
   const names = storedProfileNames(config);
   const active = storedActiveProfile(config) ?? 'default';
-  let name = opts.name;
+  let name = plan.name;
   if (name === undefined) {
     const choices = names.map((profile) => ({
       value: profile,

@@ -19,11 +19,23 @@ Examples:
   $ rsapi config get output --profile staging
   $ [ -n "$(rsapi config get timeout)" ] || rsapi config set timeout 60`,
   );
-  handle(invocation, command, (ctx, _opts, [key]) => configGetRun(ctx, { key }));
+  handle(invocation, command, { plan: (ctx, _opts, [key]) => planConfigGet(ctx, { key }), run: runConfigGet });
+}
+
+export type ConfigGetOptions = { key: SettingKey };
+
+/** What `config get` prints: one setting of the profile. */
+export interface ConfigGetPlan {
+  key: SettingKey;
+}
+
+/** `config get` checks nothing beyond its argument's choices (commander's). */
+export function planConfigGet(_ctx: CommandContext, opts: ConfigGetOptions): ConfigGetPlan {
+  return { key: opts.key };
 }
 
 /** Prints the stored value of one setting (the key masked), nothing when it is not set. */
-export async function configGetRun(ctx: CommandContext, { key }: { key: SettingKey }) {
-  const value = displaySetting(key, ctx.settings().stored[key]);
+export async function runConfigGet(ctx: CommandContext, plan: ConfigGetPlan) {
+  const value = displaySetting(plan.key, ctx.settings().stored[plan.key]);
   if (value !== undefined) ctx.io.stdout.write(`${value}\n`);
 }

@@ -13,24 +13,31 @@ Examples:
   $ rsapi config list
   $ rsapi config list --profile staging --json`,
   );
-  handle(invocation, command, (ctx) => configListRun(ctx));
+  handle(invocation, command, { plan: planConfigList, run: runConfigList });
 }
 
-/** Every check of `config list`: the output flags. */
-export function validateConfigList(ctx: CommandContext): void {
+/** What `config list` prints: the profile's stored settings, the key (and a history URL's password) masked. */
+export interface ConfigListPlan {
+  profile: string;
+  shown: Record<string, string | number | boolean>;
+}
+
+/** Every check of `config list` (the output flags), and the settings it prints, read from the settings file. */
+export function planConfigList(ctx: CommandContext): ConfigListPlan {
   ctx.checkOutputFlags('tool');
-}
-
-/** Prints the profile's stored settings, the key masked. */
-export async function configListRun(ctx: CommandContext) {
-  validateConfigList(ctx);
-  const { stored } = ctx.settings();
+  const { profile, stored } = ctx.settings();
   const shown: Record<string, string | number | boolean> = {};
   for (const key of SETTING_KEYS) {
     const value = stored[key];
     // Numbers stay numbers in JSON; only the key is changed, to its masked form.
     if (value !== undefined) shown[key] = key === 'api-key' || key === 'history' ? (displaySetting(key, value) as string) : value;
   }
+  return { profile, shown };
+}
+
+/** Prints the profile's stored settings, the key masked. */
+export async function runConfigList(ctx: CommandContext, plan: ConfigListPlan) {
+  const { shown } = plan;
   const text = () =>
     Object.entries(shown)
       .map(([key, value]) => `${key}=${value}\n`)

@@ -23,26 +23,37 @@ Examples:
   $ rsapi config set timeout 60 --profile staging
   $ rsapi config set output json`,
   );
-  handle(invocation, command, (ctx, _opts, [key, value]) => configSetRun(ctx, { key, value }));
+  handle(invocation, command, { plan: (ctx, _opts, [key, value]) => planConfigSet(ctx, { key, value }), run: runConfigSet });
+}
+
+export type ConfigSetOptions = { key: SettingKey; value: string };
+
+/** What `config set` stores: the value as checked and normalised, and the profile, which may be created. */
+export interface ConfigSetPlan {
+  key: SettingKey;
+  value: string | number | boolean;
+  profile: string;
+  /** The profile is not stored yet: `config set` creates it, and says so. */
+  creates: boolean;
 }
 
 /** Every check of `config set`: the value, and a --profile one edit away from a stored one, before the settings file is changed. */
-export function validateConfigSet(ctx: CommandContext, opts: { key: SettingKey; value: string }): void {
+export function planConfigSet(ctx: CommandContext, opts: ConfigSetOptions): ConfigSetPlan {
   // A key typed here is refused, but it is still a key: keep it out of every message.
   if (opts.key === 'api-key') ctx.secrets.register(opts.value);
   if (opts.key === 'history') for (const password of urlPasswords(opts.value)) ctx.secrets.register(password);
-  parseSettingValue(opts.key, opts.value);
-  if (profileToWrite(ctx.settings()) === 'typo') throw unknownProfileError(ctx.settings());
+  const value = parseSettingValue(opts.key, opts.value);
+  const settings = ctx.settings();
+  const profile = profileToWrite(settings);
+  if (profile === 'typo') throw unknownProfileError(settings);
+  return { key: opts.key, value, profile: settings.profile, creates: profile === 'new' };
 }
 
-/** Checks the value, then stores it in the profile. */
-export async function configSetRun(ctx: CommandContext, opts: { key: SettingKey; value: string }) {
-  validateConfigSet(ctx, opts);
-  const { key } = opts;
-  const value = parseSettingValue(key, opts.value);
-  const settings = ctx.settings();
-  const { profile, stored } = settings;
-  if (profileToWrite(settings) === 'new') ctx.note(`creating profile "${profile}"`);
+/** Stores the checked value in the profile. */
+export async function runConfigSet(ctx: CommandContext, plan: ConfigSetPlan) {
+  const { key, value, profile } = plan;
+  const { stored } = ctx.settings();
+  if (plan.creates) ctx.note(`creating profile "${profile}"`);
   await updateProfile(profile, (stored) => ({ ...stored, [key]: value }), ctx.io.env, ctx.locks);
   ctx.note(`${key} = ${value} (profile "${profile}")`);
   const keyOrigin = stored['key-origin'] ?? (stored['base-url'] ? originOf(stored['base-url']) : undefined);

@@ -18,20 +18,29 @@ Examples:
   $ rsapi config unset output
   $ rsapi config unset base-url --profile staging`,
   );
-  handle(invocation, command, (ctx, _opts, [key]) => configUnsetRun(ctx, { key }));
+  handle(invocation, command, { plan: (ctx, _opts, [key]) => planConfigUnset(ctx, { key }), run: runConfigUnset });
+}
+
+export type ConfigUnsetOptions = { key: SettingKey };
+
+/** What `config unset` removes: one setting of a stored profile. */
+export interface ConfigUnsetPlan {
+  key: SettingKey;
+  profile: string;
 }
 
 /** Every check of `config unset`: a --profile that is not stored (a typo) is refused before the settings file is changed. */
-export function validateConfigUnset(ctx: CommandContext): void {
-  const unknown = unknownProfileError(ctx.settings());
+export function planConfigUnset(ctx: CommandContext, opts: ConfigUnsetOptions): ConfigUnsetPlan {
+  const settings = ctx.settings();
+  const unknown = unknownProfileError(settings);
   if (unknown) throw unknown;
+  return { key: opts.key, profile: settings.profile };
 }
 
 /** Removes one stored setting from the profile. */
-export async function configUnsetRun(ctx: CommandContext, { key }: { key: SettingKey }) {
-  validateConfigUnset(ctx);
-  const { profile, stored } = ctx.settings();
-  if (stored[key] === undefined) {
+export async function runConfigUnset(ctx: CommandContext, plan: ConfigUnsetPlan) {
+  const { key, profile } = plan;
+  if (ctx.settings().stored[key] === undefined) {
     ctx.note(`${key} is not set in profile "${profile}"`);
     return;
   }

@@ -25,13 +25,24 @@ Examples:
   $ rsapi history export > history.ndjson
   $ rsapi history export | rsapi history import - --history postgres://ci@db.example.com/rsapi`,
   );
-  handle(invocation, command, (ctx, opts) => historyExportRun(ctx, opts));
+  handle(invocation, command, { plan: planHistoryExport, run: runHistoryExport });
 }
 
-export async function historyExportRun(ctx: CommandContext, opts: HistoryExportOptions) {
-  const store = await openHistoryOf(ctx, opts, { readOnly: true });
+/** What `history export` writes: the runs of this history (started within a duration, or all), oldest first. */
+export interface HistoryExportPlan {
+  history: { history?: string };
+  since?: number;
+}
+
+/** `history export` checks nothing before the history is opened: it writes ndjson, whatever the output flags. */
+export function planHistoryExport(_ctx: CommandContext, opts: HistoryExportOptions): HistoryExportPlan {
+  return { history: { history: opts.history }, since: opts.since };
+}
+
+export async function runHistoryExport(ctx: CommandContext, plan: HistoryExportPlan) {
+  const store = await openHistoryOf(ctx, plan.history, { readOnly: true });
   try {
-    const runs = (await store.runs({ since: sinceOf(opts.since) })).reverse();
+    const runs = (await store.runs({ since: sinceOf(plan.since) })).reverse();
     for (const run of runs) {
       // The line `{"run":…,"snapshots":[…]}` written as its snapshots are read: a run is never held whole.
       const out = batched(ctx.io.stdout);

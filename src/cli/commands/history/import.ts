@@ -32,18 +32,25 @@ Examples:
   $ rsapi history import history.ndjson --history postgres://ci@db.example.com/rsapi
   $ rsapi history export --history postgres://ci@db.example.com/rsapi | rsapi history import -`,
   );
-  handle(invocation, command, (ctx, opts, [file]) => historyImportRun(ctx, { ...opts, file }));
+  handle(invocation, command, { plan: (ctx, opts, [file]) => planHistoryImport(ctx, { ...opts, file }), run: runHistoryImport });
 }
 
-export function validateHistoryImport(ctx: CommandContext): void {
+/** What `history import` reads (the export file, - for stdin) and into which history. */
+export interface HistoryImportPlan {
+  history: { history?: string };
+  file: string;
+}
+
+export function planHistoryImport(ctx: CommandContext, opts: HistoryImportOptions): HistoryImportPlan {
   checkDocumentFlags(ctx, 'import');
+  return { history: { history: opts.history }, file: opts.file };
 }
 
-export async function historyImportRun(ctx: CommandContext, opts: HistoryImportOptions) {
-  validateHistoryImport(ctx);
+export async function runHistoryImport(ctx: CommandContext, plan: HistoryImportPlan) {
+  const { file } = plan;
   // Loaded here: every history verb's start reads this file (trend's start is budgeted).
   const [{ createInterface }, { openHistory }] = await Promise.all([import('node:readline'), import('../../../history/open.js')]);
-  const input = await openExport(ctx, opts.file);
+  const input = await openExport(ctx, file);
   const lines = createInterface({ input, crlfDelay: Infinity });
   let store: HistoryStore | undefined;
   let added = 0;
@@ -52,12 +59,12 @@ export async function historyImportRun(ctx: CommandContext, opts: HistoryImportO
   let disagreements = 0;
   try {
     // A line at a time, each run imported as it is read: an export of a million snapshots is gigabytes.
-    for await (const line of readingExport(lines, opts.file)) {
+    for await (const line of readingExport(lines, file)) {
       number++;
       if (line.trim() === '') continue;
-      const exported = parseRun(line, number, opts.file, added + already);
+      const exported = parseRun(line, number, file, added + already);
       // Importing may make the history: a SQLite file that is not there yet is created (once a run is read).
-      store ??= await openHistory(resolveHistoryLocation(ctx, opts), { notice: (note) => ctx.note(note) });
+      store ??= await openHistory(resolveHistoryLocation(ctx, plan.history), { notice: (note) => ctx.note(note) });
       const result = await store.importRun(exported);
       if (result.added) added++;
       else already++;
@@ -65,7 +72,7 @@ export async function historyImportRun(ctx: CommandContext, opts: HistoryImportO
         disagreements++;
         if (disagreements <= DISAGREEMENTS_SAID)
           ctx.note(
-            `rsapi: ${opts.file}: line ${number}: report ${stored.reportId} of ${stored.identity} (generated ${stored.generatedAt}) is in the history with another ${fields.join(', ')}; the stored one is kept`,
+            `rsapi: ${file}: line ${number}: report ${stored.reportId} of ${stored.identity} (generated ${stored.generatedAt}) is in the history with another ${fields.join(', ')}; the stored one is kept`,
           );
       }
     }
