@@ -4,18 +4,20 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { CommandContext } from '../../src/cli/runtime/context.js';
 import { createInvocation } from '../../src/cli/runtime/invocation.js';
 import { buildProgram } from '../../src/cli/program.js';
-import { testTerminal } from './run.js';
+import { testTerminal, type InProcessOptions } from './run.js';
 
 /**
  * Parses `argv` (the words after `rsapi`) through the declarations as `rsapi` would, and hands the named verb's options,
  * arguments and a context to `plan` instead of running it. `env` is all the program sees (no process.env); settings come from it.
+ * `tty` makes the terminal's streams terminals (all, or some), as runInProcess does: for a plan that asks at a prompt.
  */
 export async function planOf<Plan>(
   argv: string[],
   plan: (ctx: CommandContext, opts: never, args: never) => Plan,
   env: Record<string, string | undefined> = { RSAPI_BASE_URL: 'http://127.0.0.1:9', RSAPI_API_KEY: 'plan-key-0123' },
+  tty?: InProcessOptions['tty'],
 ): Promise<Plan> {
-  const { terminal, cleanup } = testTerminal({ env });
+  const { terminal, cleanup } = testTerminal({ env, tty });
   try {
     const invocation = createInvocation({ terminal, signal: new AbortController().signal });
     const program = await buildProgram(invocation, argv);

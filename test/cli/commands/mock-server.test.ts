@@ -1,8 +1,11 @@
-// `rsapi mock-server` as a user starts it: --flavor and the phpRank options reach the service, and --help says them.
+// `rsapi mock-server` as a user starts it: --flavor and the phpRank options reach the service, and --help says them;
+// its plan (planMockServer): argv -> the mock's options.
 
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { planMockServer } from '../../../src/cli/commands/mock-server.js';
 import { BIN, NODE, cleanEnv } from '../../helpers/cli.js';
+import { planOf } from '../../helpers/plan.js';
 import { runInProcess } from '../../helpers/run.js';
 
 /** Starts the built binary's mock-server with `args`, hands its base URL to `body`, then stops it with SIGINT. */
@@ -132,5 +135,33 @@ describe('rsapi mock-server: the phprank-only options with the seed flavor', () 
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toEqual([`rsapi: ${named} only played by the phprank flavor: add --flavor phprank`]);
     expect(result.stdout).toBe('');
+  });
+});
+
+describe('rsapi mock-server: argv -> plan', () => {
+  it('the options the mock runs with: milliseconds for seconds, the key given, the phprank-only options with --flavor phprank', async () => {
+    const plan = await planOf(
+      ['mock-server', '--flavor', 'phprank', '--port', '0', '--rate-limit', '10', '--rate-limit-window', '2', '--drift', '0.1', '--api-key', 'own-key-0123'],
+      planMockServer,
+      {},
+    );
+    expect(plan.options).toMatchObject({
+      flavor: 'phprank',
+      host: '127.0.0.1',
+      port: 0,
+      apiKey: 'own-key-0123',
+      rateLimit: 10,
+      rateLimitWindowMs: 2000,
+      drift: 0.1,
+    });
+    expect((await planOf(['mock-server'], planMockServer, {})).options).toMatchObject({
+      flavor: 'seed',
+      port: 8787,
+      envelope: 'length-aware',
+      apiKey: undefined,
+    });
+    await expect(planOf(['mock-server', '--drift', '0.1'], planMockServer, {})).rejects.toThrow(
+      /^--drift is only played by the phprank flavor: add --flavor phprank$/,
+    );
   });
 });

@@ -1,6 +1,10 @@
-// `rsapi api METHOD PATH [-f key=value]`: raw requests under the base URL, raw JSON out, the usual errors and exit codes.
+// `rsapi api METHOD PATH [-f key=value]`: raw requests under the base URL, raw JSON out, the usual errors and exit codes;
+// its plan (planApi): argv -> the call, and every refusal before a request.
 import { describe, expect, it } from 'vitest';
+import type { HttpMethod } from '../../../../src/api/http/http.js';
+import { planApi } from '../../../../src/cli/commands/api/api.js';
 import { ExitCode } from '../../../../src/cli/runtime/exit-codes.js';
+import { planOf } from '../../../helpers/plan.js';
 import { runInProcess } from '../../../helpers/run.js';
 import { mockPerTest } from '../../../helpers/mock.js';
 
@@ -84,19 +88,37 @@ describe('rsapi api', () => {
     expect(result.code).toBe(0);
     expect(server.server.requests.map((request) => request.status)).toEqual([503, 200]);
   });
+});
 
-  it('refuses a bad method, an absolute URL, a .. segment and a field without = before any request (exit 2)', async () => {
-    const server = await mock();
-    for (const args of [
-      ['api', 'FETCH', '/reports'],
-      ['api', 'GET', 'https://elsewhere.example/api/v1/reports'],
-      ['api', 'GET', '/reports/../../admin'],
-      ['api', 'GET', '/reports', '-f', 'result'],
-      ['api', 'GET', '/reports', '-f', 'a=1', '-f', 'a=2'],
-    ]) {
-      const result = await runInProcess({ argv: args, env: server.env });
-      expect(result.code, args.join(' ')).toBe(ExitCode.usage);
-    }
-    expect(server.server.requests).toHaveLength(0);
+const plan = (...argv: string[]) =>
+  planOf(['api', ...argv], (ctx, opts: never, [method, path]: [HttpMethod, string]) => planApi(ctx, { ...(opts as object), method, path } as never));
+
+describe('rsapi api: argv -> plan', () => {
+  it('the method (any case), the path, the fields and headers, and the --input file read when run', async () => {
+    expect(await plan('post', '/reports?x=1', '-f', 'url=https://a.example/?b=c', '-H', 'Accept-Language: de', '--input', '-', '-i', '--silent')).toEqual({
+      method: 'POST',
+      path: '/reports?x=1',
+      fields: { url: 'https://a.example/?b=c' },
+      paginate: false,
+      include: true,
+      silent: true,
+      headers: { 'Accept-Language': 'de' },
+      input: '-',
+    });
+    expect(await plan('GET', '/projects', '--paginate')).toMatchObject({ method: 'GET', paginate: true, fields: {}, headers: {}, input: undefined });
+  });
+
+  it('refused before any request: a bad method, an absolute URL, a .. segment, a field without = or given twice, and the flags that do not go together', async () => {
+    await expect(plan('FETCH', '/reports')).rejects.toThrow(/^method must be one of GET, POST, PUT, PATCH, DELETE, not "FETCH"/);
+    await expect(plan('GET', 'https://elsewhere.example/api/v1/reports')).rejects.toThrow(/give a path under the base URL/);
+    await expect(plan('GET', '/reports/../../admin')).rejects.toThrow(/the path must stay under the base URL/);
+    await expect(plan('GET', '/reports', '-f', 'result')).rejects.toThrow(/"result" is not key=value/);
+    await expect(plan('GET', '/reports', '-H', 'Authorization: Bearer other')).rejects.toThrow(/the Authorization header carries the configured key/);
+    await expect(plan('GET', '/reports', '-f', 'a=1', '-f', 'a=2')).rejects.toThrow(/^field "a" given twice$/);
+    await expect(plan('POST', '/reports', '--paginate')).rejects.toThrow(/^--paginate follows the pages of a list: only with GET$/);
+    await expect(plan('GET', '/reports', '--input', 'body.json', '--paginate')).rejects.toThrow(
+      /^--input sends a body; --paginate follows the pages of a GET list$/,
+    );
+    await expect(plan('GET', '/reports', '-i', '--jq', '.')).rejects.toThrow(/^--jq reads the JSON body; -i puts the status line and headers before it$/);
   });
 });

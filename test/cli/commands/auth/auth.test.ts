@@ -103,13 +103,10 @@ describe('auth login --with-token', () => {
     });
   });
 
+  // The refusals of the plan (--api-key, no terminal, no or a bad base URL) are asserted on it: login.test.ts.
   it.each([
-    ['no terminal and no --with-token', ['auth', 'login', '--base-url', 'https://rank.example.com'], `${KEY}\n`, /--with-token/],
     ['an empty standard input', ['auth', 'login', '--with-token', '--base-url', 'https://rank.example.com'], '', /no API key on standard input/],
     ['a blank key', ['auth', 'login', '--with-token', '--base-url', 'https://rank.example.com'], '   \n', /empty/],
-    ['no base URL anywhere', ['auth', 'login', '--with-token'], `${KEY}\n`, /--base-url/],
-    ['the key as --api-key', ['auth', 'login', '--with-token', '--api-key', KEY, '--base-url', 'https://rank.example.com'], '', /--api-key/],
-    ['a bad base URL', ['auth', 'login', '--with-token', '--base-url', 'ftp://rank.example.com'], `${KEY}\n`, /only http and https/],
   ])('exit 2 before any request with %s', async (_name, args, input, message) => {
     const before = mock.server.requests.length;
     const result = await runInProcess({ argv: args, env, stdin: input });

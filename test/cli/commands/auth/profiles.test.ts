@@ -53,18 +53,7 @@ describe('auth switch', () => {
     expect(JSON.parse(env.stdout)).toMatchObject({ profile: 'default', profile_source: 'env' });
   });
 
-  it('an unknown name is refused (exit 2) with the stored names, and a near miss suggested', async () => {
-    const result = await rsapi(['auth', 'switch', 'stagign']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe('rsapi: no profile "stagign"; stored profiles: default, staging, empty\nhint: did you mean "staging"?\n');
-    expect(JSON.parse(readFileText())['active-profile']).toBeUndefined();
-  });
-
-  it('without a name and without a terminal: exit 2 naming the stored profiles', async () => {
-    const result = await rsapi(['auth', 'switch']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/give the profile to switch to\nhint: stored profiles: default, staging, empty/);
-  });
+  // An unknown name, and no name with nobody to ask, are refused by the plan: switch.test.ts.
 
   it('without a name on a terminal, offers the stored profiles to pick from', async () => {
     const { code, screen } = await runOnTerminal(['auth', 'switch'], {

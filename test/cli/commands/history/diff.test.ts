@@ -2,6 +2,8 @@
 // history opened.
 import { describe, expect, it } from 'vitest';
 import { planHistoryDiff } from '../../../../src/cli/commands/history/diff.js';
+import { planHistoryExport } from '../../../../src/cli/commands/history/export.js';
+import { planHistoryImport } from '../../../../src/cli/commands/history/import.js';
 import { planHistoryPrune } from '../../../../src/cli/commands/history/prune.js';
 import { planHistoryRuns } from '../../../../src/cli/commands/history/runs.js';
 import { planHistoryShow } from '../../../../src/cli/commands/history/show.js';
@@ -66,5 +68,15 @@ describe('the other history verbs: argv -> plan', () => {
       planHistoryShow(ctx, { ...(opts as object), run } as never),
     );
     expect(show).toEqual({ history: { history: 'h.db' }, run: 4 });
+  });
+
+  it('history import and export: the file (- for stdin), where, since when; import prints a document, so -q and --fields are refused', async () => {
+    const imported = (...argv: string[]) =>
+      planOf(['history', 'import', ...argv], (ctx, opts: never, [file]: [string]) => planHistoryImport(ctx, { ...(opts as object), file } as never));
+    expect(await imported('-', '--history', 'team.db')).toEqual({ history: { history: 'team.db' }, file: '-' });
+    await expect(imported('runs.ndjson', '-q')).rejects.toThrow(/^-q prints identifiers; history import prints a document$/);
+    await expect(imported('runs.ndjson', '--fields', 'imported')).rejects.toThrow(/^--fields does not apply to history import$/);
+    await expect(imported('runs.ndjson', '--json', '-o', 'csv')).rejects.toThrow(/^--json and -o csv ask for different formats$/);
+    expect(await planOf(['history', 'export', '--since', '2w'], planHistoryExport)).toEqual({ history: { history: undefined }, since: 14 * 24 * 3600 * 1000 });
   });
 });
