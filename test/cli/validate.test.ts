@@ -1,4 +1,4 @@
-// Validate, then run: each bad input is refused alike by the CLI and by a direct call of the verb's run, before stdin is read or anything is sent.
+// Plan, then run: each bad input is refused alike by the CLI and by a direct call of the verb's plan and run, before stdin is read or anything is sent.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -394,7 +394,7 @@ async function direct(row: ValidateCase) {
   }
 }
 
-describe('validate, then run: the CLI and a direct call refuse alike', () => {
+describe('plan, then run: the CLI and a direct call refuse alike', () => {
   it.each(CASES)('$name', async (row) => {
     const cli = await throughCli(row);
     const called = await direct(row);
@@ -412,12 +412,9 @@ describe('the shape of a verb', () => {
     .filter((path) => path.endsWith('.ts'))
     .map((path) => ({ path, text: readFileSync(join(COMMANDS, path), 'utf8') }));
 
-  it("a verb is a plan and a run (the run takes the plan, never the options), or its validate is its run's first statement", () => {
+  it('a verb is a plan and a run (the run takes the plan, never the options); no validate step is left', () => {
     const planned = modules.flatMap(({ path, text }) =>
       [...text.matchAll(/^export function plan(\w+)\(ctx: CommandContext, opts: \w+\)/gm)].map((m) => ({ path, verb: m[1]! })),
-    );
-    const validated = modules.flatMap(({ path, text }) =>
-      [...text.matchAll(/^export function (validate(\w+))\(/gm)].map((m) => ({ path, name: m[1]!, verb: m[2]! })),
     );
     expect(planned.length).toBeGreaterThan(12);
     for (const { path, verb } of planned) {
@@ -428,13 +425,13 @@ describe('the shape of a verb', () => {
         `${path}: run${verb} takes a plan`,
       ).toBe(true);
     }
-    for (const { path, name, verb } of validated) {
-      const run = `${verb.charAt(0).toLowerCase()}${verb.slice(1)}Run`;
-      const text = modules.find((module) => module.path === path)!.text;
-      expect(text, `${path}: ${run} starts with ${name}`).toMatch(
-        new RegExp(`export async function ${run}\\([^)]*\\) \\{\\n  (?:const [^=\\n]+= )?${name}\\(ctx`),
-      );
-    }
+    for (const { path, text } of modules) expect(text, path).not.toMatch(/^export function validate\w*\(/m);
+  });
+
+  it('every handler is { plan, run }, but completion: its handler reads the command tree it describes', () => {
+    const handlers = modules.flatMap(({ path, text }) => [...text.matchAll(/handle\(invocation, command, (\S+)/g)].map((m) => ({ path, given: m[1]! })));
+    expect(handlers.length).toBeGreaterThan(25);
+    expect(handlers.filter(({ given }) => given !== '{').map(({ path }) => path)).toEqual(['completion.ts']);
   });
 
   it('no handler closure checks anything: it maps arguments to options and calls the run', () => {
