@@ -123,6 +123,27 @@ try {
       const [alone, first] = timeWithLoop([plain, firstRecording], checked.env, SLOW_RUNS, 1, [undefined, emptied]);
       emptied();
       rows.push(ratioRow(node, '`--all --record` 10,000, every snapshot new / `--all`', 1.15, alone, first, peakRss(firstRecording, checked.env)));
+      // Its floor: node:sqlite alone writing the same 10,000 snapshots (scripts/bench/record-floor.mjs), added to the
+      // plain run: the least a first recording could cost on this machine's one thread, with nothing read or encoded.
+      const floorFile = join(work, `floor-${node.version}.db`);
+      const sqliteMs = median(
+        Array.from({ length: 5 }, () => {
+          for (const end of ['', '-wal', '-shm']) rmSync(`${floorFile}${end}`, { force: true });
+          runOnce(rsapi('reports', 'list', '--search', 'no-such-page', '--record', '--history', floorFile), checked.env);
+          const written = spawnSync(node.path, [join(BENCH, 'record-floor.mjs'), floorFile], { encoding: 'utf8' });
+          if (written.status !== 0) throw new Error(`record-floor.mjs exited ${written.status}: ${written.stderr}`);
+          return Number(written.stdout.trim());
+        }),
+      );
+      rows.push({
+        node: node.version,
+        name: 'its floor: `--all` + node:sqlite writing the 10,000 snapshots alone (no rsapi code) / `--all`',
+        budget: '-',
+        reference: `${Math.round(alone)} ms`,
+        subject: `${Math.round(alone + sqliteMs)} ms (+${Math.round(sqliteMs)} ms)`,
+        ratio: (alone + sqliteMs) / alone,
+        ok: true,
+      });
     }
     if (CASES.has('trend')) {
       // Issue 37: the trend of a URL over 1,000,000 snapshots against the CLI's own start with its settings.
