@@ -4,7 +4,7 @@ import { SORT_DIRECTIONS } from '../../api/list-params.js';
 import { projectListSilences } from '../../api/list-silences.js';
 import { toNumber, type ApiRecord } from '../../api/model/record.js';
 import { projectAverage } from '../../api/model/project-model.js';
-import { declareList } from '../../cli/commands/projects/list.js';
+import { declareList, planProjectsList } from '../../cli/commands/projects/list.js';
 import { integerArg, optionArg, stringArg } from '../arguments.js';
 import { declared, flagOf } from '../declarations.js';
 import { listAnswer, startingPosition } from '../paged.js';
@@ -41,7 +41,8 @@ export const listProjects = defineTool({
     const limit = args.limit ?? 50;
     const given: Filters = { search: args.search, sortBy: args.sort_by, sort: args.sort };
     const position = startingPosition(NAME, args.cursor, given, limit);
-    const params: ProjectListParams = { ...position.filters, perPage: position.perPage };
+    // The request `projects list` plans for the same flags (a Unicode host searched in punycode, as create stored it).
+    const { params } = planProjectsList(call.ctx, { ...position.filters, perPage: position.perPage });
     const silences = projectListSilences(params);
     const client = call.ctx.client();
     return listAnswer(

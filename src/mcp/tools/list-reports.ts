@@ -2,6 +2,7 @@
 import { reportListSilences } from '../../api/list-silences.js';
 import { REPORT_SORT_FIELDS, RESULTS, SORT_DIRECTIONS, type ReportListParams } from '../../api/reports.js';
 import { declareList } from '../../cli/commands/reports/list.js';
+import { filterParams } from '../../cli/flags/report-filters.js';
 import { integerArg, optionArg, stringArg } from '../arguments.js';
 import { declared, flagOf } from '../declarations.js';
 import { listAnswer, startingPosition } from '../paged.js';
@@ -33,7 +34,9 @@ export const listReports = defineTool({
     const limit = args.limit ?? 50;
     const given: Filters = { search: args.search, project: args.project, result: args.result, sortBy: args.sort_by, sort: args.sort };
     const position = startingPosition(NAME, args.cursor, given, limit);
-    const params: ReportListParams = { ...position.filters, perPage: position.perPage };
+    // The filters as `reports list` sends them (a Unicode host in punycode, as create stored it).
+    const { sortBy, sort } = position.filters;
+    const params: ReportListParams = { ...filterParams(position.filters), sortBy, sort, perPage: position.perPage };
     const silences = reportListSilences(params);
     const client = call.ctx.client();
     return listAnswer(
