@@ -1,6 +1,7 @@
 // `rsapi history diff [A [B]]`: per URL the checks that newly fail, the fixed ones, score changes, new and vanished
 // URLs, between two recorded runs (by default the last two complete runs of one selection on one service); gates.
 import { checkName } from '../../../api/model/checks.js';
+import { projectName } from '../../../api/model/report-url.js';
 import { formatScore } from '../../../api/model/report-model.js';
 import { maxDropParser } from '../../report-files/reporter.js';
 import { selectionKey } from '../../reading/recording.js';
@@ -73,7 +74,8 @@ export function planHistoryDiff(ctx: CommandContext, opts: HistoryDiffOptions): 
   return {
     history: { history: opts.history },
     runs: { a: opts.a, b: opts.b },
-    scope: { since: opts.since, job: opts.job, project: opts.project },
+    // A project as the history files it (lower case, no www.), as trend and MCP's history_diff take it.
+    scope: { since: opts.since, job: opts.job, project: opts.project === undefined ? undefined : projectName(opts.project) },
     gate: { maxDrop: opts.maxDrop, failOnNewFailures: opts.failOnNewFailures === true },
     verdicts: { assertions, allowEmpty: opts.allowEmpty, codequality: opts.codequality },
   };

@@ -26,8 +26,8 @@ describe('history diff: argv -> plan', () => {
     });
   });
 
-  it('no run named: the last two of a job, a project, or within a time', async () => {
-    const planned = await plan('--job', 'weekly', '--project', 'example.com', '--since', '7d');
+  it('no run named: the last two of a job, a project (as the history files it: lower case, no www.), or within a time', async () => {
+    const planned = await plan('--job', 'weekly', '--project', 'WWW.Example.com', '--since', '7d');
     expect(planned.runs).toEqual({ a: undefined, b: undefined });
     expect(planned.scope).toEqual({ since: 7 * 24 * 3600 * 1000, job: 'weekly', project: 'example.com' });
     expect(planned.gate).toEqual({ maxDrop: undefined, failOnNewFailures: false });
