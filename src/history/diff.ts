@@ -198,6 +198,22 @@ export async function runsToCompare(store: HistoryStore, ids: { a?: number; b?: 
   return { from, to: newest };
 }
 
+/**
+ * The two runs a diff compares (runsToCompare) and what changed between them, with the later run's snapshots;
+ * `within`: only the snapshots it keeps are compared (MCP's history_diff narrowed to a project).
+ */
+export async function readRunDiff(
+  store: HistoryStore,
+  ids: { a?: number; b?: number },
+  scope: DiffScope,
+  within: (snapshot: Snapshot) => boolean = () => true,
+): Promise<{ diff: RunDiff; after: Snapshot[] }> {
+  const { from, to } = await runsToCompare(store, ids, scope);
+  const [before, after] = await Promise.all([store.snapshotsOf(from.id, { sorted: false }), store.snapshotsOf(to.id, { sorted: false })]);
+  const kept = after.filter(within);
+  return { diff: { from, to, ...diffSnapshots(before.filter(within), kept) }, after: kept };
+}
+
 function tooFew(what: string): HistoryNotFoundError {
   return new HistoryNotFoundError(`fewer than two comparable runs to diff: ${what}`, {
     hint: 'record another run of the same job with --record, or name two runs: `rsapi history diff A B` (`rsapi history runs` lists them)',

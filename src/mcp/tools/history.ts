@@ -5,7 +5,7 @@ import { declareDiff, diffDocument, planHistoryDiff } from '../../cli/commands/h
 import { currentService, sinceOf } from '../../cli/commands/history/shared.js';
 import { declareTrend, planHistoryTrend, readTrend, trendDocument } from '../../cli/commands/history/trend.js';
 import { projectName, reportProject } from '../../api/model/report-url.js';
-import { diffSnapshots, runsToCompare } from '../../history/diff.js';
+import { readRunDiff } from '../../history/diff.js';
 import type { Snapshot } from '../../history/types.js';
 import { optionArg, positionalArg } from '../arguments.js';
 import { argumentOf, declared, flagOf } from '../declarations.js';
@@ -76,11 +76,7 @@ export const historyDiff = defineTool({
     const project = args.project === undefined ? undefined : projectName(args.project);
     const selection = args.job === undefined ? undefined : jobSelection(args.job);
     const inProject = (snapshot: Snapshot) => project === undefined || (snapshot.project ?? reportProject(snapshot.identity)) === project;
-    const compared = await withHistory(call, async (store) => {
-      const { from, to } = await runsToCompare(store, ids, { since, selection, project });
-      const [before, after] = await Promise.all([store.snapshotsOf(from.id, { sorted: false }), store.snapshotsOf(to.id, { sorted: false })]);
-      return { from, to, ...diffSnapshots(before.filter(inProject), after.filter(inProject)) };
-    });
+    const compared = await withHistory(call, async (store) => (await readRunDiff(store, ids, { since, selection, project }, inProject)).diff);
     const document = diffDocument(compared).value;
     return {
       value: fitted(document.changes, (kept, left) => ({

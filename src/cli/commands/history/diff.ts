@@ -5,7 +5,7 @@ import { projectName } from '../../../api/model/report-url.js';
 import { formatScore } from '../../../api/model/report-model.js';
 import { maxDropParser } from '../../report-files/reporter.js';
 import { selectionKey } from '../../reading/recording.js';
-import { diffSnapshots, newestOfEachUrl, runsToCompare, regressedUrl, type RunDiff, type UrlChange } from '../../../history/diff.js';
+import { newestOfEachUrl, readRunDiff, regressedUrl, type RunDiff, type UrlChange } from '../../../history/diff.js';
 import { snapshotRecord } from '../../../history/snapshot.js';
 import type { Snapshot } from '../../../history/types.js';
 import { plural } from '../../../plural.js';
@@ -84,18 +84,15 @@ export function planHistoryDiff(ctx: CommandContext, opts: HistoryDiffOptions): 
 export async function runHistoryDiff(ctx: CommandContext, plan: HistoryDiffPlan) {
   const { scope, verdicts } = plan;
   const store = await openHistoryOf(ctx, plan.history, { readOnly: true });
-  let diff: RunDiff;
-  let after: Snapshot[];
+  let read: { diff: RunDiff; after: Snapshot[] };
   try {
     const selection = scope.job === undefined ? undefined : selectionKey({ job: scope.job });
-    const { from, to } = await runsToCompare(store, plan.runs, { since: sinceOf(scope.since), selection, project: scope.project });
     await keepYoungGenerationSmall();
-    let before: Snapshot[];
-    [before, after] = await Promise.all([store.snapshotsOf(from.id, { sorted: false }), store.snapshotsOf(to.id, { sorted: false })]);
-    diff = { from, to, ...diffSnapshots(before, after) };
+    read = await readRunDiff(store, plan.runs, { since: sinceOf(scope.since), selection, project: scope.project });
   } finally {
     await store.close();
   }
+  const { diff, after } = read;
   await writeDocument(ctx, diffDocument(diff));
   const code = judge(ctx, diff, plan.gate);
   if (!verdicts.assertions) return code;
