@@ -2,8 +2,8 @@
 // RSAPI_HISTORY or the profile's), read through the history's functions; their documents' values as the answer, cut
 // to fit; both narrowed to a project or a job.
 import { declareDiff, diffDocument, planHistoryDiff } from '../../cli/commands/history/diff.js';
-import { currentService, sinceOf } from '../../cli/commands/history/shared.js';
-import { declareTrend, planHistoryTrend, readTrend, trendDocument } from '../../cli/commands/history/trend.js';
+import { sinceOf } from '../../cli/commands/history/shared.js';
+import { declareTrend, planHistoryTrend, readTrend, trendDocument, trendOrigin } from '../../cli/commands/history/trend.js';
 import { projectName, reportProject } from '../../api/model/report-url.js';
 import { readRunDiff } from '../../history/diff.js';
 import type { Snapshot } from '../../history/types.js';
@@ -32,15 +32,14 @@ export const historyTrend = defineTool({
   async run(call, args) {
     const { url, project, check } = args;
     planHistoryTrend(call.ctx, { url, project });
-    // One service's readings unless told otherwise, as `history trend --service` has it.
-    const service = args.service as string | undefined;
     const { subject, points } = await withHistory(call, (store) =>
       readTrend(store, {
         url,
         project,
         since: sinceOf(args.since as number | undefined),
         check,
-        origin: service === 'all' ? undefined : (service ?? currentService(call.ctx)),
+        // One service's readings unless told otherwise, as `history trend --service` has it.
+        origin: trendOrigin(call.ctx, args.service as string | undefined),
         job: args.job,
         jobSelection: args.job === undefined ? undefined : jobSelection(args.job),
       }),

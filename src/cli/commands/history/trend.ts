@@ -80,8 +80,7 @@ export async function runHistoryTrend(ctx: CommandContext, plan: HistoryTrendPla
       project: plan.project,
       since: sinceOf(plan.since),
       check: plan.check,
-      // One service's readings: the same URL on staging and on production is two series, not one.
-      origin: plan.service === 'all' ? undefined : (plan.service ?? currentService(ctx)),
+      origin: trendOrigin(ctx, plan.service),
       job: plan.job,
       jobSelection: plan.job === undefined ? undefined : selectionKey({ job: plan.job }),
     });
@@ -89,6 +88,14 @@ export async function runHistoryTrend(ctx: CommandContext, plan: HistoryTrendPla
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The one service a trend reads (--service ORIGIN, else the one this run talks to), or undefined for `all`: the same
+ * URL on staging and on production is two series, not one.
+ */
+export function trendOrigin(ctx: CommandContext, service: string | undefined): string | undefined {
+  return service === 'all' ? undefined : (service ?? currentService(ctx));
 }
 
 /** What a trend reads: a URL or a project, narrowed by time, check, service and job. */
