@@ -96,15 +96,21 @@ describe('rsapi mock-server --flavor phprank', () => {
   });
 });
 
+/** What the built mock prints on start, up to its `try:` line; stopped then. */
+async function banner(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  const child = spawn(NODE, [BIN, 'mock-server', '--port', '0', ...args], { env });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  const deadline = Date.now() + 10_000;
+  while (!stdout.includes('try:') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.on('close', resolve));
+  return stdout;
+}
+
 describe('rsapi mock-server --api-key KEY', () => {
   it('the copy-paste line never prints RSAPI_API_KEY=***', async () => {
-    const child = spawn(NODE, [BIN, 'mock-server', '--port', '0', '--api-key', 'my-own-key-123'], { env: cleanEnv() });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    const deadline = Date.now() + 10_000;
-    while (!stdout.includes('try:') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.on('close', resolve));
+    const stdout = await banner(['--api-key', 'my-own-key-123'], cleanEnv());
     expect(stdout).toMatch(/try: RSAPI_BASE_URL=http:\/\/127\.0\.0\.1:\d+ RSAPI_API_KEY="\$YOUR_KEY" rsapi reports list/);
     expect(stdout).not.toContain('***');
   });
@@ -112,13 +118,7 @@ describe('rsapi mock-server --api-key KEY', () => {
 
 describe('rsapi mock-server in a shell that exports the demo key', () => {
   it('prints the demo key and a try: line that works when pasted (the demo key is no secret)', async () => {
-    const child = spawn(NODE, [BIN, 'mock-server', '--port', '0'], { env: { ...cleanEnv(), RSAPI_API_KEY: 'mock-key-0123456789abcdef' } });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    const deadline = Date.now() + 10_000;
-    while (!stdout.includes('try:') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.on('close', resolve));
+    const stdout = await banner([], { ...cleanEnv(), RSAPI_API_KEY: 'mock-key-0123456789abcdef' });
     expect(stdout).toContain('API key: mock-key-0123456789abcdef\n');
     expect(stdout).toMatch(/try: RSAPI_BASE_URL=http:\/\/127\.0\.0\.1:\d+ RSAPI_API_KEY=mock-key-0123456789abcdef rsapi reports list/);
     expect(stdout).not.toContain('***');
