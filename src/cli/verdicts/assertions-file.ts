@@ -4,8 +4,8 @@ import { CHECK_IDS, IMPORTANCES, isCheckId, type CheckId, type Importance } from
 import { RESULTS, type ReportResult } from '../../api/model/report-model.js';
 import { isObject } from '../../api/model/record.js';
 import { nearest } from '../../suggest.js';
-import { UsageError } from '../runtime/errors.js';
-import { jsonLines, parseJsonFile, readJsonFile } from './json-lines.js';
+import type { UsageError } from '../runtime/errors.js';
+import { parseJsonFileWithLines, readJsonFile } from './json-lines.js';
 import { compileMatch, LEVELS, type AssertionSet, type Level, type Rule } from './rules.js';
 import { globProblem } from '../../url-glob.js';
 
@@ -34,9 +34,7 @@ export function loadAssertions(path: string): AssertionSet {
 
 /** The rules of a file's text; `path` names it in messages. */
 export function parseAssertions(text: string, path: string): AssertionSet {
-  const whole = parseJsonFile(text, path);
-  const lines = jsonLines(text);
-  const refuse = (at: string, message: string, hint?: string) => new UsageError(`${path}:${lines.get(at) ?? 1}: ${message}`, { hint });
+  const { whole, lines, refuse } = parseJsonFileWithLines(text, path);
   if (!isObject(whole)) throw refuse('', 'the file must hold one object: { "assert": [ ... ] }');
   for (const key of Object.keys(whole)) if (!(FILE_KEYS as readonly string[]).includes(key)) throw refuse(key, unknownWord('key', key, FILE_KEYS));
   if (!Array.isArray(whole.assert))

@@ -27,6 +27,19 @@ export function parseJsonFile(text: string, path: string): unknown {
 }
 
 /**
+ * A file's parsed text, the line of each of its values (jsonLines), and how to refuse a value in it: a usage error
+ * naming the file and the line of that value (`at`: its path, as jsonLines keys it; '' for the file as a whole, line 1).
+ */
+export function parseJsonFileWithLines(
+  text: string,
+  path: string,
+): { whole: unknown; lines: Map<string, number>; refuse: (at: string, message: string, hint?: string) => UsageError } {
+  const whole = parseJsonFile(text, path);
+  const lines = jsonLines(text);
+  return { whole, lines, refuse: (at, message, hint) => new UsageError(`${path}:${lines.get(at) ?? 1}: ${message}`, { hint }) };
+}
+
+/**
  * The line (1-based) of every value of a JSON text that JSON.parse accepted, by its path: `assert.1.checks.titel` is
  * the line of that key. Object members are placed at their key, array items at their first character.
  */

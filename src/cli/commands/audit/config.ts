@@ -4,8 +4,7 @@ import { isObject } from '../../../api/model/record.js';
 import { reportUrlProblem } from '../../../api/model/report-url.js';
 import { nearest } from '../../../suggest.js';
 import { globProblem } from '../../../url-glob.js';
-import { UsageError } from '../../runtime/errors.js';
-import { jsonLines, parseJsonFile, readJsonFile } from '../../verdicts/json-lines.js';
+import { parseJsonFileWithLines, readJsonFile } from '../../verdicts/json-lines.js';
 import { EXISTING_MODES, type ExistingMode } from '../reports/create/existing.js';
 
 /** The keys of the section: the JSON Schema (schema/rsapi.config.schema.json) is held to these by a test. */
@@ -59,9 +58,7 @@ export function loadAuditFile(path: string): AuditFile {
 
 /** The audit section of a file's text; `path` names it in messages. */
 export function parseAuditFile(text: string, path: string): AuditFile {
-  const whole = parseJsonFile(text, path);
-  const lines = jsonLines(text);
-  const refuse = (at: string, message: string, hint?: string) => new UsageError(`${path}:${lines.get(at) ?? 1}: ${message}`, { hint });
+  const { whole, refuse } = parseJsonFileWithLines(text, path);
   if (!isObject(whole) || !isObject(whole.audit)) {
     throw refuse(
       isObject(whole) && whole.audit !== undefined ? 'audit' : '',
