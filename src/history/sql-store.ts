@@ -96,20 +96,32 @@ export class SqlHistoryStore implements HistoryStore {
   }
 
   /** The readings the store holds under the snapshots' keys, by snapshotKey, oldest first. */
-  private async storedReadings(snapshots: readonly Snapshot[]): Promise<Map<string, StoredReading[]>> {
-    const stored = new Map<string, StoredReading[]>();
+  private storedReadings(snapshots: readonly Snapshot[]): Promise<Map<string, StoredReading[]>> {
+    return this.heldUnderKeys(snapshots, SQL.knownSnapshots, (row) => ({
+      id: Number(row.id),
+      score: numberOf(row.score),
+      label: textOf(row.label),
+      checksText: textOf(row.checks),
+    }));
+  }
+
+  /**
+   * What the store holds under the snapshots' keys (origin, report id, generated_at; one each, as dedupe leaves them),
+   * by snapshotKey, oldest first: `statement` asked for 1,000 keys at a time, each row as `read` takes it.
+   */
+  private async heldUnderKeys<T>(snapshots: readonly Snapshot[], statement: (count: number) => string, read: (row: SqlRow) => T): Promise<Map<string, T[]>> {
+    const stored = new Map<string, T[]>();
     for (let start = 0; start < snapshots.length; start += 1_000) {
       const chunk = snapshots.slice(start, start + 1_000);
       const { rows } = await this.db.run(
-        SQL.knownSnapshots(chunk.length),
+        statement(chunk.length),
         chunk.flatMap((snapshot) => [snapshot.origin, snapshot.reportId, snapshot.generatedAt]),
       );
       for (const row of rows) {
         const key = snapshotKey({ origin: String(row.origin), reportId: String(row.report_id), generatedAt: String(row.generated_at) });
-        const reading = { id: Number(row.id), score: numberOf(row.score), label: textOf(row.label), checksText: textOf(row.checks) };
         const held = stored.get(key);
-        if (held) held.push(reading);
-        else stored.set(key, [reading]);
+        if (held) held.push(read(row));
+        else stored.set(key, [read(row)]);
       }
     }
     return stored;
@@ -242,17 +254,10 @@ export class SqlHistoryStore implements HistoryStore {
     const held: number[] = [];
     const fresh: Snapshot[] = [];
     const disagreements: ImportDisagreement[] = [];
+    // A chunk at a time: the stored snapshots of a run of 100,000 are never held whole.
     for (let start = 0; start < snapshots.length; start += 1_000) {
       const chunk = snapshots.slice(start, start + 1_000);
-      const { rows } = await this.db.run(
-        SQL.storedSnapshots(chunk.length),
-        chunk.flatMap((snapshot) => [snapshot.origin, snapshot.reportId, snapshot.generatedAt]),
-      );
-      const stored = new Map<string, { id: number; snapshot: Snapshot }[]>();
-      for (const row of rows) {
-        const key = snapshotKey({ origin: String(row.origin), reportId: String(row.report_id), generatedAt: String(row.generated_at) });
-        stored.set(key, [...(stored.get(key) ?? []), { id: Number(row.id), snapshot: snapshotOfRow(row) }]);
-      }
+      const stored = await this.heldUnderKeys(chunk, SQL.storedSnapshots, (row) => ({ id: Number(row.id), snapshot: snapshotOfRow(row) }));
       for (const snapshot of chunk) {
         const readings = stored.get(snapshotKey(snapshot));
         const oldest = readings?.[0];
