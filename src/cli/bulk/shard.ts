@@ -23,6 +23,11 @@ export function parseShard(value: string): Shard {
   return { index, count };
 }
 
+/** A share as `--shard` takes it and the history keeps it: `2/3`. */
+export function shardText(shard: Shard): string {
+  return `${shard.index}/${shard.count}`;
+}
+
 /**
  * The share (1-based) a URL falls in: sha1 of its report identity (reportIdentity), first 48 bits, modulo N.
  * The same on every machine and run, so N jobs given the same list split it with no URL in two shares and

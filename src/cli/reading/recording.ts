@@ -232,7 +232,8 @@ export interface CreateSource {
   include?: string[];
   exclude?: string[];
   maxUrls?: number;
-  shard?: { index: number; count: number };
+  /** --shard as `shardText` writes it (`2/3`). */
+  shard?: string;
 }
 
 /**
@@ -242,7 +243,7 @@ export interface CreateSource {
  * recorded before jobs had names carry, so they keep serving as baselines.
  */
 export function createJob(source: CreateSource, chosen: readonly string[]): Record<string, unknown> {
-  const shard = source.shard && `${source.shard.index}/${source.shard.count}`;
+  const { shard } = source;
   const file = source.fromFile === '-' ? undefined : source.fromFile;
   if (source.fromSitemap === undefined && file === undefined) return { ...urlSet(chosen), shard };
   const { include, exclude, maxUrls } = source;

@@ -2,6 +2,7 @@
 import { stringifyJson } from '../../api/http/json.js';
 import { formatScore, readReport } from '../../api/model/report-model.js';
 import { reportIdentity } from '../../api/model/report-url.js';
+import { shardText } from '../bulk/shard.js';
 import { baselineVerdict, describeChange } from './baseline.js';
 import { reportCheckLines } from './check-changes.js';
 import { xmlAttribute as attr, xmlText as text } from '../../output/escape.js';
@@ -72,7 +73,7 @@ function vanishedCase(url: string, since: string): string {
 
 function properties(run: CiRun): string[] {
   const props: [string, string][] = [];
-  if (run.share) props.push(['shard', `${run.share.index}/${run.share.count}`], ['shard.urls', `${run.share.urls} of ${run.share.of}`]);
+  if (run.share) props.push(['shard', shardText(run.share)], ['shard.urls', `${run.share.urls} of ${run.share.of}`]);
   if (run.gate.active) props.push(['gate', run.gate.verdict]);
   if (run.baseline) {
     props.push(['baseline', run.baseline.path]);

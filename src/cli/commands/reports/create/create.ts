@@ -106,7 +106,7 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
   }
   const { runBulkCreate } = await import('./run-create.js');
   const urls = selected ? selected.urls : input.urls;
-  const run = { command: plan.command, selection: createJob(plan.record.job, input.urls), shard: shard && `${shard.index}/${shard.count}` };
+  const run = { command: plan.command, selection: createJob(plan.record.job, input.urls), shard: plan.record.job.shard };
   const { history, ci } = await openRun(ctx, { history: plan.record.history, run }, plan.ci, { baseline, share: selected?.share, inputOrder: urls });
   let outcomes: readonly UrlOutcome[] = [];
   const code = await history.finishing(async () => {

@@ -3,7 +3,7 @@
 // plan, never the commander options.
 import { Option } from '@commander-js/extra-typings';
 import type { HeldLock } from '../../../../config/lock-file.js';
-import { parseShard } from '../../../bulk/shard.js';
+import { parseShard, shardText } from '../../../bulk/shard.js';
 import { collectValues, integerParser, MAX_CONCURRENCY } from '../../../flags/options.js';
 import { addGateOptions } from '../../../flags/verb-options.js';
 import { addPrivacyOptions } from '../../../flags/report-flags.js';
@@ -143,7 +143,10 @@ export function planReportsCreate(ctx: CommandContext, opts: ReportsCreateOption
     gate,
     judged,
     ci,
-    record: { history: { record: opts.record, history: opts.history, job: opts.job }, job: { urls, fromFile, fromSitemap, include, exclude, maxUrls, shard } },
+    record: {
+      history: { record: opts.record, history: opts.history, job: opts.job },
+      job: { urls, fromFile, fromSitemap, include, exclude, maxUrls, shard: shard && shardText(shard) },
+    },
     // Last: the lock is held from here, and released by the run whatever happens next.
     journal:
       journal === undefined

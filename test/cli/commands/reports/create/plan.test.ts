@@ -98,7 +98,7 @@ describe('reports create: argv -> plan', () => {
         include: ['example.com/blog/**'],
         exclude: undefined,
         maxUrls: undefined,
-        shard: { index: 2, count: 3 },
+        shard: '2/3',
       },
     });
     expect(made.privacy).toEqual({ privacy: 2, passwordStdin: undefined, passwordFile: join(scratch.path, 'pass') });
