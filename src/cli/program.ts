@@ -9,7 +9,7 @@ import { UsageError } from './runtime/errors.js';
 import { forStderr } from './terminal/stderr.js';
 import { addGlobalOptions, refuseEmptyValues } from './flags/options.js';
 import { expandJsonFields } from './flags/json-fields.js';
-import { HELP_TOPIC_NAMES, environmentLine, exitCodesText, fitExamples, helpTopic, helpWidthOf, wrapText } from './commands/help-topics.js';
+import { HELP_TOPIC_NAMES, environmentLine, exitCodesText, fitExamples, fitHelpText, helpTopic, helpWidthOf, wrapText } from './commands/help-topics.js';
 import { nearest } from '../suggest.js';
 import { plural } from '../plural.js';
 import type { Terminal } from './terminal/terminal.js';
@@ -64,11 +64,13 @@ export async function buildProgram(invocation: Invocation, argv: readonly string
       subcommandTerm(command) {
         return stubs.get(command as CommandUnknownOpts)?.term ?? Help.prototype.subcommandTerm.call(this, command);
       },
-      // On a terminal narrower than 80 columns, where commander would leave a description too narrow to wrap at all
-      // (and the terminal would break it mid-word), the description goes under its term, wrapped to the width.
+      // Commander wraps a description beside its term only when that leaves minWidthToWrap columns, and otherwise prints
+      // it whole (a long option term such as --baseline <file|last|run:ID|since:D> did that at 80 columns). Beside the
+      // term down to 30 columns; narrower than that the description goes under its term, wrapped to the width.
+      minWidthToWrap: 30,
       formatItem(term, termWidth, description, helper) {
         const helpWidth = this.helpWidth ?? 80;
-        if (!description || helpWidth >= 80 || helpWidth - termWidth - 4 >= helper.minWidthToWrap) {
+        if (!description || helpWidth - termWidth - 4 >= helper.minWidthToWrap) {
           return Help.prototype.formatItem.call(this, term, termWidth, description, helper);
         }
         return `  ${term}\n      ${wrapText(description, helpWidth, 6)}`;
@@ -100,7 +102,7 @@ export async function buildProgram(invocation: Invocation, argv: readonly string
     command.configureOutput({
       getOutHelpWidth: () => width,
       getErrHelpWidth: () => width,
-      writeOut: (text) => invocation.io.stdout.write(text),
+      writeOut: (text) => invocation.io.stdout.write(fitHelpText(text, width)),
       writeErr: (text) => invocation.io.stderr.write(forStderr(text)),
       // Said in our words by commanderExit, from the error commander throws next.
       outputError: () => undefined,

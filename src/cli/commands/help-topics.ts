@@ -95,6 +95,45 @@ export function wrapText(text: string, width: number, indent = 0): string {
 }
 
 /**
+ * A help text fitted to `width`, so no line is longer and no word is split by the terminal: a run of unindented prose
+ * lines (an epilogue) is reflowed as one paragraph when any of them is too long; a too long example line
+ * (`  $ command  # comment`) is continued as fitExamples continues it; any other too long line is wrapped at
+ * whitespace under its own indent. Lines that fit stay as they are.
+ */
+export function fitHelpText(text: string, width: number): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] as string;
+    if (isProse(line)) {
+      let end = index;
+      while (end + 1 < lines.length && isProse(lines[end + 1] as string)) end++;
+      const paragraph = lines.slice(index, end + 1);
+      out.push(paragraph.some((each) => each.length > width) ? wrapText(paragraph.join(' '), width) : paragraph.join('\n'));
+      index = end;
+      continue;
+    }
+    if (line.length <= width) {
+      out.push(line);
+      continue;
+    }
+    const example = /^ {2}\$ (.*?)(?: {2,}# (.*))?$/.exec(line);
+    if (example) {
+      out.push(fitExamples([[example[1] as string, example[2]]], width).replace(/\n$/, ''));
+      continue;
+    }
+    const indent = /^ */.exec(line)?.[0].length ?? 0;
+    out.push(`${' '.repeat(indent)}${wrapText(line.slice(indent), width, indent)}`);
+  }
+  return out.join('\n');
+}
+
+/** An unindented line of words (not empty, not a heading ending in a colon): part of a paragraph fitHelpText may reflow. */
+function isProse(line: string): boolean {
+  return line !== '' && !line.startsWith(' ') && !line.endsWith(':');
+}
+
+/**
  * Items as commander lists options: two spaces, the term padded to the longest, two spaces, the text wrapped beside it.
  * A term longer than MAX_TERM, or too long to leave MIN_BESIDE columns, stands alone, its text wrapped under it (in the
  * column of the others' text, or indented by six when that leaves too little room).
@@ -157,9 +196,9 @@ export function helpTopic(name: string, width: number): string | undefined {
  */
 export function fitExamples(examples: readonly (readonly [command: string, comment?: string])[], width: number): string {
   const lines = examples.flatMap(([command, comment]) => {
-    const whole = comment ? `  $ ${command.padEnd(25)}# ${comment}` : `  $ ${command}`;
+    const whole = comment ? `  $ ${command.padEnd(24)} # ${comment}` : `  $ ${command}`;
     if (whole.length <= width) return [whole];
-    const out = comment ? [`  # ${comment}`] : [];
+    const out = comment ? wrapText(comment, width - 4).split('\n').map((line) => `  # ${line}`) : [];
     let line = '  $';
     for (const word of command.split(' ')) {
       if (line.length + 1 + word.length + 2 > width && line.trim() !== '$') {

@@ -59,7 +59,8 @@ describe('the generated manual', () => {
   });
 
   it("a command's page says what its --help says: usage, description, every option, the notes and every example", async () => {
-    const help = await runInProcess({ argv: ['reports', 'create', '--help'] });
+    // A terminal wide enough that no example is continued: the pages hold each example whole, --help fits it to its width.
+    const help = await runInProcess({ argv: ['reports', 'create', '--help'], tty: true, columns: 1000 });
     const files = await manualFiles();
     const markdown = files.get('docs/commands/rsapi-reports-create.md')!;
     const man = files.get('man/rsapi-reports-create.1')!;
