@@ -57,7 +57,11 @@ describe('help fits its width', () => {
 describe('fitHelpText', () => {
   it('reflows an unindented paragraph with a long line, and keeps one that fits line for line', () => {
     const long = `${'word '.repeat(30).trim()}\nand more`;
-    expect(fitHelpText(long, 40).split('\n').every((line) => line.length <= 40)).toBe(true);
+    expect(
+      fitHelpText(long, 40)
+        .split('\n')
+        .every((line) => line.length <= 40),
+    ).toBe(true);
     expect(fitHelpText(long, 40).replace(/\n/g, ' ')).toBe(long.replace(/\n/g, ' '));
     expect(fitHelpText('short\nlines', 40)).toBe('short\nlines');
   });
@@ -70,6 +74,10 @@ describe('fitHelpText', () => {
   });
 
   it('wraps another long line under its own indent', () => {
-    expect(fitHelpText(`    ${'x '.repeat(30).trim()}`, 20).split('\n').every((line) => line.startsWith('    ') && line.length <= 20)).toBe(true);
+    expect(
+      fitHelpText(`    ${'x '.repeat(30).trim()}`, 20)
+        .split('\n')
+        .every((line) => line.startsWith('    ') && line.length <= 20),
+    ).toBe(true);
   });
 });

@@ -198,7 +198,11 @@ export function fitExamples(examples: readonly (readonly [command: string, comme
   const lines = examples.flatMap(([command, comment]) => {
     const whole = comment ? `  $ ${command.padEnd(24)} # ${comment}` : `  $ ${command}`;
     if (whole.length <= width) return [whole];
-    const out = comment ? wrapText(comment, width - 4).split('\n').map((line) => `  # ${line}`) : [];
+    const out = comment
+      ? wrapText(comment, width - 4)
+          .split('\n')
+          .map((line) => `  # ${line}`)
+      : [];
     let line = '  $';
     for (const word of command.split(' ')) {
       if (line.length + 1 + word.length + 2 > width && line.trim() !== '$') {
