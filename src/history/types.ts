@@ -89,7 +89,10 @@ export interface TrendPoint {
   origin?: string;
   generatedAt: string | undefined;
   score: number | undefined;
+  /** A URL's failed checks; over many pages (a project, a job), the failed checks per page with per-check results. */
   failed: number | undefined;
+  /** Over many pages: the failed checks summed over them. */
+  failedTotal?: number | undefined;
   /** --check: whether that check passed. */
   passed?: boolean | undefined;
   /** Project trends: how many reports the point averages. */

@@ -18,7 +18,7 @@ const diff = declared(declareDiff);
 
 export const historyTrend = defineTool({
   name: 'history_trend',
-  description: `${trend.description()}: one point per recorded run (score, failed checks). Give url or project.`,
+  description: `${trend.description()}: one point per recorded run (score, failed checks). Give url, project or job (a job alone: every page it read, per page).`,
   args: [
     positionalArg(argumentOf(trend, 'url'), 'url'),
     optionArg(flagOf(trend, '--project'), 'project'),
@@ -31,7 +31,7 @@ export const historyTrend = defineTool({
   hints: { readOnlyHint: true },
   async run(call, args) {
     const { url, project, check } = args;
-    planHistoryTrend(call.ctx, { url, project });
+    planHistoryTrend(call.ctx, { url, project, job: args.job });
     const { subject, points } = await withHistory(call, (store) =>
       readTrend(store, {
         url,
@@ -44,7 +44,7 @@ export const historyTrend = defineTool({
         jobSelection: args.job === undefined ? undefined : jobSelection(args.job),
       }),
     );
-    const list = trendDocument(subject, points, check, project !== undefined).value;
+    const list = trendDocument(subject, points, check, url === undefined).value;
     // Cut to fit from the oldest end: the newest points are the ones kept (oldest first, as the CLI gives them).
     return {
       value: fitted([...list].reverse(), (kept, left) => ({

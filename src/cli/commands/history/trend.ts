@@ -5,7 +5,8 @@ import { originOf } from '../../../api/http/base-url.js';
 import { reportIdentity, projectName } from '../../../api/model/report-url.js';
 import { formatScore } from '../../../api/model/report-model.js';
 import { projectPoints } from '../../../history/trend.js';
-import type { HistoryStore, TrendPoint } from '../../../history/types.js';
+import type { HistoryStore, RunInfo, TrendPoint } from '../../../history/types.js';
+import { HistoryNotFoundError } from '../../../history/errors.js';
 import { alignedTable, sparkline } from '../../../output/sparkline.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
@@ -16,12 +17,12 @@ import { addHistoryLocationOption, checkDocumentFlags, currentService, durationP
 export function declareTrend(history: ParentCommand) {
   const command = history
     .command('trend')
-    .description("A page's (or a project's) score and failed checks over the recorded runs")
+    .description("A page's (or a project's, or a job's) score and failed checks over the recorded runs")
     .argument('[url]', 'the page (any form of its URL: https://www.example.com/a is example.com/a)')
-    .option('--project <name>', "instead of a URL: the project's mean score and failed checks per run")
+    .option('--project <name>', "instead of a URL: the project's mean score and failed checks per page, run by run")
     .option('--since <duration>', 'only runs started within this time (90d, 12h, 2w)', durationParser('--since'))
     .option('--check <id>', 'also whether this check passed, run by run')
-    .option('--job <name>', "only the runs of this job (`history runs` shows each run's job)")
+    .option('--job <name>', "only the runs of this job (`history runs` shows each run's job); alone: the job's pages, as --project reads a project's")
     .option('--service <origin|all>', "the service read from (default: the configured base URL's); all: every service", serviceParser);
   return addHistoryLocationOption(command);
 }
@@ -45,6 +46,7 @@ Examples:
   $ rsapi history trend https://example.com/pricing
   $ rsapi history trend example.com/pricing --since 90d --check meta_description
   $ rsapi history trend --project example.com --json
+  $ rsapi history trend --job weekly                    # the whole site the weekly job audits
   $ rsapi history trend example.com/pricing --job weekly
   $ rsapi history trend example.com/pricing --service all   # staging and production side by side`,
   );
@@ -65,9 +67,8 @@ export interface HistoryTrendPlan {
 
 export function planHistoryTrend(ctx: CommandContext, opts: HistoryTrendOptions): HistoryTrendPlan {
   const { url, project, since, check, service, job } = opts;
-  if ((url === undefined) === (project === undefined)) {
-    throw new UsageError(url === undefined ? 'give a URL or --project NAME' : 'give a URL or --project NAME, not both');
-  }
+  if (url !== undefined && project !== undefined) throw new UsageError('give a URL or --project NAME, not both');
+  if (url === undefined && project === undefined && job === undefined) throw new UsageError('give a URL, --project NAME or --job NAME');
   checkDocumentFlags(ctx, 'trend');
   return { history: { history: opts.history }, url, project, since, check, service, job };
 }
@@ -84,7 +85,7 @@ export async function runHistoryTrend(ctx: CommandContext, plan: HistoryTrendPla
       job: plan.job,
       jobSelection: plan.job === undefined ? undefined : selectionKey({ job: plan.job }),
     });
-    await writeDocument(ctx, trendDocument(subject, points, plan.check, plan.project !== undefined));
+    await writeDocument(ctx, trendDocument(subject, points, plan.check, plan.url === undefined));
   } finally {
     await store.close();
   }
@@ -118,9 +119,11 @@ export interface TrendQuery {
  */
 export async function readTrend(store: HistoryStore, query: TrendQuery): Promise<{ subject: string; points: TrendPoint[] }> {
   const { since, check, origin } = query;
-  const subject = query.url !== undefined ? reportIdentity(query.url) : projectName(query.project as string);
-  const ofJob = query.jobSelection === undefined ? undefined : new Set((await store.runs({ selection: query.jobSelection })).map((run) => run.id));
+  const jobRuns = query.jobSelection === undefined ? undefined : await store.runs({ selection: query.jobSelection });
+  const ofJob = jobRuns === undefined ? undefined : new Set(jobRuns.map((run) => run.id));
   const inJob = (run: number) => ofJob?.has(run) ?? true;
+  if (query.url === undefined && query.project === undefined) return jobTrend(store, query, jobRuns ?? []);
+  const subject = query.url !== undefined ? reportIdentity(query.url) : projectName(query.project as string);
   const asked = { subject, project: query.url === undefined, since, origin, job: query.job, jobRuns: ofJob };
   let points: TrendPoint[];
   let checkRead: boolean;
@@ -137,10 +140,43 @@ export async function readTrend(store: HistoryStore, query: TrendQuery): Promise
   return { subject, points };
 }
 
+/** `--job NAME` alone: one point per run of the job (within --since, on the service read), over every page it read. */
+async function jobTrend(store: HistoryStore, query: TrendQuery, runs: readonly RunInfo[]): Promise<{ subject: string; points: TrendPoint[] }> {
+  const subject = `job ${query.job}`;
+  const read = runs.filter((run) => (query.since === undefined || run.recorded >= query.since) && (query.origin === undefined || run.origin === query.origin));
+  if (read.length === 0) {
+    const what =
+      runs.length === 0
+        ? 'no run of'
+        : `no run${query.since === undefined ? '' : ' within --since'}${query.origin === undefined ? '' : ` from ${query.origin}`} of`;
+    throw new HistoryNotFoundError(`${what} the job ${query.job} in the history`, { hint: "`rsapi history runs` shows each run's job" });
+  }
+  const rows = [];
+  for (const run of [...read].sort((a, b) => a.id - b.id)) {
+    for (const snapshot of await store.snapshotsOf(run.id)) rows.push({ run: run.id, started: run.started, snapshot });
+  }
+  const points = projectPoints(rows, query.check);
+  if (query.check !== undefined && !rows.some((row) => row.snapshot.checks?.some((c) => c.id === query.check))) {
+    throw new HistoryNotFoundError(`no run of the job ${query.job} read the check ${query.check}`, {
+      hint: 'rsapi history show RUN --checks lists the checks a run read',
+    });
+  }
+  return { subject, points };
+}
+
 export function trendDocument(subject: string, points: readonly TrendPoint[], check: string | undefined, project: boolean) {
   // Readings of several services (--service all) say which each is; one service's need not.
   const mixed = new Set(points.map((p) => p.origin)).size > 1;
-  const columns = ['run', 'started', ...(mixed ? ['service'] : []), project ? 'reports' : 'generated_at', 'score', 'failed', ...(check ? [check] : [])];
+  const columns = [
+    'run',
+    'started',
+    ...(mixed ? ['service'] : []),
+    project ? 'reports' : 'generated_at',
+    'score',
+    project ? 'failed/page' : 'failed',
+    ...(project ? ['failed'] : []),
+    ...(check ? [check] : []),
+  ];
   const value = points.map((p) => ({
     run: p.run,
     started: p.started,
@@ -148,6 +184,7 @@ export function trendDocument(subject: string, points: readonly TrendPoint[], ch
     ...(project ? { reports: p.reports ?? 0 } : { generated_at: p.generatedAt ?? null }),
     score: p.score ?? null,
     failed: p.failed ?? null,
+    ...(project ? { failed_total: p.failedTotal ?? null } : {}),
     ...(check ? { passed: p.passed ?? null } : {}),
   }));
   const rows = points.map((p) => [
@@ -157,6 +194,7 @@ export function trendDocument(subject: string, points: readonly TrendPoint[], ch
     project ? String(p.reports ?? 0) : (p.generatedAt ?? ''),
     p.score === undefined ? '' : formatScore(p.score),
     p.failed === undefined ? '' : String(p.failed),
+    ...(project ? [p.failedTotal === undefined ? '' : String(p.failedTotal)] : []),
     ...(check ? [p.passed === undefined ? '' : p.passed ? 'passed' : 'failed'] : []),
   ]);
   const text = (width?: number) => {
@@ -174,12 +212,13 @@ export function trendDocument(subject: string, points: readonly TrendPoint[], ch
     };
     // The two lines have their own scales (a score out of 100; failed checks from their fewest to their most, where two
     // checks more would otherwise look like a cliff beside a score's five points): each line says its own.
+    const label = (name: string) => name.padEnd(project ? 13 : 8);
     const knownFailed = failed.filter((v): v is number => v !== undefined);
     const failedScale = knownFailed.length === 0 ? '' : `  (scale ${Math.min(...knownFailed)}–${Math.max(...knownFailed)})`;
     const lines = [
       `${subject}: ${points.length} ${points.length === 1 ? 'run' : 'runs'}${mixed ? `, ${new Set(points.map((p) => p.origin)).size} services` : ''}`,
-      fitted('score   ', [...sparkline(scores, { min: 0, max: 100 })], `${ends(scores)}${scores.some((v) => v !== undefined) ? '  (scale 0–100)' : ''}`),
-      fitted('failed  ', [...sparkline(failed)], `${ends(failed)}${failedScale}`),
+      fitted(label('score'), [...sparkline(scores, { min: 0, max: 100 })], `${ends(scores)}${scores.some((v) => v !== undefined) ? '  (scale 0–100)' : ''}`),
+      fitted(label(project ? 'failed/page' : 'failed'), [...sparkline(failed)], `${ends(failed)}${failedScale}`),
     ];
     if (check)
       lines.push(

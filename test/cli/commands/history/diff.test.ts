@@ -52,7 +52,9 @@ describe('the other history verbs: argv -> plan', () => {
       service: 'all',
       job: 'weekly',
     });
-    await expect(trend()).rejects.toThrow(/^give a URL or --project NAME$/);
+    await expect(trend()).rejects.toThrow(/^give a URL, --project NAME or --job NAME$/);
+    // A job alone is a trend of its own: every page it read.
+    expect(await trend('--job', 'weekly')).toMatchObject({ job: 'weekly', url: undefined, project: undefined });
     await expect(trend('https://example.com/', '--project', 'example.com')).rejects.toThrow(/not both/);
   });
 

@@ -592,6 +592,28 @@ describe('history trend, import and prune over services and jobs', () => {
     expect(found.code, found.stderr).toBe(0);
   });
 
+  it('history trend --job NAME alone: one point per run of the job over every page it read, failed checks per page', async () => {
+    const where = join(scratch(), 'history.db');
+    for (const week of [0, 1]) {
+      site.week = week;
+      const recorded = await rsapi(where, 'reports', 'list', '--all', '--record', '--job', 'weekly', '--json');
+      expect(recorded.code, recorded.stderr).toBe(0);
+    }
+    const pages = JSON.parse((await rsapi(where, 'history', 'show', '2', '--json')).stdout) as unknown[];
+    const result = await rsapi(where, 'history', 'trend', '--job', 'weekly', '--json');
+    expect(result.code, result.stderr).toBe(0);
+    const points = JSON.parse(result.stdout) as { run: number; reports: number; failed: number | null; failed_total: number | null }[];
+    expect(points.map((p) => [p.run, p.reports])).toEqual([
+      [1, pages.length],
+      [2, pages.length],
+    ]);
+    for (const point of points) {
+      if (point.failed_total !== null) expect(point.failed).toBe(Math.round((point.failed_total / point.reports) * 10) / 10);
+    }
+    const none = await rsapi(where, 'history', 'trend', '--job', 'monthly');
+    expect([none.code, none.stderr]).toEqual([4, "rsapi: no run of the job monthly in the history\nhint: `rsapi history runs` shows each run's job\n"]);
+  });
+
   it('an import that disagrees with what the history holds says so on stderr, a line each, and keeps the stored reading', async () => {
     const where = join(scratch(), 'history.db');
     await twoWeeks(where);
