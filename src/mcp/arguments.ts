@@ -22,6 +22,8 @@ export interface ToolArg<Name extends string = string, Value = unknown> {
   readonly name: Name;
   readonly schema: JsonSchema;
   readonly required?: boolean;
+  /** The CLI flag it stands for (`--project`): an error worded for the flag is said of the argument (inToolWords). */
+  readonly flag?: string;
   check(value: unknown): Value;
 }
 
@@ -50,6 +52,7 @@ export function optionArg<const Name extends string, Value extends string = stri
   const parse = option.parseArg as ((value: string, previous: unknown) => unknown) | undefined;
   return {
     name,
+    flag,
     schema: { type: 'string', description: option.description, ...(allowed ? { enum: allowed } : {}) },
     check(value) {
       const text = textOf(name, value);

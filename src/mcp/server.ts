@@ -15,6 +15,7 @@ import { resolveHistoryLocation } from '../cli/reading/recording.js';
 import type { HistoryLocation } from '../history/location.js';
 import { LineTransport } from './stdio.js';
 import { errorResult, valueResult, type ToolResult } from './results.js';
+import { inToolWords } from './tool-words.js';
 import type { McpTool } from './tool.js';
 import { TOOLS } from './tools.js';
 
@@ -107,6 +108,7 @@ export async function callTool(server: CommandContext, offered: readonly McpTool
     result = valueResult(answer.value, server.secrets, { isError: answer.isError });
   } catch (error) {
     result = errorResult(error, server.secrets);
+    result = { ...result, content: result.content.map((block) => ({ ...block, text: inToolWords(block.text, tool.args) })) };
   } finally {
     await call.ctx.close();
   }

@@ -212,7 +212,7 @@ describe.each(['seed', 'phprank'] as const)('rsapi mcp against the %s mock', (fl
   it("a service error is a tool error with the CLI's line and hint", async () => {
     const missing = await server.call('get_report', { id: 99999 });
     expect(missing.isError).toBe(true);
-    expect(missing.text).toMatch(/^rsapi: .*\(HTTP 404, GET \/reports\/99999\)\nhint: check the id; `rsapi reports list` lists reports$/);
+    expect(missing.text).toMatch(/^rsapi: .*\(HTTP 404, GET \/reports\/99999\)\nhint: check the id; `list_reports` lists reports$/);
   });
 
   it('the write tools are neither listed nor run without --allow-write', async () => {
@@ -266,8 +266,10 @@ describe('rsapi mcp over a recorded history (two runs of a drifting phpRank mock
     expect(runs[0]!.selection).toMatchObject({ project: 'shop.example.org' });
     const job = (await server.call('history_runs', { job: JSON.stringify(runs[1]!.selection) })).value as { runs: { id: number }[] };
     expect(job.runs.map((run) => run.id)).toEqual([2, 1]);
-    const named = (await server.call('history_runs', { job: 'weekly' })).value as { runs: unknown[] };
+    const named = (await server.call('history_runs', { job: 'weekly' })).value as { runs: unknown[]; hint?: string };
     expect(named.runs).toEqual([]);
+    // Never an empty answer with nothing said: what the history holds instead.
+    expect(named.hint).toBe('no run of the job weekly: the history holds no named job (history_runs without job lists every run)');
   });
 
   it('history_diff of a project or a job compares the last two runs of it, though a run of another selection is newer', async () => {
@@ -305,6 +307,27 @@ describe('rsapi mcp over a recorded history (two runs of a drifting phpRank mock
     expect([diff.from.id, diff.to.id]).toEqual([1, 2]);
     expect(diff.changes.length).toBeGreaterThan(0);
     expect(diff.changes[0]!.url).toMatch(/example\.com/);
+    // Totals first, by status; each change without empty fields (a new page has no score before, and no null for it).
+    const totals = (answer.value as { totals: Record<string, number> }).totals;
+    expect(totals.changed_pages).toBe(diff.changes.length);
+    expect(totals.new_failures).toBe(diff.changes.reduce((sum, change) => sum + ((change.new_failures as unknown[]) ?? []).length, 0));
+    const across = (await server.call('history_diff', { a: '2', b: '3' })).value as { totals: Record<string, number>; changes: Record<string, unknown>[] };
+    const added = across.changes.filter((change) => change.status === 'new');
+    expect(added.length).toBe(across.totals.new);
+    expect(added.length).toBeGreaterThan(0);
+    for (const change of across.changes) expect(Object.values(change)).not.toContain(null);
+    expect(added[0]).not.toHaveProperty('score_before');
+  });
+
+  it("a tool's error names its arguments and tools, not the CLI's flags and commands", async () => {
+    const neither = await server.call('history_trend', {});
+    expect(neither.isError).toBe(true);
+    expect(neither.text).toBe('rsapi: give a URL, project or job');
+    const typo = await server.call('history_trend', { project: 'exmaple.com' });
+    expect(typo.text).toBe('rsapi: no run in the history read the project exmaple.com\nhint: did you mean project example.com?');
+    const unread = await server.call('history_trend', { url: 'example.com/nothing-here' });
+    expect(unread.text).toMatch(/history_runs/);
+    expect(unread.text).not.toMatch(/--|rsapi history runs/);
   });
 
   it('history_trend answers one point per run for a project, and a usage error names its argument', async () => {

@@ -9,11 +9,15 @@ import { argumentError, integerArg, optionArg, stringArg } from '../arguments.js
 import { declared, flagOf } from '../declarations.js';
 import { fitted } from '../results.js';
 import { defineTool } from '../tool.js';
+import { nearest } from '../../suggest.js';
 
 const runs = declared(declareRuns);
 
 /** The `job` argument of the history tools. */
-export const jobArg = stringArg('job', 'only the runs of this job: its name (--job NAME), or a selection as history_runs shows it');
+export const jobArg = {
+  ...stringArg('job', 'only the runs of this job: its name (--job NAME), or a selection as history_runs shows it'),
+  flag: '--job',
+};
 
 /** The selection a job's runs carry: a named job's is `{"job":"NAME"}`; a selection given as JSON is taken as it is. */
 export function jobSelection(job: string): string {
@@ -48,12 +52,36 @@ export const historyRuns = defineTool({
   hints: { readOnlyHint: true },
   async run(call, args) {
     const selection = args.job === undefined ? undefined : jobSelection(args.job);
-    const found = await withHistory(call, (store) => store.runs({ since: sinceOf(args.since as number | undefined), selection, limit: args.limit }));
+    const { found, jobs } = await withHistory(call, async (store) => {
+      const found = await store.runs({ since: sinceOf(args.since as number | undefined), selection, limit: args.limit });
+      // A job that has no run: the names the history does hold, so an agent that guessed it wrong can ask again.
+      return { found, jobs: found.length === 0 && args.job !== undefined ? jobNames(await store.runs({ limit: 1_000 })) : undefined };
+    });
+    const hint = jobs === undefined ? undefined : jobHint(args.job as string, jobs);
     return {
       value: fitted(runsDocument(found).value, (kept, left) => ({
         runs: kept,
+        ...(hint ? { hint } : {}),
         ...(left > 0 ? { more: `${left} earlier runs left out; narrow with since or limit` } : {}),
       })),
     };
   },
 });
+
+/** The named jobs of these runs (a run recorded with --job NAME carries the selection {"job":"NAME"}), newest first. */
+function jobNames(runs: readonly { selection: string }[]): string[] {
+  const names = new Set<string>();
+  for (const run of runs) {
+    const job = (JSON.parse(run.selection) as { job?: unknown }).job;
+    if (typeof job === 'string') names.add(job);
+  }
+  return [...names];
+}
+
+/** `no run of the job shop; did you mean shop.example.com? the jobs held: shop.example.com, blog` (at most 20 named). */
+function jobHint(job: string, jobs: readonly string[]): string {
+  if (jobs.length === 0) return `no run of the job ${job}: the history holds no named job (history_runs without job lists every run)`;
+  const near = nearest(job, jobs);
+  const listed = jobs.length > 20 ? `${jobs.slice(0, 20).join(', ')}, and ${jobs.length - 20} more` : jobs.join(', ');
+  return `no run of the job ${job}${near ? `; did you mean ${near}?` : ''} the jobs held: ${listed}`;
+}

@@ -77,12 +77,35 @@ export const historyDiff = defineTool({
     const inProject = (snapshot: Snapshot) => project === undefined || (snapshot.project ?? reportProject(snapshot.identity)) === project;
     const compared = await withHistory(call, async (store) => (await readRunDiff(store, ids, { since, selection, project }, inProject)).diff);
     const document = diffDocument(compared).value;
+    // Each change with what it has: a new page has no score before, and says so by leaving score_before out.
+    const changes = document.changes.map(compactChange);
     return {
-      value: fitted(document.changes, (kept, left) => ({
+      value: fitted(changes, (kept, left) => ({
         ...document,
+        totals: diffTotals(document.changes),
         changes: kept,
         ...(left > 0 ? { more: `${left} more changed URLs left out; history diff --json in the CLI gives them all` } : {}),
       })),
     };
   },
 });
+
+type DiffChange = ReturnType<typeof diffDocument>['value']['changes'][number];
+
+/** A change without its empty fields (null, or an empty list): 30 new pages were 6.7 KB of nulls. */
+function compactChange(change: DiffChange): Partial<DiffChange> {
+  return Object.fromEntries(Object.entries(change).filter(([, value]) => value !== null && !(Array.isArray(value) && value.length === 0)));
+}
+
+/** How many pages changed, by status, and how many checks newly fail and were fixed over them all. */
+function diffTotals(changes: readonly DiffChange[]) {
+  const statuses: Record<string, number> = {};
+  for (const change of changes) statuses[change.status] = (statuses[change.status] ?? 0) + 1;
+  return {
+    changed_pages: changes.length,
+    ...statuses,
+    pages_newly_failing: changes.filter((change) => change.new_failures.length > 0).length,
+    new_failures: changes.reduce((sum, change) => sum + change.new_failures.length, 0),
+    fixed: changes.reduce((sum, change) => sum + change.fixed.length, 0),
+  };
+}
