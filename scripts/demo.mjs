@@ -73,13 +73,16 @@ await demo(
   ],
 );
 
-// One HTML page of a phpRank run (--html), kept after the demo to open in a browser.
-const html = join(tmpdir(), 'rsapi-demo-report.html');
+// The HTML pages are kept after the demo to open in a browser, in a folder of this demo's own: a second demo at the
+// same time writes its own, never over this one's.
+const kept = mkdtempSync(join(tmpdir(), 'rsapi-demo-html-'));
+// One HTML page of a phpRank run (--html).
+const html = join(kept, 'report.html');
 await demo('the run as one HTML page (--html)', ['--flavor', 'phprank'], [['reports', 'stats', '--html', html, '-o', 'table']]);
 
 // Two weeks in a minute: a recorded run, five pages re-audited (the mock's --drift flips some of their checks), a
 // second recorded run whose page shows what changed; then the history's own diff and trend.
-const week = join(tmpdir(), 'rsapi-demo-weekly.html');
+const week = join(kept, 'weekly.html');
 const pages = ['', 'pricing', 'about', 'contact', 'faq'].map((path) => `https://example.com/${path}`);
 await demo(
   'a week later: the history (--record, --drift)',
@@ -95,7 +98,7 @@ await demo(
 );
 // The weekly job as one command: `rsapi audit` reads its file (here written for five pages; `rsapi audit --init URL`
 // writes one for a site's sitemaps), refreshes every page, records the run under its job and compares it with the last.
-const audited = join(tmpdir(), 'rsapi-demo-audit.html');
+const audited = join(kept, 'audit.html');
 const config = join(mkdtempSync(join(tmpdir(), 'rsapi-demo-audit-')), 'rsapi.config.json');
 writeFileSync(config, `${JSON.stringify({ audit: { job: 'example.com weekly', urls: pages, failOnNewFailures: true, html: audited } }, null, 2)}\n`);
 await demo(
