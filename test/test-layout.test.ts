@@ -18,6 +18,7 @@ const SPANNING: readonly string[] = [
   'repository-paths.test.ts', // the README, docs/, ARCHITECTURE.md and src/
   'cli/bad-input.test.ts', // bad input across verbs
   'cli/dialects.test.ts', // gates, stats, baselines and JUnit in both dialects
+  'cli/help-width.test.ts', // every command's --help fitted to its width
   'cli/hostile-limits.test.ts', // a hostile service's limits, across verbs
   'cli/hostile-secrets.test.ts', // the secrets in every output and file
   'cli/hostile-terminal.test.ts', // a hostile service against a terminal and a pipe
