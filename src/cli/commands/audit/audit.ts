@@ -60,11 +60,11 @@ Examples:
   $ rsapi audit --config sites/shop.json --json
 
 It always records the run (--record) and compares it with the last run of its job (--baseline last); the first run
-starts the job's history. It keeps a journal for each job, service and history: beside a SQLite history (HISTORY.audit-
-JOB-KEY.journal), or in the data folder for PostgreSQL. An audit killed part-way resumes on the next call and never
-creates a report twice; one that ended never makes the next skip a page. The "assert" rules of the same file judge
-every page too. Flags override the file. -q prints the run id alone. Exit codes as for \`reports create\` (10: a gate
-failed, 130: interrupted).`,
+starts the job's history. It keeps a journal for each job, service and history: beside a SQLite history
+(HISTORY.audit-JOB-KEY.journal), or in the data folder for PostgreSQL. An audit killed part-way resumes on the next
+call and never creates a report twice; one that ended never makes the next skip a page. The "assert" rules of the
+same file judge every page too. Flags override the file. -q prints the run id alone. Exit codes as for
+\`reports create\` (10: a gate failed, 130: interrupted).`,
   );
   handle(invocation, command, { plan: planAudit, run: (ctx, plan) => runAudit(ctx, plan, invocation) });
 }
