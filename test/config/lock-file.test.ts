@@ -1,10 +1,12 @@
-// Lock files under real processes: a stale lock (its run killed) taken over by many processes at once goes to exactly one.
+// Lock files under real processes: a stale lock (its run killed) taken over by many processes at once goes to exactly one;
+// a lock names its owner (host, pid, start time, since), and one whose pid is now another process is taken over.
 import { spawn, spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LockFiles } from '../../src/config/lock-file.js';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describeOwner, LockFiles, processStart } from '../../src/config/lock-file.js';
 import { tempDir } from '../helpers/cli.js';
 
 const TAKERS = 8;
@@ -98,5 +100,65 @@ describe('LockFiles', () => {
     utimesSync(claim, past, past);
     expect('held' in locks.tryLock(lockPath)).toBe(true);
     expect(existsSync(claim)).toBe(false);
+  });
+
+  it('names its owner: pid first (as older versions read it), then host, start time and since', () => {
+    const lockPath = join(dir.path, 'named.lock');
+    const attempt = new LockFiles().tryLock(lockPath);
+    if (!('held' in attempt)) throw new Error('not held');
+    const [pid, , ...rest] = readFileSync(lockPath, 'utf8').trim().split('\n');
+    expect(pid).toBe(String(process.pid));
+    expect(rest).toContain(`host ${hostname()}`);
+    if (process.platform === 'linux') expect(rest).toContain(`start ${processStart(process.pid)}`);
+    expect(rest.find((line) => line.startsWith('since '))).toMatch(/^since \d{4}-\d\d-\d\dT/);
+    attempt.held.release();
+  });
+
+  describe.skipIf(process.platform !== 'linux')('a live pid', () => {
+    /** A live process of the test's own: `sleep 30`, killed when the test ends. */
+    function sleeper(): number {
+      const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+      onTestFinished(() => void child.kill());
+      return child.pid as number;
+    }
+
+    it('that started when the lock says holds it: refused, the owner named', () => {
+      const lockPath = join(dir.path, 'live.lock');
+      const pid = sleeper();
+      writeFileSync(lockPath, `${pid}\ntoken\nhost ${hostname()}\nstart ${processStart(pid)}\nsince 2024-05-06T06:00:00.000Z\n`);
+      const attempt = new LockFiles().tryLock(lockPath);
+      expect(attempt).toEqual({ holder: pid, owner: { pid, host: hostname(), start: processStart(pid), since: '2024-05-06T06:00:00.000Z' } });
+      if ('owner' in attempt && attempt.owner)
+        expect(describeOwner(attempt.owner, Date.parse('2024-05-08T06:00:00.000Z'))).toBe(
+          `pid ${pid} on host ${hostname()} since 2024-05-06T06:00:00.000Z (2 d ago)`,
+        );
+    });
+
+    it('that started at another time (a reused pid) is another process: its lock is taken over, and says why', () => {
+      const lockPath = join(dir.path, 'reused.lock');
+      const pid = sleeper();
+      writeFileSync(lockPath, `${pid}\ntoken\nhost ${hostname()}\nstart 1\nsince 2024-05-06T06:00:00.000Z\n`);
+      const attempt = new LockFiles().tryLock(lockPath);
+      if (!('held' in attempt)) throw new Error(`refused: holder ${attempt.holder}`);
+      expect(attempt.held.tookOver).toEqual({
+        owner: expect.objectContaining({ pid, start: '1' }),
+        why: `pid ${pid} is another process now (it started at another time)`,
+      });
+      expect(readFileSync(lockPath, 'utf8').split('\n')[0]).toBe(String(process.pid));
+      attempt.held.release();
+    });
+  });
+
+  it("another host's lock holds while its holder keeps it fresh, and is taken over once it has not for two minutes", () => {
+    const lockPath = join(dir.path, 'elsewhere.lock');
+    writeFileSync(lockPath, `${process.pid}\ntoken\nhost ci-runner-7\nsince 2024-05-06T06:00:00.000Z\n`);
+    const locks = new LockFiles();
+    expect(locks.tryLock(lockPath)).toMatchObject({ holder: process.pid, owner: { host: 'ci-runner-7' } });
+    const past = new Date(Date.now() - 180_000);
+    utimesSync(lockPath, past, past);
+    const attempt = locks.tryLock(lockPath);
+    if (!('held' in attempt)) throw new Error('refused');
+    expect(attempt.held.tookOver?.why).toMatch(/^its host ci-runner-7 has not kept it fresh for 1\d\d s$/);
+    attempt.held.release();
   });
 });

@@ -3,13 +3,16 @@
 // keeps the journal itself, and says what it did.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Option } from '@commander-js/extra-typings';
+import { normaliseBaseUrl } from '../../../api/http/base-url.js';
+import { describeOwner, type HeldLock, type LockAttempt } from '../../../config/lock-file.js';
 import { dataDir } from '../../../config/paths.js';
 import { plural } from '../../../plural.js';
 import { collectValues, integerParser, MAX_CONCURRENCY } from '../../flags/options.js';
 import { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
+import { fileError } from '../../runtime/files.js';
 import { ExitCode, type ExitCodeValue } from '../../runtime/exit-codes.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import { DEFAULT_ASSERT_FILE } from '../../verdicts/assertions-file.js';
@@ -57,23 +60,49 @@ Examples:
   $ rsapi audit --config sites/shop.json --json
 
 It always records the run (--record) and compares it with the last run of its job (--baseline last); the first run
-starts the job's history. Its journal lives beside the history, one per job: an audit killed part-way resumes on the
-next call and never creates a report twice; one that ended never makes the next skip a page. The "assert" rules of
-the same file judge every page too. Flags override the file. Exit codes as for \`reports create\` (10: a gate failed).`,
+starts the job's history. It keeps a journal for each job, service and history: beside a SQLite history
+(HISTORY.audit-JOB-KEY.journal), or in the data folder for PostgreSQL. An audit killed part-way resumes on the next
+call and never creates a report twice; one that ended never makes the next skip a page. The "assert" rules of the
+same file judge every page too. Flags override the file. -q prints the run id alone. Exit codes as for
+\`reports create\` (10: a gate failed, 130: interrupted).`,
   );
   handle(invocation, command, { plan: planAudit, run: (ctx, plan) => runAudit(ctx, plan, invocation) });
 }
 
-/** What the audit did, as its output says it (json with --json, lines otherwise). */
+/** What the audit did, as its output says it (json with --json, the run id with -q, lines otherwise). */
 export interface AuditResult {
   job: string;
   exitCode: number;
+  /** Pages audited: a report read (created, refreshed, kept, or created by the run this one resumed). */
   pages: number;
+  /** Pages of the input (after include, exclude and maxUrls). */
+  input: number;
+  /** The pages of the input not audited, and why: never a silent shortfall. */
+  notAudited: NotAudited[];
+  /** Stopped by Ctrl-C or SIGTERM (exit 130): the next call resumes it. */
+  interrupted: boolean;
   run: number | undefined;
   baseline: number | undefined;
   new: string[];
   vanished: string[];
+  /** Pages failing checks they passed in the baseline, with those checks. */
+  newlyFailing: { url: string; checks: string[] }[];
+  /** Pages whose score fell or result got worse since the baseline, worst first. */
+  regressions: { url: string; before: Reading; now: Reading; drop?: number }[];
   files: string[];
+}
+
+/** A page not audited: it failed, may exist (unsettled), was never sent, or an earlier run's report is gone. */
+export interface NotAudited {
+  url: string;
+  status: 'failed' | 'unsettled' | 'not started' | 'gone';
+  why: string;
+}
+
+/** A page's score and result, as the comparison read them. */
+interface Reading {
+  score?: number;
+  result?: string;
 }
 
 /** What `rsapi audit` will do: write a starter file, or run the job's create and say what it did. */
@@ -85,15 +114,20 @@ export type AuditPlan =
       create: ReportsCreatePlan;
       /** The files it writes, as the result names them. */
       files: string[];
-      json: boolean;
+      /** What it prints: lines, one JSON object, or the run id alone (-q). */
+      print: 'lines' | 'json' | 'id';
     };
 
-/** Every check of `rsapi audit` that needs no network: its output flags, the file read, the create planned. */
+/**
+ * Every check of `rsapi audit` that needs no network: its output flags, the file read, the job's journal locked (no
+ * other audit of the job, service and history runs), the create planned.
+ */
 export function planAudit(ctx: CommandContext, opts: AuditOptions): AuditPlan {
   const { json, output, quiet, fields, jq } = ctx.globals;
-  if ((output !== undefined && output !== 'json') || quiet || fields || jq !== undefined) {
-    throw new UsageError('rsapi audit prints what it did, as lines or as one JSON object (--json); other output flags do not apply', {
-      hint: 'leave out -o, -q, --fields and --jq, or give --json',
+  const asJson = json === true || output === 'json';
+  if ((output !== undefined && output !== 'json') || (quiet && asJson) || fields || jq !== undefined) {
+    throw new UsageError('rsapi audit prints what it did, as lines, as one JSON object (--json) or as its run id (-q); other output flags do not apply', {
+      hint: 'leave out -o, --fields and --jq; give --json or -q, not both',
     });
   }
   const configPath = opts.config ?? DEFAULT_ASSERT_FILE;
@@ -101,30 +135,74 @@ export function planAudit(ctx: CommandContext, opts: AuditOptions): AuditPlan {
   const file = loadAuditFile(configPath);
   const audit = file.audit;
   const job = opts.job ?? audit.job ?? defaultJob(audit);
-  const options = createOptionsOf(ctx, opts, audit, job, file.hasAssertions ? configPath : undefined);
+  const options = createOptionsOf(opts, audit, job, file.hasAssertions ? configPath : undefined);
   const files = [options.html, options.junit, options.summary, options.codequality].filter((path) => path !== undefined);
-  return { job, files, json: json === true || output === 'json', create: planReportsCreate(ctx, options) };
+  const journal = journalPath(ctx, options.history, job);
+  const lock = lockJournal(ctx, journal, job);
+  try {
+    const create = planReportsCreate(ctx, { ...options, journal, journalLock: lock });
+    return { job, files, print: quiet ? 'id' : asJson ? 'json' : 'lines', create };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }
 
 export async function runAudit(ctx: CommandContext, plan: AuditPlan, invocation: Invocation): Promise<ExitCodeValue> {
   if ('init' in plan) return writeStarter(ctx, plan.init.path, plan.init.site);
   const done = await runQuietly(ctx, invocation, plan.create);
-  const result: AuditResult = {
-    job: plan.job,
-    exitCode: done.code,
-    pages: done.reports,
-    run: done.run,
-    baseline: done.baseline,
-    new: done.comparison?.newUrls ?? [],
-    vanished: done.comparison?.vanished ?? [],
-    files: plan.files,
+  const result = resultOf(plan.job, done, plan.files);
+  const text = {
+    lines: () => describe(result),
+    json: () => `${JSON.stringify(result, null, 2)}\n`,
+    id: () => (result.run === undefined ? '' : `${result.run}\n`),
   };
-  ctx.io.stdout.write(plan.json ? `${JSON.stringify(result, null, 2)}\n` : describe(result));
+  ctx.io.stdout.write(text[plan.print]());
   return done.code;
 }
 
+/** What the create did, as the audit says it: pages audited of the input, those not and why, and what got worse. */
+function resultOf(job: string, done: CreateResult, files: string[]): AuditResult {
+  const comparison = done.comparison;
+  return {
+    job,
+    exitCode: done.code,
+    pages: done.reports,
+    input: done.urls.length,
+    notAudited: notAudited(done),
+    interrupted: done.code === ExitCode.interrupted,
+    run: done.run,
+    baseline: done.baseline,
+    new: comparison?.newUrls ?? [],
+    vanished: comparison?.vanished ?? [],
+    newlyFailing: (comparison?.checkChanges ?? [])
+      .filter((change) => change.newFailures.length > 0)
+      .map(({ url, newFailures }) => ({ url, checks: newFailures })),
+    regressions: (comparison?.regressions ?? []).map(({ url, before, now, drop }) => ({
+      url,
+      before: { score: before.score, result: before.result },
+      now: { score: now.score, result: now.result },
+      ...(drop !== undefined && { drop }),
+    })),
+    files,
+  };
+}
+
+/** Each page of the input that the run read no report for, with why. */
+function notAudited(done: CreateResult): NotAudited[] {
+  const pages: NotAudited[] = [];
+  for (const outcome of done.urls) {
+    const { url } = outcome;
+    if (outcome.status === 'failed' || outcome.status === 'unsettled') pages.push({ url, status: outcome.status, why: outcome.message });
+    else if (outcome.status === 'not started') pages.push({ url, status: 'not started', why: done.stoppedBy ?? 'the run stopped' });
+    else if (outcome.status === 'created earlier' && outcome.report === undefined)
+      pages.push({ url, status: 'gone', why: 'created by the run this one resumed; not found on the service now' });
+  }
+  return pages;
+}
+
 /** The `reports create` this audit is: the file's keys, the flags over them, and what an audit always does. */
-function createOptionsOf(ctx: CommandContext, opts: AuditOptions, audit: AuditConfig, job: string, assertPath: string | undefined): ReportsCreateOptions {
+function createOptionsOf(opts: AuditOptions, audit: AuditConfig, job: string, assertPath: string | undefined): ReportsCreateOptions {
   const nonEmpty = (list: string[] | undefined) => (list && list.length > 0 ? list : undefined);
   const history = opts.history ?? audit.history;
   const maxDrop = opts.maxDrop ?? audit.maxDrop;
@@ -149,7 +227,6 @@ function createOptionsOf(ctx: CommandContext, opts: AuditOptions, audit: AuditCo
     junit: opts.junit ?? audit.junit,
     summary: opts.summary ?? audit.summary,
     codequality: opts.codequality ?? audit.codequality,
-    journal: journalPath(ctx, history, job),
     command: 'audit',
   };
 }
@@ -161,16 +238,57 @@ function defaultJob(audit: AuditConfig): string {
 }
 
 /**
- * The job's journal, beside the history (its SQLite file's folder, else the data folder): one per job, so an audit
- * killed part-way resumes on the next call, and one that ended starts afresh (journal.ts).
+ * The journal of the job on this service in this history: an audit killed part-way resumes on the next call, one
+ * that ended starts afresh (journal.ts), and an audit of the same job on another service (staging after production)
+ * or into another history never takes the other's pages for done. Beside a SQLite history (`HISTORY.audit-JOB-KEY.journal`),
+ * so that a history carried between CI runners carries its journal and lock; for PostgreSQL, in the data folder, the
+ * history's URL (without its password) in the key.
  */
 function journalPath(ctx: CommandContext, history: string | undefined, job: string): string {
   const location = resolveHistoryLocation(ctx, { history });
-  const folder = join(location.kind === 'sqlite' ? dirname(location.path) : dataDir(ctx.io.env), 'audit');
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
   const slug = job.replace(/[^a-z0-9.-]+/gi, '-').slice(0, 60);
-  const key = createHash('sha256').update(job).digest('hex').slice(0, 12);
-  return join(folder, `${slug}-${key}.journal`);
+  // A SQLite history is named by where the journal is: its path in the key would lose the journal when moved.
+  const where = location.kind === 'sqlite' ? 'sqlite' : location.shown;
+  const key = createHash('sha256')
+    .update(JSON.stringify([job, serviceOf(ctx), where]))
+    .digest('hex')
+    .slice(0, 12);
+  const path =
+    location.kind === 'sqlite'
+      ? join(dirname(location.path), `${basename(location.path)}.audit-${slug}-${key}.journal`)
+      : join(dataDir(ctx.io.env), 'audit', `${slug}-${key}.journal`);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  return path;
+}
+
+/** The service audited: its base URL as rsapi uses it (origin and path), or as given when that is no URL (the run refuses it). */
+function serviceOf(ctx: CommandContext): string {
+  const given = ctx.settings().baseUrl ?? '';
+  try {
+    return normaliseBaseUrl(given);
+  } catch {
+    return given;
+  }
+}
+
+/**
+ * The journal's lock (`JOURNAL.lock`), taken before the create is planned: a second audit of the job (a cron
+ * overlap) is refused at once, told who runs it in audit's words; a lock whose process is gone or was another is taken
+ * over (the run says so).
+ */
+function lockJournal(ctx: CommandContext, journal: string, job: string): HeldLock {
+  const lockPath = `${journal}.lock`;
+  let attempt: LockAttempt;
+  try {
+    attempt = ctx.locks.tryLock(lockPath);
+  } catch (error) {
+    throw fileError('open the journal', journal, error);
+  }
+  if ('held' in attempt) return attempt.held;
+  const holder = attempt.owner ? describeOwner(attempt.owner) : attempt.holder > 0 ? `pid ${attempt.holder}` : 'a process starting';
+  throw new UsageError(`another \`rsapi audit\` of job ${job} is running (${holder}; lock file ${lockPath})`, {
+    hint: 'wait for it, or give this one another job with --job',
+  });
 }
 
 /**
@@ -201,10 +319,11 @@ async function runQuietly(ctx: CommandContext, invocation: Invocation, plan: Rep
  */
 const LISTED = 5;
 
-/** What the audit did, in lines a person reads in a log. */
+/** What the audit did, in lines a person reads in a log; the last one says why pages were not audited, if any were not. */
 function describe(result: AuditResult): string {
+  const of = result.pages < result.input ? `${result.pages} of ${plural(result.input, 'page')}` : plural(result.pages, 'page');
   const lines = [
-    `audit ${result.job}: ${plural(result.pages, 'page')} audited` +
+    `audit ${result.job}: ${of} audited` +
       (result.run === undefined ? ' (not recorded)' : `, recorded as run ${result.run}`) +
       (result.baseline === undefined ? '; no earlier run to compare with' : `, compared with run ${result.baseline}`),
   ];
@@ -218,7 +337,34 @@ function describe(result: AuditResult): string {
     if (urls.length > LISTED) lines.push(`  … and ${urls.length - LISTED} more ${kind} (--json lists them all)`);
   }
   if (result.files.length > 0) lines.push(`wrote: ${result.files.join(', ')}`);
+  const shortfall = shortfallLine(result);
+  if (shortfall !== undefined) lines.push(shortfall);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `interrupted: 23 of 30 pages audited; 7 not: 7 not started (interrupted); run \`rsapi audit\` again to finish: its
+ * journal resumes the run`: a run that audited fewer pages than its input never ends without saying why.
+ */
+function shortfallLine(result: AuditResult): string | undefined {
+  const missing = result.notAudited;
+  if (missing.length === 0 && !result.interrupted) return undefined;
+  const counts = new Map<NotAudited['status'], number>();
+  for (const page of missing) counts.set(page.status, (counts.get(page.status) ?? 0) + 1);
+  const stopped = missing.find((page) => page.status === 'not started')?.why;
+  const words: Record<NotAudited['status'], string> = {
+    failed: 'failed',
+    unsettled: 'unsettled (may have a report: looked up first next time)',
+    'not started': `not started (${stopped ?? ''})`,
+    gone: 'gone from the service (created by the run this one resumed)',
+  };
+  const why = [...counts].map(([status, count]) => `${count} ${words[status]}`).join(', ');
+  const resumable = missing.some((page) => page.status !== 'gone') || result.interrupted;
+  return (
+    `${result.interrupted ? 'interrupted: ' : ''}${result.pages} of ${plural(result.input, 'page')} audited` +
+    (missing.length > 0 ? `; ${missing.length} not: ${why}` : '') +
+    (resumable ? '; run `rsapi audit` again to finish: its journal resumes the run' : '')
+  );
 }
 
 /** `--init URL`: the starter file, never over an existing one. */

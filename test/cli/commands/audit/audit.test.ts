@@ -1,8 +1,11 @@
-// `rsapi audit` in-process against the phpRank mock: --init's file, flags over the file, its JSON answer, mistakes
-// before any request, and the journal kept beside the history per job; and its plan (argv -> plan, no server).
+// `rsapi audit` in-process against the phpRank mock: --init's file, flags over the file, its JSON answer and -q, mistakes
+// before any request, and the journal kept beside the history per job, service and history, its lock taken over from a
+// reused pid; and its plan (argv -> plan, no server). A killed, interrupted or overlapping audit: test/e2e/audit-process.test.ts.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { mockPerTest } from '../../../helpers/mock.js';
 import { runInProcess } from '../../../helpers/run.js';
 import { scratchMaker } from '../../../helpers/scratch.js';
@@ -39,7 +42,20 @@ describe('rsapi audit', () => {
     const { fixture, home, rsapi } = await setup({ job: 'shop', urls: ['https://shop.example.org/a', 'https://shop.example.org/b'], failOnNewFailures: true });
     const first = await rsapi('--json');
     expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toEqual({ job: 'shop', exitCode: 0, pages: 2, run: 1, baseline: undefined, new: [], vanished: [], files: [] });
+    expect(JSON.parse(first.stdout)).toEqual({
+      job: 'shop',
+      exitCode: 0,
+      pages: 2,
+      input: 2,
+      notAudited: [],
+      interrupted: false,
+      run: 1,
+      new: [],
+      vanished: [],
+      newlyFailing: [],
+      regressions: [],
+      files: [],
+    });
     const html = join(home, 'week.html');
     const second = await rsapi('--json', '--html', html, '--exclude', 'shop.example.org/b');
     expect(second.code, second.stderr).toBe(0);
@@ -57,9 +73,91 @@ describe('rsapi audit', () => {
       ['audit', { job: 'shop' }],
       ['audit', { job: 'shop' }],
     ]);
-    // The journal lives beside the history, one per job, and the run that ended says so.
-    const journals = readdirSync(join(home, 'data', 'rsapi', 'audit'));
-    expect(journals).toEqual([expect.stringMatching(/^shop-[0-9a-f]{12}\.journal$/)]);
+    // The journal lives beside the history file, one per job, service and history.
+    const journals = readdirSync(join(home, 'data', 'rsapi')).filter((name) => name.includes('.journal'));
+    expect(journals).toEqual([expect.stringMatching(/^history\.db\.audit-shop-[0-9a-f]{12}\.journal$/)]);
+  });
+
+  it('-q prints the run id alone, as -q prints identifiers elsewhere', async () => {
+    const { rsapi } = await setup({ job: 'shop', urls: ['https://shop.example.org/a'] });
+    const first = await rsapi('-q');
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toBe('1\n');
+    expect((await rsapi('-q')).stdout).toBe('2\n');
+    const both = await rsapi('-q', '--json');
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give --json or -q, not both');
+  });
+
+  it('--json says why a run failed: the pages newly failing with their checks, and the regressions', async () => {
+    // Every re-audit flips every check: what passed fails now, and the pages that passed most fall.
+    const fixture = await mock({ drift: 1 });
+    const home = scratch();
+    const config = join(home, 'site.json');
+    const urls = ['https://shop.example.org/', 'https://shop.example.org/a', 'https://shop.example.org/b'];
+    writeFileSync(config, JSON.stringify({ audit: { job: 'shop', urls, failOnNewFailures: true } }));
+    const env = { ...fixture.env, HOME: home, XDG_DATA_HOME: join(home, 'data') };
+    expect((await runInProcess({ argv: ['audit', '--config', config], env })).code).toBe(0);
+    const second = await runInProcess({ argv: ['audit', '--config', config, '--json'], env });
+    expect(second.code).toBe(10);
+    const result = JSON.parse(second.stdout) as {
+      exitCode: number;
+      newlyFailing: { url: string; checks: string[] }[];
+      regressions: { url: string; drop?: number }[];
+    };
+    expect(result.exitCode).toBe(10);
+    expect(result.newlyFailing.length).toBeGreaterThan(0);
+    for (const page of result.newlyFailing) {
+      expect(urls.map((url) => url.replace('https://', '').replace(/\/$/, ''))).toContain(page.url);
+      expect(page.checks.length).toBeGreaterThan(0);
+      expect(page.checks.every((check) => typeof check === 'string' && check !== '')).toBe(true);
+    }
+    expect(result.regressions.length).toBeGreaterThan(0);
+    expect(result.regressions[0]).toMatchObject({ url: expect.any(String), before: { score: expect.any(Number) }, now: { score: expect.any(Number) } });
+  });
+
+  it("keeps a journal for each service: an audit of the same job on another service never takes the first one's pages for done", async () => {
+    const production = await mock();
+    const staging = await mock();
+    const home = scratch();
+    const config = join(home, 'site.json');
+    writeFileSync(config, JSON.stringify({ audit: { job: 'shop', urls: ['https://shop.example.org/a', 'https://shop.example.org/b'] } }));
+    const run = (fixture: typeof production) =>
+      runInProcess({ argv: ['audit', '--config', config, '--json'], env: { ...fixture.env, HOME: home, XDG_DATA_HOME: join(home, 'data') } });
+    // A production run's journal as a killed run leaves it: both pages created, the run not ended.
+    expect((await run(production)).code).toBe(0);
+    const [journal] = readdirSync(join(home, 'data', 'rsapi')).filter((name) => name.endsWith('.journal'));
+    const path = join(home, 'data', 'rsapi', journal as string);
+    writeFileSync(
+      path,
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((line) => !line.includes('"ended"'))
+        .join('\n'),
+    );
+    const onStaging = await run(staging);
+    expect(onStaging.code, onStaging.stderr).toBe(0);
+    expect(JSON.parse(onStaging.stdout)).toMatchObject({ pages: 2, input: 2, notAudited: [] });
+    expect(onStaging.stderr).not.toContain('already created');
+    expect(staging.server.requests.filter((request) => request.method === 'POST')).toHaveLength(2);
+  });
+
+  it.skipIf(process.platform !== 'linux')('a lock whose pid is now another process (its start time differs) is taken over, saying so in one line', async () => {
+    const { rsapi, home } = await setup({ job: 'shop', urls: ['https://shop.example.org/a'] });
+    expect((await rsapi()).code).toBe(0);
+    const [journal] = readdirSync(join(home, 'data', 'rsapi')).filter((name) => name.endsWith('.journal'));
+    const lockPath = join(home, 'data', 'rsapi', `${journal}.lock`);
+    // A live process of another start time holds the pid the lock names: a pid reused since the lock was taken.
+    const other = spawn('sleep', ['30'], { stdio: 'ignore' });
+    onTestFinished(() => void other.kill());
+    const since = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    writeFileSync(lockPath, `${other.pid}\nsome-token\nhost ${hostname()}\nstart 1\nsince ${since}\n`);
+    const result = await rsapi();
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      `rsapi: took over the lock ${lockPath} of pid ${other.pid} on host ${hostname()} since ${since} (2 d ago): pid ${other.pid} is another process now`,
+    );
+    expect(existsSync(lockPath)).toBe(false);
   });
 
   it('prints what it did as lines: pages, run, baseline, new and vanished pages, files', async () => {
@@ -105,7 +203,7 @@ describe('rsapi audit', () => {
 });
 
 describe('rsapi audit: argv -> plan', () => {
-  it("the file and the flags over it become one create: refresh, record, the job's last run, its journal beside the history", async () => {
+  it("the file and the flags over it become one create: refresh, record, the job's last run, its journal beside the history file", async () => {
     const home = scratch();
     const config = join(home, 'site.json');
     writeFileSync(config, JSON.stringify({ audit: { sitemaps: ['https://www.shop.example.org/sitemap.xml'], maxDrop: 5, html: 'week.html' } }));
@@ -113,7 +211,7 @@ describe('rsapi audit: argv -> plan', () => {
     const planned = await planOf(['audit', '--config', config, '--exclude', 'shop.example.org/tag/**', '--json'], planAudit, env);
     if ('init' in planned) throw new Error('planned --init');
     planned.create.journal?.lock?.release();
-    expect(planned).toMatchObject({ job: 'shop.example.org', files: ['week.html'], json: true });
+    expect(planned).toMatchObject({ job: 'shop.example.org', files: ['week.html'], print: 'json' });
     expect(planned.create).toMatchObject({
       command: 'audit',
       source: { fromSitemap: ['https://www.shop.example.org/sitemap.xml'] },
@@ -123,7 +221,35 @@ describe('rsapi audit: argv -> plan', () => {
       journal: { ends: true },
     });
     expect(planned.create.selection.exclude).toHaveLength(1);
-    expect(planned.create.journal?.path).toMatch(/audit\/shop\.example\.org-[0-9a-f]{12}\.journal$/);
+    expect(planned.create.journal?.path).toBe(join(home, 'data', 'rsapi', `history.db.audit-shop.example.org-${keyOf(planned.create.journal?.path)}.journal`));
+  });
+
+  it('a journal for each job, service and history: beside a SQLite history whatever its folder, in the data folder for PostgreSQL', async () => {
+    const home = scratch();
+    const config = join(home, 'site.json');
+    writeFileSync(config, JSON.stringify({ audit: { job: 'shop', urls: ['https://shop.example.org/'] } }));
+    const journalOf = async (env: Record<string, string>, ...argv: string[]) => {
+      const planned = await planOf(['audit', '--config', config, ...argv], planAudit, {
+        RSAPI_API_KEY: 'plan-key-0123',
+        HOME: home,
+        XDG_DATA_HOME: join(home, 'data'),
+        ...env,
+      });
+      if ('init' in planned) throw new Error('planned --init');
+      planned.create.journal?.lock?.release();
+      return planned.create.journal?.path as string;
+    };
+    const production = await journalOf({ RSAPI_BASE_URL: 'https://rank.example.com' });
+    expect(await journalOf({ RSAPI_BASE_URL: 'https://rank.example.com/api/v1/' })).toBe(production);
+    expect(await journalOf({ RSAPI_BASE_URL: 'https://staging.rank.example.com' })).not.toBe(production);
+    expect(await journalOf({ RSAPI_BASE_URL: 'https://rank.example.com' }, '--job', 'blog')).not.toBe(production);
+    // A SQLite history carries its journal: the same key in any folder, so a history moved between runners finds it.
+    const carried = await journalOf({ RSAPI_BASE_URL: 'https://rank.example.com' }, '--history', join(home, 'ci', 'weekly.db'));
+    expect(carried).toBe(join(home, 'ci', `weekly.db.audit-shop-${keyOf(production)}.journal`));
+    const postgres = await journalOf({ RSAPI_BASE_URL: 'https://rank.example.com' }, '--history', 'postgres://u:secret@db.example.com/rsapi');
+    expect(postgres).toMatch(new RegExp(`^${join(home, 'data', 'rsapi', 'audit')}/shop-[0-9a-f]{12}\\.journal$`));
+    expect(keyOf(postgres)).not.toBe(keyOf(production));
+    expect(await journalOf({ RSAPI_BASE_URL: 'https://rank.example.com' }, '--history', 'postgres://u:secret@db.example.com/other')).not.toBe(postgres);
   });
 
   it('--init is planned alone; other output flags are refused by the plan', async () => {
@@ -131,3 +257,8 @@ describe('rsapi audit: argv -> plan', () => {
     await expect(planOf(['audit', '-o', 'csv'], planAudit)).rejects.toThrow(/other output flags do not apply/);
   });
 });
+
+/** The key a journal's name ends with: `…-KEY.journal`. */
+function keyOf(path: string | undefined): string | undefined {
+  return /-([0-9a-f]{12})\.journal$/.exec(path ?? '')?.[1];
+}

@@ -1,5 +1,6 @@
 // `rsapi reports create`: its help, and the run that carries out its plan (plan.ts): the input read and checked, then one report per distinct URL.
 import { proxyFromEnv } from '../../../../api/http/proxy.js';
+import { takeOverLine } from '../../../../config/lock-file.js';
 import { UsageError } from '../../../runtime/errors.js';
 import { CiReporter } from '../../../report-files/reporter.js';
 import { describeShare, selectShare } from '../../../bulk/shard.js';
@@ -26,6 +27,8 @@ export interface CreateResult {
   reports: number;
   /** What became of each URL of the input, in its order (none when nothing was sent: an empty input, --dry-run). */
   urls: readonly UrlOutcome[];
+  /** Why URLs were left not started (`interrupted`, ...), when the run stopped early. */
+  stoppedBy?: string;
   /** The history run it was compared with (--baseline last, run:ID, since:D). */
   baseline: number | undefined;
   comparison: BaselineComparison | undefined;
@@ -67,6 +70,8 @@ export async function runReportsCreate(ctx: CommandContext, plan: ReportsCreateP
   try {
     // Settings and key resolved first: a usage error there sends nothing, not even a sitemap fetch.
     ctx.client({ abortOnInterrupt: false });
+    const tookOver = plan.journal?.lock?.tookOver;
+    if (tookOver) ctx.note(takeOverLine(plan.journal?.lock?.path ?? '', tookOver));
     // A bad baseline file stops the run before the sitemap is fetched.
     const baseline = plan.ci && (await CiReporter.readBaselineFile(plan.ci));
     return await createWith(ctx, plan, baseline);
@@ -109,6 +114,7 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
   const run = { command: plan.command, selection: createJob(plan.record.job, input.urls), shard: plan.record.job.shard };
   const { history, ci } = await openRun(ctx, { history: plan.record.history, run }, plan.ci, { baseline, share: selected?.share, inputOrder: urls });
   let outcomes: readonly UrlOutcome[] = [];
+  let stoppedBy: string | undefined;
   const code = await history.finishing(async () => {
     const ran = await runBulkCreate(ctx, {
       input: { ...input, urls },
@@ -124,11 +130,13 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
       recorder: history.recorder,
       knownUrls: input.urls,
       existing: plan.existing,
+      resumeCommand: plan.command === 'audit' ? 'rsapi audit' : undefined,
     });
     outcomes = ran.urls;
+    stoppedBy = ran.stoppedBy;
     return ran.code;
   });
-  return { code, urls: outcomes, reports: ci?.reportCount ?? 0, baseline: ci?.baselineRun, comparison: ci?.comparison, run: history.runId };
+  return { code, urls: outcomes, stoppedBy, reports: ci?.reportCount ?? 0, baseline: ci?.baselineRun, comparison: ci?.comparison, run: history.runId };
 }
 
 /** A run that sent nothing: its exit code alone. */

@@ -176,12 +176,13 @@ export function guardJournal(path: string): void {
 /**
  * The journal's part of the validate step, before the sitemap is fetched, stdin read or anything sent: its folder
  * exists, it is a journal (guardJournal), and no other run uses it. Its lock is taken now and held until the run ends
- * (Journal.open is given it); a dry run, which writes nothing, takes none.
+ * (Journal.open is given it); a dry run, which writes nothing, takes none. A caller that took `PATH.lock` itself
+ * (`rsapi audit`, which names the run holding it in its own words) gives it as `held`.
  */
-export function claimJournal(path: string, locks: LockFiles, options: { dryRun: boolean }): HeldLock | undefined {
+export function claimJournal(path: string, locks: LockFiles, options: { dryRun: boolean; held?: HeldLock }): HeldLock | undefined {
   checkOutputPath(path, '--journal');
   guardJournal(path);
-  return options.dryRun ? undefined : lockJournal(path, locks);
+  return options.dryRun ? undefined : (options.held ?? lockJournal(path, locks));
 }
 
 /** A first line cut short by a kill: the start of a journal line, nothing else. */

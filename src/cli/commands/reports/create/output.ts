@@ -51,6 +51,8 @@ export interface InputCounts {
   sitemapsSkipped?: number;
   /** Why URLs were left unsent (Ctrl-C, the journal, stdout), if they were. */
   stoppedBy?: string;
+  /** The command that resumes the run where its journal is its own (`rsapi audit`); else a resume is with --journal. */
+  resumeCommand?: string;
 }
 
 /** `created 297, failed 3 (exit 7), unsettled 1 (...), skipped 0 (journal), duplicates 2`: only what happened or was asked for. */
@@ -61,7 +63,8 @@ export function summaryLine(outcome: BulkCreateOutcome, counts: InputCounts): st
     ...(outcome.kept > 0 ? [`kept ${outcome.kept} (had a report: --existing skip)`] : []),
     `failed ${outcome.failed}${outcome.firstFailure === undefined ? '' : ` (exit ${outcome.firstFailure})`}`,
   ];
-  if (outcome.unsettled > 0) parts.push(`unsettled ${outcome.unsettled} (of the failed: may exist; a resume with --journal looks them up first)`);
+  const resume = counts.resumeCommand === undefined ? 'a resume with --journal' : `the next \`${counts.resumeCommand}\``;
+  if (outcome.unsettled > 0) parts.push(`unsettled ${outcome.unsettled} (of the failed: may exist; ${resume} looks them up first)`);
   if (counts.skipped !== undefined) parts.push(`skipped ${counts.skipped} (journal)`);
   if (counts.duplicates > 0) parts.push(`duplicates ${counts.duplicates}`);
   if (counts.invalid > 0) parts.push(`invalid ${counts.invalid} (skipped)`);

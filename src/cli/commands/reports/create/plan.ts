@@ -64,6 +64,8 @@ export type ReportsCreateOptions = OptionsOf<ReturnType<typeof declareCreate>> &
   keepJournal?: boolean;
   /** The command the run is, as the history and the CI files name it (`audit`); `reports create` by default. */
   command?: string;
+  /** The journal's lock (`PATH.lock`), taken by the caller (`rsapi audit`): the plan checks the journal and holds it. */
+  journalLock?: HeldLock;
 };
 
 export interface ReportsCreatePlan {
@@ -151,7 +153,7 @@ export function planReportsCreate(ctx: CommandContext, opts: ReportsCreateOption
     journal:
       journal === undefined
         ? undefined
-        : { path: journal, lock: claimJournal(journal, ctx.locks, { dryRun: dryRun === true }), ends: opts.keepJournal !== true },
+        : { path: journal, lock: claimJournal(journal, ctx.locks, { dryRun: dryRun === true, held: opts.journalLock }), ends: opts.keepJournal !== true },
   };
 }
 

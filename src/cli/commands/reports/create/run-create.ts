@@ -42,6 +42,8 @@ export interface BulkCreatePlan {
   knownUrls?: readonly string[];
   /** For a URL that already has a report (same identity): create another (default), re-audit it, or keep it. */
   existing?: ExistingMode;
+  /** The command that resumes the run, where its journal is its own (`rsapi audit`); else a resume is `--journal PATH`. */
+  resumeCommand?: string;
 }
 
 /** What a create run did with one URL of its input: `url` as sent (normalised), the first form given of each distinct URL. */
@@ -61,6 +63,8 @@ export type UrlOutcome = { url: string } & (
 export interface BulkCreateRunResult {
   code: ExitCodeValue;
   urls: UrlOutcome[];
+  /** Why URLs were left not started (`interrupted`, `stdout was closed`, ...), when the run stopped early. */
+  stoppedBy: string | undefined;
 }
 
 export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): Promise<BulkCreateRunResult> {
@@ -210,7 +214,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       ctx.note('rsapi: an unsettled URL may have its report: rsapi did not send it again');
       ctx.note(forStderr(`hint: ${unsettledHint}`));
     }
-    if (outcome.serviceGone !== undefined) ctx.note(serviceGoneLine(outcome, journal?.path));
+    if (outcome.serviceGone !== undefined) ctx.note(serviceGoneLine(outcome, journal?.path, plan.resumeCommand));
     if (!single || journal || outcome.journalFailure) {
       ctx.note(
         summaryLine(outcome, {
@@ -219,6 +223,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
           invalid: plan.input.invalid.length,
           sitemapsSkipped: plan.input.skippedSitemaps,
           stoppedBy,
+          resumeCommand: plan.resumeCommand,
         }),
       );
     }
@@ -233,6 +238,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const journaled = new Map((journal?.history.taken ?? []).map((entry) => [reportIdentity(entry.url), entry.id]));
     return {
       code,
+      stoppedBy: outcome.notStarted > 0 ? (stoppedBy ?? 'interrupted') : stoppedBy,
       urls: all.map((url) => (done(url) ? createdEarlier(url, journaled, known) : { url, ...(outcome.sent.get(url) ?? { status: 'not started' as const }) })),
     };
   } finally {
@@ -260,11 +266,13 @@ function matchLine(url: string, report: ApiRecord, matchedBy: MatchedBy | undefi
 }
 
 /** `the service stopped answering (connection refused); 12 URLs not started, 4 unsettled: resume with --journal`. */
-function serviceGoneLine(outcome: BulkCreateOutcome, journalPath: string | undefined): string {
+function serviceGoneLine(outcome: BulkCreateOutcome, journalPath: string | undefined, resumeCommand: string | undefined): string {
   const resume =
-    journalPath === undefined
-      ? 'resume with --journal (a run without one cannot tell what was created)'
-      : `resume with --journal ${journalPath} once it answers`;
+    resumeCommand !== undefined
+      ? `run \`${resumeCommand}\` again once it answers`
+      : journalPath === undefined
+        ? 'resume with --journal (a run without one cannot tell what was created)'
+        : `resume with --journal ${journalPath} once it answers`;
   return (
     `rsapi: the service stopped answering (${outcome.serviceGone ?? ''}); ` +
     `${plural(outcome.notStarted, 'URL')} not started, ${outcome.unsettled} unsettled: ${resume}`

@@ -1,0 +1,146 @@
+// `rsapi audit` as a real process against two mocks (production and staging): a run killed with SIGKILL on one service
+// leaves the same job's audit of the other whole, a cron overlap is refused in audit's words, and Ctrl-C or SIGTERM
+// ends a run that says it was interrupted and how to finish it.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, NODE, runCli, type CliResult } from '../helpers/cli.js';
+import { GateClock } from '../helpers/gate-clock.js';
+import { mockPerTest, type MockFixture } from '../helpers/mock.js';
+import { scratchMaker } from '../helpers/scratch.js';
+
+const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0, seed: 0 });
+const scratch = scratchMaker('rsapi-audit-process-');
+const stops: (() => void)[] = [];
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
+});
+
+const PAGES = Array.from({ length: 20 }, (_, index) => `https://shop.example.org/p/${index + 1}`);
+
+/** A folder holding the audit's file (job `shop`, the 20 pages), and the env of an audit of `service` from it. */
+function site(): { dir: string; env: (service: MockFixture) => Record<string, string> } {
+  const dir = scratch();
+  writeFileSync(join(dir, 'rsapi.config.json'), JSON.stringify({ audit: { job: 'shop', urls: PAGES } }));
+  // One machine: the same home, data folder and history for every service.
+  return { dir, env: (service) => ({ ...service.env, HOME: dir, XDG_DATA_HOME: join(dir, 'data') }) };
+}
+
+/** `rsapi audit ARGS` started in `dir`, as cron starts it; its output gathered. */
+function startAudit(dir: string, env: Record<string, string>, ...args: string[]) {
+  const child = spawn(NODE, [BIN, 'audit', '--config', join(dir, 'rsapi.config.json'), ...args], {
+    cwd: dir,
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const done = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  stops.push(() => child.kill('SIGKILL'));
+  return { child, done };
+}
+
+function audit(dir: string, env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  return runCli(['audit', '--config', join(dir, 'rsapi.config.json'), ...args], { env, timeoutMs: 60_000 });
+}
+
+function posts(service: MockFixture): number {
+  return service.server.requests.filter((request) => request.method === 'POST').length;
+}
+
+/** How many reports the service holds for each page (stored without the scheme). */
+function reportsPerPage(service: MockFixture): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const report of service.server.reports()) counts.set(report.url, (counts.get(report.url) ?? 0) + 1);
+  return counts;
+}
+
+const ONCE_EACH = new Map(PAGES.map((page) => [page.replace('https://', ''), 1]));
+
+async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting for the condition');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('rsapi audit as a process', () => {
+  it('killed half-way against production, then run against staging with the same file: staging audits every page; production resumes with none twice', async () => {
+    const production = await mock({ latencyMs: 100 });
+    const staging = await mock();
+    const { dir, env } = site();
+    const killed = startAudit(dir, env(production), '--concurrency', '2');
+    await until(() => posts(production) >= 8);
+    killed.child.kill('SIGKILL');
+    expect((await killed.done).signal).toBe('SIGKILL');
+    const created = posts(production);
+    expect(created).toBeLessThan(PAGES.length);
+
+    const onStaging = await audit(dir, env(staging));
+    expect(onStaging.code, onStaging.stderr).toBe(0);
+    expect(onStaging.stdout.split('\n')[0]).toBe('audit shop: 20 pages audited, recorded as run 2; no earlier run to compare with');
+    expect(onStaging.stderr).not.toContain('already created');
+    expect(reportsPerPage(staging)).toEqual(ONCE_EACH);
+
+    // Production's journal is its own: the killed run resumes there, each page created once in all.
+    const resumed = await audit(dir, env(production));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(
+      /rsapi: took over the lock .*history\.db\.audit-shop-[0-9a-f]{12}\.journal\.lock of pid \d+ on host .*: its process \(pid \d+\) is gone/,
+    );
+    expect(resumed.stderr).toMatch(/skipping \d+ URLs already created/);
+    expect(resumed.stdout.split('\n')[0]).toMatch(/^audit shop: 20 pages audited, recorded as run 3/);
+    expect(reportsPerPage(production)).toEqual(ONCE_EACH);
+  }, 90_000);
+
+  it("an audit of a job another audit of it is running refuses at once with exit 2, naming that run and what to do in audit's words", async () => {
+    // The mock holds every request until the gate opens: the first audit stays under way until the second has met its lock.
+    const gate = new GateClock();
+    const production = await mock({ latencyMs: 1_000, clock: gate });
+    stops.push(() => gate.open());
+    const { dir, env } = site();
+    const first = startAudit(dir, env(production));
+    await until(() => production.server.requests.length > 0);
+    const second = await audit(dir, env(production));
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `another \`rsapi audit\` of job shop is running \\(pid ${first.child.pid} on host ${hostname()} since \\d{4}-[^)]+ \\(\\d+ s ago\\); lock file `,
+      ),
+    );
+    expect(second.stderr).toContain('wait for it, or give this one another job with --job');
+    expect(second.stderr).not.toContain('--journal');
+    gate.open();
+    const result = await first.done;
+    expect(result.code, result.stderr).toBe(0);
+    expect(reportsPerPage(production)).toEqual(ONCE_EACH);
+  }, 60_000);
+
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s: the last line says it was interrupted and to run `rsapi audit` again (exit 130); that run finishes it',
+    async (signal) => {
+      const production = await mock({ latencyMs: 150 });
+      const { dir, env } = site();
+      const run = startAudit(dir, env(production), '--concurrency', '2');
+      await until(() => posts(production) >= 4);
+      run.child.kill(signal);
+      const interrupted = await run.done;
+      expect(interrupted.code, interrupted.stderr).toBe(130);
+      const last = interrupted.stdout.trimEnd().split('\n').at(-1);
+      expect(last).toMatch(
+        /^interrupted: \d+ of 20 pages audited; \d+ not: .*\d+ not started \(interrupted\); run `rsapi audit` again to finish: its journal resumes the run$/,
+      );
+      expect(`${interrupted.stdout}${interrupted.stderr}`).not.toContain('--journal');
+      const again = await audit(dir, env(production));
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).not.toContain('interrupted');
+      expect(reportsPerPage(production)).toEqual(ONCE_EACH);
+    },
+    60_000,
+  );
+});
