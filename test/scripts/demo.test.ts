@@ -10,7 +10,7 @@ const DEMO = fileURLToPath(new URL('../../scripts/demo.mjs', import.meta.url));
 
 function demo(tmp: string): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, TMPDIR: tmp };
+    const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
     for (const key of Object.keys(env)) if (key.startsWith('RSAPI_')) delete env[key];
     const child = spawn(NODE, [DEMO], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
