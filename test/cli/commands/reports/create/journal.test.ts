@@ -98,6 +98,10 @@ describe('a killed run resumed later (issue 47.1: --resume-within)', () => {
     const lines = await killedRun(fixture, pages);
     const journal = join(scratch(), 'week-old.journal');
     writeFileSync(journal, agedBy(lines, 7 * DAY));
+    // A dry run reads the journal as the run will: every page would be sent.
+    const dry = await runCli(['reports', 'create', ...pages, '--journal', journal, '--dry-run', '-q'], { env: fixture.env });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout.trim().split('\n')).toEqual(pages);
 
     const resumed = await runCli(['reports', 'create', ...pages, '--journal', journal], { env: fixture.env });
     expect(resumed.code, resumed.stderr).toBe(0);
