@@ -36,11 +36,14 @@ export class CreateLedger {
     this.states.set(identity, state);
   }
 
-  /** The URLs this run will send: waiting until sent, except those an earlier run left in doubt (`inDoubt`, identities). */
+  /**
+   * The URLs this run will send: waiting until sent, except those an earlier run left in doubt (`inDoubt`, identities).
+   * One an earlier run created (`taken`) is sent again when its reading is too old to resume: its new report may appear.
+   */
   willSend(urls: Iterable<string>, inDoubt: { has(identity: string): boolean } = new Set()): void {
     for (const url of urls) {
       const identity = reportIdentity(url);
-      if (this.states.get(identity) !== 'settled') this.setState(identity, inDoubt.has(identity) ? 'pending' : 'waiting');
+      this.setState(identity, inDoubt.has(identity) ? 'pending' : 'waiting');
     }
   }
 

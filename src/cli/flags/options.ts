@@ -4,6 +4,7 @@ import { InvalidArgumentError, Option, type Command, type CommandUnknownOpts, ty
 import { parseSettingValue } from '../../config/keys.js';
 import { emptyFlagError, UsageError } from '../../errors.js';
 import { nearest } from '../../suggest.js';
+import { durationMs } from './history-values.js';
 
 /** The most requests a bulk command (create, multi-delete) keeps in flight at once. */
 export const MAX_CONCURRENCY = 32;
@@ -19,6 +20,15 @@ export function integerParser(name: string, min: number, max = Number.MAX_SAFE_I
       );
     }
     return n;
+  };
+}
+
+/** `90d`, `12h`, `2w`, `30m` as milliseconds (commander's parser: exit 2 for anything else). */
+export function durationParser(flag: string) {
+  return (value: string): number => {
+    const ms = durationMs(value);
+    if (ms === undefined) throw new InvalidArgumentError(`${flag} takes a duration such as 90d, 12h, 2w or 30m.`);
+    return ms;
   };
 }
 

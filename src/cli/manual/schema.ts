@@ -73,6 +73,10 @@ function auditSchema(): Record<string, unknown> {
     exclude: strings('Leave out URLs matching one of these globs'),
     maxUrls: nullable({ type: 'integer', minimum: 1 }, 'Audit at most the first N URLs'),
     existing: nullable({ enum: [...EXISTING_MODES] }, 'For a page with a report: refresh it (the default), skip it, or make a new one'),
+    resumeWithin: nullable(
+      { type: 'string', pattern: '^\\s*\\d+\\s*[mhdw]\\s*$' },
+      'How long a killed audit is resumed (30m, 12h, 1d, 2w; default 1d): past it, the pages it audited are audited again',
+    ),
     history: text('The history: a SQLite file or a postgres:// URL (default ~/.local/share/rsapi/history.db)'),
     failOnNewFailures: nullable({ type: 'boolean' }, 'Exit 10 when a page fails a check it passed in the last run of the job'),
     maxDrop: nullable({ type: 'number', minimum: 0 }, 'Exit 10 when a score fell by more than this or a result got worse'),

@@ -9,7 +9,7 @@ import { normaliseBaseUrl } from '../../../api/http/base-url.js';
 import { describeOwner, type HeldLock, type LockAttempt } from '../../../config/lock-file.js';
 import { dataDir } from '../../../config/paths.js';
 import { plural } from '../../../plural.js';
-import { collectValues, integerParser, MAX_CONCURRENCY } from '../../flags/options.js';
+import { collectValues, durationParser, integerParser, MAX_CONCURRENCY } from '../../flags/options.js';
 import { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
 import { fileError } from '../../runtime/files.js';
@@ -20,7 +20,7 @@ import { resolveHistoryLocation } from '../../reading/recording.js';
 import { maxDropParser } from '../../report-files/reporter.js';
 import { EXISTING_MODES } from '../reports/create/existing.js';
 import type { CreateResult } from '../reports/create/create.js';
-import { planReportsCreate, type ReportsCreateOptions, type ReportsCreatePlan } from '../reports/create/plan.js';
+import { DEFAULT_RESUME_WITHIN, planReportsCreate, type ReportsCreateOptions, type ReportsCreatePlan } from '../reports/create/plan.js';
 import { loadAuditFile, starterFile, type AuditConfig } from './config.js';
 
 function declareAudit(program: ParentCommand) {
@@ -35,6 +35,11 @@ function declareAudit(program: ParentCommand) {
     .option('--exclude <glob>', "leave out URLs matching this glob (repeatable; replaces the file's)", collectValues)
     .option('--max-urls <n>', 'audit at most the first N URLs', integerParser('--max-urls', 1))
     .addOption(new Option('--existing <mode>', 'for a page that has a report: refresh (the default), skip, or new').choices(EXISTING_MODES))
+    .option(
+      '--resume-within <duration>',
+      `a killed audit's next call skips the pages it audited within this time (default ${DEFAULT_RESUME_WITHIN}); older ones are audited again`,
+      durationParser('--resume-within'),
+    )
     .option('--fail-on-new-failures', 'exit 10 when a page fails a check it passed in the last run')
     .option('--no-fail-on-new-failures', 'do not fail on newly failing checks, whatever the file says')
     .option('--max-drop <points>', 'exit 10 when a score fell by more than this or a result got worse', maxDropParser)
@@ -214,6 +219,7 @@ function createOptionsOf(opts: AuditOptions, audit: AuditConfig, job: string, as
     exclude: nonEmpty(opts.exclude ?? audit.exclude),
     maxUrls: opts.maxUrls ?? audit.maxUrls,
     existing: opts.existing ?? audit.existing ?? 'refresh',
+    resumeWithin: opts.resumeWithin ?? audit.resumeWithin,
     concurrency: opts.concurrency,
     record: true,
     history,

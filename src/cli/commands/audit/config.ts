@@ -4,6 +4,7 @@ import { isObject } from '../../../api/model/record.js';
 import { reportUrlProblem } from '../../../api/model/report-url.js';
 import { nearest } from '../../../suggest.js';
 import { globProblem } from '../../../url-glob.js';
+import { durationMs } from '../../flags/history-values.js';
 import { parseJsonFileWithLines, readJsonFile } from '../../verdicts/json-lines.js';
 import { EXISTING_MODES, type ExistingMode } from '../reports/create/existing.js';
 
@@ -17,6 +18,7 @@ export const AUDIT_KEYS = [
   'exclude',
   'maxUrls',
   'existing',
+  'resumeWithin',
   'history',
   'failOnNewFailures',
   'maxDrop',
@@ -36,6 +38,8 @@ export interface AuditConfig {
   exclude?: string[];
   maxUrls?: number;
   existing?: ExistingMode;
+  /** How long a killed audit's journal is resumed (ms, from a duration such as "1d"): older pages are audited again. */
+  resumeWithin?: number;
   history?: string;
   failOnNewFailures?: boolean;
   maxDrop?: number;
@@ -111,6 +115,10 @@ export function parseAuditFile(text: string, path: string): AuditFile {
   if (existing !== undefined && !(EXISTING_MODES as readonly unknown[]).includes(existing)) {
     throw refuse(at('existing'), `"existing" must be one of ${EXISTING_MODES.map((mode) => `"${mode}"`).join(', ')}`);
   }
+  const resumeWithin = text_('resumeWithin');
+  const resumeWithinMs = resumeWithin === undefined ? undefined : durationMs(resumeWithin);
+  if (resumeWithin !== undefined && resumeWithinMs === undefined)
+    throw refuse(at('resumeWithin'), '"resumeWithin" must be a duration such as "1d", "12h" or "30m"');
   const webUrl = (item: string) => (/^https?:\/\//i.test(item) ? reportUrlProblem(item) : 'is not an http(s) URL');
   const audit: AuditConfig = {
     job: text_('job'),
@@ -121,6 +129,7 @@ export function parseAuditFile(text: string, path: string): AuditFile {
     exclude: list('exclude', globProblem),
     maxUrls: number('maxUrls', 1, true),
     existing: existing as ExistingMode | undefined,
+    resumeWithin: resumeWithinMs,
     history: text_('history'),
     failOnNewFailures: flag('failOnNewFailures'),
     maxDrop: number('maxDrop', 0),
@@ -147,6 +156,7 @@ export function starterFile(site: string, schemaPath: string): string {
     exclude: [],
     maxUrls: null,
     existing: 'refresh',
+    resumeWithin: null,
     history: null,
     failOnNewFailures: true,
     maxDrop: null,

@@ -10,7 +10,7 @@ import { originOf } from '../../../api/http/base-url.js';
 import { HistoryNotFoundError } from '../../../history/errors.js';
 import type { HistoryStore } from '../../../history/types.js';
 import { resolveHistoryLocation } from '../../reading/recording.js';
-import { durationMs, MAX_RUN_ID, runIdOf, sinceOf } from '../../flags/history-values.js';
+import { MAX_RUN_ID, runIdOf, sinceOf } from '../../flags/history-values.js';
 
 export function addHistoryLocationOption<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
   command: Command<Args, Opts, GlobalOpts>,
@@ -40,15 +40,7 @@ export function currentService(ctx: CommandContext): string | undefined {
   return baseUrl ? (originOf(baseUrl) ?? baseUrl) : undefined;
 }
 
-/** `90d`, `12h`, `2w`, `30m` as milliseconds (commander's parser: exit 2 for anything else). */
-export function durationParser(flag: string) {
-  return (value: string): number => {
-    const ms = durationMs(value);
-    if (ms === undefined) throw new InvalidArgumentError(`${flag} takes a duration such as 90d, 12h, 2w or 30m.`);
-    return ms;
-  };
-}
-
+export { durationParser } from '../../flags/options.js';
 export { sinceOf };
 
 /** A run id argument: a whole number of at least 1 (and at most MAX_RUN_ID). */

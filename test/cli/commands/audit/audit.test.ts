@@ -252,6 +252,22 @@ describe('rsapi audit: argv -> plan', () => {
     expect(await journalOf({ RSAPI_BASE_URL: 'https://rank.example.com' }, '--history', 'postgres://u:secret@db.example.com/other')).not.toBe(postgres);
   });
 
+  it("the journal's resume window: a day by default, the file's resumeWithin, and --resume-within over it", async () => {
+    const home = scratch();
+    const config = join(home, 'site.json');
+    const env = { RSAPI_BASE_URL: 'http://127.0.0.1:9', RSAPI_API_KEY: 'plan-key-0123', HOME: home, XDG_DATA_HOME: join(home, 'data') };
+    const windowOf = async (audit: Record<string, unknown>, ...flags: string[]) => {
+      writeFileSync(config, JSON.stringify({ audit: { urls: ['https://a.example/'], ...audit } }));
+      const planned = await planOf(['audit', '--config', config, ...flags], planAudit, env);
+      if ('init' in planned) throw new Error('planned --init');
+      planned.create.journal?.lock?.release();
+      return planned.create.journal?.resumeWithinMs;
+    };
+    expect(await windowOf({})).toBe(24 * 3_600_000);
+    expect(await windowOf({ resumeWithin: '3d' })).toBe(3 * 24 * 3_600_000);
+    expect(await windowOf({ resumeWithin: '3d' }, '--resume-within', '30m')).toBe(30 * 60_000);
+  });
+
   it('--init is planned alone; other output flags are refused by the plan', async () => {
     expect(await planOf(['audit', '--init', 'https://example.com/'], planAudit)).toEqual({ init: { path: 'rsapi.config.json', site: 'https://example.com/' } });
     await expect(planOf(['audit', '-o', 'csv'], planAudit)).rejects.toThrow(/other output flags do not apply/);

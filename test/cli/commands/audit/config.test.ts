@@ -34,6 +34,11 @@ describe('the audit section', () => {
       text: '{"audit": {"urls": ["https://a.example/"], "existing": "update"}}',
       want: '"existing" must be one of "new", "refresh", "skip"',
     },
+    {
+      name: 'a resumeWithin that is no duration',
+      text: '{"audit": {"urls": ["https://a.example/"],\n"resumeWithin": "a week"}}',
+      want: 'rsapi.config.json:2: "resumeWithin" must be a duration such as "1d", "12h" or "30m"',
+    },
     { name: 'no page at all', text: '{"audit": {"job": "weekly"}}', want: '"audit" names no page: give "sitemaps", "urls" or "urlFile"' },
     { name: 'no audit section', text: '{"assert": [{"match": "**", "minScore": 50}]}', want: 'the file holds no "audit" section' },
     { name: 'not JSON', text: '{"audit": {\n"urls": [,]}}', want: 'not JSON' },
@@ -53,6 +58,10 @@ describe('the audit section', () => {
     expect(file.audit.history).toBeUndefined();
     expect(file.hasAssertions).toBe(false);
     expect(Object.keys(JSON.parse(starterFile('https://example.com/', 's')).audit).sort()).toEqual([...AUDIT_KEYS].sort());
+  });
+
+  it('reads resumeWithin as a duration, as --resume-within takes it', () => {
+    expect(parseAuditFile('{"audit": {"urls": ["https://a.example/"], "resumeWithin": "12h"}}', 'f.json').audit.resumeWithin).toBe(12 * 3_600_000);
   });
 
   it('the shipped schema describes every key of the section, each allowed to be null', () => {

@@ -55,7 +55,8 @@ Examples:
 Results are printed as they complete (ndjson, csv, tsv stream; json is one array at the end).
 Lists in, a list out: --from-file, --from-sitemap, --shard and several URL arguments always print a
 JSON array (ndjson a line each), even of one report; a single URL argument prints one object.
-Run again with the same --journal after failures or Ctrl-C: created URLs are skipped, the rest retried.
+Run again with the same --journal after failures or Ctrl-C: created URLs are skipped (those created
+within --resume-within, a day by default), the rest retried.
 --from-sitemap with a site root (https://example.com/) reads the sitemaps its robots.txt names (else /sitemap.xml).
 --existing defaults to new: a second create of a URL makes a second report; refresh or skip for a weekly job.`,
   );
@@ -107,7 +108,8 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
     // --existing: the reports there are read as the real run reads them (reads only), so each row says what it would do.
     const mode = plan.existing;
     const existing = mode === 'skip' || mode === 'refresh' ? { mode, reports: await existingReports(ctx.client(), input.urls) } : undefined;
-    return ranNothing(await printCreateDryRun(ctx, createDryRunRows({ input, shard, journalPath: journal?.path, existing })));
+    const createdSince = journal?.resumeWithinMs === undefined ? undefined : Date.now() - journal.resumeWithinMs;
+    return ranNothing(await printCreateDryRun(ctx, createDryRunRows({ input, shard, journalPath: journal?.path, createdSince, existing })));
   }
   const { runBulkCreate } = await import('./run-create.js');
   const urls = selected ? selected.urls : input.urls;
@@ -125,6 +127,7 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
       journalPath: journal?.path,
       journalLock: journal?.lock,
       journalEnds: journal?.ends,
+      resumeWithinMs: journal?.resumeWithinMs,
       gate: plan.gate,
       ci,
       recorder: history.recorder,

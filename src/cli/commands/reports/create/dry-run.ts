@@ -17,13 +17,15 @@ export interface CreateDryRun {
   shard?: Shard;
   /** With --journal: read, not locked or written. */
   journalPath?: string;
+  /** Its `created` entries older than this (ms since the epoch, --resume-within) are sent again. */
+  createdSince?: number;
   /** With --existing skip|refresh: the mode, and the reports the service holds by identity (read, as the real run reads them). */
   existing?: { mode: 'skip' | 'refresh'; reports: ReadonlyMap<string, ApiRecord> };
 }
 
 /** One row an input entry, in input order: `{url, action: 'create' | 'skip', reason}` (reason null for a create). */
 export function createDryRunRows(plan: CreateDryRun): ServiceRecord[] {
-  const created = plan.journalPath === undefined ? new Set<string>() : readJournalHistory(plan.journalPath).created;
+  const created = plan.journalPath === undefined ? new Set<string>() : readJournalHistory(plan.journalPath, { createdSince: plan.createdSince }).created;
   const selected = new Set(plan.input.urls);
   return plan.input.entries.map((entry): ServiceRecord => {
     if (entry.problem !== undefined) return skip(entry.value, `invalid: ${entry.problem} (--skip-invalid)`);

@@ -1,8 +1,9 @@
 // The bulk-create journal: one run at a time (a lock file), one JSON line per event written synchronously and checked, read back to resume a run.
-import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { RsapiError } from '../../../../api/errors.js';
 import { UsageError } from '../../../runtime/errors.js';
 import { reportIdentity } from '../../../../api/model/report-url.js';
+import { plural } from '../../../../plural.js';
 import type { HeldLock, LockAttempt, LockFiles } from '../../../../config/lock-file.js';
 import type { EarlierAttempt } from '../../../../api/reports.js';
 import { fileError } from '../../../runtime/files.js';
@@ -19,6 +20,8 @@ export type JournalStatus = 'sending' | 'created' | 'failed';
 /**
  * The last line of a run that ended with every URL done (created, refreshed or kept; none failed, unsettled or not
  * started): a journal belongs to one run, so the next run on the same path starts it afresh instead of skipping them.
+ * What an earlier run left unsettled and this one did not settle (another input) is not this run's to end: it outlives
+ * the line, and a run of it looks it up first (never twice).
  */
 const ENDED = 'ended';
 
@@ -49,6 +52,12 @@ export interface JournalHistory {
   created: Set<string>;
   /** Identities that may have been created by an earlier run without its knowing, with when it first sent them and last heard of them. */
   unsettled: Map<string, EarlierAttempt>;
+  /** Each unsettled identity's URL as last sent and every line of it: what an ended journal keeps when it is emptied. */
+  unsettledLines: Map<string, { url: string; lines: string[] }>;
+  /** Identities created before the resume window (`createdSince`): not in `created`, so sent again. */
+  expired: Set<string>;
+  /** When the oldest entry of `created` was written (ms since the epoch): how old the readings a resume keeps are. */
+  oldestCreatedAt?: number;
   /** The reports earlier runs created, by URL: none of them is another URL's. */
   taken: { url: string; id: string | number }[];
   /** Lines that could not be read (a torn last line after a kill, or damage). */
@@ -71,6 +80,9 @@ export class JournalWriteError extends RsapiError {
 export type JournalWriter = (fd: number, text: string) => number;
 
 export class Journal {
+  /** The identities this run settled (created, or surely stored nothing): the others an earlier run left unsettled outlive its end. */
+  private readonly settled = new Set<string>();
+
   private constructor(
     readonly path: string,
     private fd: number | undefined,
@@ -85,7 +97,11 @@ export class Journal {
    * is a usage error at once), reads what is there (tolerating a torn last line) and opens the file for appending;
    * usage error if it cannot.
    */
-  static open(path: string, owner: { secrets: Secrets; locks: LockFiles }, options: { lock?: HeldLock; write?: JournalWriter } = {}): Journal {
+  static open(
+    path: string,
+    owner: { secrets: Secrets; locks: LockFiles },
+    options: { lock?: HeldLock; write?: JournalWriter; createdSince?: number } = {},
+  ): Journal {
     const { write = (fd, text) => writeSync(fd, text) } = options;
     const lock = options.lock ?? lockJournal(path, owner.locks);
     try {
@@ -93,14 +109,18 @@ export class Journal {
       // A line counts only once its newline is on disk: a torn tail (a kill, a full disk) was never acted
       // on (no request goes out before its `sending` line is whole), so it is cut off, not resumed from.
       const committed = text.slice(0, text.lastIndexOf('\n') + 1);
-      const history = parseHistory(committed);
+      const history = parseHistory(committed, { createdSince: options.createdSince });
       if (committed !== text) history.unreadable++;
-      // An ended run's journal is this run's now: emptied, so the file never grows week after week.
-      const kept = history.endedAt !== undefined ? 0 : Buffer.byteLength(committed);
+      // An ended run's journal is this run's now: emptied, so the file never grows week after week; but the lines of
+      // what an earlier run left unsettled stay (replaced whole: a kill in between loses none of them).
+      const ended = history.endedAt !== undefined;
+      const carried = ended ? [...history.unsettledLines.values()].flatMap((own) => own.lines) : [];
+      const kept = ended ? 0 : Buffer.byteLength(committed);
       let fd: number;
       try {
+        if (carried.length > 0) replaceWhole(path, `${carried.join('\n')}\n`);
         fd = openSync(path, 'a', 0o600);
-        if (kept !== Buffer.byteLength(text)) ftruncateSync(fd, kept);
+        if (carried.length === 0 && kept !== Buffer.byteLength(text)) ftruncateSync(fd, kept);
       } catch (error) {
         throw fileError('open the journal', path, error);
       }
@@ -118,11 +138,18 @@ export class Journal {
     // message is redacted before JSON escaping could hide a secret from the redaction of the line.
     const error = entry.error === undefined ? undefined : this.secrets.redact(entry.error);
     this.append(`${this.secrets.redact(JSON.stringify({ ...entry, error, at: new Date().toISOString() }))}\n`);
+    const identity = reportIdentity(entry.url);
+    if (entry.status === 'created' || (entry.status === 'failed' && entry.maybeCreated !== true)) this.settled.add(identity);
+    else this.settled.delete(identity);
   }
 
-  /** Says the run ended with every URL done: the next run on this path starts afresh (parseHistory). */
-  end(urls: number): void {
+  /**
+   * Says the run ended with every URL done: the next run on this path starts afresh (parseHistory). Answers the URLs an
+   * earlier run left unsettled that this run did not settle: the journal keeps them, and a run of them looks them up first.
+   */
+  end(urls: number): string[] {
     this.append(`${JSON.stringify({ url: '', status: ENDED, urls, at: new Date().toISOString() })}\n`);
+    return [...this.history.unsettledLines].filter(([identity]) => !this.settled.has(identity)).map(([, own]) => own.url);
   }
 
   private append(text: string): void {
@@ -142,6 +169,59 @@ export class Journal {
     this.fd = undefined;
     this.lock.release();
   }
+}
+
+/** Writes the file anew beside it, on disk before it is renamed over the old one. */
+function replaceWhole(path: string, text: string): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    const fd = openSync(temporary, 'w', 0o600);
+    try {
+      writeFileSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * What a resume keeps and what it sends again: `resuming the journal FILE of 3 h ago: skipping 24 URLs already created`,
+ * and the URLs of `all` created before the resume window (`windowMs`, --resume-within), too old to stand for this run's.
+ */
+export function resumeLines(journal: Journal, all: readonly string[], skipped: number, windowMs: number | undefined): string[] {
+  const { oldestCreatedAt, expired } = journal.history;
+  const lines: string[] = [];
+  if (skipped > 0) {
+    const age = oldestCreatedAt === undefined ? '' : ` of ${ageText(Date.now() - oldestCreatedAt)} ago`;
+    lines.push(`rsapi: resuming the journal ${journal.path}${age}: skipping ${plural(skipped, 'URL')} already created`);
+  }
+  const stale = all.filter((url) => expired.has(reportIdentity(url))).length;
+  if (stale > 0 && windowMs !== undefined) {
+    const age = ageText(windowMs);
+    lines.push(`rsapi: the journal ${journal.path} shows ${plural(stale, 'URL')} created more than ${age} ago (--resume-within): auditing them again`);
+  }
+  return lines;
+}
+
+/** `rsapi: the journal FILE keeps 1 unsettled URL of an earlier run: https://…; a run of it looks it up first` (Journal.end's URLs). */
+export function carriedLine(path: string, urls: readonly string[]): string {
+  const shown = urls.slice(0, 3).join(', ') + (urls.length > 3 ? ` and ${urls.length - 3} more` : '');
+  const them = urls.length === 1 ? 'it' : 'them';
+  return `rsapi: the journal ${path} keeps ${plural(urls.length, 'unsettled URL')} of an earlier run: ${shown}; a run of ${them} looks ${them} up first`;
+}
+
+/** `3 h`, `2 d`, `5 min`, `40 s`: a time span as a person reads it, rounded down. */
+function ageText(ms: number): string {
+  if (ms < 60_000) return `${Math.max(0, Math.floor(ms / 1000))} s`;
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h`;
+  return `${Math.floor(minutes / (24 * 60))} d`;
 }
 
 /** How many of a file's first lines must read as journal lines before rsapi appends to it. */
@@ -228,13 +308,18 @@ function readExisting(path: string): string {
 }
 
 /** What a journal holds, read without taking its lock or changing it (a dry run); a missing file holds nothing. */
-export function readJournalHistory(path: string): JournalHistory {
+export function readJournalHistory(path: string, options: { createdSince?: number } = {}): JournalHistory {
   const text = readExisting(path);
-  return parseHistory(text.slice(0, text.lastIndexOf('\n') + 1));
+  return parseHistory(text.slice(0, text.lastIndexOf('\n') + 1), options);
 }
 
-export function parseHistory(text: string): JournalHistory {
-  const history: JournalHistory = { created: new Set(), unsettled: new Map(), taken: [], unreadable: 0 };
+/**
+ * What the journal's lines say, URL by URL (the last line of each wins). An `ended` line clears everything before it but
+ * the URLs still unsettled there (ENDED). `createdSince` (ms since the epoch): a URL created before it is not skipped
+ * but sent again (the resume window: a week-old reading is not this week's), listed in `expired`.
+ */
+export function parseHistory(text: string, options: { createdSince?: number } = {}): JournalHistory {
+  const history: JournalHistory = { created: new Set(), unsettled: new Map(), unsettledLines: new Map(), taken: [], unreadable: 0, expired: new Set() };
   const firstSeen = new Map<string, number>();
   const lastSeen = new Map<string, number>();
   // The last send of each URL, and the longest timeout any of its sends waited with.
@@ -242,6 +327,9 @@ export function parseHistory(text: string): JournalHistory {
   const timeouts = new Map<string, number>();
   // The lowest newest-id-before of a URL's sends: undefined once one send did not say (an older version's line).
   const idFloor = new Map<string, number | undefined>();
+  // When each URL's `created` line was written; each URL's lines (as sent, and every line of it).
+  const createdAt = new Map<string, number>();
+  const linesOf = new Map<string, { url: string; lines: string[] }>();
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     const entry = parseEntry(line);
@@ -251,19 +339,22 @@ export function parseHistory(text: string): JournalHistory {
     }
     // Lines hold the URL as sent (older versions: as typed, or normalised): keyed by identity, like the input.
     if (entry.status === ENDED) {
-      // Nothing before this line binds the next run.
-      Object.assign(history, { created: new Set(), unsettled: new Map(), taken: [], endedAt: entry.at });
-      firstSeen.clear();
-      lastSeen.clear();
-      lastSent.clear();
-      timeouts.clear();
-      idFloor.clear();
+      // Nothing before this line binds the next run, but what is still unsettled: it is no run's to forget.
+      Object.assign(history, { created: new Set(), taken: [], endedAt: entry.at });
+      createdAt.clear();
+      for (const map of [firstSeen, lastSeen, lastSent, timeouts, idFloor, linesOf]) {
+        for (const url of map.keys()) if (!history.unsettled.has(url)) map.delete(url);
+      }
       continue;
     }
     delete history.endedAt;
     const url = reportIdentity(entry.url);
     const parsed = Date.parse(entry.at);
     const at = Number.isNaN(parsed) ? 0 : parsed;
+    const own = linesOf.get(url) ?? { url: entry.url, lines: [] };
+    own.url = entry.url;
+    own.lines.push(line);
+    linesOf.set(url, own);
     if (!firstSeen.has(url)) firstSeen.set(url, at);
     lastSeen.set(url, Math.max(lastSeen.get(url) ?? 0, at));
     if (entry.status === 'sending') {
@@ -273,6 +364,7 @@ export function parseHistory(text: string): JournalHistory {
     }
     if (entry.status === 'created') {
       history.created.add(url);
+      createdAt.set(url, at);
       history.unsettled.delete(url);
       if (entry.id !== undefined) history.taken.push({ url: entry.url, id: entry.id });
     } else {
@@ -287,6 +379,17 @@ export function parseHistory(text: string): JournalHistory {
       if (entry.status === 'sending' || entry.maybeCreated === true) history.unsettled.set(url, earlier);
       else history.unsettled.delete(url);
     }
+  }
+  for (const url of history.unsettled.keys()) {
+    const own = linesOf.get(url);
+    if (own) history.unsettledLines.set(url, own);
+  }
+  for (const url of history.created) {
+    const at = createdAt.get(url) ?? 0;
+    if (options.createdSince !== undefined && at < options.createdSince) {
+      history.created.delete(url);
+      history.expired.add(url);
+    } else if (history.oldestCreatedAt === undefined || at < history.oldestCreatedAt) history.oldestCreatedAt = at;
   }
   return history;
 }

@@ -4,7 +4,8 @@
 import { Option } from '@commander-js/extra-typings';
 import type { HeldLock } from '../../../../config/lock-file.js';
 import { parseShard, shardText } from '../../../bulk/shard.js';
-import { collectValues, integerParser, MAX_CONCURRENCY } from '../../../flags/options.js';
+import { collectValues, durationParser, integerParser, MAX_CONCURRENCY } from '../../../flags/options.js';
+import { durationMs } from '../../../flags/history-values.js';
 import { addGateOptions } from '../../../flags/verb-options.js';
 import { addPrivacyOptions } from '../../../flags/report-flags.js';
 import { addCiOptions } from '../../../report-files/reporter.js';
@@ -25,6 +26,9 @@ import { EXISTING_MODES, type ExistingMode } from './existing.js';
 import { claimJournal } from './journal.js';
 import { compileSelection, type CompiledSelection } from './select.js';
 
+/** How long a journal's `created` entries are resumed by default: a day (a run killed on Monday resumes on Monday, not a week later). */
+export const DEFAULT_RESUME_WITHIN = '1d';
+
 export function declareCreate(reports: ParentCommand) {
   const command = reports
     .command('create')
@@ -39,6 +43,11 @@ export function declareCreate(reports: ParentCommand) {
     .option('--skip-invalid', "skip input lines that are not URLs, and an index's sitemaps that are missing, instead of stopping")
     .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4)
     .option('--journal <path>', "record each URL's outcome in this file; a re-run skips the URLs it shows created")
+    .option(
+      '--resume-within <duration>',
+      `a re-run skips the URLs the journal shows created within this time (default ${DEFAULT_RESUME_WITHIN}); older ones are audited again`,
+      durationParser('--resume-within'),
+    )
     .option(
       '--dry-run',
       'print which URLs would be sent and which skipped, and why (duplicate, other shard, journal, --skip-invalid), ' +
@@ -93,9 +102,10 @@ export interface ReportsCreatePlan {
   dryRun: boolean;
   /**
    * --journal: its lock, held from the plan until the run ends (none for --dry-run), and whether the run that does
-   * every URL ends it (MCP's create_reports keeps it: a later call skips what it created).
+   * every URL ends it (MCP's create_reports keeps it: a later call skips what it created), and how long its `created`
+   * entries are resumed (ms; undefined for a kept journal: as long as the reports are there).
    */
-  journal: { path: string; lock: HeldLock | undefined; ends: boolean } | undefined;
+  journal: { path: string; lock: HeldLock | undefined; ends: boolean; resumeWithinMs: number | undefined } | undefined;
   gate: GateSetup;
   /** Whether the run judges anything (a gate flag, an assertions file, a baseline gate): over nothing, it fails. */
   judged: boolean;
@@ -153,7 +163,12 @@ export function planReportsCreate(ctx: CommandContext, opts: ReportsCreateOption
     journal:
       journal === undefined
         ? undefined
-        : { path: journal, lock: claimJournal(journal, ctx.locks, { dryRun: dryRun === true, held: opts.journalLock }), ends: opts.keepJournal !== true },
+        : {
+            path: journal,
+            lock: claimJournal(journal, ctx.locks, { dryRun: dryRun === true, held: opts.journalLock }),
+            ends: opts.keepJournal !== true,
+            resumeWithinMs: opts.resumeWithin ?? (opts.keepJournal === true ? undefined : durationMs(DEFAULT_RESUME_WITHIN)),
+          },
   };
 }
 

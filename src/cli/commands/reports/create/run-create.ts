@@ -13,7 +13,7 @@ import { forStderr, oneLineForStderr } from '../../../terminal/stderr.js';
 import type { UrlInput } from './url-input.js';
 import { createAll, type BulkCreateOutcome, type SentUrl } from './create-all.js';
 import { existingReports, useExisting, type ExistingMode } from './existing.js';
-import { Journal } from './journal.js';
+import { carriedLine, Journal, resumeLines } from './journal.js';
 import type { HeldLock } from '../../../../config/lock-file.js';
 import { createBulkOutput, summaryLine } from './output.js';
 import { CauseTally } from './service-gone.js';
@@ -31,6 +31,8 @@ export interface BulkCreatePlan {
   journalLock?: HeldLock;
   /** A run that did every URL says so in its journal, so the next run on the path starts afresh (default: true). */
   journalEnds?: boolean;
+  /** How long a journal's `created` entry is resumed (ms; undefined: for ever): an older one is sent again (--resume-within). */
+  resumeWithinMs?: number;
   gate: GateSetup;
   /** Output a list, and report failures per URL, even for one URL (a share, a sitemap). */
   alwaysList?: boolean;
@@ -70,7 +72,8 @@ export interface BulkCreateRunResult {
 export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): Promise<BulkCreateRunResult> {
   // Requests under way are let finish on Ctrl-C: the client ignores it, createAll stops starting new ones.
   const client = ctx.client({ abortOnInterrupt: false });
-  const journal = plan.journalPath === undefined ? undefined : Journal.open(plan.journalPath, ctx, { lock: plan.journalLock });
+  const createdSince = plan.resumeWithinMs === undefined ? undefined : Date.now() - plan.resumeWithinMs;
+  const journal = plan.journalPath === undefined ? undefined : Journal.open(plan.journalPath, ctx, { lock: plan.journalLock, createdSince });
   try {
     const all = plan.input.urls;
     if (journal?.history.endedAt !== undefined) {
@@ -80,7 +83,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const done = (url: string) => created.has(reportIdentity(url));
     const urls = all.filter((url) => !done(url));
     const skipped = all.length - urls.length;
-    if (skipped > 0) ctx.note(`rsapi: skipping ${plural(skipped, 'URL')} already created (journal ${journal?.path})`);
+    for (const line of journal ? resumeLines(journal, all, skipped, plan.resumeWithinMs) : []) ctx.note(line);
     const mode = plan.existing ?? 'new';
     // Read before any create, once per project: the reports there for --existing (a report this run makes is never
     // taken for one that was there), and those the journal shows an earlier run of this one created.
@@ -194,7 +197,8 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       !outcome.journalFailure
     ) {
       try {
-        journal.end(all.length);
+        const carried = journal.end(all.length);
+        if (carried.length > 0) ctx.note(forStderr(carriedLine(journal.path, carried)));
       } catch (error) {
         ctx.note(`rsapi: ${error instanceof Error ? error.message : String(error)}`);
       }
