@@ -12,10 +12,12 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   output: ['base', 'api'],
   config: ['base', 'api', 'output'],
   mock: ['base', 'api'],
-  history: ['base', 'api'],
-  cli: ['base', 'api', 'output', 'config', 'mock', 'history'],
+  // The one judge of two readings and the gate over them (src/judge), below every face that compares.
+  judge: ['base', 'api'],
+  history: ['base', 'api', 'judge'],
+  cli: ['base', 'api', 'output', 'config', 'mock', 'history', 'judge'],
   // The MCP server is a second face of the CLI: it runs the CLI's contexts, runs and error words, over stdio.
-  mcp: ['base', 'api', 'output', 'config', 'cli', 'history'],
+  mcp: ['base', 'api', 'output', 'config', 'cli', 'history', 'judge'],
 };
 
 /** The one upward import: the `mcp` verb loads the server when it runs (dynamically: no other command loads it). */
@@ -147,7 +149,7 @@ describe('architecture', () => {
 
   it('the scan sees static and dynamic imports (so the rule above can fail)', () => {
     const cliTargets = files.filter((file) => layerOf(file) === 'cli').flatMap(importsOf);
-    expect(new Set(cliTargets.map(layerOf))).toEqual(new Set(['base', 'api', 'output', 'config', 'mock', 'history', 'cli', 'mcp']));
+    expect(new Set(cliTargets.map(layerOf))).toEqual(new Set(['base', 'api', 'output', 'config', 'mock', 'history', 'judge', 'cli', 'mcp']));
     expect(importsOf(join(SRC, 'cli', 'main.ts'))).toContain(join(SRC, 'cli', 'program.js'));
   });
   describe('the rooms of src/cli', () => {

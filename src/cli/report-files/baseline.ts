@@ -12,9 +12,11 @@ import { cappedLines } from '../../output/capped-list.js';
 import { runAnnotation, urlAnnotations } from '../verdicts/named-failures.js';
 import { reportIdentity } from '../../api/model/report-url.js';
 import { timestampOf } from '../../api/model/timestamps.js';
-import { reportChecks } from '../../api/model/checks.js';
-import { readingChange, regressed } from '../../api/model/regression.js';
-import { checkChange, countChanges, describeChecks, recordsHaveChecks, type CheckChange } from './check-changes.js';
+import { regressed } from '../../api/model/regression.js';
+import { comparePage } from '../../judge/compare.js';
+import { recordReading } from '../../judge/readings.js';
+import { judgeComparison, type ComparedPage, type ComparisonVerdict } from '../../judge/verdict.js';
+import { countChanges, describeChecks, recordsHaveChecks, type CheckChange } from './check-changes.js';
 
 /** What is compared of a report. */
 export interface Standing {
@@ -71,6 +73,8 @@ export interface BaselineComparison {
    * --fail-on-new-failures each fails, as the check gate fails a report with none (nothing can show it passes).
    */
   lostChecks: string[];
+  /** The judge's verdict (src/judge/verdict.ts), which the fields above word: every face reads this one. */
+  verdict: ComparisonVerdict;
 }
 
 /** `--baseline last|run:ID|since:D`: a run recorded in the history rather than a file. */
@@ -178,49 +182,48 @@ export interface CompareOptions {
 
 export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRecord>, options: CompareOptions = {}): BaselineComparison {
   const current = newestByUrl(records);
-  const threshold = options.maxDrop ?? 0;
   const regressions: Regression[] = [];
   const newUrls: string[] = [];
   const checkChanges: CheckChange[] = [];
   const lostChecks: string[] = [];
-  let compared = 0;
+  const pages: ComparedPage[] = [];
+  const gate = { maxDrop: options.maxDrop, failOnNewFailures: options.failOnNewFailures, allowEmpty: options.allowEmpty };
   for (const [key, now] of current) {
     const before = baseline.byUrl.get(key);
     if (!before) {
       newUrls.push(now.url);
       continue;
     }
-    compared++;
-    const checks = checkChange(now.url, before.record, now.record);
-    if (checks) checkChanges.push(checks);
-    if (reportChecks(before.record) !== undefined && reportChecks(now.record) === undefined) lostChecks.push(now.url);
-    const change = readingChange({ score: before.score, label: before.result }, { score: now.score, label: now.result });
-    if (regressed(change, threshold)) regressions.push({ url: now.url, before, now, ...change });
+    // The one comparison (src/judge): the score and result by the regression rule, the checks new, fixed and lost.
+    const change = comparePage(recordReading(before.record), recordReading(now.record));
+    pages.push({ url: now.url, change });
+    if (change.checksLost) lostChecks.push(now.url);
+    else if (change.newFailures.length > 0 || change.fixed.length > 0) {
+      checkChanges.push({ url: now.url, record: now.record, newFailures: change.newFailures, fixed: change.fixed });
+    }
+    if (regressed(change.reading, options.maxDrop ?? 0)) regressions.push({ url: now.url, before, now, ...change.reading });
   }
   const vanished = [...baseline.byUrl]
     .filter(([key, standing]) => !current.has(key) && (options.inScope?.(standing.url) ?? true))
     .map(([, standing]) => standing.url);
   regressions.sort(worstFirst);
   checkChanges.sort((a, b) => b.newFailures.length - a.newFailures.length || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-  const failOnNewFailures = options.failOnNewFailures === true;
-  const checksUnjudged = failOnNewFailures && current.size > 0 && !recordsHaveChecks([...current.values()].map((s) => s.record));
-  const newlyFailing = checkChanges.some((change) => change.newFailures.length > 0);
-  const empty = (options.maxDrop !== undefined || failOnNewFailures) && compared === 0 && options.allowEmpty !== true;
+  const verdict = judgeComparison(pages, recordsHaveChecks([...current.values()].map((s) => s.record)), gate);
   return {
     path: baseline.path,
     maxDrop: options.maxDrop,
-    compared,
+    compared: verdict.compared,
     regressions,
     newUrls: newUrls.sort(),
     vanished: vanished.sort(),
-    failed:
-      empty || (options.maxDrop !== undefined && regressions.length > 0) || (failOnNewFailures && !checksUnjudged && (newlyFailing || lostChecks.length > 0)),
-    empty,
+    failed: verdict.failed,
+    empty: verdict.empty,
     checkChanges,
-    failOnNewFailures,
+    failOnNewFailures: options.failOnNewFailures === true,
     baselineHasChecks: baseline.hasChecks === true,
-    checksUnjudged,
-    lostChecks: checksUnjudged ? [] : lostChecks.sort(),
+    checksUnjudged: verdict.checksUnjudged,
+    lostChecks: verdict.checksUnjudged ? [] : lostChecks.sort(),
+    verdict,
   };
 }
 

@@ -1,4 +1,5 @@
-// Per-check results against a baseline: per URL, the checks that passed then and fail now (new failures) and the reverse (fixed).
+// Per-check results against a baseline, as the CI files word them: per URL, the checks that passed then and fail now
+// (new failures) and the reverse (fixed), which the one comparison (src/judge/compare.ts) finds.
 import { failedChecks, reportChecks, type CheckOutcome } from '../../api/model/checks.js';
 import type { ApiRecord } from '../../api/model/record.js';
 import { namedCheck } from '../verdicts/check-gate.js';
@@ -18,21 +19,6 @@ export interface CheckChange {
 export function recordsHaveChecks(records: Iterable<ApiRecord>): boolean {
   for (const record of records) if (reportChecks(record) !== undefined) return true;
   return false;
-}
-
-/**
- * The change between a URL's report in the baseline and now; undefined when either carries no per-check results or
- * nothing changed. A check only one side ran (a newer phpRank) is neither new nor fixed.
- */
-export function checkChange(url: string, before: ApiRecord, now: ApiRecord): CheckChange | undefined {
-  const then = reportChecks(before);
-  const current = reportChecks(now);
-  if (then === undefined || current === undefined) return undefined;
-  const passedThen = new Map(then.map((check) => [check.id, check.passed]));
-  const newFailures = failedChecks(current).filter((check) => passedThen.get(check.id) === true);
-  const fixed = failedChecks(then).filter((check) => current.some((c) => c.id === check.id && c.passed));
-  if (newFailures.length === 0 && fixed.length === 0) return undefined;
-  return { url, record: now, newFailures: newFailures.map(idOf), fixed: fixed.map(idOf) };
 }
 
 const idOf = (check: CheckOutcome) => check.id;

@@ -1,4 +1,5 @@
 // Per-check results in CI against the phpRank mock: baselines (new failures, fixed), JUnit failures and the Markdown summary.
+import { judgeComparison } from '../../../src/judge/verdict.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -301,6 +302,7 @@ describe('baselineVerdict', () => {
     baselineHasChecks: true,
     checksUnjudged: false,
     lostChecks: [],
+    verdict: judgeComparison([], true, {}),
     ...over,
   });
   const regressions = (count: number) => Array.from({ length: count }, () => ({}) as BaselineComparison['regressions'][number]);

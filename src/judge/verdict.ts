@@ -1,0 +1,89 @@
+// The gate over a comparison of two runs (or a run and a baseline file): one verdict value that every face words in
+// its own way (stderr, annotations, JUnit, HTML, summary, Code Quality, MCP answers) and none judges again.
+import { regressed } from '../api/model/regression.js';
+import type { PageChange } from './compare.js';
+
+/** The flags that gate a comparison. */
+export interface ComparisonGate {
+  /** --max-drop: a fall by more than this, a worse result or a vanished score or result fails. */
+  maxDrop?: number;
+  /** --fail-on-new-failures: a check that passed then and fails now fails. */
+  failOnNewFailures?: boolean;
+  /** --allow-empty: a gate that compared no page passes. */
+  allowEmpty?: boolean;
+}
+
+/** A page read in both: its URL (as the later reading has it) and what changed. */
+export interface ComparedPage {
+  url: string;
+  change: PageChange;
+}
+
+export interface ComparisonVerdict {
+  /** A gate was asked (--max-drop or --fail-on-new-failures). */
+  gated: boolean;
+  /** Pages read in both. */
+  compared: number;
+  /** A gate that compared no page, without --allow-empty: it fails (a gate over nothing proves nothing). */
+  empty: boolean;
+  /** Pages with checks newly failing (lost checks included), most first, then by URL. */
+  newlyFailing: ComparedPage[];
+  /** Pages that regressed by the one rule at --max-drop (0 without it: every fall is listed, failed only with it). */
+  regressions: ComparedPage[];
+  /** Pages read with per-check results in neither reading. */
+  notJudgedOnChecks: string[];
+  /**
+   * --fail-on-new-failures over a later run none of whose pages has per-check results: it cannot be judged, and says
+   * so (exit 8), never passes silently.
+   */
+  checksUnjudged: boolean;
+  /** What the gate decided. */
+  failed: boolean;
+}
+
+/**
+ * The verdict over the pages read in both runs. `laterHasChecks`: whether any page of the later run carries per-check
+ * results (a page only the later run read counts too).
+ */
+export function judgeComparison(pages: readonly ComparedPage[], laterHasChecks: boolean, gate: ComparisonGate): ComparisonVerdict {
+  const gated = gate.maxDrop !== undefined || gate.failOnNewFailures === true;
+  const byUrl = (a: ComparedPage, b: ComparedPage) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0);
+  const newlyFailing = pages
+    .filter((page) => page.change.newFailures.length > 0)
+    .sort((a, b) => b.change.newFailures.length - a.change.newFailures.length || byUrl(a, b));
+  const regressions = pages.filter((page) => regressed(page.change.reading, gate.maxDrop ?? 0)).sort(byUrl);
+  const checksUnjudged = gate.failOnNewFailures === true && pages.length > 0 && !laterHasChecks;
+  const empty = gated && pages.length === 0 && gate.allowEmpty !== true;
+  const failed =
+    empty || (gate.maxDrop !== undefined && regressions.length > 0) || (gate.failOnNewFailures === true && !checksUnjudged && newlyFailing.length > 0);
+  return {
+    gated,
+    compared: pages.length,
+    empty,
+    newlyFailing,
+    regressions,
+    notJudgedOnChecks: pages
+      .filter((page) => page.change.notJudgedOnChecks)
+      .map((page) => page.url)
+      .sort(),
+    checksUnjudged,
+    failed,
+  };
+}
+
+/** One finding of a verdict, as every face states it: a page and what failed on it. */
+export interface ComparisonFinding {
+  url: string;
+  /** `checks/ID` for a check newly failing, `score` for a regression. */
+  subject: string;
+}
+
+/** The findings that failed the gate (those its flags ask for), in a stable order: what every face must agree on. */
+export function verdictFindings(verdict: ComparisonVerdict, gate: ComparisonGate): ComparisonFinding[] {
+  const findings: ComparisonFinding[] = [];
+  if (gate.failOnNewFailures === true && !verdict.checksUnjudged) {
+    for (const page of verdict.newlyFailing) for (const id of page.change.newFailures) findings.push({ url: page.url, subject: `checks/${id}` });
+  }
+  if (gate.maxDrop !== undefined) for (const page of verdict.regressions) findings.push({ url: page.url, subject: 'score' });
+  return findings;
+}
