@@ -67,7 +67,10 @@ describe('--from-sitemap', () => {
   it('follows an index to a gzipped and a redirected sitemap, creates each page once, and never sends the key to the site', async () => {
     const fixture = await mock();
     const site = await startSite();
-    const run = await runInProcess({ argv: ['reports', 'create', '--from-sitemap', `${site.url}/sitemap_index.xml`, ...ALLOW, '-o', 'ndjson'], env: fixture.env });
+    const run = await runInProcess({
+      argv: ['reports', 'create', '--from-sitemap', `${site.url}/sitemap_index.xml`, ...ALLOW, '-o', 'ndjson'],
+      env: fixture.env,
+    });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('rsapi: 6 URLs from 3 sitemaps');
     const created = run.stdout
