@@ -58,7 +58,7 @@ export class SitemapBudget {
   /** The time's up: any error of a fetch it cut short is this one instead. */
   checkTime(): void {
     if (!this.signal.aborted) return;
-    throw new UsageError(`reading the sitemaps took more than ${minutes(this.limits.timeMs)}, the most one run spends on them`, {
+    throw new UsageError(`reading the sitemaps took more than ${durationText(this.limits.timeMs)}, the most one run spends on them`, {
       hint: 'raise it with --max-sitemap-time (e.g. 30m)',
     });
   }
@@ -70,6 +70,7 @@ export class SitemapBudget {
   }
 }
 
-function minutes(ms: number): string {
+/** `10 minutes`, or seconds for a limit that is not whole minutes (a test's). */
+function durationText(ms: number): string {
   return ms % 60_000 === 0 ? plural(ms / 60_000, 'minute') : `${ms / 1000} s`;
 }

@@ -17,7 +17,7 @@ export interface SitemapUrls {
   entries: { where: string; value: string }[];
   /** Sitemaps read, the index included. */
   sitemaps: number;
-  /** Sitemaps an index listed that could not be used (missing, not a sitemap), skipped with `skipInvalid`: each with why. */
+  /** Sitemaps an index listed that could not be used (missing, no sitemap, no http(s) URL), skipped with `skipInvalid`: each with why. */
   skipped: { url: string; problem: string }[];
   /** Page URLs and child sitemaps on other hosts than the site's, left out. */
   offSite: OffSite;
@@ -60,14 +60,17 @@ export async function readSitemap(source: string, options: ReadOptions): Promise
   const offSite = noOffSite();
   /** Whether a URL the sitemap lists is on another host than its site's (counted so); a URL that does not parse is not. */
   const leavesSite = (value: string, kind: 'urls' | 'sitemaps'): boolean => {
-    const url = site === undefined ? undefined : webUrl(value);
-    if (site === undefined || url === undefined || isOnSite(url, site)) return false;
+    if (site === undefined) return false;
+    const url = webUrl(value);
+    if (url === undefined || isOnSite(url, site)) return false;
     countOffSite(offSite, url, kind);
     return true;
   };
   const queue = [source];
   const seen = new Set<string>(queue);
   let read = 0;
+  /** Sitemaps read and used (not skipped). */
+  let used = 0;
   try {
     while (queue.length > 0) {
       const location = queue.shift()!;
@@ -90,6 +93,7 @@ export async function readSitemap(source: string, options: ReadOptions): Promise
         skipped.push({ url: location, problem: error.message });
         continue;
       }
+      used++;
       if (parsed.kind === 'urlset') {
         for (const [index, loc] of parsed.locs.entries()) {
           if (leavesSite(loc, 'urls')) continue;
@@ -101,7 +105,10 @@ export async function readSitemap(source: string, options: ReadOptions): Promise
       }
       for (const child of parsed.locs) {
         if (!/^https?:\/\//i.test(child)) {
-          throw fault(isFile, `the sitemap index ${location} lists ${JSON.stringify(child)}, which is not an http(s) URL`);
+          const problem = `the sitemap index ${location} lists ${JSON.stringify(child)}, which is not an http(s) URL`;
+          if (options.skipInvalid !== true || isFile) throw fault(isFile, problem);
+          skipped.push({ url: child, problem });
+          continue;
         }
         if (seen.has(child) || leavesSite(child, 'sitemaps')) continue;
         seen.add(child);
@@ -112,7 +119,7 @@ export async function readSitemap(source: string, options: ReadOptions): Promise
   } finally {
     await sender?.close();
   }
-  return { entries, sitemaps: read - skipped.length, skipped, offSite };
+  return { entries, sitemaps: used, skipped, offSite };
 }
 
 /** An http(s) URL as parsed, or undefined for anything else (left to be judged as input). */

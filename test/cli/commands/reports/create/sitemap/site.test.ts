@@ -127,6 +127,23 @@ describe('a hostile sitemap, run as a process', () => {
     expect(allowed.stderr).toContain('skipping 2 sitemaps on other hosts');
   });
 
+  it("an index's child that is no http(s) URL is skipped with --skip-invalid (as audit does), and stops the run without", async () => {
+    const fixture = await mock();
+    const site = await serve((origin) => ({
+      '/index.xml': sitemapIndex(['javascript:alert(1)', `${origin}/pages.xml`]),
+      '/pages.xml': urlset([`${origin}/a`]),
+    }));
+    const argv = ['reports', 'create', '--from-sitemap', `${site.url}/index.xml`, '-q'];
+    const stopped = await runCli(argv, { env: fixture.env });
+    expect(stopped.code).toBe(8);
+    expect(created(fixture)).toEqual([]);
+    const run = await runCli([...argv, '--skip-invalid'], { env: fixture.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`rsapi: warning: skipping the sitemap javascript:alert(1) (--skip-invalid): the sitemap index ${site.url}/index.xml lists`);
+    expect(run.stderr).toContain('rsapi: 1 URL from 2 sitemaps (1 sitemap skipped)');
+    expect(created(fixture)).toEqual([`${site.url}/a`]);
+  });
+
   it("robots.txt's Sitemap: lines on other hosts are never fetched", async () => {
     const fixture = await mock();
     const other = await serve((origin) => ({ '/sitemap.xml': urlset([`${origin}/stolen`]) }));
