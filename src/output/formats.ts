@@ -94,8 +94,9 @@ export interface OutputDocument {
 
 /**
  * A document that is a long list of like items, read one at a time (a recorded run of 100,000 reports): ndjson, csv and
- * tsv write each item as it comes and keep none; json keeps each item's text (never the item) and writes the document
- * at the end, so a failure part-way leaves no half of it; the table keeps the cells, to size its columns.
+ * tsv write each item as it comes and keep none; json keeps each item's text (never the item) up to JSON_HELD_AT_MOST
+ * and writes the document at the end, so a failure part-way leaves no half of it, and past that writes each item as it
+ * comes (jsonArray); the table keeps the cells, to size its columns.
  */
 export interface ItemList<T, Cell = unknown> {
   items: AsyncIterable<T>;
@@ -144,25 +145,9 @@ export const OUTPUT_FORMAT_REGISTRY = {
     record: async (out, record, options) => void out.write(prettyJson(selectFields(record, options.fields), options)),
     document: async (document, options) => jsonDocument(stringifyJson(document.value, 2), options),
     items: async (out, list, options) => {
-      // The array as stringifyJson(array, 2) writes it, made a thousand items at a time: only the texts are kept, and
-      // written one by one at the end (never joined into one string of the whole); a terminal colours it whole.
-      const parts: string[] = [];
-      let values: unknown[] = [];
-      const made = () => {
-        if (values.length > 0) parts.push(stringifyJson(values, 2).slice(2, -2));
-        values = [];
-      };
-      for await (const item of list.items) {
-        values.push(list.value(item));
-        if (values.length === 1_000) made();
-      }
-      made();
-      if (parts.length === 0 || options.terminal) {
-        out.write(jsonDocument(parts.length === 0 ? '[]' : `[\n${parts.join(',\n')}\n]`, options));
-        return;
-      }
-      out.write('[\n');
-      for (const [index, text] of parts.entries()) out.write(index < parts.length - 1 ? `${text},\n` : `${text}\n]\n`);
+      const array = jsonArray(out, options.terminal);
+      for await (const item of list.items) array.add(list.value(item));
+      array.end();
     },
   },
   ndjson: {
@@ -300,12 +285,54 @@ function writeId(out: Sink, record: ServiceRecord, options: OutputOptions): void
   out.write(`${line}\n`);
 }
 
-/** Nothing is written before end(): a failure half-way through a list leaves stdout empty, never half a document. */
+/** The records of a list as one JSON array (jsonArray): a failure half-way through a list of normal size leaves stdout empty. */
 function jsonWriter(out: Sink, options: OutputOptions): ListWriter {
-  const records: ServiceRecord[] = [];
+  const array = jsonArray(out, options.terminal);
   return {
-    write: (record) => void records.push(selectFields(record, options.fields)),
-    end: async () => void out.write(prettyJson(records, options)),
+    write: (record) => array.add(selectFields(record, options.fields)),
+    end: async () => array.end(),
+  };
+}
+
+/**
+ * How much of a JSON array's text is held before it is written as it comes. Below it, nothing is written until the
+ * end, so a failure half-way leaves stdout empty, never half a document; past it (100,000 reports are hundreds of MB,
+ * past V8's longest string), memory stays bounded and a failure leaves the array unclosed.
+ */
+export const JSON_HELD_AT_MOST = 16 * 1024 * 1024;
+
+/**
+ * A JSON array written item by item, byte for byte as stringifyJson(array, 2) and a line break write it (`[]` when
+ * empty), never as one string of the whole: each item's text is made alone, held up to JSON_HELD_AT_MOST, then
+ * written in batches. On a terminal each piece is escaped as terminalJson escapes the whole.
+ */
+export function jsonArray(out: Sink, terminal: boolean | undefined): { add(value: unknown): void; end(): void } {
+  const shown = (text: string) => (terminal ? terminalJson(text) : text);
+  const batch = batched(out);
+  let held: string[] | undefined = [];
+  let heldLength = 0;
+  let count = 0;
+  const write = (text: string) => {
+    batch.write(shown(`${count === 0 ? '[\n' : ',\n'}${text}`));
+    count++;
+  };
+  return {
+    add(value) {
+      // The item as it sits in the indented array: `  {` ... `  }`.
+      const text = stringifyJson([value], 2).slice(2, -2);
+      if (held === undefined) return write(text);
+      held.push(text);
+      heldLength += text.length;
+      if (heldLength <= JSON_HELD_AT_MOST) return;
+      for (const one of held) write(one);
+      held = undefined;
+    },
+    end() {
+      for (const one of held ?? []) write(one);
+      held = undefined;
+      batch.write(count === 0 ? '[]\n' : '\n]\n');
+      batch.flush();
+    },
   };
 }
 

@@ -5,7 +5,8 @@ import { runInProcess } from '../helpers/run.js';
 import { parseCsv } from '../helpers/csv.js';
 import { startMock, type MockFixture } from '../helpers/mock.js';
 import { startRawServer } from '../helpers/raw-server.js';
-import { OUTPUT_FORMATS, renderDocument, writeItemList, type ItemList } from '../../src/output/index.js';
+import { createListWriter, OUTPUT_FORMATS, renderDocument, writeItemList, type ItemList } from '../../src/output/index.js';
+import { JSON_HELD_AT_MOST } from '../../src/output/formats.js';
 import { BufferSink } from './buffer-sink.js';
 
 let mock: MockFixture;
@@ -182,5 +183,51 @@ describe('an item list (a recorded run read one report at a time)', () => {
       if (format === 'json' || format === 'table') expect(out.text, format).toBe('');
       else expect(out.text.length > 0 && out.text.endsWith('\n'), format).toBe(true);
     }
+  });
+});
+
+describe('json streams: an array is written item by item, never as one string', () => {
+  /** Keeps no text: the length, the first and last bytes, and how many items began (`\n  {` across chunk edges). */
+  class CountingSink {
+    length = 0;
+    head = '';
+    tail = '';
+    items = 0;
+    write(chunk: string): boolean {
+      const seam = this.tail + chunk;
+      this.items += seam.split('\n  {\n').length - 1;
+      this.length += chunk.length;
+      if (this.head.length < 10) this.head = (this.head + chunk).slice(0, 10);
+      this.tail = seam.slice(-8);
+      return true;
+    }
+  }
+  // V8's longest string (2^29 - 24 characters on 64-bit): a document past it was "Invalid string length".
+  const V8_MAX_STRING = 2 ** 29 - 24;
+
+  it('a list longer than V8 can hold as a string prints whole: [ first, every item, ]\\n last', async () => {
+    const blob = 'x'.repeat(1024 * 1024);
+    const count = Math.ceil(V8_MAX_STRING / blob.length) + 20;
+    const out = new CountingSink();
+    const writer = createListWriter(out, { format: 'json', kind: 'report', color: false });
+    for (let id = 1; id <= count; id++) await writer.write({ id, url: `https://example.com/${id}`, blob });
+    await writer.end();
+    expect(out.length).toBeGreaterThan(V8_MAX_STRING);
+    expect(out.head).toBe('[\n  {\n    ');
+    expect(out.tail).toBe('"\n  }\n]\n');
+    expect(out.items).toBe(count);
+  }, 120_000);
+
+  it('past what is held, items go out before the end; below it, nothing until the end', async () => {
+    const record = { id: 1, blob: 'y'.repeat(1024 * 1024) };
+    const out = new BufferSink();
+    const writer = createListWriter(out, { format: 'json', kind: 'report', color: false });
+    for (let i = 0; i < JSON_HELD_AT_MOST / record.blob.length - 1; i++) await writer.write(record);
+    expect(out.chunks).toEqual([]);
+    for (let i = 0; i < 3; i++) await writer.write(record);
+    expect(out.text.startsWith('[\n  {\n')).toBe(true);
+    await writer.end();
+    const whole = JSON.parse(out.text) as unknown[];
+    expect(out.text).toBe(`${JSON.stringify(whole, undefined, 2)}\n`);
   });
 });

@@ -1,10 +1,14 @@
 // The URL a report is for: checked as strictly as a service's URL validation would, and compared in one normalised form.
 
+/** The longest URL accepted (8 KB, as servers commonly cap a request line): a longer one is never sent or journaled. */
+export const MAX_URL_LENGTH = 8 * 1024;
+
 /**
  * Why `value` would be refused as a report URL, or undefined when it is fine. Stricter than WHATWG URL
  * parsing, which quietly repairs `http:example.com`, backslashes, and tabs or newlines inside a URL.
  */
 export function reportUrlProblem(value: string): string | undefined {
+  if (value.length > MAX_URL_LENGTH) return `is longer than ${MAX_URL_LENGTH} characters`;
   if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return 'holds a control character (a tab, a newline, ...)';
   if (/\s/u.test(value)) return 'holds a space';
   if (value.includes('\\')) return 'holds a backslash';

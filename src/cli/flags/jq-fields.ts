@@ -75,7 +75,8 @@ export function keysOfOutput(output: string): { keys: Set<string>; objects: numb
   const pending = documents;
   while (pending.length > 0) {
     const value = pending.pop();
-    if (Array.isArray(value)) pending.push(...value);
+    // One at a time: an array of 150,000 records overflowed a spread into push.
+    if (Array.isArray(value)) for (const item of value) pending.push(item);
     else if (value !== null && typeof value === 'object') {
       objects++;
       for (const [key, inner] of Object.entries(value)) {

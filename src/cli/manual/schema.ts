@@ -69,6 +69,11 @@ function auditSchema(): Record<string, unknown> {
     sitemaps: strings('Site roots (their robots.txt names the sitemaps) or sitemap URLs, http(s)'),
     urls: strings('Page URLs to audit, besides or instead of the sitemaps'),
     urlFile: text('A file of page URLs, one a line'),
+    skipInvalid: nullable(
+      { type: 'boolean' },
+      'Skip input lines and sitemap entries that are not URLs (the default); a run where more than 10% of the sitemap entries are invalid still fails',
+    ),
+    allowHosts: strings("Hosts a sitemap may list pages and sitemaps on, beyond its own site's (its host and its www. twin): a name, or host:port"),
     include: strings('Audit only URLs matching one of these globs over the URL as stored (example.com/blog/**)'),
     exclude: strings('Leave out URLs matching one of these globs'),
     maxUrls: nullable({ type: 'integer', minimum: 1 }, 'Audit at most the first N URLs'),

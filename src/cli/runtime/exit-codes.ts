@@ -117,7 +117,8 @@ function authHint(error: AuthError): string | undefined {
 /** The lines below the message: one per rejected field (capped), then the hint. Unescaped: the caller escapes for stderr. */
 export function detailLines(error: unknown, maxFieldLines = 50): string[] {
   const lines: string[] = [];
-  if (error instanceof UsageError) lines.push(...error.lines);
+  // One at a time: a usage error may name every line of an input (150,000 of them overflowed a spread).
+  if (error instanceof UsageError) for (const line of error.lines) lines.push(line);
   if (error instanceof ValidationError) {
     const fieldLines = Object.entries(error.fields).flatMap(([field, messages]) => messages.map((message) => ({ field, message })));
     lines.push(

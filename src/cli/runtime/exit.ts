@@ -21,7 +21,7 @@ export function reportError(error: unknown, stderr: Sink, options: ErrorReportOp
   const lines: string[] = [];
   if (error instanceof RsapiError) {
     lines.push(`rsapi: ${oneLineForStderr(error.message)}`);
-    lines.push(...detailLines(error, MAX_FIELD_LINES).map(oneLineForStderr));
+    for (const line of detailLines(error, MAX_FIELD_LINES)) lines.push(oneLineForStderr(line));
   } else {
     const message = error instanceof Error ? error.message : String(error);
     lines.push(`rsapi: unexpected error: ${oneLineForStderr(message)}`);

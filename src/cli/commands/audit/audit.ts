@@ -20,7 +20,7 @@ import { resolveHistoryLocation } from '../../reading/recording.js';
 import { maxDropParser } from '../../report-files/reporter.js';
 import { EXISTING_MODES } from '../reports/create/existing.js';
 import type { CreateResult } from '../reports/create/create.js';
-import { DEFAULT_RESUME_WITHIN, planReportsCreate, type ReportsCreateOptions, type ReportsCreatePlan } from '../reports/create/plan.js';
+import { addSitemapOptions, DEFAULT_RESUME_WITHIN, planReportsCreate, type ReportsCreateOptions, type ReportsCreatePlan } from '../reports/create/plan.js';
 import { loadAuditFile, starterFile, type AuditConfig } from './config.js';
 
 function declareAudit(program: ParentCommand) {
@@ -51,10 +51,15 @@ function declareAudit(program: ParentCommand) {
     .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4);
 }
 
-export type AuditOptions = OptionsOf<ReturnType<typeof declareAudit>>;
+/** The audit's own flags, and what a sitemap may lead to and its budget, as `reports create` takes them. */
+function declareAuditWithSitemaps(program: ParentCommand) {
+  return addSitemapOptions(declareAudit(program));
+}
+
+export type AuditOptions = OptionsOf<ReturnType<typeof declareAuditWithSitemaps>>;
 
 export function registerAudit(program: ParentCommand, invocation: Invocation): void {
-  const command = declareAudit(program);
+  const command = declareAuditWithSitemaps(program);
   command.addHelpText(
     'after',
     `
@@ -215,6 +220,11 @@ function createOptionsOf(opts: AuditOptions, audit: AuditConfig, job: string, as
     urls: audit.urls ?? [],
     fromSitemap: nonEmpty(audit.sitemaps),
     fromFile: audit.urlFile,
+    skipInvalid: (audit.skipInvalid ?? true) ? true : undefined,
+    allowHost: nonEmpty([...(audit.allowHosts ?? []), ...(opts.allowHost ?? [])]),
+    maxSitemaps: opts.maxSitemaps,
+    maxSitemapUrls: opts.maxSitemapUrls,
+    maxSitemapTime: opts.maxSitemapTime,
     include: nonEmpty(opts.include ?? audit.include),
     exclude: nonEmpty(opts.exclude ?? audit.exclude),
     maxUrls: opts.maxUrls ?? audit.maxUrls,

@@ -7,6 +7,7 @@ import { globProblem } from '../../../url-glob.js';
 import { durationMs } from '../../flags/history-values.js';
 import { parseJsonFileWithLines, readJsonFile } from '../../verdicts/json-lines.js';
 import { EXISTING_MODES, type ExistingMode } from '../reports/create/existing.js';
+import { allowedHost } from '../reports/create/sitemap/site.js';
 
 /** The keys of the section: the JSON Schema (schema/rsapi.config.schema.json) is held to these by a test. */
 export const AUDIT_KEYS = [
@@ -14,6 +15,8 @@ export const AUDIT_KEYS = [
   'sitemaps',
   'urls',
   'urlFile',
+  'skipInvalid',
+  'allowHosts',
   'include',
   'exclude',
   'maxUrls',
@@ -34,6 +37,10 @@ export interface AuditConfig {
   sitemaps?: string[];
   urls?: string[];
   urlFile?: string;
+  /** Skip input lines and sitemap entries that are not URLs (default true for an audit). */
+  skipInvalid?: boolean;
+  /** Hosts a sitemap may lead to beyond its own site's (--allow-host). */
+  allowHosts?: string[];
   include?: string[];
   exclude?: string[];
   maxUrls?: number;
@@ -125,6 +132,8 @@ export function parseAuditFile(text: string, path: string): AuditFile {
     sitemaps: list('sitemaps', (item) => (/^https?:\/\//i.test(item) ? undefined : 'is not an http(s) URL (a site root or a sitemap)')),
     urls: list('urls', webUrl),
     urlFile: text_('urlFile'),
+    skipInvalid: flag('skipInvalid'),
+    allowHosts: list('allowHosts', hostProblem),
     include: list('include', globProblem),
     exclude: list('exclude', globProblem),
     maxUrls: number('maxUrls', 1, true),
@@ -144,6 +153,16 @@ export function parseAuditFile(text: string, path: string): AuditFile {
   return { path, audit, hasAssertions: whole.assert !== undefined };
 }
 
+/** Why an `allowHosts` item is no host, or undefined. */
+function hostProblem(item: string): string | undefined {
+  try {
+    allowedHost(item);
+    return undefined;
+  } catch {
+    return 'is not a host: give a name or address, with a port or not (cdn.example.com, localhost:8080)';
+  }
+}
+
 /** `rsapi audit --init URL`: a starter file for a site, its every key at its default (or the site's value). */
 export function starterFile(site: string, schemaPath: string): string {
   const host = new URL(site).hostname.replace(/^www\./, '');
@@ -152,6 +171,8 @@ export function starterFile(site: string, schemaPath: string): string {
     sitemaps: [site],
     urls: [],
     urlFile: null,
+    skipInvalid: true,
+    allowHosts: [],
     include: [],
     exclude: [],
     maxUrls: null,

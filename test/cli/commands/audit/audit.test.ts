@@ -268,6 +268,37 @@ describe('rsapi audit: argv -> plan', () => {
     expect(await windowOf({ resumeWithin: '3d' }, '--resume-within', '30m')).toBe(30 * 60_000);
   });
 
+  it('skipInvalid is on unless the file turns it off; allowHosts and --allow-host together; the sitemap budget flags', async () => {
+    const home = scratch();
+    const env = { RSAPI_BASE_URL: 'http://127.0.0.1:9', RSAPI_API_KEY: 'plan-key-0123', HOME: home, XDG_DATA_HOME: join(home, 'data') };
+    const planWith = async (audit: Record<string, unknown>, ...argv: string[]) => {
+      const config = join(home, `site-${Math.random().toString(36).slice(2)}.json`);
+      writeFileSync(config, JSON.stringify({ audit: { sitemaps: ['https://shop.example.org/'], ...audit } }));
+      const planned = await planOf(['audit', '--config', config, ...argv], planAudit, env);
+      if ('init' in planned) throw new Error('planned --init');
+      planned.create.journal?.lock?.release();
+      return planned.create.source;
+    };
+    expect(await planWith({})).toMatchObject({
+      skipInvalid: true,
+      allowHosts: [],
+      sitemapLimits: { sitemaps: 1_000, urls: 1_000_000, timeMs: 600_000 },
+    });
+    expect((await planWith({ skipInvalid: false })).skipInvalid).toBe(false);
+    const allowing = await planWith(
+      { allowHosts: ['CDN.example.net'] },
+      '--allow-host',
+      'localhost:8080',
+      '--max-sitemaps',
+      '5000',
+      '--max-sitemap-time',
+      '1h',
+    );
+    expect(allowing.allowHosts).toEqual(['cdn.example.net', 'localhost:8080']);
+    expect(allowing.sitemapLimits).toMatchObject({ sitemaps: 5_000, timeMs: 3_600_000 });
+    await expect(planWith({ allowHosts: ['https://cdn.example.net/'] })).rejects.toThrow('is not a host');
+  });
+
   it('--init is planned alone; other output flags are refused by the plan', async () => {
     expect(await planOf(['audit', '--init', 'https://example.com/'], planAudit)).toEqual({ init: { path: 'rsapi.config.json', site: 'https://example.com/' } });
     await expect(planOf(['audit', '-o', 'csv'], planAudit)).rejects.toThrow(/other output flags do not apply/);

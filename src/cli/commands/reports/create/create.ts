@@ -83,7 +83,7 @@ export async function runReportsCreate(ctx: CommandContext, plan: ReportsCreateP
 
 async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline: Baseline | undefined): Promise<CreateResult> {
   const { source, selection, shard, journal } = plan;
-  const sitemap = source.fromSitemap === undefined ? undefined : await sitemapEntries(ctx, source.fromSitemap, source.skipInvalid);
+  const sitemap = source.fromSitemap === undefined ? undefined : await sitemapEntries(ctx, { ...source, fromSitemap: source.fromSitemap });
   const input = await readUrlInput(ctx.io, source.urls, source.fromFile, ctx.signal, sitemap?.entries);
   if (sitemap && sitemap.skipped > 0) input.skippedSitemaps = sitemap.skipped;
   const nothing = (why: string) => createNothing(ctx, plan, baseline, why);
@@ -170,31 +170,53 @@ async function createNothing(ctx: CommandContext, plan: ReportsCreatePlan, basel
 }
 
 /**
- * The page URLs of --from-sitemap: each sitemap (or index) given, or a site root's sitemaps as its robots.txt names them.
- * With --skip-invalid, a sitemap of an index that is missing (or no sitemap) is skipped with a warning naming it.
- * saxes loads only here.
+ * The page URLs of --from-sitemap: each sitemap (or index) given, or a site root's sitemaps as its robots.txt names them,
+ * all within one budget. Pages and sitemaps off each one's site are left out, in one line. With --skip-invalid, a
+ * sitemap of an index that is missing (or no sitemap) is skipped with a warning naming it. saxes loads only here.
  */
 async function sitemapEntries(
   ctx: CommandContext,
-  given: readonly string[],
-  skipInvalid: boolean,
+  source: ReportsCreatePlan['source'] & { fromSitemap: string[] },
 ): Promise<{ entries: { where: string; value: string }[]; skipped: number }> {
-  const [{ readSitemap }, { isSiteRoot, sitemapsOfSite }] = await Promise.all([import('./sitemap/read.js'), import('./sitemap/robots.js')]);
-  const options = { proxy: proxyFromEnv(ctx.io.env), timeoutMs: (ctx.globals.timeout ?? DEFAULT_SITEMAP_TIMEOUT_S) * 1000, signal: ctx.signal, skipInvalid };
+  const [{ readSitemap }, { isSiteRoot, sitemapsOfSite }, { SitemapBudget }, site] = await Promise.all([
+    import('./sitemap/read.js'),
+    import('./sitemap/robots.js'),
+    import('./sitemap/budget.js'),
+    import('./sitemap/site.js'),
+  ]);
+  const budget = new SitemapBudget(source.sitemapLimits);
+  const options = {
+    proxy: proxyFromEnv(ctx.io.env),
+    timeoutMs: (ctx.globals.timeout ?? DEFAULT_SITEMAP_TIMEOUT_S) * 1000,
+    signal: ctx.signal,
+    skipInvalid: source.skipInvalid,
+    budget,
+  };
   const entries: { where: string; value: string }[] = [];
+  const offSite = site.noOffSite();
   let read = 0;
   let skipped = 0;
-  for (const source of given) {
-    const sources: { sitemaps: string[]; from?: string } = isSiteRoot(source) ? await sitemapsOfSite(source, options) : { sitemaps: [source] };
-    if (sources.from !== undefined) ctx.note(`rsapi: ${sources.from}`);
-    for (const sitemap of sources.sitemaps) {
-      const one = await readSitemap(sitemap, options);
-      entries.push(...one.entries);
+  for (const given of source.fromSitemap) {
+    const rule = /^https?:\/\//i.test(given) ? site.siteRuleOf(given, source.allowHosts) : undefined;
+    let sitemaps = [given];
+    if (rule && isSiteRoot(given)) {
+      const named = await sitemapsOfSite(given, { ...options, site: rule });
+      ctx.note(`rsapi: ${named.from}`);
+      site.addOffSite(offSite, named.offSite);
+      sitemaps = named.sitemaps;
+    }
+    for (const sitemap of sitemaps) {
+      const one = await readSitemap(sitemap, { ...options, site: rule });
+      // One at a time: a spread into push of 150,000 entries overflowed the stack.
+      for (const entry of one.entries) entries.push(entry);
       read += one.sitemaps;
       skipped += one.skipped.length;
+      site.addOffSite(offSite, one.offSite);
       for (const { url, problem } of one.skipped) ctx.note(forStderr(`rsapi: warning: skipping the sitemap ${url} (--skip-invalid): ${problem}`));
     }
   }
+  const offSiteLine = site.offSiteLine(offSite);
+  if (offSiteLine !== undefined) ctx.note(forStderr(offSiteLine));
   const skippedPart = skipped > 0 ? ` (${plural(skipped, 'sitemap')} skipped)` : '';
   ctx.note(`rsapi: ${plural(entries.length, 'URL')} from ${plural(read, 'sitemap')}${skippedPart}`);
   return { entries, skipped };

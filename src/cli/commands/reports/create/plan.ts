@@ -1,7 +1,7 @@
 // `reports create`'s flags and what they plan: what the run will do, decided before stdin, a URL file or a password is
 // read, a sitemap fetched or anything sent (every check that needs no network, once). The run (create.ts) takes the
 // plan, never the commander options.
-import { Option } from '@commander-js/extra-typings';
+import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { HeldLock } from '../../../../config/lock-file.js';
 import { parseShard, shardText } from '../../../bulk/shard.js';
 import { collectValues, durationParser, integerParser, MAX_CONCURRENCY } from '../../../flags/options.js';
@@ -25,6 +25,8 @@ import { checkVerdictFlags, refuseUrlForAssert, verdictFiles } from '../../../ve
 import { EXISTING_MODES, type ExistingMode } from './existing.js';
 import { claimJournal } from './journal.js';
 import { compileSelection, type CompiledSelection } from './select.js';
+import { DEFAULT_MAX_SITEMAP_TIME_MS, DEFAULT_MAX_SITEMAP_URLS, DEFAULT_MAX_SITEMAPS, type SitemapLimits } from './sitemap/budget.js';
+import { allowedHost } from './sitemap/site.js';
 
 /** How long a journal's `created` entries are resumed by default: a day (a run killed on Monday resumes on Monday, not a week later). */
 export const DEFAULT_RESUME_WITHIN = '1d';
@@ -40,7 +42,11 @@ export function declareCreate(reports: ParentCommand) {
       'read page URLs from a sitemap or sitemap index (gzip or not): an http(s) URL, fetched without the API key, or a file (repeatable)',
       collectValues,
     )
-    .option('--skip-invalid', "skip input lines that are not URLs, and an index's sitemaps that are missing, instead of stopping")
+    .option(
+      '--skip-invalid',
+      "skip input lines that are not URLs, and an index's sitemaps that are missing, instead of stopping " +
+        '(a sitemap more than 10% of whose entries are invalid still stops the run)',
+    )
     .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4)
     .option('--journal <path>', "record each URL's outcome in this file; a re-run skips the URLs it shows created")
     .option(
@@ -64,7 +70,30 @@ export function declareCreate(reports: ParentCommand) {
     .option('--include <glob>', 'send only URLs matching this glob over the stored URL (example.com/blog/**; repeatable)', collectValues)
     .option('--exclude <glob>', 'leave out URLs matching this glob (repeatable)', collectValues)
     .option('--max-urls <n>', 'send at most the first N URLs of the input (after --include/--exclude, before --shard)', integerParser('--max-urls', 1));
-  return addHistoryOptions(addVerdictOptions(addCiOptions(addGateOptions(addPrivacyOptions(command)))));
+  return addHistoryOptions(addVerdictOptions(addCiOptions(addGateOptions(addPrivacyOptions(addSitemapOptions(command))))));
+}
+
+/** What a sitemap may lead to and the run's budget for reading sitemaps: `reports create`'s flags and `rsapi audit`'s. */
+export function addSitemapOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
+  command: Command<Args, Opts, GlobalOpts>,
+) {
+  return command
+    .option('--allow-host <host>', "let a sitemap list pages and sitemaps on this host too, beyond its own site's (repeatable)", collectValues)
+    .option(
+      '--max-sitemaps <n>',
+      `read at most N sitemaps in one run, robots.txt's and an index's included (default ${DEFAULT_MAX_SITEMAPS})`,
+      integerParser('--max-sitemaps', 1),
+    )
+    .option(
+      '--max-sitemap-urls <n>',
+      `keep at most N page URLs from sitemaps in one run (default ${DEFAULT_MAX_SITEMAP_URLS})`,
+      integerParser('--max-sitemap-urls', 1),
+    )
+    .option(
+      '--max-sitemap-time <duration>',
+      `spend at most this long reading sitemaps, e.g. 30m or 2h (default ${DEFAULT_MAX_SITEMAP_TIME_MS / 60_000}m)`,
+      sitemapTimeParser,
+    );
 }
 
 export type ReportsCreateOptions = OptionsOf<ReturnType<typeof declareCreate>> & {
@@ -81,7 +110,16 @@ export interface ReportsCreatePlan {
   /** The command the run is, as the history and the CI files name it: `reports create`, or `audit`. */
   command: string;
   /** Where the URLs come from: the arguments, a file (`-`: stdin), sitemaps or site roots. */
-  source: { urls: string[]; fromFile: string | undefined; fromSitemap: string[] | undefined; skipInvalid: boolean };
+  source: {
+    urls: string[];
+    fromFile: string | undefined;
+    fromSitemap: string[] | undefined;
+    skipInvalid: boolean;
+    /** --allow-host: hosts a sitemap may lead to beyond its own site's, as the rule compares them. */
+    allowHosts: string[];
+    /** The run's budget for its sitemaps (--max-sitemaps, --max-sitemap-urls, --max-sitemap-time). */
+    sitemapLimits: SitemapLimits;
+  };
   /**
    * An empty file or pipe given to --from-file is a list with nothing to do (a scheduled job's "changed pages only"),
    * not a mistake; nothing typed at a terminal, or no input named at all, still is one.
@@ -143,7 +181,18 @@ export function planReportsCreate(ctx: CommandContext, opts: ReportsCreateOption
   const judged = [failOn, minScore, failOnCheck, failOnImportance, opts.maxDrop, opts.failOnNewFailures, assertions].some((value) => value !== undefined);
   return {
     command: opts.command ?? 'reports create',
-    source: { urls, fromFile, fromSitemap, skipInvalid: opts.skipInvalid === true },
+    source: {
+      urls,
+      fromFile,
+      fromSitemap,
+      skipInvalid: opts.skipInvalid === true,
+      allowHosts: (opts.allowHost ?? []).map((host) => allowedHost(host)),
+      sitemapLimits: {
+        sitemaps: opts.maxSitemaps ?? DEFAULT_MAX_SITEMAPS,
+        urls: opts.maxSitemapUrls ?? DEFAULT_MAX_SITEMAP_URLS,
+        timeMs: opts.maxSitemapTime ?? DEFAULT_MAX_SITEMAP_TIME_MS,
+      },
+    },
     emptyIsNoOp: urls.length === 0 && fromSitemap === undefined && fromFile !== undefined && (fromFile !== '-' || !ctx.io.stdinIsTTY),
     alwaysList: fromFile !== undefined || fromSitemap !== undefined || shard !== undefined || urls.length > 1,
     selection,
@@ -170,6 +219,13 @@ export function planReportsCreate(ctx: CommandContext, opts: ReportsCreateOption
             resumeWithinMs: opts.resumeWithin ?? (opts.keepJournal === true ? undefined : durationMs(DEFAULT_RESUME_WITHIN)),
           },
   };
+}
+
+/** --max-sitemap-time: a duration in minutes, hours, days or weeks (`30m`, `2h`), as the history's flags take them. */
+function sitemapTimeParser(value: string): number {
+  const ms = durationMs(value);
+  if (ms === undefined || ms === 0) throw new InvalidArgumentError('--max-sitemap-time must be a duration such as 30m or 2h.');
+  return ms;
 }
 
 export function noUrlError(): UsageError {

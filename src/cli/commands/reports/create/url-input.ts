@@ -19,6 +19,8 @@ export interface UrlInput {
   entries: InputEntry[];
   /** Sitemaps of an index skipped with --skip-invalid (missing, or no sitemap), for the summary. */
   skippedSitemaps?: number;
+  /** The sitemaps' entries, and how many of them are invalid: past a share, a site's sitemap has gone wrong. */
+  fromSitemaps: { entries: number; invalid: number };
 }
 
 export interface InputEntry {
@@ -46,15 +48,18 @@ export async function readUrlInput(
     const name = fromFile === '-' ? 'stdin' : fromFile;
     for (const { line, value } of listLines(text)) entries.push({ where: `${name}:${line}`, value });
   }
-  entries.push(...more);
+  const given = entries.length;
+  // One at a time: a spread into push of 150,000 sitemap entries overflowed the stack.
+  for (const entry of more) entries.push(entry);
   // Identity -> where it was first given.
   const seen = new Map<string, string>();
-  const result: UrlInput = { urls: [], invalid: [], duplicates: [], entries: [] };
-  for (const entry of entries) {
+  const result: UrlInput = { urls: [], invalid: [], duplicates: [], entries: [], fromSitemaps: { entries: more.length, invalid: 0 } };
+  for (const [index, entry] of entries.entries()) {
     const problem = reportUrlProblem(entry.value);
     const identity = reportIdentity(entry.value);
     const first = seen.get(identity);
     if (problem !== undefined) {
+      if (index >= given) result.fromSitemaps.invalid++;
       result.invalid.push({ ...entry, problem });
       result.entries.push({ ...entry, problem });
     } else if (first !== undefined) {
@@ -70,10 +75,24 @@ export async function readUrlInput(
   return result;
 }
 
-/** Stops the run before any request when an input line is not a URL, naming each bad line. */
+/** The share of a run's sitemap entries that may be invalid and skipped: past it, the sitemap has gone wrong. */
+export const MAX_INVALID_SHARE = 0.1;
+
+/**
+ * Stops the run before any request when an input line is not a URL, naming each bad line; with skipInvalid, notes them
+ * and goes on, unless more than MAX_INVALID_SHARE of the sitemaps' entries are invalid.
+ */
 export function rejectInvalid(input: UrlInput, skipInvalid: boolean, note: (line: string) => void): void {
   if (input.invalid.length === 0) return;
   const lines = input.invalid.map((entry) => `  ${entry.where}: ${JSON.stringify(entry.value)} ${entry.problem}`);
+  const { entries, invalid } = input.fromSitemaps;
+  if (skipInvalid && invalid > entries * MAX_INVALID_SHARE) {
+    throw new UsageError(
+      `${invalid} of the sitemaps' ${plural(entries, 'entry', 'entries')} are not URLs a service would accept, ` +
+        `more than ${MAX_INVALID_SHARE * 100}% of them; nothing was sent`,
+      { hint: 'check what the site lists in its sitemaps' },
+    );
+  }
   if (skipInvalid) {
     note(`rsapi: skipping ${plural(input.invalid.length, 'invalid URL')}:\n${lines.join('\n')}`);
     return;

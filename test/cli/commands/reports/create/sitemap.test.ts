@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readSitemap } from '../../../../../src/cli/commands/reports/create/sitemap/read.js';
+import { DEFAULT_SITEMAP_LIMITS, SitemapBudget } from '../../../../../src/cli/commands/reports/create/sitemap/budget.js';
 import { scratchMaker } from '../../../../helpers/scratch.js';
 import { mockPerTest } from '../../../../helpers/mock.js';
 import { refusedPort, startRawServer, type RawServer } from '../../../../helpers/raw-server.js';
@@ -32,6 +33,8 @@ function sitemapIndex(locs: string[]): string {
 
 const PAGES_A = ['https://site.example/', 'https://site.example/about', 'https://site.example/search?q=a&page=2'];
 const PAGES_B = ['https://site.example/blog/1', 'https://site.example/blog/2', 'https://site.example/about'];
+/** The pages are on site.example, the sitemaps on loopback: another host, let in. */
+const ALLOW = ['--allow-host', 'site.example'];
 
 /** A site: an index, a gzipped sitemap, and a sitemap behind a redirect on the same host. */
 async function startSite(routes: Record<string, (response: ServerResponse, site: RawServer) => void> = {}): Promise<RawServer> {
@@ -64,7 +67,10 @@ describe('--from-sitemap', () => {
   it('follows an index to a gzipped and a redirected sitemap, creates each page once, and never sends the key to the site', async () => {
     const fixture = await mock();
     const site = await startSite();
-    const run = await runInProcess({ argv: ['reports', 'create', '--from-sitemap', `${site.url}/sitemap_index.xml`, '-o', 'ndjson'], env: fixture.env });
+    const run = await runInProcess({
+      argv: ['reports', 'create', '--from-sitemap', `${site.url}/sitemap_index.xml`, ...ALLOW, '-o', 'ndjson'],
+      env: fixture.env,
+    });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('rsapi: 6 URLs from 3 sitemaps');
     const created = run.stdout
@@ -89,7 +95,7 @@ describe('--from-sitemap', () => {
     const all: string[] = [];
     for (const index of [1, 2]) {
       const journal = join(dir, `share-${index}.journal`);
-      const argv = ['reports', 'create', '--from-sitemap', `${site.url}/sitemap_index.xml`, '--shard', `${index}/2`, '--journal', journal, '--json'];
+      const argv = ['reports', 'create', '--from-sitemap', `${site.url}/sitemap_index.xml`, ...ALLOW, '--shard', `${index}/2`, '--journal', journal, '--json'];
       const first = await runInProcess({ argv, env: fixture.env });
       expect(first.code).toBe(0);
       const urls = (JSON.parse(first.stdout) as { url: string }[]).map((report) => report.url);
@@ -124,7 +130,7 @@ describe('--from-sitemap', () => {
         response.end(sitemapIndex([`${own.url}/gone.xml`, `${own.url}/sitemap-b.xml`]));
       },
     });
-    const argv = ['reports', 'create', '--from-sitemap', `${site.url}/sitemap_index.xml`, '-o', 'ndjson'];
+    const argv = ['reports', 'create', '--from-sitemap', `${site.url}/sitemap_index.xml`, ...ALLOW, '-o', 'ndjson'];
     const stopped = await runInProcess({ argv, env: fixture.env });
     expect(stopped.code).toBe(8);
     expect(stopped.stderr).toContain(`the sitemap ${site.url}/gone.xml answered HTTP 404`);
@@ -196,10 +202,11 @@ describe('readSitemap limits', () => {
       '/bomb.xml.gz': (response) => response.end(gzipSync(' '.repeat(200_000) + big)),
       '/many.xml': (response, server) => response.end(sitemapIndex(Array.from({ length: 5 }, (_, i) => `${server.url}/s${i}.xml`))),
     });
-    const options = { proxy: {}, timeoutMs: 5_000, maxBytes: 10_000, maxSitemaps: 3 };
+    const options = { proxy: {}, timeoutMs: 5_000, maxBytes: 10_000 };
     await expect(readSitemap(`${site.url}/big.xml`, options)).rejects.toThrow(/larger than 10000 bytes/);
     await expect(readSitemap(`${site.url}/bomb.xml.gz`, options)).rejects.toThrow(/unpacks to more than 10000 bytes/);
-    await expect(readSitemap(`${site.url}/many.xml`, options)).rejects.toThrow(/leads to more than 3 sitemaps/);
+    const budget = new SitemapBudget({ ...DEFAULT_SITEMAP_LIMITS, sitemaps: 3 });
+    await expect(readSitemap(`${site.url}/many.xml`, { ...options, budget })).rejects.toThrow(`the sitemap index ${site.url}/many.xml leads past 3 sitemaps`);
   });
 });
 

@@ -5,6 +5,7 @@ import { describeNetworkFailure } from '../../../../../api/http/network-failure.
 import type { Sender } from '../../../../../api/http/transport.js';
 import { USER_AGENT } from '../../../../../version.js';
 import { BadSitemapError, SitemapUnreachableError, UsageError } from '../../../../runtime/errors.js';
+import { refuseInternalAddress, type SiteRule } from './site.js';
 
 /** The protocol's cap for one sitemap file, uncompressed; also the most bytes read off the wire for one. */
 export const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;
@@ -16,6 +17,8 @@ export interface FetchOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   maxBytes?: number;
+  /** The hosts the user gave: another host on a loopback, link-local or private address is not fetched (site.ts). */
+  site?: SiteRule;
 }
 
 const gunzipAsync = promisify(gunzip);
@@ -23,12 +26,14 @@ const gunzipAsync = promisify(gunzip);
 /**
  * GETs a sitemap with only User-Agent and Accept headers (no Authorization, no cookie), following at most
  * MAX_REDIRECTS redirects, each to the same scheme-agnostic host, and returns its text, gunzipped when it is gzip.
+ * With `site`, a host the user did not give is never fetched at an internal address.
  */
 export async function fetchSitemap(url: string, options: FetchOptions): Promise<string> {
   const maxBytes = options.maxBytes ?? MAX_SITEMAP_BYTES;
   let target = new URL(url);
   const host = target.host;
   for (let redirects = 0; ; redirects++) {
+    if (options.site) await refuseInternalAddress(target, options.site);
     const response = await send(target, options);
     if (response.statusCode >= 300 && response.statusCode < 400 && response.headers.location !== undefined) {
       await response.body.dump().catch(() => {});

@@ -5,53 +5,76 @@ import type { ProxySettings } from '../../../../../api/http/proxy.js';
 import { createSender, type Sender } from '../../../../../api/http/transport.js';
 import { BadSitemapError, UsageError } from '../../../../runtime/errors.js';
 import { fileError } from '../../../../runtime/files.js';
+import { SitemapBudget } from './budget.js';
 import { decode, fetchSitemap, MAX_SITEMAP_BYTES } from './fetch.js';
+import { countOffSite, isOnSite, noOffSite, siteRuleOf, type OffSite, type SiteRule } from './site.js';
 
 /** The protocol's cap on URLs in one sitemap (and on sitemaps in one index). */
 export const MAX_URLS_PER_SITEMAP = 50_000;
-/** Sitemaps fetched for one run, the index included: a bound on a sprawling or looping index. */
-export const MAX_SITEMAPS = 200;
 
 export interface SitemapUrls {
   /** Page URLs as the sitemaps list them, in order, with where each came from. */
   entries: { where: string; value: string }[];
   /** Sitemaps read, the index included. */
   sitemaps: number;
-  /** Sitemaps an index listed that could not be used (missing, not a sitemap), skipped with `skipInvalid`: each with why. */
+  /** Sitemaps an index listed that could not be used (missing, no sitemap, no http(s) URL), skipped with `skipInvalid`: each with why. */
   skipped: { url: string; problem: string }[];
+  /** Page URLs and child sitemaps on other hosts than the site's, left out. */
+  offSite: OffSite;
 }
 
 export interface ReadOptions {
   proxy: ProxySettings;
   timeoutMs: number;
   signal?: AbortSignal;
-  maxSitemaps?: number;
   maxBytes?: number;
   /**
    * --skip-invalid: a sitemap an index lists that answers an error (404: missing) or is no sitemap is skipped, not
    * the end of the run. The sitemap named on the command line, a network failure and the limits still end it.
    */
   skipInvalid?: boolean;
+  /** The run's budget, shared by every sitemap it reads (by default one of this read's own, at the default limits). */
+  budget?: SitemapBudget;
+  /**
+   * The hosts a sitemap fetched over http(s) may lead to: by default its own site. A local file's pages and sitemaps
+   * may be on any host: the user wrote it.
+   */
+  site?: SiteRule;
 }
 
 /**
  * Reads a sitemap from a local file (a bad path or unparseable file: exit 2, as for --from-file) or an http(s)
  * URL (a network failure: exit 7; an answer that is not a sitemap, too large, or a redirect off the host: exit 8).
- * A sitemap index is followed to its sitemaps, each fetched once. No request carries the API key.
+ * A sitemap index is followed to its sitemaps, each fetched once. No request carries the API key. Page URLs and
+ * child sitemaps off the site are left out and counted; past the budget, a usage error (exit 2).
  */
 export async function readSitemap(source: string, options: ReadOptions): Promise<SitemapUrls> {
-  const maxSitemaps = options.maxSitemaps ?? MAX_SITEMAPS;
   const maxBytes = options.maxBytes ?? MAX_SITEMAP_BYTES;
+  const budget = options.budget ?? new SitemapBudget();
   const remote = /^https?:\/\//i.test(source);
+  const site = remote ? (options.site ?? siteRuleOf(source, [])) : undefined;
+  const signal = options.signal ? AbortSignal.any([budget.signal, options.signal]) : budget.signal;
   let sender: Sender | undefined;
   const entries: SitemapUrls['entries'] = [];
   const skipped: SitemapUrls['skipped'] = [];
+  const offSite = noOffSite();
+  /** Whether a URL the sitemap lists is on another host than its site's (counted so); a URL that does not parse is not. */
+  const leavesSite = (value: string, kind: 'urls' | 'sitemaps'): boolean => {
+    if (site === undefined) return false;
+    const url = webUrl(value);
+    if (url === undefined || isOnSite(url, site)) return false;
+    countOffSite(offSite, url, kind);
+    return true;
+  };
   const queue = [source];
   const seen = new Set<string>(queue);
   let read = 0;
+  /** Sitemaps read and used (not skipped). */
+  let used = 0;
   try {
     while (queue.length > 0) {
       const location = queue.shift()!;
+      budget.read(location);
       read++;
       const isFile = read === 1 && !remote;
       let parsed: ParsedSitemap;
@@ -61,36 +84,52 @@ export async function readSitemap(source: string, options: ReadOptions): Promise
           text = await readLocal(location, maxBytes);
         } else {
           sender ??= await createSender(options.proxy);
-          text = await fetchSitemap(location, { sender, timeoutMs: options.timeoutMs, signal: options.signal, maxBytes });
+          text = await fetchSitemap(location, { sender, timeoutMs: options.timeoutMs, signal, maxBytes, site });
         }
         parsed = parseSitemap(text, location, isFile);
       } catch (error) {
+        budget.checkTime();
         if (!(options.skipInvalid === true && location !== source && error instanceof BadSitemapError)) throw error;
         skipped.push({ url: location, problem: error.message });
         continue;
       }
+      used++;
       if (parsed.kind === 'urlset') {
-        for (const [index, loc] of parsed.locs.entries()) entries.push({ where: `${location} url ${index + 1}`, value: loc });
+        for (const [index, loc] of parsed.locs.entries()) {
+          if (leavesSite(loc, 'urls')) continue;
+          const where = `${location} url ${index + 1}`;
+          budget.keep(where);
+          entries.push({ where, value: loc });
+        }
         continue;
       }
       for (const child of parsed.locs) {
         if (!/^https?:\/\//i.test(child)) {
-          throw fault(isFile, `the sitemap index ${location} lists ${JSON.stringify(child)}, which is not an http(s) URL`);
+          const problem = `the sitemap index ${location} lists ${JSON.stringify(child)}, which is not an http(s) URL`;
+          if (options.skipInvalid !== true || isFile) throw fault(isFile, problem);
+          skipped.push({ url: child, problem });
+          continue;
         }
-        if (seen.has(child)) continue;
+        if (seen.has(child) || leavesSite(child, 'sitemaps')) continue;
         seen.add(child);
-        if (seen.size > maxSitemaps) {
-          throw fault(isFile, `the sitemap index ${location} leads to more than ${maxSitemaps} sitemaps; rsapi reads at most ${maxSitemaps} in one run`, {
-            hint: 'give the sitemaps one at a time',
-          });
-        }
         queue.push(child);
       }
+      budget.expect(queue.length, `the sitemap index ${location}`);
     }
   } finally {
     await sender?.close();
   }
-  return { entries, sitemaps: read - skipped.length, skipped };
+  return { entries, sitemaps: used, skipped, offSite };
+}
+
+/** An http(s) URL as parsed, or undefined for anything else (left to be judged as input). */
+function webUrl(value: string): URL | undefined {
+  if (!/^https?:\/\//i.test(value)) return undefined;
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
 }
 
 async function readLocal(path: string, maxBytes: number): Promise<string> {

@@ -2,7 +2,10 @@
 import type { ProxySettings } from '../../../../../api/http/proxy.js';
 import { createSender } from '../../../../../api/http/transport.js';
 import { BadSitemapError } from '../../../../runtime/errors.js';
+import { plural } from '../../../../../plural.js';
+import type { SitemapBudget } from './budget.js';
 import { fetchSitemap } from './fetch.js';
+import { countOffSite, isOnSite, noOffSite, type OffSite, type SiteRule } from './site.js';
 
 /** robots.txt files are small; Google reads the first 500 KiB of one. */
 const MAX_ROBOTS_BYTES = 500 * 1024;
@@ -14,26 +17,39 @@ export function isSiteRoot(source: string): boolean {
   return url.pathname === '/' && url.search === '';
 }
 
-/** The sitemap URLs of a site, and a line saying where they came from. */
+/**
+ * The sitemap URLs of a site, and a line saying where they came from. `Sitemap:` lines off the site are left out and
+ * counted; more of them than the budget has left end the run before any is fetched.
+ */
 export async function sitemapsOfSite(
   root: string,
-  options: { proxy: ProxySettings; timeoutMs: number; signal?: AbortSignal },
-): Promise<{ sitemaps: string[]; from: string }> {
+  options: { proxy: ProxySettings; timeoutMs: number; signal?: AbortSignal; site: SiteRule; budget: SitemapBudget },
+): Promise<{ sitemaps: string[]; from: string; offSite: OffSite }> {
   const robots = new URL('/robots.txt', root).href;
   const sender = await createSender(options.proxy);
+  const { budget } = options;
+  const signal = options.signal ? AbortSignal.any([budget.signal, options.signal]) : budget.signal;
   let text: string | undefined;
   try {
-    text = await fetchSitemap(robots, { sender, timeoutMs: options.timeoutMs, signal: options.signal, maxBytes: MAX_ROBOTS_BYTES });
+    text = await fetchSitemap(robots, { sender, timeoutMs: options.timeoutMs, signal, maxBytes: MAX_ROBOTS_BYTES, site: options.site });
   } catch (error) {
+    budget.checkTime();
     // No robots.txt (404, not on the host): the conventional place.
     if (!(error instanceof BadSitemapError)) throw error;
   } finally {
     await sender.close();
   }
-  const named = text === undefined ? [] : sitemapLines(text, robots);
-  if (named.length > 0) return { sitemaps: named, from: `${robots} names ${named.length === 1 ? '1 sitemap' : `${named.length} sitemaps`}` };
+  const named: string[] = [];
+  const offSite = noOffSite();
+  for (const line of text === undefined ? [] : sitemapLines(text, robots)) {
+    const url = new URL(line);
+    if (isOnSite(url, options.site)) named.push(line);
+    else countOffSite(offSite, url, 'sitemaps');
+  }
+  budget.expect(named.length, robots);
+  if (named.length > 0) return { sitemaps: named, from: `${robots} names ${plural(named.length, 'sitemap')}`, offSite };
   const fallback = new URL('/sitemap.xml', root).href;
-  return { sitemaps: [fallback], from: `${robots} names no sitemap; reading ${fallback}` };
+  return { sitemaps: [fallback], from: `${robots} names no sitemap${offSite.sitemaps > 0 ? ' on the site' : ''}; reading ${fallback}`, offSite };
 }
 
 /** The `Sitemap:` lines of a robots.txt (any case, anywhere in the file), as absolute http(s) URLs, each once. */
