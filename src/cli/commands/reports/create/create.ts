@@ -124,6 +124,8 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
       recorder: history.recorder,
       knownUrls: input.urls,
       existing: plan.existing,
+      // The audit keeps its journal itself: running it again is what resumes it.
+      resumeHow: plan.command === 'audit' ? 'run `rsapi audit` again' : undefined,
     });
     outcomes = ran.urls;
     return ran.code;

@@ -17,6 +17,7 @@ import { Journal } from './journal.js';
 import type { HeldLock } from '../../../../config/lock-file.js';
 import { createBulkOutput, summaryLine } from './output.js';
 import { CauseTally } from './service-gone.js';
+import { Breaker, WATCH_AFTER_TRIP_MS } from './breaker.js';
 import { createProgress, spinnerProgress } from './progress.js';
 import { canAnimate } from '../../../terminal/status-line.js';
 import { plural } from '../../../../plural.js';
@@ -42,6 +43,8 @@ export interface BulkCreatePlan {
   knownUrls?: readonly string[];
   /** For a URL that already has a report (same identity): create another (default), re-audit it, or keep it. */
   existing?: ExistingMode;
+  /** How a run stopped part-way is resumed, as its stop line says it (`run \`rsapi audit\` again`); default: with --journal. */
+  resumeHow?: string;
 }
 
 /** What a create run did with one URL of its input: `url` as sent (normalised), the first form given of each distinct URL. */
@@ -99,6 +102,14 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const release = ctx.stdoutState.hold();
     const onStdoutGone = () => say('rsapi: stdout was closed: starting no new URL; waiting for the ones under way');
     stdoutGone?.addEventListener('abort', onStdoutGone, { once: true });
+    // A service answering 5xx to everything is not waited out URL by URL (one URL's own watch is, as ever).
+    const breaker = single
+      ? undefined
+      : new Breaker(client.http.policy.clock, (cause) =>
+          say(`rsapi: the service answered ${cause}: starting no new URL; watching the ones under way for up to ${WATCH_AFTER_TRIP_MS / 1000} s`),
+        );
+    const stopCounting = breaker ? client.http.onAnswer((status) => breaker.answer(status)) : undefined;
+    const giveUp = breaker?.giveUp;
     let singleFailure: RsapiError | undefined;
     let unsettledHint: string | undefined;
     // Failures because the service went out of reach are alike: one line per cause at the end, not one per URL.
@@ -136,17 +147,18 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       timeoutMs: client.reports.createTimeoutMs,
       create: async (report) => {
         sentAt.set(report.url, performance.now());
-        return (await useExisting(client, mode, existing, report.url)) ?? client.reports.create(report, { onSettling, ledger });
+        return (await useExisting(client, mode, existing, report.url)) ?? client.reports.create(report, { onSettling, ledger, giveUp });
       },
       resume: async (report, earlier) => {
         sentAt.set(report.url, performance.now());
-        return (await useExisting(client, mode, existing, report.url)) ?? client.reports.createUnlessStored(report, earlier, { onSettling, ledger });
+        return (await useExisting(client, mode, existing, report.url)) ?? client.reports.createUnlessStored(report, earlier, { onSettling, ledger, giveUp });
       },
       input: { privacy: plan.privacy, password: plan.password },
       journal,
       ledger,
       stop: stdoutGone ? AbortSignal.any([ctx.noNewRequests, stdoutGone]) : ctx.noNewRequests,
       halt: () => ctx.haltRequests(),
+      breaker,
       progress,
       onCreated: async (url, index, { report, recovered, matchedBy }) => {
         // Counted in the summary; named one by one only when asked (or for a single URL), and always when
@@ -174,6 +186,8 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     }).finally(() => {
       ctx.signal.removeEventListener('abort', onInterrupt);
       stdoutGone?.removeEventListener('abort', onStdoutGone);
+      stopCounting?.();
+      breaker?.close();
       release();
       progress.stop();
     });
@@ -210,7 +224,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       ctx.note('rsapi: an unsettled URL may have its report: rsapi did not send it again');
       ctx.note(forStderr(`hint: ${unsettledHint}`));
     }
-    if (outcome.serviceGone !== undefined) ctx.note(serviceGoneLine(outcome, journal?.path));
+    if (outcome.serviceGone !== undefined) ctx.note(serviceGoneLine(outcome, journal?.path, plan.resumeHow));
     if (!single || journal || outcome.journalFailure) {
       ctx.note(
         summaryLine(outcome, {
@@ -260,21 +274,27 @@ function matchLine(url: string, report: ApiRecord, matchedBy: MatchedBy | undefi
 }
 
 /** `the service stopped answering (connection refused); 12 URLs not started, 4 unsettled: resume with --journal`. */
-function serviceGoneLine(outcome: BulkCreateOutcome, journalPath: string | undefined): string {
+function serviceGoneLine(outcome: BulkCreateOutcome, journalPath: string | undefined, resumeHow: string | undefined): string {
   const resume =
-    journalPath === undefined
-      ? 'resume with --journal (a run without one cannot tell what was created)'
-      : `resume with --journal ${journalPath} once it answers`;
+    resumeHow !== undefined
+      ? `${resumeHow} once it answers: it resumes`
+      : journalPath === undefined
+        ? 'resume with --journal (a run without one cannot tell what was created)'
+        : `resume with --journal ${journalPath} once it answers`;
   return (
     `rsapi: the service stopped answering (${outcome.serviceGone ?? ''}); ` +
     `${plural(outcome.notStarted, 'URL')} not started, ${outcome.unsettled} unsettled: ${resume}`
   );
 }
 
-/** Why the run did not try every URL, as an exit code: Ctrl-C, then a failed journal, then a reader gone with URLs left. */
+/**
+ * Why the run did not try every URL, as an exit code: Ctrl-C, then a failed journal, then the breaker (a service
+ * failing everything is a server fault), then a reader gone with URLs left.
+ */
 function stopCode(interrupted: boolean, outcome: BulkCreateOutcome, readerGone: boolean): ExitCodeValue | undefined {
   if (interrupted) return ExitCode.interrupted;
   if (outcome.journalFailure) return exitCodeOf(outcome.journalFailure);
+  if (outcome.tripped && (outcome.notStarted > 0 || outcome.failed > 0)) return ExitCode.server;
   if (readerGone && outcome.notStarted > 0) return ExitCode.stdoutClosed;
   return undefined;
 }
