@@ -44,7 +44,7 @@ export interface CreateOptions {
   ledger?: CreateLedger;
   /**
    * Raised when the run gives up on the service (a bulk run's breaker: it answers 5xx to everything): a watch for a
-   * lost answer ends at its next turn, the report unsettled, rather than at the end of its window.
+   * lost answer ends with the look-up under way (one more if it was waiting), unsettled unless that found the report.
    */
   giveUp?: AbortSignal;
 }
