@@ -194,7 +194,8 @@ export class CreateRecovery {
    * by then, it is absent; a failed look-up is tried again at the next turn, and if the last one failed
    * too (or Ctrl-C stopped the watch) rsapi is unsure: `unsure` makes the error to throw. With `absenceEnds`
    * (the service's handling is over) the first look-up that proves the report absent ends the watch. The run giving
-   * up on the service (`giveUp`) ends it after one last look-up: unsure, unless that look-up found the report.
+   * up on the service (`giveUp`) ends it with the look-up under way (one more if it was waiting): unsure, unless that
+   * look-up found the report.
    */
   private async settle(
     sent: SentCreate,
