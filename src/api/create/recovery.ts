@@ -42,6 +42,11 @@ export interface CreateOptions {
    * from another URL's. A create without one keeps its own.
    */
   ledger?: CreateLedger;
+  /**
+   * Raised when the run gives up on the service (a bulk run's breaker: it answers 5xx to everything): a watch for a
+   * lost answer ends with the look-up under way (one more if it was waiting), unsettled unless that found the report.
+   */
+  giveUp?: AbortSignal;
 }
 
 /** When an earlier run's attempt at a URL began and when it was last heard of (ms, our clock), from its journal. */
@@ -188,7 +193,9 @@ export class CreateRecovery {
    * Looks for the report at once, then again with growing waits until `windowMs` has passed. Not found
    * by then, it is absent; a failed look-up is tried again at the next turn, and if the last one failed
    * too (or Ctrl-C stopped the watch) rsapi is unsure: `unsure` makes the error to throw. With `absenceEnds`
-   * (the service's handling is over) the first look-up that proves the report absent ends the watch.
+   * (the service's handling is over) the first look-up that proves the report absent ends the watch. The run giving
+   * up on the service (`giveUp`) ends it with the look-up under way (one more if it was waiting): unsure, unless that
+   * look-up found the report.
    */
   private async settle(
     sent: SentCreate,
@@ -207,6 +214,7 @@ export class CreateRecovery {
     let lookUpError: unknown;
     let looked: LookUp = {};
     let answered = false;
+    const givenUp = () => options.giveUp?.aborted === true;
     for (let turn = 1; ; turn++) {
       try {
         looked = await this.lookUp(sent, ledger);
@@ -225,7 +233,7 @@ export class CreateRecovery {
         lookUpError = error;
       }
       const remaining = deadline - clock.now();
-      if (remaining <= 0) {
+      if (remaining <= 0 || givenUp()) {
         if (lookUpError !== undefined) {
           const why = `${lost} and looking the report up failed (${messageOf(lookUpError)})`;
           // A service that failed every read of the window (503 to everything) is as good as gone: a bulk run that
@@ -234,12 +242,15 @@ export class CreateRecovery {
           return { unsure: (cause: unknown) => new UnsettledCreateError(url, why, { cause, serviceGone: gone }) };
         }
         if (looked.ambiguous) return unsure(ambiguity(lost, looked.ambiguous));
+        // Absence seen before the window's end proves nothing: the report may show up yet.
+        if (remaining > 0) return unsure(`${lost} and no report showed up before the run gave up on the service`);
         return looked.incomplete === undefined ? {} : unsure(`${lost} and ${looked.incomplete}`);
       }
       try {
-        await this.http.pause(Math.min(RetryPolicy.settleDelayMs(turn, this.createTimeoutMs), remaining));
+        await this.http.pause(Math.min(RetryPolicy.settleDelayMs(turn, this.createTimeoutMs), remaining), options.giveUp);
       } catch {
-        return interrupted;
+        // Given up during the wait: one last look-up, then the watch ends (unsure, unless that look-up finds the report).
+        if (!givenUp()) return interrupted;
       }
     }
   }

@@ -96,6 +96,7 @@ export class HttpClient {
   /** Service clock minus ours, from the last answer's Date header (1 s resolution, truncated). */
   private clockOffsetMs: number | undefined;
   private rateLimiter: RateLimiter | undefined;
+  private readonly answerListeners = new Set<(status: number) => void>();
 
   constructor(options: HttpClientOptions) {
     this.options = options;
@@ -129,6 +130,7 @@ export class HttpClient {
         this.trace(req, url, attempt, started, { error: failure.message });
         throw failure;
       }
+      for (const listener of this.answerListeners) listener(response.status);
       // Outside the try: each answer is traced once, not a second time as the typed error interpret() throws.
       const retryAfter = retryAfterOf(response.headers);
       const outcome: AttemptOutcome = { type: 'answer', status: response.status, retryAfter };
@@ -173,14 +175,24 @@ export class HttpClient {
     return this.rateLimiter;
   }
 
+  /**
+   * Tells `listener` the status of every answer from now on, each attempt's (retries and look-ups included), until the
+   * returned function is called: what a bulk run's breaker counts.
+   */
+  onAnswer(listener: (status: number) => void): () => void {
+    this.answerListeners.add(listener);
+    return () => this.answerListeners.delete(listener);
+  }
+
   /** Throws InterruptedError when no new request may start (Ctrl-C). */
   checkNotStopped(): void {
     if (this.options.signal?.aborted || this.options.stop?.aborted) throw new InterruptedError();
   }
 
-  /** Waits `ms` on the policy's clock; ends early with InterruptedError on Ctrl-C (either signal). */
-  pause(ms: number): Promise<void> {
-    return this.policy.clock.sleep(ms, this.stopSignal());
+  /** Waits `ms` on the policy's clock; ends early with InterruptedError on Ctrl-C (either signal), or when `also` is raised. */
+  pause(ms: number, also?: AbortSignal): Promise<void> {
+    const stop = this.stopSignal();
+    return this.policy.clock.sleep(ms, also && stop ? AbortSignal.any([stop, also]) : (also ?? stop));
   }
 
   /** Raised on Ctrl-C, either signal: what a wait before a new attempt ends on. */

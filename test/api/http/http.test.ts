@@ -114,6 +114,18 @@ describe('retries of reads and updates', () => {
     expect(clock.sleeps[0]).toBeLessThanOrEqual(2_000);
   });
 
+  it("onAnswer tells every attempt's status, retries included, until it is let go of", async () => {
+    const server = await raw((_req, res, index) => (index <= 2 ? sendJson(res, 503, {}) : sendJson(res, 200, { data: [] })));
+    const client = pool.create(server.url, { clock: new FakeClock() });
+    const statuses: number[] = [];
+    const letGo = client.http.onAnswer((status) => statuses.push(status));
+    await client.reports.list();
+    expect(statuses).toEqual([503, 503, 200]);
+    letGo();
+    await client.reports.list();
+    expect(statuses).toHaveLength(3);
+  });
+
   it('caps a long Retry-After at maxRetryAfterMs', async () => {
     const traces: TraceEvent[] = [];
     const server = await raw((_req, res, index) => (index === 1 ? sendJson(res, 429, {}, { 'Retry-After': '3600' }) : sendJson(res, 200, { data: [] })));

@@ -11,6 +11,7 @@ import { runInProcess } from '../../../helpers/run.js';
 import { scratchMaker } from '../../../helpers/scratch.js';
 import { planOf } from '../../../helpers/plan.js';
 import { planAudit } from '../../../../src/cli/commands/audit/audit.js';
+import { startFailingFront } from '../../../helpers/failing-front.js';
 
 const scratch = scratchMaker('rsapi-audit-');
 const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0 });
@@ -191,6 +192,22 @@ describe('rsapi audit', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--max-drop must be a number of points, 0 or more, not "lots"');
     expect(fixture.server.requests).toHaveLength(0);
+  });
+
+  it('a service that starts answering 503 to everything: the breaker stops the audit, exit 8, and says running it again resumes it', async () => {
+    const pages = Array.from({ length: 12 }, (_, index) => `https://shop.example.org/p${index + 1}`);
+    const { fixture, env, rsapi } = await setup({ job: 'shop', urls: pages });
+    // Healthy while the audit reads what the service holds; from its first create on, 503 to everything.
+    const front = await startFailingFront(fixture.server.url, (request) => request.method === 'POST');
+    onTestFinished(() => front.close());
+    Object.assign(env, { RSAPI_BASE_URL: front.url });
+    const result = await rsapi();
+    expect(result.code, result.stderr).toBe(8);
+    const posts = front.requests.filter((request) => request.method === 'POST').length;
+    expect(posts).toBeLessThan(pages.length);
+    expect(result.stderr).toMatch(/rsapi: the service answered HTTP 503 to \d+ requests in a row over \d+ s: starting no new URL/);
+    expect(result.stderr).toContain(`${pages.length - posts} URLs not started, ${posts} unsettled: run \`rsapi audit\` again once it answers: it resumes`);
+    expect(result.stderr).not.toMatch(/stopped answering.*--journal/);
   });
 
   it('a missing file says how to write one', async () => {

@@ -9,6 +9,7 @@ import { reportIdentity } from '../../../../api/model/report-url.js';
 import { JournalWriteError, type Journal, type JournalEntry } from './journal.js';
 import { runPool } from '../../../bulk/pool.js';
 import { unreachableCause } from './service-gone.js';
+import type { Breaker } from './breaker.js';
 import type { ProgressDisplay } from './progress.js';
 
 export interface BulkCreateRun {
@@ -29,6 +30,8 @@ export interface BulkCreateRun {
   stop: AbortSignal;
   /** Stops every new request of the run (the journal can no longer be written). */
   halt: () => void;
+  /** Counts the service's answers: once it has answered 5xx to every request for a while, no new URL is started. */
+  breaker?: Breaker;
   progress: ProgressDisplay;
   onCreated: (url: string, index: number, result: BulkCreateResult) => Promise<void>;
   onFailed: (url: string, index: number, error: RsapiError) => void;
@@ -59,8 +62,13 @@ export interface BulkCreateOutcome {
   interrupted: boolean;
   /** The first journal write that failed: the run stopped there. */
   journalFailure: JournalWriteError | undefined;
-  /** Why the service went out of reach (`connection refused`), when it did: the run started no URL after. */
+  /**
+   * Why the service went out of reach (`connection refused`) or failed everything (`HTTP 503 to 10 requests in a row
+   * over 6 s`: the breaker), when it did: the run started no URL after.
+   */
   serviceGone: string | undefined;
+  /** The breaker tripped (serviceGone says why): the run ends with exit 8 whatever else failed. */
+  tripped: boolean;
   /** Each URL sent, by URL: what became of it. A URL never sent (`notStarted`) is not in it. */
   sent: Map<string, SentUrl>;
 }
@@ -78,6 +86,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
     interrupted: false,
     journalFailure: undefined,
     serviceGone: undefined,
+    tripped: false,
     sent: new Map(),
   };
   // A service out of reach fails every URL alike: no new one is started (each stays resumable, "not started").
@@ -100,7 +109,16 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
   const update = () => run.progress.update({ created: outcome.created + outcome.refreshed + outcome.kept, failed: outcome.failed, inFlight });
   const unsettled = run.journal?.history.unsettled;
 
-  const stop = AbortSignal.any([run.stop, unreachable.signal]);
+  const { breaker } = run;
+  breaker?.tripped.addEventListener(
+    'abort',
+    () => {
+      outcome.tripped = true;
+      outcome.serviceGone ??= breaker.cause;
+    },
+    { once: true },
+  );
+  const stop = AbortSignal.any([run.stop, unreachable.signal, ...(breaker ? [breaker.tripped] : [])]);
   const { started } = await runPool(run.urls, { concurrency: run.concurrency, stop }, async (url, index) => {
     // No request without its `sending` line on disk: a resume must know it may have gone out.
     const newestIdBefore = run.ledger?.newestId;

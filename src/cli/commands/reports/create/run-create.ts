@@ -17,6 +17,7 @@ import { carriedLine, Journal, resumeLines } from './journal.js';
 import type { HeldLock } from '../../../../config/lock-file.js';
 import { createBulkOutput, summaryLine } from './output.js';
 import { CauseTally } from './service-gone.js';
+import { Breaker, WATCH_AFTER_TRIP_MS } from './breaker.js';
 import { createProgress, spinnerProgress } from './progress.js';
 import { canAnimate } from '../../../terminal/status-line.js';
 import { plural } from '../../../../plural.js';
@@ -106,6 +107,14 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const release = ctx.stdoutState.hold();
     const onStdoutGone = () => say('rsapi: stdout was closed: starting no new URL; waiting for the ones under way');
     stdoutGone?.addEventListener('abort', onStdoutGone, { once: true });
+    // A service answering 5xx to everything is not waited out URL by URL (one URL's own watch is, as ever).
+    const breaker = single
+      ? undefined
+      : new Breaker(client.http.policy.clock, (cause) =>
+          say(`rsapi: the service answered ${cause}: starting no new URL; watching the ones under way for up to ${WATCH_AFTER_TRIP_MS / 1000} s`),
+        );
+    const stopCounting = breaker ? client.http.onAnswer((status) => breaker.answer(status)) : undefined;
+    const giveUp = breaker?.giveUp;
     let singleFailure: RsapiError | undefined;
     let unsettledHint: string | undefined;
     // Failures because the service went out of reach are alike: one line per cause at the end, not one per URL.
@@ -143,17 +152,18 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       timeoutMs: client.reports.createTimeoutMs,
       create: async (report) => {
         sentAt.set(report.url, performance.now());
-        return (await useExisting(client, mode, existing, report.url)) ?? client.reports.create(report, { onSettling, ledger });
+        return (await useExisting(client, mode, existing, report.url)) ?? client.reports.create(report, { onSettling, ledger, giveUp });
       },
       resume: async (report, earlier) => {
         sentAt.set(report.url, performance.now());
-        return (await useExisting(client, mode, existing, report.url)) ?? client.reports.createUnlessStored(report, earlier, { onSettling, ledger });
+        return (await useExisting(client, mode, existing, report.url)) ?? client.reports.createUnlessStored(report, earlier, { onSettling, ledger, giveUp });
       },
       input: { privacy: plan.privacy, password: plan.password },
       journal,
       ledger,
       stop: stdoutGone ? AbortSignal.any([ctx.noNewRequests, stdoutGone]) : ctx.noNewRequests,
       halt: () => ctx.haltRequests(),
+      breaker,
       progress,
       onCreated: async (url, index, { report, recovered, matchedBy }) => {
         // Counted in the summary; named one by one only when asked (or for a single URL), and always when
@@ -181,6 +191,8 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     }).finally(() => {
       ctx.signal.removeEventListener('abort', onInterrupt);
       stdoutGone?.removeEventListener('abort', onStdoutGone);
+      stopCounting?.();
+      breaker?.close();
       release();
       progress.stop();
     });
@@ -273,7 +285,7 @@ function matchLine(url: string, report: ApiRecord, matchedBy: MatchedBy | undefi
 function serviceGoneLine(outcome: BulkCreateOutcome, journalPath: string | undefined, resumeCommand: string | undefined): string {
   const resume =
     resumeCommand !== undefined
-      ? `run \`${resumeCommand}\` again once it answers`
+      ? `run \`${resumeCommand}\` again once it answers: it resumes`
       : journalPath === undefined
         ? 'resume with --journal (a run without one cannot tell what was created)'
         : `resume with --journal ${journalPath} once it answers`;
@@ -283,10 +295,14 @@ function serviceGoneLine(outcome: BulkCreateOutcome, journalPath: string | undef
   );
 }
 
-/** Why the run did not try every URL, as an exit code: Ctrl-C, then a failed journal, then a reader gone with URLs left. */
+/**
+ * Why the run did not try every URL, as an exit code: Ctrl-C, then a failed journal, then the breaker (a service
+ * failing everything is a server fault), then a reader gone with URLs left.
+ */
 function stopCode(interrupted: boolean, outcome: BulkCreateOutcome, readerGone: boolean): ExitCodeValue | undefined {
   if (interrupted) return ExitCode.interrupted;
   if (outcome.journalFailure) return exitCodeOf(outcome.journalFailure);
+  if (outcome.tripped && (outcome.notStarted > 0 || outcome.failed > 0)) return ExitCode.server;
   if (readerGone && outcome.notStarted > 0) return ExitCode.stdoutClosed;
   return undefined;
 }
