@@ -28,6 +28,44 @@ export async function readUserFile(path: string, what: string): Promise<string> 
   }
 }
 
+/** The file systems whose files are views of the kernel's state (Linux's statfs f_type magic), as a user knows them. */
+const KERNEL_FILE_SYSTEMS = new Map([
+  [0x9fa0, '/proc'],
+  [0x62656572, '/sys'],
+]);
+
+/**
+ * A file the user names as an input the run reads whole (rsapi.config.json, a URL file), read only when it is a
+ * regular file of a disk. It is opened without waiting (a FIFO's open would wait for a writer, and a read of it block
+ * the process past any signal); a FIFO, a device (/dev/zero would be read until memory ran out), a folder, or a file
+ * of /proc or /sys (a process's environment) is refused unread. `missing`: the hint when there is no such file.
+ */
+export function readRegularFile(path: string, what: string, hints: { missing?: string; other?: string } = {}): string {
+  const fs = process.getBuiltinModule('node:fs');
+  let fd: number;
+  try {
+    fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const refused = fileError(`read the ${what}`, path, error);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') refused.hint = hints.missing;
+    throw refused;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    const kind = stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : stat.isFile() ? undefined : 'a device';
+    const kernel = kind === undefined ? KERNEL_FILE_SYSTEMS.get(fs.statfsSync(path).type) : undefined;
+    if (kind !== undefined || kernel !== undefined) {
+      throw new UsageError(`cannot read the ${what} ${path}: it is not a regular file (${kind ?? `a file of ${kernel}`})`, { hint: hints.other });
+    }
+    return fs.readFileSync(fd, 'utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw fileError(`read the ${what}`, path, error);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** A list given one item a line (a URL file, ids on stdin): trimmed, blank lines and `#` comments skipped. */
 export function listLines(text: string): { line: number; value: string }[] {
   return text

@@ -2,9 +2,9 @@
 // the file's name, the line and the nearest right word (as the `assert` rules beside it are).
 import { isObject } from '../../../api/model/record.js';
 import { reportUrlProblem } from '../../../api/model/report-url.js';
-import { nearest } from '../../../suggest.js';
 import { globProblem } from '../../../url-glob.js';
-import { parseJsonFileWithLines, readJsonFile } from '../../verdicts/json-lines.js';
+import { FILE_KEYS } from '../../verdicts/assertions-file.js';
+import { parseJsonFileWithLines, readJsonFile, refuseUnknownKeys } from '../../verdicts/json-lines.js';
 import { EXISTING_MODES, type ExistingMode } from '../reports/create/existing.js';
 
 /** The keys of the section: the JSON Schema (schema/rsapi.config.schema.json) is held to these by a test. */
@@ -59,6 +59,8 @@ export function loadAuditFile(path: string): AuditFile {
 /** The audit section of a file's text; `path` names it in messages. */
 export function parseAuditFile(text: string, path: string): AuditFile {
   const { whole, refuse } = parseJsonFileWithLines(text, path);
+  // The file's other keys too: `"asserts"` for `"assert"` would turn every assertion off, silently.
+  if (isObject(whole)) refuseUnknownKeys(whole, FILE_KEYS, '', refuse);
   if (!isObject(whole) || !isObject(whole.audit)) {
     throw refuse(
       isObject(whole) && whole.audit !== undefined ? 'audit' : '',
@@ -68,12 +70,7 @@ export function parseAuditFile(text: string, path: string): AuditFile {
   }
   const section = whole.audit;
   const at = (key: string) => `audit.${key}`;
-  for (const key of Object.keys(section)) {
-    if (!(AUDIT_KEYS as readonly string[]).includes(key)) {
-      const near = nearest(key, AUDIT_KEYS);
-      throw refuse(at(key), `unknown key "${key}" in "audit"${near ? `; did you mean "${near}"?` : ''}`);
-    }
-  }
+  refuseUnknownKeys(section, AUDIT_KEYS, 'audit', refuse, 'audit');
   // null is a key left at its default (the starter file writes every key so).
   const given = (key: string): unknown => section[key] ?? undefined;
   const text_ = (key: string): string | undefined => {

@@ -87,6 +87,15 @@ describe('rsapi audit', () => {
     expect(fixture.server.requests).toHaveLength(0);
   });
 
+  it('a misspelt "assert" beside the section is exit 2 naming it, never a run with every assertion off', async () => {
+    const { fixture, config, rsapi } = await setup({});
+    writeFileSync(config, JSON.stringify({ audit: { urls: ['https://shop.example.org/a'] }, asserts: [{ minScore: 100 }] }, null, 2));
+    const result = await rsapi();
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/site\.json:7: unknown key "asserts"; did you mean "assert"\?/);
+    expect(fixture.server.requests).toHaveLength(0);
+  });
+
   it('a bad --max-drop is exit 2 in the words reports create uses, before any request', async () => {
     const { fixture, rsapi } = await setup({ urls: ['https://shop.example.org/a'] });
     const result = await rsapi('--max-drop', 'lots');

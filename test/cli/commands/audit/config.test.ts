@@ -37,6 +37,27 @@ describe('the audit section', () => {
     { name: 'no page at all', text: '{"audit": {"job": "weekly"}}', want: '"audit" names no page: give "sitemaps", "urls" or "urlFile"' },
     { name: 'no audit section', text: '{"assert": [{"match": "**", "minScore": 50}]}', want: 'the file holds no "audit" section' },
     { name: 'not JSON', text: '{"audit": {\n"urls": [,]}}', want: 'not JSON' },
+    // Read as unknown and skipped, a misspelt "assert" turned every assertion off: the run passed, exit 0.
+    {
+      name: 'a misspelt top-level key ("asserts")',
+      text: '{\n  "audit": { "urls": ["https://a.example/"] },\n  "asserts": [{ "minScore": 90 }]\n}',
+      want: 'rsapi.config.json:3: unknown key "asserts"; did you mean "assert"?',
+    },
+    {
+      name: 'a top-level key in the wrong case ("Assert")',
+      text: '{\n  "Assert": [{ "minScore": 90 }],\n  "audit": { "urls": ["https://a.example/"] }\n}',
+      want: 'rsapi.config.json:2: unknown key "Assert"; did you mean "assert"?',
+    },
+    {
+      name: 'a top-level key far from any',
+      text: '{"audit": {"urls": ["https://a.example/"]},\n"notes": "weekly"}',
+      want: 'rsapi.config.json:2: unknown key "notes"; one of "$schema", "assert", "audit"',
+    },
+    {
+      name: 'a file nested 8,000 levels deep',
+      text: `{"audit": {"urls": ["https://a.example/"], "job": ${'['.repeat(8000)}${']'.repeat(8000)}}}`,
+      want: 'rsapi.config.json:1: nested more than 32 levels deep',
+    },
   ])('refuses $name', ({ text, want }) => {
     expect(refusal(text)).toContain(want);
   });
