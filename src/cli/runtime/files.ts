@@ -38,7 +38,8 @@ const KERNEL_FILE_SYSTEMS = new Map([
  * A file the user names as an input the run reads whole (rsapi.config.json, a URL file), read only when it is a
  * regular file of a disk. It is opened without waiting (a FIFO's open would wait for a writer, and a read of it block
  * the process past any signal); a FIFO, a device (/dev/zero would be read until memory ran out), a folder, or a file
- * of /proc or /sys (a process's environment) is refused unread. `missing`: the hint when there is no such file.
+ * of /proc or /sys (a process's environment) is refused unread. `missing`: the hint when there is no such file. A
+ * leading byte order mark is dropped, as readUserFile does.
  */
 export function readRegularFile(path: string, what: string, hints: { missing?: string; other?: string } = {}): string {
   const fs = process.getBuiltinModule('node:fs');
@@ -51,19 +52,35 @@ export function readRegularFile(path: string, what: string, hints: { missing?: s
     throw refused;
   }
   try {
-    const stat = fs.fstatSync(fd);
-    const kind = stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : stat.isFile() ? undefined : 'a device';
-    const kernel = kind === undefined ? KERNEL_FILE_SYSTEMS.get(fs.statfsSync(path).type) : undefined;
-    if (kind !== undefined || kernel !== undefined) {
-      throw new UsageError(`cannot read the ${what} ${path}: it is not a regular file (${kind ?? `a file of ${kernel}`})`, { hint: hints.other });
-    }
-    return fs.readFileSync(fd, 'utf8');
+    refuseIrregular(fs.fstatSync(fd), path, what, hints.other);
+    return fs.readFileSync(fd, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw fileError(`read the ${what}`, path, error);
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * For a plan: refuses (exit 2) an input file that is there but is no regular file of a disk, as readRegularFile will,
+ * before anything is sent. A file that cannot be looked at is left to the read, which says why.
+ */
+export function checkRegularFile(path: string, what: string, hint?: string): void {
+  let stat: import('node:fs').Stats;
+  try {
+    stat = process.getBuiltinModule('node:fs').statSync(path);
+  } catch {
+    return;
+  }
+  refuseIrregular(stat, path, what, hint);
+}
+
+function refuseIrregular(stat: import('node:fs').Stats, path: string, what: string, hint: string | undefined): void {
+  const kind = stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : stat.isFile() ? undefined : 'a device';
+  const kernel = kind === undefined ? KERNEL_FILE_SYSTEMS.get(process.getBuiltinModule('node:fs').statfsSync(path).type) : undefined;
+  if (kind === undefined && kernel === undefined) return;
+  throw new UsageError(`cannot read the ${what} ${path}: it is not a regular file (${kind ?? `a file of ${kernel}`})`, { hint });
 }
 
 /** A list given one item a line (a URL file, ids on stdin): trimmed, blank lines and `#` comments skipped. */

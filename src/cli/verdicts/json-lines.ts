@@ -9,7 +9,7 @@ import { readRegularFile } from '../runtime/files.js';
  * block the process, /dev/zero never end), is a usage error, `missing` its hint when there is no such file.
  */
 export function readJsonFile(path: string, what: string, missing: string): string {
-  return readRegularFile(path, what, { missing }).replace(/^\uFEFF/, '');
+  return readRegularFile(path, what, { missing });
 }
 
 /** The parsed text; not JSON is a usage error naming the file and, where JSON.parse tells, the line. */

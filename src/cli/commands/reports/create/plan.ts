@@ -18,12 +18,14 @@ import type { CreateSource, HistoryFlags } from '../../../reading/recording.js';
 import { planCiFiles, type CiPlan } from '../../../report-files/reporter.js';
 import type { CommandContext } from '../../../runtime/context.js';
 import { UsageError } from '../../../runtime/errors.js';
+import { checkRegularFile } from '../../../runtime/files.js';
 import type { RunFile } from '../../../runtime/run-files.js';
 import type { GateSetup } from '../../../verdicts/gates.js';
 import { checkVerdictFlags, refuseUrlForAssert, verdictFiles } from '../../../verdicts/options.js';
 import { EXISTING_MODES, type ExistingMode } from './existing.js';
 import { claimJournal } from './journal.js';
 import { compileSelection, type CompiledSelection } from './select.js';
+import { URL_FILE_HINT } from './url-input.js';
 
 export function declareCreate(reports: ParentCommand) {
   const command = reports
@@ -115,6 +117,7 @@ export function planReportsCreate(ctx: CommandContext, opts: ReportsCreateOption
     throw new UsageError('--password-stdin and --from-file - both want standard input', { hint: 'use --password-file PATH' });
   }
   if (urls.length === 0 && fromFile === undefined && fromSitemap === undefined) throw noUrlError();
+  if (fromFile !== undefined && fromFile !== '-') checkRegularFile(fromFile, 'URL file', URL_FILE_HINT);
   ctx.checkOutputFlags();
   checkPasswordFlags(ctx.io, opts, { required: true });
   const files: RunFile[] = [
