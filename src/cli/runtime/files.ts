@@ -7,6 +7,8 @@ const REASONS: Record<string, string> = {
   EPERM: 'permission denied',
   EISDIR: 'it is a directory',
   ENOTDIR: 'a part of the path is not a directory',
+  EEXIST: 'it exists',
+  EROFS: 'the file system is read-only',
 };
 
 /** A usage error for a file that cannot be used: `cannot read the password file x: no such file`. */

@@ -2,7 +2,7 @@
 // of rsapi.config.json, runs `reports create` over the job's pages (refresh, record, compare with the job's last run),
 // keeps the journal itself, and says what it did.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Option } from '@commander-js/extra-typings';
 import { dataDir } from '../../../config/paths.js';
@@ -18,7 +18,8 @@ import { maxDropParser } from '../../report-files/reporter.js';
 import { EXISTING_MODES } from '../reports/create/existing.js';
 import type { CreateResult } from '../reports/create/create.js';
 import { planReportsCreate, type ReportsCreateOptions, type ReportsCreatePlan } from '../reports/create/plan.js';
-import { loadAuditFile, starterFile, type AuditConfig } from './config.js';
+import { fileError } from '../../runtime/files.js';
+import { loadAuditFile, planStarter, starterFile, type AuditConfig, type StarterPlan } from './config.js';
 
 function declareAudit(program: ParentCommand) {
   return program
@@ -78,7 +79,7 @@ export interface AuditResult {
 
 /** What `rsapi audit` will do: write a starter file, or run the job's create and say what it did. */
 export type AuditPlan =
-  | { init: { path: string; site: string } }
+  | { init: StarterPlan }
   | {
       job: string;
       /** The `reports create` this audit is (its journal's lock held from here until the run ends). */
@@ -97,7 +98,7 @@ export function planAudit(ctx: CommandContext, opts: AuditOptions): AuditPlan {
     });
   }
   const configPath = opts.config ?? DEFAULT_ASSERT_FILE;
-  if (opts.init !== undefined) return { init: { path: configPath, site: opts.init } };
+  if (opts.init !== undefined) return { init: planStarter(configPath, opts.init) };
   const file = loadAuditFile(configPath);
   const audit = file.audit;
   const job = opts.job ?? audit.job ?? defaultJob(audit);
@@ -107,7 +108,7 @@ export function planAudit(ctx: CommandContext, opts: AuditOptions): AuditPlan {
 }
 
 export async function runAudit(ctx: CommandContext, plan: AuditPlan, invocation: Invocation): Promise<ExitCodeValue> {
-  if ('init' in plan) return writeStarter(ctx, plan.init.path, plan.init.site);
+  if ('init' in plan) return writeStarter(ctx, plan.init);
   const done = await runQuietly(ctx, invocation, plan.create);
   const result: AuditResult = {
     job: plan.job,
@@ -221,15 +222,14 @@ function describe(result: AuditResult): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `--init URL`: the starter file, never over an existing one. */
-function writeStarter(ctx: CommandContext, path: string, site: string): ExitCodeValue {
-  if (!/^https?:\/\/[^/]/i.test(site)) throw new UsageError(`--init ${site}: give the site's root or sitemap as an http(s) URL`);
-  if (existsSync(path))
-    throw new UsageError(`${path} exists; rsapi audit --init writes a new file only`, {
-      hint: 'add an "audit" section to it by hand, or give --config NEW.json',
-    });
-  // As docs/assertions.md: the schema the package ships, where a project's install puts it.
-  writeFileSync(path, starterFile(site, './node_modules/rsapi/schema/rsapi.config.schema.json'), { flag: 'wx' });
+/** `--init URL`: the starter file (planStarter checked it), never over an existing one. */
+function writeStarter(ctx: CommandContext, starter: StarterPlan): ExitCodeValue {
+  const { path } = starter;
+  try {
+    writeFileSync(path, starterFile(starter), { flag: 'wx' });
+  } catch (error) {
+    throw fileError('write', path, error);
+  }
   ctx.note(`rsapi: wrote ${path}: edit it, then run \`rsapi audit${path === DEFAULT_ASSERT_FILE ? '' : ` --config ${path}`}\``);
   return ExitCode.ok;
 }

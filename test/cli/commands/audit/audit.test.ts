@@ -2,6 +2,7 @@
 // before any request, and the journal kept beside the history per job; and its plan (argv -> plan, no server).
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { mockPerTest } from '../../../helpers/mock.js';
 import { runInProcess } from '../../../helpers/run.js';
@@ -29,7 +30,10 @@ describe('rsapi audit', () => {
     const first = await runInProcess({ argv: ['audit', '--init', 'https://shop.example.org/', '--config', config], env: { HOME: home } });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toContain(`wrote ${config}`);
-    expect(JSON.parse(readFileSync(config, 'utf8')).audit).toMatchObject({ job: 'shop.example.org', sitemaps: ['https://shop.example.org/'] });
+    const written = JSON.parse(readFileSync(config, 'utf8'));
+    expect(written.audit).toMatchObject({ job: 'shop.example.org', sitemaps: ['https://shop.example.org/'] });
+    // ./node_modules/rsapi/... pointed nowhere outside a project that installed rsapi: the schema is found where it is.
+    expect(existsSync(new URL(written.$schema, pathToFileURL(config)))).toBe(true);
     const again = await runInProcess({ argv: ['audit', '--init', 'https://shop.example.org/', '--config', config], env: { HOME: home } });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('exists; rsapi audit --init writes a new file only');
@@ -136,7 +140,9 @@ describe('rsapi audit: argv -> plan', () => {
   });
 
   it('--init is planned alone; other output flags are refused by the plan', async () => {
-    expect(await planOf(['audit', '--init', 'https://example.com/'], planAudit)).toEqual({ init: { path: 'rsapi.config.json', site: 'https://example.com/' } });
+    expect(await planOf(['audit', '--init', 'https://example.com/blog/sitemap.xml'], planAudit)).toEqual({
+      init: { path: 'rsapi.config.json', site: 'https://example.com/blog/sitemap.xml', job: 'example.com/blog', schema: expect.stringMatching(/^file:/) },
+    });
     await expect(planOf(['audit', '-o', 'csv'], planAudit)).rejects.toThrow(/other output flags do not apply/);
   });
 });

@@ -1,9 +1,12 @@
 // The `audit` section of rsapi.config.json: each mistake refused with the file, the line and the nearest right word;
 // the starter file `--init` writes reads back as the defaults; the shipped JSON Schema knows every key.
-import { readFileSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { AUDIT_KEYS, parseAuditFile, starterFile } from '../../../../src/cli/commands/audit/config.js';
+import { AUDIT_KEYS, parseAuditFile, planStarter, schemaReference, siteJob, starterFile } from '../../../../src/cli/commands/audit/config.js';
 import { UsageError } from '../../../../src/cli/runtime/errors.js';
+import { scratchMaker } from '../../../helpers/scratch.js';
 
 function refusal(text: string): string {
   try {
@@ -36,6 +39,17 @@ describe('the audit section', () => {
     },
     { name: 'no page at all', text: '{"audit": {"job": "weekly"}}', want: '"audit" names no page: give "sitemaps", "urls" or "urlFile"' },
     { name: 'no audit section', text: '{"assert": [{"match": "**", "minScore": 50}]}', want: 'the file holds no "audit" section' },
+    // Each was an "unexpected error" (exit 1) when the run read it.
+    {
+      name: 'a sitemap URL that does not parse',
+      text: '{"audit": {"sitemaps": [\n"http://[bad"]}}',
+      want: 'rsapi.config.json:2: "http://[bad" is not a valid URL',
+    },
+    {
+      name: 'a job with a bidirectional override',
+      text: '{"audit": {"urls": ["https://a.example/"],\n"job": "abc\u202edef"}}',
+      want: 'rsapi.config.json:2: "job" must be 1 to 200 printable characters',
+    },
     { name: 'not JSON', text: '{"audit": {\n"urls": [,]}}', want: 'not JSON' },
     // Read as unknown and skipped, a misspelt "assert" turned every assertion off: the run passed, exit 0.
     {
@@ -63,7 +77,8 @@ describe('the audit section', () => {
   });
 
   it('reads the starter file --init writes: every key at its default, the site as its sitemap and job', () => {
-    const file = parseAuditFile(starterFile('https://www.example.com/', './schema.json'), 'rsapi.config.json');
+    const site = 'https://www.example.com/';
+    const file = parseAuditFile(starterFile({ site, job: siteJob(site), schema: './schema.json' }), 'rsapi.config.json');
     expect(file.audit).toMatchObject({
       job: 'example.com',
       sitemaps: ['https://www.example.com/'],
@@ -73,7 +88,7 @@ describe('the audit section', () => {
     });
     expect(file.audit.history).toBeUndefined();
     expect(file.hasAssertions).toBe(false);
-    expect(Object.keys(JSON.parse(starterFile('https://example.com/', 's')).audit).sort()).toEqual([...AUDIT_KEYS].sort());
+    expect(Object.keys(JSON.parse(starterFile({ site, job: 'j', schema: 's' })).audit).sort()).toEqual([...AUDIT_KEYS].sort());
   });
 
   it('the shipped schema describes every key of the section, each allowed to be null', () => {
@@ -82,5 +97,71 @@ describe('the audit section', () => {
     expect(Object.keys(audit.properties).sort()).toEqual([...AUDIT_KEYS].sort());
     expect(audit.additionalProperties).toBe(false);
     for (const key of AUDIT_KEYS) expect(audit.properties[key].anyOf).toContainEqual({ type: 'null' });
+  });
+});
+
+describe('rsapi audit --init', () => {
+  it.each([
+    ['https://www.example.com/', 'example.com'],
+    ['https://example.com/sitemap.xml', 'example.com'],
+    // Two sitemaps of one host were one job: the second site compared itself with the first's pages.
+    ['https://www.example.com/blog/sitemap.xml', 'example.com/blog'],
+    ['https://www.example.com/shop/sitemap.xml', 'example.com/shop'],
+    ['https://example.com/shop/', 'example.com/shop'],
+    ['http://localhost:8080/', 'localhost:8080'],
+    ['https://example.com:443/a/b/sitemap.xml', 'example.com/a/b'],
+  ])('%s is the job %s by default', (site, job) => {
+    expect(siteJob(site)).toBe(job);
+  });
+
+  const scratch = scratchMaker('rsapi-init-');
+  it.each([
+    { name: 'a URL with a space', site: 'http://a b/', path: () => 'x.json', want: '--init "http://a b/" holds a space' },
+    { name: 'a URL that does not parse', site: 'http://[::1', path: () => 'x.json', want: '--init "http://[::1" is not a valid URL' },
+    { name: 'a URL with a control character', site: 'http://a.example/\u0001', path: () => 'x.json', want: 'holds a control character' },
+    { name: 'no URL', site: 'example.com', path: () => 'x.json', want: '--init "example.com" is not an http(s) URL' },
+    {
+      name: 'a missing folder',
+      site: 'https://example.com/',
+      path: () => join(scratch(), 'none', 'rsapi.config.json'),
+      want: /^cannot write .*none\/rsapi\.config\.json: there is no folder .*none$/,
+    },
+    {
+      name: 'a dangling symbolic link',
+      site: 'https://example.com/',
+      path: () => {
+        const link = join(scratch(), 'rsapi.config.json');
+        symlinkSync(join(scratch(), 'nowhere.json'), link);
+        return link;
+      },
+      want: /rsapi\.config\.json exists \(a symbolic link\); rsapi audit --init writes a new file only$/,
+    },
+  ])('refuses $name as a usage error before writing', ({ site, path, want }) => {
+    let error: unknown;
+    try {
+      planStarter(path(), site);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    if (typeof want === 'string') expect((error as Error).message).toContain(want);
+    else expect((error as Error).message).toMatch(want);
+  });
+
+  it('names the schema relative to the config from a project install, and by its file URL from any other', () => {
+    const project = join(scratch(), 'project');
+    const schema = join(project, 'node_modules', 'rsapi', 'schema', 'rsapi.config.schema.json');
+    expect(schemaReference(join(project, 'rsapi.config.json'), schema)).toBe('./node_modules/rsapi/schema/rsapi.config.schema.json');
+    expect(schemaReference(join(project, 'sites', 'shop.json'), schema)).toBe('../node_modules/rsapi/schema/rsapi.config.schema.json');
+    // A global install, seen from a cron folder: the absolute file, not ./node_modules (nothing there).
+    const global = '/usr/lib/node_modules/rsapi/schema/rsapi.config.schema.json';
+    expect(schemaReference(join(scratch(), 'cron', 'rsapi.config.json'), global)).toBe('file:///usr/lib/node_modules/rsapi/schema/rsapi.config.schema.json');
+  });
+
+  it("the planned $schema resolves, from this checkout's place, to the schema it ships", () => {
+    const path = join(scratch(), 'rsapi.config.json');
+    const { schema } = planStarter(path, 'https://example.com/');
+    const file = fileURLToPath(new URL(schema, pathToFileURL(path)));
+    expect(readFileSync(file, 'utf8')).toBe(readFileSync(new URL('../../../../schema/rsapi.config.schema.json', import.meta.url), 'utf8'));
   });
 });

@@ -2,6 +2,7 @@
 // read, a sitemap fetched or anything sent (every check that needs no network, once). The run (create.ts) takes the
 // plan, never the commander options.
 import { Option } from '@commander-js/extra-typings';
+import { reportUrlProblem } from '../../../../api/model/report-url.js';
 import type { HeldLock } from '../../../../config/lock-file.js';
 import { parseShard, shardText } from '../../../bulk/shard.js';
 import { collectValues, integerParser, MAX_CONCURRENCY } from '../../../flags/options.js';
@@ -118,6 +119,10 @@ export function planReportsCreate(ctx: CommandContext, opts: ReportsCreateOption
   }
   if (urls.length === 0 && fromFile === undefined && fromSitemap === undefined) throw noUrlError();
   if (fromFile !== undefined && fromFile !== '-') checkRegularFile(fromFile, 'URL file', URL_FILE_HINT);
+  for (const source of fromSitemap ?? []) {
+    const problem = /^https?:\/\//i.test(source) ? reportUrlProblem(source) : undefined;
+    if (problem !== undefined) throw new UsageError(`--from-sitemap ${JSON.stringify(source)} ${problem}`);
+  }
   ctx.checkOutputFlags();
   checkPasswordFlags(ctx.io, opts, { required: true });
   const files: RunFile[] = [
