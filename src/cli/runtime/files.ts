@@ -13,9 +13,13 @@ const REASONS: Record<string, string> = {
 
 /** A usage error for a file that cannot be used: `cannot read the password file x: no such file`. */
 export function fileError(action: string, path: string, error: unknown): UsageError {
+  return new UsageError(`cannot ${action} ${path}: ${fileReason(error)}`);
+}
+
+/** Why a file operation failed, in words (`permission denied`), else its code. */
+export function fileReason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
-  const reason = (code && REASONS[code]) ?? code ?? String(error);
-  return new UsageError(`cannot ${action} ${path}: ${reason}`);
+  return (code && REASONS[code]) ?? code ?? String(error);
 }
 
 /** A file's text, without the byte order mark an editor on Windows may put first (JSON.parse refused it, unseen). */

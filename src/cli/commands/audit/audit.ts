@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Option } from '@commander-js/extra-typings';
 import { dataDir } from '../../../config/paths.js';
+import { HistoryError } from '../../../history/errors.js';
 import { plural } from '../../../plural.js';
 import { collectValues, integerParser, MAX_CONCURRENCY } from '../../flags/options.js';
 import { CommandContext } from '../../runtime/context.js';
@@ -18,7 +19,7 @@ import { maxDropParser } from '../../report-files/reporter.js';
 import { EXISTING_MODES } from '../reports/create/existing.js';
 import type { CreateResult } from '../reports/create/create.js';
 import { planReportsCreate, type ReportsCreateOptions, type ReportsCreatePlan } from '../reports/create/plan.js';
-import { fileError } from '../../runtime/files.js';
+import { fileError, fileReason } from '../../runtime/files.js';
 import { loadAuditFile, planStarter, starterFile, type AuditConfig, type StarterPlan } from './config.js';
 
 function declareAudit(program: ParentCommand) {
@@ -168,7 +169,14 @@ function defaultJob(audit: AuditConfig): string {
 function journalPath(ctx: CommandContext, history: string | undefined, job: string): string {
   const location = resolveHistoryLocation(ctx, { history });
   const folder = join(location.kind === 'sqlite' ? dirname(location.path) : dataDir(ctx.io.env), 'audit');
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new HistoryError(`cannot make the audit's journal folder ${folder} beside the history: ${fileReason(error)}; nothing was sent`, 'unwritable', {
+      cause: error,
+      hint: 'give a history in a folder you can write: --history PATH (or "history" in the file)',
+    });
+  }
   const slug = job.replace(/[^a-z0-9.-]+/gi, '-').slice(0, 60);
   const key = createHash('sha256').update(job).digest('hex').slice(0, 12);
   return join(folder, `${slug}-${key}.journal`);

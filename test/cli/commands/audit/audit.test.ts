@@ -1,6 +1,6 @@
 // `rsapi audit` in-process against the phpRank mock: --init's file, flags over the file, its JSON answer, mistakes
 // before any request, and the journal kept beside the history per job; and its plan (argv -> plan, no server).
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -97,6 +97,23 @@ describe('rsapi audit', () => {
     const result = await rsapi();
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/site\.json:7: unknown key "asserts"; did you mean "assert"\?/);
+    expect(fixture.server.requests).toHaveLength(0);
+  });
+
+  it('a history in a folder it cannot write is exit 11 in one line, before any request (was an unexpected error)', async () => {
+    const { fixture, home, rsapi } = await setup({ urls: ['https://shop.example.org/a'] });
+    // Root writes through a directory's mode: for root, sysfs is a directory no one may create a folder in.
+    const root = process.getuid?.() === 0;
+    const folder = root ? '/sys' : join(home, 'ro');
+    if (!root) {
+      mkdirSync(folder);
+      chmodSync(folder, 0o500);
+    }
+    const result = await rsapi('--history', join(folder, 'history.db'));
+    if (!root) chmodSync(folder, 0o700);
+    expect(result.code, result.stderr).toBe(11);
+    expect(result.stderr).toMatch(/^rsapi: cannot make the audit's journal folder .*audit beside the history: permission denied; nothing was sent\n/);
+    expect(result.stderr).not.toMatch(/unexpected error/);
     expect(fixture.server.requests).toHaveLength(0);
   });
 
