@@ -2,7 +2,7 @@
 // of rsapi.config.json, runs `reports create` over the job's pages (refresh, record, compare with the job's last run),
 // keeps the journal itself, and says what it did.
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Option } from '@commander-js/extra-typings';
 import { dataDir } from '../../../config/paths.js';
@@ -19,8 +19,9 @@ import { maxDropParser } from '../../report-files/reporter.js';
 import { EXISTING_MODES } from '../reports/create/existing.js';
 import type { CreateResult } from '../reports/create/create.js';
 import { planReportsCreate, type ReportsCreateOptions, type ReportsCreatePlan } from '../reports/create/plan.js';
-import { fileError, fileReason } from '../../runtime/files.js';
-import { loadAuditFile, planStarter, starterFile, type AuditConfig, type StarterPlan } from './config.js';
+import { fileReason } from '../../runtime/files.js';
+import { loadAuditFile, type AuditConfig } from './config.js';
+import { planStarter, writeStarter, type StarterPlan } from './init.js';
 
 function declareAudit(program: ParentCommand) {
   return program
@@ -109,7 +110,10 @@ export function planAudit(ctx: CommandContext, opts: AuditOptions): AuditPlan {
 }
 
 export async function runAudit(ctx: CommandContext, plan: AuditPlan, invocation: Invocation): Promise<ExitCodeValue> {
-  if ('init' in plan) return writeStarter(ctx, plan.init);
+  if ('init' in plan) {
+    await writeStarter(ctx, plan.init);
+    return ExitCode.ok;
+  }
   const done = await runQuietly(ctx, invocation, plan.create);
   const result: AuditResult = {
     job: plan.job,
@@ -228,16 +232,4 @@ function describe(result: AuditResult): string {
   }
   if (result.files.length > 0) lines.push(`wrote: ${result.files.join(', ')}`);
   return `${lines.join('\n')}\n`;
-}
-
-/** `--init URL`: the starter file (planStarter checked it), never over an existing one. */
-function writeStarter(ctx: CommandContext, starter: StarterPlan): ExitCodeValue {
-  const { path } = starter;
-  try {
-    writeFileSync(path, starterFile(starter), { flag: 'wx' });
-  } catch (error) {
-    throw fileError('write', path, error);
-  }
-  ctx.note(`rsapi: wrote ${path}: edit it, then run \`rsapi audit${path === DEFAULT_ASSERT_FILE ? '' : ` --config ${path}`}\``);
-  return ExitCode.ok;
 }

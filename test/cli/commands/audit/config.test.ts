@@ -1,12 +1,10 @@
 // The `audit` section of rsapi.config.json: each mistake refused with the file, the line and the nearest right word;
 // the starter file `--init` writes reads back as the defaults; the shipped JSON Schema knows every key.
-import { readFileSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AUDIT_KEYS, parseAuditFile, planStarter, schemaReference, siteJob, starterFile } from '../../../../src/cli/commands/audit/config.js';
+import { AUDIT_KEYS, parseAuditFile } from '../../../../src/cli/commands/audit/config.js';
+import { siteJob, starterFile } from '../../../../src/cli/commands/audit/init.js';
 import { UsageError } from '../../../../src/cli/runtime/errors.js';
-import { scratchMaker } from '../../../helpers/scratch.js';
 
 function refusal(text: string): string {
   try {
@@ -97,71 +95,5 @@ describe('the audit section', () => {
     expect(Object.keys(audit.properties).sort()).toEqual([...AUDIT_KEYS].sort());
     expect(audit.additionalProperties).toBe(false);
     for (const key of AUDIT_KEYS) expect(audit.properties[key].anyOf).toContainEqual({ type: 'null' });
-  });
-});
-
-describe('rsapi audit --init', () => {
-  it.each([
-    ['https://www.example.com/', 'example.com'],
-    ['https://example.com/sitemap.xml', 'example.com'],
-    // Two sitemaps of one host were one job: the second site compared itself with the first's pages.
-    ['https://www.example.com/blog/sitemap.xml', 'example.com/blog'],
-    ['https://www.example.com/shop/sitemap.xml', 'example.com/shop'],
-    ['https://example.com/shop/', 'example.com/shop'],
-    ['http://localhost:8080/', 'localhost:8080'],
-    ['https://example.com:443/a/b/sitemap.xml', 'example.com/a/b'],
-  ])('%s is the job %s by default', (site, job) => {
-    expect(siteJob(site)).toBe(job);
-  });
-
-  const scratch = scratchMaker('rsapi-init-');
-  it.each([
-    { name: 'a URL with a space', site: 'http://a b/', path: () => 'x.json', want: '--init "http://a b/" holds a space' },
-    { name: 'a URL that does not parse', site: 'http://[::1', path: () => 'x.json', want: '--init "http://[::1" is not a valid URL' },
-    { name: 'a URL with a control character', site: 'http://a.example/\u0001', path: () => 'x.json', want: 'holds a control character' },
-    { name: 'no URL', site: 'example.com', path: () => 'x.json', want: '--init "example.com" is not an http(s) URL' },
-    {
-      name: 'a missing folder',
-      site: 'https://example.com/',
-      path: () => join(scratch(), 'none', 'rsapi.config.json'),
-      want: /^cannot write .*none\/rsapi\.config\.json: there is no folder .*none$/,
-    },
-    {
-      name: 'a dangling symbolic link',
-      site: 'https://example.com/',
-      path: () => {
-        const link = join(scratch(), 'rsapi.config.json');
-        symlinkSync(join(scratch(), 'nowhere.json'), link);
-        return link;
-      },
-      want: /rsapi\.config\.json exists \(a symbolic link\); rsapi audit --init writes a new file only$/,
-    },
-  ])('refuses $name as a usage error before writing', ({ site, path, want }) => {
-    let error: unknown;
-    try {
-      planStarter(path(), site);
-    } catch (thrown) {
-      error = thrown;
-    }
-    expect(error).toBeInstanceOf(UsageError);
-    if (typeof want === 'string') expect((error as Error).message).toContain(want);
-    else expect((error as Error).message).toMatch(want);
-  });
-
-  it('names the schema relative to the config from a project install, and by its file URL from any other', () => {
-    const project = join(scratch(), 'project');
-    const schema = join(project, 'node_modules', 'rsapi', 'schema', 'rsapi.config.schema.json');
-    expect(schemaReference(join(project, 'rsapi.config.json'), schema)).toBe('./node_modules/rsapi/schema/rsapi.config.schema.json');
-    expect(schemaReference(join(project, 'sites', 'shop.json'), schema)).toBe('../node_modules/rsapi/schema/rsapi.config.schema.json');
-    // A global install, seen from a cron folder: the absolute file, not ./node_modules (nothing there).
-    const global = '/usr/lib/node_modules/rsapi/schema/rsapi.config.schema.json';
-    expect(schemaReference(join(scratch(), 'cron', 'rsapi.config.json'), global)).toBe('file:///usr/lib/node_modules/rsapi/schema/rsapi.config.schema.json');
-  });
-
-  it("the planned $schema resolves, from this checkout's place, to the schema it ships", () => {
-    const path = join(scratch(), 'rsapi.config.json');
-    const { schema } = planStarter(path, 'https://example.com/');
-    const file = fileURLToPath(new URL(schema, pathToFileURL(path)));
-    expect(readFileSync(file, 'utf8')).toBe(readFileSync(new URL('../../../../schema/rsapi.config.schema.json', import.meta.url), 'utf8'));
   });
 });
