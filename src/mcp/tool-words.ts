@@ -20,12 +20,12 @@ export function inToolWords(text: string, args: readonly Pick<ToolArg, 'name' | 
   let out = text;
   for (const { name, flag } of args) {
     if (flag === undefined) continue;
-    out = out.replace(new RegExp(`${escape(flag)}(?![\\w-])(?: [A-Z]+\\b(?![\\w.-]))?`, 'g'), name);
+    out = out.replace(new RegExp(`${escapeRegExp(flag)}(?![\\w-])(?: [A-Z]+\\b(?![\\w.-]))?`, 'g'), name);
   }
   for (const [command, tool] of TOOLS_OF_COMMANDS) out = out.replaceAll(command, tool);
   return out;
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,6 +1,7 @@
-// Bad input met in a first hour, across verbs: ranges, repeated flags, ids, a flag before its verb and a bad proxy
-// refused before any request (exit 2); ids several a line, a misspelt field; a corrupt settings file.
-import { writeFileSync } from 'node:fs';
+// Bad input met in a first hour, across verbs: ranges, repeated flags, ids, a flag before its verb, a bad proxy, a URL
+// that does not parse, an odd --init and a job name that would print reordered, refused before any request (exit 2);
+// ids several a line, a misspelt field; a corrupt settings file.
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run.js';
@@ -9,6 +10,25 @@ import { tempDir } from '../helpers/cli.js';
 
 let mock: MockFixture;
 const dir = tempDir('rsapi-bad-input-');
+
+/** A configuration file in the test's folder, written now: the table's rows name it. */
+function config(name: string, content: unknown): string {
+  const path = join(dir.path, `${name}.json`);
+  writeFileSync(path, JSON.stringify(content));
+  return path;
+}
+
+function deepConfig(): string {
+  const path = join(dir.path, 'deep.json');
+  writeFileSync(path, `{"audit": {"urls": ["https://a.example/"], "job": ${'['.repeat(8000)}${']'.repeat(8000)}}}`);
+  return path;
+}
+
+function dangling(): string {
+  const path = join(dir.path, 'dangling.json');
+  symlinkSync(join(dir.path, 'nowhere.json'), path);
+  return path;
+}
 
 beforeAll(async () => {
   mock = await startMock({ seed: 3 });
@@ -35,6 +55,41 @@ describe('refused before any request (exit 2)', () => {
       name: 'a list flag before the verb',
       argv: ['--limit', '2', 'reports', 'list'],
       error: /unknown option "--limit"\nhint: --limit is an option of `rsapi reports list`: put it after the command's name/,
+    },
+    // Each of these was an "unexpected error" (exit 1), or a job name printed raw with its bidirectional override.
+    {
+      name: '--from-sitemap http://[bad',
+      argv: ['reports', 'create', '--from-sitemap', 'http://[bad'],
+      error: /--from-sitemap "http:\/\/\[bad" is not a valid URL/,
+    },
+    {
+      name: 'a sitemap http://[bad in the audit file',
+      argv: ['audit', '--config', config('bad-sitemap', { audit: { sitemaps: ['http://[bad'] } })],
+      error: /bad-sitemap\.json:1: "http:\/\/\[bad" is not a valid URL/,
+    },
+    { name: 'an audit file nested 8,000 levels deep', argv: ['audit', '--config', deepConfig()], error: /deep\.json:1: nested more than 32 levels deep/ },
+    {
+      name: 'audit --init into a missing folder',
+      argv: ['audit', '--init', 'https://example.com/', '--config', join(dir.path, 'none', 'x.json')],
+      error: /there is no folder/,
+    },
+    {
+      name: 'audit --init through a dangling symlink',
+      argv: ['audit', '--init', 'https://example.com/', '--config', dangling()],
+      error: /exists \(a symbolic link\)/,
+    },
+    { name: 'audit --init "http://a b/"', argv: ['audit', '--init', 'http://a b/'], error: /--init "http:\/\/a b\/" holds a space/ },
+    { name: 'audit --init http://[::1', argv: ['audit', '--init', 'http://[::1'], error: /--init "http:\/\/\[::1" is not a valid URL/ },
+    { name: 'audit --init with a control character', argv: ['audit', '--init', 'http://a\u0001b.example/'], error: /holds a control character/ },
+    {
+      name: 'a --job with U+202E',
+      argv: ['reports', 'list', '--record', '--job', 'abc\u202edef'],
+      error: /--job "abc\\u202edef": a job's name is 1 to 200 printable characters/,
+    },
+    {
+      name: 'an audit job with U+202E',
+      argv: ['audit', '--config', config('bidi-job', { audit: { job: 'abc\u202edef', urls: ['https://a.example/'] } })],
+      error: /bidi-job\.json:1: "job" must be 1 to 200 printable characters/,
     },
     {
       name: 'HTTP_PROXY=notaurl',

@@ -40,6 +40,37 @@ describe('concurrent settings writers', () => {
     expect(lost).toEqual([]);
   }, 120_000);
 
+  it('ten pairs of `auth login` and `config set` of one new profile each (c1 to c10), at once: all exit 0, every profile whole', async () => {
+    const home = tempDir('rsapi-race-pairs-');
+    try {
+      const dir = join(home.path, 'settings');
+      const env = { RSAPI_CONFIG_DIR: dir };
+      const profiles = Array.from({ length: 10 }, (_, index) => `c${index + 1}`);
+      // c3 beside a stored c2 was taken for a typo of it: "no profile c3; stored profiles: c2", exit 2.
+      const results = await Promise.all(
+        profiles.flatMap((profile) => [
+          runCli(['auth', 'login', '--base-url', `https://${profile}.example.com`, '--with-token', '--no-verify', '--profile', profile], {
+            env,
+            input: `key-of-${profile}-0123456789\n`,
+            timeoutMs: 60_000,
+          }),
+          runCli(['config', 'set', 'timeout', '9', '--profile', profile], { env, timeoutMs: 60_000 }),
+        ]),
+      );
+      for (const result of results) expect(result.code, result.stderr).toBe(0);
+      const stored = new SettingsFile(dir).read().profiles;
+      for (const profile of profiles) {
+        expect(stored[profile], profile).toMatchObject({
+          'api-key': `key-of-${profile}-0123456789`,
+          'base-url': `https://${profile}.example.com/api/v1`,
+          timeout: 9,
+        });
+      }
+    } finally {
+      home.cleanup();
+    }
+  }, 120_000);
+
   it('withLock runs one holder at a time and waits for the other', async () => {
     const dir = tempDir('rsapi-lock-');
     try {

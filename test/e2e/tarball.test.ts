@@ -2,10 +2,10 @@
 // library from TypeScript (type-checked with tsc, then run) and as a command, against the loopback mock. What is packed
 // is dist/'s current build, staged without the older chunks dist/ keeps for binaries still running.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
@@ -89,6 +89,13 @@ describe('the packed tarball', () => {
     });
     expect(stderr).not.toMatch(/install-scripts|allow-scripts|allowScripts/);
     expect(await exec(join(prefix, 'bin', 'rsapi'), ['--version'], dir.path)).toBe(`${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}\n`);
+    // A cron folder holds no node_modules: `audit --init` names the global install's schema by its file URL.
+    const cron = join(dir.path, 'cron');
+    mkdirSync(cron);
+    await exec(join(prefix, 'bin', 'rsapi'), ['audit', '--init', 'https://example.com/'], cron);
+    const { $schema } = JSON.parse(readFileSync(join(cron, 'rsapi.config.json'), 'utf8')) as { $schema: string };
+    expect($schema).toMatch(/^file:.*\/global\/.*rsapi\/schema\/rsapi\.config\.schema\.json$/);
+    expect(existsSync(new URL($schema, pathToFileURL(join(cron, 'rsapi.config.json'))))).toBe(true);
   });
 
   it('holds the man pages package.json\'s "man" lists, so `npm install -g` puts them where `man rsapi-reports-list` finds them', () => {
@@ -100,6 +107,15 @@ describe('the packed tarball', () => {
   it('ships the JSON Schema of the assertions file where rsapi.config.json points ($schema: ./node_modules/rsapi/schema/...)', () => {
     const schema = JSON.parse(readFileSync(join(app, 'node_modules', 'rsapi', 'schema', 'rsapi.config.schema.json'), 'utf8'));
     expect(schema.$defs.rule.properties.checks.properties.title).toBeDefined();
+  });
+
+  it("audit --init in a project's folder names the schema relative to the file, which resolves in every clone", async () => {
+    mkdirSync(join(app, 'sites'));
+    await exec(join(app, 'node_modules', '.bin', 'rsapi'), ['audit', '--init', 'https://example.com/shop/sitemap.xml', '--config', 'sites/shop.json'], app);
+    const written = JSON.parse(readFileSync(join(app, 'sites', 'shop.json'), 'utf8')) as { $schema: string; audit: { job: string } };
+    expect(written.$schema).toBe('../node_modules/rsapi/schema/rsapi.config.schema.json');
+    expect(existsSync(join(app, 'sites', written.$schema))).toBe(true);
+    expect(written.audit.job).toBe('example.com/shop');
   });
 
   it('holds the licence notices of the bundled packages and the source maps', () => {

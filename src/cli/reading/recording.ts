@@ -3,6 +3,7 @@
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { originOf } from '../../api/http/base-url.js';
 import { reportIdentity } from '../../api/model/report-url.js';
+import { hasTerminalControls } from '../../output/terminal-text.js';
 import { defaultHistoryPath, historyLocation, urlPasswords, type HistoryLocation } from '../../history/location.js';
 import type { RunRecorder } from '../../history/recorder.js';
 import type { CommandContext } from '../runtime/context.js';
@@ -43,12 +44,15 @@ export interface RunSpec {
   shard?: string;
 }
 
-/** --job or RSAPI_JOB, checked: a name people type and read (no control character, at most 200 characters). */
+/**
+ * --job or RSAPI_JOB, checked: a name people type and read (at most 200 characters, no control character nor a
+ * bidirectional override, which would make the name printed read as another: `abc\u202edef` shows as `abcfed`).
+ */
 export function jobName(ctx: CommandContext, flags: HistoryFlags): string | undefined {
   const given = flags.job ?? (ctx.io.env.RSAPI_JOB?.trim() ? ctx.io.env.RSAPI_JOB.trim() : undefined);
   if (given === undefined) return undefined;
   const source = flags.job !== undefined ? '--job' : 'RSAPI_JOB';
-  if (given.trim() === '' || given.length > 200 || /[\u0000-\u001f\u007f]/.test(given)) {
+  if (given.trim() === '' || given.length > 200 || hasTerminalControls(given)) {
     throw new UsageError(`${source} ${JSON.stringify(given)}: a job's name is 1 to 200 printable characters`);
   }
   return given.trim();

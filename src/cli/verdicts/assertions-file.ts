@@ -3,9 +3,7 @@
 import { CHECK_IDS, IMPORTANCES, isCheckId, type CheckId, type Importance } from '../../api/model/checks.js';
 import { RESULTS, type ReportResult } from '../../api/model/report-model.js';
 import { isObject } from '../../api/model/record.js';
-import { nearest } from '../../suggest.js';
-import type { UsageError } from '../runtime/errors.js';
-import { parseJsonFileWithLines, readJsonFile } from './json-lines.js';
+import { parseJsonFileWithLines, readJsonFile, refuseUnknownKeys, unknownWord, type Refuse } from './json-lines.js';
 import { compileMatch, LEVELS, type AssertionSet, type Level, type Rule } from './rules.js';
 import { globProblem } from '../../url-glob.js';
 
@@ -36,7 +34,7 @@ export function loadAssertions(path: string): AssertionSet {
 export function parseAssertions(text: string, path: string): AssertionSet {
   const { whole, lines, refuse } = parseJsonFileWithLines(text, path);
   if (!isObject(whole)) throw refuse('', 'the file must hold one object: { "assert": [ ... ] }');
-  for (const key of Object.keys(whole)) if (!(FILE_KEYS as readonly string[]).includes(key)) throw refuse(key, unknownWord('key', key, FILE_KEYS));
+  refuseUnknownKeys(whole, FILE_KEYS, '', refuse);
   if (!Array.isArray(whole.assert))
     throw refuse(whole.assert === undefined ? '' : 'assert', '"assert" must be a list of rules: "assert": [ { "match": "**", ... } ]');
   // A file or a rule that asserts nothing would pass every run: a gate that proves nothing is refused, not kept.
@@ -45,11 +43,9 @@ export function parseAssertions(text: string, path: string): AssertionSet {
   return { path, rules };
 }
 
-type Refuse = (at: string, message: string, hint?: string) => UsageError;
-
 function readRule(item: unknown, at: string, source: string, refuse: Refuse): Rule {
   if (!isObject(item)) throw refuse(at, 'a rule must be an object: { "match": "**", "minScore": 50 }');
-  for (const key of Object.keys(item)) if (!(RULE_KEYS as readonly string[]).includes(key)) throw refuse(`${at}.${key}`, unknownWord('key', key, RULE_KEYS));
+  refuseUnknownKeys(item, RULE_KEYS, at, refuse);
   const match = item.match ?? '**';
   if (typeof match !== 'string') throw refuse(`${at}.match`, '"match" must be a glob in a string, e.g. "example.com/blog/**"');
   const problem = globProblem(match);
@@ -62,7 +58,7 @@ function readRule(item: unknown, at: string, source: string, refuse: Refuse): Ru
   }
   if (item.result !== undefined) {
     if (typeof item.result !== 'string' || !(RESULTS as readonly string[]).includes(item.result)) {
-      throw refuse(`${at}.result`, unknownWord('result', String(item.result), RESULTS, 'the worst result that passes'));
+      throw refuse(`${at}.result`, unknownWord('result', String(item.result), RESULTS, '(the worst result that passes)'));
     }
     rule.result = item.result as ReportResult;
   }
@@ -89,11 +85,4 @@ function readRule(item: unknown, at: string, source: string, refuse: Refuse): Ru
 function readLevel(level: unknown, at: string, refuse: Refuse): Level {
   if (typeof level === 'string' && (LEVELS as readonly string[]).includes(level)) return level as Level;
   throw refuse(at, unknownWord('level', String(level), LEVELS));
-}
-
-/** `unknown check id "titel"; did you mean "title"?`, or the words there are when none is near. */
-function unknownWord(what: string, word: string, known: readonly string[], gloss?: string): string {
-  const near = nearest(word, known);
-  const advice = near ? `did you mean "${near}"?` : known.length <= 6 ? `one of ${known.map((k) => `"${k}"`).join(', ')}` : '';
-  return `unknown ${what} "${word}"${gloss ? ` (${gloss})` : ''}${advice ? `; ${advice}` : ''}`;
 }

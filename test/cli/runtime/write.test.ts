@@ -1,7 +1,7 @@
 // The CI files' writer (src/cli/report-files/write.ts): whole or not at all, and never a file put in the place of a
 // link, a FIFO or a device the user named (`--junit /dev/stdout` as root once replaced the device with a file).
 import { spawnSync } from 'node:child_process';
-import { createReadStream, lstatSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, createReadStream, lstatSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomically } from '../../../src/cli/runtime/write.js';
@@ -9,6 +9,13 @@ import { Secrets } from '../../../src/cli/runtime/secrets.js';
 import { scratchMaker } from '../../helpers/scratch.js';
 
 const scratch = scratchMaker('rsapi-write-');
+
+/** The process's umask, read by setting it back at once. */
+function currentUmask(): number {
+  const mask = process.umask(0o022);
+  process.umask(mask);
+  return mask;
+}
 const secrets = new Secrets();
 
 describe('writeFileAtomically', () => {
@@ -19,6 +26,35 @@ describe('writeFileAtomically', () => {
     await writeFileAtomically(path, '<testsuites/>', secrets);
     expect(readFileSync(path, 'utf8')).toBe('<testsuites/>');
     expect(readdirSync(dir)).toEqual(['junit.xml']);
+  });
+
+  it('keeps the mode of the file it replaces (0600 stayed 0600 only until the next run); a new file is 0644', async () => {
+    const dir = scratch();
+    const kept = join(dir, 'kept.html');
+    writeFileSync(kept, 'old');
+    chmodSync(kept, 0o600);
+    await writeFileAtomically(kept, 'new', secrets);
+    expect(statSync(kept).mode & 0o777).toBe(0o600);
+    chmodSync(kept, 0o640);
+    await writeFileAtomically(kept, 'newer', secrets);
+    expect(statSync(kept).mode & 0o777).toBe(0o640);
+    expect(readFileSync(kept, 'utf8')).toBe('newer');
+    const made = join(dir, 'made.html');
+    await writeFileAtomically(made, 'new', secrets);
+    expect(statSync(made).mode & 0o777).toBe(0o644 & ~currentUmask());
+  });
+
+  it("removes this output's temporary files a killed run left (its process gone, or too old), and no other file", async () => {
+    const dir = scratch();
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    const left = [`.junit.xml.${gone}.0badf00d.tmp`, `.junit.xml.${process.pid}.01d01d00.tmp`];
+    const kept = [`.junit.xml.${process.pid}.1234abcd.tmp`, `.other.xml.${gone}.0badf00d.tmp`, `.junit.xml.5.${gone}.0badf00d.tmp`, '.junit.xml.notes'];
+    for (const name of [...left, ...kept]) writeFileSync(join(dir, name), 'x');
+    // A live pid's file from an hour ago: a container's next run may have the pid of the one killed.
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(join(dir, left[1]!), hourAgo, hourAgo);
+    await writeFileAtomically(join(dir, 'junit.xml'), '<testsuites/>', secrets);
+    expect(readdirSync(dir).sort()).toEqual(['junit.xml', ...kept].sort());
   });
 
   it('a symbolic link stays a link: the file it points to is replaced', async () => {

@@ -75,6 +75,12 @@ describe('parseAssertions', () => {
     ],
     ['a score out of range', EXAMPLE.replace('"minScore": 50', '"minScore": 500'), 'rsapi.config.json:4: "minScore" must be a score from 0 to 100'],
     ['no JSON', '{\n  "assert": [\n    { "match": "**", }\n  ]\n}', /^rsapi\.config\.json:3: not JSON: /],
+    ['a misspelt top-level key', EXAMPLE.replace('"assert"', '"asserts"'), 'rsapi.config.json:3: unknown key "asserts"; did you mean "assert"?'],
+    [
+      'a file nested deeper than any rule',
+      `{ "assert": ${'['.repeat(8000)}${']'.repeat(8000)} }`,
+      'rsapi.config.json:1: nested more than 32 levels deep; no key of the file is',
+    ],
     ['no list of rules', '{ "assert": { "match": "**" } }', 'rsapi.config.json:1: "assert" must be a list of rules: "assert": [ { "match": "**", ... } ]'],
   ])('%s is a usage error naming the file and the line', (_name, text, message) => {
     const error = refusal(text);

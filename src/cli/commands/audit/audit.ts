@@ -2,12 +2,13 @@
 // of rsapi.config.json, runs `reports create` over the job's pages (refresh, record, compare with the job's last run),
 // keeps the journal itself, and says what it did.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Option } from '@commander-js/extra-typings';
 import { normaliseBaseUrl } from '../../../api/http/base-url.js';
 import { describeOwner, type HeldLock, type LockAttempt } from '../../../config/lock-file.js';
 import { dataDir } from '../../../config/paths.js';
+import { HistoryError } from '../../../history/errors.js';
 import { plural } from '../../../plural.js';
 import { collectValues, durationParser, integerParser, MAX_CONCURRENCY } from '../../flags/options.js';
 import { CommandContext } from '../../runtime/context.js';
@@ -21,7 +22,9 @@ import { maxDropParser } from '../../report-files/reporter.js';
 import { EXISTING_MODES } from '../reports/create/existing.js';
 import type { CreateResult } from '../reports/create/create.js';
 import { addSitemapOptions, DEFAULT_RESUME_WITHIN, planReportsCreate, type ReportsCreateOptions, type ReportsCreatePlan } from '../reports/create/plan.js';
-import { loadAuditFile, starterFile, type AuditConfig } from './config.js';
+import { fileReason } from '../../runtime/files.js';
+import { loadAuditFile, type AuditConfig } from './config.js';
+import { planStarter, writeStarter, type StarterPlan } from './init.js';
 
 function declareAudit(program: ParentCommand) {
   return program
@@ -117,7 +120,7 @@ interface Reading {
 
 /** What `rsapi audit` will do: write a starter file, or run the job's create and say what it did. */
 export type AuditPlan =
-  | { init: { path: string; site: string } }
+  | { init: StarterPlan }
   | {
       job: string;
       /** The `reports create` this audit is (its journal's lock held from here until the run ends). */
@@ -141,7 +144,7 @@ export function planAudit(ctx: CommandContext, opts: AuditOptions): AuditPlan {
     });
   }
   const configPath = opts.config ?? DEFAULT_ASSERT_FILE;
-  if (opts.init !== undefined) return { init: { path: configPath, site: opts.init } };
+  if (opts.init !== undefined) return { init: planStarter(configPath, opts.init) };
   const file = loadAuditFile(configPath);
   const audit = file.audit;
   const job = opts.job ?? audit.job ?? defaultJob(audit);
@@ -159,7 +162,10 @@ export function planAudit(ctx: CommandContext, opts: AuditOptions): AuditPlan {
 }
 
 export async function runAudit(ctx: CommandContext, plan: AuditPlan, invocation: Invocation): Promise<ExitCodeValue> {
-  if ('init' in plan) return writeStarter(ctx, plan.init.path, plan.init.site);
+  if ('init' in plan) {
+    await writeStarter(ctx, plan.init);
+    return ExitCode.ok;
+  }
   const done = await runQuietly(ctx, invocation, plan.create);
   const result = resultOf(plan.job, done, plan.files);
   const text = {
@@ -273,7 +279,19 @@ function journalPath(ctx: CommandContext, history: string | undefined, job: stri
     location.kind === 'sqlite'
       ? join(dirname(location.path), `${basename(location.path)}.audit-${slug}-${key}.journal`)
       : join(dataDir(ctx.io.env), 'audit', `${slug}-${key}.journal`);
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // A folder the journal cannot be written in is the history's fault (exit 11), said before anything is sent.
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // A file made and removed: what the journal needs, where a mode check says yes to root on a read-only file system.
+    const probe = join(dirname(path), `.rsapi-probe-${process.pid}`);
+    closeSync(openSync(probe, 'wx', 0o600));
+    rmSync(probe);
+  } catch (error) {
+    throw new HistoryError(`cannot write the audit's journal beside the history in ${dirname(path)}: ${fileReason(error)}; nothing was sent`, 'unwritable', {
+      cause: error,
+      hint: 'give a history in a folder you can write: --history PATH (or "history" in the file)',
+    });
+  }
   return path;
 }
 
@@ -381,17 +399,4 @@ function shortfallLine(result: AuditResult): string | undefined {
     (missing.length > 0 ? `; ${missing.length} not: ${why}` : '') +
     (resumable ? '; run `rsapi audit` again to finish: its journal resumes the run' : '')
   );
-}
-
-/** `--init URL`: the starter file, never over an existing one. */
-function writeStarter(ctx: CommandContext, path: string, site: string): ExitCodeValue {
-  if (!/^https?:\/\/[^/]/i.test(site)) throw new UsageError(`--init ${site}: give the site's root or sitemap as an http(s) URL`);
-  if (existsSync(path))
-    throw new UsageError(`${path} exists; rsapi audit --init writes a new file only`, {
-      hint: 'add an "audit" section to it by hand, or give --config NEW.json',
-    });
-  // As docs/assertions.md: the schema the package ships, where a project's install puts it.
-  writeFileSync(path, starterFile(site, './node_modules/rsapi/schema/rsapi.config.schema.json'), { flag: 'wx' });
-  ctx.note(`rsapi: wrote ${path}: edit it, then run \`rsapi audit${path === DEFAULT_ASSERT_FILE ? '' : ` --config ${path}`}\``);
-  return ExitCode.ok;
 }

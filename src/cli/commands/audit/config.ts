@@ -1,11 +1,12 @@
 // The `audit` section of rsapi.config.json: read before any request, every key checked, and a mistake refused with
 // the file's name, the line and the nearest right word (as the `assert` rules beside it are).
 import { isObject } from '../../../api/model/record.js';
+import { hasTerminalControls } from '../../../output/terminal-text.js';
 import { reportUrlProblem } from '../../../api/model/report-url.js';
-import { nearest } from '../../../suggest.js';
 import { globProblem } from '../../../url-glob.js';
 import { durationMs } from '../../flags/history-values.js';
-import { parseJsonFileWithLines, readJsonFile } from '../../verdicts/json-lines.js';
+import { FILE_KEYS } from '../../verdicts/assertions-file.js';
+import { parseJsonFileWithLines, readJsonFile, refuseUnknownKeys } from '../../verdicts/json-lines.js';
 import { EXISTING_MODES, type ExistingMode } from '../reports/create/existing.js';
 import { allowedHost } from '../reports/create/sitemap/site.js';
 
@@ -70,6 +71,8 @@ export function loadAuditFile(path: string): AuditFile {
 /** The audit section of a file's text; `path` names it in messages. */
 export function parseAuditFile(text: string, path: string): AuditFile {
   const { whole, refuse } = parseJsonFileWithLines(text, path);
+  // The file's other keys too: `"asserts"` for `"assert"` would turn every assertion off, silently.
+  if (isObject(whole)) refuseUnknownKeys(whole, FILE_KEYS, '', refuse);
   if (!isObject(whole) || !isObject(whole.audit)) {
     throw refuse(
       isObject(whole) && whole.audit !== undefined ? 'audit' : '',
@@ -79,12 +82,7 @@ export function parseAuditFile(text: string, path: string): AuditFile {
   }
   const section = whole.audit;
   const at = (key: string) => `audit.${key}`;
-  for (const key of Object.keys(section)) {
-    if (!(AUDIT_KEYS as readonly string[]).includes(key)) {
-      const near = nearest(key, AUDIT_KEYS);
-      throw refuse(at(key), `unknown key "${key}" in "audit"${near ? `; did you mean "${near}"?` : ''}`);
-    }
-  }
+  refuseUnknownKeys(section, AUDIT_KEYS, 'audit', refuse, 'audit');
   // null is a key left at its default (the starter file writes every key so).
   const given = (key: string): unknown => section[key] ?? undefined;
   const text_ = (key: string): string | undefined => {
@@ -127,9 +125,13 @@ export function parseAuditFile(text: string, path: string): AuditFile {
   if (resumeWithin !== undefined && resumeWithinMs === undefined)
     throw refuse(at('resumeWithin'), '"resumeWithin" must be a duration such as "1d", "12h" or "30m"');
   const webUrl = (item: string) => (/^https?:\/\//i.test(item) ? reportUrlProblem(item) : 'is not an http(s) URL');
+  const job = text_('job');
+  if (job !== undefined && (job.length > 200 || hasTerminalControls(job))) {
+    throw refuse(at('job'), '"job" must be 1 to 200 printable characters (no control character nor bidirectional override)');
+  }
   const audit: AuditConfig = {
-    job: text_('job'),
-    sitemaps: list('sitemaps', (item) => (/^https?:\/\//i.test(item) ? undefined : 'is not an http(s) URL (a site root or a sitemap)')),
+    job,
+    sitemaps: list('sitemaps', (item) => (/^https?:\/\//i.test(item) ? reportUrlProblem(item) : 'is not an http(s) URL (a site root or a sitemap)')),
     urls: list('urls', webUrl),
     urlFile: text_('urlFile'),
     skipInvalid: flag('skipInvalid'),
@@ -161,30 +163,4 @@ function hostProblem(item: string): string | undefined {
   } catch {
     return 'is not a host: give a name or address, with a port or not (cdn.example.com, localhost:8080)';
   }
-}
-
-/** `rsapi audit --init URL`: a starter file for a site, its every key at its default (or the site's value). */
-export function starterFile(site: string, schemaPath: string): string {
-  const host = new URL(site).hostname.replace(/^www\./, '');
-  const audit = {
-    job: host,
-    sitemaps: [site],
-    urls: [],
-    urlFile: null,
-    skipInvalid: true,
-    allowHosts: [],
-    include: [],
-    exclude: [],
-    maxUrls: null,
-    existing: 'refresh',
-    resumeWithin: null,
-    history: null,
-    failOnNewFailures: true,
-    maxDrop: null,
-    html: 'audit.html',
-    junit: null,
-    summary: null,
-    codequality: null,
-  };
-  return `${JSON.stringify({ $schema: schemaPath, audit }, null, 2)}\n`;
 }

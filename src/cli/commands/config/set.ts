@@ -73,7 +73,19 @@ export async function runConfigSet(ctx: CommandContext, plan: ConfigSetPlan) {
  */
 function profileToWrite(settings: ResolvedSettings): 'stored' | 'new' | 'typo' {
   if (settings.profileSource === 'default' || settings.storedProfiles.includes(settings.profile)) return 'stored';
-  // One edit away (a swap, a dropped or doubled letter): `defualt`, not `fifth` beside `sixth`.
+  // One edit away (a swap, a dropped or doubled letter): `defualt`, not `fifth` beside `sixth`; and not `c3` beside
+  // `c2`, one of a numbered set (ten `auth login`s and `config set`s of c1 to c10 at once were refused as typos).
   const name = settings.profile.toLowerCase();
-  return settings.storedProfiles.some((stored) => editDistance(name, stored.toLowerCase()) <= 1) ? 'typo' : 'new';
+  const typo = (stored: string) => editDistance(name, stored) <= 1 && !digitsApart(name, stored);
+  return settings.storedProfiles.some((stored) => typo(stored.toLowerCase())) ? 'typo' : 'new';
+}
+
+/** Whether two names differ in digits alone (`c1` and `c6`, `eu` and `eu2`): names of a numbered set, never a typo. */
+function digitsApart(a: string, b: string): boolean {
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  const [left, right] = [a.slice(start, a.length - end), b.slice(start, b.length - end)];
+  return left + right !== '' && /^\d*$/.test(left) && /^\d*$/.test(right);
 }

@@ -2,9 +2,10 @@
 // before any request, and the journal kept beside the history per job, service and history, its lock taken over from a
 // reused pid; and its plan (argv -> plan, no server). A killed, interrupted or overlapping audit: test/e2e/audit-process.test.ts.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { mockPerTest } from '../../../helpers/mock.js';
 import { runInProcess } from '../../../helpers/run.js';
@@ -33,7 +34,10 @@ describe('rsapi audit', () => {
     const first = await runInProcess({ argv: ['audit', '--init', 'https://shop.example.org/', '--config', config], env: { HOME: home } });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toContain(`wrote ${config}`);
-    expect(JSON.parse(readFileSync(config, 'utf8')).audit).toMatchObject({ job: 'shop.example.org', sitemaps: ['https://shop.example.org/'] });
+    const written = JSON.parse(readFileSync(config, 'utf8'));
+    expect(written.audit).toMatchObject({ job: 'shop.example.org', sitemaps: ['https://shop.example.org/'] });
+    // ./node_modules/rsapi/... pointed nowhere outside a project that installed rsapi: the schema is found where it is.
+    expect(existsSync(new URL(written.$schema, pathToFileURL(config)))).toBe(true);
     const again = await runInProcess({ argv: ['audit', '--init', 'https://shop.example.org/', '--config', config], env: { HOME: home } });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('exists; rsapi audit --init writes a new file only');
@@ -186,6 +190,32 @@ describe('rsapi audit', () => {
     expect(fixture.server.requests).toHaveLength(0);
   });
 
+  it('a misspelt "assert" beside the section is exit 2 naming it, never a run with every assertion off', async () => {
+    const { fixture, config, rsapi } = await setup({});
+    writeFileSync(config, JSON.stringify({ audit: { urls: ['https://shop.example.org/a'] }, asserts: [{ minScore: 100 }] }, null, 2));
+    const result = await rsapi();
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/site\.json:7: unknown key "asserts"; did you mean "assert"\?/);
+    expect(fixture.server.requests).toHaveLength(0);
+  });
+
+  it('a history in a folder it cannot write is exit 11 in one line, before any request (was an unexpected error)', async () => {
+    const { fixture, home, rsapi } = await setup({ urls: ['https://shop.example.org/a'] });
+    // Root writes through a directory's mode: for root, sysfs is a directory no one may create a folder in.
+    const root = process.getuid?.() === 0;
+    const folder = root ? '/sys' : join(home, 'ro');
+    if (!root) {
+      mkdirSync(folder);
+      chmodSync(folder, 0o500);
+    }
+    const result = await rsapi('--history', join(folder, 'history.db'));
+    if (!root) chmodSync(folder, 0o700);
+    expect(result.code, result.stderr).toBe(11);
+    expect(result.stderr).toMatch(/^rsapi: cannot write the audit's journal beside the history in \S+: (permission denied|.*read-only.*|.*not permitted.*); nothing was sent\n/);
+    expect(result.stderr).not.toMatch(/unexpected error/);
+    expect(fixture.server.requests).toHaveLength(0);
+  });
+
   it('a bad --max-drop is exit 2 in the words reports create uses, before any request', async () => {
     const { fixture, rsapi } = await setup({ urls: ['https://shop.example.org/a'] });
     const result = await rsapi('--max-drop', 'lots');
@@ -317,7 +347,9 @@ describe('rsapi audit: argv -> plan', () => {
   });
 
   it('--init is planned alone; other output flags are refused by the plan', async () => {
-    expect(await planOf(['audit', '--init', 'https://example.com/'], planAudit)).toEqual({ init: { path: 'rsapi.config.json', site: 'https://example.com/' } });
+    expect(await planOf(['audit', '--init', 'https://example.com/blog/sitemap.xml'], planAudit)).toEqual({
+      init: { path: 'rsapi.config.json', site: 'https://example.com/blog/sitemap.xml', job: 'example.com/blog', schema: expect.stringMatching(/^file:/) },
+    });
     await expect(planOf(['audit', '-o', 'csv'], planAudit)).rejects.toThrow(/other output flags do not apply/);
   });
 });

@@ -2,7 +2,8 @@
 // the starter file `--init` writes reads back as the defaults; the shipped JSON Schema knows every key.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AUDIT_KEYS, parseAuditFile, starterFile } from '../../../../src/cli/commands/audit/config.js';
+import { AUDIT_KEYS, parseAuditFile } from '../../../../src/cli/commands/audit/config.js';
+import { siteJob, starterFile } from '../../../../src/cli/commands/audit/init.js';
 import { UsageError } from '../../../../src/cli/runtime/errors.js';
 
 function refusal(text: string): string {
@@ -41,13 +42,46 @@ describe('the audit section', () => {
     },
     { name: 'no page at all', text: '{"audit": {"job": "weekly"}}', want: '"audit" names no page: give "sitemaps", "urls" or "urlFile"' },
     { name: 'no audit section', text: '{"assert": [{"match": "**", "minScore": 50}]}', want: 'the file holds no "audit" section' },
+    // Each was an "unexpected error" (exit 1) when the run read it.
+    {
+      name: 'a sitemap URL that does not parse',
+      text: '{"audit": {"sitemaps": [\n"http://[bad"]}}',
+      want: 'rsapi.config.json:2: "http://[bad" is not a valid URL',
+    },
+    {
+      name: 'a job with a bidirectional override',
+      text: '{"audit": {"urls": ["https://a.example/"],\n"job": "abc\u202edef"}}',
+      want: 'rsapi.config.json:2: "job" must be 1 to 200 printable characters',
+    },
     { name: 'not JSON', text: '{"audit": {\n"urls": [,]}}', want: 'not JSON' },
+    // Read as unknown and skipped, a misspelt "assert" turned every assertion off: the run passed, exit 0.
+    {
+      name: 'a misspelt top-level key ("asserts")',
+      text: '{\n  "audit": { "urls": ["https://a.example/"] },\n  "asserts": [{ "minScore": 90 }]\n}',
+      want: 'rsapi.config.json:3: unknown key "asserts"; did you mean "assert"?',
+    },
+    {
+      name: 'a top-level key in the wrong case ("Assert")',
+      text: '{\n  "Assert": [{ "minScore": 90 }],\n  "audit": { "urls": ["https://a.example/"] }\n}',
+      want: 'rsapi.config.json:2: unknown key "Assert"; did you mean "assert"?',
+    },
+    {
+      name: 'a top-level key far from any',
+      text: '{"audit": {"urls": ["https://a.example/"]},\n"notes": "weekly"}',
+      want: 'rsapi.config.json:2: unknown key "notes"; one of "$schema", "assert", "audit"',
+    },
+    {
+      name: 'a file nested 8,000 levels deep',
+      text: `{"audit": {"urls": ["https://a.example/"], "job": ${'['.repeat(8000)}${']'.repeat(8000)}}}`,
+      want: 'rsapi.config.json:1: nested more than 32 levels deep',
+    },
   ])('refuses $name', ({ text, want }) => {
     expect(refusal(text)).toContain(want);
   });
 
   it('reads the starter file --init writes: every key at its default, the site as its sitemap and job', () => {
-    const file = parseAuditFile(starterFile('https://www.example.com/', './schema.json'), 'rsapi.config.json');
+    const site = 'https://www.example.com/';
+    const file = parseAuditFile(starterFile({ site, job: siteJob(site), schema: './schema.json' }), 'rsapi.config.json');
     expect(file.audit).toMatchObject({
       job: 'example.com',
       sitemaps: ['https://www.example.com/'],
@@ -57,7 +91,7 @@ describe('the audit section', () => {
     });
     expect(file.audit.history).toBeUndefined();
     expect(file.hasAssertions).toBe(false);
-    expect(Object.keys(JSON.parse(starterFile('https://example.com/', 's')).audit).sort()).toEqual([...AUDIT_KEYS].sort());
+    expect(Object.keys(JSON.parse(starterFile({ site, job: 'j', schema: 's' })).audit).sort()).toEqual([...AUDIT_KEYS].sort());
   });
 
   it('reads resumeWithin as a duration, as --resume-within takes it', () => {

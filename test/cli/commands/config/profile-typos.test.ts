@@ -60,6 +60,19 @@ describe('config set on a new profile name', () => {
     expect(result.stderr).toContain('creating profile "fifth"');
   });
 
+  it('a name of a numbered set (c3 beside c2, eu2 beside eu) is created; one a letter off (Default, defaul) is refused', async () => {
+    expect((await runInProcess({ argv: ['config', 'set', 'timeout', '3', '--profile', 'c2'], env })).code).toBe(0);
+    for (const profile of ['c3', 'c12', 'default2']) {
+      const result = await runInProcess({ argv: ['config', 'set', 'timeout', '3', '--profile', profile], env });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain(`creating profile "${profile}"`);
+    }
+    for (const profile of ['Default', 'defaul', 'cc2']) {
+      const result = await runInProcess({ argv: ['config', 'set', 'timeout', '3', '--profile', profile], env });
+      expect(result.code, profile).toBe(2);
+    }
+  });
+
   it('auth logout of the stored default profile without a key still says there is nothing to forget (exit 0)', async () => {
     const result = await runInProcess({ argv: ['auth', 'logout'], env });
     expect(result.code).toBe(0);

@@ -2,6 +2,7 @@
 // read, a sitemap fetched or anything sent (every check that needs no network, once). The run (create.ts) takes the
 // plan, never the commander options.
 import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { reportUrlProblem } from '../../../../api/model/report-url.js';
 import type { HeldLock } from '../../../../config/lock-file.js';
 import { parseShard, shardText } from '../../../bulk/shard.js';
 import { collectValues, durationParser, integerParser, MAX_CONCURRENCY } from '../../../flags/options.js';
@@ -19,6 +20,7 @@ import type { CreateSource, HistoryFlags } from '../../../reading/recording.js';
 import { planCiFiles, type CiPlan } from '../../../report-files/reporter.js';
 import type { CommandContext } from '../../../runtime/context.js';
 import { UsageError } from '../../../runtime/errors.js';
+import { checkRegularFile } from '../../../runtime/files.js';
 import type { RunFile } from '../../../runtime/run-files.js';
 import type { GateSetup } from '../../../verdicts/gates.js';
 import { checkVerdictFlags, refuseUrlForAssert, verdictFiles } from '../../../verdicts/options.js';
@@ -30,6 +32,7 @@ import { allowedHost } from './sitemap/site.js';
 
 /** How long a journal's `created` entries are resumed by default: a day (a run killed on Monday resumes on Monday, not a week later). */
 export const DEFAULT_RESUME_WITHIN = '1d';
+import { URL_FILE_HINT } from './url-input.js';
 
 export function declareCreate(reports: ParentCommand) {
   const command = reports
@@ -165,6 +168,11 @@ export function planReportsCreate(ctx: CommandContext, opts: ReportsCreateOption
     throw new UsageError('--password-stdin and --from-file - both want standard input', { hint: 'use --password-file PATH' });
   }
   if (urls.length === 0 && fromFile === undefined && fromSitemap === undefined) throw noUrlError();
+  if (fromFile !== undefined && fromFile !== '-') checkRegularFile(fromFile, 'URL file', URL_FILE_HINT);
+  for (const source of fromSitemap ?? []) {
+    const problem = /^https?:\/\//i.test(source) ? reportUrlProblem(source) : undefined;
+    if (problem !== undefined) throw new UsageError(`--from-sitemap ${JSON.stringify(source)} ${problem}`);
+  }
   ctx.checkOutputFlags();
   checkPasswordFlags(ctx.io, opts, { required: true });
   const files: RunFile[] = [

@@ -1,7 +1,7 @@
 // The URLs to create reports for: from arguments and --from-file, comments and blanks skipped, checked before sending.
 import { UsageError } from '../../../runtime/errors.js';
 import { normaliseReportUrl, reportIdentity, reportUrlProblem } from '../../../../api/model/report-url.js';
-import { listLines, readUserFile } from '../../../runtime/files.js';
+import { listLines, readRegularFile } from '../../../runtime/files.js';
 import { readAll, type Terminal } from '../../../terminal/terminal.js';
 import { plural } from '../../../../plural.js';
 
@@ -34,6 +34,9 @@ export interface InputEntry {
   duplicateOf?: string;
 }
 
+/** Said of a URL file that is no regular file (a FIFO, a device, a file of /proc). */
+export const URL_FILE_HINT = 'name a file of URLs, one a line (standard input is `--from-file -` of reports create)';
+
 /** `more`: URLs from another source (a sitemap), checked and de-duplicated with the rest. */
 export async function readUrlInput(
   io: Terminal,
@@ -44,7 +47,7 @@ export async function readUrlInput(
 ): Promise<UrlInput> {
   const entries: { where: string; value: string }[] = args.map((value, index) => ({ where: `argument ${index + 1}`, value }));
   if (fromFile !== undefined) {
-    const text = fromFile === '-' ? await readAll(io.stdin, signal) : await readUserFile(fromFile, 'URL file');
+    const text = fromFile === '-' ? await readAll(io.stdin, signal) : readRegularFile(fromFile, 'URL file', { other: URL_FILE_HINT });
     const name = fromFile === '-' ? 'stdin' : fromFile;
     for (const { line, value } of listLines(text)) entries.push({ where: `${name}:${line}`, value });
   }
@@ -84,7 +87,7 @@ export const MAX_INVALID_SHARE = 0.1;
  */
 export function rejectInvalid(input: UrlInput, skipInvalid: boolean, note: (line: string) => void): void {
   if (input.invalid.length === 0) return;
-  const lines = input.invalid.map((entry) => `  ${entry.where}: ${JSON.stringify(entry.value)} ${entry.problem}`);
+  const lines = invalidLines(input.invalid);
   const { entries, invalid } = input.fromSitemaps;
   if (skipInvalid && invalid > entries * MAX_INVALID_SHARE) {
     throw new UsageError(
@@ -101,4 +104,18 @@ export function rejectInvalid(input: UrlInput, skipInvalid: boolean, note: (line
     `${input.invalid.length} input line${input.invalid.length === 1 ? ' is' : 's are'} not a URL a service would accept; nothing was sent:`,
     { lines, hint: 'fix them, or pass --skip-invalid to create the valid ones' },
   );
+}
+
+/** How many bad lines are named, and how much of each is shown: a file of secrets (a .env) is never printed whole. */
+const INVALID_NAMED = 20;
+const INVALID_SHOWN_CHARS = 80;
+
+/** The first INVALID_NAMED bad lines, each cut to INVALID_SHOWN_CHARS characters, then how many more there are. */
+export function invalidLines(invalid: UrlInput['invalid']): string[] {
+  const lines = invalid.slice(0, INVALID_NAMED).map((entry) => {
+    const shown = entry.value.length > INVALID_SHOWN_CHARS ? `${JSON.stringify(entry.value.slice(0, INVALID_SHOWN_CHARS))}…` : JSON.stringify(entry.value);
+    return `  ${entry.where}: ${shown} ${entry.problem}`;
+  });
+  if (invalid.length > INVALID_NAMED) lines.push(`  … and ${invalid.length - INVALID_NAMED} more`);
+  return lines;
 }
