@@ -211,7 +211,9 @@ describe('rsapi audit', () => {
     const result = await rsapi('--history', join(folder, 'history.db'));
     if (!root) chmodSync(folder, 0o700);
     expect(result.code, result.stderr).toBe(11);
-    expect(result.stderr).toMatch(/^rsapi: cannot write the audit's journal beside the history in \S+: (permission denied|.*read-only.*|.*not permitted.*); nothing was sent\n/);
+    expect(result.stderr).toMatch(
+      /^rsapi: cannot write the audit's journal beside the history in \S+: (permission denied|.*read-only.*|.*not permitted.*); nothing was sent\n/,
+    );
     expect(result.stderr).not.toMatch(/unexpected error/);
     expect(fixture.server.requests).toHaveLength(0);
   });
