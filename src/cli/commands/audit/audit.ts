@@ -36,6 +36,8 @@ function declareAudit(program: ParentCommand) {
     .option('--no-fail-on-new-failures', 'do not fail on newly failing checks, whatever the file says')
     .option('--max-drop <points>', 'exit 10 when a score fell by more than this or a result got worse', maxDropParser)
     .option('--allow-empty', 'a run that audits no page passes (by default a gate over nothing fails)')
+    .option('--require-baseline', 'exit 4 when the job has no earlier run in the history (a history lost), rather than pass as its first run')
+    .option('--no-require-baseline', 'let a run with no earlier run pass as the first run, whatever the file says')
     .option('--html <path>', 'write the run as one HTML page')
     .option('--junit <path>', 'write a JUnit XML file')
     .option('--summary <path>', 'append a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)')
@@ -103,7 +105,8 @@ export function planAudit(ctx: CommandContext, opts: AuditOptions): AuditPlan {
   const job = opts.job ?? audit.job ?? defaultJob(audit);
   const options = createOptionsOf(ctx, opts, audit, job, file.hasAssertions ? configPath : undefined);
   const files = [options.html, options.junit, options.summary, options.codequality].filter((path) => path !== undefined);
-  return { job, files, json: json === true || output === 'json', create: planReportsCreate(ctx, options) };
+  // An audit is a gate, whatever the file sets: a week with no page (an empty sitemap) fails unless --allow-empty.
+  return { job, files, json: json === true || output === 'json', create: { ...planReportsCreate(ctx, options), judged: true } };
 }
 
 export async function runAudit(ctx: CommandContext, plan: AuditPlan, invocation: Invocation): Promise<ExitCodeValue> {
@@ -142,6 +145,7 @@ function createOptionsOf(ctx: CommandContext, opts: AuditOptions, audit: AuditCo
     job,
     baseline: 'last',
     failOnNewFailures: (opts.failOnNewFailures ?? audit.failOnNewFailures) === true ? true : undefined,
+    requireBaseline: (opts.requireBaseline ?? audit.requireBaseline) === true ? true : undefined,
     maxDrop,
     allowEmpty: opts.allowEmpty,
     assert: assertPath,
@@ -195,12 +199,6 @@ async function runQuietly(ctx: CommandContext, invocation: Invocation, plan: Rep
   }
 }
 
-/**
- * How many new and vanished pages the lines name, each list then saying how many more there are: stderr has named
- * 20 of each already, and --json gives them all.
- */
-const LISTED = 5;
-
 /** What the audit did, in lines a person reads in a log. */
 function describe(result: AuditResult): string {
   const lines = [
@@ -208,15 +206,9 @@ function describe(result: AuditResult): string {
       (result.run === undefined ? ' (not recorded)' : `, recorded as run ${result.run}`) +
       (result.baseline === undefined ? '; no earlier run to compare with' : `, compared with run ${result.baseline}`),
   ];
+  // The pages themselves are named on stderr with the comparison (20 of each), and --json gives them all.
   if (result.new.length + result.vanished.length > 0)
     lines.push(`pages: ${result.new.length} new, ${result.vanished.length} vanished since run ${result.baseline}`);
-  for (const [kind, urls] of [
-    ['new', result.new],
-    ['vanished', result.vanished],
-  ] as const) {
-    lines.push(...urls.slice(0, LISTED).map((url) => `  ${kind}: ${url}`));
-    if (urls.length > LISTED) lines.push(`  … and ${urls.length - LISTED} more ${kind} (--json lists them all)`);
-  }
   if (result.files.length > 0) lines.push(`wrote: ${result.files.join(', ')}`);
   return `${lines.join('\n')}\n`;
 }

@@ -53,7 +53,7 @@ export interface InputCounts {
   stoppedBy?: string;
 }
 
-/** `created 297, failed 3 (exit 7), unsettled 1 (...), skipped 0 (journal), duplicates 2`: only what happened or was asked for. */
+/** `created 297, failed 3 (exit 7), unsettled 1 (...), skipped 4 (journal), duplicates 2`: only what happened, besides created and failed. */
 export function summaryLine(outcome: BulkCreateOutcome, counts: InputCounts): string {
   const parts = [
     `created ${outcome.created}${outcome.recovered > 0 ? ` (${outcome.recovered} found after a lost answer)` : ''}`,
@@ -62,7 +62,7 @@ export function summaryLine(outcome: BulkCreateOutcome, counts: InputCounts): st
     `failed ${outcome.failed}${outcome.firstFailure === undefined ? '' : ` (exit ${outcome.firstFailure})`}`,
   ];
   if (outcome.unsettled > 0) parts.push(`unsettled ${outcome.unsettled} (of the failed: may exist; a resume with --journal looks them up first)`);
-  if (counts.skipped !== undefined) parts.push(`skipped ${counts.skipped} (journal)`);
+  if (counts.skipped !== undefined && counts.skipped > 0) parts.push(`skipped ${counts.skipped} (journal)`);
   if (counts.duplicates > 0) parts.push(`duplicates ${counts.duplicates}`);
   if (counts.invalid > 0) parts.push(`invalid ${counts.invalid} (skipped)`);
   if (counts.sitemapsSkipped !== undefined && counts.sitemapsSkipped > 0) parts.push(`sitemaps skipped ${counts.sitemapsSkipped}`);
