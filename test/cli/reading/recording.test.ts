@@ -260,11 +260,13 @@ describe('jobs', () => {
     expect(text).toContain('**Verdict: passed.**\n\n- first run of job weekly: nothing compared\n');
     expect(text).not.toContain('no gate set');
     expect(readFileSync(junit, 'utf8')).toContain('<property name="baseline" value="first run of job weekly: nothing compared"/>');
-    // The next run compares, and says nothing of a first run.
-    const second = await runInProcess({ argv, env });
+    // The next run compares, and says nothing of a first run; its verdict counts the URLs it compared.
+    writeFileSync(summary, '');
+    const second = await runInProcess({ argv: [...argv, '--summary', summary], env });
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).not.toContain('first run');
     expect(second.stderr).toContain('since run 1 of the history');
+    expect(readFileSync(summary, 'utf8')).toContain('- checks against the baseline passed: 0 newly failing of 12 URLs compared (--fail-on-new-failures)');
   });
 
   it('--require-baseline: no earlier run of the job is exit 4 before any report is read, naming the job and the history', async () => {
