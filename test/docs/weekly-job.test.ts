@@ -2,7 +2,8 @@
 // `reports create`, cron, systemd, GitHub Actions, GitLab CI) is read out of the Markdown and run over simulated weeks
 // against the phpRank mock with --drift, on a loopback site whose sitemap gains a page, loses one, is empty one week
 // and comes back, and with a week killed part-way and resumed. Each week's exit code, baseline, new and vanished
-// pages are asserted against what the service holds; so are the recorded runs, and one report per page.
+// pages are asserted against what the service holds; so are the recorded runs, and one report per page. The passing
+// week the doc shows is what a passing week prints, line for line.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,7 +115,49 @@ function baselineOf(result: InProcessResult): number | undefined {
   return said ? Number(said[1] ?? said[2]) : undefined;
 }
 
+/** The lines of the doc's console block that follows `after`, without its `$ rsapi audit` line. */
+function consoleBlock(after: string): string[] {
+  const from = DOC.indexOf('```console', DOC.indexOf(after));
+  return DOC.slice(from, DOC.indexOf('\n```', from + 1))
+    .split('\n')
+    .slice(2);
+}
+
+/**
+ * A line of the doc as a pattern: any number stands for any number, the doc's site for the test's loopback site, and
+ * its host (the job, a page) for the loopback host, with or without its port.
+ */
+function shapeOf(line: string): RegExp {
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = literal(line)
+    .replace(/\d+/g, '\\d+')
+    .replaceAll(literal(SITE_IN_DOC), 'http://127\\.0\\.0\\.1:\\d+/')
+    .replaceAll(literal('example.com'), '127\\.0\\.0\\.1(?::\\d+)?');
+  return new RegExp(`^${pattern}$`);
+}
+
 describe('docs/weekly-job.md, run over simulated weeks', () => {
+  it('a passing week prints the lines the doc shows, and only those', async () => {
+    const fixture = await mock({ drift: 0 });
+    const home = scratch();
+    const env = { ...fixture.env, HOME: home, XDG_DATA_HOME: join(home, 'data') };
+    const cwd = process.cwd();
+    process.chdir(home);
+    try {
+      site.pages = ['a', 'b', 'c'];
+      expect((await runInProcess({ argv: ['audit', '--init', `${site.server.url}/`], env })).code).toBe(0);
+      expect((await runInProcess({ argv: ['audit'], env })).code).toBe(0);
+      const week = await runInProcess({ argv: ['audit'], env });
+      expect(week.code, week.stderr).toBe(0);
+      const printed = `${week.stderr}${week.stdout}`.trimEnd().split('\n');
+      const doc = consoleBlock('A passing week');
+      expect(printed).toHaveLength(doc.length);
+      for (const [index, line] of doc.entries()) expect(printed[index]).toMatch(shapeOf(line));
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   it('has the recipes the doc promises, each a command this test runs', () => {
     expect(INIT?.words).toEqual(['audit', '--init', SITE_IN_DOC]);
     // `rsapi audit`, the one-line create, cron, systemd, GitHub Actions, GitLab CI.
@@ -177,10 +220,10 @@ describe('docs/weekly-job.md, run over simulated weeks', () => {
         const context = `week ${index + 1} (${week.what}) of ${command.where}:\n${result.stdout}\n${result.stderr}`;
         if (pages.length === 0) {
           expect(result.code, context).toBe(10);
-          expect(result.stderr, context).toContain('a gate over nothing proves nothing');
+          expect(result.stderr, context).toContain('the sitemap listed no page: a gate over nothing proves nothing');
         } else if (lastRun === undefined) {
           expect(result.code, context).toBe(0);
-          expect(result.stderr, context).toContain('no earlier run of this job: this run starts its history');
+          expect(result.stderr, context).toMatch(/first run of job \S+: nothing compared; this run starts its history in /);
           expect(baselineOf(result), context).toBeUndefined();
         } else {
           // Compared: the pages of both this week and the baseline run (a page back after a gap is new, not compared).

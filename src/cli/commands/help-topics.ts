@@ -16,7 +16,11 @@ export const EXIT_CODES: readonly { code: number; meaning: string; doc?: string 
     doc: 'usage: a bad flag, argument or value, caught before any request; also a declined delete confirmation (cancelled, as in gh)',
   },
   { code: 3, meaning: 'authentication refused, or no key configured', doc: 'authentication or permission refused (401, 403), or no key configured' },
-  { code: 4, meaning: 'not found (404)' },
+  {
+    code: 4,
+    meaning: 'not found (404), or no such run in the history (--baseline, --require-baseline)',
+    doc: 'not found (404); also a history run asked for that is not there: `--baseline run:ID`, or no earlier run of the job with `--require-baseline`',
+  },
   {
     code: 5,
     meaning: 'the service refused the request (4xx)',

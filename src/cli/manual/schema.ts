@@ -85,6 +85,10 @@ function auditSchema(): Record<string, unknown> {
     history: text('The history: a SQLite file or a postgres:// URL (default ~/.local/share/rsapi/history.db)'),
     failOnNewFailures: nullable({ type: 'boolean' }, 'Exit 10 when a page fails a check it passed in the last run of the job'),
     maxDrop: nullable({ type: 'number', minimum: 0 }, 'Exit 10 when a score fell by more than this or a result got worse'),
+    requireBaseline: nullable(
+      { type: 'boolean' },
+      "Exit 4 when the job has no earlier run in the history (a history lost), rather than pass as the job's first run",
+    ),
     html: text('Write the run as one HTML page'),
     junit: text('Write a JUnit XML file'),
     summary: text('Append a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)'),

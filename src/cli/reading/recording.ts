@@ -14,6 +14,8 @@ import type { Baseline, HistoryBaselineSpec } from '../report-files/baseline.js'
 import { sinceOf } from '../flags/history-values.js';
 import { UsageError } from '../runtime/errors.js';
 import type { PageHistory } from '../report-files/page-history.js';
+import { firstRunLine, type FirstRun } from '../report-files/run-record.js';
+import { runWarning } from '../verdicts/named-failures.js';
 import { CiReporter, type CiPlan, type CiSetup } from '../report-files/reporter.js';
 import { ExitCode, exitCodeOf, type ExitCodeValue } from '../runtime/exit-codes.js';
 
@@ -88,8 +90,11 @@ export function recordingAsked(ctx: CommandContext, flags: HistoryFlags): boolea
 
 /** What a run asks of the history besides its recording: the baseline to read, and the earlier runs its page shows. */
 export interface HistoryWants {
-  /** --baseline last|run:ID|since:D; `checks`: --fail-on-new-failures, so the baseline must hold per-check results. */
-  baseline?: { spec: HistoryBaselineSpec; checks: boolean };
+  /**
+   * --baseline last|run:ID|since:D; `checks`: --fail-on-new-failures, so the baseline must hold per-check results;
+   * `required`: --require-baseline, so a job with no earlier run is exit 4 rather than a first run.
+   */
+  baseline?: { spec: HistoryBaselineSpec; checks: boolean; required?: boolean };
   /** --html: the page shows the job's earlier runs. */
   page?: boolean;
 }
@@ -110,6 +115,8 @@ export class RunHistory {
     /** The baseline could not be read from the history: the run ends 11 if it ends well otherwise. */
     private readonly unusable: boolean,
     private readonly signal: AbortSignal,
+    /** --baseline last found no earlier run of the job: this run starts its history, and compares nothing. */
+    readonly firstRun?: FirstRun,
   ) {}
 
   /** The recorded run's id, once its end is written; undefined when not recorded, or when the history failed. */
@@ -149,11 +156,14 @@ export class RunHistory {
 export async function openRunHistory(ctx: CommandContext, flags: HistoryFlags, asked: RunSpec, wants: HistoryWants = {}): Promise<RunHistory> {
   const run = jobOf(ctx, flags, asked);
   let baseline: Baseline | undefined;
+  let firstRun: FirstRun | undefined;
   let unusable = false;
   if (wants.baseline) {
-    const { spec, checks } = wants.baseline;
+    const { spec, checks, required } = wants.baseline;
     try {
-      baseline = await historyBaseline(ctx, flags, spec, run);
+      const found = await historyBaseline(ctx, flags, spec, run, required === true);
+      if ('byUrl' in found) baseline = found;
+      else firstRun = found;
     } catch (error) {
       if (!(error instanceof HistoryError)) throw error;
       ctx.note(`rsapi: history: ${error.message}; --baseline ${baselineName(spec)} is not compared${error.hint ? ` (${error.hint})` : ''}`);
@@ -166,7 +176,7 @@ export async function openRunHistory(ctx: CommandContext, flags: HistoryFlags, a
   const recorder = recordingAsked(ctx, flags) ? await startRecorder(ctx, flags, run) : undefined;
   // A history this run failed to record into was said once already: the page does without it.
   const page = wants.page ? () => (recorder?.failure ? Promise.resolve(undefined) : pageHistory(ctx, flags, run)) : undefined;
-  return new RunHistory(recorder, baseline, page, unusable, ctx.signal);
+  return new RunHistory(recorder, baseline, page, unusable, ctx.signal, firstRun);
 }
 
 /** Where a run is recorded, and as what: part of a verb's plan. */
@@ -187,11 +197,15 @@ export async function openRun(
   setup: CiSetup = {},
 ): Promise<{ history: RunHistory; ci: CiReporter | undefined }> {
   const history = await openRunHistory(ctx, record.history, record.run, {
-    baseline: ci?.historyBaseline && { spec: ci.historyBaseline, checks: ci.failOnNewFailures === true },
+    baseline: ci?.historyBaseline && { spec: ci.historyBaseline, checks: ci.failOnNewFailures === true, required: ci.requireBaseline === true },
     page: ci?.html !== undefined,
   });
   const baseline = setup.baseline ?? history.baseline;
-  return { history, ci: ci && new CiReporter(record.run.command, ci, { ...setup, baseline, pageHistory: history.pageHistory }) };
+  const job = jobName(ctx, record.history);
+  return {
+    history,
+    ci: ci && new CiReporter(record.run.command, ci, { ...setup, baseline, pageHistory: history.pageHistory, firstRun: history.firstRun, job }),
+  };
 }
 
 /** The run's row, written now; each report the run reads is added to it through the recorder. */
@@ -314,14 +328,22 @@ async function pageHistory(ctx: CommandContext, flags: HistoryFlags, run: RunSpe
 /**
  * --baseline last|run:ID|since:D: the reports of a recorded run, as a baseline. `last` is the newest such run of the
  * job (sameRuns), in the order the store recorded them; `since:D` the oldest within D. None: exit 4, except for `last`
- * on a run that records: the job's first run starts its history (undefined: nothing to compare, no baseline gate).
+ * on a run that records without --require-baseline (`required`): the job's first run starts its history (FirstRun:
+ * nothing to compare, no baseline gate, and every file says so).
  */
-async function historyBaseline(ctx: CommandContext, flags: HistoryFlags, spec: HistoryBaselineSpec, run: RunSpec): Promise<Baseline | undefined> {
+async function historyBaseline(
+  ctx: CommandContext,
+  flags: HistoryFlags,
+  spec: HistoryBaselineSpec,
+  run: RunSpec,
+  required: boolean,
+): Promise<Baseline | FirstRun> {
   const { runBaseline } = await import('../report-files/page-history.js');
   const firstRun = spec.kind === 'last' && recordingAsked(ctx, flags);
   const location = resolveHistoryLocation(ctx, flags);
   if (location.kind === 'sqlite' && !existsSync(location.path) && spec.kind !== 'run') {
-    if (firstRun) return startsHistory(ctx);
+    if (firstRun && required) throw noEarlierRun(run, `no history at ${location.shown}`);
+    if (firstRun) return startsHistory(ctx, run, location);
     throw new HistoryNotFoundError(`--baseline ${baselineName(spec)}: no history at ${location.path} yet, so no earlier run of this job`, { hint: START_HINT });
   }
   const store = await openExistingHistory(ctx, flags);
@@ -331,7 +353,8 @@ async function historyBaseline(ctx: CommandContext, flags: HistoryFlags, spec: H
     if (spec.kind === 'run') found = await store.run(spec.id);
     else if (spec.kind === 'last') found = (await store.runs({ ...same, limit: 1 }))[0];
     else found = (await store.runs({ ...same, since: sinceOf(spec.ms) })).at(-1);
-    if (!found && firstRun) return startsHistory(ctx);
+    if (!found && firstRun && required) throw noEarlierRun(run, `none in ${location.shown} on ${same.origin}`);
+    if (!found && firstRun) return startsHistory(ctx, run, location);
     if (!found) {
       const what = spec.kind === 'run' ? `no run ${spec.id} in the history` : `no earlier run of this job (${describeJob(run)}) on ${same.origin}`;
       throw new HistoryNotFoundError(`--baseline ${baselineName(spec)}: ${what}`, {
@@ -349,10 +372,31 @@ async function historyBaseline(ctx: CommandContext, flags: HistoryFlags, spec: H
 
 const START_HINT = "run the same command with --record: its first run starts the job's history, and the next one compares with it";
 
-/** The first run of a job that records: said, and compared with nothing. */
-function startsHistory(ctx: CommandContext): undefined {
-  ctx.note('rsapi: --baseline last: no earlier run of this job: this run starts its history');
-  return undefined;
+/**
+ * The first run of a job that records: said on stderr (and as a workflow warning on GitHub Actions), with where the
+ * history was looked for, and compared with nothing.
+ */
+function startsHistory(ctx: CommandContext, run: RunSpec, location: HistoryLocation): FirstRun {
+  const firstRun: FirstRun = { job: jobText(run), history: location.shown };
+  const line = `${firstRunLine(firstRun)}; this run starts its history in ${location.shown}`;
+  ctx.note(`rsapi: ${line}`);
+  if (ctx.io.env.GITHUB_ACTIONS === 'true') ctx.note(runWarning(line));
+  return firstRun;
+}
+
+/** --require-baseline and no earlier run of the job: exit 4, naming the job and where its history was looked for. */
+function noEarlierRun(run: RunSpec, where: string): HistoryNotFoundError {
+  return new HistoryNotFoundError(`no earlier run of job ${jobText(run)} to compare with: ${where} (--require-baseline)`, {
+    hint:
+      'if the job ran before, its history was lost: restore it, or point --history (RSAPI_HISTORY) at it; ' +
+      'for its very first run, run once without --require-baseline (rsapi audit: --no-require-baseline)',
+  });
+}
+
+/** The job as a person names it: `weekly`, or the selection key as stored (`reports create` {"sitemap":"..."}). */
+function jobText(run: RunSpec): string {
+  const name = run.selection.job;
+  return typeof name === 'string' ? name : `\`${run.command}\` ${selectionKey(run.selection)}`;
 }
 
 /** `--job weekly`, or the selection key as stored (`{"sitemap":"https://example.com/"}`). */

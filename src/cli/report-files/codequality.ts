@@ -77,6 +77,22 @@ function severityOf(finding: Finding): CodeQualityIssue['severity'] {
   return 'major';
 }
 
-export function renderCodeQuality(verdicts: readonly UrlVerdict[], comparison?: BaselineComparison): string {
-  return `${JSON.stringify([...codeQualityIssues(verdicts), ...baselineIssues(comparison)], null, 2)}\n`;
+/**
+ * `runFailure`: why the run failed with no URL to show it (a gate over nothing: `the sitemap listed no page: ...`), as
+ * one issue of the run, so that GitLab's widget is not empty for a failed job.
+ */
+export function renderCodeQuality(verdicts: readonly UrlVerdict[], comparison?: BaselineComparison, runFailure?: string): string {
+  const run = runFailure === undefined ? [] : [runIssue(runFailure)];
+  return `${JSON.stringify([...run, ...codeQualityIssues(verdicts), ...baselineIssues(comparison)], null, 2)}\n`;
+}
+
+/** The run's own issue: its path `rsapi` (no page), its fingerprint the same from run to run. */
+function runIssue(text: string): CodeQualityIssue {
+  return {
+    description: text,
+    check_name: 'rsapi/run',
+    fingerprint: createHash('sha256').update('rsapi\nrun').digest('hex').slice(0, 32),
+    severity: 'major',
+    location: { path: 'rsapi', lines: { begin: 1 } },
+  };
 }

@@ -6,7 +6,7 @@ import { shardText } from '../bulk/shard.js';
 import { baselineVerdict, describeChange } from './baseline.js';
 import { reportCheckLines } from './check-changes.js';
 import { xmlAttribute as attr, xmlText as text } from '../../output/escape.js';
-import { caseFailures as failuresOf, projectOf, type CiCase, type CiRun, type ReportCase } from './run-record.js';
+import { caseFailures as failuresOf, emptyVerdict, firstRunLine, lostHistoryLine, projectOf, type CiCase, type CiRun, type ReportCase } from './run-record.js';
 
 /**
  * One <testsuites> holding one <testsuite> (the command), one <testcase> per report: name the report's identity (the
@@ -54,7 +54,9 @@ export function renderJunit(run: CiRun): string {
 function runVerdictCase(run: CiRun, failedCases: number): string[] {
   if (failedCases > 0) return [];
   const reasons = [run.gate.failed ? run.gate.verdict : undefined, run.baseline?.failed ? baselineVerdict(run.baseline).replace(/^rsapi: /, '') : undefined];
-  const said = reasons.filter((reason) => reason !== undefined);
+  const failed = reasons.filter((reason) => reason !== undefined);
+  // An empty input fails every gate alike: one reason, naming it.
+  const said = run.empty?.failed ? [emptyVerdict(run.empty)] : failed;
   if (said.length === 0) return [];
   return [
     `    <testcase name="${attr(`rsapi ${run.command}: the verdict`)}" classname="rsapi" time="0">`,
@@ -74,7 +76,13 @@ function vanishedCase(url: string, since: string): string {
 function properties(run: CiRun): string[] {
   const props: [string, string][] = [];
   if (run.share) props.push(['shard', shardText(run.share)], ['shard.urls', `${run.share.urls} of ${run.share.of}`]);
+  if (run.empty !== undefined) props.push(['input', run.empty.why]);
   if (run.gate.active) props.push(['gate', run.gate.verdict]);
+  if (run.firstRun) {
+    props.push(['baseline', firstRunLine(run.firstRun)]);
+    const lost = lostHistoryLine(run.firstRun);
+    if (lost !== undefined) props.push(['baseline.warning', lost]);
+  }
   if (run.baseline) {
     props.push(['baseline', run.baseline.path]);
     props.push(['baseline.new', String(run.baseline.newUrls.length)], ['baseline.vanished', String(run.baseline.vanished.length)]);

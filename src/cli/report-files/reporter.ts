@@ -21,7 +21,8 @@ import { recordsHaveChecks } from './check-changes.js';
 import { checkOutputPath } from '../runtime/write.js';
 import { checkRunFiles, type RunFile } from '../runtime/run-files.js';
 import type { CheckStats } from '../../output/stats/check-stats.js';
-import type { CiCase, CiRun, RunDescription } from './run-record.js';
+import { emptyVerdict, lostHistoryLine, type CiCase, type EmptyInput, type CiRun, type FirstRun, type RunDescription } from './run-record.js';
+import { runWarning } from '../verdicts/named-failures.js';
 import type { SelectedShare } from '../bulk/shard.js';
 import type { PageHistory } from './page-history.js';
 
@@ -33,7 +34,8 @@ export function addCiOptions<Args extends unknown[], Opts extends OptionValues, 
       'compare with an earlier json or ndjson output of rsapi, or a recorded run (last, run:12, since:7d), URL by URL',
     )
     .option('--max-drop <points>', 'with --baseline: exit 10 when a score fell by more than this or a result got worse', maxDropParser)
-    .option('--fail-on-new-failures', 'with --baseline: exit 10 when a check that passed in the baseline fails now');
+    .option('--fail-on-new-failures', 'with --baseline: exit 10 when a check that passed in the baseline fails now')
+    .option('--require-baseline', "with --baseline last: exit 4 when the job has no earlier run (a history lost), rather than pass as the job's first run");
 }
 
 export type CiFlags = DeclaredOptions<typeof addCiOptions<[], {}, {}>>;
@@ -87,6 +89,9 @@ export function planCiFiles(flags: CiFlags, inputs: RunInputs, files: readonly R
   if (flags.failOnNewFailures && flags.baseline === undefined) {
     throw new UsageError('--fail-on-new-failures needs --baseline FILE to compare with');
   }
+  if (flags.requireBaseline && flags.baseline === undefined) {
+    throw new UsageError('--require-baseline needs --baseline last (or FILE, run:ID, since:D) to require');
+  }
   const historyBaseline = flags.baseline === undefined ? undefined : historyBaselineSpec(flags.baseline);
   if (flags.junit !== undefined) checkOutputPath(flags.junit, '--junit');
   if (flags.summary !== undefined) checkOutputPath(flags.summary, '--summary');
@@ -98,9 +103,9 @@ export function planCiFiles(flags: CiFlags, inputs: RunInputs, files: readonly R
     { flag: '--html', path: flags.html, writes: true },
     ...files,
   ]);
-  const { junit, summary, html, baseline, maxDrop, failOnNewFailures } = flags;
+  const { junit, summary, html, baseline, maxDrop, failOnNewFailures, requireBaseline } = flags;
   if ([junit, summary, html, baseline].every((value) => value === undefined)) return undefined;
-  return { junit, summary, html, baseline, maxDrop, failOnNewFailures, ...inputs, historyBaseline };
+  return { junit, summary, html, baseline, maxDrop, failOnNewFailures, requireBaseline, ...inputs, historyBaseline };
 }
 
 /** What the files say of the run's gate (verdicts/gates.ts's Gate has it): whether it judged, whether it failed, and why. */
@@ -121,12 +126,22 @@ export interface CiSetup {
   inputOrder?: readonly string[];
   /** --html: the earlier runs of the history the page shows (RunHistory.pageHistory). */
   pageHistory?: () => Promise<PageHistory | undefined>;
+  /** --baseline last found no earlier run of the job (RunHistory.firstRun): nothing compared, said in every file. */
+  firstRun?: FirstRun;
+  /** The job's name, when it has one (--job, the audit's): the HTML page's title names it. */
+  job?: string;
+  /** Why the run had no URL to judge (`the sitemap listed no page`): the verdict of its files. */
+  empty?: string;
 }
 
 export class CiReporter {
   private readonly cases: CiCase[] = [];
   private readonly startedAt = new Date();
   private readonly started = performance.now();
+  /** Pages of this run that had a report already (refreshed or kept): most, on a first run, hints at a lost history. */
+  private hadReports = 0;
+  /** Set by finish: the input was empty (setup.empty), and whether the run failed for it. */
+  private empty?: EmptyInput;
   /** Once finished: the comparison with the baseline, when there was one. */
   comparison?: BaselineComparison;
 
@@ -174,6 +189,31 @@ export class CiReporter {
     this.cases.push({ kind: 'skipped', url, reason });
   }
 
+  /** The run's input was empty and a gate failed over it: why, as its files say it (`the sitemap listed no page: ...`). */
+  get emptyFailure(): string | undefined {
+    return this.empty?.failed ? emptyVerdict(this.empty) : undefined;
+  }
+
+  /** How many pages of the run had a report already (--existing refresh or skip), before finish. */
+  pagesHadReports(count: number): void {
+    this.hadReports = count;
+  }
+
+  /**
+   * The first run, as the files say it: with the pages that had a report already when they are most of the run (a job
+   * that ran before, whose history was lost), said on stderr too (and as a workflow warning on GitHub Actions).
+   */
+  private firstRun(ctx: CommandContext): FirstRun | undefined {
+    const { firstRun } = this.setup;
+    const of = this.reportCount;
+    if (!firstRun || this.hadReports * 2 <= of) return firstRun;
+    const warned = { ...firstRun, hadReports: { count: this.hadReports, of } };
+    const line = lostHistoryLine(warned) as string;
+    ctx.note(`rsapi: warning: ${line}`);
+    if (ctx.io.env.GITHUB_ACTIONS === 'true') ctx.note(runWarning(line));
+    return warned;
+  }
+
   /** The service, the filters, the input and the CI commit, for the HTML page's header. */
   private describeRun(ctx: CommandContext): RunDescription {
     const { project, search, result, fromFile, fromSitemap } = this.flags;
@@ -190,7 +230,7 @@ export class CiReporter {
           : undefined;
     const env = ctx.io.env;
     const commit = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.BUILD_VCS_NUMBER;
-    return { service: serviceOrigin(ctx), filters, input, commit: commit?.trim() ? commit.trim() : undefined };
+    return { job: this.setup.job, service: serviceOrigin(ctx), filters, input, commit: commit?.trim() ? commit.trim() : undefined };
   }
 
   /**
@@ -214,6 +254,7 @@ export class CiReporter {
       share,
       gate: { active: gate.active, failed: gate.failed, verdict: gate.fileVerdict() },
       ran: this.describeRun(ctx),
+      firstRun: this.firstRun(ctx),
     };
     const records = this.cases.flatMap((c) => (c.kind === 'report' ? [c.record] : []));
     // A URL of this run not created (an error) or not sent (journal, Ctrl-C) is listed as such, not as vanished.
@@ -236,8 +277,10 @@ export class CiReporter {
       for (const c of this.cases) if (c.kind === 'report') c.regression = byRecord.get(c.record);
       const changes = new Map(run.baseline.checkChanges.map((change) => [change.record, change]));
       for (const c of this.cases) if (c.kind === 'report') c.checkChange = changes.get(c.record);
-      for (const line of baselineReport(run.baseline)) ctx.note(line);
-      if (ctx.io.env.GITHUB_ACTIONS === 'true') for (const line of baselineAnnotations(run.baseline)) ctx.note(line);
+      // A run with no URL said why already (and its gate over nothing): the baseline adds only its vanished pages.
+      const saidOverNothing = this.setup.empty !== undefined;
+      for (const line of baselineReport(run.baseline).slice(saidOverNothing ? 1 : 0)) ctx.note(line);
+      if (ctx.io.env.GITHUB_ACTIONS === 'true' && !saidOverNothing) for (const line of baselineAnnotations(run.baseline)) ctx.note(line);
       if (!baseline.hasChecks && recordsHaveChecks(records)) {
         ctx.note(`rsapi: baseline: ${baseline.path} holds no per-check results; scores and results compared only`);
       }
@@ -246,6 +289,7 @@ export class CiReporter {
       }
     }
     const exitCode = code !== ExitCode.ok ? code : run.baseline?.checksUnjudged ? ExitCode.server : run.baseline?.failed ? ExitCode.gate : code;
+    if (this.setup.empty !== undefined) run.empty = this.empty = { why: this.setup.empty, failed: exitCode === ExitCode.gate };
     const files = await import('../runtime/write.js');
     // The summary and the page show the same per-check counts: counted once for both.
     const { checkStatsOf } = await import('./run-checks.js');

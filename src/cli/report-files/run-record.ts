@@ -1,5 +1,7 @@
 // What a CI run processed, report by report: the one input of the JUnit file, the Markdown summary and the baseline check.
 import type { ApiRecord } from '../../api/model/record.js';
+import { plural } from '../../plural.js';
+import { overNothing } from '../verdicts/empty.js';
 import { describeChange, type BaselineComparison, type Regression } from './baseline.js';
 import { describeChecks, type CheckChange } from './check-changes.js';
 import type { ShareInfo } from '../bulk/shard.js';
@@ -49,6 +51,8 @@ export interface GateOutcome {
 
 /** What ran, for the HTML page's header: where, with which filters, on what input, at which commit. */
 export interface RunDescription {
+  /** The job's name (--job, the audit's job), when it has one: the page's title names it. */
+  job?: string;
   /** The service's origin (the base URL without /api/v1): reports link to their page there, `{service}/reports/{id}`. */
   service?: string;
   /** The flags that chose the reports (`--project example.com`, `--result bad`). */
@@ -57,6 +61,34 @@ export interface RunDescription {
   input?: string;
   /** The CI commit (GITHUB_SHA, CI_COMMIT_SHA), when present. */
   commit?: string;
+}
+
+/**
+ * A recorded run for which `--baseline last` found no earlier run of its job (its first, or a history lost): nothing
+ * was compared, and every file says so.
+ */
+export interface FirstRun {
+  /** The job's name (--job, the audit's job), else its key as the history stores it. */
+  job: string;
+  /** Where the history was looked for: a SQLite file's path, or a PostgreSQL URL without its password. */
+  history: string;
+  /** Set when most pages of the run had a report already (refreshed or kept): a job that ran before, its history lost? */
+  hadReports?: { count: number; of: number };
+}
+
+/** `first run of job weekly: nothing compared`: on stderr, in the summary, the HTML page and JUnit. */
+export function firstRunLine(firstRun: FirstRun): string {
+  return `first run of job ${firstRun.job}: nothing compared`;
+}
+
+/** `7 of 8 pages had a report already: ...`, when most did on a first run; undefined otherwise. */
+export function lostHistoryLine(firstRun: FirstRun | undefined): string | undefined {
+  const had = firstRun?.hadReports;
+  if (!firstRun || !had) return undefined;
+  return (
+    `${had.count} of ${plural(had.of, 'page')} had a report already: if job ${firstRun.job} ran before, ` +
+    `its history may have been lost (looked for in ${firstRun.history})`
+  );
 }
 
 export interface CiRun {
@@ -74,6 +106,23 @@ export interface CiRun {
    * of them, listed on the page and never a gate.
    */
   history?: PageHistory & { sinceLast?: BaselineComparison };
+  /** `--baseline last` found no earlier run of the job. */
+  firstRun?: FirstRun;
+  /** Why the run had no URL to judge (`the sitemap listed no page`), and whether it failed for it (its gates over nothing). */
+  empty?: EmptyInput;
+}
+
+export interface EmptyInput {
+  why: string;
+  failed: boolean;
+}
+
+/**
+ * The run's verdict when its input was empty: `the sitemap listed no page: a gate over nothing proves nothing (...)`
+ * when it failed, `...: nothing judged` when it passed (--allow-empty).
+ */
+export function emptyVerdict({ why, failed }: EmptyInput): string {
+  return failed ? overNothing(why) : `${why}: nothing judged`;
 }
 
 export function projectOf(record: ApiRecord): string | undefined {

@@ -3,11 +3,11 @@ import { plural } from '../../plural.js';
 import { formatScore, readReport, RESULTS, type ReportResult } from '../../api/model/report-model.js';
 import { cappedLines } from '../../output/capped-list.js';
 import type { CheckStats } from '../../output/stats/check-stats.js';
-import { describeChange, type BaselineComparison } from './baseline.js';
+import { baselineVerdict, describeChange, type BaselineComparison } from './baseline.js';
 import { countChanges, describeChecks } from './check-changes.js';
 import { markdownText as md } from '../../output/escape.js';
 import { checkStatsOf } from './run-checks.js';
-import type { CiRun, ErrorCase, ReportCase } from './run-record.js';
+import { emptyVerdict, firstRunLine, lostHistoryLine, type CiRun, type ErrorCase, type ReportCase } from './run-record.js';
 import { describeShare } from '../bulk/shard.js';
 
 /** How many lowest scores are shown. */
@@ -130,23 +130,32 @@ function verdict(run: CiRun, exitCode: number, errors: number): string[] {
   return [...lines, '', ...verdictReasons(run, errors).map((reason) => `- ${md(reason)}`)];
 }
 
-/** Why the run passed or failed, one line a gate (the HTML page states them too); `errors`: URLs not created. */
+/**
+ * Why the run passed or failed, one line a gate (the HTML page states them too); `errors`: URLs not created. A run
+ * whose input was empty has one reason, whatever its gates; a first run says it compared nothing.
+ */
 export function verdictReasons(run: CiRun, errors: number): string[] {
+  if (run.empty !== undefined) return [emptyVerdict(run.empty)];
   const reasons: string[] = [];
+  if (run.firstRun) {
+    reasons.push(firstRunLine(run.firstRun));
+    const lost = lostHistoryLine(run.firstRun);
+    if (lost !== undefined) reasons.push(lost);
+  }
   if (run.gate.active) reasons.push(run.gate.verdict);
-  if (run.baseline?.maxDrop !== undefined) {
+  if (run.baseline?.empty) reasons.push(baselineVerdict(run.baseline).replace(/^rsapi: /, ''));
+  else if (run.baseline?.maxDrop !== undefined) {
     const { regressions, maxDrop } = run.baseline;
     const worst = regressions[0] ? `; worst: ${regressions[0].url} ${describeChange(regressions[0])}` : '';
     reasons.push(`baseline ${run.baseline.failed ? 'failed' : 'passed'}: ${regressions.length} regressed (--max-drop ${maxDrop})${worst}`);
   }
-  if (run.baseline?.failOnNewFailures) {
+  if (run.baseline?.failOnNewFailures && !run.baseline.empty) {
     const { newFailures, urlsWithNewFailures } = countChanges(run.baseline.checkChanges);
     const lost = run.baseline.lostChecks.length;
     const outcome = run.baseline.checksUnjudged ? 'not judged (no per-check results)' : newFailures > 0 || lost > 0 ? 'failed' : 'passed';
     const without = lost > 0 ? `, ${plural(lost, 'report')} with no per-check results now` : '';
-    reasons.push(
-      `checks against the baseline ${outcome}: ${newFailures} newly failing on ${plural(urlsWithNewFailures, 'URL')}${without} (--fail-on-new-failures)`,
-    );
+    const on = newFailures > 0 ? `on ${plural(urlsWithNewFailures, 'URL')}` : `of ${plural(run.baseline.compared, 'URL')} compared`;
+    reasons.push(`checks against the baseline ${outcome}: ${newFailures} newly failing ${on}${without} (--fail-on-new-failures)`);
   }
   if (errors > 0) reasons.push(`${plural(errors, 'URL')} could not be created`);
   if (reasons.length === 0) reasons.push('no gate set (--fail-on, --min-score, --baseline with --max-drop)');

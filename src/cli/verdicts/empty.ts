@@ -11,16 +11,24 @@ export interface Selection {
   search?: string;
   /** Other words for what was asked (`the URLs of urls.txt`), when no filter names it. */
   what?: string;
+  /** Why there was nothing to judge, when the input itself was empty (`the sitemap listed no page`). */
+  nothing?: string;
 }
 
 /** `rsapi: gate failed: no reports matched --project exmaple.com: a gate over nothing proves nothing`. */
 export function emptyLine(selection: Selection | undefined): string {
+  if (selection?.nothing !== undefined) return `rsapi: gate failed: ${overNothing(selection.nothing)}`;
   const asked = [
     selection?.project !== undefined ? `--project ${selection.project}` : undefined,
     selection?.search !== undefined ? `--search ${selection.search}` : undefined,
   ].filter(Boolean);
   const what = asked.length > 0 ? asked.join(' ') : (selection?.what ?? 'the selection');
-  return `rsapi: gate failed: no reports matched ${what}: a gate over nothing proves nothing (--allow-empty lets it pass)`;
+  return `rsapi: gate failed: ${overNothing(`no reports matched ${what}`)}`;
+}
+
+/** `WHY: a gate over nothing proves nothing (--allow-empty lets it pass)`: the one wording of a gate over nothing. */
+export function overNothing(why: string): string {
+  return `${why}: a gate over nothing proves nothing (--allow-empty lets it pass)`;
 }
 
 /**

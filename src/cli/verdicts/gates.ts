@@ -219,7 +219,8 @@ export async function finishGate(ctx: CommandContext, gate: Gate, ci?: CiReporte
   // After the baseline's comparison (ci.finish): what a baseline gate failed on is a finding too.
   if (gate.codequality !== undefined) {
     const [{ renderCodeQuality }, files] = await Promise.all([import('../report-files/codequality.js'), import('../runtime/write.js')]);
-    await files.writeFileAtomically(gate.codequality, renderCodeQuality(gate.verdicts.judged, ci?.comparison), ctx.secrets);
+    const overNothing = ci?.emptyFailure ?? (gate.empty && code === ExitCode.ok ? gate.fileVerdict() : undefined);
+    await files.writeFileAtomically(gate.codequality, renderCodeQuality(gate.verdicts.judged, ci?.comparison, overNothing), ctx.secrets);
   }
   return exitCode;
 }

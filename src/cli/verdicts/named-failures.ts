@@ -52,6 +52,11 @@ export function runAnnotation(verdict: string): string {
   return annotation('error', 'rsapi', verdict.replace(/^rsapi: /, ''));
 }
 
+/** One warning for the whole run (`::warning title=rsapi::…`): a run that passed but should be looked at (a first run). */
+export function runWarning(text: string): string {
+  return annotation('warning', 'rsapi', text.replace(/^rsapi: /, ''));
+}
+
 /** `::error title=rsapi%3A example.com/a::text`, one per URL and text, at most MAX_ANNOTATIONS. */
 export function urlAnnotations(items: readonly { url: string; text: string }[]): string[] {
   return items.slice(0, MAX_ANNOTATIONS).map(({ url, text }) => annotation('error', `rsapi: ${url}`, text));

@@ -219,11 +219,11 @@ describe('jobs', () => {
     const job = ['--job', 'weekly', '--record', '--history', path, '--baseline', 'last', '--fail-on-new-failures'];
     const week1 = await runInProcess({ argv: ['reports', 'list', '--all', ...job, '-q'], env });
     expect(week1.code, week1.stderr).toBe(0);
-    expect(week1.stderr).toContain('no earlier run of this job: this run starts its history');
+    expect(week1.stderr).toContain(`rsapi: first run of job weekly: nothing compared; this run starts its history in ${path}`);
     // An empty input: the gate over nothing fails (it passed, exit 0, before), and the run reads no report.
     const week2 = await runInProcess({ argv: ['reports', 'create', '--from-file', empty, ...job, '-q'], env });
     expect(week2.code, week2.stderr).toBe(10);
-    expect(week2.stderr).toContain('rsapi: gate failed: no reports matched the input URLs: a gate over nothing proves nothing');
+    expect(week2.stderr).toContain(`rsapi: gate failed: ${empty} holds no URL: a gate over nothing proves nothing`);
     const week3 = await runInProcess({ argv: ['reports', 'list', '--all', ...job, '-q'], env: { ...env, RSAPI_JOB: 'ignored when --job is given' } });
     expect(week3.code, week3.stderr).toBe(0);
     expect(rows(path, 'SELECT id, selection, complete FROM history_runs ORDER BY id')).toEqual([
@@ -244,6 +244,57 @@ describe('jobs', () => {
     // --allow-empty lets the empty week pass.
     const allowed = await runInProcess({ argv: ['reports', 'create', '--from-file', empty, ...job, '--allow-empty', '-q'], env });
     expect(allowed.code, allowed.stderr).toBe(0);
+  });
+
+  it('a first run says so on stderr, as a ::warning on GitHub Actions, and in the summary and JUnit; a verdict, not "no gate set"', async () => {
+    const { env } = await mock();
+    const dir = scratch();
+    const path = join(dir, 'h.db');
+    const [summary, junit] = [join(dir, 'summary.md'), join(dir, 'junit.xml')];
+    const argv = ['reports', 'list', '--all', '--job', 'weekly', '--record', '--history', path, '--baseline', 'last', '--fail-on-new-failures', '-q'];
+    const first = await runInProcess({ argv: [...argv, '--summary', summary, '--junit', junit], env: { ...env, GITHUB_ACTIONS: 'true' } });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain(`rsapi: first run of job weekly: nothing compared; this run starts its history in ${path}`);
+    expect(first.stderr).toContain(`::warning title=rsapi::first run of job weekly: nothing compared; this run starts its history in ${path}`);
+    const text = readFileSync(summary, 'utf8');
+    expect(text).toContain('**Verdict: passed.**\n\n- first run of job weekly: nothing compared\n');
+    expect(text).not.toContain('no gate set');
+    expect(readFileSync(junit, 'utf8')).toContain('<property name="baseline" value="first run of job weekly: nothing compared"/>');
+    // The next run compares, and says nothing of a first run; its verdict counts the URLs it compared.
+    writeFileSync(summary, '');
+    const second = await runInProcess({ argv: [...argv, '--summary', summary], env });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).not.toContain('first run');
+    expect(second.stderr).toContain('since run 1 of the history');
+    expect(readFileSync(summary, 'utf8')).toContain('- checks against the baseline passed: 0 newly failing of 12 URLs compared (--fail-on-new-failures)');
+  });
+
+  it('--require-baseline: no earlier run of the job is exit 4 before any report is read, naming the job and the history', async () => {
+    const { env, server } = await mock();
+    const dir = scratch();
+    const path = join(dir, 'h.db');
+    const argv = ['reports', 'list', '--all', '--job', 'weekly', '--record', '--history', path, '--baseline', 'last', '--require-baseline', '-q'];
+    const none = await runInProcess({ argv, env });
+    expect(none.code).toBe(4);
+    expect(none.stderr).toContain(`rsapi: no earlier run of job weekly to compare with: no history at ${path} (--require-baseline)`);
+    expect(none.stderr).toContain('hint: if the job ran before, its history was lost');
+    expect(server.requests).toHaveLength(0);
+    // A history holding another job's run: still none of this one's.
+    expect((await runInProcess({ argv: ['reports', 'list', '--all', '--job', 'other', '--record', '--history', path, '-q'], env })).code).toBe(0);
+    const requests = server.requests.length;
+    const other = await runInProcess({ argv, env });
+    expect(other.code).toBe(4);
+    expect(other.stderr).toContain(`rsapi: no earlier run of job weekly to compare with: none in ${path} on ${env.RSAPI_BASE_URL}`);
+    expect(server.requests).toHaveLength(requests);
+    expect(rows(path, 'SELECT selection FROM history_runs')).toEqual([{ selection: '{"job":"other"}' }]);
+    // Once the job has a run, it compares.
+    expect((await runInProcess({ argv: argv.filter((word) => word !== '--require-baseline'), env })).code).toBe(0);
+    const compared = await runInProcess({ argv, env });
+    expect(compared.code, compared.stderr).toBe(0);
+    // Without --baseline it has nothing to require: exit 2 before any request.
+    const alone = await runInProcess({ argv: ['reports', 'list', '--require-baseline'], env });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--require-baseline needs --baseline');
   });
 
   it('RSAPI_JOB names the job; a blank or control-character name is exit 2 before any request', async () => {

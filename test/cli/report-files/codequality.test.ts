@@ -1,7 +1,7 @@
 // --codequality (src/cli/report-files/codequality.ts): GitLab's issues for the judged URLs and for what a baseline gate
 // failed on, each with a fingerprint that stays the same from run to run.
 import { describe, expect, it } from 'vitest';
-import { baselineIssues, renderCodeQuality } from '../../../src/cli/report-files/codequality.js';
+import { baselineIssues, renderCodeQuality, type CodeQualityIssue } from '../../../src/cli/report-files/codequality.js';
 import { compareWithBaseline, newestByUrl } from '../../../src/cli/report-files/baseline.js';
 
 const checks = (failing: string[]) =>
@@ -42,5 +42,12 @@ describe('Code Quality issues of a baseline gate', () => {
     const comparison = compareWithBaseline(baseline, now, { failOnNewFailures: true });
     expect(JSON.parse(renderCodeQuality([], comparison))).toHaveLength(2);
     expect(renderCodeQuality([])).toBe('[]\n');
+  });
+
+  it('a run that failed over nothing is one issue of the run, with the same fingerprint every week', () => {
+    const why = 'the sitemap listed no page: a gate over nothing proves nothing (--allow-empty lets it pass)';
+    const [issue] = JSON.parse(renderCodeQuality([], undefined, why)) as CodeQualityIssue[];
+    expect(issue).toMatchObject({ description: why, check_name: 'rsapi/run', severity: 'major', location: { path: 'rsapi' } });
+    expect(JSON.parse(renderCodeQuality([], undefined, 'no URL left after --include/--exclude'))[0].fingerprint).toBe(issue?.fingerprint);
   });
 });

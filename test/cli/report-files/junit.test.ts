@@ -34,6 +34,25 @@ describe('renderJunit', () => {
     expect(passed.attributes).toMatchObject({ tests: '1', failures: '0' });
   });
 
+  it('a first run says so in a property (and the history it warns was lost); an empty input fails naming why, once', () => {
+    const firstRun = { job: 'weekly', history: '/h.db', hadReports: { count: 2, of: 2 } };
+    const props = (xml: string) =>
+      Object.fromEntries(
+        childrenNamed(childNamed(childNamed(parseXml(xml), 'testsuite')!, 'properties')!, 'property').map((p) => [p.attributes.name, p.attributes.value]),
+      );
+    expect(props(renderJunit(run([report('https://a.example/', 90, 'good')], { firstRun })))).toEqual({
+      baseline: 'first run of job weekly: nothing compared',
+      'baseline.warning': '2 of 2 pages had a report already: if job weekly ran before, its history may have been lost (looked for in /h.db)',
+    });
+    // An audit with no gate flag: nothing but the empty input failed it, and the test view says so.
+    const empty = renderJunit(run([], { empty: { why: 'the sitemap listed no page', failed: true } }));
+    expect(props(empty)).toEqual({ input: 'the sitemap listed no page' });
+    const [verdict] = childrenNamed(childNamed(parseXml(empty), 'testsuite')!, 'testcase');
+    expect(childNamed(verdict!, 'failure')!.attributes.message).toBe(
+      'the sitemap listed no page: a gate over nothing proves nothing (--allow-empty lets it pass)',
+    );
+  });
+
   it('escapes markup, quotes, controls, bidi overrides and lone surrogates from the service into well-formed XML', () => {
     const hostile = 'https://x.test/a?q=<script>&"\'\u0000\u001b[31m\u202e\ud800]]>';
     const xml = renderJunit(

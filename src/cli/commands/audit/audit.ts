@@ -47,6 +47,8 @@ function declareAudit(program: ParentCommand) {
     .option('--no-fail-on-new-failures', 'do not fail on newly failing checks, whatever the file says')
     .option('--max-drop <points>', 'exit 10 when a score fell by more than this or a result got worse', maxDropParser)
     .option('--allow-empty', 'a run that audits no page passes (by default a gate over nothing fails)')
+    .option('--require-baseline', 'exit 4 when the job has no earlier run in the history (a history lost), rather than pass as its first run')
+    .option('--no-require-baseline', 'let a run with no earlier run pass as the first run, whatever the file says')
     .option('--html <path>', 'write the run as one HTML page')
     .option('--junit <path>', 'write a JUnit XML file')
     .option('--summary <path>', 'append a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)')
@@ -153,7 +155,8 @@ export function planAudit(ctx: CommandContext, opts: AuditOptions): AuditPlan {
   const journal = journalPath(ctx, options.history, job);
   const lock = lockJournal(ctx, journal, job);
   try {
-    const create = planReportsCreate(ctx, { ...options, journal, journalLock: lock });
+    // An audit is a gate, whatever the file sets: a week with no page (an empty sitemap) fails unless --allow-empty.
+    const create = { ...planReportsCreate(ctx, { ...options, journal, journalLock: lock }), judged: true };
     return { job, files, print: quiet ? 'id' : asJson ? 'json' : 'lines', create };
   } catch (error) {
     lock.release();
@@ -242,6 +245,7 @@ function createOptionsOf(opts: AuditOptions, audit: AuditConfig, job: string, as
     job,
     baseline: 'last',
     failOnNewFailures: (opts.failOnNewFailures ?? audit.failOnNewFailures) === true ? true : undefined,
+    requireBaseline: (opts.requireBaseline ?? audit.requireBaseline) === true ? true : undefined,
     maxDrop,
     allowEmpty: opts.allowEmpty,
     assert: assertPath,
@@ -361,15 +365,9 @@ function describe(result: AuditResult): string {
       (result.run === undefined ? ' (not recorded)' : `, recorded as run ${result.run}`) +
       (result.baseline === undefined ? '; no earlier run to compare with' : `, compared with run ${result.baseline}`),
   ];
+  // The pages themselves are named on stderr with the comparison (20 of each), and --json gives them all.
   if (result.new.length + result.vanished.length > 0)
     lines.push(`pages: ${result.new.length} new, ${result.vanished.length} vanished since run ${result.baseline}`);
-  for (const [kind, urls] of [
-    ['new', result.new],
-    ['vanished', result.vanished],
-  ] as const) {
-    lines.push(...urls.slice(0, LISTED).map((url) => `  ${kind}: ${url}`));
-    if (urls.length > LISTED) lines.push(`  … and ${urls.length - LISTED} more ${kind} (--json lists them all)`);
-  }
   if (result.files.length > 0) lines.push(`wrote: ${result.files.join(', ')}`);
   const shortfall = shortfallLine(result);
   if (shortfall !== undefined) lines.push(shortfall);

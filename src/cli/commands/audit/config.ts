@@ -26,6 +26,7 @@ export const AUDIT_KEYS = [
   'history',
   'failOnNewFailures',
   'maxDrop',
+  'requireBaseline',
   'html',
   'junit',
   'summary',
@@ -51,6 +52,8 @@ export interface AuditConfig {
   history?: string;
   failOnNewFailures?: boolean;
   maxDrop?: number;
+  /** Exit 4 when the job has no earlier run (a history lost), rather than pass as its first run. */
+  requireBaseline?: boolean;
   html?: string;
   junit?: string;
   summary?: string;
@@ -144,6 +147,7 @@ export function parseAuditFile(text: string, path: string): AuditFile {
     history: text_('history'),
     failOnNewFailures: flag('failOnNewFailures'),
     maxDrop: number('maxDrop', 0),
+    requireBaseline: flag('requireBaseline'),
     html: text_('html'),
     junit: text_('junit'),
     summary: text_('summary'),

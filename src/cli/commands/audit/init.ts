@@ -70,6 +70,7 @@ export function starterFile(starter: Pick<StarterPlan, 'site' | 'job' | 'schema'
     history: null,
     failOnNewFailures: true,
     maxDrop: null,
+    requireBaseline: false,
     html: 'audit.html',
     junit: null,
     summary: null,

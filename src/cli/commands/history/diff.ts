@@ -120,12 +120,20 @@ function judge(ctx: CommandContext, diff: RunDiff, gate: HistoryDiffPlan['gate']
   return failures.length > 0 ? ExitCode.gate : ExitCode.ok;
 }
 
+/** `58 → 61 (+3)`, `76 → 41 (-35), good → bad`; a page on one side only: `new page: 76, decent`, `vanished: was 29, bad`. */
 function scoreText(c: UrlChange): string {
+  if (c.status === 'new') return `new page: ${standing(c.scoreAfter, c.labelAfter)}`;
+  if (c.status === 'vanished') return `vanished: was ${standing(c.scoreBefore, c.labelBefore)}`;
   const before = c.scoreBefore === undefined ? 'none' : formatScore(c.scoreBefore);
   const after = c.scoreAfter === undefined ? 'none' : formatScore(c.scoreAfter);
   const delta = c.scoreChange === undefined || c.scoreChange === 0 ? '' : ` (${c.scoreChange > 0 ? '+' : ''}${formatScore(c.scoreChange)})`;
   const label = c.labelBefore !== c.labelAfter ? `, ${c.labelBefore ?? 'none'} → ${c.labelAfter ?? 'none'}` : '';
   return `${before} → ${after}${delta}${label}`;
+}
+
+/** A reading on one side of the diff: `76, decent`, `no score, bad`. */
+function standing(score: number | undefined, label: string | undefined): string {
+  return `${score === undefined ? 'no score' : formatScore(score)}${label === undefined ? '' : `, ${label}`}`;
 }
 
 /** The diff's document; its rows (a score text per URL) are built only when the format reads them. */

@@ -23,7 +23,8 @@ export function renderHtml(run: CiRun, exitCode: number, checks?: CheckStats): s
   const scriptHash = createHash('sha256').update(script).digest('base64');
   // Defence in depth: should any markup slip through, no other script runs and nothing is fetched.
   const policy = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; base-uri 'none'; form-action 'none'`;
-  const title = `rsapi ${run.command}: ${exitCode === 0 ? '' : 'failed, '}${plural(model.reports.length, 'report')}`;
+  const site = siteOf(run, model);
+  const title = `${site === undefined ? '' : `${site} – `}rsapi ${run.command}: ${exitCode === 0 ? '' : 'failed, '}${plural(model.reports.length, 'report')}`;
   const page = html`<!doctype html>
 <html lang="en">
 <head>
@@ -76,10 +77,32 @@ ${whatRan(run)}
 </header>`;
 }
 
-/** What ran: the service, the filters, the input, the CI commit; each only when known. */
+/**
+ * The site the page is of, for its title (a browser tab, a list of artifacts): the job's name, else the one project or
+ * host every report shares; undefined for a run over several.
+ */
+function siteOf(run: CiRun, model: HtmlModel): string | undefined {
+  if (run.ran?.job !== undefined) return run.ran.job;
+  const project = model.projects.length === 1 ? model.projects[0]?.name : undefined;
+  if (project) return project;
+  const hosts = new Set(model.reports.map((report) => hostOf(report.url)));
+  return hosts.size === 1 ? [...hosts][0] || undefined : undefined;
+}
+
+/** `example.com` of `https://example.com/a` or of `example.com/a` (a URL as the service stores it). */
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `https://${url}`).host;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What ran: the job, the service, the filters, the input, the CI commit; each only when known. */
 function whatRan(run: CiRun): Markup {
   const ran = run.ran;
   const items: [string, Markup | string][] = [];
+  if (ran?.job !== undefined) items.push(['Job', ran.job]);
   if (ran?.service) items.push(['Service', html`<a href="${ran.service}" rel="noopener noreferrer">${ran.service}</a>`]);
   if (ran?.filters && ran.filters.length > 0) items.push(['Filters', html`<code>${ran.filters.join(' ')}</code>`]);
   if (ran?.input) items.push(['Input', html`<code>${ran.input}</code>`]);
@@ -92,11 +115,19 @@ function whatRan(run: CiRun): Markup {
 /** Passed or failed and why; a run nothing judged (no gate, no baseline gate, every URL created) says so instead. */
 function verdictBox(run: CiRun, exitCode: number, model: HtmlModel): Markup {
   const judged =
-    exitCode !== 0 || run.gate.active || run.baseline?.maxDrop !== undefined || run.baseline?.failOnNewFailures === true || model.errors.length > 0;
+    exitCode !== 0 ||
+    run.gate.active ||
+    run.baseline?.maxDrop !== undefined ||
+    run.baseline?.failOnNewFailures === true ||
+    model.errors.length > 0 ||
+    run.firstRun !== undefined ||
+    run.empty !== undefined;
   if (!judged)
     return html`<div class="verdict neutral"><p>No gate set</p><p class="note">Nothing in this run was judged: every report is shown as read.</p></div>`;
   const passed = exitCode === 0;
-  return html`<div class="verdict${passed ? '' : ' failed'}">
+  // A first run that no other gate judged passed on nothing compared: shown as neither green nor red.
+  const neutral = passed && !run.gate.active && run.firstRun !== undefined;
+  return html`<div class="verdict${neutral ? ' neutral' : passed ? '' : ' failed'}">
 <p>${passed ? 'Passed' : `Failed (exit ${exitCode})`}</p>
 <ul>${verdictReasons(run, model.errors.length).map((reason) => html`<li>${reason}</li>`)}</ul>
 </div>`;

@@ -2,12 +2,13 @@
 // before any request, and the journal kept beside the history per job, service and history, its lock taken over from a
 // reused pid; and its plan (argv -> plan, no server). A killed, interrupted or overlapping audit: test/e2e/audit-process.test.ts.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { mockPerTest } from '../../../helpers/mock.js';
+import { startRawServer } from '../../../helpers/raw-server.js';
 import { runInProcess } from '../../../helpers/run.js';
 import { scratchMaker } from '../../../helpers/scratch.js';
 import { planOf } from '../../../helpers/plan.js';
@@ -165,21 +166,89 @@ describe('rsapi audit', () => {
     expect(existsSync(lockPath)).toBe(false);
   });
 
-  it('prints what it did as lines: pages, run, baseline, new and vanished pages, files', async () => {
+  it('prints what it did as lines: pages, run, baseline, how many new and vanished (named once, on stderr), files', async () => {
     const { rsapi, config } = await setup({ urls: ['https://shop.example.org/a'] });
     expect((await rsapi()).code).toBe(0);
     writeFileSync(config, JSON.stringify({ audit: { urls: ['https://shop.example.org/b'] } }));
     const second = await rsapi();
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toBe(
-      [
-        'audit shop.example.org: 1 page audited, recorded as run 2, compared with run 1',
-        'pages: 1 new, 1 vanished since run 1',
-        '  new: shop.example.org/b',
-        '  vanished: shop.example.org/a',
-        '',
-      ].join('\n'),
+      ['audit shop.example.org: 1 page audited, recorded as run 2, compared with run 1', 'pages: 1 new, 1 vanished since run 1', ''].join('\n'),
     );
+    const named = `${second.stdout}${second.stderr}`;
+    expect(named.match(/new: shop\.example\.org\/b/g)).toHaveLength(1);
+    expect(named.match(/vanished: shop\.example\.org\/a/g)).toHaveLength(1);
+  });
+
+  it('a passing week is a few lines: no journal notice, no zero counts, no flag the user never typed', async () => {
+    const { rsapi } = await setup({ job: 'shop', urls: ['https://shop.example.org/a', 'https://shop.example.org/b'], failOnNewFailures: true });
+    const first = await rsapi();
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('rsapi: first run of job shop: nothing compared; this run starts its history in ');
+    expect(first.stderr).not.toContain('--baseline');
+    const week = await rsapi();
+    expect(week.code, week.stderr).toBe(0);
+    expect(week.stderr).not.toMatch(/journal|skipped 0|--baseline|first run/);
+    expect(week.stderr.trim().split('\n')).toEqual([
+      'created 0, refreshed 2 (had a report: re-audited), failed 0',
+      expect.stringMatching(/^rsapi: baseline passed: 0 checks newly failing since run 1 of the history/),
+    ]);
+    expect(week.stdout).toBe('audit shop: 2 pages audited, recorded as run 2, compared with run 1\n');
+    // -v still tells of the journal started afresh.
+    expect((await rsapi('-v')).stderr).toContain('is of a run that ended');
+  });
+
+  it('a first run over pages that all had reports warns that the history may have been lost, naming it; requireBaseline makes it exit 4', async () => {
+    const { fixture, home, config, rsapi } = await setup({ job: 'shop', urls: ['https://shop.example.org/a', 'https://shop.example.org/b'] });
+    const history = join(home, 'data', 'rsapi', 'history.db');
+    const summary = join(home, 'summary.md');
+    expect((await rsapi()).code).toBe(0);
+    // The runner lost its folders: the service still holds the pages, the history is gone.
+    rmSync(join(home, 'data'), { recursive: true });
+    const lost = await rsapi('--summary', summary);
+    expect(lost.code, lost.stderr).toBe(0);
+    expect(lost.stderr).toContain(
+      `rsapi: warning: 2 of 2 pages had a report already: if job shop ran before, its history may have been lost (looked for in ${history})`,
+    );
+    expect(readFileSync(summary, 'utf8')).toContain('- 2 of 2 pages had a report already: if job shop ran before, its history may have been lost');
+    // With requireBaseline, the same lost history is exit 4, before any page is audited.
+    rmSync(join(home, 'data'), { recursive: true });
+    writeFileSync(config, JSON.stringify({ audit: { job: 'shop', urls: ['https://shop.example.org/a'], requireBaseline: true } }));
+    const requests = fixture.server.requests.length;
+    const required = await rsapi();
+    expect(required.code).toBe(4);
+    expect(required.stderr).toContain(`rsapi: no earlier run of job shop to compare with: no history at ${history} (--require-baseline)`);
+    expect(fixture.server.requests).toHaveLength(requests);
+    // A job's very first run: --no-require-baseline over the file's key.
+    expect((await rsapi('--no-require-baseline')).code).toBe(0);
+    expect((await rsapi()).code).toBe(0);
+  });
+
+  it('an empty sitemap fails (exit 10) saying "the sitemap listed no page" on stderr and in every file, whatever the gates', async () => {
+    const site = await startRawServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/xml' });
+      response.end('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>');
+    });
+    try {
+      for (const failOnNewFailures of [true, false]) {
+        const { home, rsapi } = await setup({ job: 'shop', sitemaps: [`${site.url}/sitemap.xml`], failOnNewFailures });
+        const files = { html: join(home, 'a.html'), summary: join(home, 's.md'), junit: join(home, 'j.xml'), codequality: join(home, 'cq.json') };
+        const argv = Object.entries(files).flatMap(([flag, path]) => [`--${flag}`, path]);
+        const result = await rsapi(...argv);
+        expect(result.code, result.stderr).toBe(10);
+        expect(result.stderr).toContain('rsapi: gate failed: the sitemap listed no page: a gate over nothing proves nothing (--allow-empty lets it pass)');
+        expect(result.stderr).not.toContain('--from-file');
+        const verdict = 'the sitemap listed no page: a gate over nothing proves nothing';
+        expect(readFileSync(files.summary, 'utf8')).toContain(`**Verdict: failed** (exit 10).\n\n- ${verdict}`);
+        expect(readFileSync(files.html, 'utf8')).toContain(`<li>${verdict}`);
+        expect(readFileSync(files.junit, 'utf8')).toContain(`<failure message="${verdict}`);
+        expect(JSON.parse(readFileSync(files.codequality, 'utf8'))).toEqual([expect.objectContaining({ description: expect.stringContaining(verdict) })]);
+        const allowed = await rsapi('--allow-empty');
+        expect(allowed.code, allowed.stderr).toBe(0);
+      }
+    } finally {
+      await site.close();
+    }
   });
 
   it('refuses a mistake in the file before any request, naming the file and line', async () => {

@@ -142,7 +142,43 @@ describe('the verdict', () => {
     const page = renderHtml(runOf([{ id: 1, url: 'https://a.test/', result: 'good', score: 90 }], { command: 'reports stats' }), 0);
     expect(page).toContain('<p>No gate set</p>');
     expect(page).not.toContain('Passed');
-    expect(page).toContain('<title>rsapi reports stats: 1 report</title>');
+    expect(page).toContain('<title>a.test – rsapi reports stats: 1 report</title>');
+  });
+
+  it('the title names the site: the job, else the one project or host of the reports; none for several', () => {
+    const a = { id: 1, url: 'https://a.test/', result: 'good', score: 90 };
+    const b = { id: 2, url: 'https://b.test/x', result: 'good', score: 90 };
+    expect(renderHtml(runOf([a, b], { ran: { job: 'weekly shop' } }), 0)).toContain('<title>weekly shop – rsapi reports list: 2 reports</title>');
+    expect(renderHtml(runOf([a, b], { ran: { job: 'weekly shop' } }), 0)).toContain('<dt>Job</dt><dd>weekly shop</dd>');
+    expect(
+      renderHtml(
+        runOf([
+          { ...a, project: 'shop.test' },
+          { ...b, project: 'shop.test' },
+        ]),
+        10,
+      ),
+    ).toContain('<title>shop.test – rsapi reports list: failed, 2 reports</title>');
+    expect(renderHtml(runOf([a, b]), 0)).toContain('<title>rsapi reports list: 2 reports</title>');
+  });
+
+  it('a first run with a gate asked says it compared nothing, not "no gate set", and warns of a history lost', () => {
+    const firstRun = { job: 'weekly', history: '/var/lib/rsapi/history.db', hadReports: { count: 7, of: 8 } };
+    const page = renderHtml(runOf([{ id: 1, url: 'https://a.test/', result: 'good', score: 90 }], { command: 'audit', firstRun }), 0);
+    expect(page).not.toContain('No gate set');
+    expect(page).toContain('<li>first run of job weekly: nothing compared</li>');
+    expect(page).toContain(
+      '7 of 8 pages had a report already: if job weekly ran before, its history may have been lost (looked for in /var/lib/rsapi/history.db)',
+    );
+  });
+
+  it('an empty input fails naming why, not "checks against the baseline passed: 0 newly failing on 0 URLs"', () => {
+    const baseline: Baseline = { path: 'run 2 of the history', byUrl: newestByUrl([phpRank('https://a.test/', 90, [])]), hasChecks: true, run: 2 };
+    const comparison = compareWithBaseline(baseline, [], { failOnNewFailures: true });
+    const empty = { why: 'the sitemap listed no page', failed: true };
+    const page = renderHtml(runOf([], { command: 'audit', baseline: comparison, empty }), 10);
+    expect(page).toContain('<li>the sitemap listed no page: a gate over nothing proves nothing (--allow-empty lets it pass)</li>');
+    expect(page).not.toContain('newly failing on 0 URLs');
   });
 
   it('a gate that held is passed, with its line', () => {

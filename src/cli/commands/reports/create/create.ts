@@ -15,6 +15,7 @@ import { forStderr } from '../../../terminal/stderr.js';
 import { createListWriter } from '../../../../output/index.js';
 import { ExitCode, type ExitCodeValue } from '../../../runtime/exit-codes.js';
 import { emptyLine } from '../../../verdicts/empty.js';
+import { runAnnotation } from '../../../verdicts/named-failures.js';
 import type { Baseline, BaselineComparison } from '../../../report-files/baseline.js';
 import { createJob, openRun } from '../../../reading/recording.js';
 import type { UrlOutcome } from './run-create.js';
@@ -90,7 +91,7 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
   if (input.entries.length === 0 && plan.emptyIsNoOp) return nothing(`${source.fromFile === '-' ? 'stdin' : source.fromFile} holds no URL`);
   rejectInvalid(input, source.skipInvalid, (line) => ctx.note(line));
   // A gate over nothing fails whatever the input was (an empty sitemap, a selection that left nothing), in one way.
-  if (input.urls.length === 0 && plan.judged) return nothing('the input holds no URL');
+  if (input.urls.length === 0 && plan.judged) return nothing(emptyInput(source));
   if (input.urls.length === 0) throw noUrlError();
   refuseUrlsHoldingTheKey(ctx, input.urls);
   for (const duplicate of new Set(input.duplicates)) ctx.note(`rsapi: ${duplicate} given more than once; creating it once`);
@@ -148,25 +149,37 @@ function ranNothing(code: ExitCodeValue, ci?: CiReporter, run?: number): CreateR
 }
 
 /**
- * Nothing to create: one note saying why, the empty list in the chosen format (`[]` in json), the run recorded (it
- * reads nothing, so it is never a baseline), and the gates: any gate over nothing fails (exit 10) with the same line,
- * unless --allow-empty.
+ * Nothing to create: why, said once (`the sitemap listed no page`), the empty list in the chosen format (`[]` in json),
+ * the run recorded (it reads nothing, so it is never a baseline), and the gates: any gate over nothing fails (exit 10)
+ * with one line naming why, in every file too, unless --allow-empty.
  */
 async function createNothing(ctx: CommandContext, plan: ReportsCreatePlan, baseline: Baseline | undefined, why: string): Promise<CreateResult> {
-  ctx.note(`rsapi: ${why}; nothing to create`);
+  const fails = plan.judged && plan.gate.allowEmpty !== true;
+  // A failing gate's line names why; a run that passes says it here.
+  if (!fails) ctx.note(`rsapi: ${why}; nothing to create`);
   const run = { command: plan.command, selection: createJob(plan.record.job, []) };
-  const { history, ci } = await openRun(ctx, { history: plan.record.history, run }, plan.ci, { baseline });
+  const { history, ci } = await openRun(ctx, { history: plan.record.history, run }, plan.ci, { baseline, empty: why });
   const code = await history.finishing(async () => {
     const writer = createListWriter(ctx.io.stdout, ctx.outputOptions('report'));
     await writer.end();
     const { Gate, finishGate } = await import('../../../verdicts/gates.js');
-    const gate = new Gate(plan.gate);
-    // Only a baseline gate asked (--max-drop, --fail-on-new-failures): the same line as the other gates give.
-    const overNothing = !gate.active && plan.judged && plan.gate.allowEmpty !== true;
-    if (overNothing) ctx.note(emptyLine(plan.gate.selection));
+    const gate = new Gate({ ...plan.gate, selection: { ...plan.gate.selection, nothing: why } });
+    // Only a baseline gate asked (--max-drop, --fail-on-new-failures), or an audit: the same line as the other gates give.
+    const overNothing = !gate.active && fails;
+    if (overNothing) {
+      ctx.note(emptyLine(gate.selection));
+      if (ctx.io.env.GITHUB_ACTIONS === 'true') ctx.note(runAnnotation(emptyLine(gate.selection)));
+    }
     return finishGate(ctx, gate, ci, overNothing ? ExitCode.gate : ExitCode.ok);
   });
   return ranNothing(code, ci, history.runId);
+}
+
+/** Why an input that gave no URL gave none, in the words of its source: `the sitemap listed no page`. */
+function emptyInput(source: ReportsCreatePlan['source']): string {
+  if (source.urls.length > 0 || (source.fromFile !== undefined && source.fromSitemap !== undefined)) return 'the input holds no URL';
+  if (source.fromSitemap !== undefined) return source.fromSitemap.length === 1 ? 'the sitemap listed no page' : 'the sitemaps listed no page';
+  return `${source.fromFile === '-' ? 'stdin' : source.fromFile} holds no URL`;
 }
 
 /**

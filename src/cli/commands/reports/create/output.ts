@@ -55,7 +55,7 @@ export interface InputCounts {
   resumeCommand?: string;
 }
 
-/** `created 297, failed 3 (exit 7), unsettled 1 (...), skipped 0 (journal), duplicates 2`: only what happened or was asked for. */
+/** `created 297, failed 3 (exit 7), unsettled 1 (...), skipped 4 (journal), duplicates 2`: only what happened, besides created and failed. */
 export function summaryLine(outcome: BulkCreateOutcome, counts: InputCounts): string {
   const parts = [
     `created ${outcome.created}${outcome.recovered > 0 ? ` (${outcome.recovered} found after a lost answer)` : ''}`,
@@ -65,7 +65,7 @@ export function summaryLine(outcome: BulkCreateOutcome, counts: InputCounts): st
   ];
   const resume = counts.resumeCommand === undefined ? 'a resume with --journal' : `the next \`${counts.resumeCommand}\``;
   if (outcome.unsettled > 0) parts.push(`unsettled ${outcome.unsettled} (of the failed: may exist; ${resume} looks them up first)`);
-  if (counts.skipped !== undefined) parts.push(`skipped ${counts.skipped} (journal)`);
+  if (counts.skipped !== undefined && counts.skipped > 0) parts.push(`skipped ${counts.skipped} (journal)`);
   if (counts.duplicates > 0) parts.push(`duplicates ${counts.duplicates}`);
   if (counts.invalid > 0) parts.push(`invalid ${counts.invalid} (skipped)`);
   if (counts.sitemapsSkipped !== undefined && counts.sitemapsSkipped > 0) parts.push(`sitemaps skipped ${counts.sitemapsSkipped}`);

@@ -77,7 +77,8 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
   const journal = plan.journalPath === undefined ? undefined : Journal.open(plan.journalPath, ctx, { lock: plan.journalLock, createdSince });
   try {
     const all = plan.input.urls;
-    if (journal?.history.endedAt !== undefined) {
+    // The everyday case of a weekly job: said only when asked (-v).
+    if (journal?.history.endedAt !== undefined && ctx.globals.verbose) {
       ctx.note(`rsapi: the journal ${journal.path} is of a run that ended (${journal.history.endedAt}); this run starts it afresh`);
     }
     const created = journal?.history.created ?? new Set<string>();
@@ -244,6 +245,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       );
     }
     for (const url of urls.slice(urls.length - outcome.notStarted)) plan.ci?.addSkipped(url, `not started: ${stoppedBy ?? 'interrupted'}`);
+    plan.ci?.pagesHadReports(outcome.refreshed + outcome.kept);
     // One URL fails like any single request: its own error line, hint and exit code.
     if (singleFailure) {
       await plan.ci?.finish(ctx, gate, exitCodeOf(singleFailure));

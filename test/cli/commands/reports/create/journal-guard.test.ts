@@ -105,8 +105,9 @@ describe('--journal guard', () => {
     expect((await runInProcess({ argv, env: fixture.env })).code).toBe(0);
     const ended = readFileSync(path, 'utf8').trimEnd().split('\n');
     expect(JSON.parse(ended.at(-1) as string)).toMatchObject({ status: 'ended', urls: 2 });
-    // The run ended: the next one (a week later) does what --existing says (here: new reports), and the journal is its own.
-    const fresh = await runInProcess({ argv, env: fixture.env });
+    // The run ended: the next one (a week later) does what --existing says (here: new reports), and the journal is its
+    // own; the everyday case, said with -v only.
+    const fresh = await runInProcess({ argv: [...argv, '-v'], env: fixture.env });
     expect(fresh.code, fresh.stderr).toBe(0);
     expect(fresh.stderr).toContain(`the journal ${path} is of a run that ended`);
     expect(fresh.stderr).toContain('starts it afresh');
