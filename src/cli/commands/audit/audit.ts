@@ -351,12 +351,6 @@ async function runQuietly(ctx: CommandContext, invocation: Invocation, plan: Rep
   }
 }
 
-/**
- * How many new and vanished pages the lines name, each list then saying how many more there are: stderr has named
- * 20 of each already, and --json gives them all.
- */
-const LISTED = 5;
-
 /** What the audit did, in lines a person reads in a log; the last one says why pages were not audited, if any were not. */
 function describe(result: AuditResult): string {
   const of = result.pages < result.input ? `${result.pages} of ${plural(result.input, 'page')}` : plural(result.pages, 'page');
