@@ -1,6 +1,9 @@
 // Two runs compared URL by URL: the checks that newly fail, the fixed ones, score changes, new and vanished URLs; and
 // which two runs a plain `history diff` compares (the last two complete runs of one selection on one service).
-import { readingChange, regressed } from '../api/model/regression.js';
+import { readingChange } from '../api/model/regression.js';
+import { reportProject } from '../api/model/report-url.js';
+import { comparePage, type PageReading } from '../judge/compare.js';
+import { judgeComparison, type ComparisonGate, type ComparisonVerdict } from '../judge/verdict.js';
 import { HistoryNotFoundError } from './errors.js';
 import { isNewerReading, MINUS, partEnd, SIGN_FROM_END } from './snapshot.js';
 import type { HistoryStore, RunInfo, RunQuery, Snapshot } from './types.js';
@@ -16,6 +19,8 @@ export interface UrlChange {
   scoreChange: number | undefined;
   newFailures: string[];
   fixed: string[];
+  /** It had per-check results in the earlier run and has none now: each check it passed is among newFailures. */
+  checksLost?: boolean;
 }
 
 export interface RunDiff {
@@ -24,6 +29,10 @@ export interface RunDiff {
   /** New failures first, then fixed checks, then drops, then new and vanished URLs. */
   changes: UrlChange[];
   compared: number;
+  /** Pages read in both runs with per-check results in neither: not judged on checks. */
+  notJudgedOnChecks: string[];
+  /** Whether any page of the later run carries per-check results. */
+  laterHasChecks: boolean;
 }
 
 /** The newest snapshot of each URL of a run (isNewerReading). */
@@ -33,19 +42,26 @@ export function newestOfEachUrl(snapshots: readonly Snapshot[]): Map<string, Sna
   return map;
 }
 
-export function diffSnapshots(before: readonly Snapshot[], after: readonly Snapshot[]): { changes: UrlChange[]; compared: number } {
+export function diffSnapshots(
+  before: readonly Snapshot[],
+  after: readonly Snapshot[],
+): Pick<RunDiff, 'changes' | 'compared' | 'notJudgedOnChecks' | 'laterHasChecks'> {
   const [a, b] = [newestOfEachUrl(before), newestOfEachUrl(after)];
   const changes: UrlChange[] = [];
+  const notJudgedOnChecks: string[] = [];
   let compared = 0;
+  let laterHasChecks = false;
   for (const [url, now] of b) {
+    laterHasChecks ||= hasChecks(now);
     const then = a.get(url);
     if (!then) {
       changes.push(change(url, 'new', undefined, now));
       continue;
     }
     compared++;
-    const { newFailures, fixed } = checkDelta(then, now);
-    const entry = { ...change(url, 'changed', then, now), newFailures: newFailures.sort(), fixed: fixed.sort() };
+    const { newFailures, fixed, checksLost, notJudged } = checkDelta(then, now);
+    if (notJudged) notJudgedOnChecks.push(url);
+    const entry = { ...change(url, 'changed', then, now), newFailures: newFailures.sort(), fixed: fixed.sort(), ...(checksLost ? { checksLost } : {}) };
     const lostScore = then.score !== undefined && now.score === undefined;
     if (entry.newFailures.length > 0 || entry.fixed.length > 0 || (entry.scoreChange ?? 0) !== 0 || entry.labelBefore !== entry.labelAfter || lostScore) {
       changes.push(entry);
@@ -53,28 +69,33 @@ export function diffSnapshots(before: readonly Snapshot[], after: readonly Snaps
   }
   for (const [url, then] of a) if (!b.has(url)) changes.push(change(url, 'vanished', then, undefined));
   changes.sort(order);
-  return { changes, compared };
+  return { changes, compared, notJudgedOnChecks: notJudgedOnChecks.sort(), laterHasChecks };
+}
+
+/** A snapshot as the judge reads a page (src/judge/compare.ts): its score, result and checks. */
+export function snapshotReading(snapshot: Snapshot): PageReading {
+  return { score: snapshot.score, label: snapshot.label, checks: hasChecks(snapshot) ? snapshot.checks : undefined };
+}
+
+function hasChecks(snapshot: Snapshot): boolean {
+  return snapshot.checksText !== undefined ? snapshot.checksText !== '' : (snapshot.checks?.length ?? 0) > 0;
 }
 
 /**
- * The checks that went from passed to failed and back. Stored checks are compared as text first, part by part (a
- * service lists its checks in one order, so most parts are equal and nothing is decoded); otherwise by id.
+ * The checks that went from passed to failed and back, as the one comparison (src/judge/compare.ts) finds them. Stored
+ * checks of both readings are compared as text first, part by part (a service lists its checks in one order, so most
+ * parts are equal and nothing is decoded): a fast path held equal to the judge by a test over generated pairs.
  */
-function checkDelta(then: Snapshot, now: Snapshot): { newFailures: string[]; fixed: string[] } {
-  const newFailures: string[] = [];
-  const fixed: string[] = [];
-  if (then.checksText !== undefined && now.checksText !== undefined) {
-    if (then.checksText === now.checksText || alignedDelta(then.checksText, now.checksText, newFailures, fixed)) return { newFailures, fixed };
-    newFailures.length = 0;
-    fixed.length = 0;
+function checkDelta(then: Snapshot, now: Snapshot): { newFailures: string[]; fixed: string[]; checksLost: boolean; notJudged: boolean } {
+  if (then.checksText && now.checksText) {
+    const newFailures: string[] = [];
+    const fixed: string[] = [];
+    if (then.checksText === now.checksText || alignedDelta(then.checksText, now.checksText, newFailures, fixed)) {
+      return { newFailures, fixed, checksLost: false, notJudged: false };
+    }
   }
-  const passedThen = new Map((then.checks ?? []).map((check) => [check.id, check.passed]));
-  for (const check of now.checks ?? []) {
-    const before = passedThen.get(check.id);
-    if (before === true && !check.passed) newFailures.push(check.id);
-    else if (before === false && check.passed) fixed.push(check.id);
-  }
-  return { newFailures, fixed };
+  const change = comparePage(snapshotReading(then), snapshotReading(now));
+  return { newFailures: change.newFailures, fixed: change.fixed, checksLost: change.checksLost, notJudged: change.notJudgedOnChecks };
 }
 
 /**
@@ -134,10 +155,32 @@ function order(x: UrlChange, y: UrlChange): number {
   );
 }
 
-/** Whether a URL regressed between the two runs, by the one rule (api/model/regression.ts). */
-export function regressedUrl(change: UrlChange, maxDrop: number): boolean {
-  if (change.status !== 'changed') return false;
-  return regressed(readingChange({ score: change.scoreBefore, label: change.labelBefore }, { score: change.scoreAfter, label: change.labelAfter }), maxDrop);
+/**
+ * The verdict over two runs, by the one judge (src/judge/verdict.ts): the pages read in both, their readings compared
+ * as --baseline compares them, the gate's flags applied. `history diff`, MCP's history_diff and any face reading a
+ * RunDiff judge it here.
+ */
+export function judgeRunDiff(diff: Pick<RunDiff, 'changes' | 'compared' | 'notJudgedOnChecks' | 'laterHasChecks'>, gate: ComparisonGate): ComparisonVerdict {
+  const pages = diff.changes
+    .filter((change) => change.status === 'changed')
+    .map((change) => {
+      const then = { score: change.scoreBefore, label: change.labelBefore, checks: undefined };
+      const now = { score: change.scoreAfter, label: change.labelAfter, checks: undefined };
+      const pageChange = {
+        reading: readingChange(then, now),
+        newFailures: change.newFailures,
+        fixed: change.fixed,
+        checksLost: change.checksLost === true,
+        notJudgedOnChecks: false,
+      };
+      return { url: change.url, change: pageChange, then, now };
+    });
+  return judgeComparison(pages, { compared: diff.compared, laterHasChecks: diff.laterHasChecks, notJudgedOnChecks: diff.notJudgedOnChecks }, gate);
+}
+
+/** Only the snapshots of one project (as the history files it: lower case, no www.), or every one. */
+export function inProject(project: string | undefined): (snapshot: Snapshot) => boolean {
+  return (snapshot) => project === undefined || (snapshot.project ?? reportProject(snapshot.identity)) === project;
 }
 
 /**

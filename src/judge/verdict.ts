@@ -1,7 +1,7 @@
 // The gate over a comparison of two runs (or a run and a baseline file): one verdict value that every face words in
 // its own way (stderr, annotations, JUnit, HTML, summary, Code Quality, MCP answers) and none judges again.
 import { regressed } from '../api/model/regression.js';
-import type { PageChange } from './compare.js';
+import type { PageChange, PageReading } from './compare.js';
 
 /** The flags that gate a comparison. */
 export interface ComparisonGate {
@@ -17,6 +17,9 @@ export interface ComparisonGate {
 export interface ComparedPage {
   url: string;
   change: PageChange;
+  /** The two readings compared, where the face has them at hand (for the words of a finding). */
+  then?: PageReading;
+  now?: PageReading;
 }
 
 export interface ComparisonVerdict {
@@ -41,33 +44,49 @@ export interface ComparisonVerdict {
   failed: boolean;
 }
 
+/** What the gate needs to know of a comparison besides the pages that changed. */
+export interface ComparisonFacts {
+  /** Pages read in both (changed or not). */
+  compared: number;
+  /** Whether any page of the later reading carries per-check results (a page only it read counts too). */
+  laterHasChecks: boolean;
+  /** Pages read in both with per-check results in neither. */
+  notJudgedOnChecks: readonly string[];
+}
+
 /**
- * The verdict over the pages read in both runs. `laterHasChecks`: whether any page of the later run carries per-check
- * results (a page only the later run read counts too).
+ * The verdict over a comparison: `pages`, the pages read in both runs (those unchanged may be left out), and the facts
+ * of the whole comparison.
  */
-export function judgeComparison(pages: readonly ComparedPage[], laterHasChecks: boolean, gate: ComparisonGate): ComparisonVerdict {
+export function judgeComparison(pages: readonly ComparedPage[], facts: ComparisonFacts, gate: ComparisonGate): ComparisonVerdict {
   const gated = gate.maxDrop !== undefined || gate.failOnNewFailures === true;
   const byUrl = (a: ComparedPage, b: ComparedPage) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0);
   const newlyFailing = pages
     .filter((page) => page.change.newFailures.length > 0)
     .sort((a, b) => b.change.newFailures.length - a.change.newFailures.length || byUrl(a, b));
   const regressions = pages.filter((page) => regressed(page.change.reading, gate.maxDrop ?? 0)).sort(byUrl);
-  const checksUnjudged = gate.failOnNewFailures === true && pages.length > 0 && !laterHasChecks;
-  const empty = gated && pages.length === 0 && gate.allowEmpty !== true;
+  const checksUnjudged = gate.failOnNewFailures === true && facts.compared > 0 && !facts.laterHasChecks;
+  const empty = gated && facts.compared === 0 && gate.allowEmpty !== true;
   const failed =
     empty || (gate.maxDrop !== undefined && regressions.length > 0) || (gate.failOnNewFailures === true && !checksUnjudged && newlyFailing.length > 0);
   return {
     gated,
-    compared: pages.length,
+    compared: facts.compared,
     empty,
     newlyFailing,
     regressions,
-    notJudgedOnChecks: pages
-      .filter((page) => page.change.notJudgedOnChecks)
-      .map((page) => page.url)
-      .sort(),
+    notJudgedOnChecks: [...facts.notJudgedOnChecks].sort(),
     checksUnjudged,
     failed,
+  };
+}
+
+/** The facts of a comparison whose every page read in both is at hand (a baseline's). */
+export function factsOf(pages: readonly ComparedPage[], laterHasChecks: boolean): ComparisonFacts {
+  return {
+    compared: pages.length,
+    laterHasChecks,
+    notJudgedOnChecks: pages.filter((page) => page.change.notJudgedOnChecks).map((page) => page.url),
   };
 }
 

@@ -15,7 +15,7 @@ import { timestampOf } from '../../api/model/timestamps.js';
 import { regressed } from '../../api/model/regression.js';
 import { comparePage } from '../../judge/compare.js';
 import { recordReading } from '../../judge/readings.js';
-import { judgeComparison, type ComparedPage, type ComparisonVerdict } from '../../judge/verdict.js';
+import { factsOf, judgeComparison, type ComparedPage, type ComparisonVerdict } from '../../judge/verdict.js';
 import { countChanges, describeChecks, recordsHaveChecks, type CheckChange } from './check-changes.js';
 
 /** What is compared of a report. */
@@ -195,8 +195,9 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
       continue;
     }
     // The one comparison (src/judge): the score and result by the regression rule, the checks new, fixed and lost.
-    const change = comparePage(recordReading(before.record), recordReading(now.record));
-    pages.push({ url: now.url, change });
+    const [readThen, readNow] = [recordReading(before.record), recordReading(now.record)];
+    const change = comparePage(readThen, readNow);
+    pages.push({ url: now.url, change, then: readThen, now: readNow });
     if (change.checksLost) lostChecks.push(now.url);
     else if (change.newFailures.length > 0 || change.fixed.length > 0) {
       checkChanges.push({ url: now.url, record: now.record, newFailures: change.newFailures, fixed: change.fixed });
@@ -208,7 +209,7 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
     .map(([, standing]) => standing.url);
   regressions.sort(worstFirst);
   checkChanges.sort((a, b) => b.newFailures.length - a.newFailures.length || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-  const verdict = judgeComparison(pages, recordsHaveChecks([...current.values()].map((s) => s.record)), gate);
+  const verdict = judgeComparison(pages, factsOf(pages, recordsHaveChecks([...current.values()].map((s) => s.record))), gate);
   return {
     path: baseline.path,
     maxDrop: options.maxDrop,

@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import { reportIdentity } from '../../api/model/report-url.js';
 import type { Finding, UrlVerdict } from '../verdicts/judge.js';
-import { describeChange, type BaselineComparison } from './baseline.js';
+import { describeChange, type BaselineComparison, type Regression } from './baseline.js';
+import type { ComparisonGate, ComparisonVerdict } from '../../judge/verdict.js';
 import { namedCheck } from '../verdicts/check-gate.js';
 
 /** One issue as GitLab reads it. */
@@ -54,19 +55,45 @@ export function baselineIssues(comparison: BaselineComparison | undefined): Code
       );
     }
   }
-  if (comparison.failOnNewFailures) {
-    for (const change of comparison.checkChanges) {
-      for (const id of change.newFailures) {
-        issues.push(
-          issue(change.url, `since-baseline/${id}`, `${namedCheck(id)} fails now; it passed in ${comparison.path} (--fail-on-new-failures)`, 'major'),
-        );
-      }
-    }
-    for (const url of comparison.lostChecks) {
-      issues.push(issue(url, 'since-baseline/checks', `no per-check results now; ${comparison.path} had them (--fail-on-new-failures)`, 'major'));
+  issues.push(...newFailureIssues(comparison.verdict, comparison.failOnNewFailures, comparison.path));
+  return issues;
+}
+
+/**
+ * A comparison's verdict (src/judge) as issues, for a face that has no baseline file (history diff): each check newly
+ * failing, and each page fallen past --max-drop, against `source` (`run 12`). The subjects are a baseline's, so a
+ * finding keeps its fingerprint whichever face states it.
+ */
+export function comparisonIssues(verdict: ComparisonVerdict, gate: ComparisonGate, source: string): CodeQualityIssue[] {
+  const issues: CodeQualityIssue[] = [];
+  if (gate.maxDrop !== undefined) {
+    for (const page of verdict.regressions) {
+      const then = page.then ?? { score: undefined, label: undefined };
+      const now = page.now ?? { score: undefined, label: undefined };
+      const regression = { before: { score: then.score, result: then.label }, now: { score: now.score, result: now.label }, ...page.change.reading };
+      const text = `${describeChange(regression as unknown as Regression)} since ${source} (--max-drop ${gate.maxDrop})`;
+      issues.push(issue(page.url, 'since-baseline/score', text, 'major'));
     }
   }
+  issues.push(...newFailureIssues(verdict, gate.failOnNewFailures === true, source));
   return issues;
+}
+
+/** Each check newly failing (a page that lost its checks: each it passed), with --fail-on-new-failures. */
+function newFailureIssues(verdict: ComparisonVerdict, failOnNewFailures: boolean, source: string): CodeQualityIssue[] {
+  if (!failOnNewFailures || verdict.checksUnjudged) return [];
+  return verdict.newlyFailing.flatMap((page) =>
+    page.change.newFailures.map((id) =>
+      issue(
+        page.url,
+        `since-baseline/${id}`,
+        page.change.checksLost
+          ? `${namedCheck(id)}: no per-check results now; it passed in ${source} (--fail-on-new-failures)`
+          : `${namedCheck(id)} fails now; it passed in ${source} (--fail-on-new-failures)`,
+        'major',
+      ),
+    ),
+  );
 }
 
 /** error: by the check's importance (high critical, medium major, low minor), score and result major; warn: info. */
@@ -81,9 +108,14 @@ function severityOf(finding: Finding): CodeQualityIssue['severity'] {
  * `runFailure`: why the run failed with no URL to show it (a gate over nothing: `the sitemap listed no page: ...`), as
  * one issue of the run, so that GitLab's widget is not empty for a failed job.
  */
-export function renderCodeQuality(verdicts: readonly UrlVerdict[], comparison?: BaselineComparison, runFailure?: string): string {
+export function renderCodeQuality(
+  verdicts: readonly UrlVerdict[],
+  comparison?: BaselineComparison,
+  runFailure?: string,
+  moreIssues: readonly CodeQualityIssue[] = [],
+): string {
   const run = runFailure === undefined ? [] : [runIssue(runFailure)];
-  return `${JSON.stringify([...run, ...codeQualityIssues(verdicts), ...baselineIssues(comparison)], null, 2)}\n`;
+  return `${JSON.stringify([...run, ...codeQualityIssues(verdicts), ...baselineIssues(comparison), ...moreIssues], null, 2)}\n`;
 }
 
 /** The run's own issue: its path `rsapi` (no page), its fingerprint the same from run to run. */

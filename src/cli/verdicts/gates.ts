@@ -6,6 +6,7 @@ import { plural } from '../../plural.js';
 import { formatScore, readReport, RESULT_RANK } from '../../api/model/report-model.js';
 import { CheckGate } from './check-gate.js';
 import type { CiReporter } from '../report-files/reporter.js';
+import type { CodeQualityIssue } from '../report-files/codequality.js';
 import type { CommandContext } from '../runtime/context.js';
 import { ExitCode, type ExitCodeValue } from '../runtime/exit-codes.js';
 import type { GateOptions } from '../flags/verb-options.js';
@@ -199,7 +200,13 @@ function failsByFile(verdict: UrlVerdict): boolean {
  * The gate's verdict line, the failing URLs and exit code; with CI flags, the baseline's too, and the JUnit, summary,
  * HTML and Code Quality files written.
  */
-export async function finishGate(ctx: CommandContext, gate: Gate, ci?: CiReporter, code: ExitCodeValue = ExitCode.ok): Promise<ExitCodeValue> {
+export async function finishGate(
+  ctx: CommandContext,
+  gate: Gate,
+  ci?: CiReporter,
+  code: ExitCodeValue = ExitCode.ok,
+  moreIssues: readonly CodeQualityIssue[] = [],
+): Promise<ExitCodeValue> {
   if (gate.active) {
     // A gate over nothing: only when the command's own work went well (a run whose every URL failed says that instead).
     if (!gate.empty || code === ExitCode.ok) ctx.note(gate.verdict());
@@ -220,7 +227,7 @@ export async function finishGate(ctx: CommandContext, gate: Gate, ci?: CiReporte
   if (gate.codequality !== undefined) {
     const [{ renderCodeQuality }, files] = await Promise.all([import('../report-files/codequality.js'), import('../runtime/write.js')]);
     const overNothing = ci?.emptyFailure ?? (gate.empty && code === ExitCode.ok ? gate.fileVerdict() : undefined);
-    await files.writeFileAtomically(gate.codequality, renderCodeQuality(gate.verdicts.judged, ci?.comparison, overNothing), ctx.secrets);
+    await files.writeFileAtomically(gate.codequality, renderCodeQuality(gate.verdicts.judged, ci?.comparison, overNothing, moreIssues), ctx.secrets);
   }
   return exitCode;
 }

@@ -10,8 +10,15 @@ import { finishGate, Gate, type GateSetup } from './gates.js';
  * returned (`{ ...opts, ...checkVerdictFlags(ctx, opts) }`, called in the verb's validate step). 0 reports fail unless
  * `allowEmpty`. Returns 0, 8 (check rules with no per-check results) or 10; `code` (the command's own) wins when not 0.
  */
-export async function judgeRecords(ctx: CommandContext, records: Iterable<ApiRecord>, setup: GateSetup, code?: ExitCodeValue): Promise<ExitCodeValue> {
+export async function judgeRecords(
+  ctx: CommandContext,
+  records: Iterable<ApiRecord>,
+  setup: GateSetup,
+  code?: ExitCodeValue,
+  /** Code Quality issues found beside the rules (history diff's comparison), written in the same file. */
+  moreIssues: Parameters<typeof finishGate>[4] = [],
+): Promise<ExitCodeValue> {
   const gate = new Gate(setup);
   for (const record of records) gate.check(record);
-  return finishGate(ctx, gate, undefined, code);
+  return finishGate(ctx, gate, undefined, code, moreIssues);
 }

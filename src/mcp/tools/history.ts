@@ -4,10 +4,10 @@
 import { declareDiff, diffDocument, planHistoryDiff } from '../../cli/commands/history/diff.js';
 import { sinceOf } from '../../cli/commands/history/shared.js';
 import { declareTrend, planHistoryTrend, readTrend, trendDocument, trendOrigin } from '../../cli/commands/history/trend.js';
-import { projectName, reportProject } from '../../api/model/report-url.js';
-import { readRunDiff } from '../../history/diff.js';
-import type { Snapshot } from '../../history/types.js';
-import { optionArg, positionalArg } from '../arguments.js';
+import { projectName } from '../../api/model/report-url.js';
+import { inProject, judgeRunDiff, readRunDiff } from '../../history/diff.js';
+import { verdictFindings, type ComparisonGate, type ComparisonVerdict } from '../../judge/verdict.js';
+import { booleanArg, optionArg, positionalArg } from '../arguments.js';
 import { argumentOf, declared, flagOf } from '../declarations.js';
 import { fitted } from '../results.js';
 import { defineTool } from '../tool.js';
@@ -64,6 +64,9 @@ export const historyDiff = defineTool({
     optionArg(flagOf(diff, '--since'), 'since'),
     optionArg(flagOf(diff, '--project'), 'project'),
     jobArg,
+    { ...booleanArg('fail_on_new_failures', flagOf(diff, '--fail-on-new-failures')?.description ?? ''), flag: '--fail-on-new-failures' },
+    optionArg(flagOf(diff, '--max-drop'), 'max_drop'),
+    { ...booleanArg('allow_empty', flagOf(diff, '--allow-empty')?.description ?? ''), flag: '--allow-empty' },
   ],
   writes: false,
   hints: { readOnlyHint: true },
@@ -74,14 +77,17 @@ export const historyDiff = defineTool({
     const since = sinceOf(args.since as number | undefined);
     const project = args.project === undefined ? undefined : projectName(args.project);
     const selection = args.job === undefined ? undefined : jobSelection(args.job);
-    const inProject = (snapshot: Snapshot) => project === undefined || (snapshot.project ?? reportProject(snapshot.identity)) === project;
-    const compared = await withHistory(call, async (store) => (await readRunDiff(store, ids, { since, selection, project }, inProject)).diff);
+    const compared = await withHistory(call, async (store) => (await readRunDiff(store, ids, { since, selection, project }, inProject(project))).diff);
     const document = diffDocument(compared).value;
+    // The gate's verdict as a value, judged as `history diff` and --baseline judge the same two readings.
+    const gate = { failOnNewFailures: args.fail_on_new_failures === true, maxDrop: args.max_drop as number | undefined, allowEmpty: args.allow_empty === true };
+    const verdict = verdictValue(judgeRunDiff(compared, gate), gate);
     // Each change with what it has: a new page has no score before, and says so by leaving score_before out.
     const changes = document.changes.map(compactChange);
     return {
       value: fitted(changes, (kept, left) => ({
         ...document,
+        verdict,
         totals: diffTotals(document.changes),
         changes: kept,
         ...(left > 0 ? { more: `${left} more changed URLs left out; history diff --json in the CLI gives them all` } : {}),
@@ -107,5 +113,31 @@ function diffTotals(changes: readonly DiffChange[]) {
     pages_newly_failing: changes.filter((change) => change.new_failures.length > 0).length,
     new_failures: changes.reduce((sum, change) => sum + change.new_failures.length, 0),
     fixed: changes.reduce((sum, change) => sum + change.fixed.length, 0),
+  };
+}
+
+/**
+ * The verdict of a diff as an agent reads it: whether the gate failed and the exit code `history diff` gives, what it
+ * compared, and the findings (`findings`: each page and what failed on it, as every face states them).
+ */
+function verdictValue(verdict: ComparisonVerdict, gate: ComparisonGate) {
+  const exit = !verdict.gated ? 0 : verdict.empty ? 10 : verdict.checksUnjudged ? 8 : verdict.failed ? 10 : 0;
+  return {
+    gated: verdict.gated,
+    failed: verdict.failed || verdict.checksUnjudged,
+    exit_code: exit,
+    compared: verdict.compared,
+    ...(verdict.empty ? { empty: 'no page of the earlier run was read again: a gate over nothing fails unless allow_empty' } : {}),
+    ...(verdict.checksUnjudged ? { not_judged: 'the later run holds no per-check results: fail_on_new_failures cannot be judged' } : {}),
+    newly_failing: verdict.newlyFailing.map(({ url, change }) => ({ url, checks: change.newFailures, ...(change.checksLost ? { checks_lost: true } : {}) })),
+    regressions: verdict.regressions.map(({ url, then, now }) => ({
+      url,
+      score_before: then?.score ?? null,
+      score_after: now?.score ?? null,
+      result_before: then?.label ?? null,
+      result_after: now?.label ?? null,
+    })),
+    ...(verdict.notJudgedOnChecks.length > 0 ? { not_judged_on_checks: verdict.notJudgedOnChecks } : {}),
+    findings: verdictFindings(verdict, gate),
   };
 }

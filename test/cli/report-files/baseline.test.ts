@@ -302,7 +302,7 @@ describe('baselineVerdict', () => {
     baselineHasChecks: true,
     checksUnjudged: false,
     lostChecks: [],
-    verdict: judgeComparison([], true, {}),
+    verdict: judgeComparison([], { compared: 10, laterHasChecks: true, notJudgedOnChecks: [] }, {}),
     ...over,
   });
   const regressions = (count: number) => Array.from({ length: count }, () => ({}) as BaselineComparison['regressions'][number]);

@@ -5,7 +5,8 @@ import { projectName } from '../../../api/model/report-url.js';
 import { formatScore } from '../../../api/model/report-model.js';
 import { maxDropParser } from '../../report-files/reporter.js';
 import { selectionKey } from '../../reading/recording.js';
-import { newestOfEachUrl, readRunDiff, regressedUrl, type RunDiff, type UrlChange } from '../../../history/diff.js';
+import { inProject, judgeRunDiff, newestOfEachUrl, readRunDiff, type RunDiff, type UrlChange } from '../../../history/diff.js';
+import type { ComparisonVerdict } from '../../../judge/verdict.js';
 import { snapshotRecord } from '../../../history/snapshot.js';
 import type { Snapshot } from '../../../history/types.js';
 import { plural } from '../../../plural.js';
@@ -27,7 +28,7 @@ export function declareDiff(history: ParentCommand) {
     .argument('[b]', 'the later run (default: the newest comparable complete run)', runIdParser)
     .option('--since <duration>', 'compare the newest run with the first comparable one within this time (7d, 2w)', durationParser('--since'))
     .option('--job <name>', "compare the last two runs of this job (`history runs` shows each run's job)")
-    .option('--project <name>', 'compare the last two runs that read this project')
+    .option('--project <name>', "compare this project's pages only, in the last two runs that read it")
     .option('--fail-on-new-failures', 'exit 10 when a check that passed in the earlier run fails in the later one')
     .option('--max-drop <points>', 'exit 10 when a score fell by more than this, or a result got worse', maxDropParser);
   return addVerdictOptions(addHistoryLocationOption(command));
@@ -61,7 +62,7 @@ export interface HistoryDiffPlan {
   runs: { a?: number; b?: number };
   /** What narrows a plain diff: the newest run's first comparable one within `since`, a job, a project. */
   scope: { since?: number; job?: string; project?: string };
-  gate: { maxDrop?: number; failOnNewFailures: boolean };
+  gate: { maxDrop?: number; failOnNewFailures: boolean; allowEmpty?: boolean };
   /** --assert, --codequality: the later run's reports judged as `reports list --assert` judges them. */
   verdicts: { assertions?: AssertionSet; allowEmpty?: boolean; codequality?: string };
 }
@@ -76,7 +77,7 @@ export function planHistoryDiff(ctx: CommandContext, opts: HistoryDiffOptions): 
     runs: { a: opts.a, b: opts.b },
     // A project as the history files it (lower case, no www.), as trend and MCP's history_diff take it.
     scope: { since: opts.since, job: opts.job, project: opts.project === undefined ? undefined : projectName(opts.project) },
-    gate: { maxDrop: opts.maxDrop, failOnNewFailures: opts.failOnNewFailures === true },
+    gate: { maxDrop: opts.maxDrop, failOnNewFailures: opts.failOnNewFailures === true, allowEmpty: opts.allowEmpty },
     verdicts: { assertions, allowEmpty: opts.allowEmpty, codequality: opts.codequality },
   };
 }
@@ -88,36 +89,55 @@ export async function runHistoryDiff(ctx: CommandContext, plan: HistoryDiffPlan)
   try {
     const selection = scope.job === undefined ? undefined : selectionKey({ job: scope.job });
     await keepYoungGenerationSmall();
-    read = await readRunDiff(store, plan.runs, { since: sinceOf(scope.since), selection, project: scope.project });
+    // --project: the last two runs that read it, and of them only its pages (as MCP's history_diff compares them).
+    read = await readRunDiff(store, plan.runs, { since: sinceOf(scope.since), selection, project: scope.project }, inProject(scope.project));
   } finally {
     await store.close();
   }
   const { diff, after } = read;
   await writeDocument(ctx, diffDocument(diff));
-  const code = judge(ctx, diff, plan.gate);
-  if (!verdicts.assertions) return code;
-  // The later run's reports, newest of each URL, as records: judged as `reports list --assert` judges what it reads.
+  const verdict = judgeRunDiff(diff, plan.gate);
+  const code = judge(ctx, diff, verdict, plan.gate);
+  if (!verdicts.assertions && verdicts.codequality === undefined) return code;
+  // The later run's reports, newest of each URL, as records: judged as `reports list --assert` judges what it reads;
+  // the Code Quality file holds what the comparison failed on beside what the rules did.
   const { judgeRecords } = await import('../../verdicts/judge-records.js');
+  const { comparisonIssues } = await import('../../report-files/codequality.js');
   const records = [...newestOfEachUrl(after).values()].map(snapshotRecord);
-  return judgeRecords(ctx, records, { assertions: verdicts.assertions, allowEmpty: verdicts.allowEmpty, codequality: verdicts.codequality }, code);
+  const issues = comparisonIssues(verdict, plan.gate, `run ${diff.from.id}`);
+  return judgeRecords(ctx, records, { assertions: verdicts.assertions, allowEmpty: verdicts.allowEmpty, codequality: verdicts.codequality }, code, issues);
 }
 
-/** The gates' verdict on stderr and the exit code. */
-function judge(ctx: CommandContext, diff: RunDiff, gate: HistoryDiffPlan['gate']) {
-  const newlyFailing = diff.changes.filter((c) => c.newFailures.length > 0);
-  const drops = gate.maxDrop === undefined ? [] : diff.changes.filter((c) => regressedUrl(c, gate.maxDrop as number));
+/** The verdict (src/judge) on stderr, in the words of `history diff`, and its exit code. */
+function judge(ctx: CommandContext, diff: RunDiff, verdict: ComparisonVerdict, gate: HistoryDiffPlan['gate']) {
+  const byUrl = new Map(diff.changes.map((change) => [change.url, change]));
   const failures: string[] = [];
-  if (gate.failOnNewFailures && newlyFailing.length > 0) {
-    failures.push(`${plural(newlyFailing.length, 'URL')} with checks newly failing (--fail-on-new-failures)`);
-    for (const c of newlyFailing.slice(0, 20)) ctx.note(`rsapi:   new failures: ${c.url}: ${c.newFailures.map((id) => `${id} (${checkName(id)})`).join(', ')}`);
+  if (gate.failOnNewFailures && !verdict.checksUnjudged && verdict.newlyFailing.length > 0) {
+    failures.push(`${plural(verdict.newlyFailing.length, 'URL')} with checks newly failing (--fail-on-new-failures)`);
+    for (const { url, change } of verdict.newlyFailing.slice(0, 20)) {
+      const lost = change.checksLost ? ' (no per-check results now)' : '';
+      ctx.note(`rsapi:   new failures: ${url}: ${change.newFailures.map((id) => `${id} (${checkName(id)})`).join(', ')}${lost}`);
+    }
   }
-  if (drops.length > 0) {
-    failures.push(`${plural(drops.length, 'URL')} fell by more than ${gate.maxDrop} points or got a worse result (--max-drop ${gate.maxDrop})`);
-    for (const c of drops.slice(0, 20)) ctx.note(`rsapi:   dropped: ${c.url}: ${scoreText(c)}`);
+  if (gate.maxDrop !== undefined && verdict.regressions.length > 0) {
+    failures.push(`${plural(verdict.regressions.length, 'URL')} fell by more than ${gate.maxDrop} points or got a worse result (--max-drop ${gate.maxDrop})`);
+    for (const { url } of verdict.regressions.slice(0, 20)) ctx.note(`rsapi:   dropped: ${url}: ${scoreText(byUrl.get(url) as UrlChange)}`);
   }
-  if (!gate.failOnNewFailures && gate.maxDrop === undefined) return ExitCode.ok;
+  if (!verdict.gated) return ExitCode.ok;
+  if (verdict.empty) {
+    ctx.note(
+      `rsapi: diff failed: no page of run ${diff.from.id} was read again in run ${diff.to.id}: a gate over nothing proves nothing (--allow-empty lets it pass)`,
+    );
+    return ExitCode.gate;
+  }
+  if (gate.failOnNewFailures && verdict.notJudgedOnChecks.length > 0 && !verdict.checksUnjudged) {
+    ctx.note(`rsapi: ${plural(verdict.notJudgedOnChecks.length, 'URL')} not judged on checks: neither run has their per-check results`);
+  }
+  if (verdict.checksUnjudged) {
+    ctx.note(`rsapi: diff not judged: run ${diff.to.id} holds no per-check results, so --fail-on-new-failures cannot be judged`);
+  }
   ctx.note(failures.length > 0 ? `rsapi: diff failed: ${failures.join('; ')}` : `rsapi: diff passed: runs ${diff.from.id} → ${diff.to.id}`);
-  return failures.length > 0 ? ExitCode.gate : ExitCode.ok;
+  return verdict.checksUnjudged ? ExitCode.server : verdict.failed ? ExitCode.gate : ExitCode.ok;
 }
 
 /** `58 → 61 (+3)`, `76 → 41 (-35), good → bad`; a page on one side only: `new page: 76, decent`, `vanished: was 29, bad`. */
