@@ -206,7 +206,14 @@ function singleFileRows(mock) {
   buildExecutable({ builder, output: exe });
   const node = { version: `${spawnSync(builder, ['--version'], { encoding: 'utf8' }).stdout.trim()} (inside)` };
   const env = { ...mock.env, XDG_CACHE_HOME: join(work, 'sea-cache') };
-  const [floor, version] = time([[builder, '-e', '0'], [exe, '--version']], env, RUNS);
+  const [floor, version] = time(
+    [
+      [builder, '-e', '0'],
+      [exe, '--version'],
+    ],
+    env,
+    RUNS,
+  );
   const page = ['reports', 'list', '--limit', '1', '-o', 'json'];
   const [single, ...viaNode] = time([[exe, ...page], ...npmNodes.map((path) => [path, BIN, ...page])], env, RUNS);
   const fastest = Math.min(...viaNode);
