@@ -3,7 +3,8 @@
 // assets (bin/rsapi, dist/main.js and its lazily loaded chunks, root-help.txt); on its first run it writes them once
 // into a cache directory named for the build, and from then on it runs that copy's bin/rsapi, which loads
 // dist/main.js and its chunks from disk as the npm install does: the same lazy loading, the same compile cache.
-// `--version` answers here, from the build's own record, without touching the disk.
+// `--version` answers here, from the build's own record, without touching the disk; `-v --version` says as well that
+// this is the single-file build, and which Node it carries (for a bug report).
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -15,6 +16,8 @@ const BUILD = JSON.parse(sea.getAsset('sea-build.json', 'utf8'));
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   writeAll(`${BUILD.version}\n`);
+} else if (argv.length === 2 && argv.includes('--version') && (argv.includes('-v') || argv.includes('--verbose'))) {
+  writeAll(`${BUILD.version}\nsingle-file build ${BUILD.build}, Node ${process.version} inside\n`);
 } else {
   const root = unpacked();
   // A require() of the injected script loads built-in modules only: this one reads files.

@@ -127,6 +127,11 @@ describe.skipIf(skip !== undefined)(`the single-file executable of this platform
     const result = await run(['--version'], { XDG_CACHE_HOME: fresh });
     expect(result).toMatchObject({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
     expect(existsSync(fresh)).toBe(false);
+    // With -v, a second line for a bug report: the single-file build, and the Node inside.
+    const verbose = await run(['-v', '--version'], { XDG_CACHE_HOME: fresh });
+    expect(verbose.stdout).toMatch(
+      new RegExp(`^${VERSION.replace(/\./g, '\\.')}\nsingle-file build ${VERSION.replace(/\./g, '\\.')}-[0-9a-f]{16}, Node v\\d+\\.\\d+\\.\\d+ inside\n$`),
+    );
   });
 
   it('the root help into a pipe and `help reports list` are the npm install’s, word for word', async () => {
