@@ -254,13 +254,7 @@ export function historyModel() {
         change.fixed.sort();
       }
       const lostScore = change.scoreBefore !== undefined && change.scoreAfter === undefined;
-      if (
-        change.newFailures.length > 0 ||
-        change.fixed.length > 0 ||
-        (change.scoreChange ?? 0) !== 0 ||
-        change.labelBefore !== change.labelAfter ||
-        lostScore
-      )
+      if (change.newFailures.length > 0 || change.fixed.length > 0 || (change.scoreChange ?? 0) !== 0 || change.labelBefore !== change.labelAfter || lostScore)
         changes.push(change);
     }
     const rank = (c: PageChange) => (c.status === 'new' ? 1 : c.status === 'vanished' ? 2 : 0);
@@ -346,4 +340,3 @@ export function historyModel() {
 
   return { decode, pageMask, baselineOf, compare, stats, trend, failedOf };
 }
-

@@ -182,7 +182,7 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
   }
 
   function drawRuns(): void {
-    const body = (byId<HTMLTableElement>('runs').tBodies[0] as HTMLTableSectionElement);
+    const body = byId<HTMLTableElement>('runs').tBodies[0] as HTMLTableSectionElement;
     const rows: HTMLTableRowElement[] = [];
     for (let r = job.runs.length - 1; r >= 0; r--) {
       const run = job.runs[r]!;
@@ -217,7 +217,14 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
       }
       const changesCell = element('td', parts.join(' · '), 'changes');
       if (figures.newFailures > 0) changesCell.classList.add('worse');
-      tr.append(head, started, element('td', String(figures.pages), 'num'), element('td', shown(figures.score), 'num'), element('td', verdict(run), run.complete && run.exit !== 0 && run.exit !== null ? 'failed' : ''), changesCell);
+      tr.append(
+        head,
+        started,
+        element('td', String(figures.pages), 'num'),
+        element('td', shown(figures.score), 'num'),
+        element('td', verdict(run), run.complete && run.exit !== 0 && run.exit !== null ? 'failed' : ''),
+        changesCell,
+      );
       if (String(run.id) === view.run) tr.classList.add('chosen');
       rows.push(tr);
     }
@@ -313,7 +320,9 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
       top.length === 0
         ? 'No check failed in the weeks shown.'
         : `Pages failing each check in the last run of each week: the ${plural(top.length, 'check')} failing most${
-            shownWeeks.length < all.length ? `, the last ${shownWeeks.length} of ${plural(all.length, 'week')} (a wider screen shows more)` : `, ${plural(all.length, 'week')}`
+            shownWeeks.length < all.length
+              ? `, the last ${shownWeeks.length} of ${plural(all.length, 'week')} (a wider screen shows more)`
+              : `, ${plural(all.length, 'week')}`
           }`;
     const headRow = element('tr');
     headRow.append(element('th', 'check'));
@@ -374,10 +383,11 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
     const count = (test: (change: PageChange) => boolean) => changes.filter(test).length;
     const failing = changes.reduce((sum, change) => sum + change.newFailures.length, 0);
     const fixed = changes.reduce((sum, change) => sum + change.fixed.length, 0);
-    byId('compare-summary').textContent = `Runs ${job.runs[from]!.id} → ${job.runs[to]!.id}: ${plural(result.compared, 'page')} compared; ${failing} checks newly failing, ${fixed} fixed, ${plural(
-      count((change) => change.status === 'new'),
-      'new page',
-    )}, ${count((change) => change.status === 'vanished')} vanished.`;
+    byId('compare-summary').textContent =
+      `Runs ${job.runs[from]!.id} → ${job.runs[to]!.id}: ${plural(result.compared, 'page')} compared; ${failing} checks newly failing, ${fixed} fixed, ${plural(
+        count((change) => change.status === 'new'),
+        'new page',
+      )}, ${count((change) => change.status === 'vanished')} vanished.`;
     changesShown = 0;
     byId<HTMLTableElement>('changes').tBodies[0]!.replaceChildren();
     showMoreChanges();
@@ -401,8 +411,15 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
       const before = change.scoreBefore === undefined ? '–' : shown(change.scoreBefore);
       const after = change.scoreAfter === undefined ? '–' : shown(change.scoreAfter);
       const score = change.status === 'new' ? after : change.status === 'vanished' ? before : `${before} → ${after}`;
-      const label = change.labelBefore !== change.labelAfter && change.status === 'changed' ? `, ${change.labelBefore ?? 'none'} → ${change.labelAfter ?? 'none'}` : '';
-      tr.append(page, element('td', change.status), element('td', `${score}${label}`), element('td', change.newFailures.join(', '), 'checks worse'), element('td', change.fixed.join(', '), 'checks'));
+      const label =
+        change.labelBefore !== change.labelAfter && change.status === 'changed' ? `, ${change.labelBefore ?? 'none'} → ${change.labelAfter ?? 'none'}` : '';
+      tr.append(
+        page,
+        element('td', change.status),
+        element('td', `${score}${label}`),
+        element('td', change.newFailures.join(', '), 'checks worse'),
+        element('td', change.fixed.join(', '), 'checks'),
+      );
       body.append(tr);
     }
     changesShown += next.length;
@@ -460,7 +477,13 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
     heading.replaceChildren(pageLink(view.page));
     const points = model.trend(decoded, page);
     const scores = points.map((point) => point.score);
-    lineChart(byId('chart-page'), scores, `Score of ${view.page} per run: ${describeSeries(scores)}`, { min: 0, max: 100 }, points.map((point) => point.started));
+    lineChart(
+      byId('chart-page'),
+      scores,
+      `Score of ${view.page} per run: ${describeSeries(scores)}`,
+      { min: 0, max: 100 },
+      points.map((point) => point.started),
+    );
     const rows: HTMLTableRowElement[] = [];
     let previous = -1;
     points.forEach((point) => {
@@ -484,7 +507,15 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
       started.append(timeElement(point.started));
       const result = element('td');
       result.append(element('span', point.label ?? 'none', `result ${point.label ?? 'none'}`));
-      tr.append(head, started, element('td', shown(point.score), 'num'), result, element('td', shown(point.failed), 'num'), element('td', worse.sort().join(', '), 'checks worse'), element('td', better.sort().join(', '), 'checks'));
+      tr.append(
+        head,
+        started,
+        element('td', shown(point.score), 'num'),
+        result,
+        element('td', shown(point.failed), 'num'),
+        element('td', worse.sort().join(', '), 'checks worse'),
+        element('td', better.sort().join(', '), 'checks'),
+      );
       rows.push(tr);
     });
     byId<HTMLTableElement>('page-runs').tBodies[0]!.replaceChildren(...rows);

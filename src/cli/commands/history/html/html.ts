@@ -18,10 +18,14 @@ export function declareHtml(history: ParentCommand) {
     .command('html')
     .description("Write one self-contained HTML page of every job's runs: charts, failing checks, page trends, any two runs compared")
     .argument('<file>', 'the page to write (index.html to publish it as a site)')
-    .option('--job <name>', 'only this job (repeat for more; `history runs` shows each run\'s job)', collectValues)
+    .option('--job <name>', "only this job (repeat for more; `history runs` shows each run's job)", collectValues)
     .option('--project <name>', "only this project's pages")
     .option('--since <duration>', 'only runs started within this time (90d, 12h, 2w)', durationParser('--since'))
-    .option('--max-pages <n>', `past this many pages a job is summarised: its runs' figures, no page (default ${DEFAULT_MAX_PAGES})`, integerParser('--max-pages', 1));
+    .option(
+      '--max-pages <n>',
+      `past this many pages a job is summarised: its runs' figures, no page (default ${DEFAULT_MAX_PAGES})`,
+      integerParser('--max-pages', 1),
+    );
   return addHistoryLocationOption(command);
 }
 
