@@ -73,7 +73,7 @@ ${jobsSection(data)}
 </div>
 <p id="compare-summary"></p>
 <div class="table-wrap"><table id="changes"><caption class="visually-hidden">What changed between the two runs, page by page: new failures first, then fixes, falls in score, new and vanished pages</caption>
-<thead><tr><th scope="col">page</th><th scope="col">status</th><th scope="col">score</th><th scope="col">newly failing</th><th scope="col">fixed</th></tr></thead>
+<thead><tr><th scope="col">page</th><th scope="col">status</th><th scope="col">score</th><th scope="col">checks newly failing, fixed</th></tr></thead>
 <tbody></tbody></table></div>
 <div id="changes-more" hidden><button type="button">Show more</button></div>
 </section>
@@ -85,7 +85,7 @@ ${jobsSection(data)}
 <h3 id="page-url"></h3>
 <figure><div id="chart-page"></div><figcaption id="chart-page-caption">The page's score, run by run.</figcaption></figure>
 <div class="table-wrap"><table id="page-runs"><caption>The page in each run that read it, oldest first</caption>
-<thead><tr><th scope="col">run</th><th scope="col">started</th><th scope="col" class="num">score</th><th scope="col">result</th><th scope="col" class="num">failed</th><th scope="col">newly failing</th><th scope="col">fixed</th></tr></thead>
+<thead><tr><th scope="col">run</th><th scope="col">started</th><th scope="col" class="num">score, result</th><th scope="col" class="num">failed</th><th scope="col">checks newly failing, fixed</th></tr></thead>
 <tbody></tbody></table></div>
 </div>
 </section>

@@ -18,6 +18,7 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
   const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
   const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+  const compact = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
   const number = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
   const utc = (ms: number) =>
     new Date(ms)
@@ -93,6 +94,15 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
     link.rel = 'noopener noreferrer';
     link.title = 'This report on the service';
     return link;
+  }
+
+  /** The checks newly failing and fixed, each list on its line (classes new-failures and fixed). */
+  function checksCell(newFailures: readonly string[], fixed: readonly string[]): HTMLTableCellElement {
+    const td = element('td', undefined, 'checks');
+    if (newFailures.length > 0) td.append(element('span', `newly failing: ${newFailures.join(', ')}`, 'new-failures'));
+    if (fixed.length > 0) td.append(element('span', `fixed: ${fixed.join(', ')}`, 'fixed'));
+    if (newFailures.length === 0 && fixed.length === 0) td.textContent = '–';
+    return td;
   }
 
   function verdict(run: JobData['runs'][number]): string {
@@ -206,11 +216,11 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
         head.append(button);
       }
       const started = element('td', undefined, 'date');
-      started.append(timeElement(run.started));
+      started.append(timeElement(run.started, compact));
       const parts: string[] = [];
       if (figures.baseline === null) parts.push(r === 0 ? 'first run' : 'nothing to compare with');
       else {
-        parts.push(`${plural(figures.newFailures, 'check')} newly failing${figures.failingPages > 0 ? ` on ${plural(figures.failingPages, 'page')}` : ''}`);
+        parts.push(`${figures.newFailures} newly failing${figures.failingPages > 0 ? ` (${plural(figures.failingPages, 'page')})` : ''}`);
         parts.push(`${figures.fixed} fixed`);
         parts.push(`${plural(figures.newPages, 'new page')}`);
         parts.push(`${figures.vanished} vanished`);
@@ -233,7 +243,9 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
 
   /** A line chart of one value per run (a gap where a run has none), its own scale, the first and last runs' dates below. */
   function lineChart(target: HTMLElement, values: (number | null | undefined)[], label: string, scale: { min: number; max: number }, dates: string[]): void {
-    const [width, height, left, right, top, bottom] = [640, 220, 40, 12, 12, 30];
+    // Drawn at the width it is shown (a phone's too), so its text keeps its size.
+    const width = Math.max(280, Math.min(720, Math.round(target.clientWidth || 640)));
+    const [height, left, right, top, bottom] = [Math.round(Math.min(220, width * 0.45)), 40, 12, 12, 30];
     const svg = document.createElementNS(SVG, 'svg');
     svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
     svg.setAttribute('class', 'line-chart');
@@ -410,16 +422,10 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
       page.append(followed);
       const before = change.scoreBefore === undefined ? '–' : shown(change.scoreBefore);
       const after = change.scoreAfter === undefined ? '–' : shown(change.scoreAfter);
-      const score = change.status === 'new' ? after : change.status === 'vanished' ? before : `${before} → ${after}`;
+      const score = change.status === 'new' ? `new: ${after}` : change.status === 'vanished' ? `gone: ${before}` : `${before} → ${after}`;
       const label =
         change.labelBefore !== change.labelAfter && change.status === 'changed' ? `, ${change.labelBefore ?? 'none'} → ${change.labelAfter ?? 'none'}` : '';
-      tr.append(
-        page,
-        element('td', change.status),
-        element('td', `${score}${label}`),
-        element('td', change.newFailures.join(', '), 'checks worse'),
-        element('td', change.fixed.join(', '), 'checks'),
-      );
+      tr.append(page, element('td', change.status), element('td', `${score}${label}`), checksCell(change.newFailures, change.fixed));
       body.append(tr);
     }
     changesShown += next.length;
@@ -504,18 +510,10 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
       const head = element('th', String(point.run));
       head.scope = 'row';
       const started = element('td', undefined, 'date');
-      started.append(timeElement(point.started));
-      const result = element('td');
-      result.append(element('span', point.label ?? 'none', `result ${point.label ?? 'none'}`));
-      tr.append(
-        head,
-        started,
-        element('td', shown(point.score), 'num'),
-        result,
-        element('td', shown(point.failed), 'num'),
-        element('td', worse.sort().join(', '), 'checks worse'),
-        element('td', better.sort().join(', '), 'checks'),
-      );
+      started.append(timeElement(point.started, compact));
+      const score = element('td', `${shown(point.score)} `, 'num');
+      score.append(element('span', point.label ?? 'none', `result ${point.label ?? 'none'}`));
+      tr.append(head, started, score, element('td', shown(point.failed), 'num'), checksCell(worse.sort(), better.sort()));
       rows.push(tr);
     });
     byId<HTMLTableElement>('page-runs').tBodies[0]!.replaceChildren(...rows);
@@ -563,7 +561,11 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
   let resized: ReturnType<typeof setTimeout> | undefined;
   window.addEventListener('resize', () => {
     clearTimeout(resized);
-    resized = setTimeout(drawWeeks, 150);
+    resized = setTimeout(() => {
+      drawCharts();
+      drawWeeks();
+      if (!job.summarised) drawPage();
+    }, 150);
   });
 
   readFragment();

@@ -14,17 +14,19 @@ button.trend-button{font-size:.8rem;padding:0 6px}
 button.match{text-align:left;overflow-wrap:anywhere;color:var(--fg)}
 button.match[aria-current=true]{border-color:var(--accent)}
 #runs th button::after{content:none}
-#weeks{width:auto}
+#weeks{width:auto;min-width:min(100%,36em)}
 #changes td.url{min-width:14em;overflow-wrap:anywhere}
 #runs tr.chosen th,#runs th button::after{content:none}
-#weeks{width:auto}
+#weeks{width:auto;min-width:min(100%,36em)}
 #changes td.url{min-width:14em;overflow-wrap:anywhere}
 #runs tr.chosen td{background:var(--card)}
 td.failed{color:var(--bad);font-weight:600}
 td.changes{min-width:12em}
 td.changes.worse{color:var(--bad)}
-td.checks{overflow-wrap:anywhere;min-width:8em}
-td.checks.worse{color:var(--bad)}
+td.checks{min-width:12em}
+td.checks span{display:block}
+td.checks .new-failures{color:var(--bad)}
+#jobs th a{white-space:nowrap}
 a.report{margin-left:4px;font-size:.85rem;white-space:nowrap}
 td.heat{background:color-mix(in srgb,var(--bad) calc(var(--share,0) * 55%),transparent);min-width:2.6em}
 #weeks th[scope=row]{font-weight:400;overflow-wrap:anywhere;white-space:normal}
@@ -38,8 +40,11 @@ ul.matches{list-style:none;margin:6px 0;padding:0;display:flex;flex-direction:co
 .controls{flex-direction:column;align-items:stretch}
 input[type=search],select{min-width:0;width:100%}
 #jobs th:nth-child(2),#jobs td:nth-child(2){display:none}
-td.changes{min-width:8em}
-td.checks{min-width:5em}
+td.changes{min-width:0}
+td.checks{min-width:8em;overflow-wrap:anywhere}
+#runs td.date,#page-runs td.date{white-space:normal}
+#page-runs .result{display:inline-block}
+#changes td.url{min-width:8em}
 #changes th:nth-child(2),#changes td:nth-child(2){display:none}
 }
 `;
