@@ -170,6 +170,7 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
 
   /** Filters applied: the pages kept, every figure worked out again, everything drawn. */
   function refresh(): void {
+    const start = performance.now();
     const test = urlTest(view.url);
     const project = view.project === '' ? -1 : job.projects.indexOf(view.project);
     mask = test === undefined && project < 0 ? undefined : model.pageMask(job, project, test === 'bad' ? () => false : test);
@@ -189,6 +190,8 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
       drawPage();
     }
     writeFragment();
+    // How long a filter took to draw (the budget test reads it).
+    performance.measure('rsapi-history-refresh', { start });
   }
 
   function drawRuns(): void {
