@@ -301,14 +301,13 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
     lineChart(byId('chart-failed'), failed, `Failed checks per page per run: ${describeSeries(failed)}`, { min: 0, max: Math.ceil(highest) }, dates);
   }
 
-  /** `2026-W03`: the ISO week of a time, in UTC. */
+  /** `2026-W03`: the ISO week of a time, in UTC (its Thursday's year, the week holding 4 January the first). */
   function weekOf(started: string): string {
     const date = new Date(Date.parse(started));
-    const day = (date.getUTCDay() + 6) % 7;
-    date.setUTCDate(date.getUTCDate() - day + 3);
-    const firstThursday = new Date(Date.UTC(date.getUTCFullYear(), 0, 4));
-    const week = 1 + Math.round((date.getTime() - firstThursday.getTime()) / 86_400_000 / 7 - ((firstThursday.getUTCDay() + 6) % 7) / 7 + 3 / 7);
-    return `${date.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
+    const thursday = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 4 - (date.getUTCDay() || 7)));
+    const yearStart = Date.UTC(thursday.getUTCFullYear(), 0, 1);
+    const week = Math.ceil(((thursday.getTime() - yearStart) / 86_400_000 + 1) / 7);
+    return `${thursday.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
   }
 
   /**
@@ -317,11 +316,18 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
    */
   function drawWeeks(): void {
     const table = byId<HTMLTableElement>('weeks');
+    const room = table.parentElement?.clientWidth ?? 640;
+    // As many of the latest weeks as fit: a first guess from the width, then one fewer until the table fits.
+    let weeks = Math.max(3, Math.floor((room - 150) / 46));
+    drawWeeksTable(table, weeks);
+    while (weeks > 3 && table.offsetWidth > room) drawWeeksTable(table, --weeks);
+  }
+
+  function drawWeeksTable(table: HTMLTableElement, room: number): void {
     const weeks = new Map<string, number>();
     job.runs.forEach((run, r) => {
       if (stats[r]!.pages > 0) weeks.set(weekOf(run.started), r);
     });
-    const room = Math.max(3, Math.floor(((table.parentElement?.clientWidth ?? 640) - 150) / 46));
     const all = [...weeks.entries()];
     const shownWeeks = all.slice(-room);
     const totals = job.checks.map((_, c) => shownWeeks.reduce((sum, [, r]) => sum + (stats[r]!.checkFails[c] ?? 0), 0));
