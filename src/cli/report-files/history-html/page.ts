@@ -48,18 +48,18 @@ ${jobsSection(data)}
 <p id="status" role="status" aria-live="polite"></p>
 <p id="summarised" class="note" hidden></p>
 </section>
-<section aria-labelledby="runs-title">
-<h2 id="runs-title">Runs</h2>
-<div class="table-wrap"><table id="runs"><caption>Each run of the job, newest first, compared with the complete run before it; a run's button compares the two below</caption>
-<thead><tr><th scope="col">run</th><th scope="col">started</th><th scope="col" class="num">pages</th><th scope="col" class="num">score</th><th scope="col">verdict</th><th scope="col">changes</th></tr></thead>
-<tbody></tbody></table></div>
-</section>
 <section aria-labelledby="time-title">
 <h2 id="time-title">Over time</h2>
 <div class="grid2">
 <figure><div id="chart-score"></div><figcaption id="chart-score-caption">Average score of the pages, run by run (0–100).</figcaption></figure>
 <figure><div id="chart-failed"></div><figcaption id="chart-failed-caption">Failed checks per page, run by run.</figcaption></figure>
 </div>
+</section>
+<section aria-labelledby="runs-title">
+<h2 id="runs-title">Runs</h2>
+<div class="table-wrap"><table id="runs"><caption>Each run of the job, newest first, compared with the complete run before it; a run's button compares the two below</caption>
+<thead><tr><th scope="col">run</th><th scope="col">started</th><th scope="col" class="num">pages</th><th scope="col" class="num">score</th><th scope="col">verdict</th><th scope="col">changes</th></tr></thead>
+<tbody></tbody></table></div>
 </section>
 <section aria-labelledby="weeks-title">
 <h2 id="weeks-title">Checks failing most, week by week</h2>

@@ -228,8 +228,12 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
         parts.push(`${plural(figures.newPages, 'new page')}`);
         parts.push(`${figures.vanished} vanished`);
       }
-      const changesCell = element('td', parts.join(' · '), 'changes');
-      if (figures.newFailures > 0) changesCell.classList.add('worse');
+      const changesCell = element('td', undefined, 'changes');
+      parts.forEach((part, index) => {
+        if (index > 0) changesCell.append(' · ');
+        // Only the new failures in the colour of a failure: the rest is news, not bad news.
+        changesCell.append(index === 0 && figures.newFailures > 0 ? element('span', part, 'worse') : part);
+      });
       tr.append(
         head,
         started,

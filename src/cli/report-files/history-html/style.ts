@@ -22,14 +22,14 @@ button.match[aria-current=true]{border-color:var(--accent)}
 #runs tr.chosen td{background:var(--card)}
 td.failed{color:var(--bad);font-weight:600}
 td.changes{min-width:12em}
-td.changes.worse{color:var(--bad)}
+td.changes .worse{color:var(--bad)}
 td.checks{min-width:12em}
 td.checks span{display:block}
 td.checks .new-failures{color:var(--bad)}
 #jobs th a{white-space:nowrap}
 a.report{margin-left:4px;font-size:.85rem;white-space:nowrap}
 td.heat{background:color-mix(in srgb,var(--bad) calc(var(--share,0) * 55%),transparent);min-width:2.6em}
-#weeks th[scope=row]{font-weight:400;overflow-wrap:anywhere;white-space:normal}
+#weeks th[scope=row]{font-weight:400;white-space:nowrap}
 ul.matches{list-style:none;margin:6px 0;padding:0;display:flex;flex-direction:column;gap:4px}
 #page-url{font-size:1rem;margin:12px 0 6px;overflow-wrap:anywhere}
 #page-view figure{max-width:720px}
@@ -45,6 +45,7 @@ td.checks{min-width:8em;overflow-wrap:anywhere}
 #runs td.date,#page-runs td.date{white-space:normal}
 #page-runs .result{display:inline-block}
 #changes td.url{min-width:8em}
+#weeks th[scope=row]{white-space:normal;overflow-wrap:anywhere}
 #changes th:nth-child(2),#changes td:nth-child(2){display:none}
 }
 `;
