@@ -6,7 +6,7 @@ import { newestOfEachUrl } from '../../../../history/diff.js';
 import { MINUS, partEnd, SIGN_FROM_END } from '../../../../history/snapshot.js';
 import type { HistoryStore, RunInfo, Snapshot } from '../../../../history/types.js';
 import { historyModel, type HistoryPageData, type JobData, type RunData } from '../../../report-files/history-html/model.js';
-import { describeSelection } from '../shared.js';
+import { describeSelection } from '../../history/shared.js';
 
 export interface HistoryPageQuery {
   /** The jobs' selection keys (`{"job":"shop"}`) and names as given; none: every job. */
