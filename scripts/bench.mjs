@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: the performance budgets of issue 10, measured as ratios against references run in the same pass, on every Node found.
 //
-//   npm run bench [-- --runs 20] [--lines 20,24] [--cases startup,page,all,rss,pace,record,trend,history,audit,sea] [--no-hyperfine] [--install] [--write-docs] [--strict]
+//   npm run bench [-- --runs 20] [--lines 20,24] [--cases startup,page,all,rss,pace,record,trend,history,audit,sea,historyhtml] [--no-hyperfine] [--install] [--write-docs] [--strict]
 //
 // Starts the mock service on loopback (rsapi mock-server), then on each Node (this one, plus the lines cached by
 // scripts/node-lines.mjs; --install fetches 22, 24 and 26 first) times every case against its reference with hyperfine
@@ -28,7 +28,7 @@ const { values: opts } = parseArgs({
     runs: { type: 'string', default: '20' },
     'slow-runs': { type: 'string', default: '5' },
     lines: { type: 'string' },
-    cases: { type: 'string', default: 'startup,page,all,rss,pace,record,trend,history,audit,sea' },
+    cases: { type: 'string', default: 'startup,page,all,rss,pace,record,trend,history,audit,sea,historyhtml' },
     'pace-runs': { type: 'string', default: '2' },
     'no-hyperfine': { type: 'boolean', default: false },
     install: { type: 'boolean', default: false },
@@ -176,6 +176,7 @@ try {
   if (CASES.has('sea')) rows.push(...singleFileRows(small));
   if (CASES.has('pace')) rows.push(await pacingRow(Number(opts['pace-runs'])));
   if (CASES.has('history')) rows.push(...historyRows());
+  if (CASES.has('historyhtml')) rows.push(...historyHtmlRows(nodes));
 } finally {
   for (const mock of mocks) mock.stop();
   rmSync(work, { recursive: true, force: true });
@@ -238,6 +239,21 @@ function historyRows() {
       const row = JSON.parse(line);
       return { node: process.versions.node, reference: '', ratio: undefined, ...row };
     });
+}
+
+/**
+ * `rsapi history html` over 52 weekly runs of 5,000 pages (scripts/bench/history-html.mjs): the file's size and the time
+ * it takes to write on every Node, its opening and a filter in Chromium.
+ */
+function historyHtmlRows(lines) {
+  log('bench: history html: writing 52 runs of 5,000 pages (about 15 s)');
+  const args = [join(BENCH, 'history-html.mjs'), ...lines.flatMap((node) => ['--node', node.path])];
+  const result = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (result.status !== 0) throw new Error(`scripts/bench/history-html.mjs exited ${result.status}`);
+  return result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => ({ reference: '', ratio: undefined, ...JSON.parse(line) }));
 }
 
 /**

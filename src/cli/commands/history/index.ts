@@ -2,6 +2,7 @@
 import type { Invocation, ParentCommand } from '../../runtime/handler.js';
 import { registerDiff } from './diff.js';
 import { registerExport } from './export.js';
+import { registerHtml } from './html/html.js';
 import { registerImport } from './import.js';
 import { registerPrune } from './prune.js';
 import { registerRuns } from './runs.js';
@@ -18,6 +19,7 @@ Examples:
   $ rsapi history runs
   $ rsapi history trend https://example.com/pricing
   $ rsapi history diff --fail-on-new-failures
+  $ rsapi history html history.html              # one page of every job's runs, to open or publish
 
 The history is a SQLite file (default ~/.local/share/rsapi/history.db, or $XDG_DATA_HOME/rsapi/history.db) or a
 PostgreSQL database (--history postgres://user:password@host/db, RSAPI_HISTORY, \`config set history\`).
@@ -30,4 +32,5 @@ Exit 11 when the history cannot be read or written; exit 4 for an unknown run or
   registerPrune(history, invocation);
   registerExport(history, invocation);
   registerImport(history, invocation);
+  registerHtml(history, invocation);
 }
