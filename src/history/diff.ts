@@ -33,6 +33,8 @@ export interface RunDiff {
   notJudgedOnChecks: string[];
   /** Whether any page of the later run carries per-check results. */
   laterHasChecks: boolean;
+  /** Whether any page read in both carried per-check results in the earlier run. */
+  earlierHasChecks: boolean;
 }
 
 /** The newest snapshot of each URL of a run (isNewerReading). */
@@ -45,12 +47,13 @@ export function newestOfEachUrl(snapshots: readonly Snapshot[]): Map<string, Sna
 export function diffSnapshots(
   before: readonly Snapshot[],
   after: readonly Snapshot[],
-): Pick<RunDiff, 'changes' | 'compared' | 'notJudgedOnChecks' | 'laterHasChecks'> {
+): Pick<RunDiff, 'changes' | 'compared' | 'notJudgedOnChecks' | 'laterHasChecks' | 'earlierHasChecks'> {
   const [a, b] = [newestOfEachUrl(before), newestOfEachUrl(after)];
   const changes: UrlChange[] = [];
   const notJudgedOnChecks: string[] = [];
   let compared = 0;
   let laterHasChecks = false;
+  let earlierHasChecks = false;
   for (const [url, now] of b) {
     laterHasChecks ||= hasChecks(now);
     const then = a.get(url);
@@ -59,6 +62,7 @@ export function diffSnapshots(
       continue;
     }
     compared++;
+    earlierHasChecks ||= hasChecks(then);
     const { newFailures, fixed, checksLost, notJudged } = checkDelta(then, now);
     if (notJudged) notJudgedOnChecks.push(url);
     const entry = { ...change(url, 'changed', then, now), newFailures: newFailures.sort(), fixed: fixed.sort(), ...(checksLost ? { checksLost } : {}) };
@@ -69,7 +73,7 @@ export function diffSnapshots(
   }
   for (const [url, then] of a) if (!b.has(url)) changes.push(change(url, 'vanished', then, undefined));
   changes.sort(order);
-  return { changes, compared, notJudgedOnChecks: notJudgedOnChecks.sort(), laterHasChecks };
+  return { changes, compared, notJudgedOnChecks: notJudgedOnChecks.sort(), laterHasChecks, earlierHasChecks };
 }
 
 /** A snapshot as the judge reads a page (src/judge/compare.ts): its score, result and checks. */
@@ -160,7 +164,10 @@ function order(x: UrlChange, y: UrlChange): number {
  * as --baseline compares them, the gate's flags applied. `history diff`, MCP's history_diff and any face reading a
  * RunDiff judge it here.
  */
-export function judgeRunDiff(diff: Pick<RunDiff, 'changes' | 'compared' | 'notJudgedOnChecks' | 'laterHasChecks'>, gate: ComparisonGate): ComparisonVerdict {
+export function judgeRunDiff(
+  diff: Pick<RunDiff, 'changes' | 'compared' | 'notJudgedOnChecks' | 'laterHasChecks' | 'earlierHasChecks'>,
+  gate: ComparisonGate,
+): ComparisonVerdict {
   const pages = diff.changes
     .filter((change) => change.status === 'changed')
     .map((change) => {
@@ -173,9 +180,10 @@ export function judgeRunDiff(diff: Pick<RunDiff, 'changes' | 'compared' | 'notJu
         checksLost: change.checksLost === true,
         notJudgedOnChecks: false,
       };
-      return { url: change.url, change: pageChange, then, now };
+      return { url: change.url, change: pageChange, before: then, after: now };
     });
-  return judgeComparison(pages, { compared: diff.compared, laterHasChecks: diff.laterHasChecks, notJudgedOnChecks: diff.notJudgedOnChecks }, gate);
+  const { compared, laterHasChecks, earlierHasChecks, notJudgedOnChecks } = diff;
+  return judgeComparison(pages, { compared, laterHasChecks, earlierHasChecks, notJudgedOnChecks }, gate);
 }
 
 /** Only the snapshots of one project (as the history files it: lower case, no www.), or every one. */

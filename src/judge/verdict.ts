@@ -18,8 +18,8 @@ export interface ComparedPage {
   url: string;
   change: PageChange;
   /** The two readings compared, where the face has them at hand (for the words of a finding). */
-  then?: PageReading;
-  now?: PageReading;
+  before?: PageReading;
+  after?: PageReading;
 }
 
 export interface ComparisonVerdict {
@@ -36,10 +36,12 @@ export interface ComparisonVerdict {
   /** Pages read with per-check results in neither reading. */
   notJudgedOnChecks: string[];
   /**
-   * --fail-on-new-failures over a later run none of whose pages has per-check results: it cannot be judged, and says
-   * so (exit 8), never passes silently.
+   * --fail-on-new-failures where one side has no per-check results at all (the later run, or the earlier reading of
+   * every page compared): it cannot be judged, and says so (exit 8), never passes silently.
    */
   checksUnjudged: boolean;
+  /** Which side had none, when checksUnjudged. */
+  uncheckedSide?: 'earlier' | 'later';
   /** What the gate decided. */
   failed: boolean;
 }
@@ -50,6 +52,8 @@ export interface ComparisonFacts {
   compared: number;
   /** Whether any page of the later reading carries per-check results (a page only it read counts too). */
   laterHasChecks: boolean;
+  /** Whether any page read in both carried per-check results in the earlier reading. */
+  earlierHasChecks: boolean;
   /** Pages read in both with per-check results in neither. */
   notJudgedOnChecks: readonly string[];
 }
@@ -65,7 +69,8 @@ export function judgeComparison(pages: readonly ComparedPage[], facts: Compariso
     .filter((page) => page.change.newFailures.length > 0)
     .sort((a, b) => b.change.newFailures.length - a.change.newFailures.length || byUrl(a, b));
   const regressions = pages.filter((page) => regressed(page.change.reading, gate.maxDrop ?? 0)).sort(byUrl);
-  const checksUnjudged = gate.failOnNewFailures === true && facts.compared > 0 && !facts.laterHasChecks;
+  const uncheckedSide = !facts.laterHasChecks ? 'later' : !facts.earlierHasChecks ? 'earlier' : undefined;
+  const checksUnjudged = gate.failOnNewFailures === true && facts.compared > 0 && uncheckedSide !== undefined;
   const empty = gated && facts.compared === 0 && gate.allowEmpty !== true;
   const failed =
     empty || (gate.maxDrop !== undefined && regressions.length > 0) || (gate.failOnNewFailures === true && !checksUnjudged && newlyFailing.length > 0);
@@ -77,6 +82,7 @@ export function judgeComparison(pages: readonly ComparedPage[], facts: Compariso
     regressions,
     notJudgedOnChecks: [...facts.notJudgedOnChecks].sort(),
     checksUnjudged,
+    ...(checksUnjudged ? { uncheckedSide } : {}),
     failed,
   };
 }
@@ -86,6 +92,7 @@ export function factsOf(pages: readonly ComparedPage[], laterHasChecks: boolean)
   return {
     compared: pages.length,
     laterHasChecks,
+    earlierHasChecks: pages.some((page) => page.before?.checks !== undefined),
     notJudgedOnChecks: pages.filter((page) => page.change.notJudgedOnChecks).map((page) => page.url),
   };
 }

@@ -91,10 +91,10 @@ export function recordingAsked(ctx: CommandContext, flags: HistoryFlags): boolea
 /** What a run asks of the history besides its recording: the baseline to read, and the earlier runs its page shows. */
 export interface HistoryWants {
   /**
-   * --baseline last|run:ID|since:D; `checks`: --fail-on-new-failures, so the baseline must hold per-check results;
-   * `required`: --require-baseline, so a job with no earlier run is exit 4 rather than a first run.
+   * --baseline last|run:ID|since:D (a run with no per-check results is judged not judged on checks, as history diff
+   * judges it); `required`: --require-baseline, so a job with no earlier run is exit 4 rather than a first run.
    */
-  baseline?: { spec: HistoryBaselineSpec; checks: boolean; required?: boolean };
+  baseline?: { spec: HistoryBaselineSpec; required?: boolean };
   /** --html: the page shows the job's earlier runs. */
   page?: boolean;
 }
@@ -159,7 +159,7 @@ export async function openRunHistory(ctx: CommandContext, flags: HistoryFlags, a
   let firstRun: FirstRun | undefined;
   let unusable = false;
   if (wants.baseline) {
-    const { spec, checks, required } = wants.baseline;
+    const { spec, required } = wants.baseline;
     try {
       const found = await historyBaseline(ctx, flags, spec, run, required === true);
       if ('byUrl' in found) baseline = found;
@@ -168,9 +168,6 @@ export async function openRunHistory(ctx: CommandContext, flags: HistoryFlags, a
       if (!(error instanceof HistoryError)) throw error;
       ctx.note(`rsapi: history: ${error.message}; --baseline ${baselineName(spec)} is not compared${error.hint ? ` (${error.hint})` : ''}`);
       unusable = true;
-    }
-    if (baseline && checks && !baseline.hasChecks) {
-      throw new UsageError(`${baseline.path} holds no per-check results, so --fail-on-new-failures has nothing to compare`);
     }
   }
   const recorder = recordingAsked(ctx, flags) ? await startRecorder(ctx, flags, run) : undefined;
@@ -197,7 +194,7 @@ export async function openRun(
   setup: CiSetup = {},
 ): Promise<{ history: RunHistory; ci: CiReporter | undefined }> {
   const history = await openRunHistory(ctx, record.history, record.run, {
-    baseline: ci?.historyBaseline && { spec: ci.historyBaseline, checks: ci.failOnNewFailures === true, required: ci.requireBaseline === true },
+    baseline: ci?.historyBaseline && { spec: ci.historyBaseline, required: ci.requireBaseline === true },
     page: ci?.html !== undefined,
   });
   const baseline = setup.baseline ?? history.baseline;

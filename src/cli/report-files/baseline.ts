@@ -197,7 +197,7 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
     // The one comparison (src/judge): the score and result by the regression rule, the checks new, fixed and lost.
     const [readThen, readNow] = [recordReading(before.record), recordReading(now.record)];
     const change = comparePage(readThen, readNow);
-    pages.push({ url: now.url, change, then: readThen, now: readNow });
+    pages.push({ url: now.url, change, before: readThen, after: readNow });
     if (change.checksLost) lostChecks.push(now.url);
     else if (change.newFailures.length > 0 || change.fixed.length > 0) {
       checkChanges.push({ url: now.url, record: now.record, newFailures: change.newFailures, fixed: change.fixed });

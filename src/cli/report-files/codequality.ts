@@ -68,8 +68,8 @@ export function comparisonIssues(verdict: ComparisonVerdict, gate: ComparisonGat
   const issues: CodeQualityIssue[] = [];
   if (gate.maxDrop !== undefined) {
     for (const page of verdict.regressions) {
-      const then = page.then ?? { score: undefined, label: undefined };
-      const now = page.now ?? { score: undefined, label: undefined };
+      const then = page.before ?? { score: undefined, label: undefined };
+      const now = page.after ?? { score: undefined, label: undefined };
       const regression = { before: { score: then.score, result: then.label }, now: { score: now.score, result: now.label }, ...page.change.reading };
       const text = `${describeChange(regression as unknown as Regression)} since ${source} (--max-drop ${gate.maxDrop})`;
       issues.push(issue(page.url, 'since-baseline/score', text, 'major'));

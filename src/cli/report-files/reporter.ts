@@ -285,7 +285,11 @@ export class CiReporter {
         ctx.note(`rsapi: baseline: ${baseline.path} holds no per-check results; scores and results compared only`);
       }
       if (run.baseline.checksUnjudged) {
-        ctx.note('rsapi: baseline not judged: the service sent no per-check results (`results`) with its reports, so --fail-on-new-failures cannot be judged');
+        ctx.note(
+          run.baseline.verdict.uncheckedSide === 'earlier'
+            ? `rsapi: baseline not judged: ${baseline.path} holds no per-check results, so --fail-on-new-failures cannot be judged`
+            : 'rsapi: baseline not judged: the service sent no per-check results (`results`) with its reports, so --fail-on-new-failures cannot be judged',
+        );
       }
     }
     const exitCode = code !== ExitCode.ok ? code : run.baseline?.checksUnjudged ? ExitCode.server : run.baseline?.failed ? ExitCode.gate : code;

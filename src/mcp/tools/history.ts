@@ -130,12 +130,12 @@ function verdictValue(verdict: ComparisonVerdict, gate: ComparisonGate) {
     ...(verdict.empty ? { empty: 'no page of the earlier run was read again: a gate over nothing fails unless allow_empty' } : {}),
     ...(verdict.checksUnjudged ? { not_judged: 'the later run holds no per-check results: fail_on_new_failures cannot be judged' } : {}),
     newly_failing: verdict.newlyFailing.map(({ url, change }) => ({ url, checks: change.newFailures, ...(change.checksLost ? { checks_lost: true } : {}) })),
-    regressions: verdict.regressions.map(({ url, then, now }) => ({
+    regressions: verdict.regressions.map(({ url, before, after }) => ({
       url,
-      score_before: then?.score ?? null,
-      score_after: now?.score ?? null,
-      result_before: then?.label ?? null,
-      result_after: now?.label ?? null,
+      score_before: before?.score ?? null,
+      score_after: after?.score ?? null,
+      result_before: before?.label ?? null,
+      result_after: after?.label ?? null,
     })),
     ...(verdict.notJudgedOnChecks.length > 0 ? { not_judged_on_checks: verdict.notJudgedOnChecks } : {}),
     findings: verdictFindings(verdict, gate),

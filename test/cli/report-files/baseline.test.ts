@@ -302,7 +302,7 @@ describe('baselineVerdict', () => {
     baselineHasChecks: true,
     checksUnjudged: false,
     lostChecks: [],
-    verdict: judgeComparison([], { compared: 10, laterHasChecks: true, notJudgedOnChecks: [] }, {}),
+    verdict: judgeComparison([], { compared: 10, laterHasChecks: true, earlierHasChecks: true, notJudgedOnChecks: [] }, {}),
     ...over,
   });
   const regressions = (count: number) => Array.from({ length: count }, () => ({}) as BaselineComparison['regressions'][number]);

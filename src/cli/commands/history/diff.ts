@@ -134,7 +134,8 @@ function judge(ctx: CommandContext, diff: RunDiff, verdict: ComparisonVerdict, g
     ctx.note(`rsapi: ${plural(verdict.notJudgedOnChecks.length, 'URL')} not judged on checks: neither run has their per-check results`);
   }
   if (verdict.checksUnjudged) {
-    ctx.note(`rsapi: diff not judged: run ${diff.to.id} holds no per-check results, so --fail-on-new-failures cannot be judged`);
+    const run = verdict.uncheckedSide === 'earlier' ? diff.from.id : diff.to.id;
+    ctx.note(`rsapi: diff not judged: run ${run} holds no per-check results, so --fail-on-new-failures cannot be judged`);
   }
   ctx.note(failures.length > 0 ? `rsapi: diff failed: ${failures.join('; ')}` : `rsapi: diff passed: runs ${diff.from.id} → ${diff.to.id}`);
   return verdict.checksUnjudged ? ExitCode.server : verdict.failed ? ExitCode.gate : ExitCode.ok;
