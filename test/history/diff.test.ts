@@ -57,3 +57,51 @@ describe('newestOfEachUrl', () => {
     }
   });
 });
+
+// The history's fast path (stored check texts walked part by part) is held equal to the one comparison of the judge
+// (src/judge/compare.ts) over many generated pairs: same and other orders, checks added and dropped, lost, none.
+describe('diffSnapshots agrees with the judge (comparePage) on every generated pair', () => {
+  /** A small deterministic generator (mulberry32), so a failure names a seed that reproduces it. */
+  function random(seed: number): () => number {
+    let state = seed >>> 0;
+    return () => {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const IDS = ['title', 'http2', 'meta_description', 'odd id+1', 'h1', 'alt%20text', 'https_encryption', 'x'];
+
+  function reading(next: () => number, stored: boolean, identity: string): Snapshot {
+    const none = next() < 0.1;
+    const ids = IDS.filter(() => next() < 0.85);
+    if (next() < 0.3) ids.reverse();
+    const checks = none ? undefined : ids.map((id) => check(id, next() < 0.7, next() < 0.5 ? '00000000' : '11111111'));
+    const score = next() < 0.1 ? undefined : Math.round(next() * 100);
+    const label = next() < 0.1 ? undefined : (['good', 'decent', 'bad'][Math.floor(next() * 3)] as string);
+    const base = { origin: 'o', identity, reportId: identity, project: undefined, score, label, generatedAt: '2026-01-01', checks };
+    return stored && checks !== undefined ? { ...base, checksText: encodeChecks(checks) } : base;
+  }
+
+  it('2,000 pairs, stored as text or not', async () => {
+    const { comparePage } = await import('../../src/judge/compare.js');
+    const { snapshotReading } = await import('../../src/history/diff.js');
+    for (let seed = 1; seed <= 2_000; seed++) {
+      const next = random(seed);
+      const stored = next() < 0.7;
+      const then = reading(next, stored, 'p');
+      const now = reading(next, stored && next() < 0.9, 'p');
+      const { changes, compared } = diffSnapshots([then], [now]);
+      expect(compared, `seed ${seed}`).toBe(1);
+      const judged = comparePage(snapshotReading(then), snapshotReading(now));
+      const found = changes[0] ?? { newFailures: [], fixed: [], checksLost: undefined };
+      expect({ newFailures: found.newFailures, fixed: found.fixed, lost: found.checksLost === true }, `seed ${seed}`).toEqual({
+        newFailures: [...judged.newFailures].sort(),
+        fixed: [...judged.fixed].sort(),
+        lost: judged.checksLost,
+      });
+    }
+  });
+});
