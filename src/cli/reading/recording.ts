@@ -34,9 +34,15 @@ export interface HistoryFlags {
   job?: string;
 }
 
-/** The history flags' part of a verb's plan: --record, --history and --job, as given. */
-export function planHistory(flags: HistoryFlags): HistoryFlags {
-  return { record: flags.record, history: flags.history, job: flags.job };
+/**
+ * The history flags' part of a verb's plan, resolved once and before any request (a sitemap fetched, stdin read, a
+ * password asked), under --dry-run too: whether the run records (--record, RSAPI_RECORD, the profile's `record`) and
+ * its job (--job, RSAPI_JOB); a bad RSAPI_RECORD or job name is a usage error here, not after the run's work.
+ */
+export function planHistory(ctx: CommandContext, flags: HistoryFlags): HistoryFlags {
+  const job = jobName(ctx, flags);
+  const record = recordingAsked(ctx, flags) ? true : undefined;
+  return { record, history: flags.history, job };
 }
 
 /** What a recorded run is: its command, its job (the selection key's parts), and a create's share. */

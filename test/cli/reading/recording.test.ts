@@ -310,3 +310,31 @@ describe('jobs', () => {
     expect(server.requests).toHaveLength(requests);
   });
 });
+
+describe('the history plan (planHistory): refused before any request, under --dry-run too', () => {
+  it.each([
+    { name: 'a bad --job', argv: ['--job', 'a\u0001b'], env: {}, says: /^rsapi: --job "a\\u0001b": a job's name is 1 to 200 printable characters$/m },
+    { name: 'a bad RSAPI_JOB', argv: [], env: { RSAPI_JOB: 'x\u202ey' }, says: /^rsapi: RSAPI_JOB "x\\u202ey": a job's name/m },
+    { name: 'a bad RSAPI_RECORD', argv: [], env: { RSAPI_RECORD: 'yes' }, says: /^rsapi: RSAPI_RECORD=yes is not 1, true, 0 or false$/m },
+  ])('$name: exit 2, and neither the sitemap nor the service is asked anything', async ({ argv, env, says }) => {
+    const { startRawServer } = await import('../../helpers/raw-server.js');
+    const site = await startRawServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/xml' });
+      response.end('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></urlset>');
+    });
+    const fixture = await mock();
+    try {
+      for (const dryRun of [[], ['--dry-run']]) {
+        const create = ['reports', 'create', '--from-sitemap', `${site.url}/sitemap.xml`, '--allow-host', 'a.example', ...dryRun, ...argv];
+        const result = await runInProcess({ argv: create, env: { ...fixture.env, ...env } });
+        expect([result.code, result.stderr], create.join(' ')).toEqual([2, expect.stringMatching(says)]);
+      }
+      const listed = await runInProcess({ argv: ['reports', 'list', '--all', ...argv], env: { ...fixture.env, ...env } });
+      expect([listed.code, listed.stderr]).toEqual([2, expect.stringMatching(says)]);
+      expect(site.requests).toEqual([]);
+      expect(fixture.server.requests).toEqual([]);
+    } finally {
+      await site.close();
+    }
+  });
+});

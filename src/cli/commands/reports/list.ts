@@ -11,7 +11,7 @@ import { addReportFilterOptions, filterParams } from '../../flags/report-filters
 import { addVerdictOptions, checkVerdictFlags, verdictFiles } from '../../verdicts/options.js';
 import type { AssertionSet } from '../../verdicts/rules.js';
 import { UsageError } from '../../runtime/errors.js';
-import { addHistoryOptions, openRun, type RecordPlan } from '../../reading/recording.js';
+import { addHistoryOptions, openRun, planHistory, type RecordPlan } from '../../reading/recording.js';
 import type { GateSetup } from '../../verdicts/gates.js';
 import type { PagingOptions } from '../../../api/http/paging.js';
 
@@ -102,7 +102,7 @@ export function planReportsList(ctx: CommandContext, opts: ReportsListOptions): 
     ci,
     record: {
       run: { command: 'reports list', selection: { ...filters, ...part, all: paging.all } },
-      history: { record: opts.record, history: opts.history, job: opts.job },
+      history: planHistory(ctx, opts),
     },
     checks: failingCheck || passingCheck ? { failing: failingCheck ?? [], passing: passingCheck ?? [] } : undefined,
     perCheck: opts.perCheck === true,

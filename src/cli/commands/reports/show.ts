@@ -68,7 +68,7 @@ export function planReportsShow(ctx: CommandContext, opts: ReportsShowOptions): 
     target: id !== undefined ? { id } : { url: url as string },
     gate: { failOn, minScore, failOnCheck, failOnImportance },
     ci: planCiFiles(opts, {}),
-    record: { history: planHistory(opts), run: { command: 'reports show', selection: { id, url } } },
+    record: { history: planHistory(ctx, opts), run: { command: 'reports show', selection: { id, url } } },
   };
 }
 

@@ -77,7 +77,7 @@ export function planReportsStats(ctx: CommandContext, opts: ReportsStatsOptions)
     byProject: opts.by === 'project',
     gate: { assertions, allowEmpty, codequality, selection: { project, search } },
     ci,
-    record: { history: planHistory(opts), run: { command: 'reports stats', selection: { ...filters } } },
+    record: { history: planHistory(ctx, opts), run: { command: 'reports stats', selection: { ...filters } } },
   };
 }
 

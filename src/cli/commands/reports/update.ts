@@ -52,7 +52,7 @@ export function planReportsUpdate(ctx: CommandContext, opts: ReportsUpdateOption
     id,
     refresh: opts.refresh === true,
     privacy: { privacy, passwordStdin, passwordFile },
-    record: { history: planHistory(opts), run: { command: 'reports update', selection: { id } } },
+    record: { history: planHistory(ctx, opts), run: { command: 'reports update', selection: { id } } },
   };
 }
 

@@ -10,7 +10,7 @@ import { durationMs } from '../../../flags/history-values.js';
 import { addGateOptions } from '../../../flags/verb-options.js';
 import { addPrivacyOptions } from '../../../flags/report-flags.js';
 import { addCiOptions } from '../../../report-files/reporter.js';
-import { addHistoryOptions } from '../../../reading/recording.js';
+import { addHistoryOptions, planHistory } from '../../../reading/recording.js';
 import { addVerdictOptions } from '../../../verdicts/options.js';
 import type { OptionsOf, ParentCommand } from '../../../runtime/handler.js';
 import type { Shard } from '../../../bulk/shard.js';
@@ -213,7 +213,7 @@ export function planReportsCreate(ctx: CommandContext, opts: ReportsCreateOption
     judged,
     ci,
     record: {
-      history: { record: opts.record, history: opts.history, job: opts.job },
+      history: planHistory(ctx, opts),
       job: { urls, fromFile, fromSitemap, include, exclude, maxUrls, shard: shard && shardText(shard) },
     },
     // Last: the lock is held from here, and released by the run whatever happens next.
