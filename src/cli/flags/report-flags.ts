@@ -25,7 +25,7 @@ function parsePrivacy(value: string): Privacy {
 }
 
 /**
- * The privacy flags' part of a verb's validate step, before stdin or a file is read: a password source without
+ * The privacy flags' part of a verb's plan, before stdin or a file is read: a password source without
  * --privacy password, --password-stdin from a terminal with no screen for a prompt, and (`required`: a create)
  * --privacy password with no source and nobody to ask.
  */

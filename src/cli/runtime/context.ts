@@ -135,7 +135,7 @@ export class CommandContext {
   }
 
   /**
-   * Part of a verb's validate step: output flags that disagree (--json with -o csv, -q with --fields, --jq with -o tsv)
+   * Part of a verb's plan: output flags that disagree (--json with -o csv, -q with --fields, --jq with -o tsv)
    * or a broken stored `output` are a usage error before anything is read or sent, not after the change was made.
    */
   checkOutputFlags(of: FormatOf = 'records'): void {

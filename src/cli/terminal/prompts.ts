@@ -66,7 +66,7 @@ export async function readSecretFromStdin(io: Terminal, secrets: SecretRegister,
 
 /**
  * A secret to read from stdin (--with-token, --password-stdin) where stdin is a terminal with no screen to draw a
- * masked prompt on: refused, in a verb's validate step too, before anything else is read or sent.
+ * masked prompt on: refused, in a verb's plan too, before anything else is read or sent.
  */
 export function refuseSecretFromTerminalStdin(io: Terminal, what: string): void {
   if (io.stdinIsTTY && !canPrompt(io)) {

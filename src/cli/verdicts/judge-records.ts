@@ -7,7 +7,7 @@ import { finishGate, Gate, type GateSetup } from './gates.js';
 
 /**
  * Judges `records` as `reports list` judges what it reads: `setup` is the gate flags plus what checkVerdictFlags
- * returned (`{ ...opts, ...checkVerdictFlags(ctx, opts) }`, called in the verb's validate step). 0 reports fail unless
+ * returned (`{ ...opts, ...checkVerdictFlags(ctx, opts) }`, called in the verb's plan). 0 reports fail unless
  * `allowEmpty`. Returns 0, 8 (check rules with no per-check results) or 10; `code` (the command's own) wins when not 0.
  */
 export async function judgeRecords(

@@ -1,5 +1,5 @@
 // The verdict flags of `reports list|create|stats` (--assert [PATH], --allow-empty, --codequality FILE): declared
-// here, checked in the verb's validate step (the file read and every rule checked before any request).
+// here, checked in the verb's plan (the file read and every rule checked before any request).
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { CommandContext } from '../runtime/context.js';
 import type { DeclaredOptions } from '../flags/options.js';
@@ -20,7 +20,7 @@ export function addVerdictOptions<Args extends unknown[], Opts extends OptionVal
 
 export type VerdictFlags = DeclaredOptions<typeof addVerdictOptions<[], {}, {}>>;
 
-/** The verdict flags' part of a validate step: the output path checked, the assertions file read and checked. */
+/** The verdict flags' part of a plan: the output path checked, the assertions file read and checked. */
 export function checkVerdictFlags(ctx: CommandContext, flags: VerdictFlags): { assertions?: AssertionSet } {
   if (flags.codequality !== undefined) checkOutputPath(flags.codequality, '--codequality');
   refuseUrlForAssert(flags);

@@ -93,7 +93,7 @@ export class Journal {
   ) {}
 
   /**
-   * Takes the journal's lock, unless the validate step holds it already (`lock`, from claimJournal: a second run on it
+   * Takes the journal's lock, unless the plan holds it already (`lock`, from claimJournal: a second run on it
    * is a usage error at once), reads what is there (tolerating a torn last line) and opens the file for appending;
    * usage error if it cannot.
    */
@@ -254,7 +254,7 @@ export function guardJournal(path: string): void {
 }
 
 /**
- * The journal's part of the validate step, before the sitemap is fetched, stdin read or anything sent: its folder
+ * The journal's part of the plan, before the sitemap is fetched, stdin read or anything sent: its folder
  * exists, it is a journal (guardJournal), and no other run uses it. Its lock is taken now and held until the run ends
  * (Journal.open is given it); a dry run, which writes nothing, takes none. A caller that took `PATH.lock` itself
  * (`rsapi audit`, which names the run holding it in its own words) gives it as `held`.

@@ -28,7 +28,7 @@ export interface BulkCreatePlan {
   privacy?: Privacy;
   password?: string;
   journalPath?: string;
-  /** The journal's lock, taken by the validate step (claimJournal). */
+  /** The journal's lock, taken by the plan (claimJournal). */
   journalLock?: HeldLock;
   /** A run that did every URL says so in its journal, so the next run on the path starts afresh (default: true). */
   journalEnds?: boolean;
