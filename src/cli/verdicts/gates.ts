@@ -5,8 +5,6 @@
 import { plural } from '../../plural.js';
 import { formatScore, readReport } from '../../api/model/report-model.js';
 import { CheckGate } from './check-gate.js';
-import type { CiReporter } from '../report-files/reporter.js';
-import type { CodeQualityIssue } from '../report-files/codequality.js';
 import type { CommandContext } from '../runtime/context.js';
 import { ExitCode, type ExitCodeValue } from '../runtime/exit-codes.js';
 import type { GateOptions } from '../flags/verb-options.js';
@@ -198,16 +196,11 @@ function failsByFile(verdict: UrlVerdict): boolean {
 }
 
 /**
- * The gate's verdict line, the failing URLs and exit code; with CI flags, the baseline's too, and the JUnit, summary,
- * HTML and Code Quality files written.
+ * The gate's verdict said (its line, the failing URLs named, the GitHub annotations) and the exit code it gives the run
+ * (`code`, the command's own, wins when not 0). Writes no file: the CI files and Code Quality are written by
+ * report-files/finish-gate.ts, which calls this first.
  */
-export async function finishGate(
-  ctx: CommandContext,
-  gate: Gate,
-  ci?: CiReporter,
-  code: ExitCodeValue = ExitCode.ok,
-  moreIssues: readonly CodeQualityIssue[] = [],
-): Promise<ExitCodeValue> {
+export async function sayGate(ctx: CommandContext, gate: Gate, code: ExitCodeValue = ExitCode.ok): Promise<ExitCodeValue> {
   if (gate.active) {
     // A gate over nothing: only when the command's own work went well (a run whose every URL failed says that instead).
     if (!gate.empty || code === ExitCode.ok) ctx.note(gate.verdict());
@@ -222,13 +215,5 @@ export async function finishGate(
   }
   // Check flags or rules the service cannot answer (no per-check results) are no pass: exit 8, as for paging it lacks.
   const unjudged = gate.unjudged || gate.assertionsUnjudged;
-  const judged = code !== ExitCode.ok ? code : unjudged ? ExitCode.server : gate.failed ? ExitCode.gate : code;
-  const exitCode = ci ? await ci.finish(ctx, gate, judged) : judged;
-  // After the baseline's comparison (ci.finish): what a baseline gate failed on is a finding too.
-  if (gate.codequality !== undefined) {
-    const [{ renderCodeQuality }, files] = await Promise.all([import('../report-files/codequality.js'), import('../runtime/write.js')]);
-    const overNothing = ci?.emptyFailure ?? (gate.empty && code === ExitCode.ok ? gate.fileVerdict() : undefined);
-    await files.writeFileAtomically(gate.codequality, renderCodeQuality(gate.verdicts.judged, ci?.comparison, overNothing, moreIssues), ctx.secrets);
-  }
-  return exitCode;
+  return code !== ExitCode.ok ? code : unjudged ? ExitCode.server : gate.failed ? ExitCode.gate : code;
 }

@@ -162,7 +162,7 @@ async function createNothing(ctx: CommandContext, plan: ReportsCreatePlan, basel
   const code = await history.finishing(async () => {
     const writer = createListWriter(ctx.io.stdout, ctx.outputOptions('report'));
     await writer.end();
-    const { Gate, finishGate } = await import('../../../verdicts/gates.js');
+    const [{ Gate }, { finishGate }] = await Promise.all([import('../../../verdicts/gates.js'), import('../../../report-files/finish-gate.js')]);
     const gate = new Gate({ ...plan.gate, selection: { ...plan.gate.selection, nothing: why } });
     // Only a baseline gate asked (--max-drop, --fail-on-new-failures), or an audit: the same line as the other gates give.
     const overNothing = !gate.active && fails;
