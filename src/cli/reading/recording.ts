@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { HistoryError, HistoryNotFoundError } from '../../history/errors.js';
 import type { HistoryStore, RunInfo, RunQuery } from '../../history/types.js';
 import type { Baseline, HistoryBaselineSpec } from '../report-files/baseline.js';
-import { sinceOf } from '../flags/history-values.js';
+import { historyOption, sinceOf } from '../flags/history-values.js';
 import { UsageError } from '../runtime/errors.js';
 import type { PageHistory } from '../report-files/page-history.js';
 import { firstRunLine, type FirstRun } from '../report-files/run-record.js';
@@ -24,7 +24,7 @@ export function addHistoryOptions<Args extends unknown[], Opts extends OptionVal
 ) {
   return command
     .option('--record', 'keep a snapshot of every report read in the history (also RSAPI_RECORD=1, `config set record true`)')
-    .option('--history <path|url>', 'the history: a SQLite file or a postgres:// URL (env RSAPI_HISTORY; default ~/.local/share/rsapi/history.db)')
+    .addOption(historyOption())
     .option('--job <name>', 'the job a recorded run belongs to, whose last run --baseline last compares with (env RSAPI_JOB; default: the input or filters)');
 }
 

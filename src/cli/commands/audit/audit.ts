@@ -11,6 +11,7 @@ import { dataDir } from '../../../config/paths.js';
 import { HistoryError } from '../../../history/errors.js';
 import { plural } from '../../../plural.js';
 import { collectValues, durationParser, integerParser, MAX_CONCURRENCY } from '../../flags/options.js';
+import { historyOption } from '../../flags/history-values.js';
 import { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
 import { fileError } from '../../runtime/files.js';
@@ -33,7 +34,7 @@ function declareAudit(program: ParentCommand) {
     .option('--config <path>', `the file whose "audit" section says what to audit (default ${DEFAULT_ASSERT_FILE} in the working directory)`)
     .option('--init <url>', 'write a starter file for this site (its root or sitemap URL) and exit')
     .option('--job <name>', 'the job (default: the file\'s "job", else the first site\'s host)')
-    .option('--history <path|url>', 'the history: a SQLite file or a postgres:// URL (env RSAPI_HISTORY)')
+    .addOption(historyOption())
     .option('--include <glob>', "audit only URLs matching this glob (repeatable; replaces the file's)", collectValues)
     .option('--exclude <glob>', "leave out URLs matching this glob (repeatable; replaces the file's)", collectValues)
     .option('--max-urls <n>', 'audit at most the first N URLs', integerParser('--max-urls', 1))

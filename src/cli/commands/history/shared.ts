@@ -10,12 +10,12 @@ import { originOf } from '../../../api/http/base-url.js';
 import { HistoryNotFoundError } from '../../../history/errors.js';
 import type { HistoryStore } from '../../../history/types.js';
 import { resolveHistoryLocation } from '../../reading/recording.js';
-import { MAX_RUN_ID, runIdOf, sinceOf } from '../../flags/history-values.js';
+import { historyOption, MAX_RUN_ID, runIdOf, sinceOf } from '../../flags/history-values.js';
 
 export function addHistoryLocationOption<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
   command: Command<Args, Opts, GlobalOpts>,
 ) {
-  return command.option('--history <path|url>', 'the history: a SQLite file or a postgres:// URL (env RSAPI_HISTORY; default ~/.local/share/rsapi/history.db)');
+  return command.addOption(historyOption());
 }
 
 /**
