@@ -4,10 +4,9 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { originOf } from '../../api/http/base-url.js';
 import { reportIdentity } from '../../api/model/report-url.js';
 import { hasTerminalControls } from '../../output/terminal-text.js';
-import { defaultHistoryPath, historyLocation, urlPasswords, type HistoryLocation } from '../../history/location.js';
+import { defaultHistoryPath, historyLocation, historyMissing, urlPasswords, type HistoryLocation } from '../../history/location.js';
 import type { RunRecorder } from '../../history/recorder.js';
 import type { CommandContext } from '../runtime/context.js';
-import { existsSync } from 'node:fs';
 import { HistoryError, HistoryNotFoundError } from '../../history/errors.js';
 import type { HistoryStore, RunInfo, RunQuery } from '../../history/types.js';
 import type { Baseline, HistoryBaselineSpec } from '../report-files/baseline.js';
@@ -303,13 +302,8 @@ function serviceOrigin(ctx: CommandContext): string {
 /** The history, opened to be read. A SQLite file that does not exist is no history yet: exit 4, and no file made. */
 export async function openExistingHistory(ctx: CommandContext, flags: HistoryFlags): Promise<HistoryStore> {
   const location = resolveHistoryLocation(ctx, flags);
-  if (location.kind === 'sqlite' && !existsSync(location.path)) {
-    throw new HistoryNotFoundError(`no history at ${location.path} yet`, {
-      hint: 'record one with --record (`rsapi reports list --all --record`), or point to one with --history or RSAPI_HISTORY',
-    });
-  }
   const { openHistory } = await import('../../history/open.js');
-  return openHistory(location, { readOnly: true, notice: (line) => ctx.note(line) });
+  return openHistory(location, { readOnly: true, mustExist: true, notice: (line) => ctx.note(line) });
 }
 
 /**
@@ -318,7 +312,7 @@ export async function openExistingHistory(ctx: CommandContext, flags: HistoryFla
  */
 async function pageHistory(ctx: CommandContext, flags: HistoryFlags, run: RunSpec): Promise<PageHistory | undefined> {
   const location = resolveHistoryLocation(ctx, flags);
-  if (location.kind === 'sqlite' && !existsSync(location.path)) return undefined;
+  if (historyMissing(location)) return undefined;
   const [{ openHistory }, { readPageHistory }] = await Promise.all([import('../../history/open.js'), import('../report-files/page-history.js')]);
   const store = await openHistory(location, { readOnly: true, notice: (line) => ctx.note(line) });
   try {
@@ -344,10 +338,12 @@ async function historyBaseline(
   const { runBaseline } = await import('../report-files/page-history.js');
   const firstRun = spec.kind === 'last' && recordingAsked(ctx, flags);
   const location = resolveHistoryLocation(ctx, flags);
-  if (location.kind === 'sqlite' && !existsSync(location.path) && spec.kind !== 'run') {
+  if (historyMissing(location) && spec.kind !== 'run') {
     if (firstRun && required) throw noEarlierRun(run, `no history at ${location.shown}`);
     if (firstRun) return startsHistory(ctx, run, location);
-    throw new HistoryNotFoundError(`--baseline ${baselineName(spec)}: no history at ${location.path} yet, so no earlier run of this job`, { hint: START_HINT });
+    throw new HistoryNotFoundError(`--baseline ${baselineName(spec)}: no history at ${location.shown} yet, so no earlier run of this job`, {
+      hint: START_HINT,
+    });
   }
   const store = await openExistingHistory(ctx, flags);
   try {
