@@ -44,6 +44,11 @@ export const EXIT_CODES: readonly { code: number; meaning: string; doc?: string 
     meaning: 'the output printed, but the history (--record, history ...) could not be read or written',
     doc: "the command's own work was done (its output printed), but the history asked for (`--record`, `--baseline last`, `history ...`) could not be read or written",
   },
+  {
+    code: 12,
+    meaning: 'the run is incomplete: a merge of run parts misses a share (history merge, audit --merge)',
+    doc: 'the run is incomplete: a merge of run parts (`history merge`, `audit --merge`) misses a share, each missing share named (`shard 2/3 missing`); nothing was recorded as a complete run',
+  },
   { code: 130, meaning: 'interrupted (Ctrl-C)' },
   { code: 141, meaning: 'bulk create: stdout closed before all were done', doc: "a bulk create's stdout was closed before every URL was done" },
 ];
