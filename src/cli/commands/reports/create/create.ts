@@ -143,7 +143,8 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
     return ran.code;
   });
   if (plan.part) await finishPart(ctx, plan.part, { run, history: plan.record.history, input: input.urls, started }, outcomes, code);
-  return { code, urls: outcomes, stoppedBy, reports: ci?.reportCount ?? 0, baseline: ci?.baselineRun, comparison: ci?.comparison, run: history.runId };
+  const reports = ci?.reportCount ?? outcomes.filter((outcome) => 'report' in outcome && outcome.report !== undefined).length;
+  return { code, urls: outcomes, stoppedBy, reports, baseline: ci?.baselineRun, comparison: ci?.comparison, run: history.runId };
 }
 
 /** A run that sent nothing: its exit code alone. */
