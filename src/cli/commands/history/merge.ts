@@ -5,8 +5,8 @@
 import { plural } from '../../../plural.js';
 import type { ApiRecord } from '../../../api/model/record.js';
 import { IncompleteRunError } from '../../../history/errors.js';
-import type { Part, PartEntry, PartProblem } from '../../../history/part.js';
-import { shareOfText } from '../../../history/part.js';
+import type { Part, PartEntry, PartProblem } from '../../../history/parts/part.js';
+import { shareOfText } from '../../../history/parts/part.js';
 import { createListWriter } from '../../../output/index.js';
 import type { Shard } from '../../bulk/shard.js';
 import { addGateOptions } from '../../flags/verb-options.js';
@@ -122,7 +122,7 @@ export async function runHistoryMerge(ctx: CommandContext, plan: HistoryMergePla
 
 /** Every file read as a part; a file that is none (cut short, a newer format, another file) is named, and nothing recorded. */
 async function readParts(ctx: CommandContext, paths: readonly string[]): Promise<Part[]> {
-  const { readPart } = await import('../../../history/part.js');
+  const { readPart } = await import('../../../history/parts/part.js');
   const read = await Promise.all([...new Set(paths)].map((path) => readPart(path)));
   const refused = read.filter((part): part is PartProblem => 'problem' in part);
   for (const { path, problem } of refused) ctx.note(`rsapi: ${path}: ${problem}`);

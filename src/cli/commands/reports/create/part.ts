@@ -1,7 +1,7 @@
 // `--part FILE` of `reports create` and `rsapi audit`: the share's outcomes and reports written to a run part
 // (src/history/part.ts) for `rsapi history merge`, instead of recording into a history; and the pipeline it belongs to.
 import { reportIdentity } from '../../../../api/model/report-url.js';
-import type { PartEntry, PartHeader } from '../../../../history/part.js';
+import type { PartEntry, PartHeader } from '../../../../history/parts/part.js';
 import { plural } from '../../../../plural.js';
 import { VERSION } from '../../../../version.js';
 import type { Shard } from '../../../bulk/shard.js';
@@ -96,7 +96,7 @@ export interface PartRun {
  * exit code in the end line. Said on stderr.
  */
 export async function writeCreatePart(ctx: CommandContext, part: PartPlan, ran: PartRun, outcomes: readonly UrlOutcome[], code: ExitCodeValue): Promise<void> {
-  const { writePart } = await import('../../../../history/part.js');
+  const { writePart } = await import('../../../../history/parts/part.js');
   const job = jobOf(ctx, ran.history, ran.run);
   const header: PartHeader = {
     format: 'rsapi-part',

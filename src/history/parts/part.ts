@@ -2,14 +2,14 @@
 // history, and joined with the pipeline's other parts into one run by `rsapi history merge`. A gzip'd ndjson file: a
 // header line naming what it is a share of, one line per URL of the share (its outcome and its report), an end line.
 // Written to a temporary file and renamed, so that a shard killed part-way leaves no half part under its name.
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
-import { parseJson, stringifyJson } from '../api/http/json.js';
-import { isObject, type ApiRecord } from '../api/model/record.js';
+import { parseJson, stringifyJson } from '../../api/http/json.js';
+import { isObject, type ApiRecord } from '../../api/model/record.js';
 
 /** The format's name in a part's header line, and the one version this rsapi writes and reads. */
 export const PART_FORMAT = 'rsapi-part';
@@ -145,6 +145,7 @@ export async function readPart(path: string): Promise<Part | PartProblem> {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return problem('no such file');
     if (code === 'EISDIR') return problem('a directory, not a part');
+    if (number === 0 && statSync(path, { throwIfNoEntry: false })?.size === 0) return problem('not a part of a sharded run (it is empty)');
     if (code === 'Z_DATA_ERROR' && number === 0) return problem('not a part of a sharded run (not gzip)');
     if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR')
       return problem(`cut short: its gzip stream ends part-way${number > 0 ? ` (after line ${number})` : ''}`);
