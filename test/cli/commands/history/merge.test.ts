@@ -8,7 +8,9 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type MockFixture } from '../../../helpers/mock.js';
 import { postgresUnavailable, startTestDatabase, type TestDatabase } from '../../../helpers/postgres.js';
+import { planOf } from '../../../helpers/plan.js';
 import { runInProcess } from '../../../helpers/run.js';
+import { planHistoryMerge } from '../../../../src/cli/commands/history/merge.js';
 import { scratchMaker } from '../../../helpers/scratch.js';
 
 const scratch = scratchMaker('rsapi-merge-');
@@ -292,6 +294,23 @@ describe('rsapi audit --shard --part, then --merge', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`${stranger}: of \`reports create\``);
   }, 60_000);
+});
+
+describe('history merge: argv -> plan', () => {
+  const plan = (...argv: string[]) =>
+    planOf(['history', 'merge', ...argv], (ctx, opts: never, [parts]: [string[]]) => planHistoryMerge(ctx, { ...(opts as object), parts } as never));
+
+  it('compares with the last run of the job unless told otherwise; the baseline gates need no --baseline', async () => {
+    const planned = await plan('a.gz', 'b.gz', '--max-drop', '5', '--fail-on-new-failures');
+    expect(planned).toMatchObject({ parts: ['a.gz', 'b.gz'], allowPartial: false, judged: true });
+    expect(planned.ci).toMatchObject({ baseline: 'last', historyBaseline: { kind: 'last' }, maxDrop: 5, failOnNewFailures: true });
+    expect((await plan('a.gz', '--baseline', 'run:4', '--allow-partial')).ci.historyBaseline).toEqual({ kind: 'run', id: 4 });
+  });
+
+  it('a file the merge writes may not be one of its parts (exit 2, before any part is read)', async () => {
+    const part = join(scratch(), 'part-1.gz');
+    await expect(plan(part, '--html', part)).rejects.toThrow(/--html/);
+  });
 });
 
 function literal(text: string): string {
