@@ -48,7 +48,12 @@ export function planHistory(ctx: CommandContext, flags: HistoryFlags): HistoryFl
 export interface RunSpec {
   command: string;
   selection: Record<string, unknown>;
+  /** `2/3` for a share recorded as a run of its own (a part of the job, unlike a merged run's shares). */
   shard?: string;
+  /** The shares `history merge` joined into this run, of how many (`3/3`; `2/3` with --allow-partial): kept as `merged 3/3`. */
+  merged?: string;
+  /** The service the run read, when it is not the configured one's: a merged run's, as its parts name it. */
+  origin?: string;
 }
 
 /**
@@ -133,7 +138,7 @@ export class RunHistory {
    * Runs `work` and writes the end of this run: its exit code (11 when the history failed and the work went well), or,
    * when the work throws, that error's code and the run marked incomplete.
    */
-  async finishing(work: () => Promise<ExitCodeValue>): Promise<ExitCodeValue> {
+  async finishing(work: () => Promise<ExitCodeValue>, options: { incomplete?: boolean } = {}): Promise<ExitCodeValue> {
     let code: ExitCodeValue;
     try {
       code = await work();
@@ -141,7 +146,8 @@ export class RunHistory {
       await this.end(exitCodeOf(error), false);
       throw error;
     }
-    return this.end(code, true);
+    // A merge with shares missing (--allow-partial) is recorded incomplete: never a baseline.
+    return this.end(code, options.incomplete !== true);
   }
 
   private async end(code: ExitCodeValue, complete: boolean): Promise<ExitCodeValue> {
@@ -218,7 +224,7 @@ async function startRecorder(ctx: CommandContext, flags: HistoryFlags, run: RunS
     import('../../history/ci-context.js'),
   ]);
   const location = () => resolveHistoryLocation(ctx, flags);
-  const origin = serviceOrigin(ctx);
+  const origin = run.origin ?? serviceOrigin(ctx);
   const say = (error: HistoryError) => ctx.note(`rsapi: history: ${error.message}; this run is not recorded${error.hint ? ` (${error.hint})` : ''}`);
   return RunRecorder.start(
     () => openHistory(location(), { notice: (line) => ctx.note(line) }),
@@ -227,7 +233,7 @@ async function startRecorder(ctx: CommandContext, flags: HistoryFlags, run: RunS
       command: run.command,
       selection: selectionKey(run.selection),
       origin,
-      shard: run.shard,
+      shard: run.merged === undefined ? run.shard : `merged ${run.merged}`,
       ci: ciContextOf(ctx.io.env),
     },
     say,
@@ -292,10 +298,11 @@ function urlSet(urls: readonly string[]): { input: string; urls: number } {
 /** The runs a run is compared with (history/diff.ts's sameJob): its job's, on this service. */
 async function sameRuns(ctx: CommandContext, run: RunSpec): Promise<RunQuery> {
   const { sameJob } = await import('../../history/diff.js');
-  return sameJob({ command: run.command, selection: selectionKey(run.selection), origin: serviceOrigin(ctx) });
+  return sameJob({ command: run.command, selection: selectionKey(run.selection), origin: run.origin ?? serviceOrigin(ctx) });
 }
 
-function serviceOrigin(ctx: CommandContext): string {
+/** The service's origin as the history records it (`https://seo.example.net`). */
+export function serviceOrigin(ctx: CommandContext): string {
   return originOf(ctx.settings().baseUrl ?? '') ?? ctx.settings().baseUrl ?? 'unknown';
 }
 

@@ -18,7 +18,9 @@ import { fileError } from '../../runtime/files.js';
 import { ExitCode, type ExitCodeValue } from '../../runtime/exit-codes.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import { DEFAULT_ASSERT_FILE } from '../../verdicts/assertions-file.js';
-import { resolveHistoryLocation } from '../../reading/recording.js';
+import { resolveHistoryLocation, selectionKey } from '../../reading/recording.js';
+import { parseShard, type Shard } from '../../bulk/shard.js';
+import { planHistoryMerge, runHistoryMerge, type HistoryMergePlan, type MergeResult } from '../history/merge.js';
 import { maxDropParser } from '../../report-files/reporter.js';
 import { EXISTING_MODES } from '../reports/create/existing.js';
 import type { CreateResult } from '../reports/create/create.js';
@@ -54,7 +56,12 @@ function declareAudit(program: ParentCommand) {
     .option('--junit <path>', 'write a JUnit XML file')
     .option('--summary <path>', 'append a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)')
     .option('--codequality <path>', "write GitLab's Code Quality report")
-    .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4);
+    .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4)
+    .option('--shard <i/n>', 'audit only the I-th of N shares of the pages (by a stable hash of each URL), with --part', parseShard)
+    .option('--part <file>', 'write the share to this run part instead of the history, for `rsapi audit --merge`')
+    .option('--pipeline <key>', "the pipeline a --part belongs to (env RSAPI_PIPELINE; default: the CI's run, GitHub's or GitLab's)")
+    .option('--merge <parts...>', "join these run parts of one pipeline into one run of the job, and judge it with the file's settings")
+    .option('--allow-partial', 'with --merge and shares missing: record the run incomplete and judge what is there, rather than exit 12');
 }
 
 /** The audit's own flags, and what a sitemap may lead to and its budget, as `reports create` takes them. */
@@ -106,6 +113,8 @@ export interface AuditResult {
   /** Pages whose score fell or result got worse since the baseline, worst first. */
   regressions: { url: string; before: Reading; now: Reading; drop?: number }[];
   files: string[];
+  /** `rsapi audit --merge --allow-partial`: the shares missing from the merged run (`2/3`), which is recorded incomplete. */
+  missingShares?: string[];
 }
 
 /** A page not audited: it failed, may exist (unsettled), was never sent, or an earlier run's report is gone. */
@@ -121,9 +130,10 @@ interface Reading {
   result?: string;
 }
 
-/** What `rsapi audit` will do: write a starter file, or run the job's create and say what it did. */
+/** What `rsapi audit` will do: write a starter file, run the job's create, or merge its shares' parts; and say what it did. */
 export type AuditPlan =
   | { init: StarterPlan }
+  | { job: string; merge: HistoryMergePlan; files: string[]; print: 'lines' | 'json' | 'id' }
   | {
       job: string;
       /** The `reports create` this audit is (its journal's lock held from here until the run ends). */
@@ -153,12 +163,14 @@ export function planAudit(ctx: CommandContext, opts: AuditOptions): AuditPlan {
   const job = opts.job ?? audit.job ?? defaultJob(audit);
   const options = createOptionsOf(opts, audit, job, file.hasAssertions ? configPath : undefined);
   const files = [options.html, options.junit, options.summary, options.codequality].filter((path) => path !== undefined);
-  const journal = journalPath(ctx, options.history, job);
+  const print = quiet ? 'id' : asJson ? 'json' : 'lines';
+  if (opts.merge !== undefined) return { job, files, print, merge: planAuditMerge(ctx, opts, options, job) };
+  const journal = journalPath(ctx, options.history, job, opts.part === undefined ? undefined : opts.shard);
   const lock = lockJournal(ctx, journal, job);
   try {
     // An audit is a gate, whatever the file sets: a week with no page (an empty sitemap) fails unless --allow-empty.
     const create = { ...planReportsCreate(ctx, { ...options, journal, journalLock: lock }), judged: true };
-    return { job, files, print: quiet ? 'id' : asJson ? 'json' : 'lines', create };
+    return { job, files, print, create };
   } catch (error) {
     lock.release();
     throw error;
@@ -170,15 +182,59 @@ export async function runAudit(ctx: CommandContext, plan: AuditPlan, invocation:
     await writeStarter(ctx, plan.init);
     return ExitCode.ok;
   }
-  const done = await runQuietly(ctx, invocation, plan.create);
-  const result = resultOf(plan.job, done, plan.files);
+  const result =
+    'merge' in plan
+      ? mergedResultOf(plan.job, await runQuietly(ctx, invocation, (inner) => runHistoryMerge(inner, plan.merge)), plan.files)
+      : resultOf(plan.job, await runQuietly(ctx, invocation, (inner) => runCreate(inner, plan.create)), plan.files);
   const text = {
     lines: () => describe(result),
     json: () => `${JSON.stringify(result, null, 2)}\n`,
     id: () => (result.run === undefined ? '' : `${result.run}\n`),
   };
   ctx.io.stdout.write(text[plan.print]());
-  return done.code;
+  return result.exitCode as ExitCodeValue;
+}
+
+async function runCreate(ctx: CommandContext, plan: ReportsCreatePlan): Promise<CreateResult> {
+  const { runReportsCreate } = await import('../reports/create/create.js');
+  return runReportsCreate(ctx, plan);
+}
+
+/**
+ * `rsapi audit --merge PART...`: `history merge` with the file's settings (its history, its gates and files, the
+ * baseline last), the parts being of this audit's job.
+ */
+function planAuditMerge(ctx: CommandContext, opts: AuditOptions, options: ReportsCreateOptions, job: string): HistoryMergePlan {
+  if (opts.part !== undefined || opts.shard !== undefined) throw new UsageError('--merge joins the parts the shards wrote: leave out --part and --shard');
+  const { history, failOnNewFailures, maxDrop, requireBaseline, allowEmpty, assert, html, junit, summary, codequality } = options;
+  const merge = planHistoryMerge(ctx, {
+    parts: opts.merge ?? [],
+    allowPartial: opts.allowPartial,
+    history,
+    baseline: 'last',
+    failOnNewFailures,
+    maxDrop,
+    requireBaseline,
+    allowEmpty,
+    assert,
+    html,
+    junit,
+    summary,
+    codequality,
+  });
+  // An audit is a gate, whatever the file sets: a week with no page fails unless --allow-empty.
+  return { ...merge, judged: true, expect: { command: 'audit', job: selectionKey({ job }) } };
+}
+
+/** What the merge did, as the audit says it. */
+function mergedResultOf(job: string, done: MergeResult, files: string[]): AuditResult {
+  const result = resultOf(job, { ...done, urls: [], stoppedBy: undefined }, files);
+  const notAudited: NotAudited[] = done.entries.flatMap((entry) =>
+    entry.status === 'failed' || entry.status === 'unsettled' || entry.status === 'not started' || entry.status === 'gone'
+      ? [{ url: entry.url, status: entry.status, why: entry.message ?? `${entry.status} in its shard` }]
+      : [],
+  );
+  return { ...result, input: done.entries.length, notAudited, missingShares: done.missing };
 }
 
 /** What the create did, as the audit says it: pages audited of the input, those not and why, and what got worse. */
@@ -226,6 +282,7 @@ function createOptionsOf(opts: AuditOptions, audit: AuditConfig, job: string, as
   const nonEmpty = (list: string[] | undefined) => (list && list.length > 0 ? list : undefined);
   const history = opts.history ?? audit.history;
   const maxDrop = opts.maxDrop ?? audit.maxDrop;
+  const shard = opts.part !== undefined;
   return {
     urls: audit.urls ?? [],
     fromSitemap: nonEmpty(audit.sitemaps),
@@ -241,13 +298,17 @@ function createOptionsOf(opts: AuditOptions, audit: AuditConfig, job: string, as
     existing: opts.existing ?? audit.existing ?? 'refresh',
     resumeWithin: opts.resumeWithin ?? audit.resumeWithin,
     concurrency: opts.concurrency,
-    record: true,
+    // A shard writing a part records nothing and compares with no baseline: the merge does both, once.
+    record: shard ? undefined : true,
     history,
     job,
-    baseline: 'last',
-    failOnNewFailures: (opts.failOnNewFailures ?? audit.failOnNewFailures) === true ? true : undefined,
-    requireBaseline: (opts.requireBaseline ?? audit.requireBaseline) === true ? true : undefined,
-    maxDrop,
+    baseline: shard ? undefined : 'last',
+    failOnNewFailures: !shard && (opts.failOnNewFailures ?? audit.failOnNewFailures) === true ? true : undefined,
+    requireBaseline: !shard && (opts.requireBaseline ?? audit.requireBaseline) === true ? true : undefined,
+    maxDrop: shard ? undefined : maxDrop,
+    shard: opts.shard,
+    part: opts.part,
+    pipeline: opts.pipeline,
     allowEmpty: opts.allowEmpty,
     assert: assertPath,
     html: opts.html ?? audit.html,
@@ -271,9 +332,10 @@ function defaultJob(audit: AuditConfig): string {
  * so that a history carried between CI runners carries its journal and lock; for PostgreSQL, in the data folder, the
  * history's URL (without its password) in the key.
  */
-function journalPath(ctx: CommandContext, history: string | undefined, job: string): string {
+function journalPath(ctx: CommandContext, history: string | undefined, job: string, shard: Shard | undefined): string {
   const location = resolveHistoryLocation(ctx, { history });
-  const slug = job.replace(/[^a-z0-9.-]+/gi, '-').slice(0, 60);
+  // The shares of one pipeline run side by side on one machine too: each keeps a journal of its own.
+  const slug = job.replace(/[^a-z0-9.-]+/gi, '-').slice(0, 60) + (shard ? `-shard-${shard.index}of${shard.count}` : '');
   // A SQLite history is named by where the journal is: its path in the key would lose the journal when moved.
   const where = location.kind === 'sqlite' ? 'sqlite' : location.shown;
   const key = createHash('sha256')
@@ -334,8 +396,7 @@ function lockJournal(ctx: CommandContext, journal: string, job: string): HeldLoc
  * Runs the create with its records kept off stdout (the audit prints what it did instead), in a context of its own:
  * what it did, with the run as the history recorded it.
  */
-async function runQuietly(ctx: CommandContext, invocation: Invocation, plan: ReportsCreatePlan): Promise<CreateResult> {
-  const { runReportsCreate } = await import('../reports/create/create.js');
+async function runQuietly<T>(ctx: CommandContext, invocation: Invocation, work: (inner: CommandContext) => Promise<T>): Promise<T> {
   const io = Object.defineProperties(
     {},
     {
@@ -346,7 +407,7 @@ async function runQuietly(ctx: CommandContext, invocation: Invocation, plan: Rep
   ) as typeof ctx.io;
   const inner = new CommandContext({ ...invocation, io }, { ...ctx.globals, json: undefined, output: undefined, quiet: true });
   try {
-    return await runReportsCreate(inner, plan);
+    return await work(inner);
   } finally {
     await inner.close();
   }
@@ -363,6 +424,9 @@ function describe(result: AuditResult): string {
   // The pages themselves are named on stderr with the comparison (20 of each), and --json gives them all.
   if (result.new.length + result.vanished.length > 0)
     lines.push(`pages: ${result.new.length} new, ${result.vanished.length} vanished since run ${result.baseline}`);
+  if (result.missingShares && result.missingShares.length > 0) {
+    lines.push(`${result.missingShares.map((share) => `shard ${share} missing`).join(', ')}: the run is recorded incomplete (--allow-partial)`);
+  }
   if (result.files.length > 0) lines.push(`wrote: ${result.files.join(', ')}`);
   const shortfall = shortfallLine(result);
   if (shortfall !== undefined) lines.push(shortfall);

@@ -327,7 +327,7 @@ describe('rsapi audit: argv -> plan', () => {
     writeFileSync(config, JSON.stringify({ audit: { sitemaps: ['https://www.shop.example.org/sitemap.xml'], maxDrop: 5, html: 'week.html' } }));
     const env = { RSAPI_BASE_URL: 'http://127.0.0.1:9', RSAPI_API_KEY: 'plan-key-0123', HOME: home, XDG_DATA_HOME: join(home, 'data') };
     const planned = await planOf(['audit', '--config', config, '--exclude', 'shop.example.org/tag/**', '--json'], planAudit, env);
-    if ('init' in planned) throw new Error('planned --init');
+    if ('init' in planned || 'merge' in planned) throw new Error('planned --init or --merge');
     planned.create.journal?.lock?.release();
     expect(planned).toMatchObject({ job: 'shop.example.org', files: ['week.html'], print: 'json' });
     expect(planned.create).toMatchObject({
@@ -353,7 +353,7 @@ describe('rsapi audit: argv -> plan', () => {
         XDG_DATA_HOME: join(home, 'data'),
         ...env,
       });
-      if ('init' in planned) throw new Error('planned --init');
+      if ('init' in planned || 'merge' in planned) throw new Error('planned --init or --merge');
       planned.create.journal?.lock?.release();
       return planned.create.journal?.path as string;
     };
@@ -377,7 +377,7 @@ describe('rsapi audit: argv -> plan', () => {
     const windowOf = async (audit: Record<string, unknown>, ...flags: string[]) => {
       writeFileSync(config, JSON.stringify({ audit: { urls: ['https://a.example/'], ...audit } }));
       const planned = await planOf(['audit', '--config', config, ...flags], planAudit, env);
-      if ('init' in planned) throw new Error('planned --init');
+      if ('init' in planned || 'merge' in planned) throw new Error('planned --init or --merge');
       planned.create.journal?.lock?.release();
       return planned.create.journal?.resumeWithinMs;
     };
@@ -393,7 +393,7 @@ describe('rsapi audit: argv -> plan', () => {
       const config = join(home, `site-${Math.random().toString(36).slice(2)}.json`);
       writeFileSync(config, JSON.stringify({ audit: { sitemaps: ['https://shop.example.org/'], ...audit } }));
       const planned = await planOf(['audit', '--config', config, ...argv], planAudit, env);
-      if ('init' in planned) throw new Error('planned --init');
+      if ('init' in planned || 'merge' in planned) throw new Error('planned --init or --merge');
       planned.create.journal?.lock?.release();
       return planned.create.source;
     };

@@ -26,6 +26,7 @@ import type { GateSetup } from '../../../verdicts/gates.js';
 import { checkVerdictFlags, refuseUrlForAssert, verdictFiles } from '../../../verdicts/options.js';
 import { EXISTING_MODES, type ExistingMode } from './existing.js';
 import { claimJournal } from './journal.js';
+import { planPart, type PartPlan } from './part.js';
 import { compileSelection, type CompiledSelection } from './select.js';
 import { DEFAULT_MAX_SITEMAP_TIME_MS, DEFAULT_MAX_SITEMAP_URLS, DEFAULT_MAX_SITEMAPS, type SitemapLimits } from './sitemap/budget.js';
 import { allowedHost } from './sitemap/site.js';
@@ -63,6 +64,8 @@ export function declareCreate(reports: ParentCommand) {
         'after every input step; send nothing, write no journal',
     )
     .option('--shard <i/n>', 'create only the I-th of N shares of the input (by a stable hash of each URL), for N parallel CI jobs', parseShard)
+    .option('--part <file>', 'write the share to this run part (not to the history), for `rsapi history merge` to record with the other shares')
+    .option('--pipeline <key>', "the pipeline a --part belongs to (env RSAPI_PIPELINE; default: the CI's run, GitHub's or GitLab's)")
     .addOption(
       new Option(
         '--existing <mode>',
@@ -154,6 +157,8 @@ export interface ReportsCreatePlan {
   ci: CiPlan | undefined;
   /** Where the run is recorded, and the source that names its job when --job does not (createJob). */
   record: { history: HistoryFlags; job: CreateSource };
+  /** --part: the share is written to this run part (for `history merge`), not recorded; undefined without it. */
+  part: PartPlan | undefined;
 }
 
 /**
@@ -182,6 +187,8 @@ export function planReportsCreate(ctx: CommandContext, opts: ReportsCreateOption
     { flag: '--journal', path: journal, reads: true, writes: true },
   ];
   const { allowEmpty, shard, include, exclude, maxUrls, failOn, minScore, failOnCheck, failOnImportance, codequality } = opts;
+  const part = planPart(ctx, opts);
+  files.push({ flag: '--part', path: opts.part, writes: true });
   const ci = planCiFiles(opts, { allowEmpty, fromFile, fromSitemap }, [...files, ...verdictFiles(opts, ctx.io.env)]);
   const selection = compileSelection(opts);
   const { assertions } = checkVerdictFlags(ctx, opts);
@@ -212,10 +219,12 @@ export function planReportsCreate(ctx: CommandContext, opts: ReportsCreateOption
     gate,
     judged,
     ci,
+    // With --part, the share is no part of the job: every share of the pipeline is of the one job the merge records.
     record: {
-      history: planHistory(ctx, opts),
-      job: { urls, fromFile, fromSitemap, include, exclude, maxUrls, shard: shard && shardText(shard) },
+      history: part ? { ...planHistory(ctx, opts), record: undefined } : planHistory(ctx, opts),
+      job: { urls, fromFile, fromSitemap, include, exclude, maxUrls, shard: shard && !part ? shardText(shard) : undefined },
     },
+    part,
     // Last: the lock is held from here, and released by the run whatever happens next.
     journal:
       journal === undefined
