@@ -228,7 +228,7 @@ async function recordAndJudge(ctx: CommandContext, plan: HistoryMergePlan, joine
   });
   const code = await runHistory.finishing(
     async () => {
-      const { Gate, finishGate } = await import('../../verdicts/gates.js');
+      const [{ Gate }, { finishGate }] = await Promise.all([import('../../verdicts/gates.js'), import('../../report-files/finish-gate.js')]);
       const gate = new Gate(plan.gate);
       const writer = createListWriter(ctx.io.stdout, ctx.outputOptions('report'));
       for (const entry of entries) {
