@@ -300,6 +300,11 @@ const HELD_NAMES_SQL = {
 };
 
 /** Brings the schema to SCHEMA_VERSION in one transaction; a newer one, or a database of someone else's, is left untouched. */
+/** Brings a history's schema up to date on a connection the caller keeps (a job's lock: job-lock.ts). */
+export function migrateHistory(db: SqlConnection, where: string): Promise<void> {
+  return migrate(db, where);
+}
+
 async function migrate(db: SqlConnection, where: string): Promise<void> {
   const version = await schemaVersion(db, where);
   if (version > SCHEMA_VERSION) throw newerSchema(where, version);
