@@ -71,9 +71,7 @@ export class JournalWriteError extends RsapiError {
   constructor(name: string, reason: string, options: { cause?: unknown; hint?: string } = {}) {
     super(`cannot write the journal ${name}: ${reason}; stopped before the next request`, {
       cause: options.cause,
-      hint:
-        options.hint ??
-        'free some space (or give --journal on another disk), then run the same command again: the journal resumes the run',
+      hint: options.hint ?? 'free some space (or give --journal on another disk), then run the same command again: the journal resumes the run',
     });
   }
 }
