@@ -7,7 +7,6 @@ import { basename, dirname, join } from 'node:path';
 import { Option } from '@commander-js/extra-typings';
 import { normaliseBaseUrl } from '../../../api/http/base-url.js';
 import { describeOwner, type HeldLock, type LockAttempt } from '../../../config/lock-file.js';
-import { dataDir } from '../../../config/paths.js';
 import { HistoryError } from '../../../history/errors.js';
 import { plural } from '../../../plural.js';
 import { collectValues, durationParser, integerParser, MAX_CONCURRENCY } from '../../flags/options.js';
@@ -25,6 +24,9 @@ import { addSitemapOptions, DEFAULT_RESUME_WITHIN, planReportsCreate, type Repor
 import { fileReason } from '../../runtime/files.js';
 import { loadAuditFile, type AuditConfig } from './config.js';
 import { planStarter, writeStarter, type StarterPlan } from './init.js';
+import { HistoryJournalStore, type JobInHistory, lockJobInHistory } from './job-lock.js';
+import type { JournalStore } from '../reports/create/journal.js';
+import { durationMs } from '../../flags/history-values.js';
 
 function declareAudit(program: ParentCommand) {
   return program
@@ -34,6 +36,11 @@ function declareAudit(program: ParentCommand) {
     .option('--init <url>', 'write a starter file for this site (its root or sitemap URL) and exit')
     .option('--job <name>', 'the job (default: the file\'s "job", else the first site\'s host)')
     .option('--history <path|url>', 'the history: a SQLite file or a postgres:// URL (env RSAPI_HISTORY)')
+    .option(
+      '--lock-wait <duration>',
+      'with a PostgreSQL history, wait up to this long (e.g. 30m) for another runner of the job to end (default: refuse at once)',
+      durationParser('--lock-wait'),
+    )
     .option('--include <glob>', "audit only URLs matching this glob (repeatable; replaces the file's)", collectValues)
     .option('--exclude <glob>', "leave out URLs matching this glob (repeatable; replaces the file's)", collectValues)
     .option('--max-urls <n>', 'audit at most the first N URLs', integerParser('--max-urls', 1))
@@ -75,9 +82,10 @@ Examples:
   $ rsapi audit --config sites/shop.json --json
 
 It always records the run (--record) and compares it with the last run of its job (--baseline last); the first run
-starts the job's history. It keeps a journal for each job, service and history: beside a SQLite history
-(HISTORY.audit-JOB-KEY.journal), or in the data folder for PostgreSQL. An audit killed part-way resumes on the next
-call and never creates a report twice; one that ended never makes the next skip a page. The "assert" rules of the
+starts the job's history. It keeps a journal and a lock for each job, service and history: beside a SQLite history
+(HISTORY.audit-JOB-KEY.journal), or in a PostgreSQL history itself, where every runner of the job meets them (a second
+runner is refused, or waits with --lock-wait). An audit killed part-way resumes on the next call, on this machine or
+another, and never creates a report twice; one that ended never makes the next skip a page. The "assert" rules of the
 same file judge every page too. Flags override the file. -q prints the run id alone. Exit codes as for
 \`reports create\` (10: a gate failed, 130: interrupted).`,
   );
@@ -125,8 +133,10 @@ export type AuditPlan =
   | { init: StarterPlan }
   | {
       job: string;
-      /** The `reports create` this audit is (its journal's lock held from here until the run ends). */
+      /** The `reports create` this audit is (a SQLite history: its journal's lock held from here until the run ends). */
       create: ReportsCreatePlan;
+      /** A PostgreSQL history keeps the job's lock and journal: the run takes the lock before anything is sent. */
+      inHistory: JobInHistory | undefined;
       /** The files it writes, as the result names them. */
       files: string[];
       /** What it prints: lines, one JSON object, or the run id alone (-q). */
@@ -152,12 +162,27 @@ export function planAudit(ctx: CommandContext, opts: AuditOptions): AuditPlan {
   const job = opts.job ?? audit.job ?? defaultJob(audit);
   const options = createOptionsOf(opts, audit, job, file.hasAssertions ? configPath : undefined);
   const files = [options.html, options.junit, options.summary, options.codequality].filter((path) => path !== undefined);
-  const journal = journalPath(ctx, options.history, job);
+  const print = quiet ? 'id' : asJson ? 'json' : 'lines';
+  const location = resolveHistoryLocation(ctx, { history: options.history });
+  if (opts.lockWait !== undefined && location.kind !== 'postgres') {
+    throw new UsageError("--lock-wait waits for a job's lock in a PostgreSQL history; a SQLite history's lock refuses a second audit at once", {
+      hint: 'leave out --lock-wait, or give a postgres:// history',
+    });
+  }
+  if (location.kind === 'postgres') {
+    // The lock and the journal are the history's: taken by the run (they need the network), before anything is sent.
+    const create = { ...planReportsCreate(ctx, options), judged: true };
+    const key = jobKey(job, serviceOf(ctx), undefined);
+    const resumeWithinMs = options.resumeWithin ?? durationMs(DEFAULT_RESUME_WITHIN);
+    create.journal = { path: `of job ${job} in ${location.shown}`, lock: undefined, ends: true, resumeWithinMs };
+    return { job, files, print, create, inHistory: { location, key, waitMs: opts.lockWait ?? 0 } };
+  }
+  const journal = journalPath(location.path, job, jobKey(job, serviceOf(ctx), 'sqlite'));
   const lock = lockJournal(ctx, journal, job);
   try {
     // An audit is a gate, whatever the file sets: a week with no page (an empty sitemap) fails unless --allow-empty.
     const create = { ...planReportsCreate(ctx, { ...options, journal, journalLock: lock }), judged: true };
-    return { job, files, print: quiet ? 'id' : asJson ? 'json' : 'lines', create };
+    return { job, files, print, create, inHistory: undefined };
   } catch (error) {
     lock.release();
     throw error;
@@ -169,7 +194,15 @@ export async function runAudit(ctx: CommandContext, plan: AuditPlan, invocation:
     await writeStarter(ctx, plan.init);
     return ExitCode.ok;
   }
-  const done = await runQuietly(ctx, invocation, plan.create);
+  const held = plan.inHistory && (await lockJobInHistory(ctx, plan.job, plan.inHistory));
+  if (plan.inHistory && held === undefined) return ExitCode.interrupted;
+  let done: CreateResult;
+  try {
+    const create = held && plan.inHistory ? journalIn(plan.create, new HistoryJournalStore(held, plan.job, plan.inHistory.location.shown)) : plan.create;
+    done = await runQuietly(ctx, invocation, create);
+  } finally {
+    await held?.release();
+  }
   const result = resultOf(plan.job, done, plan.files);
   const text = {
     lines: () => describe(result),
@@ -264,25 +297,26 @@ function defaultJob(audit: AuditConfig): string {
 }
 
 /**
- * The journal of the job on this service in this history: an audit killed part-way resumes on the next call, one
- * that ended starts afresh (journal.ts), and an audit of the same job on another service (staging after production)
- * or into another history never takes the other's pages for done. Beside a SQLite history (`HISTORY.audit-JOB-KEY.journal`),
- * so that a history carried between CI runners carries its journal and lock; for PostgreSQL, in the data folder, the
- * history's URL (without its password) in the key.
+ * The key of the job on this service in this history, a short hash: an audit killed part-way resumes on the next call,
+ * one that ended starts afresh (journal.ts), and an audit of the same job on another service (staging after
+ * production) never takes the other's pages for done. A SQLite history is named by where the journal is (`sqlite`): its
+ * path in the key would lose the journal when moved; a PostgreSQL history holds the journal itself (`undefined`).
  */
-function journalPath(ctx: CommandContext, history: string | undefined, job: string): string {
-  const location = resolveHistoryLocation(ctx, { history });
+function jobKey(job: string, service: string, where: string | undefined): string {
   const slug = job.replace(/[^a-z0-9.-]+/gi, '-').slice(0, 60);
-  // A SQLite history is named by where the journal is: its path in the key would lose the journal when moved.
-  const where = location.kind === 'sqlite' ? 'sqlite' : location.shown;
-  const key = createHash('sha256')
-    .update(JSON.stringify([job, serviceOf(ctx), where]))
+  const hash = createHash('sha256')
+    .update(JSON.stringify(where === undefined ? [job, service] : [job, service, where]))
     .digest('hex')
     .slice(0, 12);
-  const path =
-    location.kind === 'sqlite'
-      ? join(dirname(location.path), `${basename(location.path)}.audit-${slug}-${key}.journal`)
-      : join(dataDir(ctx.io.env), 'audit', `${slug}-${key}.journal`);
+  return `${slug}-${hash}`;
+}
+
+/**
+ * The journal of a job beside its SQLite history (`HISTORY.audit-JOB-KEY.journal`), so that a history carried between CI
+ * runners carries its journal and lock.
+ */
+function journalPath(history: string, job: string, key: string): string {
+  const path = join(dirname(history), `${basename(history)}.audit-${key}.journal`);
   // A folder the journal cannot be written in is the history's fault (exit 11), said before anything is sent.
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -327,6 +361,12 @@ function lockJournal(ctx: CommandContext, journal: string, job: string): HeldLoc
   throw new UsageError(`another \`rsapi audit\` of job ${job} is running (${holder}; lock file ${lockPath})`, {
     hint: 'wait for it, or give this one another job with --job',
   });
+}
+
+/** The create with its journal kept in `store` (a PostgreSQL history's), named as the store names it. */
+function journalIn(create: ReportsCreatePlan, store: JournalStore): ReportsCreatePlan {
+  if (create.journal === undefined) return create;
+  return { ...create, journal: { ...create.journal, path: store.name, store } };
 }
 
 /**
