@@ -177,7 +177,7 @@ export function planAudit(ctx: CommandContext, opts: AuditOptions): AuditPlan {
     create.journal = { path: `of job ${job} in ${location.shown}`, lock: undefined, ends: true, resumeWithinMs };
     return { job, files, print, create, inHistory: { location, key, waitMs: opts.lockWait ?? 0 } };
   }
-  const journal = journalPath(location.path, job, jobKey(job, serviceOf(ctx), 'sqlite'));
+  const journal = journalPath(location.path, jobKey(job, serviceOf(ctx), 'sqlite'));
   const lock = lockJournal(ctx, journal, job);
   try {
     // An audit is a gate, whatever the file sets: a week with no page (an empty sitemap) fails unless --allow-empty.
@@ -315,7 +315,7 @@ function jobKey(job: string, service: string, where: string | undefined): string
  * The journal of a job beside its SQLite history (`HISTORY.audit-JOB-KEY.journal`), so that a history carried between CI
  * runners carries its journal and lock.
  */
-function journalPath(history: string, job: string, key: string): string {
+function journalPath(history: string, key: string): string {
   const path = join(dirname(history), `${basename(history)}.audit-${key}.journal`);
   // A folder the journal cannot be written in is the history's fault (exit 11), said before anything is sent.
   try {

@@ -2,7 +2,7 @@
 // of the job (another CI machine, another HOME) meets them there. A second runner waits (--lock-wait) or is refused in
 // audit's words; the journal is read and written as the file journal is (journal.ts's JournalStore).
 import { describeOwner } from '../../../config/lock-file.js';
-import { JobLock, type JobHolder } from '../../../history/job-lock.js';
+import type { JobHolder, JobLock } from '../../../history/postgres.js';
 import type { HistoryLocation } from '../../../history/location.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
@@ -23,6 +23,8 @@ export interface JobInHistory {
  */
 export async function lockJobInHistory(ctx: CommandContext, job: string, where: JobInHistory): Promise<JobLock | undefined> {
   const { location, key, waitMs } = where;
+  // Loaded only for a PostgreSQL history (the driver loads pg only once it connects).
+  const { JobLock } = await import('../../../history/postgres.js');
   const attempt = await JobLock.take(
     location,
     { key, name: job },
