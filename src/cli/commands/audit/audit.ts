@@ -195,7 +195,10 @@ export async function runAudit(ctx: CommandContext, plan: AuditPlan, invocation:
     return ExitCode.ok;
   }
   const held = plan.inHistory && (await lockJobInHistory(ctx, plan.job, plan.inHistory));
-  if (plan.inHistory && held === undefined) return ExitCode.interrupted;
+  if (plan.inHistory && held === undefined) {
+    ctx.note(`rsapi: interrupted while waiting for the lock of job ${plan.job}; nothing was sent`);
+    return ExitCode.interrupted;
+  }
   let done: CreateResult;
   try {
     const create = held && plan.inHistory ? journalIn(plan.create, new HistoryJournalStore(held, plan.job, plan.inHistory.location.shown)) : plan.create;
