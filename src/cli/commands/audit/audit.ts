@@ -24,7 +24,7 @@ import { addSitemapOptions, DEFAULT_RESUME_WITHIN, planReportsCreate, type Repor
 import { fileReason } from '../../runtime/files.js';
 import { loadAuditFile, type AuditConfig } from './config.js';
 import { planStarter, writeStarter, type StarterPlan } from './init.js';
-import { HistoryJournalStore, type JobInHistory, lockJobInHistory } from './job-lock.js';
+import { HistoryJournalStore, historyJournalName, type JobInHistory, lockJobInHistory } from './job-lock.js';
 import type { JournalStore } from '../reports/create/journal.js';
 import { durationMs } from '../../flags/history-values.js';
 
@@ -174,7 +174,7 @@ export function planAudit(ctx: CommandContext, opts: AuditOptions): AuditPlan {
     const create = { ...planReportsCreate(ctx, options), judged: true };
     const key = jobKey(job, serviceOf(ctx), undefined);
     const resumeWithinMs = options.resumeWithin ?? durationMs(DEFAULT_RESUME_WITHIN);
-    create.journal = { path: `of job ${job} in ${location.shown}`, lock: undefined, ends: true, resumeWithinMs };
+    create.journal = { path: historyJournalName(job, location.shown), lock: undefined, ends: true, resumeWithinMs };
     return { job, files, print, create, inHistory: { location, key, waitMs: opts.lockWait ?? 0 } };
   }
   const journal = journalPath(location.path, jobKey(job, serviceOf(ctx), 'sqlite'));

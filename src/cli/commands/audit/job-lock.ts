@@ -53,6 +53,11 @@ function minutes(ms: number): string {
   return whole === 1 ? '1 minute' : `${whole} minutes`;
 }
 
+/** How messages name a journal in the history: `resuming the journal of job shop in postgres://u:***@db/rsapi …`. */
+export function historyJournalName(job: string, shown: string): string {
+  return `of job ${job} in ${shown}`;
+}
+
 /**
  * The job's journal as lines of the history, written through the lock's connection: a line is in the history before
  * the request it announces goes out (the run awaits it). The lock is the audit's to release, not the journal's.
@@ -65,7 +70,7 @@ export class HistoryJournalStore implements JournalStore {
     job: string,
     shown: string,
   ) {
-    this.name = `of job ${job} in ${shown}`;
+    this.name = historyJournalName(job, shown);
   }
 
   async read(): Promise<{ text: string; torn: boolean }> {
