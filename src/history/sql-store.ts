@@ -45,7 +45,7 @@ export class SqlHistoryStore implements HistoryStore {
       if (options.readOnly) {
         const version = await schemaVersion(db, where);
         if (version > SCHEMA_VERSION) throw newerSchema(where, version);
-      } else await migrate(db, where);
+      } else await migrateHistory(db, where);
     } catch (error) {
       await db.close().catch(() => {});
       throw error;
@@ -299,8 +299,11 @@ const HELD_NAMES_SQL = {
   checks: 'SELECT checks FROM history_snapshots WHERE checks IS NOT NULL ORDER BY id DESC LIMIT 20',
 };
 
-/** Brings the schema to SCHEMA_VERSION in one transaction; a newer one, or a database of someone else's, is left untouched. */
-async function migrate(db: SqlConnection, where: string): Promise<void> {
+/**
+ * Brings the schema to SCHEMA_VERSION in one transaction; a newer one, or a database of someone else's, is left
+ * untouched. Exported for a connection the store does not own (a job's lock: postgres.ts's JobLock).
+ */
+export async function migrateHistory(db: SqlConnection, where: string): Promise<void> {
   const version = await schemaVersion(db, where);
   if (version > SCHEMA_VERSION) throw newerSchema(where, version);
   if (version === SCHEMA_VERSION) return;

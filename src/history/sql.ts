@@ -58,6 +58,11 @@ export interface Dialect {
   writeSnapshots(connection: SqlConnection, runId: number, rows: readonly SnapshotRow[]): Promise<void>;
   /** Up to how many rows writeSnapshots is one statement, atomic with no transaction around it (SQLite: none, it takes two). */
   readonly rowsInOneStatement: number;
+  /**
+   * Migration 4: where a job's lock and journal live. PostgreSQL, shared by runners that keep nothing, holds them in
+   * tables (JOB_SQL); SQLite has none: its journal and lock are files beside it, carried with it.
+   */
+  readonly jobTables: readonly string[];
 }
 
 /** A snapshot as written: the columns of history_snapshots, in WRITTEN_COLUMNS' order. */
@@ -126,6 +131,9 @@ export const MIGRATIONS: readonly ((dialect: Dialect) => readonly string[])[] = 
   // found by its key and compared as stored text, never by this hash, which only keeps one reading from being stored
   // twice (two writers at once on PostgreSQL).
   ({ keyReadingsByContent }) => keyReadingsByContent,
+  // 4: a job's lock and journal in a shared history (issue 40): two runners of one job on one PostgreSQL history each
+  // created every page, their journals and locks in their own machines' folders. SQLite's stay files beside it.
+  ({ jobTables }) => jobTables,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -256,6 +264,7 @@ export const SQLITE: Dialect = {
     'CREATE INDEX history_run_snapshots_snapshot ON history_run_snapshots (snapshot_id)',
   ],
   rowsInOneStatement: 0,
+  jobTables: [],
   async writeSnapshots(connection, runId, rows) {
     for (let start = 0; start < rows.length; start += SQLITE_ROWS_A_STATEMENT) {
       const chunk = rows.slice(start, start + SQLITE_ROWS_A_STATEMENT);
@@ -312,6 +321,14 @@ export const POSTGRES: Dialect = {
     `ALTER TABLE history_snapshots ADD CONSTRAINT history_snapshots_reading UNIQUE (${READING_KEY})`,
   ],
   rowsInOneStatement: PG_ROWS_A_STATEMENT,
+  jobTables: [
+    // Who holds a job's lock (the lock itself is an advisory lock of the holder's session: JOB_SQL.tryLock).
+    `CREATE TABLE history_job_holders (job_key TEXT PRIMARY KEY, job TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL,
+      session INTEGER NOT NULL, since TEXT NOT NULL)`,
+    // A job's journal, a line a row, in the order written (journal.ts reads them as a file's lines).
+    'CREATE TABLE history_journal (id BIGSERIAL PRIMARY KEY, job_key TEXT NOT NULL, line TEXT NOT NULL)',
+    'CREATE INDEX history_journal_job ON history_journal (job_key, id)',
+  ],
   async writeSnapshots(connection, runId, rows) {
     for (let start = 0; start < rows.length; start += PG_ROWS_A_STATEMENT) {
       const chunk = rows.slice(start, start + PG_ROWS_A_STATEMENT);
@@ -335,3 +352,30 @@ export const POSTGRES: Dialect = {
     }
   },
 };
+
+/**
+ * A job's lock and journal in a PostgreSQL history (job-lock.ts): an advisory lock of the session on a number made
+ * from the job's key and the schema (two histories in one database never share a lock), the holder named beside it.
+ */
+const JOB_LOCK_NUMBER = "hashtextextended('rsapi job ' || COALESCE(current_schema(), '') || ' ' || ?, 0)";
+
+export const JOB_SQL = {
+  /** Takes the job's lock unless another session holds it, at once (no wait): (key) -> held. */
+  tryLock: `SELECT pg_try_advisory_lock(${JOB_LOCK_NUMBER}) AS held`,
+  unlock: `SELECT pg_advisory_unlock(${JOB_LOCK_NUMBER})`,
+  /** This session holds the job's lock now: (key, job, host, pid). */
+  nameHolder: `INSERT INTO history_job_holders (job_key, job, host, pid, session, since) VALUES (?, ?, ?, ?, pg_backend_pid(), ${POSTGRES.now})
+    ON CONFLICT (job_key) DO UPDATE SET job = EXCLUDED.job, host = EXCLUDED.host, pid = EXCLUDED.pid, session = EXCLUDED.session, since = EXCLUDED.since`,
+  /**
+   * Who holds the job's lock: its row, if the session it names holds the lock (a row of a killed run, or one not yet
+   * rewritten by the session that just took the lock, names no one): (key, key).
+   */
+  holder: `SELECT h.host, h.pid, h.since FROM history_job_holders h WHERE h.job_key = ? AND EXISTS (SELECT 1 FROM pg_locks l
+    WHERE l.locktype = 'advisory' AND l.granted AND l.pid = h.session AND l.objsubid = 1
+      AND ((l.classid::bigint << 32) | l.objid::bigint) = ${JOB_LOCK_NUMBER})`,
+  /** The job's released lock names no one: (key, pid). */
+  forgetHolder: 'DELETE FROM history_job_holders WHERE job_key = ? AND session = pg_backend_pid() AND pid = ?',
+  journalLines: 'SELECT line FROM history_journal WHERE job_key = ? ORDER BY id',
+  appendLine: 'INSERT INTO history_journal (job_key, line) VALUES (?, ?)',
+  clearJournal: 'DELETE FROM history_journal WHERE job_key = ?',
+} as const;

@@ -7,7 +7,6 @@ import { basename, dirname, join } from 'node:path';
 import { Option } from '@commander-js/extra-typings';
 import { normaliseBaseUrl } from '../../../api/http/base-url.js';
 import { describeOwner, type HeldLock, type LockAttempt } from '../../../config/lock-file.js';
-import { dataDir } from '../../../config/paths.js';
 import { HistoryError } from '../../../history/errors.js';
 import { plural } from '../../../plural.js';
 import { collectValues, durationParser, integerParser, MAX_CONCURRENCY } from '../../flags/options.js';
@@ -19,7 +18,7 @@ import { ExitCode, type ExitCodeValue } from '../../runtime/exit-codes.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import { DEFAULT_ASSERT_FILE } from '../../verdicts/assertions-file.js';
 import { resolveHistoryLocation, selectionKey } from '../../reading/recording.js';
-import { parseShard, type Shard } from '../../bulk/shard.js';
+import { parseShard } from '../../bulk/shard.js';
 import { planHistoryMerge, runHistoryMerge, type HistoryMergePlan, type MergeResult } from '../history/merge.js';
 import { maxDropParser } from '../../report-files/reporter.js';
 import { EXISTING_MODES } from '../reports/create/existing.js';
@@ -28,6 +27,9 @@ import { addSitemapOptions, DEFAULT_RESUME_WITHIN, planReportsCreate, type Repor
 import { fileReason } from '../../runtime/files.js';
 import { loadAuditFile, type AuditConfig } from './config.js';
 import { planStarter, writeStarter, type StarterPlan } from './init.js';
+import { HistoryJournalStore, historyJournalName, type JobInHistory, lockJobInHistory } from './job-lock.js';
+import type { JournalStore } from '../reports/create/journal.js';
+import { durationMs } from '../../flags/history-values.js';
 
 function declareAudit(program: ParentCommand) {
   return program
@@ -37,6 +39,11 @@ function declareAudit(program: ParentCommand) {
     .option('--init <url>', 'write a starter file for this site (its root or sitemap URL) and exit')
     .option('--job <name>', 'the job (default: the file\'s "job", else the first site\'s host)')
     .addOption(historyOption())
+    .option(
+      '--lock-wait <duration>',
+      'with a PostgreSQL history, wait up to this long (e.g. 30m) for another runner of the job to end (default: refuse at once)',
+      durationParser('--lock-wait'),
+    )
     .option('--include <glob>', "audit only URLs matching this glob (repeatable; replaces the file's)", collectValues)
     .option('--exclude <glob>', "leave out URLs matching this glob (repeatable; replaces the file's)", collectValues)
     .option('--max-urls <n>', 'audit at most the first N URLs', integerParser('--max-urls', 1))
@@ -83,9 +90,10 @@ Examples:
   $ rsapi audit --config sites/shop.json --json
 
 It always records the run (--record) and compares it with the last run of its job (--baseline last); the first run
-starts the job's history. It keeps a journal for each job, service and history: beside a SQLite history
-(HISTORY.audit-JOB-KEY.journal), or in the data folder for PostgreSQL. An audit killed part-way resumes on the next
-call and never creates a report twice; one that ended never makes the next skip a page. The "assert" rules of the
+starts the job's history. It keeps a journal and a lock for each job, service and history: beside a SQLite history
+(HISTORY.audit-JOB-KEY.journal), or in a PostgreSQL history itself, where every runner of the job meets them (a second
+runner is refused, or waits with --lock-wait). An audit killed part-way resumes on the next call, on this machine or
+another, and never creates a report twice; one that ended never makes the next skip a page. The "assert" rules of the
 same file judge every page too. Flags override the file. -q prints the run id alone. Exit codes as for
 \`reports create\` (10: a gate failed, 130: interrupted).`,
   );
@@ -136,8 +144,10 @@ export type AuditPlan =
   | { job: string; merge: HistoryMergePlan; files: string[]; print: 'lines' | 'json' | 'id' }
   | {
       job: string;
-      /** The `reports create` this audit is (its journal's lock held from here until the run ends). */
+      /** The `reports create` this audit is (a SQLite history: its journal's lock held from here until the run ends). */
       create: ReportsCreatePlan;
+      /** A PostgreSQL history keeps the job's lock and journal: the run takes the lock before anything is sent. */
+      inHistory: JobInHistory | undefined;
       /** The files it writes, as the result names them. */
       files: string[];
       /** What it prints: lines, one JSON object, or the run id alone (-q). */
@@ -165,12 +175,30 @@ export function planAudit(ctx: CommandContext, opts: AuditOptions): AuditPlan {
   const files = [options.html, options.junit, options.summary, options.codequality].filter((path) => path !== undefined);
   const print = quiet ? 'id' : asJson ? 'json' : 'lines';
   if (opts.merge !== undefined) return { job, files, print, merge: planAuditMerge(ctx, opts, options, job) };
-  const journal = journalPath(ctx, options.history, job, opts.part === undefined ? undefined : opts.shard);
+  // The shares of one pipeline run side by side (on one machine, or on one PostgreSQL history): each keeps a journal and
+  // a lock of its own.
+  const shard = opts.part === undefined ? undefined : opts.shard;
+  const keyed = shard === undefined ? job : `${job} shard ${shard.index}/${shard.count}`;
+  const location = resolveHistoryLocation(ctx, { history: options.history });
+  if (opts.lockWait !== undefined && location.kind !== 'postgres') {
+    throw new UsageError("--lock-wait waits for a job's lock in a PostgreSQL history; a SQLite history's lock refuses a second audit at once", {
+      hint: 'leave out --lock-wait, or give a postgres:// history',
+    });
+  }
+  if (location.kind === 'postgres') {
+    // The lock and the journal are the history's: taken by the run (they need the network), before anything is sent.
+    const create = { ...planReportsCreate(ctx, options), judged: true };
+    const key = jobKey(keyed, serviceOf(ctx), undefined);
+    const resumeWithinMs = options.resumeWithin ?? durationMs(DEFAULT_RESUME_WITHIN);
+    create.journal = { path: historyJournalName(keyed, location.shown), lock: undefined, ends: true, resumeWithinMs };
+    return { job, files, print, create, inHistory: { location, key, waitMs: opts.lockWait ?? 0 } };
+  }
+  const journal = journalPath(location.path, jobKey(keyed, serviceOf(ctx), 'sqlite'));
   const lock = lockJournal(ctx, journal, job);
   try {
     // An audit is a gate, whatever the file sets: a week with no page (an empty sitemap) fails unless --allow-empty.
     const create = { ...planReportsCreate(ctx, { ...options, journal, journalLock: lock }), judged: true };
-    return { job, files, print, create };
+    return { job, files, print, create, inHistory: undefined };
   } catch (error) {
     lock.release();
     throw error;
@@ -182,16 +210,33 @@ export async function runAudit(ctx: CommandContext, plan: AuditPlan, invocation:
     await writeStarter(ctx, plan.init);
     return ExitCode.ok;
   }
-  const result =
-    'merge' in plan
-      ? mergedResultOf(plan.job, await runQuietly(ctx, invocation, (inner) => runHistoryMerge(inner, plan.merge)), plan.files)
-      : resultOf(plan.job, await runQuietly(ctx, invocation, (inner) => runCreate(inner, plan.create)), plan.files);
+  if ('merge' in plan) {
+    const merged = mergedResultOf(plan.job, await runQuietly(ctx, invocation, (inner) => runHistoryMerge(inner, plan.merge)), plan.files);
+    return printResult(ctx, merged, plan.print);
+  }
+  const held = plan.inHistory && (await lockJobInHistory(ctx, plan.job, plan.inHistory));
+  if (plan.inHistory && held === undefined) {
+    ctx.note(`rsapi: interrupted while waiting for the lock of job ${plan.job}; nothing was sent`);
+    return ExitCode.interrupted;
+  }
+  let done: CreateResult;
+  try {
+    const create = held && plan.inHistory ? journalIn(plan.create, new HistoryJournalStore(held, plan.job, plan.inHistory.location.shown)) : plan.create;
+    done = await runQuietly(ctx, invocation, (inner) => runCreate(inner, create));
+  } finally {
+    await held?.release();
+  }
+  return printResult(ctx, resultOf(plan.job, done, plan.files), plan.print);
+}
+
+/** What the audit did, printed as asked (lines, one JSON object, or the run id alone), and its exit code. */
+function printResult(ctx: CommandContext, result: AuditResult, print: 'lines' | 'json' | 'id'): ExitCodeValue {
   const text = {
     lines: () => describe(result),
     json: () => `${JSON.stringify(result, null, 2)}\n`,
     id: () => (result.run === undefined ? '' : `${result.run}\n`),
   };
-  ctx.io.stdout.write(text[plan.print]());
+  ctx.io.stdout.write(text[print]());
   return result.exitCode as ExitCodeValue;
 }
 
@@ -326,26 +371,26 @@ function defaultJob(audit: AuditConfig): string {
 }
 
 /**
- * The journal of the job on this service in this history: an audit killed part-way resumes on the next call, one
- * that ended starts afresh (journal.ts), and an audit of the same job on another service (staging after production)
- * or into another history never takes the other's pages for done. Beside a SQLite history (`HISTORY.audit-JOB-KEY.journal`),
- * so that a history carried between CI runners carries its journal and lock; for PostgreSQL, in the data folder, the
- * history's URL (without its password) in the key.
+ * The key of the job on this service in this history, a short hash: an audit killed part-way resumes on the next call,
+ * one that ended starts afresh (journal.ts), and an audit of the same job on another service (staging after
+ * production) never takes the other's pages for done. A SQLite history is named by where the journal is (`sqlite`): its
+ * path in the key would lose the journal when moved; a PostgreSQL history holds the journal itself (`undefined`).
  */
-function journalPath(ctx: CommandContext, history: string | undefined, job: string, shard: Shard | undefined): string {
-  const location = resolveHistoryLocation(ctx, { history });
-  // The shares of one pipeline run side by side on one machine too: each keeps a journal of its own.
-  const slug = job.replace(/[^a-z0-9.-]+/gi, '-').slice(0, 60) + (shard ? `-shard-${shard.index}of${shard.count}` : '');
-  // A SQLite history is named by where the journal is: its path in the key would lose the journal when moved.
-  const where = location.kind === 'sqlite' ? 'sqlite' : location.shown;
-  const key = createHash('sha256')
-    .update(JSON.stringify([job, serviceOf(ctx), where]))
+function jobKey(job: string, service: string, where: string | undefined): string {
+  const slug = job.replace(/[^a-z0-9.-]+/gi, '-').slice(0, 60);
+  const hash = createHash('sha256')
+    .update(JSON.stringify(where === undefined ? [job, service] : [job, service, where]))
     .digest('hex')
     .slice(0, 12);
-  const path =
-    location.kind === 'sqlite'
-      ? join(dirname(location.path), `${basename(location.path)}.audit-${slug}-${key}.journal`)
-      : join(dataDir(ctx.io.env), 'audit', `${slug}-${key}.journal`);
+  return `${slug}-${hash}`;
+}
+
+/**
+ * The journal of a job beside its SQLite history (`HISTORY.audit-JOB-KEY.journal`), so that a history carried between CI
+ * runners carries its journal and lock.
+ */
+function journalPath(history: string, key: string): string {
+  const path = join(dirname(history), `${basename(history)}.audit-${key}.journal`);
   // A folder the journal cannot be written in is the history's fault (exit 11), said before anything is sent.
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -390,6 +435,12 @@ function lockJournal(ctx: CommandContext, journal: string, job: string): HeldLoc
   throw new UsageError(`another \`rsapi audit\` of job ${job} is running (${holder}; lock file ${lockPath})`, {
     hint: 'wait for it, or give this one another job with --job',
   });
+}
+
+/** The create with its journal kept in `store` (a PostgreSQL history's), named as the store names it. */
+function journalIn(create: ReportsCreatePlan, store: JournalStore): ReportsCreatePlan {
+  if (create.journal === undefined) return create;
+  return { ...create, journal: { ...create.journal, path: store.name, store } };
 }
 
 /**

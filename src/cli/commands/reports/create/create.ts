@@ -128,6 +128,7 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
       privacy: plan.privacy.privacy,
       password,
       journalPath: journal?.path,
+      journalStore: journal?.store,
       journalLock: journal?.lock,
       journalEnds: journal?.ends,
       resumeWithinMs: journal?.resumeWithinMs,

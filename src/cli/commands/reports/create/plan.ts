@@ -25,7 +25,7 @@ import type { RunFile } from '../../../runtime/run-files.js';
 import type { GateSetup } from '../../../verdicts/gates.js';
 import { checkVerdictFlags, refuseUrlForAssert, verdictFiles } from '../../../verdicts/options.js';
 import { EXISTING_MODES, type ExistingMode } from './existing.js';
-import { claimJournal } from './journal.js';
+import { claimJournal, type JournalStore } from './journal.js';
 import { planPart, type PartPlan } from './part.js';
 import { compileSelection, type CompiledSelection } from './select.js';
 import { DEFAULT_MAX_SITEMAP_TIME_MS, DEFAULT_MAX_SITEMAP_URLS, DEFAULT_MAX_SITEMAPS, type SitemapLimits } from './sitemap/budget.js';
@@ -147,9 +147,10 @@ export interface ReportsCreatePlan {
   /**
    * --journal: its lock, held from the plan until the run ends (none for --dry-run), and whether the run that does
    * every URL ends it (MCP's create_reports keeps it: a later call skips what it created), and how long its `created`
-   * entries are resumed (ms; undefined for a kept journal: as long as the reports are there).
+   * entries are resumed (ms; undefined for a kept journal: as long as the reports are there). `store`: the journal is
+   * kept there, not in a file at `path` (`rsapi audit` on a PostgreSQL history: in the history; `path` names it).
    */
-  journal: { path: string; lock: HeldLock | undefined; ends: boolean; resumeWithinMs: number | undefined } | undefined;
+  journal: { path: string; lock: HeldLock | undefined; ends: boolean; resumeWithinMs: number | undefined; store?: JournalStore } | undefined;
   gate: GateSetup;
   /** Whether the run judges anything (a gate flag, an assertions file, a baseline gate): over nothing, it fails. */
   judged: boolean;
