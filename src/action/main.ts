@@ -100,9 +100,8 @@ async function runAction(plan: ActionPlan): Promise<{ code: number; failure?: st
 
   let runId = result.run;
   await dashboard(checkout, cwd, env);
-  const message = commitMessage(result);
   for (let attempt = 1; ; attempt++) {
-    if (await branch.commitAndPush(checkout, message)) break;
+    if (await branch.commitAndPush(checkout, commitMessage({ ...result, run: runId }))) break;
     if (attempt === PUSH_ATTEMPTS) {
       verdict(audited.code, result, plan, cwd);
       return { code: EXIT.history, failure: `rsapi: the history was not kept: ${branch.branch} moved under ${PUSH_ATTEMPTS} pushes in a row` };
