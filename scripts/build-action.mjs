@@ -4,10 +4,12 @@
 //   rsapi.mjs   the rsapi CLI (src/cli/main.ts) as one file, every lazily loaded verb inlined: the action runs it with
 //               its own Node. `rsapi mcp` and --jq are left out (a stub that says so): the action runs neither, and
 //               they are half the size (the MCP SDK, jq's WebAssembly).
-// `--outdir=DIR` writes them to DIR instead (test/scripts/build-action.test.ts compares a fresh build with the
+// It also writes the inputs and outputs tables of docs/github-action.md from action.yml (scripts/action-docs.mjs).
+// `--outdir=DIR` writes the bundle to DIR instead, and no doc (test/scripts/build-action.test.ts compares a fresh build with the
 // committed one). The output depends only on the sources, the lock file's packages and esbuild's version.
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { withActionTables } from './action-docs.mjs';
 import { join, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -79,5 +81,9 @@ await build({
 await build({ ...common, entryPoints: ['src/action/main.ts'], outfile: join(outdir, 'index.cjs'), format: 'cjs', plugins: [noHttpClient] });
 
 if (!outdirArg) {
+  const doc = join(root, 'docs', 'github-action.md');
+  const page = readFileSync(doc, 'utf8');
+  const fresh = withActionTables(page, readFileSync(join(root, 'action.yml'), 'utf8'));
+  if (fresh !== page) writeFileSync(doc, fresh);
   for (const name of ['index.cjs', 'rsapi.mjs']) console.log(`action/dist/${name}: ${(statSync(join(outdir, name)).size / 1024).toFixed(0)} KB`);
 }
