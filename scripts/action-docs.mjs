@@ -3,7 +3,7 @@
 import { parse } from 'yaml';
 
 const BLOCK =
-  /(<!-- generated: action-(inputs|outputs) from action\.yml by `npm run build:action`: do not edit by hand -->\n)[\s\S]*?(\n<!-- end generated -->)/g;
+  /(<!-- action-(inputs|outputs): written from action\.yml by `npm run build:action`, do not edit by hand -->\n)[\s\S]*?(\n<!-- end of action-\2 -->)/g;
 
 /** A table cell: one line, its pipes escaped. */
 const cell = (text) => String(text).replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
