@@ -144,7 +144,8 @@ function verdict(code: number, result: AuditJson | undefined, plan: ActionPlan, 
   }
   if (plan.html && existsSync(resolve(cwd, plan.html))) core.setOutput('report', resolve(cwd, plan.html));
   if (code === 0) return { code };
-  return { code, failure: `rsapi audit exited ${code}${result?.newlyFailing.length ? `: ${result.newlyFailing.length} pages newly failing` : ''}` };
+  const failing = result?.newlyFailing.length ?? 0;
+  return { code, failure: `rsapi audit exited ${code}${failing > 0 ? `: ${failing} ${failing === 1 ? 'page' : 'pages'} newly failing` : ''}` };
 }
 
 /** The dashboard of the branch's history: `rsapi history html index.html`. */
