@@ -341,7 +341,7 @@ async function historyBaseline(
   run: RunSpec,
   required: boolean,
 ): Promise<Baseline | FirstRun> {
-  const { runBaseline } = await import('../report-files/page-history.js');
+  const { readRunBaseline } = await import('../report-files/page-history.js');
   const firstRun = spec.kind === 'last' && recordingAsked(ctx, flags);
   const location = resolveHistoryLocation(ctx, flags);
   if (location.kind === 'sqlite' && !existsSync(location.path) && spec.kind !== 'run') {
@@ -367,7 +367,7 @@ async function historyBaseline(
             : "run the same command with --record: its first run starts the job's history, and the next one compares with it",
       });
     }
-    return runBaseline(found.id, await store.snapshotsOf(found.id));
+    return await readRunBaseline(store, found.id);
   } finally {
     await store.close();
   }

@@ -2,6 +2,7 @@
 import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { DeclaredOptions } from '../flags/options.js';
 import type { ApiRecord } from '../../api/model/record.js';
+import { withoutPassedValues } from '../../api/model/checks.js';
 import type { RsapiError } from '../../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, hintOf } from '../runtime/exit-codes.js';
 import { UsageError } from '../runtime/errors.js';
@@ -178,7 +179,8 @@ export class CiReporter {
 
   addReport(record: ApiRecord, gateFailures: string[], seconds?: number, asked?: string): void {
     const url = typeof record.url === 'string' ? record.url : String(record.id ?? 'unknown');
-    this.cases.push({ kind: 'report', url, asked, record, gateFailures, seconds });
+    // Kept until the files are written: without what no file shows (a run of 50,000 pages holds each to the end).
+    this.cases.push({ kind: 'report', url, asked, record: withoutPassedValues(record), gateFailures, seconds });
   }
 
   addError(url: string, error: RsapiError, seconds?: number): void {

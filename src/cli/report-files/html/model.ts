@@ -6,7 +6,7 @@ import { describeErrors, describeValue } from '../../../output/check-lines.js';
 import { RESULTS, readReport, type ReportResult } from '../../../api/model/report-model.js';
 import { timestampOf } from '../../../api/model/timestamps.js';
 import type { CheckCount, CheckStats } from '../../../output/stats/check-stats.js';
-import { changeParts, type BaselineComparison } from '../baseline.js';
+import { changeParts, type BaselineComparison, type Standing } from '../baseline.js';
 import { showInvisible } from '../../../output/escape.js';
 import { HTML_BUCKETS, htmlBucketOf } from './charts.js';
 import { displayUrl, pageHref } from './markup.js';
@@ -131,6 +131,12 @@ export function viewOf(record: ApiRecord, url: string): ReportView {
   return { id, url, project: projectOf(record), label, score, generated: timestampOf(record.generated_at), failures: [] };
 }
 
+/** A standing of a comparison as the summaries show it (as viewOf shows the record it was read from). */
+function standingView(standing: Standing): ReportView {
+  const { id, url, project, result: label, score, generated } = standing;
+  return { id, url, project, label, score, generated, failures: [] };
+}
+
 function countResults(reports: ReportView[]): HtmlModel['counts'] {
   const counts = { good: 0, decent: 0, bad: 0, none: 0 };
   for (const report of reports) counts[report.label ?? 'none']++;
@@ -181,8 +187,7 @@ function checkFigures(stats: CheckStats): HtmlModel['checks'] {
 
 function baselineView(comparison: BaselineComparison): BaselineView {
   const regressions = comparison.regressions.map((regression) => {
-    const before = viewOf(regression.before.record, regression.before.url);
-    const now = viewOf(regression.now.record, regression.now.url);
+    const [before, now] = [standingView(regression.before), standingView(regression.now)];
     return { url: regression.url, before, now, changes: changeParts(regression, '−') };
   });
   const checkChanges = comparison.checkChanges.map((change) => ({
