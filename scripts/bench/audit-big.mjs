@@ -5,7 +5,7 @@
 // (<= 300 MB), week 2's time against the bare refresh (<= 1.35x), the run's --html file (<= 10 MB) and its opening in
 // Chromium (<= 3 s, then a sort and a filter drawn), when Debian's is installed.
 //
-//   node scripts/bench/audit-big.mjs [--pages 50000] [--node PATH] [--keep]
+//   node scripts/bench/audit-big.mjs [--pages 50000] [--node PATH] [--no-browser] [--keep]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -22,6 +22,7 @@ const { values: opts } = parseArgs({
     pages: { type: 'string', default: '50000' },
     node: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    'no-browser': { type: 'boolean', default: false },
   },
 });
 const PAGES = Number(opts.pages);
@@ -68,7 +69,8 @@ try {
   });
   const mb = statSync(html).size / 1e6;
   emit({ node: version, name: `\`rsapi audit --html\` ${pages}: the file`, budget: '<= 10 MB', subject: `${mb.toFixed(1)} MB`, ok: mb <= 10 });
-  if (CHROMIUM) emit(await inChromium(html));
+  if (opts['no-browser']) process.stderr.write('bench: audit: the HTML page not opened (--no-browser)\n');
+  else if (CHROMIUM) emit(await inChromium(html));
   else process.stderr.write('bench: audit: no Chromium, the HTML page not opened\n');
 } finally {
   mock.child.kill('SIGTERM');

@@ -17,8 +17,11 @@ export interface HistoryRun {
 export interface PageHistory {
   /** The earlier complete runs read, oldest first; the last is the one the page compares with. */
   runs: HistoryRun[];
-  /** The newest of them as a baseline: the page's "changed since the last run" (listed, never a gate). */
-  last: Baseline;
+  /**
+   * The newest of them as a baseline: the page's "changed since the last run" (listed, never a gate); not read for a
+   * run that has a baseline of its own (readPageHistory's `last`), whose page lists the changes since that one.
+   */
+  last?: Baseline;
   /** Per report identity (reportIdentity), its score in each of `runs` (null: not read in that run, or no score). */
   scores: Map<string, (number | null)[]>;
   /** Per project, its average score in each of `runs` (null: none of its reports had a score then). */
@@ -29,13 +32,13 @@ export interface PageHistory {
  * The earlier runs like `same` (command, selection, origin), complete ones only; undefined when there is none. Each run
  * is read row by row: per URL only its scores and project are kept, and the last run as a baseline of standings.
  */
-export async function readPageHistory(store: HistoryStore, same: RunQuery): Promise<PageHistory | undefined> {
+export async function readPageHistory(store: HistoryStore, same: RunQuery, options: { last?: boolean } = {}): Promise<PageHistory | undefined> {
   const found = await store.runs({ ...same, completeOnly: true, limit: PAGE_HISTORY_RUNS });
   if (found.length === 0) return undefined;
   const runs = found.reverse().map((run) => ({ id: run.id, started: run.started }));
   // Per URL its score in each run, and its project as last read: of two readings in one run, the newer (newestOfEachUrl's rule).
   const byUrl = new Map<string, { project: string; scores: (number | null)[]; run: number; held: Pick<Snapshot, 'generatedAt' | 'reportId'> }>();
-  const lastIndex = runs.length - 1;
+  const lastIndex = options.last === false ? -1 : runs.length - 1;
   const last = new NewestStandings();
   for (const [index, run] of runs.entries()) {
     for await (const snapshot of store.eachSnapshotOf(run.id)) {
@@ -54,7 +57,7 @@ export async function readPageHistory(store: HistoryStore, same: RunQuery): Prom
   }
   return {
     runs,
-    last: baselineOf(runs.at(-1)!.id, last),
+    ...(lastIndex < 0 ? {} : { last: baselineOf(runs.at(-1)!.id, last) }),
     scores: new Map([...byUrl].map(([identity, { scores }]) => [identity, scores])),
     projects: averagesByProject(byUrl.values(), runs.length),
   };

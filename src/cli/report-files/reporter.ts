@@ -126,7 +126,7 @@ export interface CiSetup {
   /** Bulk create: cases finish in any order; the files list them in input order. */
   inputOrder?: readonly string[];
   /** --html: the earlier runs of the history the page shows (RunHistory.pageHistory). */
-  pageHistory?: () => Promise<PageHistory | undefined>;
+  pageHistory?: (options: { last: boolean }) => Promise<PageHistory | undefined>;
   /** --baseline last found no earlier run of the job (RunHistory.firstRun): nothing compared, said in every file. */
   firstRun?: FirstRun;
   /** The job's name, when it has one (--job, the audit's): the HTML page's title names it. */
@@ -263,12 +263,13 @@ export class CiReporter {
     const unjudged = new Set(this.cases.flatMap((c) => (c.kind === 'report' ? [] : [reportIdentity(c.url)])));
     const inScope = (url: string) => !unjudged.has(reportIdentity(url)) && (share?.contains(url) ?? true);
     if (pageHistory) {
-      const history = await pageHistory().catch((error: unknown) => {
+      // With a baseline, the page lists the changes since it: the last run is not read again as one.
+      const history = await pageHistory({ last: baseline === undefined }).catch((error: unknown) => {
         ctx.note(`rsapi: history: ${error instanceof Error ? error.message : String(error)}; the HTML page shows no history`);
         return undefined;
       });
       // Without --baseline, the page lists what changed since the last run; it judges nothing.
-      if (history) run.history = { ...history, sinceLast: baseline ? undefined : compareWithBaseline(history.last, records, { inScope }) };
+      if (history) run.history = { ...history, sinceLast: baseline || !history.last ? undefined : compareWithBaseline(history.last, records, { inScope }) };
     }
     if (baseline) {
       const { maxDrop, failOnNewFailures, allowEmpty } = this.flags;
