@@ -6,7 +6,7 @@ import { VERSION } from '../../../version.js';
 import { cappedLines } from '../../../output/capped-list.js';
 import type { CheckCount, CheckStats } from '../../../output/stats/check-stats.js';
 import { BUCKET_NAMES, histogramSvg, percent, resultShareSvg, sparklineSvg } from './charts.js';
-import { html, Markup, pageLink } from './markup.js';
+import { hostName, html, Markup, pageLink } from './markup.js';
 import { jsonForScript } from '../../../output/escape.js';
 import { buildModel, HTML_LIMITS, tableData, type BaselineView, type HistoryView, type HtmlModel, type RegressionView, type ReportView } from './model.js';
 import { reportPageScript } from './script.js';
@@ -187,7 +187,7 @@ function projectsSection(model: HtmlModel): Markup {
   const shown = model.projects.slice(0, HTML_LIMITS.projects);
   const rows = shown.map((project) => {
     const shareBad = project.reports === 0 ? 0 : project.bad / project.reports;
-    const name = project.name === '' ? html`<span class="note">(none)</span>` : project.name;
+    const name = project.name === '' ? html`<span class="note">(none)</span>` : hostName(project.name);
     const average = project.average === undefined ? '–' : html`${formatScore(project.average)}${meter(project.average / 100)}`;
     const bad = html`${percent(project.bad, project.reports)}${meter(shareBad, 'bad')}`;
     return html`<tr><th scope="row">${name}</th><td class="num">${project.reports}</td><td class="num">${average}</td><td class="num">${bad}</td></tr>`;
@@ -208,7 +208,7 @@ function historySection(model: HtmlModel): Markup {
   const runs = history.runs.length;
   const shown = (value: number | null | undefined) => (value === null || value === undefined ? '–' : formatScore(value));
   const row = (project: HistoryView['projects'][number]) => {
-    const name = project.name === '' ? html`<span class="note">(none)</span>` : project.name;
+    const name = project.name === '' ? html`<span class="note">(none)</span>` : hostName(project.name);
     const values = project.averages.map(shown).join(', ');
     const first = project.averages.find((value) => value !== null);
     const now = project.averages.at(-1);
