@@ -2,7 +2,7 @@
 // leaves the same job's audit of the other whole, a cron overlap is refused in audit's words, and Ctrl-C or SIGTERM
 // ends a run that says it was interrupted and how to finish it.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -143,4 +143,46 @@ describe('rsapi audit as a process', () => {
     },
     60_000,
   );
+
+  it("SIGTERM with --html and --junit keeps last week's complete files and writes the partial ones beside them, saying where; --partial-files writes over them", async () => {
+    const production = await mock({ latencyMs: 150 });
+    const { dir, env } = site();
+    const html = join(dir, 'audit.html');
+    const junit = join(dir, 'junit.xml');
+    const files = ['--html', html, '--junit', junit];
+    const week = await audit(dir, env(production), ...files);
+    expect(week.code, week.stderr).toBe(0);
+    const complete = { html: readFileSync(html, 'utf8'), junit: readFileSync(junit, 'utf8') };
+
+    const stopped = async (...more: string[]) => {
+      const run = startAudit(dir, env(production), '--concurrency', '2', ...files, ...more);
+      // The week's refreshes: the requests of 4 pages at least under way.
+      const before = production.server.requests.length;
+      await until(() => production.server.requests.length >= before + 8);
+      run.child.kill('SIGTERM');
+      return run.done;
+    };
+    const interrupted = await stopped();
+    expect(interrupted.code, interrupted.stderr).toBe(130);
+    expect(readFileSync(html, 'utf8')).toBe(complete.html);
+    expect(readFileSync(junit, 'utf8')).toBe(complete.junit);
+    const partialHtml = readFileSync(join(dir, 'audit.partial.html'), 'utf8');
+    expect(partialHtml).toMatch(/not started/);
+    expect(readFileSync(join(dir, 'junit.partial.xml'), 'utf8')).toMatch(/not started/);
+    expect(interrupted.stderr).toContain(
+      `rsapi: the run stopped early (interrupted): its files are partial, written to ${join(dir, 'audit.partial.html')} (${html} is left as it was), ` +
+        `${join(dir, 'junit.partial.xml')} (${junit} is left as it was); --partial-files writes them under their names`,
+    );
+
+    // Asked for, a partial run's files take their names.
+    const asked = await stopped('--partial-files');
+    expect(asked.code, asked.stderr).toBe(130);
+    expect(readFileSync(html, 'utf8')).toMatch(/not started/);
+    expect(asked.stderr).not.toContain('stopped early');
+    // A complete run's files take their names, and the partial ones an earlier run left beside them go.
+    const whole = await audit(dir, env(production), ...files);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(existsSync(join(dir, 'audit.partial.html'))).toBe(false);
+    expect(existsSync(join(dir, 'junit.partial.xml'))).toBe(false);
+  }, 90_000);
 });

@@ -21,7 +21,14 @@ import { resolveHistoryLocation } from '../../reading/recording.js';
 import { maxDropParser } from '../../report-files/reporter.js';
 import { EXISTING_MODES } from '../reports/create/existing.js';
 import type { CreateResult } from '../reports/create/create.js';
-import { addSitemapOptions, DEFAULT_RESUME_WITHIN, planReportsCreate, type ReportsCreateOptions, type ReportsCreatePlan } from '../reports/create/plan.js';
+import {
+  addSitemapOptions,
+  DEFAULT_RESUME_WITHIN,
+  PARTIAL_FILES_HELP,
+  planReportsCreate,
+  type ReportsCreateOptions,
+  type ReportsCreatePlan,
+} from '../reports/create/plan.js';
 import { fileReason } from '../../runtime/files.js';
 import { loadAuditFile, type AuditConfig } from './config.js';
 import { planStarter, writeStarter, type StarterPlan } from './init.js';
@@ -53,6 +60,7 @@ function declareAudit(program: ParentCommand) {
     .option('--junit <path>', 'write a JUnit XML file')
     .option('--summary <path>', 'append a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)')
     .option('--codequality <path>', "write GitLab's Code Quality report")
+    .option('--partial-files', PARTIAL_FILES_HELP)
     .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4);
 }
 
@@ -253,6 +261,7 @@ function createOptionsOf(opts: AuditOptions, audit: AuditConfig, job: string, as
     junit: opts.junit ?? audit.junit,
     summary: opts.summary ?? audit.summary,
     codequality: opts.codequality ?? audit.codequality,
+    partialFiles: opts.partialFiles,
     command: 'audit',
   };
 }

@@ -245,6 +245,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       );
     }
     for (const url of urls.slice(urls.length - outcome.notStarted)) plan.ci?.addSkipped(url, `not started: ${stoppedBy ?? 'interrupted'}`);
+    if (ctx.signal.aborted || outcome.notStarted > 0) plan.ci?.stoppedEarly(stoppedBy ?? 'interrupted');
     plan.ci?.pagesHadReports(outcome.refreshed + outcome.kept);
     // One URL fails like any single request: its own error line, hint and exit code.
     if (singleFailure) {
