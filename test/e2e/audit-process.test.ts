@@ -173,6 +173,7 @@ describe('rsapi audit as a process', () => {
       `rsapi: the run stopped early (interrupted): its files are partial, written to ${join(dir, 'audit.partial.html')} (${html} is left as it was), ` +
         `${join(dir, 'junit.partial.xml')} (${junit} is left as it was); --partial-files writes them under their names`,
     );
+    expect(interrupted.stdout).toContain(`wrote: ${join(dir, 'audit.partial.html')}, ${join(dir, 'junit.partial.xml')}\n`);
 
     // Asked for, a partial run's files take their names.
     const asked = await stopped('--partial-files');

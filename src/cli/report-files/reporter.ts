@@ -156,6 +156,8 @@ export class CiReporter {
   private stopped?: string;
   /** Once finished: the comparison with the baseline, when there was one. */
   comparison?: BaselineComparison;
+  /** Once finished: the files of a partial run written beside their names (the path asked -> the path written). */
+  readonly besides = new Map<string, string>();
 
   constructor(
     private readonly command: string,
@@ -348,6 +350,7 @@ export class CiReporter {
     if (this.flags.partialFiles || paths.length === 0) return (path) => path;
     const beside = paths.map((path) => `${partialPath(path)} (${path} is left as it was)`).join(', ');
     ctx.note(`rsapi: the run stopped early (${stopped}): its files are partial, written to ${beside}; --partial-files writes them under their names`);
+    for (const path of paths) this.besides.set(path, partialPath(path));
     return partialPath;
   }
 }

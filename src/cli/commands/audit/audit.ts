@@ -211,7 +211,7 @@ function resultOf(job: string, done: CreateResult, files: string[]): AuditResult
       now: { score: now.score, result: now.result },
       ...(drop !== undefined && { drop }),
     })),
-    files,
+    files: files.map((path) => done.besides?.get(path) ?? path),
   };
 }
 

@@ -35,6 +35,8 @@ export interface CreateResult {
   comparison: BaselineComparison | undefined;
   /** The run as the history recorded it (undefined: not recorded, or the history failed). */
   run: number | undefined;
+  /** A partial run's files written beside their names (--html, --junit): the path asked -> the path written. */
+  besides?: ReadonlyMap<string, string>;
 }
 
 export function registerCreate(reports: ParentCommand, invocation: Invocation): void {
@@ -140,7 +142,8 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
     stoppedBy = ran.stoppedBy;
     return ran.code;
   });
-  return { code, urls: outcomes, stoppedBy, reports: ci?.reportCount ?? 0, baseline: ci?.baselineRun, comparison: ci?.comparison, run: history.runId };
+  const { reportCount: reports = 0, baselineRun: baselineOf, comparison, besides } = ci ?? {};
+  return { code, urls: outcomes, stoppedBy, reports, baseline: baselineOf, comparison, run: history.runId, besides };
 }
 
 /** A run that sent nothing: its exit code alone. */
