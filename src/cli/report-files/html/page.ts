@@ -11,7 +11,7 @@ import { jsonForScript } from '../../../output/escape.js';
 import { buildModel, HTML_LIMITS, tableData, type BaselineView, type HistoryView, type HtmlModel, type RegressionView, type ReportView } from './model.js';
 import { reportPageScript } from './script.js';
 import { REPORT_CSS } from './style.js';
-import type { CiRun, ErrorCase } from '../run-record.js';
+import { unauditedLine, unauditedOf, type CiRun, type ErrorCase } from '../run-record.js';
 import { describeShare } from '../../bulk/shard.js';
 import { capitalise, verdictReasons } from '../summary.js';
 
@@ -129,7 +129,7 @@ function verdictBox(run: CiRun, exitCode: number, model: HtmlModel): Markup {
   const neutral = passed && !run.gate.active && run.firstRun !== undefined;
   return html`<div class="verdict${neutral ? ' neutral' : passed ? '' : ' failed'}">
 <p>${passed ? 'Passed' : `Failed (exit ${exitCode})`}</p>
-<ul>${verdictReasons(run, model.errors.length).map((reason) => html`<li>${reason}</li>`)}</ul>
+<ul>${verdictReasons(run).map((reason) => html`<li>${reason}</li>`)}</ul>
 </div>`;
 }
 
@@ -145,7 +145,7 @@ function resultsSection(model: HtmlModel): Markup {
     ...parts
       .filter((part) => part.count > 0 || part.className !== 'none')
       .map((part) => card(part.count, html`<span class="result ${part.className}">${part.name}</span>`, percent(part.count, total))),
-    model.errors.length > 0 ? card(model.errors.length, html`<span class="result error">not created</span>`) : '',
+    model.errors.length > 0 ? card(model.errors.length, html`<span class="result error">not audited</span>`) : '',
     model.skipped.length > 0 ? card(model.skipped.length, html`<span>skipped</span>`) : '',
   ];
   const { mean, median } = model.scores;
@@ -356,10 +356,10 @@ function notCreatedSection(model: HtmlModel): Markup {
     const message = html`${e.message}${e.hint ? html`<br><span class="note">${e.hint}</span>` : ''}`;
     return html`<tr><td class="url">${pageLink(e.url)}</td><td class="message">${message}</td><td class="num">${e.exitCode}</td></tr>`;
   };
-  const caption = `${plural(model.errors.length, 'URL')} could not be created${more(model.errors.length, errors.length)}`;
+  const caption = `${unauditedLine(unauditedOf(model.errors))}${more(model.errors.length, errors.length)}`;
   const skipped = model.skipped.slice(0, HTML_LIMITS.urls).map((s) => html`<li>${pageLink(s.url)}: ${s.reason}</li>`);
   return html`<section aria-labelledby="errors-title">
-<h2 id="errors-title">Not created</h2>
+<h2 id="errors-title">Not audited</h2>
 ${
   errors.length > 0
     ? html`<div class="table-wrap"><table><caption>${caption}</caption>
