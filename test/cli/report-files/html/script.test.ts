@@ -360,7 +360,7 @@ describe.skipIf(unavailable !== undefined)('the HTML report in headless Chromium
     await screenshot(page, 'gaps-390-table.png');
   });
 
-  it("at 390 px the projects' tables break a host name between its labels only, never inside one (\"qa4shop.te st\"), and show every trend line whole", async () => {
+  it('at 390 px the projects\' tables break a host name between its labels only, never inside one ("qa4shop.te st"), and show every trend line whole', async () => {
     const runs = Array.from({ length: 6 }, (_, week) => ({ id: week + 1, started: new Date(Date.UTC(2026, 8, 1 + 7 * week)).toISOString() }));
     const projects = ['qa4shop.test', 'www.qa4shop-staging.example.com', 'blog.example.org', 'shop.example.net'];
     const records = projects.map((project, index) => ({ id: index + 1, url: `https://${project}/`, project, result: 'decent', score: 70 + index }));

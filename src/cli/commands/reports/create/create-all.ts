@@ -106,7 +106,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
   };
   let inFlight = 0;
   // The bar counts what is done: a report kept or re-audited is as done as one created.
-  const update = () => run.progress.update({ created: outcome.created + outcome.refreshed + outcome.kept, failed: outcome.failed, inFlight });
+  const update = () => run.progress.update({ created: outcome.created, refreshed: outcome.refreshed, kept: outcome.kept, failed: outcome.failed, inFlight });
   const unsettled = run.journal?.history.unsettled;
 
   const { breaker } = run;

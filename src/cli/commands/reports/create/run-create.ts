@@ -101,6 +101,8 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const output = createBulkOutput(stdout, ctx.outputOptions('report'), { single, privacy: plan.privacy });
     const gate = new Gate(plan.gate);
     const say = (line: string) => progress.log(forStderr(line));
+    // The client's notes (a 429's retry, a rate limit's wait) go above the bar too, never onto its line.
+    const notesBack = ctx.notesThrough((line) => progress.log(line));
     const onInterrupt = () => say('rsapi: interrupted: starting no new request; waiting for the ones under way (Ctrl-C again quits at once)');
     ctx.signal.addEventListener('abort', onInterrupt, { once: true });
     // The reader of stdout went away (`| head -2`): no new URL is started; those under way end as usual.
@@ -195,6 +197,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       stopCounting?.();
       breaker?.close();
       release();
+      notesBack();
       progress.stop();
     });
     const readerGone = stdoutGone?.aborted === true;
