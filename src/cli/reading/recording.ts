@@ -341,7 +341,7 @@ async function historyBaseline(
   run: RunSpec,
   required: boolean,
 ): Promise<Baseline | FirstRun> {
-  const { runBaseline } = await import('../report-files/page-history.js');
+  const { runBaseline, readEarlierReadings } = await import('../report-files/page-history.js');
   const firstRun = spec.kind === 'last' && recordingAsked(ctx, flags);
   const location = resolveHistoryLocation(ctx, flags);
   if (location.kind === 'sqlite' && !existsSync(location.path) && spec.kind !== 'run') {
@@ -367,7 +367,10 @@ async function historyBaseline(
             : "run the same command with --record: its first run starts the job's history, and the next one compares with it",
       });
     }
-    return runBaseline(found.id, await store.snapshotsOf(found.id));
+    const baseline = runBaseline(found.id, await store.snapshotsOf(found.id));
+    // The pages the run found could not audit are compared with their last reading before it (not for run:ID: that run alone).
+    if (spec.kind !== 'run') baseline.earlier = await readEarlierReadings(store, same, found, baseline);
+    return baseline;
   } finally {
     await store.close();
   }

@@ -3,8 +3,9 @@
 // since the last one, each project's average score run by run, and each URL's scores for its sparkline.
 import { snapshotRecord } from '../../history/snapshot.js';
 import { newestOfEachUrl } from '../../history/diff.js';
-import type { HistoryStore, RunQuery, Snapshot } from '../../history/types.js';
-import { newestByUrl, type Baseline } from './baseline.js';
+import type { HistoryStore, RunInfo, RunQuery, Snapshot } from '../../history/types.js';
+import { newestByUrl, type Baseline, type EarlierStanding } from './baseline.js';
+import { ExitCode } from '../runtime/exit-codes.js';
 
 /** How many earlier runs the page reads: a quarter of weekly runs. */
 export const PAGE_HISTORY_RUNS = 12;
@@ -58,6 +59,27 @@ export async function readPageHistory(store: HistoryStore, same: RunQuery): Prom
 export function runBaseline(runId: number, snapshots: readonly Snapshot[]): Baseline {
   const records = snapshots.map(snapshotRecord);
   return { path: `run ${runId} of the history`, run: runId, byUrl: newestByUrl(records), hasChecks: records.some((record) => record.results !== undefined) };
+}
+
+/** How many runs before a baseline run are read for the pages it could not audit: two months of weekly runs. */
+export const EARLIER_RUNS = 8;
+
+/**
+ * The pages a baseline run could not audit, each with its newest reading in the EARLIER_RUNS runs of the job before it
+ * (`same`, newest first): so that a page whose audit failed the week the baseline was recorded is compared with its
+ * last reading, not taken as new next week (its regressions gated). A run does not record the pages it failed, so
+ * these are the pages of the earlier runs it did not read, when its exit code says some page failed: a run that ended 0
+ * or 10 (a gate) read every page of its input, and a page missing from it was left out of the input (a page removed
+ * from the sitemap), which is new when it comes back.
+ */
+export async function readEarlierReadings(store: HistoryStore, same: RunQuery, run: RunInfo, baseline: Baseline): Promise<Map<string, EarlierStanding>> {
+  const earlier = new Map<string, EarlierStanding>();
+  if (run.exitCode === ExitCode.ok || run.exitCode === ExitCode.gate) return earlier;
+  for (const before of await store.runs({ ...same, before: run, limit: EARLIER_RUNS })) {
+    const readings = newestByUrl((await store.snapshotsOf(before.id, { sorted: false })).map(snapshotRecord));
+    for (const [key, standing] of readings) if (!baseline.byUrl.has(key) && !earlier.has(key)) earlier.set(key, { ...standing, run: before.id });
+  }
+  return earlier;
 }
 
 /**

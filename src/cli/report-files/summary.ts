@@ -3,7 +3,7 @@ import { plural } from '../../plural.js';
 import { formatScore, readReport, RESULTS, type ReportResult } from '../../api/model/report-model.js';
 import { cappedLines } from '../../output/capped-list.js';
 import type { CheckStats } from '../../output/stats/check-stats.js';
-import { baselineVerdict, describeChange, type BaselineComparison } from './baseline.js';
+import { baselineVerdict, comparedEarlierText, describeChange, type BaselineComparison } from './baseline.js';
 import { countChanges, describeChecks } from './check-changes.js';
 import { markdownText as md } from '../../output/escape.js';
 import { checkStatsOf } from './run-checks.js';
@@ -104,6 +104,8 @@ function baselineBlocks(comparison: BaselineComparison): string[][] {
   const lists: string[] = [];
   if (comparison.newUrls.length > 0) lists.push(`- New since the baseline (${comparison.newUrls.length}): ${cappedInline(comparison.newUrls)}`);
   if (comparison.vanished.length > 0) lists.push(`- Vanished since the baseline (${comparison.vanished.length}): ${cappedInline(comparison.vanished)}`);
+  const earlier = comparison.comparedEarlier;
+  if (earlier.length > 0) lists.push(`- Compared with an earlier run's reading (${earlier.length}): ${cappedInline(earlier.map(comparedEarlierText))}`);
   if (lists.length > 0) blocks.push(lists);
   const changed = comparison.checkChanges;
   if (changed.length > 0) {

@@ -108,6 +108,8 @@ export interface AuditResult {
   baseline: number | undefined;
   new: string[];
   vanished: string[];
+  /** Pages the baseline run could not audit, compared with their reading in an earlier run (`run`) instead. */
+  comparedEarlier: { url: string; run: number }[];
   /** Pages failing checks they passed in the baseline, with those checks. */
   newlyFailing: { url: string; checks: string[] }[];
   /** Pages whose score fell or result got worse since the baseline, worst first. */
@@ -202,6 +204,7 @@ function resultOf(job: string, done: CreateResult, files: string[]): AuditResult
     baseline: done.baseline,
     new: comparison?.newUrls ?? [],
     vanished: comparison?.vanished ?? [],
+    comparedEarlier: (comparison?.comparedEarlier ?? []).map(({ url, run }) => ({ url, run })),
     newlyFailing: (comparison?.checkChanges ?? [])
       .filter((change) => change.newFailures.length > 0)
       .map(({ url, newFailures }) => ({ url, checks: newFailures })),
