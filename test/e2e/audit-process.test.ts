@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, NODE, runCli, type CliResult } from '../helpers/cli.js';
 import { GateClock } from '../helpers/gate-clock.js';
 import { mockPerTest, type MockFixture } from '../helpers/mock.js';
+import { startRawServer } from '../helpers/raw-server.js';
 import { scratchMaker } from '../helpers/scratch.js';
 
 const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0, seed: 0 });
@@ -143,6 +144,22 @@ describe('rsapi audit as a process', () => {
     },
     60_000,
   );
+
+  it('SIGTERM while the sitemap is being fetched ends the audit as interrupted (exit 130), not as a sitemap that cannot be fetched (7)', async () => {
+    const production = await mock();
+    // A site whose sitemap never answers: the audit is still fetching it when SIGTERM comes.
+    const site = await startRawServer(() => {});
+    stops.push(() => void site.close());
+    const dir = scratch();
+    writeFileSync(join(dir, 'rsapi.config.json'), JSON.stringify({ audit: { job: 'shop', sitemaps: [`${site.url}/sitemap.xml`] } }));
+    const run = startAudit(dir, { ...production.env, HOME: dir, XDG_DATA_HOME: join(dir, 'data') });
+    await until(() => site.requests.some((request) => request.url === '/sitemap.xml'));
+    run.child.kill('SIGTERM');
+    const result = await run.done;
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).not.toContain('cannot fetch the sitemap');
+    expect(posts(production)).toBe(0);
+  }, 30_000);
 
   it("SIGTERM with --html and --junit keeps last week's complete files and writes the partial ones beside them, saying where; --partial-files writes over them", async () => {
     const production = await mock({ latencyMs: 150 });
