@@ -105,7 +105,11 @@ export interface AuditResult {
   /** Stopped by Ctrl-C or SIGTERM (exit 130): the next call resumes it. */
   interrupted: boolean;
   run: number | undefined;
+  /** The history failed part-way: the run kept incomplete (never a baseline), with the pages written before. */
+  recordedIncomplete?: { run: number; pages: number };
   baseline: number | undefined;
+  /** Why the job's last run could not be read from the history, when it could not: nothing was compared. */
+  baselineFailure?: string;
   new: string[];
   vanished: string[];
   /** Pages the baseline run could not audit, compared with their reading in an earlier run (`run`) instead. */
@@ -201,7 +205,9 @@ function resultOf(job: string, done: CreateResult, files: string[]): AuditResult
     notAudited: notAudited(done),
     interrupted: done.code === ExitCode.interrupted,
     run: done.run,
+    ...(done.kept !== undefined && { recordedIncomplete: done.kept }),
     baseline: done.baseline,
+    ...(done.baselineFailure !== undefined && { baselineFailure: done.baselineFailure }),
     new: comparison?.newUrls ?? [],
     vanished: comparison?.vanished ?? [],
     comparedEarlier: (comparison?.comparedEarlier ?? []).map(({ url, run }) => ({ url, run })),
@@ -363,14 +369,23 @@ async function runQuietly(ctx: CommandContext, invocation: Invocation, plan: Rep
   }
 }
 
+/** `, recorded as run 5`; or kept incomplete when the history failed part-way, or not recorded at all. */
+function recordedAs({ run, recordedIncomplete: kept }: AuditResult): string {
+  if (run !== undefined) return `, recorded as run ${run}`;
+  return kept ? ` (recorded incomplete as run ${kept.run}: ${plural(kept.pages, 'page')} kept)` : ' (not recorded)';
+}
+
+/** `, compared with run 4`; or why not: no earlier run, or a history that could not be read (say what failed). */
+function comparedWith(result: AuditResult): string {
+  if (result.baseline !== undefined) return `, compared with run ${result.baseline}`;
+  if (result.baselineFailure !== undefined) return `; not compared with the job's last run: ${result.baselineFailure}`;
+  return '; no earlier run to compare with';
+}
+
 /** What the audit did, in lines a person reads in a log; the last one says why pages were not audited, if any were not. */
 function describe(result: AuditResult): string {
   const of = result.pages < result.input ? `${result.pages} of ${plural(result.input, 'page')}` : plural(result.pages, 'page');
-  const lines = [
-    `audit ${result.job}: ${of} audited` +
-      (result.run === undefined ? ' (not recorded)' : `, recorded as run ${result.run}`) +
-      (result.baseline === undefined ? '; no earlier run to compare with' : `, compared with run ${result.baseline}`),
-  ];
+  const lines = [`audit ${result.job}: ${of} audited${recordedAs(result)}${comparedWith(result)}`];
   // The pages themselves are named on stderr with the comparison (20 of each), and --json gives them all.
   if (result.new.length + result.vanished.length > 0)
     lines.push(`pages: ${result.new.length} new, ${result.vanished.length} vanished since run ${result.baseline}`);

@@ -186,6 +186,22 @@ describe('rsapi audit', () => {
     expect(third.stderr).not.toMatch(/rsapi: {3}new: /);
   });
 
+  it("a history that cannot be read for the job's last run says what failed, never 'no earlier run to compare with'", async () => {
+    const { home, rsapi } = await setup({ job: 'shop', urls: ['https://shop.example.org/a', 'https://shop.example.org/b'] });
+    const first = await rsapi();
+    expect(first.code, first.stderr).toBe(0);
+    // The history damaged since: its schema's page overwritten, as a disk that failed leaves it.
+    const history = join(home, 'data', 'rsapi', 'history.db');
+    const bytes = readFileSync(history);
+    bytes.fill(0x41, 100, 4096);
+    writeFileSync(history, bytes);
+    const second = await rsapi();
+    expect(second.code, second.stderr).toBe(11);
+    const line = second.stdout.split('\n')[0];
+    expect(line).toMatch(new RegExp(`^audit shop: 2 pages audited \\(not recorded\\); not compared with the job's last run: the history ${history}`));
+    expect(second.stdout).not.toContain('no earlier run');
+  });
+
   it("keeps a journal for each service: an audit of the same job on another service never takes the first one's pages for done", async () => {
     const production = await mock();
     const staging = await mock();

@@ -37,6 +37,10 @@ export interface CreateResult {
   run: number | undefined;
   /** A partial run's files written beside their names (--html, --junit): the path asked -> the path written. */
   besides?: ReadonlyMap<string, string>;
+  /** Why the history's baseline could not be read (a full disk, say): nothing was compared, though there may be one. */
+  baselineFailure?: string;
+  /** The history failed part-way: the run is kept incomplete (never a baseline) with the pages written before. */
+  kept?: { run: number; pages: number };
 }
 
 export function registerCreate(reports: ParentCommand, invocation: Invocation): void {
@@ -143,7 +147,8 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
     return ran.code;
   });
   const { reportCount: reports = 0, baselineRun: baselineOf, comparison, besides } = ci ?? {};
-  return { code, urls: outcomes, stoppedBy, reports, baseline: baselineOf, comparison, run: history.runId, besides };
+  const { baselineFailure, kept } = history;
+  return { code, urls: outcomes, stoppedBy, reports, baseline: baselineOf, comparison, run: history.runId, besides, baselineFailure, kept };
 }
 
 /** A run that sent nothing: its exit code alone. */
