@@ -36,6 +36,15 @@ export function writeTimeoutOf(env: Record<string, string | undefined>): number 
   return Number.isInteger(ms) && ms > 0 ? ms : WRITE_TIMEOUT_MS;
 }
 
+/**
+ * What a history that failed part-way holds of the run: its row and the pages written before the failure. The run stays
+ * incomplete (never a baseline), its pages kept.
+ */
+export interface KeptRun {
+  run: number;
+  pages: number;
+}
+
 /** The waits on the store ended by the run's interruption: nothing more is written, and nothing is said. */
 class Interrupted extends Error {}
 
@@ -53,6 +62,8 @@ export class RunRecorder {
   private writing: Promise<void>;
   private store: HistoryStore | undefined;
   private runId: number | undefined;
+  /** The readings the store has written for this run so far. */
+  private written = 0;
   private finished = false;
   /** Interrupted, or given up: the queue writes nothing more. */
   private stopped = false;
@@ -67,7 +78,7 @@ export class RunRecorder {
   private constructor(
     open: () => Promise<HistoryStore>,
     run: NewRun,
-    private readonly onFailure: (error: HistoryError) => void,
+    private readonly onFailure: (error: HistoryError, kept: KeptRun | undefined) => void,
     options: RecorderOptions,
   ) {
     this.origin = run.origin;
@@ -97,13 +108,23 @@ export class RunRecorder {
    * Starts the run's record: its store is opened and the run's row written on the queue, while the command reads. A
    * store that cannot be opened fails the recorder (said once); the command goes on all the same.
    */
-  static start(open: () => Promise<HistoryStore>, run: NewRun, onFailure: (error: HistoryError) => void, options: RecorderOptions = {}): RunRecorder {
+  static start(
+    open: () => Promise<HistoryStore>,
+    run: NewRun,
+    onFailure: (error: HistoryError, kept: KeptRun | undefined) => void,
+    options: RecorderOptions = {},
+  ): RunRecorder {
     return new RunRecorder(open, run, onFailure, options);
   }
 
   /** The run's id in the store, once its row is written; undefined before, or when the store could not be used. */
   get id(): number | undefined {
     return this.runId;
+  }
+
+  /** Once the history failed after the run's row was written: the run, kept incomplete, and its pages written. */
+  get kept(): KeptRun | undefined {
+    return this.failure && this.runId !== undefined ? { run: this.runId, pages: this.written } : undefined;
   }
 
   /** Keeps the report for the next flush. */
@@ -144,6 +165,7 @@ export class RunRecorder {
             batch.map((reading) => snapshotOfReading(reading, origin)),
           ),
         );
+        this.written += batch.length;
       }),
     );
   }
@@ -242,7 +264,8 @@ export class RunRecorder {
       error instanceof HistoryError
         ? error
         : new HistoryError(`the history failed: ${error instanceof Error ? error.message : String(error)}`, 'failed', { cause: error });
-    this.onFailure(this.failure);
+    // A run whose row was written stays in the history, incomplete, with the pages written before the failure.
+    this.onFailure(this.failure, this.kept);
   }
 }
 

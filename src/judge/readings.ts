@@ -13,8 +13,9 @@ export function recordReading(record: ApiRecord): PageReading {
   return { score, label, checks };
 }
 
-/** Each check reading made once ({id, passed}, shared by every page's reading that has it). */
+/** Each check reading made once ({id, passed}, shared by every page's reading that has it), up to a bound. */
 const CHECKS = new Map<string, CheckReading>();
+const MAX_CHECKS = 4_096;
 /** Whole lists of check readings made once, up to a bound: pages alike share one list. */
 const LISTS = new Map<string, readonly CheckReading[]>();
 const MAX_LISTS = 256;
@@ -35,7 +36,8 @@ export function compactReading(reading: PageReading): PageReading {
       let held = CHECKS.get(shared);
       if (held === undefined) {
         held = Object.freeze({ id: check.id, passed: check.passed });
-        CHECKS.set(shared, held);
+        // Past the bound (a service that names checks without end), a reading is made and not kept.
+        if (CHECKS.size < MAX_CHECKS) CHECKS.set(shared, held);
       }
       return held;
     });

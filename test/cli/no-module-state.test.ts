@@ -11,6 +11,11 @@ const SRC = join(import.meta.dirname, '..', '..', 'src');
 const ALLOWED: Readonly<Record<string, string>> = {
   'output/table/width.ts segmenter': 'a lazily made Intl.Segmenter: a pure tool, the same for every run, costly to make at start-up',
   'mock/routes.ts lastSelection': "a cache keyed by each mock store (weakly: it goes with its store), checked against the store's revision",
+  'api/model/checks.ts PASSED_ENTRIES': 'frozen entries of a passed check, one per importance: immutable values, the same for every run',
+  'api/model/checks.ts ID_LISTS': 'frozen lists of check ids shared by records alike, at most 256: immutable values, the same for every run',
+  'judge/readings.ts CHECKS': 'frozen {id, passed} readings shared by pages alike, at most 4,096: immutable values, the same for every run',
+  'judge/readings.ts LISTS': 'frozen lists of those readings, at most 256: immutable values, the same for every run',
+  'mcp/server.ts historyTurns': "each MCP server's turns for the history tools, keyed weakly by its context: it goes with its server",
 };
 
 /** Collections and objects whose contents can change; a module-level one is state unless nothing changes it. */

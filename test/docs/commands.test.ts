@@ -87,3 +87,12 @@ for (const page of PAGES) {
         });
   });
 }
+
+describe("docs/ci.md's CI recipes", () => {
+  it('refresh the reports a run on every push finds, never a second report of a URL (--existing refresh)', () => {
+    const yaml = [...readFileSync(join(ROOT, 'docs/ci.md'), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map((block) => block[1]!);
+    const creates = yaml.flatMap((block) => block.match(/rsapi reports create[^\n]*(\n\s+[^\n-][^\n]*)*/g) ?? []);
+    expect(creates.length).toBeGreaterThanOrEqual(2);
+    for (const create of creates) expect(create).toMatch(/--existing refresh\b/);
+  });
+});

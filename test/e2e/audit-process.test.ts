@@ -2,13 +2,14 @@
 // leaves the same job's audit of the other whole, a cron overlap is refused in audit's words, and Ctrl-C or SIGTERM
 // ends a run that says it was interrupted and how to finish it.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, NODE, runCli, type CliResult } from '../helpers/cli.js';
 import { GateClock } from '../helpers/gate-clock.js';
 import { mockPerTest, type MockFixture } from '../helpers/mock.js';
+import { startRawServer } from '../helpers/raw-server.js';
 import { scratchMaker } from '../helpers/scratch.js';
 
 const mock = mockPerTest({ flavor: 'phprank', rateLimit: 0, seed: 0 });
@@ -143,4 +144,63 @@ describe('rsapi audit as a process', () => {
     },
     60_000,
   );
+
+  it('SIGTERM while the sitemap is being fetched ends the audit as interrupted (exit 130), not as a sitemap that cannot be fetched (7)', async () => {
+    const production = await mock();
+    // A site whose sitemap never answers: the audit is still fetching it when SIGTERM comes.
+    const site = await startRawServer(() => {});
+    stops.push(() => void site.close());
+    const dir = scratch();
+    writeFileSync(join(dir, 'rsapi.config.json'), JSON.stringify({ audit: { job: 'shop', sitemaps: [`${site.url}/sitemap.xml`] } }));
+    const run = startAudit(dir, { ...production.env, HOME: dir, XDG_DATA_HOME: join(dir, 'data') });
+    await until(() => site.requests.some((request) => request.url === '/sitemap.xml'));
+    run.child.kill('SIGTERM');
+    const result = await run.done;
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).not.toContain('cannot fetch the sitemap');
+    expect(posts(production)).toBe(0);
+  }, 30_000);
+
+  it("SIGTERM with --html and --junit keeps last week's complete files and writes the partial ones beside them, saying where; --partial-files writes over them", async () => {
+    const production = await mock({ latencyMs: 150 });
+    const { dir, env } = site();
+    const html = join(dir, 'audit.html');
+    const junit = join(dir, 'junit.xml');
+    const files = ['--html', html, '--junit', junit];
+    const week = await audit(dir, env(production), ...files);
+    expect(week.code, week.stderr).toBe(0);
+    const complete = { html: readFileSync(html, 'utf8'), junit: readFileSync(junit, 'utf8') };
+
+    const stopped = async (...more: string[]) => {
+      const run = startAudit(dir, env(production), '--concurrency', '2', ...files, ...more);
+      // The week's refreshes: the requests of 4 pages at least under way.
+      const before = production.server.requests.length;
+      await until(() => production.server.requests.length >= before + 8);
+      run.child.kill('SIGTERM');
+      return run.done;
+    };
+    const interrupted = await stopped();
+    expect(interrupted.code, interrupted.stderr).toBe(130);
+    expect(readFileSync(html, 'utf8')).toBe(complete.html);
+    expect(readFileSync(junit, 'utf8')).toBe(complete.junit);
+    const partialHtml = readFileSync(join(dir, 'audit.partial.html'), 'utf8');
+    expect(partialHtml).toMatch(/not started/);
+    expect(readFileSync(join(dir, 'junit.partial.xml'), 'utf8')).toMatch(/not started/);
+    expect(interrupted.stderr).toContain(
+      `rsapi: the run stopped early (interrupted): its files are partial, written to ${join(dir, 'audit.partial.html')} (${html} is left as it was), ` +
+        `${join(dir, 'junit.partial.xml')} (${junit} is left as it was); --partial-files writes them under their names`,
+    );
+    expect(interrupted.stdout).toContain(`wrote: ${join(dir, 'audit.partial.html')}, ${join(dir, 'junit.partial.xml')}\n`);
+
+    // Asked for, a partial run's files take their names.
+    const asked = await stopped('--partial-files');
+    expect(asked.code, asked.stderr).toBe(130);
+    expect(readFileSync(html, 'utf8')).toMatch(/not started/);
+    expect(asked.stderr).not.toContain('stopped early');
+    // A complete run's files take their names, and the partial ones an earlier run left beside them go.
+    const whole = await audit(dir, env(production), ...files);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(existsSync(join(dir, 'audit.partial.html'))).toBe(false);
+    expect(existsSync(join(dir, 'junit.partial.xml'))).toBe(false);
+  }, 90_000);
 });

@@ -2,7 +2,7 @@
 // SQLITE_GATHER_MS are one write (one commit), a page read later is a write of its own, and the run's end writes what
 // is left; PostgreSQL writes each page as it comes (one round trip a page, the stall tests count on it).
 import { describe, expect, it } from 'vitest';
-import { RunRecorder, SQLITE_GATHER_MS } from '../../src/history/recorder.js';
+import { RunRecorder, SQLITE_GATHER_MS, type KeptRun } from '../../src/history/recorder.js';
 import type { HistoryStore, Snapshot } from '../../src/history/types.js';
 
 /** A store that only counts: the size of each write, in order. */
@@ -75,5 +75,39 @@ describe('RunRecorder writes', () => {
     expect(writes).toEqual([10, 10, 10, 10, 10]);
     await recorder.finish(0, true, new Date());
     expect(writes).toEqual([10, 10, 10, 10, 10]);
+  });
+});
+
+describe('RunRecorder failures', () => {
+  it('a store that fails after some pages were written: the failure says the run is kept, incomplete, with those pages', async () => {
+    const { store } = countingStore('postgres');
+    let writes = 0;
+    store.addSnapshots = async () => {
+      if (++writes > 2) throw new Error('database or disk is full');
+    };
+    const failures: [string, KeptRun | undefined][] = [];
+    const recorder = RunRecorder.start(
+      async () => store,
+      { started: '2026-01-01T00:00:00.000Z', command: 'audit', selection: '{}', origin: 'o', shard: undefined, ci: undefined },
+      (error, kept) => void failures.push([error.message, kept]),
+    );
+    readPages(recorder);
+    await recorder.finish(0, true, new Date());
+    expect(failures).toEqual([['the history failed: database or disk is full', { run: 1, pages: 20 }]]);
+  });
+
+  it('a store that cannot start the run: nothing kept', async () => {
+    const { store } = countingStore('sqlite');
+    store.startRun = async () => {
+      throw new Error('database or disk is full');
+    };
+    const failures: (KeptRun | undefined)[] = [];
+    const recorder = RunRecorder.start(
+      async () => store,
+      { started: '2026-01-01T00:00:00.000Z', command: 'audit', selection: '{}', origin: 'o', shard: undefined, ci: undefined },
+      (_error, kept) => void failures.push(kept),
+    );
+    await recorder.finish(0, true, new Date());
+    expect(failures).toEqual([undefined]);
   });
 });

@@ -3,9 +3,10 @@
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { originOf } from '../../api/http/base-url.js';
 import { reportIdentity } from '../../api/model/report-url.js';
+import { plural } from '../../plural.js';
 import { hasTerminalControls } from '../../output/terminal-text.js';
 import { defaultHistoryPath, historyLocation, historyMissing, urlPasswords, type HistoryLocation } from '../../history/location.js';
-import type { RunRecorder } from '../../history/recorder.js';
+import type { KeptRun, RunRecorder } from '../../history/recorder.js';
 import type { CommandContext } from '../runtime/context.js';
 import { HistoryError, HistoryNotFoundError } from '../../history/errors.js';
 import type { HistoryStore, RunInfo, RunQuery } from '../../history/types.js';
@@ -122,12 +123,20 @@ export class RunHistory {
     readonly baseline: Baseline | undefined,
     /** --html: the job's earlier runs, read when the page is written; none once this run failed to record. */
     readonly pageHistory: ((options: { last: boolean }) => Promise<PageHistory | undefined>) | undefined,
-    /** The baseline could not be read from the history: the run ends 11 if it ends well otherwise. */
-    private readonly unusable: boolean,
+    /**
+     * Why the baseline could not be read from the history (`the history ... cannot be written: the disk is full`), when
+     * it could not: the run compared nothing, and ends 11 if it ends well otherwise.
+     */
+    readonly baselineFailure: string | undefined,
     private readonly signal: AbortSignal,
     /** --baseline last found no earlier run of the job: this run starts its history, and compares nothing. */
     readonly firstRun?: FirstRun,
   ) {}
+
+  /** The run kept incomplete when the history failed after its row was written, with the pages it kept. */
+  get kept(): KeptRun | undefined {
+    return this.recorder?.kept;
+  }
 
   /** The recorded run's id, once its end is written; undefined when not recorded, or when the history failed. */
   get runId(): number | undefined {
@@ -155,7 +164,7 @@ export class RunHistory {
     const failure = recorder ? await recorder.finish(code, complete && !this.signal.aborted, new Date()) : undefined;
     // Ctrl-C ended the wait for the run's end to be written: the run was cut short, if only in the history.
     if (recorder?.interrupted && code === ExitCode.ok) return ExitCode.interrupted;
-    return (failure || this.unusable) && code === ExitCode.ok ? ExitCode.history : code;
+    return (failure || this.baselineFailure !== undefined) && code === ExitCode.ok ? ExitCode.history : code;
   }
 }
 
@@ -168,7 +177,7 @@ export async function openRunHistory(ctx: CommandContext, flags: HistoryFlags, a
   const run = jobOf(ctx, flags, asked);
   let baseline: Baseline | undefined;
   let firstRun: FirstRun | undefined;
-  let unusable = false;
+  let baselineFailure: string | undefined;
   if (wants.baseline) {
     const { spec, required } = wants.baseline;
     try {
@@ -178,7 +187,7 @@ export async function openRunHistory(ctx: CommandContext, flags: HistoryFlags, a
     } catch (error) {
       if (!(error instanceof HistoryError)) throw error;
       ctx.note(`rsapi: history: ${error.message}; --baseline ${baselineName(spec)} is not compared${error.hint ? ` (${error.hint})` : ''}`);
-      unusable = true;
+      baselineFailure = error.message;
     }
   }
   const recorder = recordingAsked(ctx, flags) ? await startRecorder(ctx, flags, run) : undefined;
@@ -186,7 +195,7 @@ export async function openRunHistory(ctx: CommandContext, flags: HistoryFlags, a
   const page = wants.page
     ? (options: { last: boolean }) => (recorder?.failure ? Promise.resolve(undefined) : pageHistory(ctx, flags, run, options))
     : undefined;
-  return new RunHistory(recorder, baseline, page, unusable, ctx.signal, firstRun);
+  return new RunHistory(recorder, baseline, page, baselineFailure, ctx.signal, firstRun);
 }
 
 /** Where a run is recorded, and as what: part of a verb's plan. */
@@ -227,7 +236,10 @@ async function startRecorder(ctx: CommandContext, flags: HistoryFlags, run: RunS
   ]);
   const location = () => resolveHistoryLocation(ctx, flags);
   const origin = run.origin ?? serviceOrigin(ctx);
-  const say = (error: HistoryError) => ctx.note(`rsapi: history: ${error.message}; this run is not recorded${error.hint ? ` (${error.hint})` : ''}`);
+  const say = (error: HistoryError, kept: KeptRun | undefined) => {
+    const recorded = kept ? `run ${kept.run} is recorded incomplete: ${plural(kept.pages, 'page')} kept` : 'this run is not recorded';
+    ctx.note(`rsapi: history: ${error.message}; ${recorded}${error.hint ? ` (${error.hint})` : ''}`);
+  };
   return RunRecorder.start(
     () => openHistory(location(), { notice: (line) => ctx.note(line) }),
     {
@@ -344,7 +356,7 @@ async function historyBaseline(
   run: RunSpec,
   required: boolean,
 ): Promise<Baseline | FirstRun> {
-  const { readRunBaseline } = await import('../report-files/page-history.js');
+  const { readRunBaseline, readEarlierReadings } = await import('../report-files/page-history.js');
   const firstRun = spec.kind === 'last' && recordingAsked(ctx, flags);
   const location = resolveHistoryLocation(ctx, flags);
   if (historyMissing(location) && spec.kind !== 'run') {
@@ -372,7 +384,10 @@ async function historyBaseline(
             : "run the same command with --record: its first run starts the job's history, and the next one compares with it",
       });
     }
-    return await readRunBaseline(store, found.id);
+    const baseline = await readRunBaseline(store, found.id);
+    // The pages the run found could not audit are compared with their last reading before it (not for run:ID: that run alone).
+    if (spec.kind !== 'run') baseline.earlier = await readEarlierReadings(store, same, found, baseline);
+    return baseline;
   } finally {
     await store.close();
   }

@@ -45,6 +45,23 @@ export interface Baseline {
   hasChecks?: boolean;
   /** The history run it was read from (--baseline last, run:ID, since:D). */
   run?: number;
+  /**
+   * Pages the baseline run holds no reading of (their audit failed that week), each with its newest reading in an
+   * earlier run of the job (`run`): a page of this run missing from byUrl is compared with it, never taken as new. Never
+   * counted as vanished.
+   */
+  earlier?: Map<string, EarlierStanding>;
+}
+
+/** A page's newest reading in a run before the baseline run, which could not audit it. */
+export type EarlierStanding = Standing & { run: number };
+
+/** A page compared with an earlier run's reading, because the baseline run (`baselineRun`) could not audit it. */
+export interface ComparedEarlier {
+  url: string;
+  /** The run whose reading it was compared with. */
+  run: number;
+  baselineRun: number | undefined;
 }
 
 export interface Regression {
@@ -67,6 +84,8 @@ export interface BaselineComparison {
   regressions: Regression[];
   newUrls: string[];
   vanished: string[];
+  /** Pages the baseline run could not audit, compared with their reading in an earlier run of the job instead. */
+  comparedEarlier: ComparedEarlier[];
   /** With --max-drop, or --fail-on-new-failures (also when it compared nothing: see empty). */
   failed: boolean;
   /** A gate (--max-drop, --fail-on-new-failures) that compared no report, without --allow-empty: it fails. */
@@ -221,13 +240,16 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
   const checkChanges: CheckChange[] = [];
   const lostChecks: string[] = [];
   const pages: ComparedPage[] = [];
+  const comparedEarlier: ComparedEarlier[] = [];
   const gate = { maxDrop: options.maxDrop, failOnNewFailures: options.failOnNewFailures, allowEmpty: options.allowEmpty };
   for (const [key, now] of current) {
-    const before = baseline.byUrl.get(key);
+    const earlier = baseline.byUrl.has(key) ? undefined : baseline.earlier?.get(key);
+    const before = baseline.byUrl.get(key) ?? earlier;
     if (!before) {
       newUrls.push(now.url);
       continue;
     }
+    if (earlier) comparedEarlier.push({ url: now.url, run: earlier.run, baselineRun: baseline.run });
     // The one comparison (src/judge): the score and result by the regression rule, the checks new, fixed and lost.
     const [readThen, readNow] = [before.reading, now.reading];
     const change = comparePage(readThen, readNow);
@@ -251,6 +273,7 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
     regressions,
     newUrls: newUrls.sort(),
     vanished: vanished.sort(),
+    comparedEarlier: comparedEarlier.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)),
     failed: verdict.failed,
     empty: verdict.empty,
     checkChanges,
@@ -319,9 +342,15 @@ export function baselineReport(comparison: BaselineComparison): string[] {
       (c) => `${c.url}: ${describeChecks(c.fixed)}`,
     ),
     ...listed(comparison.lostChecks, 'no per-check results now', (url) => url),
+    ...listed(comparison.comparedEarlier, 'compared earlier', comparedEarlierText),
     ...listed(comparison.newUrls, 'new', (url) => url),
     ...listed(comparison.vanished, 'vanished', (url) => url),
   ];
+}
+
+/** `example.com/a with run 3's reading: it could not be audited in run 4`. */
+export function comparedEarlierText({ url, run, baselineRun }: ComparedEarlier): string {
+  return `${url} with run ${run}'s reading: it could not be audited in ${baselineRun === undefined ? 'the baseline run' : `run ${baselineRun}`}`;
 }
 
 /**

@@ -2,8 +2,9 @@
 // service (the runs `--baseline last` compares with), read once when the page is written. From them: the changes
 // since the last one, each project's average score run by run, and each URL's scores for its sparkline.
 import { isNewerReading, snapshotRecord } from '../../history/snapshot.js';
-import type { HistoryStore, RunQuery, Snapshot } from '../../history/types.js';
-import { NewestStandings, type Baseline } from './baseline.js';
+import type { HistoryStore, RunInfo, RunQuery, Snapshot } from '../../history/types.js';
+import { NewestStandings, type Baseline, type EarlierStanding } from './baseline.js';
+import { ExitCode } from '../runtime/exit-codes.js';
 
 /** How many earlier runs the page reads: a quarter of weekly runs. */
 export const PAGE_HISTORY_RUNS = 12;
@@ -72,6 +73,29 @@ export async function readRunBaseline(store: HistoryStore, runId: number): Promi
 
 function baselineOf(runId: number, newest: NewestStandings): Baseline {
   return { path: `run ${runId} of the history`, run: runId, byUrl: newest.byUrl, hasChecks: newest.hasChecks };
+}
+
+/** How many runs before a baseline run are read for the pages it could not audit: two months of weekly runs. */
+export const EARLIER_RUNS = 8;
+
+/**
+ * The pages a baseline run could not audit, each with its newest reading in the EARLIER_RUNS runs of the job before it
+ * (`same`, newest first): so that a page whose audit failed the week the baseline was recorded is compared with its
+ * last reading, not taken as new next week (its regressions gated). A run does not record the pages it failed, so
+ * these are the pages of the earlier runs it did not read, when its exit code says some page failed: a run that ended 0
+ * or 10 (a gate) read every page of its input, and a page missing from it was left out of the input (a page removed
+ * from the sitemap), which is new when it comes back.
+ */
+export async function readEarlierReadings(store: HistoryStore, same: RunQuery, run: RunInfo, baseline: Baseline): Promise<Map<string, EarlierStanding>> {
+  const earlier = new Map<string, EarlierStanding>();
+  if (run.exitCode === ExitCode.ok || run.exitCode === ExitCode.gate) return earlier;
+  for (const before of await store.runs({ ...same, before: run, limit: EARLIER_RUNS })) {
+    // Read row by row into standings, as the baseline is: no run's records held whole.
+    const readings = new NewestStandings();
+    for await (const snapshot of store.eachSnapshotOf(before.id)) readings.add(snapshotRecord(snapshot));
+    for (const [key, standing] of readings.byUrl) if (!baseline.byUrl.has(key) && !earlier.has(key)) earlier.set(key, { ...standing, run: before.id });
+  }
+  return earlier;
 }
 
 /**

@@ -1,4 +1,5 @@
 // The CI flags of `reports create|show|list` (--junit, --summary, --html, --baseline, --max-drop): checked up front, fed each report, written at the end.
+import { basename, dirname, join } from 'node:path';
 import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { DeclaredOptions } from '../flags/options.js';
 import type { ApiRecord } from '../../api/model/record.js';
@@ -73,17 +74,26 @@ export function maxDropParser(value: string): number {
 
 /** The CI files and the baseline of a run, checked: what the CiReporter is built from (with its CiSetup). */
 export type CiPlan = CiFlags &
-  RunInputs & {
+  RunInputs &
+  PartialFilesFlag & {
     /** `--baseline last|run:ID|since:D`, parsed (undefined: a file, or no baseline). */
     historyBaseline?: HistoryBaselineSpec;
   };
+
+/**
+ * --partial-files (`reports create`, `rsapi audit`): a run that stopped early (Ctrl-C, SIGTERM, the breaker) writes its
+ * HTML page and JUnit file under their names even over an earlier run's; without it they go beside them (partialPath).
+ */
+export interface PartialFilesFlag {
+  partialFiles?: boolean;
+}
 
 /**
  * The CI flags' part of a verb's plan: flags that need --baseline, and the paths the run will write (their folder
  * exists, they are no folder, none is an input of the run or another output: checkRunFiles over these and the verb's
  * own `files`), checked before anything is read or sent. Undefined when no CI file or baseline is asked.
  */
-export function planCiFiles(flags: CiFlags, inputs: RunInputs, files: readonly RunFile[] = []): CiPlan | undefined {
+export function planCiFiles(flags: CiFlags & PartialFilesFlag, inputs: RunInputs, files: readonly RunFile[] = []): CiPlan | undefined {
   if (flags.maxDrop !== undefined && flags.baseline === undefined) {
     throw new UsageError('--max-drop needs --baseline FILE to compare with');
   }
@@ -104,9 +114,9 @@ export function planCiFiles(flags: CiFlags, inputs: RunInputs, files: readonly R
     { flag: '--html', path: flags.html, writes: true },
     ...files,
   ]);
-  const { junit, summary, html, baseline, maxDrop, failOnNewFailures, requireBaseline } = flags;
+  const { junit, summary, html, baseline, maxDrop, failOnNewFailures, requireBaseline, partialFiles } = flags;
   if ([junit, summary, html, baseline].every((value) => value === undefined)) return undefined;
-  return { junit, summary, html, baseline, maxDrop, failOnNewFailures, requireBaseline, ...inputs, historyBaseline };
+  return { junit, summary, html, baseline, maxDrop, failOnNewFailures, requireBaseline, partialFiles, ...inputs, historyBaseline };
 }
 
 /** What the files say of the run's gate (verdicts/gates.ts's Gate has it): whether it judged, whether it failed, and why. */
@@ -150,8 +160,12 @@ export class CiReporter {
   private hadReports = 0;
   /** Set by finish: the input was empty (setup.empty), and whether the run failed for it. */
   private empty?: EmptyInput;
+  /** Why the run stopped before it tried every URL (`interrupted`), when it did: its files are partial. */
+  private stopped?: string;
   /** Once finished: the comparison with the baseline, when there was one. */
   comparison?: BaselineComparison;
+  /** Once finished: the files of a partial run written beside their names (the path asked -> the path written). */
+  readonly besides = new Map<string, string>();
 
   constructor(
     private readonly command: string,
@@ -206,6 +220,11 @@ export class CiReporter {
   /** The run's input was empty and a gate failed over it: why, as its files say it (`the sitemap listed no page: ...`). */
   get emptyFailure(): string | undefined {
     return this.empty?.failed ? emptyVerdict(this.empty) : undefined;
+  }
+
+  /** The run stopped before it tried every URL (Ctrl-C, SIGTERM, the breaker), and why: its files are partial. */
+  stoppedEarly(why: string): void {
+    this.stopped = why;
   }
 
   /** How many pages of the run had a report already (--existing refresh or skip), before finish. */
@@ -317,9 +336,10 @@ export class CiReporter {
     const { checkStatsOf } = await import('./run-checks.js');
     let checks: CheckStats | undefined;
     const checkStats = () => (checks ??= checkStatsOf(run));
+    const place = await this.placeFiles(ctx, code === ExitCode.interrupted ? 'interrupted' : this.stopped);
     if (this.flags.junit !== undefined) {
       const { renderJunit } = await import('./junit.js');
-      await files.writeFileAtomically(this.flags.junit, renderJunit(run), ctx.secrets);
+      await files.writeFileAtomically(place(this.flags.junit), renderJunit(run), ctx.secrets);
     }
     if (this.flags.summary !== undefined) {
       const { renderSummary } = await import('./summary.js');
@@ -328,10 +348,36 @@ export class CiReporter {
     if (this.flags.html !== undefined) {
       // Loaded only here: the page's template, style and script cost nothing to a run without --html.
       const { renderHtml } = await import('./html/page.js');
-      await files.writeFileAtomically(this.flags.html, renderHtml(run, exitCode, checkStats()), ctx.secrets);
+      await files.writeFileAtomically(place(this.flags.html), renderHtml(run, exitCode, checkStats()), ctx.secrets);
     }
     return exitCode;
   }
+
+  /**
+   * Where the run's HTML page and JUnit file go. A partial run's (`stopped` says why) go beside their names
+   * (partialPath), so that an earlier complete run's stay, unless --partial-files says to write over them; stderr says
+   * where. A complete run's take their names, and a partial file an earlier run left beside them goes.
+   */
+  private async placeFiles(ctx: CommandContext, stopped: string | undefined): Promise<(path: string) => string> {
+    const paths = [this.flags.html, this.flags.junit].filter((path) => path !== undefined);
+    if (stopped === undefined) {
+      const { rm } = await import('node:fs/promises');
+      await Promise.all(paths.map((path) => rm(partialPath(path), { force: true }).catch(() => undefined)));
+      return (path) => path;
+    }
+    if (this.flags.partialFiles || paths.length === 0) return (path) => path;
+    const beside = paths.map((path) => `${partialPath(path)} (${path} is left as it was)`).join(', ');
+    ctx.note(`rsapi: the run stopped early (${stopped}): its files are partial, written to ${beside}; --partial-files writes them under their names`);
+    for (const path of paths) this.besides.set(path, partialPath(path));
+    return partialPath;
+  }
+}
+
+/** `audit.html` -> `audit.partial.html`, `junit` -> `junit.partial`: where a partial run's file goes beside an earlier run's. */
+export function partialPath(path: string): string {
+  const name = basename(path);
+  const dot = name.lastIndexOf('.');
+  return join(dirname(path), dot > 0 ? `${name.slice(0, dot)}.partial${name.slice(dot)}` : `${name}.partial`);
 }
 
 /** phpRank's web pages are under the base URL without /api/v1 (`https://seo.example.net/reports/12`); none when not known. */

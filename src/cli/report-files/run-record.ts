@@ -1,6 +1,7 @@
 // What a CI run processed, report by report: the one input of the JUnit file, the Markdown summary and the baseline check.
 import type { ApiRecord } from '../../api/model/record.js';
 import { plural } from '../../plural.js';
+import { ExitCode } from '../runtime/exit-codes.js';
 import { overNothing } from '../verdicts/empty.js';
 import { describeChange, type BaselineComparison, type Regression } from './baseline.js';
 import { describeChecks, type CheckChange } from './check-changes.js';
@@ -23,7 +24,7 @@ export interface ReportCase {
   seconds?: number;
 }
 
-/** A URL whose report could not be created. */
+/** A URL the run got no report for: its create or refresh failed, or was interrupted under way (exit 130). */
 export interface ErrorCase {
   kind: 'error';
   url: string;
@@ -41,6 +42,43 @@ export interface SkippedCase {
 }
 
 export type CiCase = ReportCase | ErrorCase | SkippedCase;
+
+/** The URLs of a run that got no report, by what happened to them (a refresh that failed was never "not created"). */
+export interface Unaudited {
+  /** Its create or refresh failed. */
+  failed: number;
+  /** Under way when Ctrl-C or SIGTERM came (exit 130). */
+  interrupted: number;
+  /** Never sent: the run stopped first. */
+  notStarted: number;
+  /** Why the run stopped (`interrupted`, `the service stopped answering (...)`), as the first URL not started says it. */
+  stoppedBy?: string;
+}
+
+const NOT_STARTED = 'not started: ';
+
+export function unauditedOf(cases: readonly CiCase[]): Unaudited {
+  const counts: Unaudited = { failed: 0, interrupted: 0, notStarted: 0 };
+  for (const c of cases) {
+    if (c.kind === 'error') counts[c.exitCode === ExitCode.interrupted ? 'interrupted' : 'failed']++;
+    else if (c.kind === 'skipped' && c.reason.startsWith(NOT_STARTED)) {
+      counts.notStarted++;
+      counts.stoppedBy ??= c.reason.slice(NOT_STARTED.length);
+    }
+  }
+  return counts;
+}
+
+/** `2 URLs failed, 4 interrupted under way, 8 not started (interrupted)`; undefined when every URL got its report. */
+export function unauditedLine({ failed, interrupted, notStarted, stoppedBy }: Unaudited): string | undefined {
+  const parts = [
+    failed > 0 ? ['failed', failed] : undefined,
+    interrupted > 0 ? ['interrupted under way', interrupted] : undefined,
+    notStarted > 0 ? [`not started${stoppedBy ? ` (${stoppedBy})` : ''}`, notStarted] : undefined,
+  ].filter((part): part is [string, number] => part !== undefined);
+  if (parts.length === 0) return undefined;
+  return parts.map(([what, count], index) => (index === 0 ? `${plural(count, 'URL')} ${what}` : `${count} ${what}`)).join(', ');
+}
 
 export interface GateOutcome {
   active: boolean;

@@ -3,11 +3,22 @@ import { plural } from '../../plural.js';
 import { formatScore, readReport, RESULTS, type ReportResult } from '../../api/model/report-model.js';
 import { cappedLines } from '../../output/capped-list.js';
 import type { CheckStats } from '../../output/stats/check-stats.js';
-import { baselineVerdict, describeChange, type BaselineComparison } from './baseline.js';
+import { baselineVerdict, comparedEarlierText, describeChange, type BaselineComparison } from './baseline.js';
 import { countChanges, describeChecks } from './check-changes.js';
 import { markdownText as md } from '../../output/escape.js';
 import { checkStatsOf } from './run-checks.js';
-import { emptyVerdict, firstRunLine, lostHistoryLine, missingShareLines, type CiRun, type ErrorCase, type ReportCase } from './run-record.js';
+import {
+  emptyVerdict,
+  firstRunLine,
+  lostHistoryLine,
+  missingShareLines,
+  unauditedLine,
+  unauditedOf,
+  type CiRun,
+  type ErrorCase,
+  type ReportCase,
+  type Unaudited,
+} from './run-record.js';
 import { describeShare } from '../bulk/shard.js';
 
 /** How many lowest scores are shown. */
@@ -21,21 +32,22 @@ export const CHECKS_SHOWN = 10;
 export function renderSummary(run: CiRun, exitCode: number, checks: CheckStats = checkStatsOf(run)): string {
   const reports = run.cases.filter((c): c is ReportCase => c.kind === 'report');
   const errors = run.cases.filter((c): c is ErrorCase => c.kind === 'error');
-  const skipped = run.cases.length - reports.length - errors.length;
+  const unaudited = unauditedOf(run.cases);
+  const skipped = run.cases.length - reports.length - errors.length - unaudited.notStarted;
   const blocks: string[][] = [[`### rsapi ${run.command}`]];
   if (run.share) blocks.push([`${capitalise(describeShare(run.share))}.`]);
-  blocks.push(countTable(reports, errors.length, skipped));
+  blocks.push(countTable(reports, unaudited, skipped));
   if (errors.length > 0) blocks.push(errorTable(errors));
   const lowest = lowestScores(reports);
   if (lowest.length > 0) blocks.push(lowest);
   const failed = mostFailedChecks(checks);
   if (failed.length > 0) blocks.push(failed);
   if (run.baseline) blocks.push(...baselineBlocks(run.baseline));
-  blocks.push(verdict(run, exitCode, errors.length));
+  blocks.push(verdict(run, exitCode));
   return `${blocks.map((lines) => lines.join('\n')).join('\n\n')}\n\n`;
 }
 
-function countTable(reports: ReportCase[], errors: number, skipped: number): string[] {
+function countTable(reports: ReportCase[], unaudited: Unaudited, skipped: number): string[] {
   const counts = new Map<ReportResult, number>(RESULTS.map((result) => [result, 0]));
   let unknown = 0;
   for (const { record } of reports) {
@@ -45,14 +57,17 @@ function countTable(reports: ReportCase[], errors: number, skipped: number): str
   }
   const rows = [...counts].map(([result, count]) => `| ${result} | ${count} |`);
   if (unknown > 0) rows.push(`| no known result | ${unknown} |`);
-  if (errors > 0) rows.push(`| not created | ${errors} |`);
+  // The URLs with no report, by what happened to them; skipped: a journal showed them done.
+  if (unaudited.failed > 0) rows.push(`| failed | ${unaudited.failed} |`);
+  if (unaudited.interrupted > 0) rows.push(`| interrupted under way | ${unaudited.interrupted} |`);
+  if (unaudited.notStarted > 0) rows.push(`| not started | ${unaudited.notStarted} |`);
   if (skipped > 0) rows.push(`| skipped | ${skipped} |`);
   return ['| result | reports |', '| --- | ---: |', ...rows];
 }
 
 function errorTable(errors: ErrorCase[]): string[] {
   return [
-    `**Not created: ${errors.length}**`,
+    `**Not audited: ${errors.length}**`,
     '',
     '| URL | error |',
     '| --- | --- |',
@@ -90,6 +105,8 @@ function baselineBlocks(comparison: BaselineComparison): string[][] {
   const lists: string[] = [];
   if (comparison.newUrls.length > 0) lists.push(`- New since the baseline (${comparison.newUrls.length}): ${cappedInline(comparison.newUrls)}`);
   if (comparison.vanished.length > 0) lists.push(`- Vanished since the baseline (${comparison.vanished.length}): ${cappedInline(comparison.vanished)}`);
+  const earlier = comparison.comparedEarlier;
+  if (earlier.length > 0) lists.push(`- Compared with an earlier run's reading (${earlier.length}): ${cappedInline(earlier.map(comparedEarlierText))}`);
   if (lists.length > 0) blocks.push(lists);
   const changed = comparison.checkChanges;
   if (changed.length > 0) {
@@ -125,16 +142,16 @@ function standing(s: { score?: number; result?: string }): string {
   return md(`${s.score === undefined ? 'no score' : formatScore(s.score)} ${s.result ?? 'no result'}`);
 }
 
-function verdict(run: CiRun, exitCode: number, errors: number): string[] {
+function verdict(run: CiRun, exitCode: number): string[] {
   const lines = [exitCode === 0 ? '**Verdict: passed.**' : `**Verdict: failed** (exit ${exitCode}).`];
-  return [...lines, '', ...verdictReasons(run, errors).map((reason) => `- ${md(reason)}`)];
+  return [...lines, '', ...verdictReasons(run).map((reason) => `- ${md(reason)}`)];
 }
 
 /**
- * Why the run passed or failed, one line a gate (the HTML page states them too); `errors`: URLs not created. A run
- * whose input was empty has one reason, whatever its gates; a first run says it compared nothing.
+ * Why the run passed or failed, one line a gate (the HTML page states them too), and the URLs with no report by what
+ * happened to them. A run whose input was empty has one reason, whatever its gates; a first run says it compared nothing.
  */
-export function verdictReasons(run: CiRun, errors: number): string[] {
+export function verdictReasons(run: CiRun): string[] {
   if (run.empty !== undefined) return [emptyVerdict(run.empty)];
   // A merge recorded without every share: the run is incomplete, whatever else it says.
   const reasons: string[] = missingShareLines(run.missingShares).map((line) => `${line}: this run is incomplete (--allow-partial), never a baseline`);
@@ -158,7 +175,8 @@ export function verdictReasons(run: CiRun, errors: number): string[] {
     const on = newFailures > 0 ? `on ${plural(urlsWithNewFailures, 'URL')}` : `of ${plural(run.baseline.compared, 'URL')} compared`;
     reasons.push(`checks against the baseline ${outcome}: ${newFailures} newly failing ${on}${without} (--fail-on-new-failures)`);
   }
-  if (errors > 0) reasons.push(`${plural(errors, 'URL')} could not be created`);
+  const unaudited = unauditedLine(unauditedOf(run.cases));
+  if (unaudited !== undefined) reasons.push(unaudited);
   if (reasons.length === 0) reasons.push('no gate set (--fail-on, --min-score, --baseline with --max-drop)');
   return reasons;
 }

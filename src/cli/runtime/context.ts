@@ -32,6 +32,8 @@ export class CommandContext {
   private readonly openClients: ApiClient[] = [];
   private warnedPlainHttp = false;
   private warnedOfService = false;
+  /** The live line on stderr notes go through while it is drawn (notesThrough). */
+  private liveLine: ((line: string) => void) | undefined;
   private readonly halt = new AbortController();
   /** Raised on Ctrl-C or by haltRequests(): from then on no request of this run starts (retries and look-ups included). */
   readonly noNewRequests: AbortSignal;
@@ -188,9 +190,21 @@ export class CommandContext {
     };
   }
 
-  /** Prints a line on stderr (hints, warnings, progress), never on stdout. */
+  /** Prints a line on stderr (hints, warnings, progress), never on stdout; through the live line when one is drawn. */
   note(line: string): void {
-    this.io.stderr.write(`${forStderr(line)}\n`);
+    if (this.liveLine) this.liveLine(forStderr(line));
+    else this.io.stderr.write(`${forStderr(line)}\n`);
+  }
+
+  /**
+   * While a live line (a progress bar, a spinner) is drawn on stderr, every note (a retry after a 429, a rate limit's
+   * wait) goes through its `log`, which writes the line above it, never onto it. Returns the function that ends this.
+   */
+  notesThrough(log: (line: string) => void): () => void {
+    this.liveLine = log;
+    return () => {
+      if (this.liveLine === log) this.liveLine = undefined;
+    };
   }
 
   async close(): Promise<void> {

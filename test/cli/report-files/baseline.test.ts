@@ -295,6 +295,7 @@ describe('baselineVerdict', () => {
     regressions: [],
     newUrls: [],
     vanished: [],
+    comparedEarlier: [],
     failed: false,
     empty: false,
     checkChanges: [],

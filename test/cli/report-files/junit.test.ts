@@ -179,9 +179,9 @@ describe('renderSummary', () => {
         '| decent | 1 |',
         '| bad | 1 |',
         '| no known result | 1 |',
-        '| not created | 1 |',
+        '| failed | 1 |',
         '',
-        '**Not created: 1**',
+        '**Not audited: 1**',
         '',
         '| URL | error |',
         '| --- | --- |',
@@ -208,11 +208,24 @@ describe('renderSummary', () => {
         '',
         '- gate failed: 1 of 4 reports score below 30 (--min-score 30)',
         '- baseline failed: 1 regressed (--max-drop 5); worst: https://a.test/ score 70 → 50 (-20), result good → decent',
-        '- 1 URL could not be created',
+        '- 1 URL failed',
         '',
         '',
       ].join('\n'),
     );
+  });
+
+  it('an interrupted run counts its URLs by what happened: refreshes interrupted under way and URLs not started, never "could not be created"', () => {
+    const interrupted = (url: string) => ({ kind: 'error' as const, url, message: 'interrupted', exitCode: 130 });
+    const notStarted = (url: string) => ({ kind: 'skipped' as const, url, reason: 'not started: interrupted' });
+    const markdown = renderSummary(
+      run([report('https://a.test/', 90, 'good'), interrupted('https://b.test/'), interrupted('https://c.test/'), notStarted('https://d.test/')]),
+      130,
+    );
+    expect(markdown).toContain('| interrupted under way | 2 |\n| not started | 1 |\n');
+    expect(markdown).not.toContain('skipped');
+    expect(markdown).toContain('**Verdict: failed** (exit 130).\n\n- 2 URLs interrupted under way, 1 not started (interrupted)\n');
+    expect(markdown).not.toContain('created');
   });
 
   it('without any gate the verdict says so', () => {

@@ -7,6 +7,7 @@ import { runInProcess } from '../../helpers/run.js';
 import { mockPerTest, type MockFixture } from '../../helpers/mock.js';
 import { childNamed, childrenNamed, parseXml, type XmlElement } from '../../helpers/xml.js';
 import { reportIdentity } from '../../../src/api/model/report-url.js';
+import { partialPath } from '../../../src/cli/report-files/reporter.js';
 
 const mock = mockPerTest({ seed: 4 });
 
@@ -244,5 +245,14 @@ describe('--summary', () => {
     expect(text.match(/^### rsapi reports create$/gm)).toHaveLength(2);
     expect(text).toContain('| https://example.com/s2 |');
     expect(existsSync(summary)).toBe(true);
+  });
+});
+
+describe('partialPath', () => {
+  it("puts .partial before a file's extension, or after a name without one, in the same folder", () => {
+    expect(partialPath('out/audit.html')).toBe(join('out', 'audit.partial.html'));
+    expect(partialPath('rsapi-junit.xml')).toBe('rsapi-junit.partial.xml');
+    expect(partialPath('/ci/junit')).toBe('/ci/junit.partial');
+    expect(partialPath('.hidden')).toBe('.hidden.partial');
   });
 });

@@ -23,7 +23,14 @@ import { planHistoryMerge, runHistoryMerge, type HistoryMergePlan, type MergeRes
 import { maxDropParser } from '../../report-files/reporter.js';
 import { EXISTING_MODES } from '../reports/create/existing.js';
 import type { CreateResult } from '../reports/create/create.js';
-import { addSitemapOptions, DEFAULT_RESUME_WITHIN, planReportsCreate, type ReportsCreateOptions, type ReportsCreatePlan } from '../reports/create/plan.js';
+import {
+  addSitemapOptions,
+  DEFAULT_RESUME_WITHIN,
+  PARTIAL_FILES_HELP,
+  planReportsCreate,
+  type ReportsCreateOptions,
+  type ReportsCreatePlan,
+} from '../reports/create/plan.js';
 import { fileReason } from '../../runtime/files.js';
 import { loadAuditFile, type AuditConfig } from './config.js';
 import { planStarter, writeStarter, type StarterPlan } from './init.js';
@@ -63,6 +70,7 @@ function declareAudit(program: ParentCommand) {
     .option('--junit <path>', 'write a JUnit XML file')
     .option('--summary <path>', 'append a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)')
     .option('--codequality <path>', "write GitLab's Code Quality report")
+    .option('--partial-files', PARTIAL_FILES_HELP)
     .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4)
     .option('--shard <i/n>', 'audit only the I-th of N shares of the pages (by a stable hash of each URL), with --part', parseShard)
     .option('--part <file>', 'write the share to this run part instead of the history, for `rsapi audit --merge`')
@@ -113,9 +121,15 @@ export interface AuditResult {
   /** Stopped by Ctrl-C or SIGTERM (exit 130): the next call resumes it. */
   interrupted: boolean;
   run: number | undefined;
+  /** The history failed part-way: the run kept incomplete (never a baseline), with the pages written before. */
+  recordedIncomplete?: { run: number; pages: number };
   baseline: number | undefined;
+  /** Why the job's last run could not be read from the history, when it could not: nothing was compared. */
+  baselineFailure?: string;
   new: string[];
   vanished: string[];
+  /** Pages the baseline run could not audit, compared with their reading in an earlier run (`run`) instead. */
+  comparedEarlier: { url: string; run: number }[];
   /** Pages failing checks they passed in the baseline, with those checks. */
   newlyFailing: { url: string; checks: string[] }[];
   /** Pages whose score fell or result got worse since the baseline, worst first. */
@@ -293,9 +307,12 @@ function resultOf(job: string, done: CreateResult, files: string[]): AuditResult
     notAudited: notAudited(done),
     interrupted: done.code === ExitCode.interrupted,
     run: done.run,
+    ...(done.kept !== undefined && { recordedIncomplete: done.kept }),
     baseline: done.baseline,
+    ...(done.baselineFailure !== undefined && { baselineFailure: done.baselineFailure }),
     new: comparison?.newUrls ?? [],
     vanished: comparison?.vanished ?? [],
+    comparedEarlier: (comparison?.comparedEarlier ?? []).map(({ url, run }) => ({ url, run })),
     newlyFailing: (comparison?.checkChanges ?? [])
       .filter((change) => change.newFailures.length > 0)
       .map(({ url, newFailures }) => ({ url, checks: newFailures })),
@@ -305,7 +322,7 @@ function resultOf(job: string, done: CreateResult, files: string[]): AuditResult
       now: { score: now.score, result: now.result },
       ...(drop !== undefined && { drop }),
     })),
-    files,
+    files: files.map((path) => done.besides?.get(path) ?? path),
   };
 }
 
@@ -360,6 +377,7 @@ function createOptionsOf(opts: AuditOptions, audit: AuditConfig, job: string, as
     junit: opts.junit ?? audit.junit,
     summary: opts.summary ?? audit.summary,
     codequality: opts.codequality ?? audit.codequality,
+    partialFiles: opts.partialFiles,
     command: 'audit',
   };
 }
@@ -464,14 +482,23 @@ async function runQuietly<T>(ctx: CommandContext, invocation: Invocation, work: 
   }
 }
 
+/** `, recorded as run 5`; or kept incomplete when the history failed part-way, or not recorded at all. */
+function recordedAs({ run, recordedIncomplete: kept }: AuditResult): string {
+  if (run !== undefined) return `, recorded as run ${run}`;
+  return kept ? ` (recorded incomplete as run ${kept.run}: ${plural(kept.pages, 'page')} kept)` : ' (not recorded)';
+}
+
+/** `, compared with run 4`; or why not: no earlier run, or a history that could not be read (say what failed). */
+function comparedWith(result: AuditResult): string {
+  if (result.baseline !== undefined) return `, compared with run ${result.baseline}`;
+  if (result.baselineFailure !== undefined) return `; not compared with the job's last run: ${result.baselineFailure}`;
+  return '; no earlier run to compare with';
+}
+
 /** What the audit did, in lines a person reads in a log; the last one says why pages were not audited, if any were not. */
 function describe(result: AuditResult): string {
   const of = result.pages < result.input ? `${result.pages} of ${plural(result.input, 'page')}` : plural(result.pages, 'page');
-  const lines = [
-    `audit ${result.job}: ${of} audited` +
-      (result.run === undefined ? ' (not recorded)' : `, recorded as run ${result.run}`) +
-      (result.baseline === undefined ? '; no earlier run to compare with' : `, compared with run ${result.baseline}`),
-  ];
+  const lines = [`audit ${result.job}: ${of} audited${recordedAs(result)}${comparedWith(result)}`];
   // The pages themselves are named on stderr with the comparison (20 of each), and --json gives them all.
   if (result.new.length + result.vanished.length > 0)
     lines.push(`pages: ${result.new.length} new, ${result.vanished.length} vanished since run ${result.baseline}`);

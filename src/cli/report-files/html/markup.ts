@@ -74,3 +74,11 @@ export function pageLink(url: string): Markup {
     ? html`<span class="url" title="${url}">${text}</span>`
     : html`<a class="url" href="${href}" rel="noopener noreferrer" title="${url}">${text}</a>`;
 }
+
+/**
+ * A project's name, a host, that a narrow column breaks after a dot (or a hyphen), between its labels, never inside
+ * one (`qa4shop.te st`). A label wider than the column widens the table, which then scrolls sideways.
+ */
+export function hostName(name: string): Markup {
+  return html`<span class="host">${name.split('.').map((label, index) => (index === 0 ? label : html`.<wbr>${label}`))}</span>`;
+}

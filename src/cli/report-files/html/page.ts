@@ -6,12 +6,12 @@ import { VERSION } from '../../../version.js';
 import { cappedLines } from '../../../output/capped-list.js';
 import type { CheckCount, CheckStats } from '../../../output/stats/check-stats.js';
 import { BUCKET_NAMES, histogramSvg, percent, resultShareSvg, sparklineSvg } from './charts.js';
-import { html, Markup, pageLink } from './markup.js';
+import { hostName, html, Markup, pageLink } from './markup.js';
 import { jsonForScript } from '../../../output/escape.js';
 import { buildModel, HTML_LIMITS, tableData, type BaselineView, type HistoryView, type HtmlModel, type RegressionView, type ReportView } from './model.js';
 import { reportPageScript } from './script.js';
 import { REPORT_CSS } from './style.js';
-import type { CiRun, ErrorCase } from '../run-record.js';
+import { unauditedLine, unauditedOf, type CiRun, type ErrorCase } from '../run-record.js';
 import { describeShare } from '../../bulk/shard.js';
 import { capitalise, verdictReasons } from '../summary.js';
 
@@ -130,7 +130,7 @@ function verdictBox(run: CiRun, exitCode: number, model: HtmlModel): Markup {
   const neutral = passed && !run.gate.active && (run.firstRun !== undefined || run.missingShares !== undefined);
   return html`<div class="verdict${neutral ? ' neutral' : passed ? '' : ' failed'}">
 <p>${passed ? 'Passed' : `Failed (exit ${exitCode})`}</p>
-<ul>${verdictReasons(run, model.errors.length).map((reason) => html`<li>${reason}</li>`)}</ul>
+<ul>${verdictReasons(run).map((reason) => html`<li>${reason}</li>`)}</ul>
 </div>`;
 }
 
@@ -146,7 +146,7 @@ function resultsSection(model: HtmlModel): Markup {
     ...parts
       .filter((part) => part.count > 0 || part.className !== 'none')
       .map((part) => card(part.count, html`<span class="result ${part.className}">${part.name}</span>`, percent(part.count, total))),
-    model.errors.length > 0 ? card(model.errors.length, html`<span class="result error">not created</span>`) : '',
+    model.errors.length > 0 ? card(model.errors.length, html`<span class="result error">not audited</span>`) : '',
     model.skipped.length > 0 ? card(model.skipped.length, html`<span>skipped</span>`) : '',
   ];
   const { mean, median } = model.scores;
@@ -188,7 +188,7 @@ function projectsSection(model: HtmlModel): Markup {
   const shown = model.projects.slice(0, HTML_LIMITS.projects);
   const rows = shown.map((project) => {
     const shareBad = project.reports === 0 ? 0 : project.bad / project.reports;
-    const name = project.name === '' ? html`<span class="note">(none)</span>` : project.name;
+    const name = project.name === '' ? html`<span class="note">(none)</span>` : hostName(project.name);
     const average = project.average === undefined ? '–' : html`${formatScore(project.average)}${meter(project.average / 100)}`;
     const bad = html`${percent(project.bad, project.reports)}${meter(shareBad, 'bad')}`;
     return html`<tr><th scope="row">${name}</th><td class="num">${project.reports}</td><td class="num">${average}</td><td class="num">${bad}</td></tr>`;
@@ -209,7 +209,7 @@ function historySection(model: HtmlModel): Markup {
   const runs = history.runs.length;
   const shown = (value: number | null | undefined) => (value === null || value === undefined ? '–' : formatScore(value));
   const row = (project: HistoryView['projects'][number]) => {
-    const name = project.name === '' ? html`<span class="note">(none)</span>` : project.name;
+    const name = project.name === '' ? html`<span class="note">(none)</span>` : hostName(project.name);
     const values = project.averages.map(shown).join(', ');
     const first = project.averages.find((value) => value !== null);
     const now = project.averages.at(-1);
@@ -357,10 +357,10 @@ function notCreatedSection(model: HtmlModel): Markup {
     const message = html`${e.message}${e.hint ? html`<br><span class="note">${e.hint}</span>` : ''}`;
     return html`<tr><td class="url">${pageLink(e.url)}</td><td class="message">${message}</td><td class="num">${e.exitCode}</td></tr>`;
   };
-  const caption = `${plural(model.errors.length, 'URL')} could not be created${more(model.errors.length, errors.length)}`;
+  const caption = `${unauditedLine(unauditedOf(model.errors))}${more(model.errors.length, errors.length)}`;
   const skipped = model.skipped.slice(0, HTML_LIMITS.urls).map((s) => html`<li>${pageLink(s.url)}: ${s.reason}</li>`);
   return html`<section aria-labelledby="errors-title">
-<h2 id="errors-title">Not created</h2>
+<h2 id="errors-title">Not audited</h2>
 ${
   errors.length > 0
     ? html`<div class="table-wrap"><table><caption>${caption}</caption>

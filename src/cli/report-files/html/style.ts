@@ -128,6 +128,8 @@ td.url{overflow-wrap:anywhere;min-width:7em}
    meter goes under its number, a trend line is drawn smaller, cells are closer, the runs-by-projects numbers smaller. */
 th{white-space:normal}
 th[scope=row],table.compact th{overflow-wrap:anywhere}
+/* A project's host breaks between its labels only (hostName puts a chance after each dot), never inside one. */
+.host{overflow-wrap:normal;word-break:keep-all}
 table.compact{font-size:.85rem}
 th,td{padding:5px 4px}
 .meter{display:block;margin:4px 0 0 auto}

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { mockPerTest } from '../../../helpers/mock.js';
-import { startRawServer } from '../../../helpers/raw-server.js';
+import { sendJson, sendText, startRawServer } from '../../../helpers/raw-server.js';
 import { runInProcess } from '../../../helpers/run.js';
 import { scratchMaker } from '../../../helpers/scratch.js';
 import { planOf } from '../../../helpers/plan.js';
@@ -58,6 +58,7 @@ describe('rsapi audit', () => {
       run: 1,
       new: [],
       vanished: [],
+      comparedEarlier: [],
       newlyFailing: [],
       regressions: [],
       files: [],
@@ -120,6 +121,85 @@ describe('rsapi audit', () => {
     }
     expect(result.regressions.length).toBeGreaterThan(0);
     expect(result.regressions[0]).toMatchObject({ url: expect.any(String), before: { score: expect.any(Number) }, now: { score: expect.any(Number) } });
+  });
+
+  it('a page that could not be audited in the baseline run is compared with its last reading before it, never new: its regression fails the gate', async () => {
+    const pages = ['https://shop.example.org/a', 'https://shop.example.org/b', 'https://shop.example.org/c', 'https://shop.example.org/d'];
+    const { fixture, env, rsapi } = await setup({ job: 'shop', urls: pages, maxDrop: 5 });
+    // A gateway in front of the mock: this week's refreshes of `failing` pages are refused, this week's `lowered` pages score 20.
+    const week = { failing: new Set<string>(), lowered: new Set<string>() };
+    const idOf = (page: string) => String(fixture.server.reports().find((report) => `https://${report.url}` === page)?.id);
+    const lower = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(lower);
+      if (typeof value !== 'object' || value === null) return value;
+      const object = Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, lower(inner)]));
+      return week.lowered.has(`https://${String(object.url)}`) ? { ...object, result: 20 } : object;
+    };
+    const front = await startRawServer(async (request, response) => {
+      const refreshOf = /\/reports\/(\d+)$/.exec(request.url.split('?')[0] ?? '')?.[1];
+      if (request.method !== 'GET' && refreshOf !== undefined && [...week.failing].some((page) => idOf(page) === refreshOf)) {
+        return sendJson(response, 422, { message: 'The given data was invalid.', errors: { url: ['The page could not be fetched.'] } });
+      }
+      const answer = await fetch(`${fixture.server.url}${request.url}`, {
+        method: request.method,
+        headers: {
+          authorization: String(request.headers.authorization),
+          accept: 'application/json',
+          'content-type': String(request.headers['content-type'] ?? ''),
+        },
+        body: request.method === 'GET' ? undefined : request.body,
+      });
+      const text = await answer.text();
+      const json = answer.headers.get('content-type')?.includes('json') && text !== '' ? JSON.stringify(lower(JSON.parse(text))) : text;
+      sendText(response, answer.status, json, answer.headers.get('content-type') ?? 'application/json');
+    });
+    onTestFinished(() => front.close());
+    Object.assign(env, { RSAPI_BASE_URL: front.url });
+
+    const first = await rsapi('--json');
+    expect(first.code, first.stderr).toBe(0);
+    // Week 2: b and c cannot be audited; the run ends 5 and is recorded complete, holding a and d alone.
+    week.failing = new Set([pages[1]!, pages[2]!]);
+    const second = await rsapi('--json');
+    expect(second.code, second.stderr).toBe(5);
+    expect(JSON.parse(second.stdout)).toMatchObject({ run: 2, baseline: 1, pages: 2 });
+    // Week 3: b is audited again and fell from its week-1 score to 20.
+    week.failing = new Set();
+    week.lowered = new Set([pages[1]!]);
+    const third = await rsapi('--json');
+    expect(third.code, third.stderr).toBe(10);
+    const result = JSON.parse(third.stdout) as {
+      baseline: number;
+      new: string[];
+      comparedEarlier: { url: string; run: number }[];
+      regressions: { url: string; now: { score: number } }[];
+    };
+    expect(result.baseline).toBe(2);
+    expect(result.new).toEqual([]);
+    expect(result.comparedEarlier).toEqual([
+      { url: 'shop.example.org/b', run: 1 },
+      { url: 'shop.example.org/c', run: 1 },
+    ]);
+    expect(result.regressions).toEqual([expect.objectContaining({ url: 'shop.example.org/b', now: { score: 20, result: 'bad' } })]);
+    expect(third.stderr).toContain("rsapi:   compared earlier: shop.example.org/b with run 1's reading: it could not be audited in run 2");
+    expect(third.stderr).toContain("rsapi:   compared earlier: shop.example.org/c with run 1's reading: it could not be audited in run 2");
+    expect(third.stderr).not.toMatch(/rsapi: {3}new: /);
+  });
+
+  it("a history that cannot be read for the job's last run says what failed, never 'no earlier run to compare with'", async () => {
+    const { home, rsapi } = await setup({ job: 'shop', urls: ['https://shop.example.org/a', 'https://shop.example.org/b'] });
+    const first = await rsapi();
+    expect(first.code, first.stderr).toBe(0);
+    // The history damaged since: its schema's page overwritten, as a disk that failed leaves it.
+    const history = join(home, 'data', 'rsapi', 'history.db');
+    const bytes = readFileSync(history);
+    bytes.fill(0x41, 100, 4096);
+    writeFileSync(history, bytes);
+    const second = await rsapi();
+    expect(second.code, second.stderr).toBe(11);
+    const line = second.stdout.split('\n')[0];
+    expect(line).toMatch(new RegExp(`^audit shop: 2 pages audited \\(not recorded\\); not compared with the job's last run: the history ${history}`));
+    expect(second.stdout).not.toContain('no earlier run');
   });
 
   it("keeps a journal for each service: an audit of the same job on another service never takes the first one's pages for done", async () => {

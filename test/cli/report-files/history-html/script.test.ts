@@ -23,7 +23,8 @@ interface Change {
   fixed: string[];
 }
 
-describe.skipIf(unavailable !== undefined)('the history page in headless Chromium', () => {
+// Each test drives a few page loads in Chromium: under a loaded CI machine one took over 30 s, so each has a minute.
+describe.skipIf(unavailable !== undefined)('the history page in headless Chromium', { timeout: 60_000 }, () => {
   const { open } = chromiumPerDescribe();
   let recorded: RecordedJobs;
   let file: string;

@@ -150,6 +150,17 @@ describe('the verdict', () => {
     expect(page).toContain('<title>a.test – rsapi reports stats: 1 report</title>');
   });
 
+  it('an interrupted run names what happened to its URLs: refreshes interrupted under way, URLs not started; never "could not be created"', () => {
+    const run = runOf([{ id: 1, url: 'https://a.test/', result: 'good', score: 90 }], { command: 'audit' });
+    for (const url of ['https://b.test/', 'https://c.test/']) run.cases.push({ kind: 'error', url, message: 'interrupted', exitCode: 130 });
+    run.cases.push({ kind: 'skipped', url: 'https://d.test/', reason: 'not started: interrupted' });
+    const page = renderHtml(run, 130);
+    expect(page).toContain('<li>2 URLs interrupted under way, 1 not started (interrupted)</li>');
+    expect(page).toContain('<caption>2 URLs interrupted under way</caption>');
+    expect(page).toContain('<h2 id="errors-title">Not audited</h2>');
+    expect(page).not.toMatch(/not created|could not be created/);
+  });
+
   it('the title names the site: the job, else the one project or host of the reports; none for several', () => {
     const a = { id: 1, url: 'https://a.test/', result: 'good', score: 90 };
     const b = { id: 2, url: 'https://b.test/x', result: 'good', score: 90 };

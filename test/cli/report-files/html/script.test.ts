@@ -17,6 +17,18 @@ import { renderHtml } from '../../../../src/cli/report-files/html/page.js';
 import type { CiRun } from '../../../../src/cli/report-files/run-record.js';
 import { phprankReport, startReportServer } from '../../../helpers/phprank-checks.js';
 
+/** The projects' tables' host names, each with whether a line of it starts after a character other than a dot or a hyphen (broken inside a label). */
+const PROJECT_HOSTS = `[...document.querySelectorAll('section[aria-labelledby=projects-title] tbody th, section[aria-labelledby=history-title] > .table-wrap tbody th')]
+      .map((cell) => { const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT); const chars = [];
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) for (let at = 0; at < node.length; at++) chars.push([node, at]);
+        const range = document.createRange(); const tops = chars.map(([node, at]) => { range.setStart(node, at); range.setEnd(node, at + 1); return Math.round(range.getBoundingClientRect().top); });
+        const name = cell.textContent; return { name, broken: tops.some((top, index) => index > 0 && top > tops[index - 1] && !/[.-]/.test(name[index - 1])) }; })`;
+/** The trend lines not wholly inside their cell, or past the screen's edge in a table that does not scroll sideways. */
+const CLIPPED_TRENDS = `[...document.querySelectorAll('section[aria-labelledby=history-title] tbody td svg.spark, #reports td.trend svg')]
+      .filter((svg) => { const box = svg.getBoundingClientRect(); const cell = svg.closest('td').getBoundingClientRect(); const wrap = svg.closest('.table-wrap');
+        return box.left < cell.left - 0.5 || box.right > cell.right + 0.5 || (box.right > innerWidth + 0.5 && wrap.scrollWidth <= wrap.clientWidth); })
+      .map((svg) => svg.getAttribute('aria-label'))`;
+
 const unavailable = await browserUnavailable();
 const dir = tempDir('rsapi-html-browser-');
 /** Set RSAPI_HTML_SHOTS to a folder to keep the screenshots (the temp dir goes at the end). */
@@ -346,6 +358,42 @@ describe.skipIf(unavailable !== undefined)('the HTML report in headless Chromium
     await screenshot(page, 'gaps-390-over-time.png');
     await page.evaluate(`document.getElementById('reports').scrollIntoView()`);
     await screenshot(page, 'gaps-390-table.png');
+  });
+
+  it('at 390 px the projects\' tables break a host name between its labels only, never inside one ("qa4shop.te st"), and show every trend line whole', async () => {
+    const runs = Array.from({ length: 6 }, (_, week) => ({ id: week + 1, started: new Date(Date.UTC(2026, 8, 1 + 7 * week)).toISOString() }));
+    const projects = ['qa4shop.test', 'www.qa4shop-staging.example.com', 'blog.example.org', 'shop.example.net'];
+    const records = projects.map((project, index) => ({ id: index + 1, url: `https://${project}/`, project, result: 'decent', score: 70 + index }));
+    const averages = [60, 62, 64, 61, 66, 68];
+    const run: CiRun = {
+      command: 'reports list',
+      startedAt: new Date('2026-10-13T09:00:00Z'),
+      seconds: 1,
+      cases: records.map((record) => ({ kind: 'report' as const, url: record.url, record, gateFailures: [] })),
+      gate: { active: false, failed: false, verdict: 'gate passed' },
+      history: {
+        runs,
+        last: { path: 'run 6', byUrl: new Map() },
+        scores: new Map(records.map((record) => [reportIdentity(record.url), averages])),
+        projects: new Map(projects.map((project) => [project, averages])),
+      },
+    };
+    const file = join(dir.path, 'hosts.html');
+    writeFileSync(file, renderHtml(run, 0));
+    const { page, errors } = await open(file, { width: 390 });
+    expect(errors).toEqual([]);
+    await page.evaluate(`document.getElementById('projects-title').scrollIntoView()`);
+    await screenshot(page, 'hosts-390-projects.png');
+    await page.evaluate(`document.getElementById('history-title').scrollIntoView()`);
+    await screenshot(page, 'hosts-390-over-time.png');
+    const hosts = await page.evaluate<{ name: string; broken: boolean }[]>(PROJECT_HOSTS);
+    expect(hosts.map((host) => host.name).sort()).toEqual([...projects, ...projects].sort());
+    const broken = hosts.filter((host) => host.broken).map((host) => host.name);
+    expect(broken).toEqual([]);
+    const clipped = await page.evaluate<string[]>(CLIPPED_TRENDS);
+    expect(clipped).toEqual([]);
+    expect(await page.locator('#reports td.trend svg').count()).toBe(4);
+    expect(await page.evaluate('document.documentElement.scrollWidth <= innerWidth')).toBe(true);
   });
 
   it('a hostile URL, project and error message from the service show as text, and no script of theirs runs', async () => {

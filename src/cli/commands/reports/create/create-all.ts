@@ -1,4 +1,5 @@
 // Bulk report creation: bounded concurrency, the journal kept, each outcome reported as it comes, Ctrl-C honoured.
+import { withoutPassedValues } from '../../../../api/model/checks.js';
 import type { ApiRecord } from '../../../../api/model/record.js';
 import { ApiError, RsapiError, UnsettledCreateError } from '../../../../api/errors.js';
 import { type ExitCodeValue, exitCodeOf } from '../../../runtime/exit-codes.js';
@@ -35,11 +36,13 @@ export interface BulkCreateRun {
   progress: ProgressDisplay;
   onCreated: (url: string, index: number, result: BulkCreateResult) => Promise<void>;
   onFailed: (url: string, index: number, error: RsapiError) => void;
+  /** Keep each report whole (a run part writes them): else without its passed checks' values, which no output shows. */
+  wholeReports?: boolean;
 }
 
 /**
- * What became of one URL sent: its report (made, re-audited or kept as it was: its id and URL alone, as a record, for
- * a run of 50,000 pages holds one a page), or why it failed.
+ * What became of one URL sent: its report (made, re-audited or kept as it was; without its passed checks' values, for a
+ * run of 50,000 pages holds one a page, unless the run writes a part), or why it failed.
  */
 export type SentUrl =
   /** `recovered`: its answer was lost, and the report found by looking the URL up. */
@@ -109,7 +112,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
   };
   let inFlight = 0;
   // The bar counts what is done: a report kept or re-audited is as done as one created.
-  const update = () => run.progress.update({ created: outcome.created + outcome.refreshed + outcome.kept, failed: outcome.failed, inFlight });
+  const update = () => run.progress.update({ created: outcome.created, refreshed: outcome.refreshed, kept: outcome.kept, failed: outcome.failed, inFlight });
   const unsettled = run.journal?.history.unsettled;
 
   const { breaker } = run;
@@ -149,7 +152,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
       else outcome.created++;
       if (result.recovered) outcome.recovered++;
       const { recovered, existing } = result;
-      const report = { id: result.report.id, url: result.report.url };
+      const report = run.wholeReports ? result.report : withoutPassedValues(result.report);
       outcome.sent.set(url, existing ? { status: existing, report } : { status: 'created', report, recovered });
       await run.onCreated(url, index, result);
     } else if (failure) {

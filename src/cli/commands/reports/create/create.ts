@@ -37,6 +37,12 @@ export interface CreateResult {
   comparison: BaselineComparison | undefined;
   /** The run as the history recorded it (undefined: not recorded, or the history failed). */
   run: number | undefined;
+  /** A partial run's files written beside their names (--html, --junit): the path asked -> the path written. */
+  besides?: ReadonlyMap<string, string>;
+  /** Why the history's baseline could not be read (a full disk, say): nothing was compared, though there may be one. */
+  baselineFailure?: string;
+  /** The history failed part-way: the run is kept incomplete (never a baseline) with the pages written before. */
+  kept?: { run: number; pages: number };
 }
 
 export function registerCreate(reports: ParentCommand, invocation: Invocation): void {
@@ -128,6 +134,7 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
     const ran = await runBulkCreate(ctx, {
       input: { ...input, urls },
       alwaysList: plan.alwaysList,
+      wholeReports: plan.part !== undefined,
       concurrency: plan.concurrency,
       privacy: plan.privacy.privacy,
       password,
@@ -148,8 +155,10 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
     return ran.code;
   });
   if (plan.part) await finishPart(ctx, plan.part, { run, history: plan.record.history, input: input.urls, started }, outcomes, code);
+  const { baselineRun: baselineOf, comparison, besides } = ci ?? {};
   const reports = ci?.reportCount ?? outcomes.filter((outcome) => 'report' in outcome && outcome.report !== undefined).length;
-  return { code, urls: outcomes, stoppedBy, reports, baseline: ci?.baselineRun, comparison: ci?.comparison, run: history.runId };
+  const { baselineFailure, kept } = history;
+  return { code, urls: outcomes, stoppedBy, reports, baseline: baselineOf, comparison, run: history.runId, besides, baselineFailure, kept };
 }
 
 /** A run that sent nothing: its exit code alone. */

@@ -75,9 +75,15 @@ export function declareCreate(reports: ParentCommand) {
     )
     .option('--include <glob>', 'send only URLs matching this glob over the stored URL (example.com/blog/**; repeatable)', collectValues)
     .option('--exclude <glob>', 'leave out URLs matching this glob (repeatable)', collectValues)
-    .option('--max-urls <n>', 'send at most the first N URLs of the input (after --include/--exclude, before --shard)', integerParser('--max-urls', 1));
+    .option('--max-urls <n>', 'send at most the first N URLs of the input (after --include/--exclude, before --shard)', integerParser('--max-urls', 1))
+    .option('--partial-files', PARTIAL_FILES_HELP);
   return addHistoryOptions(addVerdictOptions(addCiOptions(addGateOptions(addPrivacyOptions(addSitemapOptions(command))))));
 }
+
+/** --partial-files, as `reports create` and `rsapi audit` explain it. */
+export const PARTIAL_FILES_HELP =
+  'a run stopped early (Ctrl-C, SIGTERM, a failing service) writes its --html and --junit files under their names; ' +
+  "by default it writes NAME.partial.EXT beside them, leaving an earlier run's in place";
 
 /** What a sitemap may lead to and the run's budget for reading sitemaps: `reports create`'s flags and `rsapi audit`'s. */
 export function addSitemapOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(

@@ -5,6 +5,9 @@ import type { Terminal } from '../../../terminal/terminal.js';
 
 export interface ProgressCounts {
   created: number;
+  /** Had a report, re-audited (--existing refresh) or kept as it was (--existing skip): never counted as created. */
+  refreshed?: number;
+  kept?: number;
   failed: number;
   inFlight: number;
 }
@@ -58,10 +61,17 @@ const MIN_BAR_WIDTH = 10;
 
 /** The parts of the bar's line in the order shown, ranked as the table ranks columns: counts first, the ETA before the rate. */
 function lineParts(counts: ProgressCounts & { rate: string }, done: number, total: number, eta: string): LinePart[] {
+  const { created, refreshed = 0, kept = 0 } = counts;
+  // What became of the URLs done: created, and refreshed or kept when there were any (created alone when nothing was).
+  const outcomes = [
+    created > 0 || refreshed + kept === 0 ? `created ${created}` : undefined,
+    refreshed > 0 ? `refreshed ${refreshed}` : undefined,
+    kept > 0 ? `kept ${kept}` : undefined,
+  ].flatMap((text) => (text === undefined ? [] : [{ text, keep: 2 }]));
   return [
     { text: '{bar}', keep: 5 },
     { text: `${done}/${total}`, keep: 1 },
-    { text: `created ${counts.created}`, keep: 2 },
+    ...outcomes,
     { text: `failed ${counts.failed}`, keep: 3 },
     { text: `in flight ${counts.inFlight}`, keep: 7 },
     { text: `${counts.rate}/s`, keep: 6 },
@@ -108,6 +118,11 @@ export function fitProgressLine(
     .join('');
 }
 
+/** The URLs done: created, refreshed, kept or failed. */
+function doneOf(counts: ProgressCounts): number {
+  return counts.created + (counts.refreshed ?? 0) + (counts.kept ?? 0) + counts.failed;
+}
+
 export async function createProgress(target: ProgressTarget, total: number): Promise<ProgressDisplay> {
   if (!target.live) return plainProgress(target.stderr);
   const module = await import('cli-progress');
@@ -136,13 +151,13 @@ export async function createProgress(target: ProgressTarget, total: number): Pro
   const started = performance.now();
   const payload = (counts: ProgressCounts) => {
     const seconds = (performance.now() - started) / 1000;
-    const done = counts.created + counts.failed;
+    const done = doneOf(counts);
     return { ...counts, rate: seconds > 0 ? (done / seconds).toFixed(1) : '0.0' };
   };
   const bar = multibar.create(total, 0, payload({ created: 0, failed: 0, inFlight: 0 }));
   let stopped = false;
   return {
-    update: (counts) => bar.update(counts.created + counts.failed, payload(counts)),
+    update: (counts) => bar.update(doneOf(counts), payload(counts)),
     log: (line) => multibar.log(`${line}\n`),
     above: (write) => {
       if (stopped) return write();

@@ -50,6 +50,8 @@ export interface BulkCreatePlan {
   existing?: ExistingMode;
   /** The command that resumes the run, where its journal is its own (`rsapi audit`); else a resume is `--journal PATH`. */
   resumeCommand?: string;
+  /** Keep each URL's report whole in the outcomes (a run part writes them). */
+  wholeReports?: boolean;
 }
 
 /** What a create run did with one URL of its input: `url` as sent (normalised), the first form given of each distinct URL. */
@@ -107,6 +109,8 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const output = createBulkOutput(stdout, ctx.outputOptions('report'), { single, privacy: plan.privacy });
     const gate = new Gate(plan.gate);
     const say = (line: string) => progress.log(forStderr(line));
+    // The client's notes (a 429's retry, a rate limit's wait) go above the bar too, never onto its line.
+    const notesBack = ctx.notesThrough((line) => progress.log(line));
     const onInterrupt = () => say('rsapi: interrupted: starting no new request; waiting for the ones under way (Ctrl-C again quits at once)');
     ctx.signal.addEventListener('abort', onInterrupt, { once: true });
     // The reader of stdout went away (`| head -2`): no new URL is started; those under way end as usual.
@@ -172,6 +176,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       halt: () => ctx.haltRequests(),
       breaker,
       progress,
+      wholeReports: plan.wholeReports,
       onCreated: async (url, index, { report, recovered, matchedBy }) => {
         // Counted in the summary; named one by one only when asked (or for a single URL), and always when
         // taken as a redirected page's: that match is an inference the user should be able to check.
@@ -201,6 +206,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       stopCounting?.();
       breaker?.close();
       release();
+      notesBack();
       progress.stop();
     });
     const readerGone = stdoutGone?.aborted === true;
@@ -251,6 +257,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       );
     }
     for (const url of urls.slice(urls.length - outcome.notStarted)) plan.ci?.addSkipped(url, `not started: ${stoppedBy ?? 'interrupted'}`);
+    if (ctx.signal.aborted || outcome.notStarted > 0) plan.ci?.stoppedEarly(stoppedBy ?? 'interrupted');
     plan.ci?.pagesHadReports(outcome.refreshed + outcome.kept);
     // One URL fails like any single request: its own error line, hint and exit code.
     if (singleFailure) {

@@ -354,6 +354,28 @@ describe('bulk create on a terminal', () => {
     expect(screen).toContain('created 24, failed 0');
     expect(fixture.server.reports().filter((report) => report.url.includes('tty.example'))).toHaveLength(24);
   });
+
+  it('counts refreshes as refreshed, not created, on the bar', async () => {
+    const fixture = await mock({ latencyMs: 20 });
+    const pages = urls('again.example', 12);
+    expect((await runInProcess({ argv: ['reports', 'create', ...pages, '-q'], env: fixture.env })).code).toBe(0);
+    const args = ['reports', 'create', ...pages, '--existing', 'refresh', '--concurrency', '2', '-q'];
+    const { screen } = await runOnTerminal(args, { env: { ...fixture.env, COLUMNS: '160', TERM: 'xterm' } });
+    expect(screen).toMatch(/\d+\/12 \| refreshed \d+ \| failed 0 \| in flight [0-2]/);
+    expect(screen).not.toMatch(/\d+\/12 \| created [1-9]/);
+    expect(screen).toContain('created 0, refreshed 12 (had a report: re-audited), failed 0');
+  });
+
+  it("a rate limit's line on stderr goes above the bar, never onto its line", async () => {
+    // Four requests in a 3 s window: the fifth is answered 429 with a Retry-After the run says it waits out.
+    const fixture = await mock({ latencyMs: 20, rateLimit: 4, rateLimitWindowMs: 3_000 });
+    const args = ['reports', 'create', ...urls('paced.example', 8), '--concurrency', '2', '-q'];
+    const { screen } = await runOnTerminal(args, { env: { ...fixture.env, COLUMNS: '160', TERM: 'xterm' }, timeoutMs: 40_000 });
+    expect(screen).toMatch(/rsapi: .*(429|rate limit)/);
+    // Each such line starts on a line of its own: between the bar's text and it, the line is erased (or ended).
+    expect(screen).not.toMatch(/(in flight \d|ETA \d)(?:(?!\u001b\[2K|\r|\n)[\s\S])*rsapi: /);
+    expect(screen).toContain('created 8, failed 0');
+  }, 60_000);
 });
 
 describe('bulk building blocks', () => {

@@ -1,5 +1,6 @@
 // One budget for a run's sitemaps: how many are read (robots.txt's `Sitemap:` lines and an index's children alike),
 // how many page URLs are kept, and how long reading them may take. Past it, a one-line usage error (exit 2).
+import { InterruptedError } from '../../../../../api/errors.js';
 import { plural } from '../../../../../plural.js';
 import { UsageError } from '../../../../runtime/errors.js';
 
@@ -53,6 +54,15 @@ export class SitemapBudget {
     throw new UsageError(`${where} is past ${plural(this.limits.urls, 'page URL')}, the most one run reads from sitemaps`, {
       hint: 'raise it with --max-sitemap-urls N, or give the sitemaps one at a time',
     });
+  }
+
+  /**
+   * What cut a fetch short, when something did: Ctrl-C or SIGTERM (`signal`, the run's own) is the interruption (exit
+   * 130), never "cannot fetch the sitemap"; else the time's up (checkTime).
+   */
+  checkStopped(signal: AbortSignal | undefined): void {
+    if (signal?.aborted) throw new InterruptedError();
+    this.checkTime();
   }
 
   /** The time's up: any error of a fetch it cut short is this one instead. */

@@ -88,7 +88,7 @@ export async function readSitemap(source: string, options: ReadOptions): Promise
         }
         parsed = parseSitemap(text, location, isFile);
       } catch (error) {
-        budget.checkTime();
+        budget.checkStopped(options.signal);
         if (!(options.skipInvalid === true && location !== source && error instanceof BadSitemapError)) throw error;
         skipped.push({ url: location, problem: error.message });
         continue;

@@ -33,7 +33,7 @@ export async function sitemapsOfSite(
   try {
     text = await fetchSitemap(robots, { sender, timeoutMs: options.timeoutMs, signal, maxBytes: MAX_ROBOTS_BYTES, site: options.site });
   } catch (error) {
-    budget.checkTime();
+    budget.checkStopped(options.signal);
     // No robots.txt (404, not on the host): the conventional place.
     if (!(error instanceof BadSitemapError)) throw error;
   } finally {
