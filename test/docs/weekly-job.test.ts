@@ -8,12 +8,13 @@
 // HOME (a hosted runner keeps nothing), a local bare repository standing in for the remote. Each recipe keeps its
 // history through that eviction, or fails loudly (exit 4) when the history is gone: cron's machine losing its folder,
 // a branch that lost the job's history.
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { git, Repository, ROOT, runAction, type StepResult } from '../helpers/action.js';
 import { startDocShell } from '../helpers/doc-shell.js';
+import { postgresPerFile } from '../helpers/postgres.js';
 import { mockPerTest, type MockFixture } from '../helpers/mock.js';
 import { startRawServer, type RawServer } from '../helpers/raw-server.js';
 import { runInProcess, type InProcessResult } from '../helpers/run.js';
@@ -64,6 +65,8 @@ function yamlBlock(heading: string): string {
 }
 
 const COMMANDS = docCommands(DOC);
+const SHARDS_DOC = readFileSync(join(ROOT, 'docs', 'shards.md'), 'utf8');
+const pg = postgresPerFile();
 const INIT = COMMANDS.find((command) => command.words[0] === 'audit' && command.words.includes('--init'));
 const WEEKLY = COMMANDS.filter((command) => command !== INIT);
 
@@ -418,4 +421,66 @@ describe("docs/weekly-job.md's recipes keep the history when the runner's folder
     expect(lost.stderr).toContain('.rsapi/history.db');
     expect(repo.commits()[0]).toBe('history deleted');
   }, 180_000);
+});
+
+describe('the sharded GitLab recipe weekly-job.md links to (docs/shards.md), on fresh runners each week', () => {
+  /** A GitLab job's script as its runner runs it: one bash, stopping at the first failing line; the install left out. */
+  async function runJob(job: { variables?: Record<string, string>; script: string[] }, cwd: string, env: Record<string, string>) {
+    const home = scratch();
+    const shell = await startDocShell({ dir: join(home, 'shell'), cwd, env: { ...env, HOME: home, XDG_DATA_HOME: join(home, 'data') } });
+    try {
+      const variables = Object.entries(job.variables ?? {}).map(([name, value]) => `export ${name}="${value}"`);
+      const script = job.script.filter((line) => !line.startsWith('npm install'));
+      return await shell.run(['set -e', ...variables, ...script].join('\n'), 'bash');
+    } finally {
+      await shell.close();
+    }
+  }
+
+  it.skipIf(pg.missing)(
+    'three shard jobs and the merge job record one run a week in PostgreSQL; a missing shard fails the merge (exit 12)',
+    async () => {
+      const fixture = await mock({ drift: 0 });
+      site.pages = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'];
+      const from = SHARDS_DOC.indexOf('```yaml\n', SHARDS_DOC.indexOf('\n## GitLab CI')) + '```yaml\n'.length;
+      const text = SHARDS_DOC.slice(from, SHARDS_DOC.indexOf('```', from)).replaceAll('https://www.example.com/sitemap.xml', `${site.server.url}/sitemap.xml`);
+      const jobs = parse(text) as Record<string, { parallel?: number; variables?: Record<string, string>; script: string[] }>;
+      const count = jobs.audit!.parallel!;
+      // The first week has no baseline to require: the merge runs without --require-baseline, as the page says.
+      expect(SHARDS_DOC).toContain('give `--require-baseline` once the job\nhas run once');
+      const firstMerge = { ...jobs.merge!, script: jobs.merge!.script.map((line) => line.replace(' --require-baseline', '')) };
+      const env = { ...fixture.env, RSAPI_HISTORY_URL: pg.url() };
+      /** One pipeline: the shards (those in `shards`) each in a fresh folder, their parts to the merge job's, the merge. */
+      const pipeline = async (id: number, merge: typeof firstMerge, shards: number[]) => {
+        const mergeFolder = scratch();
+        for (const index of shards) {
+          const folder = scratch();
+          const shard = await runJob(jobs.audit!, folder, { ...env, CI_PIPELINE_ID: String(id), CI_NODE_INDEX: String(index), CI_NODE_TOTAL: String(count) });
+          expect(shard.code, shard.stderr).toBe(0);
+          expect(existsSync(join(folder, `part-${index}.gz`))).toBe(true);
+          copyFileSync(join(folder, `part-${index}.gz`), join(mergeFolder, `part-${index}.gz`));
+        }
+        return runJob(merge, mergeFolder, { ...env, CI_PIPELINE_ID: String(id) });
+      };
+      const all = Array.from({ length: count }, (_, index) => index + 1);
+      const first = await pipeline(201, firstMerge, all);
+      expect(first.code, first.stderr).toBe(0);
+      const second = await pipeline(202, jobs.merge!, all);
+      expect(second.code, second.stderr).toBe(0);
+      const missing = await pipeline(
+        203,
+        jobs.merge!,
+        all.filter((index) => index !== 2),
+      );
+      expect(missing.code, missing.stderr).toBe(12);
+      expect(missing.stderr).toContain(`shard 2/${count} missing`);
+      const listed = await runInProcess({ argv: ['history', 'runs', '--json', '--history', pg.url()], env: fixture.env });
+      const runs = (JSON.parse(listed.stdout) as { id: number; shard: string; reports: number; complete: boolean }[]).sort((a, b) => a.id - b.id);
+      expect(runs.map((run) => [run.shard, run.reports, run.complete])).toEqual([
+        [`merged ${count}/${count}`, 9, true],
+        [`merged ${count}/${count}`, 9, true],
+      ]);
+    },
+    240_000,
+  );
 });
