@@ -1,9 +1,9 @@
 // The GitHub Action's entry (action.yml's `main`, bundled into action/dist/index.cjs): the key masked, the inputs
 // planned, the history fetched from its branch, `rsapi audit` run, the history and dashboard committed and pushed, and
 // the result set as the step's outputs, annotations and exit code.
-import { existsSync, globSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, globSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import * as core from '@actions/core';
 import { DASHBOARD_FILE, GitError, HISTORY_FILE, HistoryBranch, type BranchCheckout } from './branch.js';
 import { ActionInputError, auditArgv, partPath, planAction, type ActionPlan } from './plan.js';
@@ -73,8 +73,11 @@ async function runAction(plan: ActionPlan): Promise<{ code: number; failure?: st
   const summary = plan.summary ? process.env.GITHUB_STEP_SUMMARY || undefined : undefined;
 
   if (plan.shard) {
+    // The part's folder first: rsapi writes the part beside itself (a temporary file renamed), into a folder that is.
+    const part = resolve(cwd, partPath(plan.shard));
+    mkdirSync(dirname(part), { recursive: true });
     const audited = await audit(auditArgv(plan, { summary }, undefined), cwd, env);
-    core.setOutput('part', resolve(cwd, partPath(plan.shard)));
+    if (existsSync(part)) core.setOutput('part', part);
     return verdict(audited.code, audited.result, plan, cwd);
   }
   const parts = plan.merge ? partsOf(plan.parts, cwd) : undefined;

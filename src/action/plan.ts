@@ -37,7 +37,7 @@ export class ActionInputError extends Error {
 
 /** The folder (under the working directory) a shard writes its part into, and the merge's default glob over it. */
 export const PARTS_FOLDER = 'rsapi-parts';
-export const DEFAULT_PARTS = `${PARTS_FOLDER}/**/*.json`;
+export const DEFAULT_PARTS = `${PARTS_FOLDER}/**/*.gz`;
 export const DEFAULT_HISTORY = 'branch:rsapi-history';
 
 /** A git branch name the action will write: plain characters only, so it can never read as an option or a refspec. */
@@ -105,7 +105,7 @@ function parseBoolean(name: string, value: string): boolean {
 
 /** The path of a shard's part, relative to the working directory. */
 export function partPath(shard: { index: number; count: number }): string {
-  return `${PARTS_FOLDER}/shard-${shard.index}-of-${shard.count}.json`;
+  return `${PARTS_FOLDER}/shard-${shard.index}-of-${shard.count}.gz`;
 }
 
 /**

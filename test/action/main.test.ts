@@ -1,8 +1,8 @@
 // The GitHub Action as the runner runs it (node action/dist/index.cjs, INPUT_* and GITHUB_* variables, a fresh clone
 // each week, a local bare repository as origin) against the phpRank mock: four weeks of history on the branch, two runs
 // racing for it, a branch that lost the job's history, and the key in nothing it writes.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, Repository, runAction, type StepResult } from '../helpers/action.js';
 import { mockPerTest, type MockFixture } from '../helpers/mock.js';
@@ -165,6 +165,74 @@ describe('the history branch', () => {
     expect(log(step)).toMatch(/^::warning title=rsapi::3 of 3 pages had a report already: if job shop ran before, its history may have been lost/m);
     expect(step.outputs['baseline-id']).toBe('');
   }, 120_000);
+});
+
+describe('a sharded week', () => {
+  const SITE = Array.from({ length: 12 }, (_, index) => `https://shop.example.org/p${index + 1}`);
+  /** One workflow run: its shard and merge jobs share its run id (the pipeline their parts belong to). */
+  const workflowRun = { GITHUB_RUN_ID: '4711', GITHUB_RUN_ATTEMPT: '1' };
+
+  /** The shard jobs of the matrix (`shard: I/3`), each in its own fresh clone: their parts, as the recipe uploads them. */
+  async function shards(repo: Repository, service: MockFixture, indexes: number[]): Promise<StepResult[]> {
+    const steps: StepResult[] = [];
+    for (const index of indexes) {
+      const step = await runAction(repo, inputsFor(service, { shard: `${index}/3` }), workflowRun);
+      expect(step.code, log(step)).toBe(0);
+      expect(step.outputs.part, log(step)).toBe(join(step.workspace, 'rsapi-parts', `shard-${index}-of-3.gz`));
+      expect(existsSync(step.outputs.part!)).toBe(true);
+      expectNoKey(step, repo);
+      steps.push(step);
+    }
+    return steps;
+  }
+
+  /**
+   * The merge job: its download step (actions/download-artifact, `pattern: rsapi-part-*`, `path: rsapi-parts`,
+   * `merge-multiple: true`) puts each uploaded part file in rsapi-parts/ of a fresh clone; then the action merges them.
+   */
+  function merge(repo: Repository, service: MockFixture, uploaded: StepResult[], more: Record<string, string> = {}): Promise<StepResult> {
+    return runAction(repo, inputsFor(service, { merge: 'true', ...more }), workflowRun, (workspace) => {
+      mkdirSync(join(workspace, 'rsapi-parts'));
+      for (const step of uploaded) copyFileSync(step.outputs.part!, join(workspace, 'rsapi-parts', basename(step.outputs.part!)));
+    });
+  }
+
+  it('three shard jobs write their parts and touch no branch; the merge job records one run of the whole site, shares 3/3', async () => {
+    const service = await mock();
+    const repo = new Repository(scratch(), site(SITE));
+    const parts = await shards(repo, service, [1, 2, 3]);
+    // Each shard audited a share, together every page once; none of them touched the branch.
+    expect(parts.map((step) => Number(step.outputs.pages)).reduce((sum, pages) => sum + pages, 0)).toBe(SITE.length);
+    expect(repo.commits()).toEqual([]);
+
+    const merged = await merge(repo, service, parts, { html: 'weekly.html' });
+    expect(merged.code, log(merged)).toBe(0);
+    expect(merged.outputs).toMatchObject({ 'run-id': '1', 'baseline-id': '', 'exit-code': '0', pages: String(SITE.length), dashboard: 'index.html' });
+    expect(merged.outputs.report).toBe(join(merged.workspace, 'weekly.html'));
+    expect(log(merged)).toMatch(/^::warning title=rsapi::first run of job shop: nothing compared/m);
+    expect(repo.commits()).toEqual(['rsapi audit: run 1 of job shop (exit 0)']);
+    const runs = await repo.runs();
+    expect(runs.map((run) => [run.id, run.selection.job, run.reports, run.shard])).toEqual([[1, 'shop', SITE.length, 'merged 3/3']]);
+    expect(await repo.runsTable()).toMatch(/^\s*1\b.*\b3\/3\b/m);
+    expectNoKey(merged, repo);
+
+    // The next week, sharded again, compares the whole site with the whole site.
+    const next = await merge(repo, service, await shards(repo, service, [1, 2, 3]));
+    expect(next.code, log(next)).toBe(0);
+    expect(next.outputs).toMatchObject({ 'run-id': '2', 'baseline-id': '1', pages: String(SITE.length), 'new-pages': '0', 'vanished-pages': '0' });
+  }, 240_000);
+
+  it('a shard that left no part fails the merge job with exit 12, naming it; the branch is left as it was', async () => {
+    const service = await mock();
+    const repo = new Repository(scratch(), site(SITE));
+    const parts = await shards(repo, service, [1, 3]);
+    const merged = await merge(repo, service, parts);
+    expect(merged.code, log(merged)).toBe(12);
+    expect(merged.outputs['exit-code']).toBe('12');
+    expect(log(merged)).toContain('shard 2/3 missing');
+    expect(merged.stdout).toMatch(/^::error::rsapi audit exited 12/m);
+    expect(repo.commits()).toEqual([]);
+  }, 240_000);
 });
 
 async function until(condition: () => boolean, timeoutMs = 60_000): Promise<void> {

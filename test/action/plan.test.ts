@@ -18,7 +18,7 @@ describe('planAction', () => {
       history: { branch: 'rsapi-history' },
       summary: true,
       merge: false,
-      parts: 'rsapi-parts/**/*.json',
+      parts: 'rsapi-parts/**/*.gz',
       requireBaseline: 'auto',
     });
   });
@@ -85,13 +85,13 @@ describe('auditArgv', () => {
   });
 
   it('a shard writes its part and asks for no baseline; a merge names the parts found', () => {
-    expect(auditArgv(planOf({ shard: '2/3' }), {}, true)).toEqual(['audit', '--json', '--part', 'rsapi-parts/shard-2-of-3.json', '--shard', '2/3']);
-    expect(auditArgv(planOf({ merge: 'true' }), { parts: ['/w/p1.json', '/w/p2.json'] }, false)).toEqual([
+    expect(auditArgv(planOf({ shard: '2/3' }), {}, true)).toEqual(['audit', '--json', '--part', 'rsapi-parts/shard-2-of-3.gz', '--shard', '2/3']);
+    expect(auditArgv(planOf({ merge: 'true' }), { parts: ['/w/p1.gz', '/w/p2.gz'] }, false)).toEqual([
       'audit',
       '--json',
       '--merge',
-      '/w/p1.json',
-      '/w/p2.json',
+      '/w/p1.gz',
+      '/w/p2.gz',
       '--no-require-baseline',
     ]);
   });

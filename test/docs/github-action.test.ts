@@ -132,7 +132,7 @@ describe('docs/workflows/sharded.yml', () => {
     const mergeStep = rsapiSteps(merge)[0]!;
     expect(mergeStep.with!.merge).toBe(true);
     // The parts land where the merge's default glob looks for them.
-    expect(actionYaml().inputs.parts!.default).toBe(`${download.with!.path}/**/*.json`);
+    expect(actionYaml().inputs.parts!.default).toBe(`${download.with!.path}/**/*.gz`);
     expect(merge.steps.indexOf(download)).toBeLessThan(merge.steps.indexOf(mergeStep));
   });
 });

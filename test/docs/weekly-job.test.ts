@@ -1,12 +1,20 @@
 // docs/weekly-job.md, run as written: every command line of its recipes (the `rsapi audit` file, the one-line
-// `reports create`, cron, systemd, GitHub Actions, GitLab CI) is read out of the Markdown and run over simulated weeks
-// against the phpRank mock with --drift, on a loopback site whose sitemap gains a page, loses one, is empty one week
-// and comes back, and with a week killed part-way and resumed. Each week's exit code, baseline, new and vanished
-// pages are asserted against what the service holds; so are the recorded runs, and one report per page. The passing
-// week the doc shows is what a passing week prints, line for line.
-import { mkdirSync, readFileSync } from 'node:fs';
+// `reports create`, cron, systemd) is read out of the Markdown and run over simulated weeks against the phpRank mock
+// with --drift, on a loopback site whose sitemap gains a page, loses one, is empty one week and comes back, and with a
+// week killed part-way and resumed. Each week's exit code, baseline, new and vanished pages are asserted against what
+// the service holds; so are the recorded runs, and one report per page. The passing week the doc shows is what a
+// passing week prints, line for line. The CI recipes run as their runners would: the GitHub workflow's action step
+// (node action/dist/index.cjs) and the GitLab job's script (bash, rsapi in-process) each week in a fresh clone and
+// HOME (a hosted runner keeps nothing), a local bare repository standing in for the remote. Each recipe keeps its
+// history through that eviction, or fails loudly (exit 4) when the history is gone: cron's machine losing its folder,
+// a branch that lost the job's history.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { git, Repository, ROOT, runAction, type StepResult } from '../helpers/action.js';
+import { startDocShell } from '../helpers/doc-shell.js';
+import { postgresPerFile } from '../helpers/postgres.js';
 import { mockPerTest, type MockFixture } from '../helpers/mock.js';
 import { startRawServer, type RawServer } from '../helpers/raw-server.js';
 import { runInProcess, type InProcessResult } from '../helpers/run.js';
@@ -25,7 +33,7 @@ interface DocCommand {
 
 /**
  * The rsapi command lines of the doc's code blocks, as a shell would split them: a `sh` block's lines, cron's command
- * after `cd ... &&`, systemd's ExecStart, a workflow's `run:` and a GitLab script's `- ` lines.
+ * after `cd ... &&`, systemd's ExecStart.
  */
 function docCommands(markdown: string): DocCommand[] {
   const commands: DocCommand[] = [];
@@ -36,7 +44,8 @@ function docCommands(markdown: string): DocCommand[] {
       fence = fence === undefined ? opened[1] || 'text' : undefined;
       continue;
     }
-    if (fence === undefined || fence === 'json' || fence === 'console') continue;
+    // The CI recipes (yaml) run as their runners run them: see the tests below.
+    if (fence === undefined || !['sh', 'cron', 'ini'].includes(fence)) continue;
     const command = /(?:^|&&\s*|ExecStart=\S*?|run:\s*|^\s*-\s*)\brsapi\s+(.*?)(?:\s*>>.*)?$/.exec(line.trim());
     if (command) commands.push({ where: `docs/weekly-job.md:${index + 1} (${fence})`, words: shellWords(command[1] as string) });
   }
@@ -48,7 +57,16 @@ function shellWords(text: string): string[] {
   return [...text.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2] ?? (match[3] as string));
 }
 
+/** The yaml block of the doc's section `heading` (its first), as written. */
+function yamlBlock(heading: string): string {
+  const section = DOC.indexOf(`\n${heading}`);
+  const from = DOC.indexOf('```yaml\n', section) + '```yaml\n'.length;
+  return DOC.slice(from, DOC.indexOf('```', from));
+}
+
 const COMMANDS = docCommands(DOC);
+const SHARDS_DOC = readFileSync(join(ROOT, 'docs', 'shards.md'), 'utf8');
+const pg = postgresPerFile();
 const INIT = COMMANDS.find((command) => command.words[0] === 'audit' && command.words.includes('--init'));
 const WEEKLY = COMMANDS.filter((command) => command !== INIT);
 
@@ -160,15 +178,21 @@ describe('docs/weekly-job.md, run over simulated weeks', () => {
 
   it('has the recipes the doc promises, each a command this test runs', () => {
     expect(INIT?.words).toEqual(['audit', '--init', SITE_IN_DOC]);
-    // `rsapi audit`, the one-line create, cron, systemd, GitHub Actions, GitLab CI.
+    // `rsapi audit`, the one-line create, cron, systemd; GitHub Actions and GitLab CI are the two yaml recipes.
     expect(WEEKLY.map((command) => command.where.replace(/:\d+/, ''))).toEqual([
       'docs/weekly-job.md (sh)',
       'docs/weekly-job.md (sh)',
       'docs/weekly-job.md (cron)',
       'docs/weekly-job.md (ini)',
-      'docs/weekly-job.md (yaml)',
-      'docs/weekly-job.md (yaml)',
     ]);
+    expect(yamlBlock('### GitHub Actions')).toBe(readFileSync(join(ROOT, 'docs', 'workflows', 'weekly.yml'), 'utf8'));
+    expect(yamlBlock('### GitLab CI')).toContain('weekly-audit:');
+    // The sharded recipes are linked, not repeated: their own pages' tests run them.
+    expect(DOC).toContain('(github-action.md#shards-a-matrix-one-run)');
+    expect(DOC).toContain('(shards.md#gitlab-ci)');
+    // The Actions cache loses a weekly job's history (an entry unused for 7 days is deleted): no recipe keeps it there.
+    expect(DOC).not.toContain('actions/cache');
+    expect(DOC).not.toMatch(/^\s*cache:/m);
     expect(DOC).not.toMatch(/npm install (-g )?rsapi\b/);
   });
 
@@ -212,6 +236,10 @@ describe('docs/weekly-job.md, run over simulated weeks', () => {
           fixture.server.options.storeDelayMs = 0;
           result = await rsapi(words(command));
           expect(result.stderr).toMatch(/skipping \d+ URLs? already created|resum/);
+        } else if (lastRun === undefined && command.words.includes('--require-baseline')) {
+          // The first week, by hand, as the doc says: `rsapi audit --no-require-baseline` starts the history.
+          expect(DOC).toContain('`rsapi audit --no-require-baseline`');
+          result = await rsapi([...words(command), '--no-require-baseline']);
         } else {
           result = await rsapi(words(command));
         }
@@ -256,4 +284,203 @@ describe('docs/weekly-job.md, run over simulated weeks', () => {
       process.chdir(cwd);
     }
   });
+});
+
+describe("docs/weekly-job.md's recipes keep the history when the runner's folders are gone", () => {
+  /** The site's repository: its rsapi.config.json (as `rsapi audit --init` writes it) on main. */
+  function repositoryOf(siteUrl: string): Repository {
+    const config = { audit: { job: 'site', sitemaps: [siteUrl], failOnNewFailures: true } };
+    return new Repository(scratch(), { 'rsapi.config.json': `${JSON.stringify(config, null, 2)}\n` });
+  }
+
+  it.each(WEEKLY.filter((command) => /\((cron|ini)\)$/.test(command.where)).map((command) => [command.where, command] as const))(
+    '%s: the machine keeps its folder week after week; a machine that lost it fails the next week (exit 4), naming where it looked',
+    async (_where, command) => {
+      expect(command.words).toContain('--require-baseline');
+      const fixture = await mock({ drift: 0 });
+      const home = scratch();
+      const work = join(home, 'work');
+      mkdirSync(work);
+      const env = { ...fixture.env, HOME: home, XDG_DATA_HOME: join(home, 'data') };
+      const words = command.words.map((word) => word.replaceAll(SITE_IN_DOC, `${site.server.url}/`));
+      const cwd = process.cwd();
+      process.chdir(work);
+      try {
+        site.pages = ['a', 'b'];
+        expect((await runInProcess({ argv: ['audit', '--init', `${site.server.url}/`], env })).code).toBe(0);
+        const first = await runInProcess({ argv: [...words, '--no-require-baseline'], env });
+        expect(first.code, first.stderr).toBe(0);
+        const second = await runInProcess({ argv: words, env });
+        expect(second.code, second.stderr).toBe(0);
+        expect(baselineOf(second)).toBe(1);
+        // The machine's data folder is gone (a rebuilt server): the history with it. The week fails, it does not pass.
+        rmSync(join(home, 'data'), { recursive: true, force: true });
+        const lost = await runInProcess({ argv: words, env });
+        expect(lost.code, lost.stderr).toBe(4);
+        expect(lost.stderr).toContain(join(home, 'data', 'rsapi', 'history.db'));
+        expect(lost.stderr).toMatch(/job \S+/);
+      } finally {
+        process.chdir(cwd);
+      }
+    },
+    60_000,
+  );
+
+  it("GitHub Actions: the weekly workflow's action step, each week on a fresh runner, compares with the week before", async () => {
+    const fixture = await mock({ drift: 0 });
+    site.pages = ['a', 'b', 'c'];
+    const flow = parse(yamlBlock('### GitHub Actions')) as { jobs: Record<string, { steps: { uses?: string; with?: Record<string, string> }[] }> };
+    const step = Object.values(flow.jobs)
+      .flatMap((job) => job.steps)
+      .find((candidate) => /\/rsapi@/.test(candidate.uses ?? ''));
+    // The workflow's inputs, its expressions as GitHub fills them in: the service's URL (a variable) and key (a secret).
+    const inputs = Object.fromEntries(
+      Object.entries(step?.with ?? {}).map(([name, value]) => [
+        name,
+        String(value).replace('${{ vars.RSAPI_BASE_URL }}', fixture.server.url).replace('${{ secrets.RSAPI_API_KEY }}', fixture.server.apiKey),
+      ]),
+    );
+    expect(inputs['base-url']).toBe(fixture.server.url);
+    const repo = repositoryOf(`${site.server.url}/`);
+    const weeks: StepResult[] = [];
+    for (let week = 1; week <= 3; week++) {
+      // runAction: a fresh clone, HOME and temp folder each week; nothing of the week before but origin.
+      const ran = await runAction(repo, inputs);
+      expect(ran.code, `week ${week}: ${ran.stdout}\n${ran.stderr}`).toBe(0);
+      weeks.push(ran);
+    }
+    expect(weeks.map((ran) => [ran.outputs['run-id'], ran.outputs['baseline-id']])).toEqual([
+      ['1', ''],
+      ['2', '1'],
+      ['3', '2'],
+    ]);
+    expect((await repo.runs()).map((run) => run.id)).toEqual([3, 2, 1]);
+  }, 180_000);
+
+  it("GitLab CI: the job's script, each week on a fresh runner, keeps the history on its branch; a branch that lost it fails (exit 4)", async () => {
+    const fixture = await mock({ drift: 0 });
+    site.pages = ['a', 'b', 'c'];
+    const job = (parse(yamlBlock('### GitLab CI')) as Record<string, { variables: Record<string, string>; script: string[] }>)['weekly-audit']!;
+    const repo = repositoryOf(`${site.server.url}/`);
+    // The project's remote, as the token's URL names it, is the local origin (git's url.<base>.insteadOf).
+    const remote = 'https://rsapi:glpat-history-token@gitlab.example.com/acme/site.git';
+    let pipeline = 100;
+    /** One pipeline: a fresh clone and HOME, the job's variables and script lines in one shell, as the runner runs them. */
+    const week = async () => {
+      const workspace = repo.clone();
+      const home = scratch();
+      const shell = await startDocShell({
+        dir: join(home, 'shell'),
+        cwd: workspace,
+        env: {
+          ...fixture.env,
+          HOME: home,
+          XDG_DATA_HOME: join(home, 'data'),
+          CI_SERVER_HOST: 'gitlab.example.com',
+          CI_PROJECT_PATH: 'acme/site',
+          CI_PIPELINE_ID: String(++pipeline),
+          RSAPI_HISTORY_TOKEN: 'glpat-history-token',
+          GIT_CONFIG_COUNT: '1',
+          GIT_CONFIG_KEY_0: `url.${repo.origin}.insteadOf`,
+          GIT_CONFIG_VALUE_0: remote,
+        },
+      });
+      try {
+        const variables = Object.entries(job.variables).map(([name, value]) => `export ${name}="${value}"`);
+        const script = job.script.filter((line) => !line.startsWith('npm install'));
+        return await shell.run(['set -e', ...variables, ...script].join('\n'), 'bash');
+      } finally {
+        await shell.close();
+      }
+    };
+    const first = await week();
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/first run of job site: nothing compared/);
+    const second = await week();
+    expect(second.code, second.stderr).toBe(0);
+    expect(baselineOf(second as InProcessResult)).toBe(1);
+    // A failing week (every check flips) fails the job with the audit's exit code, and is kept: the next compares with it.
+    fixture.server.options.drift = 1;
+    const failing = await week();
+    expect(failing.code, failing.stderr).toBe(10);
+    expect(repo.commits()).toEqual(['rsapi audit: pipeline 103 (exit 10)', 'rsapi audit: pipeline 102 (exit 0)', 'rsapi audit: pipeline 101 (exit 0)']);
+    expect((await repo.runs()).map((run) => [run.id, run.exit])).toEqual([
+      [3, 10],
+      [2, 0],
+      [1, 0],
+    ]);
+    // Someone deleted the history from the branch: the next week fails loudly rather than starting again, and pushes nothing.
+    const work = join(repo.dir, 'edit');
+    git(repo.dir, 'clone', '--quiet', '--branch', 'rsapi-history', repo.origin, work);
+    git(work, 'rm', '--quiet', 'history.db');
+    git(work, '-c', 'user.name=t', '-c', 'user.email=t@example.org', 'commit', '--quiet', '-m', 'history deleted');
+    git(work, 'push', '--quiet', 'origin', 'rsapi-history');
+    fixture.server.options.drift = 0;
+    const lost = await week();
+    expect(lost.code, lost.stderr).toBe(4);
+    expect(lost.stderr).toContain('.rsapi/history.db');
+    expect(repo.commits()[0]).toBe('history deleted');
+  }, 180_000);
+});
+
+describe('the sharded GitLab recipe weekly-job.md links to (docs/shards.md), on fresh runners each week', () => {
+  /** A GitLab job's script as its runner runs it: one bash, stopping at the first failing line; the install left out. */
+  async function runJob(job: { variables?: Record<string, string>; script: string[] }, cwd: string, env: Record<string, string>) {
+    const home = scratch();
+    const shell = await startDocShell({ dir: join(home, 'shell'), cwd, env: { ...env, HOME: home, XDG_DATA_HOME: join(home, 'data') } });
+    try {
+      const variables = Object.entries(job.variables ?? {}).map(([name, value]) => `export ${name}="${value}"`);
+      const script = job.script.filter((line) => !line.startsWith('npm install'));
+      return await shell.run(['set -e', ...variables, ...script].join('\n'), 'bash');
+    } finally {
+      await shell.close();
+    }
+  }
+
+  it.skipIf(pg.missing)(
+    'three shard jobs and the merge job record one run a week in PostgreSQL; a missing shard fails the merge (exit 12)',
+    async () => {
+      const fixture = await mock({ drift: 0 });
+      site.pages = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'];
+      const from = SHARDS_DOC.indexOf('```yaml\n', SHARDS_DOC.indexOf('\n## GitLab CI')) + '```yaml\n'.length;
+      const text = SHARDS_DOC.slice(from, SHARDS_DOC.indexOf('```', from)).replaceAll('https://www.example.com/sitemap.xml', `${site.server.url}/sitemap.xml`);
+      const jobs = parse(text) as Record<string, { parallel?: number; variables?: Record<string, string>; script: string[] }>;
+      const count = jobs.audit!.parallel!;
+      // The first week has no baseline to require: the merge runs without --require-baseline, as the page says.
+      expect(SHARDS_DOC).toContain('give `--require-baseline` once the job\nhas run once');
+      const firstMerge = { ...jobs.merge!, script: jobs.merge!.script.map((line) => line.replace(' --require-baseline', '')) };
+      const env = { ...fixture.env, RSAPI_HISTORY_URL: pg.url() };
+      /** One pipeline: the shards (those in `shards`) each in a fresh folder, their parts to the merge job's, the merge. */
+      const pipeline = async (id: number, merge: typeof firstMerge, shards: number[]) => {
+        const mergeFolder = scratch();
+        for (const index of shards) {
+          const folder = scratch();
+          const shard = await runJob(jobs.audit!, folder, { ...env, CI_PIPELINE_ID: String(id), CI_NODE_INDEX: String(index), CI_NODE_TOTAL: String(count) });
+          expect(shard.code, shard.stderr).toBe(0);
+          expect(existsSync(join(folder, `part-${index}.gz`))).toBe(true);
+          copyFileSync(join(folder, `part-${index}.gz`), join(mergeFolder, `part-${index}.gz`));
+        }
+        return runJob(merge, mergeFolder, { ...env, CI_PIPELINE_ID: String(id) });
+      };
+      const all = Array.from({ length: count }, (_, index) => index + 1);
+      const first = await pipeline(201, firstMerge, all);
+      expect(first.code, first.stderr).toBe(0);
+      const second = await pipeline(202, jobs.merge!, all);
+      expect(second.code, second.stderr).toBe(0);
+      const missing = await pipeline(
+        203,
+        jobs.merge!,
+        all.filter((index) => index !== 2),
+      );
+      expect(missing.code, missing.stderr).toBe(12);
+      expect(missing.stderr).toContain(`shard 2/${count} missing`);
+      const listed = await runInProcess({ argv: ['history', 'runs', '--json', '--history', pg.url()], env: fixture.env });
+      const runs = (JSON.parse(listed.stdout) as { id: number; shard: string; reports: number; complete: boolean }[]).sort((a, b) => a.id - b.id);
+      expect(runs.map((run) => [run.shard, run.reports, run.complete])).toEqual([
+        [`merged ${count}/${count}`, 9, true],
+        [`merged ${count}/${count}`, 9, true],
+      ]);
+    },
+    240_000,
+  );
 });

@@ -74,12 +74,23 @@ export class Repository {
   }
 
   /** The runs of the history on the branch, newest first, as `rsapi history runs --json` lists them. */
-  async runs(branch = 'rsapi-history'): Promise<{ id: number; exit: number; selection: { job: string } }[]> {
+  async runs(branch = 'rsapi-history'): Promise<{ id: number; exit: number; reports: number; shard: string | null; selection: { job: string } }[]> {
     const work = join(this.dir, `branch-${++this.clones}`);
     git(this.dir, 'clone', '--quiet', '--branch', branch, this.origin, work);
     const listed = await runCli(['history', 'runs', '--json', '--history', join(work, 'history.db')], { env: { RSAPI_CONFIG_DIR: join(work, '.config') } });
     if (listed.code !== 0) throw new Error(`history runs exited ${listed.code}: ${listed.stderr}`);
     return JSON.parse(listed.stdout);
+  }
+
+  /** `rsapi history runs -o table` of the history on the branch: the table a person reads (with its shards column). */
+  async runsTable(branch = 'rsapi-history'): Promise<string> {
+    const work = join(this.dir, `branch-${++this.clones}`);
+    git(this.dir, 'clone', '--quiet', '--branch', branch, this.origin, work);
+    const listed = await runCli(['history', 'runs', '-o', 'table', '--history', join(work, 'history.db')], {
+      env: { RSAPI_CONFIG_DIR: join(work, '.config') },
+    });
+    if (listed.code !== 0) throw new Error(`history runs exited ${listed.code}: ${listed.stderr}`);
+    return listed.stdout;
   }
 
   /** Every object of the origin (blobs, commits), as one buffer: what a secret must never be found in. */
@@ -103,11 +114,18 @@ export function readOutputs(file: string): Record<string, string> {
 }
 
 /**
- * The action's step in a fresh clone of `repo`, with `inputs` (and action.yml's defaults), `env` added. Nothing of the
+ * The action's step in a fresh clone of `repo`, with `inputs` (and action.yml's defaults), `env` added, and the steps
+ * before it in the same job (`before`: a download of artifacts, say) run in its workspace first. Nothing of the
  * machine's own GitHub, runner or rsapi variables leaks in.
  */
-export function runAction(repo: Repository, inputs: Record<string, string>, env: Record<string, string> = {}): Promise<StepResult> {
+export function runAction(
+  repo: Repository,
+  inputs: Record<string, string>,
+  env: Record<string, string> = {},
+  before?: (workspace: string) => void,
+): Promise<StepResult> {
   const workspace = repo.clone();
+  before?.(workspace);
   const step = mkdtempSync(join(repo.dir, 'step-'));
   const files = { output: join(step, 'output'), summary: join(step, 'summary') };
   writeFileSync(files.output, '');
