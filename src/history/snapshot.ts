@@ -76,14 +76,29 @@ class ReadSnapshot implements Snapshot {
   }
 }
 
-/** A snapshot whose checks are decoded from their stored text when first read. */
-export function withChecks(base: Omit<Snapshot, 'checks' | 'checksText'>, checksText: string | undefined): Snapshot {
+/**
+ * A snapshot whose checks are decoded from their stored text when first read; `text`, when given, makes that text
+ * itself when first read (a compact reading's, rebuilt from its states: a diff compares most readings by content id).
+ */
+export function withChecks(base: Omit<Snapshot, 'checks' | 'checksText'>, checksText: string | undefined, text?: () => string | undefined): Snapshot {
   let checks: CheckState[] | undefined | null = null;
+  if (text === undefined) {
+    return {
+      ...base,
+      checksText,
+      get checks() {
+        if (checks === null) checks = decodeChecks(checksText);
+        return checks;
+      },
+    };
+  }
   return {
     ...base,
-    checksText,
+    get checksText() {
+      return text();
+    },
     get checks() {
-      if (checks === null) checks = decodeChecks(checksText);
+      if (checks === null) checks = decodeChecks(text());
       return checks;
     },
   };
