@@ -37,6 +37,7 @@ const SPANNING: readonly string[] = [
   'cli/commands/reports/reports.test.ts', // each reports and projects verb by its request
   'docs/commands.test.ts', // the command lines of README.md and docs/
   'docs/weekly-job.test.ts', // docs/weekly-job.md's recipes
+  'docs/github-action.test.ts', // docs/github-action.md, its workflows and action.yml
   'mcp/docs.test.ts', // the pages that name the MCP tools
   'scripts/install-scripts.test.ts', // package.json's install scripts and the lock file
 ];

@@ -29,6 +29,9 @@ export class HistoryError extends RsapiError {
 /** A run id that the history does not hold, or too few runs to compare: exit 4, as a record not found. */
 export class HistoryNotFoundError extends RsapiError {}
 
+/** A merge of run parts that misses a share: exit 12, each missing share named (`shard 2/3 missing`). */
+export class IncompleteRunError extends RsapiError {}
+
 /** A history whose schema is newer than this rsapi knows: read or written by it, it could be damaged. */
 export function newerSchemaError(where: string, version: number, known: number = version - 1): HistoryError {
   return new HistoryError(`${where} was written by a newer rsapi (schema ${version}; this one knows up to ${known}); left untouched`, 'newer-schema', {

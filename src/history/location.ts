@@ -1,9 +1,10 @@
 // Where a history lives: a SQLite file (a path; by default under $XDG_DATA_HOME) or a PostgreSQL URL, read from what the
 // user gave, with the URL's password as a secret and the form that may be shown.
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { redactedUrl, urlPasswords } from '../api/http/connection-url.js';
-import { HistoryError } from './errors.js';
+import { HistoryError, HistoryNotFoundError } from './errors.js';
 
 export type HistoryLocation = { kind: 'sqlite'; path: string; shown: string } | { kind: 'postgres'; url: string; shown: string; passwords: string[] };
 
@@ -49,3 +50,18 @@ export function historyLocation(value: string, home: string = homedir()): Histor
 
 // The redaction lives with the URL parsing (src/api/http/connection-url.ts): the config layer shows a stored URL too.
 export { urlPasswords };
+
+/**
+ * Whether no history is there yet: a SQLite file not made. A PostgreSQL database is never known to be missing before
+ * it is asked. The one place that knows a history can be a file that is not there.
+ */
+export function historyMissing(location: HistoryLocation): boolean {
+  return location.kind === 'sqlite' && !existsSync(location.path);
+}
+
+/** A history read before anything was recorded in it (exit 4). */
+export function noHistoryYet(location: HistoryLocation): HistoryNotFoundError {
+  return new HistoryNotFoundError(`no history at ${location.shown} yet`, {
+    hint: 'record one with --record (`rsapi reports list --all --record`), or point to one with --history or RSAPI_HISTORY',
+  });
+}

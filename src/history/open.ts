@@ -1,6 +1,6 @@
 // Opening a history where it lives: the driver chosen by the location (SQLite's or PostgreSQL's, each loaded only
 // then) and the one store over it, its schema migrated.
-import type { HistoryLocation } from './location.js';
+import { historyMissing, noHistoryYet, type HistoryLocation } from './location.js';
 import { SqlHistoryStore } from './sql-store.js';
 import type { HistoryStore } from './types.js';
 
@@ -12,9 +12,12 @@ export interface OpenOptions {
   readOnly?: boolean;
   /** Where a driver's own warnings go, said in rsapi's words as one line (never printed by the library itself). */
   notice?: (line: string) => void;
+  /** Only a history that is there: one not made yet is exit 4 (noHistoryYet), and no file is made. */
+  mustExist?: boolean;
 }
 
 export async function openHistory(location: HistoryLocation, options: OpenOptions = {}): Promise<HistoryStore> {
+  if (options.mustExist && historyMissing(location)) throw noHistoryYet(location);
   if (location.kind === 'postgres') {
     const { openPostgres } = await import('./postgres.js');
     return SqlHistoryStore.open(await openPostgres(location.url, location.shown, { notice: options.notice }), location.shown, { notice: options.notice });

@@ -72,7 +72,7 @@ export class SqlHistoryStore implements HistoryStore {
       if (options.readOnly) {
         const version = await schemaVersion(db, where);
         if (version > SCHEMA_VERSION) throw newerSchema(where, version);
-      } else await migrate(db, where, options.notice);
+      } else await migrateHistory(db, where, options.notice);
     } catch (error) {
       await db.close().catch(() => {});
       throw error;
@@ -351,8 +351,11 @@ const HELD_NAMES_SQL = {
   projects: 'SELECT DISTINCT project FROM history_pages WHERE project IS NOT NULL',
 };
 
-/** Brings the schema to SCHEMA_VERSION in one transaction; a newer one, or a database of someone else's, is left untouched. */
-async function migrate(db: SqlConnection, where: string, notice: ((line: string) => void) | undefined): Promise<void> {
+/**
+ * Brings the schema to SCHEMA_VERSION in one transaction; a newer one, or a database of someone else's, is left
+ * untouched. Exported for a connection the store does not own (a job's lock: postgres.ts's JobLock).
+ */
+export async function migrateHistory(db: SqlConnection, where: string, notice?: (line: string) => void): Promise<void> {
   const version = await schemaVersion(db, where);
   if (version > SCHEMA_VERSION) throw newerSchema(where, version);
   if (version === SCHEMA_VERSION) return;
@@ -380,7 +383,7 @@ async function migrate(db: SqlConnection, where: string, notice: ((line: string)
 const COMPACTING_BATCH = 5_000;
 
 /**
- * Migration 4's conversion: the snapshots of before written in their compact form, in the order of their ids and
+ * Migration 5's conversion: the snapshots of before written in their compact form, in the order of their ids and
  * keeping them, COMPACTING_BATCH at a time, inside the migration's one transaction (a kill part-way leaves the history
  * as it was, converted again on the next open). An existing history is said to be converted, once.
  */
@@ -512,7 +515,7 @@ function numberOf(value: unknown): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-// The history's readings in their compact form (issue 45, migration 4): a snapshot read back from its page and its
+// The history's readings in their compact form (issue 45, migration 5): a snapshot read back from its page and its
 // content (the checks text rebuilt), and a batch of new readings written as pages, contents (shared with the page's
 // newest when the same, else a delta against its last full reading, else full) and snapshots.
 
@@ -643,7 +646,7 @@ export class Readings {
   }
 
   /**
-   * Writes readings the store does not hold (each a new snapshot; `keepIds`: migration 4's, with the ids given, into
+   * Writes readings the store does not hold (each a new snapshot; `keepIds`: migration 5's, with the ids given, into
    * its new table) and returns their snapshot ids in order. Each reading's page (its service, report id, URL and
    * project) is found or added; its content is the page's newest when the same, else a delta against the page's last
    * full reading when small, else full.

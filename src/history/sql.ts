@@ -55,13 +55,18 @@ export interface Dialect {
    * does it): a page's readings are compared with the page's stored ones before they are written.
    */
   readonly writeLock: string | undefined;
-  /** Migration 4 keeps the snapshots' ids: PostgreSQL's sequence is moved past them (SQLite's AUTOINCREMENT follows). */
+  /** Migration 5 keeps the snapshots' ids: PostgreSQL's sequence is moved past them (SQLite's AUTOINCREMENT follows). */
   readonly afterKeptIds: readonly string[];
   /** An ORDER BY of text by its code points, as JavaScript's `<` compares (PostgreSQL sorts by its locale otherwise). */
   readonly binaryOrder: string;
+  /**
+   * Migration 4: where a job's lock and journal live. PostgreSQL, shared by runners that keep nothing, holds them in
+   * tables (JOB_SQL); SQLite has none: its journal and lock are files beside it, carried with it.
+   */
+  readonly jobTables: readonly string[];
 }
 
-/** Migration 1's snapshot columns (migrations 3 and 4 copy them). */
+/** Migration 1's snapshot columns (migrations 3 and 5 copy them). */
 const SNAPSHOT_COLUMNS = 'origin, identity, report_id, project, score, label, generated_at, checks';
 /**
  * A report's reading as the service dated it. phpRank's generated_at has whole seconds, so two readings of one report
@@ -71,7 +76,7 @@ const SNAPSHOT_KEY = 'origin, report_id, generated_at';
 const READING_KEY = `${SNAPSHOT_KEY}, content`;
 
 /**
- * Where migration 4 converts the snapshots of before into their compact form (sql-store.ts does it, in batches): a
+ * Where migration 5 converts the snapshots of before into their compact form (sql-store.ts does it, in batches): a
  * step of JavaScript among its statements.
  */
 export const COMPACT_SNAPSHOTS = '-- compact the snapshots';
@@ -114,7 +119,10 @@ export const MIGRATIONS: readonly ((dialect: Dialect) => readonly string[])[] = 
   // found by its key and compared as stored text, never by this hash, which only keeps one reading from being stored
   // twice (two writers at once on PostgreSQL).
   ({ keyReadingsByContent }) => keyReadingsByContent,
-  // 4: a compact history (issue 45). A report's place (service, id, URL, project) is a page, stored once; a reading's
+  // 4: a job's lock and journal in a shared history (issue 40): two runners of one job on one PostgreSQL history each
+  // created every page, their journals and locks in their own machines' folders. SQLite's stay files beside it.
+  ({ jobTables }) => jobTables,
+  // 5: a compact history (issue 45). A report's place (service, id, URL, project) is a page, stored once; a reading's
   // content (score, label, checks) is stored once for every snapshot that read it, its checks as states against the
   // page's check set (the ids, stored once) or as what differs from the page's last full reading; a snapshot is its
   // page, its generated_at and its content. The snapshots of before are converted in batches (COMPACT_SNAPSHOTS) and
@@ -142,7 +150,7 @@ export const MIGRATIONS: readonly ((dialect: Dialect) => readonly string[])[] = 
   ],
 ];
 
-/** Migration 3's snapshots, read by migration 4 a batch at a time in the order of their ids: (after id, how many). */
+/** Migration 3's snapshots, read by migration 5 a batch at a time in the order of their ids: (after id, how many). */
 export const OLD_SNAPSHOTS = `SELECT id, ${SNAPSHOT_COLUMNS} FROM history_snapshots WHERE id > ? ORDER BY id LIMIT ?`;
 
 /** A reading's content beside a snapshot `s`: its score, label and checks, and the full reading a delta is against. */
@@ -224,7 +232,7 @@ export const SQL = {
   addContents: (count: number) =>
     `INSERT INTO history_contents (page_id, base, check_set, score, label, checks) VALUES ${placeholders(count, '(?, ?, ?, ?, ?, ?)')} RETURNING id`,
   addSnapshots: (count: number) => `INSERT INTO history_snapshots (page_id, generated_at, content_id) VALUES ${placeholders(count, '(?, ?, ?)')} RETURNING id`,
-  /** Migration 4: the snapshots of before, keeping their ids. */
+  /** Migration 5: the snapshots of before, keeping their ids. */
   keepSnapshots: (count: number) => `INSERT INTO history_readings (id, page_id, generated_at, content_id) VALUES ${placeholders(count, '(?, ?, ?, ?)')}`,
   checkSets: 'SELECT id, ids FROM history_check_sets',
   addCheckSet: 'INSERT INTO history_check_sets (ids) VALUES (?) RETURNING id',
@@ -316,6 +324,7 @@ export const SQLITE: Dialect = {
   writeLock: undefined,
   afterKeptIds: [],
   binaryOrder: '',
+  jobTables: [],
 };
 
 /** The run's references to snapshots by id (one it has already is kept), counted on the run's row. */
@@ -357,4 +366,39 @@ export const POSTGRES: Dialect = {
   writeLock: 'SELECT pg_advisory_xact_lock(7263419)',
   afterKeptIds: ["SELECT setval(pg_get_serial_sequence('history_snapshots', 'id'), COALESCE((SELECT MAX(id) FROM history_snapshots), 0) + 1, false)"],
   binaryOrder: ' COLLATE "C"',
+  jobTables: [
+    // Who holds a job's lock (the lock itself is an advisory lock of the holder's session: JOB_SQL.tryLock).
+    `CREATE TABLE history_job_holders (job_key TEXT PRIMARY KEY, job TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL,
+      session INTEGER NOT NULL, since TEXT NOT NULL)`,
+    // A job's journal, a line a row, in the order written (journal.ts reads them as a file's lines).
+    'CREATE TABLE history_journal (id BIGSERIAL PRIMARY KEY, job_key TEXT NOT NULL, line TEXT NOT NULL)',
+    'CREATE INDEX history_journal_job ON history_journal (job_key, id)',
+  ],
 };
+
+/**
+ * A job's lock and journal in a PostgreSQL history (job-lock.ts): an advisory lock of the session on a number made
+ * from the job's key and the schema (two histories in one database never share a lock), the holder named beside it.
+ */
+const JOB_LOCK_NUMBER = "hashtextextended('rsapi job ' || COALESCE(current_schema(), '') || ' ' || ?, 0)";
+
+export const JOB_SQL = {
+  /** Takes the job's lock unless another session holds it, at once (no wait): (key) -> held. */
+  tryLock: `SELECT pg_try_advisory_lock(${JOB_LOCK_NUMBER}) AS held`,
+  unlock: `SELECT pg_advisory_unlock(${JOB_LOCK_NUMBER})`,
+  /** This session holds the job's lock now: (key, job, host, pid). */
+  nameHolder: `INSERT INTO history_job_holders (job_key, job, host, pid, session, since) VALUES (?, ?, ?, ?, pg_backend_pid(), ${POSTGRES.now})
+    ON CONFLICT (job_key) DO UPDATE SET job = EXCLUDED.job, host = EXCLUDED.host, pid = EXCLUDED.pid, session = EXCLUDED.session, since = EXCLUDED.since`,
+  /**
+   * Who holds the job's lock: its row, if the session it names holds the lock (a row of a killed run, or one not yet
+   * rewritten by the session that just took the lock, names no one): (key, key).
+   */
+  holder: `SELECT h.host, h.pid, h.since FROM history_job_holders h WHERE h.job_key = ? AND EXISTS (SELECT 1 FROM pg_locks l
+    WHERE l.locktype = 'advisory' AND l.granted AND l.pid = h.session AND l.objsubid = 1
+      AND ((l.classid::bigint << 32) | l.objid::bigint) = ${JOB_LOCK_NUMBER})`,
+  /** The job's released lock names no one: (key, pid). */
+  forgetHolder: 'DELETE FROM history_job_holders WHERE job_key = ? AND session = pg_backend_pid() AND pid = ?',
+  journalLines: 'SELECT line FROM history_journal WHERE job_key = ? ORDER BY id',
+  appendLine: 'INSERT INTO history_journal (job_key, line) VALUES (?, ?)',
+  clearJournal: 'DELETE FROM history_journal WHERE job_key = ?',
+} as const;

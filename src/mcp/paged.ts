@@ -2,7 +2,7 @@
 // and reading `limit` records from there across the service's pages.
 import type { ApiRecord, Page } from '../api/model/record.js';
 import { PER_PAGE_VALUES, type PerPage } from '../api/list-params.js';
-import { argumentError } from './arguments.js';
+import { argumentError, integerArg, stringArg } from './arguments.js';
 import { cutValue, fitted, jsonBytes, MAX_TEXT_BYTES } from './results.js';
 import { silenceNotes } from './tools/silences.js';
 import type { ListSilences } from '../api/list-silences.js';
@@ -177,4 +177,34 @@ export async function listAnswer<Filters>(
 ): Promise<{ value: unknown }> {
   const slice = await readSlice(pages, position, limit, (record) => silences.see(record));
   return { value: sliceAnswer(tool, noun, position, slice, slice.records.map(row), silenceNotes(silences, 'rows as received')) };
+}
+
+/** The two arguments every list tool ends with: how many rows, and the cursor of the last answer. */
+export const PAGING_ARGS = [
+  integerArg('limit', 'rows to answer', { min: 1, max: 200, default: 50 }),
+  stringArg('cursor', 'next_cursor of the last answer: the rows after it, with its filters'),
+] as const;
+
+/** How a list tool reads its list, for the filters a position holds: the pages from a start page, and what the service may silently not do. */
+export interface ListReading {
+  pages: (startPage: number) => AsyncGenerator<Page>;
+  silences: ListSilences;
+}
+
+/**
+ * A list tool's answer: the position the cursor holds (or the first, for the filters `given`), the list read from there
+ * (`read` turns the position's filters into the request, as the verb's plan does), `limit` rows, and the next cursor.
+ */
+export function pagedAnswer<Filters extends object>(
+  tool: string,
+  noun: string,
+  args: { limit?: number; cursor?: string },
+  given: Filters,
+  read: (filters: Filters, perPage: PerPage) => ListReading,
+  row: (record: ApiRecord) => unknown,
+): Promise<{ value: unknown }> {
+  const limit = args.limit ?? 50;
+  const position = startingPosition(tool, args.cursor, given, limit);
+  const { pages, silences } = read(position.filters, position.perPage);
+  return listAnswer(tool, noun, position, limit, pages, silences, row);
 }

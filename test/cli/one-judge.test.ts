@@ -84,8 +84,8 @@ const noChecks = { results: undefined };
 interface Cell {
   name: string;
   /** The earlier and the later readings (a function of the week's generated_at). */
-  then: (generated: string) => Page[];
-  now: (generated: string) => Page[];
+  before: (generated: string) => Page[];
+  after: (generated: string) => Page[];
   allowEmpty?: boolean;
   exit: number;
   /** `identity|subject`: what failed, as every face must state it. */
@@ -94,46 +94,46 @@ interface Cell {
 
 const same = (g: string) => matrixWeek(g);
 const CELLS: Cell[] = [
-  { name: 'nothing changed', then: same, now: same, exit: 0, findings: [] },
+  { name: 'nothing changed', before: same, after: same, exit: 0, findings: [] },
   {
     name: 'a check that passed fails',
-    then: same,
-    now: (g) => matrixWeek(g, { b: { results: checks({ c1: true, c2: false, c3: true, c4: false }) } }),
+    before: same,
+    after: (g) => matrixWeek(g, { b: { results: checks({ c1: true, c2: false, c3: true, c4: false }) } }),
     exit: 10,
     findings: ['matrix.example/b|checks/c2'],
   },
-  { name: 'a score that vanished', then: same, now: (g) => matrixWeek(g, { b: { score: null } }), exit: 10, findings: ['matrix.example/b|score'] },
-  { name: 'a score fell 30 points', then: same, now: (g) => matrixWeek(g, { b: { score: 60 } }), exit: 10, findings: ['matrix.example/b|score'] },
-  { name: 'a score rose', then: same, now: (g) => matrixWeek(g, { b: { score: 95 } }), exit: 0, findings: [] },
-  { name: 'a result worse', then: same, now: (g) => matrixWeek(g, { b: { result: 'decent' } }), exit: 10, findings: ['matrix.example/b|score'] },
+  { name: 'a score that vanished', before: same, after: (g) => matrixWeek(g, { b: { score: null } }), exit: 10, findings: ['matrix.example/b|score'] },
+  { name: 'a score fell 30 points', before: same, after: (g) => matrixWeek(g, { b: { score: 60 } }), exit: 10, findings: ['matrix.example/b|score'] },
+  { name: 'a score rose', before: same, after: (g) => matrixWeek(g, { b: { score: 95 } }), exit: 0, findings: [] },
+  { name: 'a result worse', before: same, after: (g) => matrixWeek(g, { b: { result: 'decent' } }), exit: 10, findings: ['matrix.example/b|score'] },
   {
     name: 'a page came back with no checks at all',
-    then: same,
-    now: (g) => matrixWeek(g, { b: noChecks }),
+    before: same,
+    after: (g) => matrixWeek(g, { b: noChecks }),
     exit: 10,
     findings: ['matrix.example/b|checks/c1', 'matrix.example/b|checks/c2', 'matrix.example/b|checks/c3'],
   },
   {
     name: 'a page with no checks in either reading',
-    then: (g) => matrixWeek(g, { b: noChecks }),
-    now: (g) => matrixWeek(g, { b: noChecks }),
+    before: (g) => matrixWeek(g, { b: noChecks }),
+    after: (g) => matrixWeek(g, { b: noChecks }),
     exit: 0,
     findings: [],
   },
   {
     name: 'no page has checks, either side (not judged on checks)',
-    then: (g) => matrixWeek(g).map((page) => ({ ...page, results: undefined })),
-    now: (g) => matrixWeek(g).map((page) => ({ ...page, results: undefined })),
+    before: (g) => matrixWeek(g).map((page) => ({ ...page, results: undefined })),
+    after: (g) => matrixWeek(g).map((page) => ({ ...page, results: undefined })),
     exit: 8,
     findings: [],
   },
-  { name: 'every page new (a gate over nothing)', then: same, now: (g) => matrixWeek(g, {}, ['d', 'e', 'f']), exit: 10, findings: [] },
-  { name: 'every page new, --allow-empty', then: same, now: (g) => matrixWeek(g, {}, ['d', 'e', 'f']), allowEmpty: true, exit: 0, findings: [] },
-  { name: 'some pages new, some vanished', then: same, now: (g) => matrixWeek(g, {}, ['a', 'b', 'g']), exit: 0, findings: [] },
+  { name: 'every page new (a gate over nothing)', before: same, after: (g) => matrixWeek(g, {}, ['d', 'e', 'f']), exit: 10, findings: [] },
+  { name: 'every page new, --allow-empty', before: same, after: (g) => matrixWeek(g, {}, ['d', 'e', 'f']), allowEmpty: true, exit: 0, findings: [] },
+  { name: 'some pages new, some vanished', before: same, after: (g) => matrixWeek(g, {}, ['a', 'b', 'g']), exit: 0, findings: [] },
   {
     name: 'some new and vanished, one check newly failing',
-    then: same,
-    now: (g) => [...matrixWeek(g, { b: { results: checks({ c1: false, c2: true, c3: true, c4: false }) } }, ['a', 'b', 'g'])],
+    before: same,
+    after: (g) => [...matrixWeek(g, { b: { results: checks({ c1: false, c2: true, c3: true, c4: false }) } }, ['a', 'b', 'g'])],
     exit: 10,
     findings: ['matrix.example/b|checks/c1'],
   },
@@ -199,9 +199,9 @@ describe('one judge, every face: the same exit code and findings for the same tw
     const history = join(dir, 'lists.db');
     const list = (...argv: string[]) =>
       runInProcess({ argv: ['reports', 'list', '--all', '--record', '--job', 'm', '--history', history, ...argv, '-q'], env });
-    service.serve(cell.then(WEEK_1));
+    service.serve(cell.before(WEEK_1));
     expect((await list()).code).toBe(0);
-    service.serve(cell.now(WEEK_2));
+    service.serve(cell.after(WEEK_2));
     const baseline = await list('--baseline', 'last', ...GATE, ...empty, '--codequality', join(dir, 'baseline.json'));
     faces.baseline = { exit: baseline.code, findings: codeQualityFindings(join(dir, 'baseline.json')) };
 
@@ -234,11 +234,11 @@ describe('one judge, every face: the same exit code and findings for the same tw
       writeFileSync(config, JSON.stringify({ audit: { job: 'm', urls, history: join(dir, 'audit.db'), failOnNewFailures: true, maxDrop: 5, codequality } }));
       return runInProcess({ argv: ['audit', '--config', config, ...empty], env });
     };
-    service.serve(cell.then(WEEK_1));
-    const first = await audit(cell.then(WEEK_1));
+    service.serve(cell.before(WEEK_1));
+    const first = await audit(cell.before(WEEK_1));
     expect([0, 8], first.stderr).toContain(first.code);
-    service.serve(cell.now(WEEK_2));
-    const second = await audit(cell.now(WEEK_2));
+    service.serve(cell.after(WEEK_2));
+    const second = await audit(cell.after(WEEK_2));
     faces.audit = { exit: second.code, findings: codeQualityFindings(join(dir, 'audit.json')) };
 
     const expected = { exit: cell.exit, findings: [...cell.findings].sort() };

@@ -44,6 +44,11 @@ export const EXIT_CODES: readonly { code: number; meaning: string; doc?: string 
     meaning: 'the output printed, but the history (--record, history ...) could not be read or written',
     doc: "the command's own work was done (its output printed), but the history asked for (`--record`, `--baseline last`, `history ...`) could not be read or written",
   },
+  {
+    code: 12,
+    meaning: 'the run is incomplete: a merge of run parts misses a share (history merge, audit --merge)',
+    doc: 'the run is incomplete: a merge of run parts (`history merge`, `audit --merge`) misses a share, each missing share named (`shard 2/3 missing`); nothing was recorded as a complete run',
+  },
   { code: 130, meaning: 'interrupted (Ctrl-C)' },
   { code: 141, meaning: 'bulk create: stdout closed before all were done', doc: "a bulk create's stdout was closed before every URL was done" },
 ];
@@ -70,6 +75,11 @@ export const ENVIRONMENT: readonly { term: string; meaning: string; also?: reado
   },
   { term: 'RSAPI_HISTORY_TIMEOUT_MS', meaning: 'how long a history write may go unanswered before the run gives the history up (default 10000; exit 11)' },
   { term: 'RSAPI_JOB', meaning: "the job a recorded run belongs to, as --job NAME (the baseline is its job's last run)" },
+  {
+    term: 'RSAPI_PIPELINE',
+    meaning: "the pipeline a run part belongs to, as --pipeline KEY (default: GitHub's GITHUB_REPOSITORY and GITHUB_RUN_ID, GitLab's CI_PIPELINE_ID)",
+    also: ['GITHUB_REPOSITORY', 'GITHUB_RUN_ID', 'CI_PIPELINE_ID'],
+  },
   { term: 'RSAPI_ASSERT', meaning: 'the assertions file, as --assert PATH' },
   { term: 'RSAPI_FOLLOW_PAGES=0', meaning: 'after a lost answer, never fetch the audited page to retrace its redirects' },
   { term: 'NO_COLOR=1', meaning: 'no colour; FORCE_COLOR=1 colour even into a pipe', also: ['FORCE_COLOR'] },

@@ -1,6 +1,13 @@
 // The values the history's flags take, read one way wherever they are given: durations (`--since 90d`, `--keep 2w`,
 // `--baseline since:7d`) and run ids (`history show 12`, `--baseline run:12`).
 
+import { Option } from '@commander-js/extra-typings';
+
+/** `--history`, declared here once for every verb that takes it (recording verbs, `history ...`, `audit`). */
+export function historyOption() {
+  return new Option('--history <path|url>', 'the history: a SQLite file or a postgres:// URL (env RSAPI_HISTORY; default ~/.local/share/rsapi/history.db)');
+}
+
 const UNITS: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
 /**

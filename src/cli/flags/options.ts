@@ -70,13 +70,15 @@ export function refuseEmptyValues(command: CommandUnknownOpts): void {
     const parse = option.parseArg;
     // A plain or choice value given twice (`--result good --result bad`) would keep the last silently: refused.
     // Options that gather their values (api -f) or parse numbers have parsers of their own and keep theirs.
-    const single = parse === undefined || option.argChoices !== undefined;
+    // A variadic option (`--merge <parts...>`) gathers its values itself.
+    const single = (parse === undefined && !option.variadic) || option.argChoices !== undefined;
     option.argParser((value: string, previous: unknown) => {
       if (value.trim() === '') throw emptyFlagError(flag);
       if (single && previous !== undefined && previous !== option.defaultValue) {
         throw new UsageError(`${flag} is given twice ("${String(previous)}", then "${value}"); it takes one value`, { hint: `give ${flag} once` });
       }
-      return parse ? inOurWords(flag, value, option.argChoices, () => parse(value, previous)) : value;
+      if (parse) return inOurWords(flag, value, option.argChoices, () => parse(value, previous));
+      return option.variadic ? [...(Array.isArray(previous) ? previous : []), value] : value;
     });
   }
   for (const argument of command.registeredArguments) {

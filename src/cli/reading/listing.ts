@@ -82,7 +82,7 @@ export async function printRecord(
   fields.see(record);
   fields.warn(ctx, kind);
   if (ci === undefined && !judges(gateOptions)) return ExitCode.ok;
-  const { Gate, finishGate } = await import('../verdicts/gates.js');
+  const [{ Gate }, { finishGate }] = await Promise.all([import('../verdicts/gates.js'), import('../report-files/finish-gate.js')]);
   const gate = new Gate(gateOptions);
   const gateFailures = gate.check(record);
   ci?.addReport(record, gateFailures);

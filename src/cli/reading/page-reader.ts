@@ -123,7 +123,7 @@ export class PageReader {
     await this.makeGate();
     // No gate asked for: nothing was judged and no file is to be written; the exit code is the command's own.
     if (this.gate === undefined) return code;
-    const { finishGate } = await import('../verdicts/gates.js');
+    const { finishGate } = await import('../report-files/finish-gate.js');
     return finishGate(this.ctx, this.gate, this.options.ci, code);
   }
 }

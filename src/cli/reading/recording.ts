@@ -4,14 +4,13 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { originOf } from '../../api/http/base-url.js';
 import { reportIdentity } from '../../api/model/report-url.js';
 import { hasTerminalControls } from '../../output/terminal-text.js';
-import { defaultHistoryPath, historyLocation, urlPasswords, type HistoryLocation } from '../../history/location.js';
+import { defaultHistoryPath, historyLocation, historyMissing, urlPasswords, type HistoryLocation } from '../../history/location.js';
 import type { RunRecorder } from '../../history/recorder.js';
 import type { CommandContext } from '../runtime/context.js';
-import { existsSync } from 'node:fs';
 import { HistoryError, HistoryNotFoundError } from '../../history/errors.js';
 import type { HistoryStore, RunInfo, RunQuery } from '../../history/types.js';
 import type { Baseline, HistoryBaselineSpec } from '../report-files/baseline.js';
-import { sinceOf } from '../flags/history-values.js';
+import { historyOption, sinceOf } from '../flags/history-values.js';
 import { UsageError } from '../runtime/errors.js';
 import type { PageHistory } from '../report-files/page-history.js';
 import { firstRunLine, type FirstRun } from '../report-files/run-record.js';
@@ -24,7 +23,7 @@ export function addHistoryOptions<Args extends unknown[], Opts extends OptionVal
 ) {
   return command
     .option('--record', 'keep a snapshot of every report read in the history (also RSAPI_RECORD=1, `config set record true`)')
-    .option('--history <path|url>', 'the history: a SQLite file or a postgres:// URL (env RSAPI_HISTORY; default ~/.local/share/rsapi/history.db)')
+    .addOption(historyOption())
     .option('--job <name>', 'the job a recorded run belongs to, whose last run --baseline last compares with (env RSAPI_JOB; default: the input or filters)');
 }
 
@@ -49,7 +48,12 @@ export function planHistory(ctx: CommandContext, flags: HistoryFlags): HistoryFl
 export interface RunSpec {
   command: string;
   selection: Record<string, unknown>;
+  /** `2/3` for a share recorded as a run of its own (a part of the job, unlike a merged run's shares). */
   shard?: string;
+  /** The shares `history merge` joined into this run, of how many (`3/3`; `2/3` with --allow-partial): kept as `merged 3/3`. */
+  merged?: string;
+  /** The service the run read, when it is not the configured one's: a merged run's, as its parts name it. */
+  origin?: string;
 }
 
 /**
@@ -134,7 +138,7 @@ export class RunHistory {
    * Runs `work` and writes the end of this run: its exit code (11 when the history failed and the work went well), or,
    * when the work throws, that error's code and the run marked incomplete.
    */
-  async finishing(work: () => Promise<ExitCodeValue>): Promise<ExitCodeValue> {
+  async finishing(work: () => Promise<ExitCodeValue>, options: { incomplete?: boolean } = {}): Promise<ExitCodeValue> {
     let code: ExitCodeValue;
     try {
       code = await work();
@@ -142,7 +146,8 @@ export class RunHistory {
       await this.end(exitCodeOf(error), false);
       throw error;
     }
-    return this.end(code, true);
+    // A merge with shares missing (--allow-partial) is recorded incomplete: never a baseline.
+    return this.end(code, options.incomplete !== true);
   }
 
   private async end(code: ExitCodeValue, complete: boolean): Promise<ExitCodeValue> {
@@ -219,7 +224,7 @@ async function startRecorder(ctx: CommandContext, flags: HistoryFlags, run: RunS
     import('../../history/ci-context.js'),
   ]);
   const location = () => resolveHistoryLocation(ctx, flags);
-  const origin = serviceOrigin(ctx);
+  const origin = run.origin ?? serviceOrigin(ctx);
   const say = (error: HistoryError) => ctx.note(`rsapi: history: ${error.message}; this run is not recorded${error.hint ? ` (${error.hint})` : ''}`);
   return RunRecorder.start(
     () => openHistory(location(), { notice: (line) => ctx.note(line) }),
@@ -228,7 +233,7 @@ async function startRecorder(ctx: CommandContext, flags: HistoryFlags, run: RunS
       command: run.command,
       selection: selectionKey(run.selection),
       origin,
-      shard: run.shard,
+      shard: run.merged === undefined ? run.shard : `merged ${run.merged}`,
       ci: ciContextOf(ctx.io.env),
     },
     say,
@@ -293,23 +298,19 @@ function urlSet(urls: readonly string[]): { input: string; urls: number } {
 /** The runs a run is compared with (history/diff.ts's sameJob): its job's, on this service. */
 async function sameRuns(ctx: CommandContext, run: RunSpec): Promise<RunQuery> {
   const { sameJob } = await import('../../history/diff.js');
-  return sameJob({ command: run.command, selection: selectionKey(run.selection), origin: serviceOrigin(ctx) });
+  return sameJob({ command: run.command, selection: selectionKey(run.selection), origin: run.origin ?? serviceOrigin(ctx) });
 }
 
-function serviceOrigin(ctx: CommandContext): string {
+/** The service's origin as the history records it (`https://seo.example.net`). */
+export function serviceOrigin(ctx: CommandContext): string {
   return originOf(ctx.settings().baseUrl ?? '') ?? ctx.settings().baseUrl ?? 'unknown';
 }
 
 /** The history, opened to be read. A SQLite file that does not exist is no history yet: exit 4, and no file made. */
 export async function openExistingHistory(ctx: CommandContext, flags: HistoryFlags): Promise<HistoryStore> {
   const location = resolveHistoryLocation(ctx, flags);
-  if (location.kind === 'sqlite' && !existsSync(location.path)) {
-    throw new HistoryNotFoundError(`no history at ${location.path} yet`, {
-      hint: 'record one with --record (`rsapi reports list --all --record`), or point to one with --history or RSAPI_HISTORY',
-    });
-  }
   const { openHistory } = await import('../../history/open.js');
-  return openHistory(location, { readOnly: true, notice: (line) => ctx.note(line) });
+  return openHistory(location, { readOnly: true, mustExist: true, notice: (line) => ctx.note(line) });
 }
 
 /**
@@ -318,7 +319,7 @@ export async function openExistingHistory(ctx: CommandContext, flags: HistoryFla
  */
 async function pageHistory(ctx: CommandContext, flags: HistoryFlags, run: RunSpec): Promise<PageHistory | undefined> {
   const location = resolveHistoryLocation(ctx, flags);
-  if (location.kind === 'sqlite' && !existsSync(location.path)) return undefined;
+  if (historyMissing(location)) return undefined;
   const [{ openHistory }, { readPageHistory }] = await Promise.all([import('../../history/open.js'), import('../report-files/page-history.js')]);
   const store = await openHistory(location, { readOnly: true, notice: (line) => ctx.note(line) });
   try {
@@ -344,10 +345,12 @@ async function historyBaseline(
   const { runBaseline } = await import('../report-files/page-history.js');
   const firstRun = spec.kind === 'last' && recordingAsked(ctx, flags);
   const location = resolveHistoryLocation(ctx, flags);
-  if (location.kind === 'sqlite' && !existsSync(location.path) && spec.kind !== 'run') {
+  if (historyMissing(location) && spec.kind !== 'run') {
     if (firstRun && required) throw noEarlierRun(run, `no history at ${location.shown}`);
     if (firstRun) return startsHistory(ctx, run, location);
-    throw new HistoryNotFoundError(`--baseline ${baselineName(spec)}: no history at ${location.path} yet, so no earlier run of this job`, { hint: START_HINT });
+    throw new HistoryNotFoundError(`--baseline ${baselineName(spec)}: no history at ${location.shown} yet, so no earlier run of this job`, {
+      hint: START_HINT,
+    });
   }
   const store = await openExistingHistory(ctx, flags);
   try {

@@ -6,7 +6,17 @@ import { shardText } from '../bulk/shard.js';
 import { baselineVerdict, describeChange } from './baseline.js';
 import { reportCheckLines } from './check-changes.js';
 import { xmlAttribute as attr, xmlText as text } from '../../output/escape.js';
-import { caseFailures as failuresOf, emptyVerdict, firstRunLine, lostHistoryLine, projectOf, type CiCase, type CiRun, type ReportCase } from './run-record.js';
+import {
+  caseFailures as failuresOf,
+  emptyVerdict,
+  firstRunLine,
+  lostHistoryLine,
+  missingShareLines,
+  projectOf,
+  type CiCase,
+  type CiRun,
+  type ReportCase,
+} from './run-record.js';
 
 /**
  * One <testsuites> holding one <testsuite> (the command), one <testcase> per report: name the report's identity (the
@@ -77,6 +87,7 @@ function properties(run: CiRun): string[] {
   const props: [string, string][] = [];
   if (run.share) props.push(['shard', shardText(run.share)], ['shard.urls', `${run.share.urls} of ${run.share.of}`]);
   if (run.empty !== undefined) props.push(['input', run.empty.why]);
+  if (run.missingShares && run.missingShares.length > 0) props.push(['shards.missing', missingShareLines(run.missingShares).join('; ')]);
   if (run.gate.active) props.push(['gate', run.gate.verdict]);
   if (run.firstRun) {
     props.push(['baseline', firstRunLine(run.firstRun)]);

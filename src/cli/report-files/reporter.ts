@@ -23,7 +23,7 @@ import { checkRunFiles, type RunFile } from '../runtime/run-files.js';
 import type { CheckStats } from '../../output/stats/check-stats.js';
 import { emptyVerdict, lostHistoryLine, type CiCase, type EmptyInput, type CiRun, type FirstRun, type RunDescription } from './run-record.js';
 import { runWarning } from '../verdicts/named-failures.js';
-import type { SelectedShare } from '../bulk/shard.js';
+import { inShare, shardText, type SelectedShare, type Shard } from '../bulk/shard.js';
 import type { PageHistory } from './page-history.js';
 
 export function addCiOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
@@ -132,6 +132,13 @@ export interface CiSetup {
   job?: string;
   /** Why the run had no URL to judge (`the sitemap listed no page`): the verdict of its files. */
   empty?: string;
+  /** The service's web pages, when not the configured one's (a merged run's, as its parts name it). */
+  service?: string;
+  /**
+   * A merge of run parts with shares missing (--allow-partial): which (`2/3`), named in every file, and their pages
+   * left out of the comparison (not vanished: not read).
+   */
+  missingShares?: readonly Shard[];
 }
 
 export class CiReporter {
@@ -185,6 +192,11 @@ export class CiReporter {
     this.cases.push({ kind: 'error', url, message: error.message, exitCode: exitCodeOf(error), hint: hintOf(error), seconds });
   }
 
+  /** A URL a shard could not create, as its run part says it (`history merge`): its message and exit code. */
+  addFailed(url: string, message: string, exitCode: number): void {
+    this.cases.push({ kind: 'error', url, message, exitCode });
+  }
+
   addSkipped(url: string, reason: string): void {
     this.cases.push({ kind: 'skipped', url, reason });
   }
@@ -230,7 +242,8 @@ export class CiReporter {
           : undefined;
     const env = ctx.io.env;
     const commit = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.BUILD_VCS_NUMBER;
-    return { job: this.setup.job, service: serviceOrigin(ctx), filters, input, commit: commit?.trim() ? commit.trim() : undefined };
+    const service = this.setup.service ?? serviceWebBase(ctx);
+    return { job: this.setup.job, service, filters, input, commit: commit?.trim() ? commit.trim() : undefined };
   }
 
   /**
@@ -255,11 +268,13 @@ export class CiReporter {
       gate: { active: gate.active, failed: gate.failed, verdict: gate.fileVerdict() },
       ran: this.describeRun(ctx),
       firstRun: this.firstRun(ctx),
+      missingShares: this.setup.missingShares?.map(shardText),
     };
     const records = this.cases.flatMap((c) => (c.kind === 'report' ? [c.record] : []));
     // A URL of this run not created (an error) or not sent (journal, Ctrl-C) is listed as such, not as vanished.
     const unjudged = new Set(this.cases.flatMap((c) => (c.kind === 'report' ? [] : [reportIdentity(c.url)])));
-    const inScope = (url: string) => !unjudged.has(reportIdentity(url)) && (share?.contains(url) ?? true);
+    const missing = this.setup.missingShares ?? [];
+    const inScope = (url: string) => !unjudged.has(reportIdentity(url)) && (share?.contains(url) ?? true) && !missing.some((shard) => inShare(url, shard));
     if (pageHistory) {
       const history = await pageHistory().catch((error: unknown) => {
         ctx.note(`rsapi: history: ${error instanceof Error ? error.message : String(error)}; the HTML page shows no history`);
@@ -317,7 +332,7 @@ export class CiReporter {
 }
 
 /** phpRank's web pages are under the base URL without /api/v1 (`https://seo.example.net/reports/12`); none when not known. */
-function serviceOrigin(ctx: CommandContext): string | undefined {
+export function serviceWebBase(ctx: CommandContext): string | undefined {
   try {
     const base = ctx.settings().baseUrl;
     if (base === undefined) return undefined;

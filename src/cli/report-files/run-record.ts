@@ -81,6 +81,11 @@ export function firstRunLine(firstRun: FirstRun): string {
   return `first run of job ${firstRun.job}: nothing compared`;
 }
 
+/** `shard 2/3 missing`, each: what a merge of run parts without every share says in every file and on stderr. */
+export function missingShareLines(shares: readonly string[] | undefined): string[] {
+  return (shares ?? []).map((share) => `shard ${share} missing`);
+}
+
 /** `7 of 8 pages had a report already: ...`, when most did on a first run; undefined otherwise. */
 export function lostHistoryLine(firstRun: FirstRun | undefined): string | undefined {
   const had = firstRun?.hadReports;
@@ -110,6 +115,8 @@ export interface CiRun {
   firstRun?: FirstRun;
   /** Why the run had no URL to judge (`the sitemap listed no page`), and whether it failed for it (its gates over nothing). */
   empty?: EmptyInput;
+  /** A merge of run parts recorded with shares missing (--allow-partial): `2/3`, each. */
+  missingShares?: string[];
 }
 
 export interface EmptyInput {

@@ -7,7 +7,7 @@ import { baselineVerdict, describeChange, type BaselineComparison } from './base
 import { countChanges, describeChecks } from './check-changes.js';
 import { markdownText as md } from '../../output/escape.js';
 import { checkStatsOf } from './run-checks.js';
-import { emptyVerdict, firstRunLine, lostHistoryLine, type CiRun, type ErrorCase, type ReportCase } from './run-record.js';
+import { emptyVerdict, firstRunLine, lostHistoryLine, missingShareLines, type CiRun, type ErrorCase, type ReportCase } from './run-record.js';
 import { describeShare } from '../bulk/shard.js';
 
 /** How many lowest scores are shown. */
@@ -136,7 +136,8 @@ function verdict(run: CiRun, exitCode: number, errors: number): string[] {
  */
 export function verdictReasons(run: CiRun, errors: number): string[] {
   if (run.empty !== undefined) return [emptyVerdict(run.empty)];
-  const reasons: string[] = [];
+  // A merge recorded without every share: the run is incomplete, whatever else it says.
+  const reasons: string[] = missingShareLines(run.missingShares).map((line) => `${line}: this run is incomplete (--allow-partial), never a baseline`);
   if (run.firstRun) {
     reasons.push(firstRunLine(run.firstRun));
     const lost = lostHistoryLine(run.firstRun);

@@ -16,7 +16,7 @@ import {
   UnsettledCreateError,
   ValidationError,
 } from '../../api/errors.js';
-import { HistoryError, HistoryNotFoundError } from '../../history/errors.js';
+import { HistoryError, HistoryNotFoundError, IncompleteRunError } from '../../history/errors.js';
 import { BadSitemapError, MissingKeyError, NoMatchError, SitemapUnreachableError, UsageError } from './errors.js';
 
 /** The exit codes of the command contract, one per failure class. */
@@ -33,6 +33,8 @@ export const ExitCode = {
   gate: 10,
   /** The command's own work was done (its output printed), but the history asked for could not be read or written. */
   history: 11,
+  /** A merge of run parts missed a share (each named): nothing was recorded as a complete run. */
+  incomplete: 12,
   interrupted: 130,
   /** A bulk run whose stdout went away (EPIPE) before every item was done: 128 + SIGPIPE, as a shell reports it. */
   stdoutClosed: 141,
@@ -48,6 +50,7 @@ export function exitCodeOf(error: unknown): ExitCodeValue {
   if (error instanceof InterruptedError) return ExitCode.interrupted;
   if (error instanceof NotFoundError || error instanceof NoMatchError || error instanceof HistoryNotFoundError) return ExitCode.notFound;
   if (error instanceof HistoryError) return ExitCode.history;
+  if (error instanceof IncompleteRunError) return ExitCode.incomplete;
   if (error instanceof ValidationError) return ExitCode.validation;
   if (error instanceof RateLimitError) return ExitCode.rateLimited;
   // A create in doubt is a fault of the service when it answered (a 5xx, a 2xx rsapi could not read), else of the network.

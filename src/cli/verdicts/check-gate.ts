@@ -1,7 +1,7 @@
 // The check gates (--fail-on-check, --fail-on-importance): which reports fail a named check, or one of an importance.
 import { plural } from '../../plural.js';
-import { checkName, failedChecks, IMPORTANCE_RANK, reportChecks, type CheckId, type CheckOutcome, type Importance } from '../../api/model/checks.js';
-import type { ApiRecord } from '../../api/model/record.js';
+import { checkName, type CheckId, type Importance } from '../../api/model/checks.js';
+import type { Finding } from './judge.js';
 import type { GateImportance } from '../flags/verb-options.js';
 
 export interface CheckGateOptions {
@@ -9,20 +9,12 @@ export interface CheckGateOptions {
   failOnImportance?: GateImportance;
 }
 
+/** The subjects of a finding that are not a check of the report. */
+const NOT_CHECKS = new Set(['checks', 'score', 'result']);
+
 /** Whether any check flag was given: then reports must carry per-check results to be judged. */
 export function checkGateActive(options: CheckGateOptions): boolean {
   return (options.failOnCheck?.length ?? 0) > 0 || options.failOnImportance !== undefined;
-}
-
-/** One report's failed checks that a gate option names: listed ones, or those of the importance or higher. */
-export function gateFailures(outcomes: readonly CheckOutcome[], options: CheckGateOptions): CheckOutcome[] {
-  const listed = new Set<string>(options.failOnCheck ?? []);
-  const threshold = options.failOnImportance === undefined ? undefined : IMPORTANCE_RANK.get(options.failOnImportance);
-  return failedChecks(outcomes).filter((check) => {
-    if (listed.has(check.id)) return true;
-    const rank = check.importance === undefined ? undefined : IMPORTANCE_RANK.get(check.importance);
-    return threshold !== undefined && rank !== undefined && rank <= threshold;
-  });
 }
 
 /** `Meta description (meta_description)`: the name people read and the id a flag takes. */
@@ -32,8 +24,9 @@ export function namedCheck(id: string): string {
 }
 
 /**
- * Judges reports by their per-check results. A report without any, beside others that have them, fails (it cannot
- * be shown to pass); when no report carried any, the gate cannot be judged at all (the seed dialect): `unjudged`.
+ * The check flags' counts over the reports, from their findings. A report without per-check results, beside others
+ * that have them, fails (it cannot be shown to pass); when no report carried any, the gate cannot be judged at all
+ * (the seed dialect): `unjudged`.
  */
 export class CheckGate {
   private seen = 0;
@@ -47,21 +40,23 @@ export class CheckGate {
     return checkGateActive(this.options);
   }
 
-  /** Judges one report; returns why it failed (empty when it passed). */
-  check(record: ApiRecord): string[] {
+  /**
+   * Counts one report from the findings the check flags gave it (judgeReport: `checks` when it carried no per-check
+   * results, a check id for each failed check they name); returns why it failed (empty when it passed).
+   */
+  count(flagFindings: readonly Finding[]): string[] {
     if (!this.active) return [];
     this.seen++;
-    const outcomes = reportChecks(record);
-    if (outcomes === undefined) {
+    if (flagFindings.some((finding) => finding.subject === 'checks')) {
       this.withoutChecks++;
       this.failures++;
       return [`no per-check results (${this.flags()})`];
     }
     this.withChecks++;
-    const failed = gateFailures(outcomes, this.options);
+    const failed = flagFindings.filter((finding) => !NOT_CHECKS.has(finding.subject)).map((finding) => finding.subject);
     if (failed.length === 0) return [];
     this.failures++;
-    return [`failed ${failed.map((check) => namedCheck(check.id)).join(', ')} (${this.flags()})`];
+    return [`failed ${failed.map(namedCheck).join(', ')} (${this.flags()})`];
   }
 
   /** Reports were judged and not one carried per-check results: the service cannot answer these flags. */

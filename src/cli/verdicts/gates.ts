@@ -3,10 +3,8 @@
 // Reports are read through the record model, so a phpRank report (numeric `result`, no `score`) is judged by the
 // label and score it stands for, exactly as the same report in the seed dialect.
 import { plural } from '../../plural.js';
-import { formatScore, readReport, RESULT_RANK } from '../../api/model/report-model.js';
+import { formatScore, readReport } from '../../api/model/report-model.js';
 import { CheckGate } from './check-gate.js';
-import type { CiReporter } from '../report-files/reporter.js';
-import type { CodeQualityIssue } from '../report-files/codequality.js';
 import type { CommandContext } from '../runtime/context.js';
 import { ExitCode, type ExitCodeValue } from '../runtime/exit-codes.js';
 import type { GateOptions } from '../flags/verb-options.js';
@@ -69,31 +67,32 @@ export class Gate {
     return this.checks.unjudged;
   }
 
-  /** Judges one report; returns why it failed (empty when it passed), for per-report output such as JUnit. */
+  /**
+   * Judges one report by the one per-report rule (the file's rules with the flags as one more: judgeReport); returns
+   * why it failed (empty when it passed), for per-report output such as JUnit. The flags' counts are read off the
+   * flags' findings, never judged again.
+   */
   check(record: Record<string, unknown>): string[] {
     this.seen++;
+    const findings = this.verdicts.judge(record);
+    const byFlags = findings.filter((finding) => finding.byFlag && finding.severity === 'error');
     const reasons: string[] = [];
     const { failOn, minScore } = this.options;
     const { label, score } = readReport(record);
-    if (failOn !== undefined) {
-      const rank = label === undefined ? undefined : RESULT_RANK.get(label);
+    if (failOn !== undefined && byFlags.some((finding) => finding.subject === 'result')) {
       // A report without a known result cannot be shown to be better: it fails the gate.
-      if (rank === undefined) this.missingResults++;
-      if (rank === undefined || rank >= RESULT_RANK.get(failOn)!) {
-        this.resultFailures++;
-        reasons.push(rank === undefined ? `no known result (--fail-on ${failOn})` : `result ${label} (--fail-on ${failOn})`);
-      }
+      this.resultFailures++;
+      if (label === undefined) this.missingResults++;
+      reasons.push(label === undefined ? `no known result (--fail-on ${failOn})` : `result ${label} (--fail-on ${failOn})`);
     }
-    if (minScore !== undefined) {
+    if (minScore !== undefined && byFlags.some((finding) => finding.subject === 'score')) {
+      this.scoreFailures++;
       if (score === undefined) this.missingScores++;
-      if (score === undefined || score < minScore) {
-        this.scoreFailures++;
-        reasons.push(score === undefined ? `no score (--min-score ${minScore})` : `score ${formatScore(score)} below ${minScore} (--min-score ${minScore})`);
-      }
+      reasons.push(score === undefined ? `no score (--min-score ${minScore})` : `score ${formatScore(score)} below ${minScore} (--min-score ${minScore})`);
     }
-    reasons.push(...this.checks.check(record));
+    reasons.push(...this.checks.count(byFlags));
     // The file's errors, for per-report output (JUnit); the flags' are said above in their own words.
-    for (const finding of this.verdicts.judge(record)) if (finding.severity === 'error' && !finding.byFlag) reasons.push(`${finding.text} (${finding.source})`);
+    for (const finding of findings) if (finding.severity === 'error' && !finding.byFlag) reasons.push(`${finding.text} (${finding.source})`);
     return reasons;
   }
 
@@ -197,16 +196,11 @@ function failsByFile(verdict: UrlVerdict): boolean {
 }
 
 /**
- * The gate's verdict line, the failing URLs and exit code; with CI flags, the baseline's too, and the JUnit, summary,
- * HTML and Code Quality files written.
+ * The gate's verdict said (its line, the failing URLs named, the GitHub annotations) and the exit code it gives the run
+ * (`code`, the command's own, wins when not 0). Writes no file: the CI files and Code Quality are written by
+ * report-files/finish-gate.ts, which calls this first.
  */
-export async function finishGate(
-  ctx: CommandContext,
-  gate: Gate,
-  ci?: CiReporter,
-  code: ExitCodeValue = ExitCode.ok,
-  moreIssues: readonly CodeQualityIssue[] = [],
-): Promise<ExitCodeValue> {
+export async function sayGate(ctx: CommandContext, gate: Gate, code: ExitCodeValue = ExitCode.ok): Promise<ExitCodeValue> {
   if (gate.active) {
     // A gate over nothing: only when the command's own work went well (a run whose every URL failed says that instead).
     if (!gate.empty || code === ExitCode.ok) ctx.note(gate.verdict());
@@ -221,13 +215,5 @@ export async function finishGate(
   }
   // Check flags or rules the service cannot answer (no per-check results) are no pass: exit 8, as for paging it lacks.
   const unjudged = gate.unjudged || gate.assertionsUnjudged;
-  const judged = code !== ExitCode.ok ? code : unjudged ? ExitCode.server : gate.failed ? ExitCode.gate : code;
-  const exitCode = ci ? await ci.finish(ctx, gate, judged) : judged;
-  // After the baseline's comparison (ci.finish): what a baseline gate failed on is a finding too.
-  if (gate.codequality !== undefined) {
-    const [{ renderCodeQuality }, files] = await Promise.all([import('../report-files/codequality.js'), import('../runtime/write.js')]);
-    const overNothing = ci?.emptyFailure ?? (gate.empty && code === ExitCode.ok ? gate.fileVerdict() : undefined);
-    await files.writeFileAtomically(gate.codequality, renderCodeQuality(gate.verdicts.judged, ci?.comparison, overNothing, moreIssues), ctx.secrets);
-  }
-  return exitCode;
+  return code !== ExitCode.ok ? code : unjudged ? ExitCode.server : gate.failed ? ExitCode.gate : code;
 }

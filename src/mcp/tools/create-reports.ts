@@ -120,9 +120,9 @@ async function forgetGoneReports(ctx: CommandContext, path: string, urls: readon
     }
   });
   if (gone.length === 0) return;
-  const open = Journal.open(path, ctx);
+  const open = await Journal.open(path, ctx);
   try {
-    for (const taken of gone) open.record({ url: taken.url, status: 'failed', error: `report ${taken.id} is no longer on the service` });
+    for (const taken of gone) await open.record({ url: taken.url, status: 'failed', error: `report ${taken.id} is no longer on the service` });
   } finally {
     open.close();
   }

@@ -5,9 +5,9 @@ import { projectListSilences } from '../../api/list-silences.js';
 import { toNumber, type ApiRecord } from '../../api/model/record.js';
 import { projectAverage } from '../../api/model/project-model.js';
 import { declareList, planProjectsList } from '../../cli/commands/projects/list.js';
-import { integerArg, optionArg, stringArg } from '../arguments.js';
+import { optionArg } from '../arguments.js';
 import { declared, flagOf } from '../declarations.js';
-import { listAnswer, startingPosition } from '../paged.js';
+import { PAGING_ARGS, pagedAnswer } from '../paged.js';
 import { defineTool } from '../tool.js';
 
 const NAME = 'list_projects';
@@ -32,26 +32,23 @@ export const listProjects = defineTool({
     optionArg(flagOf(list, '--search'), 'search'),
     optionArg(flagOf(list, '--sort-by'), 'sort_by', PROJECT_SORT_FIELDS),
     optionArg(flagOf(list, '--sort'), 'sort', SORT_DIRECTIONS),
-    integerArg('limit', 'rows to answer', { min: 1, max: 200, default: 50 }),
-    stringArg('cursor', 'next_cursor of the last answer: the rows after it, with its filters'),
+    ...PAGING_ARGS,
   ],
   writes: false,
   hints: { readOnlyHint: true },
   async run(call, args) {
-    const limit = args.limit ?? 50;
     const given: Filters = { search: args.search, sortBy: args.sort_by, sort: args.sort };
-    const position = startingPosition(NAME, args.cursor, given, limit);
-    // The request `projects list` plans for the same flags (a Unicode host searched in punycode, as create stored it).
-    const { params } = planProjectsList(call.ctx, { ...position.filters, perPage: position.perPage });
-    const silences = projectListSilences(params);
-    const client = call.ctx.client();
-    return listAnswer(
+    return pagedAnswer(
       NAME,
       'projects',
-      position,
-      limit,
-      (startPage) => client.projects.pages(params, { startPage, all: true, concurrency: 1 }),
-      silences,
+      args,
+      given,
+      (filters, perPage) => {
+        // The request `projects list` plans for the same flags (a Unicode host searched in punycode, as create stored it).
+        const { params } = planProjectsList(call.ctx, { ...filters, perPage });
+        const client = call.ctx.client();
+        return { pages: (startPage) => client.projects.pages(params, { startPage, all: true, concurrency: 1 }), silences: projectListSilences(params) };
+      },
       projectRow,
     );
   },

@@ -3,9 +3,9 @@ import { reportListSilences } from '../../api/list-silences.js';
 import { REPORT_SORT_FIELDS, RESULTS, SORT_DIRECTIONS, type ReportListParams } from '../../api/reports.js';
 import { declareList } from '../../cli/commands/reports/list.js';
 import { filterParams } from '../../cli/flags/report-filters.js';
-import { integerArg, optionArg, stringArg } from '../arguments.js';
+import { optionArg } from '../arguments.js';
 import { declared, flagOf } from '../declarations.js';
-import { listAnswer, startingPosition } from '../paged.js';
+import { PAGING_ARGS, pagedAnswer } from '../paged.js';
 import { reportRow } from '../report-rows.js';
 import { defineTool } from '../tool.js';
 
@@ -25,27 +25,23 @@ export const listReports = defineTool({
     optionArg(flagOf(list, '--result'), 'result', RESULTS),
     optionArg(flagOf(list, '--sort-by'), 'sort_by', REPORT_SORT_FIELDS),
     optionArg(flagOf(list, '--sort'), 'sort', SORT_DIRECTIONS),
-    integerArg('limit', 'rows to answer', { min: 1, max: 200, default: 50 }),
-    stringArg('cursor', 'next_cursor of the last answer: the rows after it, with its filters'),
+    ...PAGING_ARGS,
   ],
   writes: false,
   hints: { readOnlyHint: true },
   async run(call, args) {
-    const limit = args.limit ?? 50;
     const given: Filters = { search: args.search, project: args.project, result: args.result, sortBy: args.sort_by, sort: args.sort };
-    const position = startingPosition(NAME, args.cursor, given, limit);
-    // The filters as `reports list` sends them (a Unicode host in punycode, as create stored it).
-    const { sortBy, sort } = position.filters;
-    const params: ReportListParams = { ...filterParams(position.filters), sortBy, sort, perPage: position.perPage };
-    const silences = reportListSilences(params);
-    const client = call.ctx.client();
-    return listAnswer(
+    return pagedAnswer(
       NAME,
       'reports',
-      position,
-      limit,
-      (startPage) => client.reports.pages(params, { startPage, all: true, concurrency: 1 }),
-      silences,
+      args,
+      given,
+      (filters, perPage) => {
+        // The filters as `reports list` sends them (a Unicode host in punycode, as create stored it).
+        const params: ReportListParams = { ...filterParams(filters), sortBy: filters.sortBy, sort: filters.sort, perPage };
+        const client = call.ctx.client();
+        return { pages: (startPage) => client.reports.pages(params, { startPage, all: true, concurrency: 1 }), silences: reportListSilences(params) };
+      },
       reportRow,
     );
   },

@@ -1,6 +1,7 @@
-// Migration 4 (issue 45): a history of schema 3 (each snapshot whole, its checks as text) converted in place to the
-// compact form, once, with a line saying so; answering as before (the answers same-answers.test.ts holds); and a
-// conversion killed part-way leaves the history as it was, converted on the next open. On SQLite and PostgreSQL.
+// Migration 5 (issue 45): a history of schema 3 or 4 (each snapshot whole, its checks as text; 4 adds a job's lock and
+// journal tables on PostgreSQL) converted in place to the compact form, once, with a line saying so; answering as
+// before (the answers same-answers.test.ts holds); and a conversion killed part-way leaves the history as it was,
+// converted on the next open. On SQLite and PostgreSQL.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { openPostgres } from '../../../src/history/postgres.js';
 import { readingHash } from '../../../src/history/snapshot.js';
-import { MIGRATIONS, SQL, type SqlConnection } from '../../../src/history/sql.js';
+import { JOB_SQL, MIGRATIONS, SCHEMA_VERSION, SQL, type SqlConnection } from '../../../src/history/sql.js';
 import { openSqlite } from '../../../src/history/sqlite.js';
 import type { Snapshot } from '../../../src/history/types.js';
 import { postgresPerFile } from '../../helpers/postgres.js';
@@ -29,14 +30,14 @@ function exportedRuns(): { run: Record<string, unknown>; snapshots: Snapshot[] }
 }
 
 /**
- * A history of schema 3 written as the rsapi before issue 45 wrote one: its three migrations, then each run imported
- * as its importRun did (a snapshot held with the same fields referenced, one held under its key with others: the
- * oldest referenced, any other inserted whole with its content hash).
+ * A history of schema 3 (or `version` 4: a job's tables too) written as the rsapi before issue 45 wrote one: its
+ * migrations, then each run imported as its importRun did (a snapshot held with the same fields referenced, one held
+ * under its key with others: the oldest referenced, any other inserted whole with its content hash).
  */
-async function schema3(db: SqlConnection, runs = exportedRuns()): Promise<void> {
+async function schema3(db: SqlConnection, runs = exportedRuns(), version: 3 | 4 = 3): Promise<void> {
   await db.run(SQL.createSchemaTable);
-  await db.run('INSERT INTO history_schema (version) VALUES (3)');
-  for (const migration of MIGRATIONS.slice(0, 3)) for (const statement of migration(db.dialect)) await db.run(statement);
+  await db.run('INSERT INTO history_schema (version) VALUES (?)', [version]);
+  for (const migration of MIGRATIONS.slice(0, version)) for (const statement of migration(db.dialect)) await db.run(statement);
   for (const { run, snapshots } of runs) {
     const { rows } = await db.run(SQL.importRun, [
       String(run.started),
@@ -119,11 +120,19 @@ async function resetPostgres(url: string): Promise<void> {
   await client.end();
 }
 
-describe('migration 4: a history of schema 3 made compact in place', () => {
+describe('migration 5: a history of schema 3 or 4 made compact in place', () => {
   it('on SQLite: converted once, with a line saying so, and answering byte for byte as before', async () => {
     const path = join(scratch(), 'history.db');
     const db = await openSqlite(path);
     await db.transaction(() => schema3(db));
+    await db.close();
+    await holdMigration(path);
+  });
+
+  it('on SQLite at schema 4 (no job tables there): the same', async () => {
+    const path = join(scratch(), 'history.db');
+    const db = await openSqlite(path);
+    await db.transaction(() => schema3(db, exportedRuns(), 4));
     await db.close();
     await holdMigration(path);
   });
@@ -137,6 +146,29 @@ describe('migration 4: a history of schema 3 made compact in place', () => {
       await db.transaction(() => schema3(db));
       await db.close();
       await holdMigration(url);
+    },
+    60_000,
+  );
+
+  it.skipIf(pg.missing !== undefined)(
+    'on PostgreSQL at schema 4, a job journal in it: the same, the journal kept',
+    async () => {
+      const url = pg.url();
+      await resetPostgres(url);
+      const db = await openPostgres(url, 'test');
+      await db.transaction(async () => {
+        await schema3(db, exportedRuns(), 4);
+        await db.run(JOB_SQL.appendLine, ['shop-1', '{"kept":true}']);
+      });
+      await db.close();
+      await holdMigration(url);
+      const after = await openPostgres(url, 'test');
+      try {
+        expect((await after.run(JOB_SQL.journalLines, ['shop-1'])).rows).toEqual([{ line: '{"kept":true}' }]);
+        expect((await after.run(SQL.schemaVersion)).rows).toEqual([{ version: SCHEMA_VERSION }]);
+      } finally {
+        await after.close();
+      }
     },
     60_000,
   );
@@ -187,7 +219,7 @@ describe('migration 4: a history of schema 3 made compact in place', () => {
     const again = await rsapi(path, 'show', '1', '--json');
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/converting the history/);
-    expect(count()).toEqual({ version: 4, snapshots: before.snapshots });
+    expect(count()).toEqual({ version: SCHEMA_VERSION, snapshots: before.snapshots });
     const shown = JSON.parse(readFileSync(join(ANSWERS, 'show-1.json.txt'), 'utf8').replace(/^exit 0\n/, ''));
     expect(JSON.parse(again.stdout)).toHaveLength(shown.length);
   }, 120_000);

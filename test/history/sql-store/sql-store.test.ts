@@ -42,7 +42,7 @@ async function record(store: HistoryStore, records: ReturnType<typeof report>[],
 const pg = postgresPerFile();
 const pgMissing = pg.missing;
 
-/** The snapshot rows of one report id (each on its page: migration 4). */
+/** The snapshot rows of one report id (each on its page: migration 5). */
 const SNAPSHOTS_OF_REPORT = 'SELECT COUNT(*) AS n FROM history_snapshots s JOIN history_pages p ON p.id = s.page_id WHERE p.report_id = ?';
 
 /** How many snapshot rows a store holds of one report id, counted in its own database. */

@@ -7,17 +7,19 @@ import { basename, dirname, join } from 'node:path';
 import { Option } from '@commander-js/extra-typings';
 import { normaliseBaseUrl } from '../../../api/http/base-url.js';
 import { describeOwner, type HeldLock, type LockAttempt } from '../../../config/lock-file.js';
-import { dataDir } from '../../../config/paths.js';
 import { HistoryError } from '../../../history/errors.js';
 import { plural } from '../../../plural.js';
 import { collectValues, durationParser, integerParser, MAX_CONCURRENCY } from '../../flags/options.js';
+import { historyOption } from '../../flags/history-values.js';
 import { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
 import { fileError } from '../../runtime/files.js';
 import { ExitCode, type ExitCodeValue } from '../../runtime/exit-codes.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import { DEFAULT_ASSERT_FILE } from '../../verdicts/assertions-file.js';
-import { resolveHistoryLocation } from '../../reading/recording.js';
+import { resolveHistoryLocation, selectionKey } from '../../reading/recording.js';
+import { parseShard } from '../../bulk/shard.js';
+import { planHistoryMerge, runHistoryMerge, type HistoryMergePlan, type MergeResult } from '../history/merge.js';
 import { maxDropParser } from '../../report-files/reporter.js';
 import { EXISTING_MODES } from '../reports/create/existing.js';
 import type { CreateResult } from '../reports/create/create.js';
@@ -25,6 +27,9 @@ import { addSitemapOptions, DEFAULT_RESUME_WITHIN, planReportsCreate, type Repor
 import { fileReason } from '../../runtime/files.js';
 import { loadAuditFile, type AuditConfig } from './config.js';
 import { planStarter, writeStarter, type StarterPlan } from './init.js';
+import { HistoryJournalStore, historyJournalName, type JobInHistory, lockJobInHistory } from './job-lock.js';
+import type { JournalStore } from '../reports/create/journal.js';
+import { durationMs } from '../../flags/history-values.js';
 
 function declareAudit(program: ParentCommand) {
   return program
@@ -33,7 +38,12 @@ function declareAudit(program: ParentCommand) {
     .option('--config <path>', `the file whose "audit" section says what to audit (default ${DEFAULT_ASSERT_FILE} in the working directory)`)
     .option('--init <url>', 'write a starter file for this site (its root or sitemap URL) and exit')
     .option('--job <name>', 'the job (default: the file\'s "job", else the first site\'s host)')
-    .option('--history <path|url>', 'the history: a SQLite file or a postgres:// URL (env RSAPI_HISTORY)')
+    .addOption(historyOption())
+    .option(
+      '--lock-wait <duration>',
+      'with a PostgreSQL history, wait up to this long (e.g. 30m) for another runner of the job to end (default: refuse at once)',
+      durationParser('--lock-wait'),
+    )
     .option('--include <glob>', "audit only URLs matching this glob (repeatable; replaces the file's)", collectValues)
     .option('--exclude <glob>', "leave out URLs matching this glob (repeatable; replaces the file's)", collectValues)
     .option('--max-urls <n>', 'audit at most the first N URLs', integerParser('--max-urls', 1))
@@ -53,7 +63,12 @@ function declareAudit(program: ParentCommand) {
     .option('--junit <path>', 'write a JUnit XML file')
     .option('--summary <path>', 'append a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)')
     .option('--codequality <path>', "write GitLab's Code Quality report")
-    .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4);
+    .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4)
+    .option('--shard <i/n>', 'audit only the I-th of N shares of the pages (by a stable hash of each URL), with --part', parseShard)
+    .option('--part <file>', 'write the share to this run part instead of the history, for `rsapi audit --merge`')
+    .option('--pipeline <key>', "the pipeline a --part belongs to (env RSAPI_PIPELINE; default: the CI's run, GitHub's or GitLab's)")
+    .option('--merge <parts...>', "join these run parts of one pipeline into one run of the job, and judge it with the file's settings")
+    .option('--allow-partial', 'with --merge and shares missing: record the run incomplete and judge what is there, rather than exit 12');
 }
 
 /** The audit's own flags, and what a sitemap may lead to and its budget, as `reports create` takes them. */
@@ -75,9 +90,10 @@ Examples:
   $ rsapi audit --config sites/shop.json --json
 
 It always records the run (--record) and compares it with the last run of its job (--baseline last); the first run
-starts the job's history. It keeps a journal for each job, service and history: beside a SQLite history
-(HISTORY.audit-JOB-KEY.journal), or in the data folder for PostgreSQL. An audit killed part-way resumes on the next
-call and never creates a report twice; one that ended never makes the next skip a page. The "assert" rules of the
+starts the job's history. It keeps a journal and a lock for each job, service and history: beside a SQLite history
+(HISTORY.audit-JOB-KEY.journal), or in a PostgreSQL history itself, where every runner of the job meets them (a second
+runner is refused, or waits with --lock-wait). An audit killed part-way resumes on the next call, on this machine or
+another, and never creates a report twice; one that ended never makes the next skip a page. The "assert" rules of the
 same file judge every page too. Flags override the file. -q prints the run id alone. Exit codes as for
 \`reports create\` (10: a gate failed, 130: interrupted).`,
   );
@@ -105,6 +121,8 @@ export interface AuditResult {
   /** Pages whose score fell or result got worse since the baseline, worst first. */
   regressions: { url: string; before: Reading; now: Reading; drop?: number }[];
   files: string[];
+  /** `rsapi audit --merge --allow-partial`: the shares missing from the merged run (`2/3`), which is recorded incomplete. */
+  missingShares?: string[];
 }
 
 /** A page not audited: it failed, may exist (unsettled), was never sent, or an earlier run's report is gone. */
@@ -120,13 +138,16 @@ interface Reading {
   result?: string;
 }
 
-/** What `rsapi audit` will do: write a starter file, or run the job's create and say what it did. */
+/** What `rsapi audit` will do: write a starter file, run the job's create, or merge its shares' parts; and say what it did. */
 export type AuditPlan =
   | { init: StarterPlan }
+  | { job: string; merge: HistoryMergePlan; files: string[]; print: 'lines' | 'json' | 'id' }
   | {
       job: string;
-      /** The `reports create` this audit is (its journal's lock held from here until the run ends). */
+      /** The `reports create` this audit is (a SQLite history: its journal's lock held from here until the run ends). */
       create: ReportsCreatePlan;
+      /** A PostgreSQL history keeps the job's lock and journal: the run takes the lock before anything is sent. */
+      inHistory: JobInHistory | undefined;
       /** The files it writes, as the result names them. */
       files: string[];
       /** What it prints: lines, one JSON object, or the run id alone (-q). */
@@ -152,12 +173,32 @@ export function planAudit(ctx: CommandContext, opts: AuditOptions): AuditPlan {
   const job = opts.job ?? audit.job ?? defaultJob(audit);
   const options = createOptionsOf(opts, audit, job, file.hasAssertions ? configPath : undefined);
   const files = [options.html, options.junit, options.summary, options.codequality].filter((path) => path !== undefined);
-  const journal = journalPath(ctx, options.history, job);
+  const print = quiet ? 'id' : asJson ? 'json' : 'lines';
+  if (opts.merge !== undefined) return { job, files, print, merge: planAuditMerge(ctx, opts, options, job) };
+  // The shares of one pipeline run side by side (on one machine, or on one PostgreSQL history): each keeps a journal and
+  // a lock of its own.
+  const shard = opts.part === undefined ? undefined : opts.shard;
+  const keyed = shard === undefined ? job : `${job} shard ${shard.index}/${shard.count}`;
+  const location = resolveHistoryLocation(ctx, { history: options.history });
+  if (opts.lockWait !== undefined && location.kind !== 'postgres') {
+    throw new UsageError("--lock-wait waits for a job's lock in a PostgreSQL history; a SQLite history's lock refuses a second audit at once", {
+      hint: 'leave out --lock-wait, or give a postgres:// history',
+    });
+  }
+  if (location.kind === 'postgres') {
+    // The lock and the journal are the history's: taken by the run (they need the network), before anything is sent.
+    const create = { ...planReportsCreate(ctx, options), judged: true };
+    const key = jobKey(keyed, serviceOf(ctx), undefined);
+    const resumeWithinMs = options.resumeWithin ?? durationMs(DEFAULT_RESUME_WITHIN);
+    create.journal = { path: historyJournalName(keyed, location.shown), lock: undefined, ends: true, resumeWithinMs };
+    return { job, files, print, create, inHistory: { location, key, waitMs: opts.lockWait ?? 0 } };
+  }
+  const journal = journalPath(location.path, jobKey(keyed, serviceOf(ctx), 'sqlite'));
   const lock = lockJournal(ctx, journal, job);
   try {
     // An audit is a gate, whatever the file sets: a week with no page (an empty sitemap) fails unless --allow-empty.
     const create = { ...planReportsCreate(ctx, { ...options, journal, journalLock: lock }), judged: true };
-    return { job, files, print: quiet ? 'id' : asJson ? 'json' : 'lines', create };
+    return { job, files, print, create, inHistory: undefined };
   } catch (error) {
     lock.release();
     throw error;
@@ -169,15 +210,76 @@ export async function runAudit(ctx: CommandContext, plan: AuditPlan, invocation:
     await writeStarter(ctx, plan.init);
     return ExitCode.ok;
   }
-  const done = await runQuietly(ctx, invocation, plan.create);
-  const result = resultOf(plan.job, done, plan.files);
+  if ('merge' in plan) {
+    const merged = mergedResultOf(plan.job, await runQuietly(ctx, invocation, (inner) => runHistoryMerge(inner, plan.merge)), plan.files);
+    return printResult(ctx, merged, plan.print);
+  }
+  const held = plan.inHistory && (await lockJobInHistory(ctx, plan.job, plan.inHistory));
+  if (plan.inHistory && held === undefined) {
+    ctx.note(`rsapi: interrupted while waiting for the lock of job ${plan.job}; nothing was sent`);
+    return ExitCode.interrupted;
+  }
+  let done: CreateResult;
+  try {
+    const create = held && plan.inHistory ? journalIn(plan.create, new HistoryJournalStore(held, plan.job, plan.inHistory.location.shown)) : plan.create;
+    done = await runQuietly(ctx, invocation, (inner) => runCreate(inner, create));
+  } finally {
+    await held?.release();
+  }
+  return printResult(ctx, resultOf(plan.job, done, plan.files), plan.print);
+}
+
+/** What the audit did, printed as asked (lines, one JSON object, or the run id alone), and its exit code. */
+function printResult(ctx: CommandContext, result: AuditResult, print: 'lines' | 'json' | 'id'): ExitCodeValue {
   const text = {
     lines: () => describe(result),
     json: () => `${JSON.stringify(result, null, 2)}\n`,
     id: () => (result.run === undefined ? '' : `${result.run}\n`),
   };
-  ctx.io.stdout.write(text[plan.print]());
-  return done.code;
+  ctx.io.stdout.write(text[print]());
+  return result.exitCode as ExitCodeValue;
+}
+
+async function runCreate(ctx: CommandContext, plan: ReportsCreatePlan): Promise<CreateResult> {
+  const { runReportsCreate } = await import('../reports/create/create.js');
+  return runReportsCreate(ctx, plan);
+}
+
+/**
+ * `rsapi audit --merge PART...`: `history merge` with the file's settings (its history, its gates and files, the
+ * baseline last), the parts being of this audit's job.
+ */
+function planAuditMerge(ctx: CommandContext, opts: AuditOptions, options: ReportsCreateOptions, job: string): HistoryMergePlan {
+  if (opts.part !== undefined || opts.shard !== undefined) throw new UsageError('--merge joins the parts the shards wrote: leave out --part and --shard');
+  const { history, failOnNewFailures, maxDrop, requireBaseline, allowEmpty, assert, html, junit, summary, codequality } = options;
+  const merge = planHistoryMerge(ctx, {
+    parts: opts.merge ?? [],
+    allowPartial: opts.allowPartial,
+    history,
+    baseline: 'last',
+    failOnNewFailures,
+    maxDrop,
+    requireBaseline,
+    allowEmpty,
+    assert,
+    html,
+    junit,
+    summary,
+    codequality,
+  });
+  // An audit is a gate, whatever the file sets: a week with no page fails unless --allow-empty.
+  return { ...merge, judged: true, expect: { command: 'audit', job: selectionKey({ job }) } };
+}
+
+/** What the merge did, as the audit says it. */
+function mergedResultOf(job: string, done: MergeResult, files: string[]): AuditResult {
+  const result = resultOf(job, { ...done, urls: [], stoppedBy: undefined }, files);
+  const notAudited: NotAudited[] = done.entries.flatMap((entry) =>
+    entry.status === 'failed' || entry.status === 'unsettled' || entry.status === 'not started' || entry.status === 'gone'
+      ? [{ url: entry.url, status: entry.status, why: entry.message ?? `${entry.status} in its shard` }]
+      : [],
+  );
+  return { ...result, input: done.entries.length, notAudited, missingShares: done.missing };
 }
 
 /** What the create did, as the audit says it: pages audited of the input, those not and why, and what got worse. */
@@ -225,6 +327,7 @@ function createOptionsOf(opts: AuditOptions, audit: AuditConfig, job: string, as
   const nonEmpty = (list: string[] | undefined) => (list && list.length > 0 ? list : undefined);
   const history = opts.history ?? audit.history;
   const maxDrop = opts.maxDrop ?? audit.maxDrop;
+  const shard = opts.part !== undefined;
   return {
     urls: audit.urls ?? [],
     fromSitemap: nonEmpty(audit.sitemaps),
@@ -240,13 +343,17 @@ function createOptionsOf(opts: AuditOptions, audit: AuditConfig, job: string, as
     existing: opts.existing ?? audit.existing ?? 'refresh',
     resumeWithin: opts.resumeWithin ?? audit.resumeWithin,
     concurrency: opts.concurrency,
-    record: true,
+    // A shard writing a part records nothing and compares with no baseline: the merge does both, once.
+    record: shard ? undefined : true,
     history,
     job,
-    baseline: 'last',
-    failOnNewFailures: (opts.failOnNewFailures ?? audit.failOnNewFailures) === true ? true : undefined,
-    requireBaseline: (opts.requireBaseline ?? audit.requireBaseline) === true ? true : undefined,
-    maxDrop,
+    baseline: shard ? undefined : 'last',
+    failOnNewFailures: !shard && (opts.failOnNewFailures ?? audit.failOnNewFailures) === true ? true : undefined,
+    requireBaseline: !shard && (opts.requireBaseline ?? audit.requireBaseline) === true ? true : undefined,
+    maxDrop: shard ? undefined : maxDrop,
+    shard: opts.shard,
+    part: opts.part,
+    pipeline: opts.pipeline,
     allowEmpty: opts.allowEmpty,
     assert: assertPath,
     html: opts.html ?? audit.html,
@@ -264,25 +371,26 @@ function defaultJob(audit: AuditConfig): string {
 }
 
 /**
- * The journal of the job on this service in this history: an audit killed part-way resumes on the next call, one
- * that ended starts afresh (journal.ts), and an audit of the same job on another service (staging after production)
- * or into another history never takes the other's pages for done. Beside a SQLite history (`HISTORY.audit-JOB-KEY.journal`),
- * so that a history carried between CI runners carries its journal and lock; for PostgreSQL, in the data folder, the
- * history's URL (without its password) in the key.
+ * The key of the job on this service in this history, a short hash: an audit killed part-way resumes on the next call,
+ * one that ended starts afresh (journal.ts), and an audit of the same job on another service (staging after
+ * production) never takes the other's pages for done. A SQLite history is named by where the journal is (`sqlite`): its
+ * path in the key would lose the journal when moved; a PostgreSQL history holds the journal itself (`undefined`).
  */
-function journalPath(ctx: CommandContext, history: string | undefined, job: string): string {
-  const location = resolveHistoryLocation(ctx, { history });
+function jobKey(job: string, service: string, where: string | undefined): string {
   const slug = job.replace(/[^a-z0-9.-]+/gi, '-').slice(0, 60);
-  // A SQLite history is named by where the journal is: its path in the key would lose the journal when moved.
-  const where = location.kind === 'sqlite' ? 'sqlite' : location.shown;
-  const key = createHash('sha256')
-    .update(JSON.stringify([job, serviceOf(ctx), where]))
+  const hash = createHash('sha256')
+    .update(JSON.stringify(where === undefined ? [job, service] : [job, service, where]))
     .digest('hex')
     .slice(0, 12);
-  const path =
-    location.kind === 'sqlite'
-      ? join(dirname(location.path), `${basename(location.path)}.audit-${slug}-${key}.journal`)
-      : join(dataDir(ctx.io.env), 'audit', `${slug}-${key}.journal`);
+  return `${slug}-${hash}`;
+}
+
+/**
+ * The journal of a job beside its SQLite history (`HISTORY.audit-JOB-KEY.journal`), so that a history carried between CI
+ * runners carries its journal and lock.
+ */
+function journalPath(history: string, key: string): string {
+  const path = join(dirname(history), `${basename(history)}.audit-${key}.journal`);
   // A folder the journal cannot be written in is the history's fault (exit 11), said before anything is sent.
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -329,12 +437,17 @@ function lockJournal(ctx: CommandContext, journal: string, job: string): HeldLoc
   });
 }
 
+/** The create with its journal kept in `store` (a PostgreSQL history's), named as the store names it. */
+function journalIn(create: ReportsCreatePlan, store: JournalStore): ReportsCreatePlan {
+  if (create.journal === undefined) return create;
+  return { ...create, journal: { ...create.journal, path: store.name, store } };
+}
+
 /**
  * Runs the create with its records kept off stdout (the audit prints what it did instead), in a context of its own:
  * what it did, with the run as the history recorded it.
  */
-async function runQuietly(ctx: CommandContext, invocation: Invocation, plan: ReportsCreatePlan): Promise<CreateResult> {
-  const { runReportsCreate } = await import('../reports/create/create.js');
+async function runQuietly<T>(ctx: CommandContext, invocation: Invocation, work: (inner: CommandContext) => Promise<T>): Promise<T> {
   const io = Object.defineProperties(
     {},
     {
@@ -345,7 +458,7 @@ async function runQuietly(ctx: CommandContext, invocation: Invocation, plan: Rep
   ) as typeof ctx.io;
   const inner = new CommandContext({ ...invocation, io }, { ...ctx.globals, json: undefined, output: undefined, quiet: true });
   try {
-    return await runReportsCreate(inner, plan);
+    return await work(inner);
   } finally {
     await inner.close();
   }
@@ -362,6 +475,9 @@ function describe(result: AuditResult): string {
   // The pages themselves are named on stderr with the comparison (20 of each), and --json gives them all.
   if (result.new.length + result.vanished.length > 0)
     lines.push(`pages: ${result.new.length} new, ${result.vanished.length} vanished since run ${result.baseline}`);
+  if (result.missingShares && result.missingShares.length > 0) {
+    lines.push(`${result.missingShares.map((share) => `shard ${share} missing`).join(', ')}: the run is recorded incomplete (--allow-partial)`);
+  }
   if (result.files.length > 0) lines.push(`wrote: ${result.files.join(', ')}`);
   const shortfall = shortfallLine(result);
   if (shortfall !== undefined) lines.push(shortfall);

@@ -6,6 +6,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { reportUrlProblem } from '../../../api/model/report-url.js';
 import { selectionKey, resolveHistoryLocation } from '../../reading/recording.js';
+import { historyMissing } from '../../../history/location.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
 import { fileError } from '../../runtime/files.js';
@@ -141,7 +142,7 @@ export async function writeStarter(ctx: CommandContext, starter: StarterPlan): P
  */
 async function pageElsewhereUnderJob(ctx: CommandContext, starter: StarterPlan): Promise<{ page: string; run: number } | undefined> {
   const location = resolveHistoryLocation(ctx, {});
-  if (location.kind === 'sqlite' && !process.getBuiltinModule('node:fs').existsSync(location.path)) return undefined;
+  if (historyMissing(location)) return undefined;
   const { openHistory } = await import('../../../history/open.js');
   const store = await openHistory(location, { readOnly: true });
   try {

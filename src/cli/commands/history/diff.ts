@@ -103,7 +103,7 @@ export async function runHistoryDiff(ctx: CommandContext, plan: HistoryDiffPlan)
   if (!verdicts.assertions && verdicts.codequality === undefined) return code;
   // The later run's reports, newest of each URL, as records: judged as `reports list --assert` judges what it reads;
   // the Code Quality file holds what the comparison failed on beside what the rules did.
-  const { judgeRecords } = await import('../../verdicts/judge-records.js');
+  const { judgeRecords } = await import('../../report-files/finish-gate.js');
   const { comparisonIssues } = await import('../../report-files/codequality.js');
   const records = [...newestOfEachUrl(after).values()].map(snapshotRecord);
   const issues = comparisonIssues(verdict, plan.gate, `run ${diff.from.id}`);

@@ -4,6 +4,7 @@ import { registerDiff } from './diff.js';
 import { registerExport } from './export.js';
 import { registerHtml } from './html/html.js';
 import { registerImport } from './import.js';
+import { registerMerge } from './merge.js';
 import { registerPrune } from './prune.js';
 import { registerRuns } from './runs.js';
 import { registerShow } from './show.js';
@@ -20,6 +21,7 @@ Examples:
   $ rsapi history trend https://example.com/pricing
   $ rsapi history diff --fail-on-new-failures
   $ rsapi history html history.html              # one page of every job's runs, to open or publish
+  $ rsapi history merge part-*.gz                 # the parts of a sharded run (--part) as one run
 
 The history is a SQLite file (default ~/.local/share/rsapi/history.db, or $XDG_DATA_HOME/rsapi/history.db) or a
 PostgreSQL database (--history postgres://user:password@host/db, RSAPI_HISTORY, \`config set history\`).
@@ -32,5 +34,6 @@ Exit 11 when the history cannot be read or written; exit 4 for an unknown run or
   registerPrune(history, invocation);
   registerExport(history, invocation);
   registerImport(history, invocation);
+  registerMerge(history, invocation);
   registerHtml(history, invocation);
 }

@@ -95,17 +95,26 @@ function runsText(runs: readonly RunInfo[], width?: number): string {
   const started = runs.map((run) => formatLocalDateTime(new Date(run.started)));
   const oneYear = new Set(started.map((start) => start.slice(0, 4))).size === 1;
   const services = new Set(runs.map((run) => run.origin));
-  const columns = ['id', 'started', 'job', ...(services.size > 1 ? ['service'] : []), 'reports', 'complete', 'exit'];
+  // A merged run's shares (`3/3`), a share recorded on its own (`share 2/3`): a column only when a run has them.
+  const sharded = runs.some((run) => run.shard !== undefined);
+  const columns = ['id', 'started', 'job', ...(services.size > 1 ? ['service'] : []), ...(sharded ? ['shards'] : []), 'reports', 'complete', 'exit'];
   const rows = runs.map((run, index) => [
     String(run.id),
     (started[index] ?? '').slice(oneYear ? 5 : 0, 16),
     // Every recorded `reports` verb is one of rsapi reports' (list, create …): the noun only takes the room of the flags.
     describeSelection(run.command.replace(/^reports /, ''), run.selection),
     ...(services.size > 1 ? [run.origin] : []),
+    ...(sharded ? [sharesText(run.shard)] : []),
     String(run.reports),
     run.complete ? 'yes' : 'no',
     run.exitCode === undefined ? '' : String(run.exitCode),
   ]);
   const heading = services.size === 1 ? `on ${runs[0]?.origin}\n` : '';
   return `${heading}${alignedTable(columns, rows, width)}`;
+}
+
+/** `3/3` for a merged run (stored `merged 3/3`: the shares joined, of how many), `share 2/3` for a share run on its own. */
+function sharesText(shard: string | undefined): string {
+  if (shard === undefined) return '';
+  return shard.startsWith('merged ') ? shard.slice('merged '.length) : `share ${shard}`;
 }

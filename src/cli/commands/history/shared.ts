@@ -5,17 +5,15 @@ import { InvalidArgumentError, type Command, type OptionValues } from '@commande
 import { renderDocument, writeItemList, type DocumentOptions, type ItemList, type OutputDocument } from '../../../output/index.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
-import { existsSync } from 'node:fs';
 import { originOf } from '../../../api/http/base-url.js';
-import { HistoryNotFoundError } from '../../../history/errors.js';
 import type { HistoryStore } from '../../../history/types.js';
 import { resolveHistoryLocation } from '../../reading/recording.js';
-import { MAX_RUN_ID, runIdOf, sinceOf } from '../../flags/history-values.js';
+import { historyOption, MAX_RUN_ID, runIdOf, sinceOf } from '../../flags/history-values.js';
 
 export function addHistoryLocationOption<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
   command: Command<Args, Opts, GlobalOpts>,
 ) {
-  return command.option('--history <path|url>', 'the history: a SQLite file or a postgres:// URL (env RSAPI_HISTORY; default ~/.local/share/rsapi/history.db)');
+  return command.addOption(historyOption());
 }
 
 /**
@@ -25,13 +23,8 @@ export function addHistoryLocationOption<Args extends unknown[], Opts extends Op
  */
 export async function openHistoryOf(ctx: CommandContext, flags: { history?: string }, options: { readOnly?: boolean } = {}): Promise<HistoryStore> {
   const location = resolveHistoryLocation(ctx, flags);
-  if (location.kind === 'sqlite' && !existsSync(location.path)) {
-    throw new HistoryNotFoundError(`no history at ${location.path} yet`, {
-      hint: 'record one with --record (`rsapi reports list --all --record`), or point to one with --history or RSAPI_HISTORY',
-    });
-  }
   const { openHistory } = await import('../../../history/open.js');
-  return openHistory(location, { readOnly: options.readOnly, notice: (line) => ctx.note(line) });
+  return openHistory(location, { readOnly: options.readOnly, mustExist: true, notice: (line) => ctx.note(line) });
 }
 
 /** The service the configured base URL names (its origin); undefined when none is configured. */

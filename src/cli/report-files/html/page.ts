@@ -121,12 +121,13 @@ function verdictBox(run: CiRun, exitCode: number, model: HtmlModel): Markup {
     run.baseline?.failOnNewFailures === true ||
     model.errors.length > 0 ||
     run.firstRun !== undefined ||
+    run.missingShares !== undefined ||
     run.empty !== undefined;
   if (!judged)
     return html`<div class="verdict neutral"><p>No gate set</p><p class="note">Nothing in this run was judged: every report is shown as read.</p></div>`;
   const passed = exitCode === 0;
   // A first run that no other gate judged passed on nothing compared: shown as neither green nor red.
-  const neutral = passed && !run.gate.active && run.firstRun !== undefined;
+  const neutral = passed && !run.gate.active && (run.firstRun !== undefined || run.missingShares !== undefined);
   return html`<div class="verdict${neutral ? ' neutral' : passed ? '' : ' failed'}">
 <p>${passed ? 'Passed' : `Failed (exit ${exitCode})`}</p>
 <ul>${verdictReasons(run, model.errors.length).map((reason) => html`<li>${reason}</li>`)}</ul>

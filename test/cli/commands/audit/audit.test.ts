@@ -327,7 +327,7 @@ describe('rsapi audit: argv -> plan', () => {
     writeFileSync(config, JSON.stringify({ audit: { sitemaps: ['https://www.shop.example.org/sitemap.xml'], maxDrop: 5, html: 'week.html' } }));
     const env = { RSAPI_BASE_URL: 'http://127.0.0.1:9', RSAPI_API_KEY: 'plan-key-0123', HOME: home, XDG_DATA_HOME: join(home, 'data') };
     const planned = await planOf(['audit', '--config', config, '--exclude', 'shop.example.org/tag/**', '--json'], planAudit, env);
-    if ('init' in planned) throw new Error('planned --init');
+    if ('init' in planned || 'merge' in planned) throw new Error('planned --init or --merge');
     planned.create.journal?.lock?.release();
     expect(planned).toMatchObject({ job: 'shop.example.org', files: ['week.html'], print: 'json' });
     expect(planned.create).toMatchObject({
@@ -342,21 +342,22 @@ describe('rsapi audit: argv -> plan', () => {
     expect(planned.create.journal?.path).toBe(join(home, 'data', 'rsapi', `history.db.audit-shop.example.org-${keyOf(planned.create.journal?.path)}.journal`));
   });
 
-  it('a journal for each job, service and history: beside a SQLite history whatever its folder, in the data folder for PostgreSQL', async () => {
+  it('a journal for each job, service and history: beside a SQLite history whatever its folder; in a PostgreSQL history itself, for each job and service', async () => {
     const home = scratch();
     const config = join(home, 'site.json');
     writeFileSync(config, JSON.stringify({ audit: { job: 'shop', urls: ['https://shop.example.org/'] } }));
-    const journalOf = async (env: Record<string, string>, ...argv: string[]) => {
+    const planFor = async (env: Record<string, string>, ...argv: string[]) => {
       const planned = await planOf(['audit', '--config', config, ...argv], planAudit, {
         RSAPI_API_KEY: 'plan-key-0123',
         HOME: home,
         XDG_DATA_HOME: join(home, 'data'),
         ...env,
       });
-      if ('init' in planned) throw new Error('planned --init');
+      if ('init' in planned || 'merge' in planned) throw new Error('planned --init or --merge');
       planned.create.journal?.lock?.release();
-      return planned.create.journal?.path as string;
+      return planned;
     };
+    const journalOf = async (env: Record<string, string>, ...argv: string[]) => (await planFor(env, ...argv)).create.journal?.path as string;
     const production = await journalOf({ RSAPI_BASE_URL: 'https://rank.example.com' });
     expect(await journalOf({ RSAPI_BASE_URL: 'https://rank.example.com/api/v1/' })).toBe(production);
     expect(await journalOf({ RSAPI_BASE_URL: 'https://staging.rank.example.com' })).not.toBe(production);
@@ -364,10 +365,22 @@ describe('rsapi audit: argv -> plan', () => {
     // A SQLite history carries its journal: the same key in any folder, so a history moved between runners finds it.
     const carried = await journalOf({ RSAPI_BASE_URL: 'https://rank.example.com' }, '--history', join(home, 'ci', 'weekly.db'));
     expect(carried).toBe(join(home, 'ci', `weekly.db.audit-shop-${keyOf(production)}.journal`));
-    const postgres = await journalOf({ RSAPI_BASE_URL: 'https://rank.example.com' }, '--history', 'postgres://u:secret@db.example.com/rsapi');
-    expect(postgres).toMatch(new RegExp(`^${join(home, 'data', 'rsapi', 'audit')}/shop-[0-9a-f]{12}\\.journal$`));
-    expect(keyOf(postgres)).not.toBe(keyOf(production));
-    expect(await journalOf({ RSAPI_BASE_URL: 'https://rank.example.com' }, '--history', 'postgres://u:secret@db.example.com/other')).not.toBe(postgres);
+    // A PostgreSQL history holds the job's lock and journal itself (taken by the run): no file, nothing in the data folder.
+    const inHistory = async (env: Record<string, string>, ...argv: string[]) => {
+      const planned = await planFor(env, '--history', 'postgres://u:secret@db.example.com/rsapi', ...argv);
+      expect(planned.create.journal).toMatchObject({ path: 'of job shop in postgres://u:***@db.example.com/rsapi', lock: undefined, ends: true });
+      return planned.inHistory;
+    };
+    const shared = await inHistory({ RSAPI_BASE_URL: 'https://rank.example.com' });
+    expect(shared).toMatchObject({ key: expect.stringMatching(/^shop-[0-9a-f]{12}$/), waitMs: 0, location: { kind: 'postgres' } });
+    expect(existsSync(join(home, 'data', 'rsapi', 'audit'))).toBe(false);
+    expect((await inHistory({ RSAPI_BASE_URL: 'https://rank.example.com/api/v1/' }))?.key).toBe(shared?.key);
+    expect((await inHistory({ RSAPI_BASE_URL: 'https://staging.rank.example.com' }))?.key).not.toBe(shared?.key);
+    expect((await inHistory({ RSAPI_BASE_URL: 'https://rank.example.com' }, '--lock-wait', '30m'))?.waitMs).toBe(30 * 60_000);
+    // --lock-wait is for a lock in the history: a SQLite history's refuses at once, and says so rather than ignore it.
+    await expect(planFor({ RSAPI_BASE_URL: 'https://rank.example.com' }, '--lock-wait', '5m')).rejects.toThrow(
+      /--lock-wait waits for a job's lock in a PostgreSQL history/,
+    );
   });
 
   it("the journal's resume window: a day by default, the file's resumeWithin, and --resume-within over it", async () => {
@@ -377,7 +390,7 @@ describe('rsapi audit: argv -> plan', () => {
     const windowOf = async (audit: Record<string, unknown>, ...flags: string[]) => {
       writeFileSync(config, JSON.stringify({ audit: { urls: ['https://a.example/'], ...audit } }));
       const planned = await planOf(['audit', '--config', config, ...flags], planAudit, env);
-      if ('init' in planned) throw new Error('planned --init');
+      if ('init' in planned || 'merge' in planned) throw new Error('planned --init or --merge');
       planned.create.journal?.lock?.release();
       return planned.create.journal?.resumeWithinMs;
     };
@@ -393,7 +406,7 @@ describe('rsapi audit: argv -> plan', () => {
       const config = join(home, `site-${Math.random().toString(36).slice(2)}.json`);
       writeFileSync(config, JSON.stringify({ audit: { sitemaps: ['https://shop.example.org/'], ...audit } }));
       const planned = await planOf(['audit', '--config', config, ...argv], planAudit, env);
-      if ('init' in planned) throw new Error('planned --init');
+      if ('init' in planned || 'merge' in planned) throw new Error('planned --init or --merge');
       planned.create.journal?.lock?.release();
       return planned.create.source;
     };

@@ -93,10 +93,10 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
   const unreachable = new AbortController();
   let neverSent = 0;
   /** Writes a journal line; false (and the run halted) when it could not be written whole. */
-  const journaled = (entry: Omit<JournalEntry, 'at'>): boolean => {
+  const journaled = async (entry: Omit<JournalEntry, 'at'>): Promise<boolean> => {
     if (!run.journal) return true;
     try {
-      run.journal.record(entry);
+      await run.journal.record(entry);
       return true;
     } catch (error) {
       outcome.journalFailure ??= error instanceof JournalWriteError ? error : new JournalWriteError(run.journal.path, String(error), { cause: error });
@@ -120,10 +120,10 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
   );
   const stop = AbortSignal.any([run.stop, unreachable.signal, ...(breaker ? [breaker.tripped] : [])]);
   const { started } = await runPool(run.urls, { concurrency: run.concurrency, stop }, async (url, index) => {
-    // No request without its `sending` line on disk: a resume must know it may have gone out.
+    // No request without its `sending` line kept (on disk, or in the history): a resume must know it may have gone out.
     const newestIdBefore = run.ledger?.newestId;
     const sending = { url, status: 'sending' as const, ...(newestIdBefore === undefined ? {} : { newestIdBefore }), timeoutMs: run.timeoutMs };
-    if (outcome.journalFailure || !journaled(sending)) {
+    if (outcome.journalFailure || !(await journaled(sending))) {
       neverSent++;
       return;
     }
@@ -140,7 +140,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
     }
     inFlight--;
     if (result) {
-      journaled({ url, status: 'created', id: recordIdOf(result.report) });
+      await journaled({ url, status: 'created', id: recordIdOf(result.report) });
       if (result.existing === 'refreshed') outcome.refreshed++;
       else if (result.existing === 'kept') outcome.kept++;
       else outcome.created++;
@@ -150,7 +150,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
       await run.onCreated(url, index, result);
     } else if (failure) {
       const maybeCreated = mayHaveCreated(failure);
-      journaled({ url, status: 'failed', error: failure.message, code: exitCodeOf(failure), ...(maybeCreated ? { maybeCreated: true } : {}) });
+      await journaled({ url, status: 'failed', error: failure.message, code: exitCodeOf(failure), ...(maybeCreated ? { maybeCreated: true } : {}) });
       outcome.failed++;
       if (maybeCreated) outcome.unsettled++;
       outcome.firstFailure ??= exitCodeOf(failure);

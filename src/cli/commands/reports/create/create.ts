@@ -19,6 +19,7 @@ import { runAnnotation } from '../../../verdicts/named-failures.js';
 import type { Baseline, BaselineComparison } from '../../../report-files/baseline.js';
 import { createJob, openRun } from '../../../reading/recording.js';
 import type { UrlOutcome } from './run-create.js';
+import type { PartPlan, PartRun } from './part.js';
 import { declareCreate, noUrlError, planReportsCreate, type ReportsCreatePlan } from './plan.js';
 
 /** What a create run did, for a caller that says it in its own words (`rsapi audit`, MCP's create_reports). */
@@ -115,6 +116,7 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
   const { runBulkCreate } = await import('./run-create.js');
   const urls = selected ? selected.urls : input.urls;
   const run = { command: plan.command, selection: createJob(plan.record.job, input.urls), shard: plan.record.job.shard };
+  const started = new Date();
   const { history, ci } = await openRun(ctx, { history: plan.record.history, run }, plan.ci, { baseline, share: selected?.share, inputOrder: urls });
   let outcomes: readonly UrlOutcome[] = [];
   let stoppedBy: string | undefined;
@@ -126,6 +128,7 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
       privacy: plan.privacy.privacy,
       password,
       journalPath: journal?.path,
+      journalStore: journal?.store,
       journalLock: journal?.lock,
       journalEnds: journal?.ends,
       resumeWithinMs: journal?.resumeWithinMs,
@@ -140,7 +143,9 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
     stoppedBy = ran.stoppedBy;
     return ran.code;
   });
-  return { code, urls: outcomes, stoppedBy, reports: ci?.reportCount ?? 0, baseline: ci?.baselineRun, comparison: ci?.comparison, run: history.runId };
+  if (plan.part) await finishPart(ctx, plan.part, { run, history: plan.record.history, input: input.urls, started }, outcomes, code);
+  const reports = ci?.reportCount ?? outcomes.filter((outcome) => 'report' in outcome && outcome.report !== undefined).length;
+  return { code, urls: outcomes, stoppedBy, reports, baseline: ci?.baselineRun, comparison: ci?.comparison, run: history.runId };
 }
 
 /** A run that sent nothing: its exit code alone. */
@@ -158,11 +163,12 @@ async function createNothing(ctx: CommandContext, plan: ReportsCreatePlan, basel
   // A failing gate's line names why; a run that passes says it here.
   if (!fails) ctx.note(`rsapi: ${why}; nothing to create`);
   const run = { command: plan.command, selection: createJob(plan.record.job, []) };
+  const started = new Date();
   const { history, ci } = await openRun(ctx, { history: plan.record.history, run }, plan.ci, { baseline, empty: why });
   const code = await history.finishing(async () => {
     const writer = createListWriter(ctx.io.stdout, ctx.outputOptions('report'));
     await writer.end();
-    const { Gate, finishGate } = await import('../../../verdicts/gates.js');
+    const [{ Gate }, { finishGate }] = await Promise.all([import('../../../verdicts/gates.js'), import('../../../report-files/finish-gate.js')]);
     const gate = new Gate({ ...plan.gate, selection: { ...plan.gate.selection, nothing: why } });
     // Only a baseline gate asked (--max-drop, --fail-on-new-failures), or an audit: the same line as the other gates give.
     const overNothing = !gate.active && fails;
@@ -172,7 +178,22 @@ async function createNothing(ctx: CommandContext, plan: ReportsCreatePlan, basel
     }
     return finishGate(ctx, gate, ci, overNothing ? ExitCode.gate : ExitCode.ok);
   });
+  // An empty input is a share like any other: the merge counts it.
+  if (plan.part) await finishPart(ctx, plan.part, { run, history: plan.record.history, input: [], started }, [], code);
   return ranNothing(code, ci, history.runId);
+}
+
+/**
+ * --part: the share written for the merge, once the run went to its end; a shard interrupted (Ctrl-C, SIGTERM) writes
+ * none (run it again: its journal resumes it), so that no merge takes a share cut short for a whole one.
+ */
+async function finishPart(ctx: CommandContext, part: PartPlan, ran: PartRun, outcomes: readonly UrlOutcome[], code: ExitCodeValue): Promise<void> {
+  if (ctx.signal.aborted) {
+    ctx.note(`rsapi: interrupted: no part written to ${part.path}; run the shard again`);
+    return;
+  }
+  const { writeCreatePart } = await import('./part.js');
+  await writeCreatePart(ctx, part, ran, outcomes, code);
 }
 
 /** Why an input that gave no URL gave none, in the words of its source: `the sitemap listed no page`. */

@@ -68,10 +68,10 @@ export interface JournalHistory {
 
 /** A journal line that could not be written whole: the run stops before its next request. */
 export class JournalWriteError extends RsapiError {
-  constructor(path: string, reason: string, options: { cause?: unknown } = {}) {
-    super(`cannot write the journal ${path}: ${reason}; stopped before the next request`, {
+  constructor(name: string, reason: string, options: { cause?: unknown; hint?: string } = {}) {
+    super(`cannot write the journal ${name}: ${reason}; stopped before the next request`, {
       cause: options.cause,
-      hint: 'free some space (or give --journal on another disk), then run the same command again: the journal resumes the run',
+      hint: options.hint ?? 'free some space (or give --journal on another disk), then run the same command again: the journal resumes the run',
     });
   }
 }
@@ -79,65 +79,71 @@ export class JournalWriteError extends RsapiError {
 /** Writes text at the file's end; answers how many bytes went out (a test passes one that falls short). */
 export type JournalWriter = (fd: number, text: string) => number;
 
+/**
+ * Where a journal's lines are kept: a file (FileJournalStore), or a table of a shared history (`rsapi audit` on
+ * PostgreSQL: every runner of the job meets it there). Its owner holds it alone while the run lasts.
+ */
+export interface JournalStore {
+  /** How messages name it: the file's path, or the job and history it is kept in. */
+  readonly name: string;
+  /** Its lines as written, each ending in a newline; a last line cut short (a kill mid-write) is left out and dropped. */
+  read(): Promise<{ text: string; torn: boolean }>;
+  /** Makes it hold these lines alone (an ended run's unsettled ones), replaced whole: a kill in between loses none. */
+  replace(lines: readonly string[]): Promise<void>;
+  /** Adds one line (ending in a newline): kept (in the OS's or the history's hands) when this resolves, or JournalWriteError. */
+  append(text: string): void | Promise<void>;
+  /** Lets go of it (a file's lock is released). */
+  close(): void;
+}
+
 export class Journal {
   /** The identities this run settled (created, or surely stored nothing): the others an earlier run left unsettled outlive its end. */
   private readonly settled = new Set<string>();
 
   private constructor(
-    readonly path: string,
-    private fd: number | undefined,
+    private readonly store: JournalStore,
     readonly history: JournalHistory,
-    private readonly lock: HeldLock,
-    private readonly write: JournalWriter,
     private readonly secrets: Secrets,
   ) {}
 
+  /** How messages name the journal: its file's path, or the job and history it is kept in. */
+  get path(): string {
+    return this.store.name;
+  }
+
   /**
-   * Takes the journal's lock, unless the plan holds it already (`lock`, from claimJournal: a second run on it
-   * is a usage error at once), reads what is there (tolerating a torn last line) and opens the file for appending;
-   * usage error if it cannot.
+   * Opens a journal: a file (`PATH`: its lock taken, unless the plan holds it already as `lock`, from claimJournal: a
+   * second run on it is a usage error at once), or a store. Reads what is there (tolerating a torn last line); usage
+   * error if it cannot.
    */
-  static open(
-    path: string,
+  static async open(
+    where: string | JournalStore,
     owner: { secrets: Secrets; locks: LockFiles },
     options: { lock?: HeldLock; write?: JournalWriter; createdSince?: number } = {},
-  ): Journal {
-    const { write = (fd, text) => writeSync(fd, text) } = options;
-    const lock = options.lock ?? lockJournal(path, owner.locks);
+  ): Promise<Journal> {
+    const store = typeof where === 'string' ? new FileJournalStore(where, owner.locks, options) : where;
     try {
-      const text = readExisting(path);
-      // A line counts only once its newline is on disk: a torn tail (a kill, a full disk) was never acted
-      // on (no request goes out before its `sending` line is whole), so it is cut off, not resumed from.
-      const committed = text.slice(0, text.lastIndexOf('\n') + 1);
-      const history = parseHistory(committed, { createdSince: options.createdSince });
-      if (committed !== text) history.unreadable++;
-      // An ended run's journal is this run's now: emptied, so the file never grows week after week; but the lines of
-      // what an earlier run left unsettled stay (replaced whole: a kill in between loses none of them).
-      const ended = history.endedAt !== undefined;
-      const carried = ended ? [...history.unsettledLines.values()].flatMap((own) => own.lines) : [];
-      const kept = ended ? 0 : Buffer.byteLength(committed);
-      let fd: number;
-      try {
-        if (carried.length > 0) replaceWhole(path, `${carried.join('\n')}\n`);
-        fd = openSync(path, 'a', 0o600);
-        if (carried.length === 0 && kept !== Buffer.byteLength(text)) ftruncateSync(fd, kept);
-      } catch (error) {
-        throw fileError('open the journal', path, error);
-      }
-      const journal = new Journal(path, fd, history, lock, write, owner.secrets);
-      return journal;
+      // A line counts only once its newline is kept: a torn tail (a kill, a full disk) was never acted on (no request
+      // goes out before its `sending` line is whole), so it is cut off, not resumed from.
+      const { text, torn } = await store.read();
+      const history = parseHistory(text, { createdSince: options.createdSince });
+      if (torn) history.unreadable++;
+      // An ended run's journal is this run's now: emptied, so it never grows week after week; but the lines of what
+      // an earlier run left unsettled stay.
+      if (history.endedAt !== undefined) await store.replace([...history.unsettledLines.values()].flatMap((own) => own.lines));
+      return new Journal(store, history, owner.secrets);
     } catch (error) {
-      lock.release();
+      store.close();
       throw error;
     }
   }
 
-  /** Appends one line; on disk (in the OS's hands) before this returns, or JournalWriteError. */
-  record(entry: Omit<JournalEntry, 'at'>): void {
+  /** Appends one line; kept (in the OS's or the history's hands) when this resolves, or JournalWriteError. */
+  async record(entry: Omit<JournalEntry, 'at'>): Promise<void> {
     // Redacted as stderr is: a service's error message may echo the key or the report password. The
     // message is redacted before JSON escaping could hide a secret from the redaction of the line.
     const error = entry.error === undefined ? undefined : this.secrets.redact(entry.error);
-    this.append(`${this.secrets.redact(JSON.stringify({ ...entry, error, at: new Date().toISOString() }))}\n`);
+    await this.store.append(`${this.secrets.redact(JSON.stringify({ ...entry, error, at: new Date().toISOString() }))}\n`);
     const identity = reportIdentity(entry.url);
     if (entry.status === 'created' || (entry.status === 'failed' && entry.maybeCreated !== true)) this.settled.add(identity);
     else this.settled.delete(identity);
@@ -147,21 +153,68 @@ export class Journal {
    * Says the run ended with every URL done: the next run on this path starts afresh (parseHistory). Answers the URLs an
    * earlier run left unsettled that this run did not settle: the journal keeps them, and a run of them looks them up first.
    */
-  end(urls: number): string[] {
-    this.append(`${JSON.stringify({ url: '', status: ENDED, urls, at: new Date().toISOString() })}\n`);
+  async end(urls: number): Promise<string[]> {
+    await this.store.append(`${JSON.stringify({ url: '', status: ENDED, urls, at: new Date().toISOString() })}\n`);
     return [...this.history.unsettledLines].filter(([identity]) => !this.settled.has(identity)).map(([, own]) => own.url);
   }
 
-  private append(text: string): void {
-    if (this.fd === undefined) throw new JournalWriteError(this.path, 'it is closed');
+  close(): void {
+    this.store.close();
+  }
+}
+
+/** A journal in a file: written synchronously and checked, one run at a time (`PATH.lock`). */
+class FileJournalStore implements JournalStore {
+  private fd: number | undefined;
+  private readonly lock: HeldLock;
+  private readonly write: JournalWriter;
+
+  constructor(
+    readonly name: string,
+    locks: LockFiles,
+    options: { lock?: HeldLock; write?: JournalWriter },
+  ) {
+    this.write = options.write ?? ((fd, text) => writeSync(fd, text));
+    this.lock = options.lock ?? lockJournal(name, locks);
+  }
+
+  /** Reads the file and opens it for appending, a torn tail cut off. */
+  async read(): Promise<{ text: string; torn: boolean }> {
+    const text = readExisting(this.name);
+    const committed = text.slice(0, text.lastIndexOf('\n') + 1);
+    try {
+      this.fd = openSync(this.name, 'a', 0o600);
+      if (committed !== text) ftruncateSync(this.fd, Buffer.byteLength(committed));
+    } catch (error) {
+      throw fileError('open the journal', this.name, error);
+    }
+    return { text: committed, torn: committed !== text };
+  }
+
+  async replace(lines: readonly string[]): Promise<void> {
+    try {
+      if (lines.length === 0) {
+        if (this.fd !== undefined) ftruncateSync(this.fd, 0);
+        return;
+      }
+      replaceWhole(this.name, `${lines.join('\n')}\n`);
+      if (this.fd !== undefined) closeSync(this.fd);
+      this.fd = openSync(this.name, 'a', 0o600);
+    } catch (error) {
+      throw fileError('open the journal', this.name, error);
+    }
+  }
+
+  append(text: string): void {
+    if (this.fd === undefined) throw new JournalWriteError(this.name, 'it is closed');
     let written: number;
     try {
       written = this.write(this.fd, text);
     } catch (error) {
-      throw new JournalWriteError(this.path, describeFileFailure(error), { cause: error });
+      throw new JournalWriteError(this.name, describeFileFailure(error), { cause: error });
     }
     const bytes = Buffer.byteLength(text);
-    if (written < bytes) throw new JournalWriteError(this.path, `only ${written} of ${bytes} bytes of a line were written (disk full?)`);
+    if (written < bytes) throw new JournalWriteError(this.name, `only ${written} of ${bytes} bytes of a line were written (disk full?)`);
   }
 
   close(): void {

@@ -25,7 +25,8 @@ import type { RunFile } from '../../../runtime/run-files.js';
 import type { GateSetup } from '../../../verdicts/gates.js';
 import { checkVerdictFlags, refuseUrlForAssert, verdictFiles } from '../../../verdicts/options.js';
 import { EXISTING_MODES, type ExistingMode } from './existing.js';
-import { claimJournal } from './journal.js';
+import { claimJournal, type JournalStore } from './journal.js';
+import { planPart, type PartPlan } from './part.js';
 import { compileSelection, type CompiledSelection } from './select.js';
 import { DEFAULT_MAX_SITEMAP_TIME_MS, DEFAULT_MAX_SITEMAP_URLS, DEFAULT_MAX_SITEMAPS, type SitemapLimits } from './sitemap/budget.js';
 import { allowedHost } from './sitemap/site.js';
@@ -63,6 +64,8 @@ export function declareCreate(reports: ParentCommand) {
         'after every input step; send nothing, write no journal',
     )
     .option('--shard <i/n>', 'create only the I-th of N shares of the input (by a stable hash of each URL), for N parallel CI jobs', parseShard)
+    .option('--part <file>', 'write the share to this run part (not to the history), for `rsapi history merge` to record with the other shares')
+    .option('--pipeline <key>', "the pipeline a --part belongs to (env RSAPI_PIPELINE; default: the CI's run, GitHub's or GitLab's)")
     .addOption(
       new Option(
         '--existing <mode>',
@@ -144,9 +147,10 @@ export interface ReportsCreatePlan {
   /**
    * --journal: its lock, held from the plan until the run ends (none for --dry-run), and whether the run that does
    * every URL ends it (MCP's create_reports keeps it: a later call skips what it created), and how long its `created`
-   * entries are resumed (ms; undefined for a kept journal: as long as the reports are there).
+   * entries are resumed (ms; undefined for a kept journal: as long as the reports are there). `store`: the journal is
+   * kept there, not in a file at `path` (`rsapi audit` on a PostgreSQL history: in the history; `path` names it).
    */
-  journal: { path: string; lock: HeldLock | undefined; ends: boolean; resumeWithinMs: number | undefined } | undefined;
+  journal: { path: string; lock: HeldLock | undefined; ends: boolean; resumeWithinMs: number | undefined; store?: JournalStore } | undefined;
   gate: GateSetup;
   /** Whether the run judges anything (a gate flag, an assertions file, a baseline gate): over nothing, it fails. */
   judged: boolean;
@@ -154,6 +158,8 @@ export interface ReportsCreatePlan {
   ci: CiPlan | undefined;
   /** Where the run is recorded, and the source that names its job when --job does not (createJob). */
   record: { history: HistoryFlags; job: CreateSource };
+  /** --part: the share is written to this run part (for `history merge`), not recorded; undefined without it. */
+  part: PartPlan | undefined;
 }
 
 /**
@@ -182,6 +188,8 @@ export function planReportsCreate(ctx: CommandContext, opts: ReportsCreateOption
     { flag: '--journal', path: journal, reads: true, writes: true },
   ];
   const { allowEmpty, shard, include, exclude, maxUrls, failOn, minScore, failOnCheck, failOnImportance, codequality } = opts;
+  const part = planPart(ctx, opts);
+  files.push({ flag: '--part', path: opts.part, writes: true });
   const ci = planCiFiles(opts, { allowEmpty, fromFile, fromSitemap }, [...files, ...verdictFiles(opts, ctx.io.env)]);
   const selection = compileSelection(opts);
   const { assertions } = checkVerdictFlags(ctx, opts);
@@ -212,10 +220,12 @@ export function planReportsCreate(ctx: CommandContext, opts: ReportsCreateOption
     gate,
     judged,
     ci,
+    // With --part, the share is no part of the job: every share of the pipeline is of the one job the merge records.
     record: {
-      history: planHistory(ctx, opts),
-      job: { urls, fromFile, fromSitemap, include, exclude, maxUrls, shard: shard && shardText(shard) },
+      history: part ? { ...planHistory(ctx, opts), record: undefined } : planHistory(ctx, opts),
+      job: { urls, fromFile, fromSitemap, include, exclude, maxUrls, shard: shard && !part ? shardText(shard) : undefined },
     },
+    part,
     // Last: the lock is held from here, and released by the run whatever happens next.
     journal:
       journal === undefined

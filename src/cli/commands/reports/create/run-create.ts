@@ -8,12 +8,13 @@ import { reportIdentity } from '../../../../api/model/report-url.js';
 import type { CiReporter } from '../../../report-files/reporter.js';
 import type { RunRecorder } from '../../../../history/recorder.js';
 import type { CommandContext } from '../../../runtime/context.js';
-import { finishGate, Gate, type GateSetup } from '../../../verdicts/gates.js';
+import { Gate, type GateSetup } from '../../../verdicts/gates.js';
+import { finishGate } from '../../../report-files/finish-gate.js';
 import { forStderr, oneLineForStderr } from '../../../terminal/stderr.js';
 import type { UrlInput } from './url-input.js';
 import { createAll, type BulkCreateOutcome, type SentUrl } from './create-all.js';
 import { existingReports, useExisting, type ExistingMode } from './existing.js';
-import { carriedLine, Journal, resumeLines } from './journal.js';
+import { carriedLine, Journal, resumeLines, type JournalStore } from './journal.js';
 import type { HeldLock } from '../../../../config/lock-file.js';
 import { createBulkOutput, summaryLine } from './output.js';
 import { CauseTally } from './service-gone.js';
@@ -28,6 +29,8 @@ export interface BulkCreatePlan {
   privacy?: Privacy;
   password?: string;
   journalPath?: string;
+  /** The journal kept elsewhere than a file (`rsapi audit` on a PostgreSQL history: in the history), instead of journalPath. */
+  journalStore?: JournalStore;
   /** The journal's lock, taken by the plan (claimJournal). */
   journalLock?: HeldLock;
   /** A run that did every URL says so in its journal, so the next run on the path starts afresh (default: true). */
@@ -74,7 +77,8 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
   // Requests under way are let finish on Ctrl-C: the client ignores it, createAll stops starting new ones.
   const client = ctx.client({ abortOnInterrupt: false });
   const createdSince = plan.resumeWithinMs === undefined ? undefined : Date.now() - plan.resumeWithinMs;
-  const journal = plan.journalPath === undefined ? undefined : Journal.open(plan.journalPath, ctx, { lock: plan.journalLock, createdSince });
+  const where = plan.journalStore ?? plan.journalPath;
+  const journal = where === undefined ? undefined : await Journal.open(where, ctx, { lock: plan.journalLock, createdSince });
   try {
     const all = plan.input.urls;
     // The everyday case of a weekly job: said only when asked (-v).
@@ -210,7 +214,7 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       !outcome.journalFailure
     ) {
       try {
-        const carried = journal.end(all.length);
+        const carried = await journal.end(all.length);
         if (carried.length > 0) ctx.note(forStderr(carriedLine(journal.path, carried)));
       } catch (error) {
         ctx.note(`rsapi: ${error instanceof Error ? error.message : String(error)}`);

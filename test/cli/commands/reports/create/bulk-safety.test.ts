@@ -110,7 +110,7 @@ describe('a journal that cannot be written stops the run before the next request
     const path = join(dir, 'short.journal');
     let lines = 0;
     // The fourth line is cut short, as on a full disk.
-    const journal = Journal.open(
+    const journal = await Journal.open(
       path,
       { secrets: new Secrets(), locks: new LockFiles() },
       { write: (_fd, text) => (++lines === 4 ? Math.floor(text.length / 2) : Buffer.byteLength(text)) },

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { CommandContext } from '../../../src/cli/runtime/context.js';
 import { createInvocation } from '../../../src/cli/runtime/invocation.js';
-import { judgeRecords } from '../../../src/cli/verdicts/judge-records.js';
+import { judgeRecords } from '../../../src/cli/report-files/finish-gate.js';
 import { parseAssertions } from '../../../src/cli/verdicts/assertions-file.js';
 import { phprankReport } from '../../helpers/phprank-checks.js';
 import { testTerminal } from '../../helpers/run.js';
