@@ -250,11 +250,11 @@ export function isNewerReading(reading: Pick<Snapshot, 'generatedAt' | 'reportId
 export type StoredChecks = { kind: 'none' } | { kind: 'raw'; text: string } | { kind: 'full'; ids: string; states: string } | { kind: 'delta'; states: string };
 
 /** One check's state in a full reading: its sign and its value's hash (9 characters). */
-const STATE = 9;
+export const STATE = 9;
 /** One part of a delta: the check's place in its set (2 base-36 digits), its sign and hash. */
-const DELTA_PART = 2 + STATE;
+export const DELTA_PART = 2 + STATE;
 /** Places a delta can name (2 base-36 digits). */
-const MOST_PLACES = 36 * 36;
+export const MOST_PLACES = 36 * 36;
 const HASH = /^[0-9a-f]{8}$/;
 
 /**
@@ -284,7 +284,8 @@ export function joinChecks(ids: readonly string[], states: string): string {
 
 /**
  * What differs in `states` from the full reading `base` (both of one check set): each differing check's place and
- * state; undefined when a delta would not be much smaller than the reading itself (past a third of it).
+ * state; undefined when a delta would not be much smaller than the reading itself (past a third of it). PostgreSQL's
+ * page write works out the same in SQL (sql.ts: deltaSql).
  */
 export function deltaOf(base: string, states: string): string | undefined {
   if (base.length !== states.length || states.length / STATE > MOST_PLACES) return undefined;

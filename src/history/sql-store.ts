@@ -18,6 +18,7 @@ import {
   COMPACT_SNAPSHOTS,
   MIGRATIONS,
   OLD_SNAPSHOTS,
+  type PageWriteRow,
   referenceSnapshots,
   runsStatement,
   SCHEMA_VERSION,
@@ -26,6 +27,7 @@ import {
   type SqlConnection,
   type SqlRow,
   type SqlValue,
+  writePageSql,
 } from './sql.js';
 import type {
   CiContext,
@@ -100,6 +102,7 @@ export class SqlHistoryStore implements HistoryStore {
    */
   async addSnapshots(runId: number, snapshots: readonly Snapshot[]): Promise<void> {
     if (snapshots.length === 0) return;
+    if (this.db.dialect.pageInOneStatement) return this.writePage(runId, dedupe(snapshots));
     await this.writing(async () => {
       const unique = dedupe(snapshots);
       const stored = await this.storedSnapshots(unique);
@@ -113,6 +116,21 @@ export class SqlHistoryStore implements HistoryStore {
       await referenceSnapshots(this.db, runId, ids);
       await referenceSnapshots(this.db, runId, await this.readings.write(fresh));
     });
+  }
+
+  /**
+   * addSnapshots on PostgreSQL: the same decisions made by the server in one statement a page (writePageSql), so a page
+   * costs one round trip; in a transaction only when it takes more than one (a report read twice in the page, or more
+   * than ROWS_A_STATEMENT readings). Two writers of one report at the same moment may each store its reading: both
+   * answer the same.
+   */
+  private async writePage(runId: number, snapshots: readonly Snapshot[]): Promise<void> {
+    const statements = oneReportEach(snapshots);
+    const write = async () => {
+      for (const rows of statements) await this.db.run(writePageSql(rows.length), [...rows.flat(), runId, runId, runId]);
+    };
+    if (statements.length === 1) await write();
+    else await this.writing(write);
   }
 
   /** `work` in a transaction that writes, one writer at a time; the check sets known forgotten when it is rolled back. */
@@ -436,6 +454,40 @@ async function schemaVersion(db: SqlConnection, where: string): Promise<number> 
 
 function newerSchema(where: string, version: number): HistoryError {
   return newerSchemaError(where, version, SCHEMA_VERSION);
+}
+
+/**
+ * Readings as writePageSql takes them, cut into statements of at most ROWS_A_STATEMENT in which no report (origin and
+ * report id) comes twice: its second reading goes to a later statement, written after the first.
+ */
+function oneReportEach(snapshots: readonly Snapshot[]): PageWriteRow[][] {
+  const statements: PageWriteRow[][] = [];
+  /** The statement each report's last reading is in. */
+  const lastOf = new Map<string, number>();
+  for (const snapshot of snapshots) {
+    const report = `${snapshot.origin}\n${snapshot.reportId}`;
+    let statement = (lastOf.get(report) ?? -1) + 1;
+    while (statement < statements.length && (statements[statement] as PageWriteRow[]).length >= ROWS_A_STATEMENT) statement++;
+    lastOf.set(report, statement);
+    const rows = statements[statement] ?? [];
+    statements[statement] = rows;
+    const text = checksTextOf(snapshot);
+    const split = text === undefined ? undefined : splitChecks(text);
+    rows.push([
+      rows.length,
+      snapshot.origin,
+      snapshot.reportId,
+      snapshot.identity,
+      snapshot.project ?? null,
+      snapshot.score ?? null,
+      snapshot.label ?? null,
+      storedTime(snapshot.generatedAt),
+      text ?? null,
+      split?.ids ?? null,
+      split?.states ?? null,
+    ]);
+  }
+  return statements;
 }
 
 function dedupe(snapshots: readonly Snapshot[]): Snapshot[] {

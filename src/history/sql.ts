@@ -2,6 +2,7 @@
 // places where SQLite and PostgreSQL differ, each named in the Dialect (placeholders, types, transactions, the upsert
 // of a page of snapshots, how to ask whether a table exists, how a unique key is changed).
 
+import { DELTA_PART, MOST_PLACES, STATE } from './snapshot.js';
 import type { RunQuery } from './types.js';
 
 /** A value bound to a statement: both drivers take these as they are. */
@@ -59,6 +60,11 @@ export interface Dialect {
   readonly afterKeptIds: readonly string[];
   /** An ORDER BY of text by its code points, as JavaScript's `<` compares (PostgreSQL sorts by its locale otherwise). */
   readonly binaryOrder: string;
+  /**
+   * Whether a page of readings is written in one statement (writePageSql: PostgreSQL, where each statement is a round
+   * trip) rather than looked up and written in several in a transaction (SQLite, which has no data-modifying WITH).
+   */
+  readonly pageInOneStatement: boolean;
   /**
    * Migration 4: where a job's lock and journal live. PostgreSQL, shared by runners that keep nothing, holds them in
    * tables (JOB_SQL); SQLite has none: its journal and lock are files beside it, carried with it.
@@ -269,6 +275,97 @@ export const SQL = {
   prunePages: 'DELETE FROM history_pages WHERE id NOT IN (SELECT page_id FROM history_contents)',
 } as const;
 
+/**
+ * deltaOf (snapshot.ts) in SQL: what differs in `states` from the full reading `base`, each differing check's place (2
+ * base-36 digits) and state; NULL when either is NULL, their lengths differ, or past a third of the reading.
+ */
+function deltaSql(base: string, states: string): string {
+  const digits = "'0123456789abcdefghijklmnopqrstuvwxyz'";
+  const state = (of: string) => `substr(${of}, i * ${STATE} + 1, ${STATE})`;
+  return `(SELECT CASE WHEN ${base} IS NULL OR ${states} IS NULL OR length(${base}) <> length(${states}) OR length(${states}) > ${STATE * MOST_PLACES}
+      OR COUNT(*) > length(${states}) / ${3 * DELTA_PART} THEN NULL
+    ELSE COALESCE(string_agg(substr(${digits}, i / 36 + 1, 1) || substr(${digits}, i % 36 + 1, 1) || ${state(states)}, '' ORDER BY i), '') END
+    FROM generate_series(0, length(${states}) / ${STATE} - 1) i WHERE ${state(states)} <> ${state(base)})`;
+}
+
+/** Whether a content `c` (its full reading's check set `cs`) holds the checks of a new reading `w` (text, ids, states). */
+function sameChecksSql(c: string, cs: string, delta: string): string {
+  return `((w.text IS NULL AND ${c}.checks IS NULL)
+      OR (${c}.base IS NULL AND ${c}.check_set IS NULL AND ${c}.checks = w.text)
+      OR (${c}.base IS NULL AND ${c}.check_set IS NOT NULL AND ${cs}.ids = w.ids AND ${c}.checks = w.states)
+      OR (${c}.base IS NOT NULL AND ${cs}.ids = w.ids AND ${c}.checks = ${delta}))`;
+}
+
+/** A new reading as PostgreSQL's page write takes it: PAGE_WRITE_COLUMNS in order. */
+export type PageWriteRow = readonly [
+  at: number,
+  origin: string,
+  reportId: string,
+  identity: string,
+  project: string | null,
+  score: number | null,
+  label: string | null,
+  generatedAt: string,
+  /** The checks text as encodeChecks writes it. */
+  text: string | null,
+  /** splitChecks' check set (the ids) and states, when it splits. */
+  ids: string | null,
+  states: string | null,
+];
+
+const PAGE_WRITE_COLUMNS = 'at, origin, report_id, identity, project, score, label, gen, text, ids, states';
+/** Typed in the first row: a VALUES list in a WITH takes its types from there (text otherwise). */
+const PAGE_WRITE_FIRST_ROW = '(?::integer, ?::text, ?::text, ?::text, ?::text, ?::double precision, ?::text, ?::text, ?::text, ?::text, ?::text)';
+const PAGE_WRITE_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+
+/**
+ * PostgreSQL's write of a page of readings in one statement (one round trip), as Readings.write and addSnapshots do it
+ * on SQLite in several: N new readings (PageWriteRow, one a report: origin and report id never twice) and then the run
+ * (run, run, run). A reading held under its key with the same content is referenced; any other is written: its page
+ * found or added, its content the page's newest when the same, else a delta against the page's last full reading,
+ * else full (its check set found or added), and a snapshot of it referenced. The references added are counted on the
+ * run's row. Rows are added in the readings' order, so their ids are those SQLite's write path gives.
+ */
+export function writePageSql(count: number): string {
+  const rows = Array.from({ length: count }, (_, index) => (index === 0 ? PAGE_WRITE_FIRST_ROW : PAGE_WRITE_ROW)).join(', ');
+  return `WITH new (${PAGE_WRITE_COLUMNS}) AS (VALUES ${rows}),
+  held AS (SELECT DISTINCT ON (w.at) w.at, s.id FROM new w
+    JOIN history_pages p ON p.origin = w.origin AND p.report_id = w.report_id
+    JOIN history_snapshots s ON s.page_id = p.id AND s.generated_at = w.gen
+    JOIN history_contents c ON c.id = s.content_id LEFT JOIN history_contents b ON b.id = c.base
+    LEFT JOIN history_check_sets cs ON cs.id = COALESCE(b.check_set, c.check_set)
+    WHERE c.score IS NOT DISTINCT FROM w.score AND c.label IS NOT DISTINCT FROM w.label AND ${sameChecksSql('c', 'cs', deltaSql('b.checks', 'w.states'))}
+    ORDER BY w.at, s.id),
+  known AS (SELECT w.*, p.id AS page_id, n.id AS newest_id, f.id AS full_id, d.delta,
+      CASE WHEN n.id IS NOT NULL AND n.score IS NOT DISTINCT FROM w.score AND n.label IS NOT DISTINCT FROM w.label AND ${sameChecksSql('n', 'fs', 'd.delta')} THEN 'same'
+        WHEN w.states IS NULL THEN 'raw' WHEN fs.ids = w.ids AND d.delta IS NOT NULL THEN 'delta' ELSE 'full' END AS kind
+    FROM new w
+    LEFT JOIN LATERAL (SELECT id FROM history_pages p WHERE p.origin = w.origin AND p.report_id = w.report_id AND p.identity = w.identity
+      AND p.project IS NOT DISTINCT FROM w.project ORDER BY id LIMIT 1) p ON true
+    LEFT JOIN LATERAL (SELECT * FROM history_contents n WHERE n.page_id = p.id ORDER BY n.id DESC LIMIT 1) n ON true
+    LEFT JOIN history_contents f ON f.id = COALESCE(n.base, CASE WHEN n.check_set IS NOT NULL THEN n.id END)
+    LEFT JOIN history_check_sets fs ON fs.id = f.check_set
+    LEFT JOIN LATERAL (SELECT ${deltaSql('f.checks', 'w.states')} AS delta) d ON true
+    WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.at = w.at)),
+  added_pages AS (INSERT INTO history_pages (origin, report_id, identity, project)
+    SELECT origin, report_id, identity, project FROM known WHERE page_id IS NULL ORDER BY at RETURNING id, origin, report_id, identity, project),
+  placed AS (SELECT k.*, COALESCE(k.page_id, a.id) AS page FROM known k LEFT JOIN added_pages a ON k.page_id IS NULL AND a.origin = k.origin
+    AND a.report_id = k.report_id AND a.identity = k.identity AND a.project IS NOT DISTINCT FROM k.project),
+  added_sets AS (INSERT INTO history_check_sets (ids) SELECT ids FROM known k WHERE kind = 'full'
+    AND NOT EXISTS (SELECT 1 FROM history_check_sets s WHERE s.ids = k.ids) GROUP BY ids ORDER BY MIN(at) RETURNING id, ids),
+  sets AS (SELECT MIN(id) AS id, ids FROM (SELECT id, ids FROM history_check_sets WHERE ids IN (SELECT ids FROM known WHERE kind = 'full')
+    UNION ALL SELECT id, ids FROM added_sets) s GROUP BY ids),
+  added_contents AS (INSERT INTO history_contents (page_id, base, check_set, score, label, checks)
+    SELECT p.page, CASE WHEN p.kind = 'delta' THEN p.full_id END, s.id, p.score, p.label,
+      CASE p.kind WHEN 'raw' THEN p.text WHEN 'delta' THEN p.delta ELSE p.states END
+    FROM placed p LEFT JOIN sets s ON p.kind = 'full' AND s.ids = p.ids WHERE p.kind <> 'same' ORDER BY p.at RETURNING id, page_id),
+  added AS (INSERT INTO history_snapshots (page_id, generated_at, content_id)
+    SELECT p.page, p.gen, COALESCE(c.id, p.newest_id) FROM placed p LEFT JOIN added_contents c ON c.page_id = p.page ORDER BY p.at RETURNING id),
+  refs AS (INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?::integer, id FROM held UNION ALL SELECT ?::integer, id FROM added
+    ON CONFLICT DO NOTHING RETURNING 1)
+  UPDATE history_runs SET reports = reports + (SELECT COUNT(*) FROM refs) WHERE id = ?`;
+}
+
 /** The runs a query asks for, newest first as the store recorded them: the statement and its parameters. */
 export function runsStatement(query: RunQuery): { sql: string; params: SqlValue[] } {
   const where: string[] = [];
@@ -324,6 +421,7 @@ export const SQLITE: Dialect = {
   writeLock: undefined,
   afterKeptIds: [],
   binaryOrder: '',
+  pageInOneStatement: false,
   jobTables: [],
 };
 
@@ -366,6 +464,7 @@ export const POSTGRES: Dialect = {
   writeLock: 'SELECT pg_advisory_xact_lock(7263419)',
   afterKeptIds: ["SELECT setval(pg_get_serial_sequence('history_snapshots', 'id'), COALESCE((SELECT MAX(id) FROM history_snapshots), 0) + 1, false)"],
   binaryOrder: ' COLLATE "C"',
+  pageInOneStatement: true,
   jobTables: [
     // Who holds a job's lock (the lock itself is an advisory lock of the holder's session: JOB_SQL.tryLock).
     `CREATE TABLE history_job_holders (job_key TEXT PRIMARY KEY, job TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL,
