@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // `npm run bench`: the performance budgets of issue 10, measured as ratios against references run in the same pass, on every Node found.
 //
-//   npm run bench [-- --runs 20] [--lines 20,24] [--cases startup,page,all,rss,pace,record,trend,history,audit,sea,historyhtml] [--no-hyperfine] [--install] [--write-docs] [--strict]
+//   npm run bench [-- --runs 20] [--lines 20,24] [--cases startup,page,all,rss,pace,record,trend,history,audit,sea,historyhtml,audit50k] [--no-hyperfine] [--install] [--write-docs] [--strict]
 //
 // Starts the mock service on loopback (rsapi mock-server), then on each Node (this one, plus the lines cached by
 // scripts/node-lines.mjs; --install fetches 22, 24 and 26 first) times every case against its reference with hyperfine
 // when it is installed, else with its own loop of alternating runs. Peak RSS comes from a preloaded exit hook
 // (scripts/bench/max-rss.cjs). The pacing case (issue 16) runs on this Node only: it measures waits, not Node. The
-// single-file executable's case (issue 44) builds it once with Node 26 (scripts/sea.mjs) and times it against Node.
+// single-file executable's case (issue 44) builds it once with Node 26 (scripts/sea.mjs) and times it against Node. The
+// 50,000-page audit (issue 45, scripts/bench/audit-big.mjs: a few minutes a Node) is asked by name: --cases audit50k.
 // --write-docs puts the table into docs/performance.md (--write-readme, its former name, does the same).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -177,6 +178,7 @@ try {
   if (CASES.has('pace')) rows.push(await pacingRow(Number(opts['pace-runs'])));
   if (CASES.has('history')) rows.push(...historyRows());
   if (CASES.has('historyhtml')) rows.push(...historyHtmlRows(nodes));
+  if (CASES.has('audit50k')) rows.push(...bigAuditRows(nodes));
 } finally {
   for (const mock of mocks) mock.stop();
   rmSync(work, { recursive: true, force: true });
@@ -254,6 +256,24 @@ function historyHtmlRows(lines) {
     .trim()
     .split('\n')
     .map((line) => ({ reference: '', ratio: undefined, ...JSON.parse(line) }));
+}
+
+/**
+ * Issue 45's 50,000 pages on every Node (scripts/bench/audit-big.mjs): `rsapi audit` week 1 and week 2 against the
+ * phpRank mock, each week's peak RSS, week 2 against a bare `reports create --existing refresh`, the HTML file's size,
+ * and its opening in Chromium (on the first Node only: the page is the same).
+ */
+function bigAuditRows(lines) {
+  return lines.flatMap((node, index) => {
+    log(`bench: audit50k: Node ${node.version}: two weeks of 50,000 pages and a bare refresh (a few minutes)`);
+    const args = [join(BENCH, 'audit-big.mjs'), '--node', node.path, ...(index > 0 ? ['--no-browser'] : [])];
+    const result = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    if (result.status !== 0) throw new Error(`scripts/bench/audit-big.mjs exited ${result.status}`);
+    return result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => ({ reference: '', ratio: undefined, ...JSON.parse(line) }));
+  });
 }
 
 /**

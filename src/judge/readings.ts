@@ -3,7 +3,7 @@
 import { importanceRank, reportChecks } from '../api/model/checks.js';
 import type { ApiRecord } from '../api/model/record.js';
 import { readReport } from '../api/model/report-model.js';
-import type { PageReading } from './compare.js';
+import type { CheckReading, PageReading } from './compare.js';
 
 /** A record's reading: its score and result as the record model reads them, its checks most important first. */
 export function recordReading(record: ApiRecord): PageReading {
@@ -11,4 +11,35 @@ export function recordReading(record: ApiRecord): PageReading {
   const outcomes = reportChecks(record);
   const checks = outcomes?.sort((a, b) => importanceRank(a.importance) - importanceRank(b.importance) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { score, label, checks };
+}
+
+/** Each check reading made once ({id, passed}, shared by every page's reading that has it). */
+const CHECKS = new Map<string, CheckReading>();
+/** Whole lists of check readings made once, up to a bound: pages alike share one list. */
+const LISTS = new Map<string, readonly CheckReading[]>();
+const MAX_LISTS = 256;
+
+/**
+ * A reading as a run holds it beside 50,000 others (a baseline's pages): its checks as shared {id, passed} objects
+ * (neither importance, value nor errors: the judge reads none), in the same order, and a list alike another page's
+ * shared with it.
+ */
+export function compactReading(reading: PageReading): PageReading {
+  if (reading.checks === undefined) return reading;
+  // Joined, not concatenated a check at a time: a key kept in the map is one flat string, not a chain of 72 pieces.
+  const key = reading.checks.map((check) => `${check.passed ? '+' : '-'}${check.id}`).join('\n');
+  let checks = LISTS.get(key);
+  if (checks === undefined) {
+    checks = reading.checks.map((check) => {
+      const shared = `${check.passed ? '+' : '-'}${check.id}`;
+      let held = CHECKS.get(shared);
+      if (held === undefined) {
+        held = Object.freeze({ id: check.id, passed: check.passed });
+        CHECKS.set(shared, held);
+      }
+      return held;
+    });
+    if (LISTS.size < MAX_LISTS) LISTS.set(key, checks);
+  }
+  return { score: reading.score, label: reading.label, checks };
 }

@@ -79,8 +79,61 @@ export async function serveMcp(ctx: CommandContext, options: McpServeOptions): P
   return ctx.signal.aborted ? ExitCode.interrupted : ExitCode.ok;
 }
 
+/**
+ * How many calls of the history's tools a server runs at once; the others wait their turn, in the order they came.
+ * Eight `history_diff` calls at once over two runs of 100,000 reports each took the whole heap (1.7 GB) and the server
+ * with it, losing all eight answers; queued, each is answered.
+ */
+export const HISTORY_CALLS_AT_ONCE = 2;
+
+/** At most `size` holders at once; the others wait, first come first served. */
+class Turns {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly size: number) {}
+
+  /** Resolves with the turn's release once it is this caller's turn. */
+  async take(): Promise<() => void> {
+    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      // The turn passes straight to the next waiting call, if any: `running` stays counted for it.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    };
+  }
+}
+
+/** Each server's turns for the history's tools (by its context: a test may run several servers in one process). */
+const historyTurns = new WeakMap<CommandContext, Turns>();
+
+function historyTurnsOf(server: CommandContext): Turns {
+  let turns = historyTurns.get(server);
+  if (!turns) {
+    turns = new Turns(HISTORY_CALLS_AT_ONCE);
+    historyTurns.set(server, turns);
+  }
+  return turns;
+}
+
 /** One tools/call: its arguments checked, its run in a context of its own, its answer bounded; any failure a tool error. */
 export async function callTool(server: CommandContext, offered: readonly McpTool[], name: string, given: unknown, signal: AbortSignal): Promise<ToolResult> {
+  const tool = offered.find((candidate) => candidate.name === name);
+  if (!tool?.readsHistory) return runTool(server, offered, name, given, signal);
+  const release = await historyTurnsOf(server).take();
+  try {
+    return await runTool(server, offered, name, given, signal);
+  } finally {
+    release();
+  }
+}
+
+async function runTool(server: CommandContext, offered: readonly McpTool[], name: string, given: unknown, signal: AbortSignal): Promise<ToolResult> {
   const tool = offered.find((candidate) => candidate.name === name);
   if (!tool) {
     const writer = TOOLS.find((candidate) => candidate.name === name && candidate.writes);

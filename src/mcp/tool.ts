@@ -24,6 +24,8 @@ export interface McpTool<Args extends readonly ToolArg[] = readonly ToolArg[]> {
   readonly args: Args;
   /** Changes the service: offered only by `rsapi mcp --allow-write`. */
   readonly writes: boolean;
+  /** Reads the history (a run, a diff, a trend): the server runs a few such calls at once and queues the rest. */
+  readonly readsHistory?: boolean;
   readonly hints: ToolHints;
   run(call: ToolCall, args: ArgValues<Args>): Promise<ToolAnswer>;
 }

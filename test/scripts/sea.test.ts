@@ -166,7 +166,7 @@ describe.skipIf(skip !== undefined)(`the single-file executable of this platform
     writeFileSync(urls, 'https://bulk.example/1\nhttps://down.example/2\nhttps://bulk.example/3\n');
     const first = await run(['reports', 'create', '--from-file', urls, '--journal', journal, '-o', 'json']);
     expect(first.code).toBe(5);
-    expect(first.stderr).toContain('created 2, failed 1 (exit 5), skipped 0 (journal)');
+    expect(first.stderr).toContain('created 2, failed 1 (exit 5)\n');
     const second = await run(['reports', 'create', '--from-file', urls, '--journal', journal, '-o', 'json']);
     expect(second.stderr).toContain('skipping 2 URLs already created');
     expect(second.stderr).toContain('created 0, failed 1 (exit 5), skipped 2 (journal)');

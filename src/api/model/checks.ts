@@ -137,3 +137,72 @@ export function failedCheckIds(record: ApiRecord): string | undefined {
         .map((check) => check.id)
         .join(',');
 }
+
+/** The entry of a passed check as a slimmed record keeps it: one shared object per importance sent. */
+const PASSED_ENTRIES = new Map<unknown, Readonly<Record<string, unknown>>>();
+
+function passedEntry(importance: unknown): Readonly<Record<string, unknown>> {
+  // An importance other than a short word (what no phpRank sends) is kept in an entry of its own, not shared.
+  if (importance !== undefined && typeof importance !== 'string') return { passed: true, importance };
+  let entry = PASSED_ENTRIES.get(importance);
+  if (entry === undefined) {
+    entry = Object.freeze(importance === undefined ? { passed: true } : { passed: true, importance });
+    PASSED_ENTRIES.set(importance, entry);
+  }
+  return entry;
+}
+
+/** The check ids of records alike, in their order, made once (a bounded number of lists). */
+const ID_LISTS = new Map<string, readonly string[]>();
+const MAX_ID_LISTS = 256;
+
+function sharedIds(ids: string[]): readonly string[] {
+  const key = ids.join('\n');
+  const held = ID_LISTS.get(key);
+  if (held !== undefined) return held;
+  if (ID_LISTS.size < MAX_ID_LISTS) ID_LISTS.set(key, ids);
+  return ids;
+}
+
+/** A slimmed record's per-check results: the ids (shared) and, in their order, each check's entry. */
+interface PackedResults {
+  ids: readonly string[];
+  entries: readonly unknown[];
+}
+
+const PACKED = Symbol('packed results');
+
+/** The prototype of slimmed records: `results` is rebuilt from the packed entries each time it is read. */
+const SLIM_RECORD = Object.create(Object.prototype, {
+  results: {
+    get(this: { [PACKED]: PackedResults }) {
+      const { ids, entries } = this[PACKED];
+      const results: Record<string, unknown> = {};
+      ids.forEach((id, index) => {
+        results[id] = entries[index];
+      });
+      return results;
+    },
+  },
+}) as object;
+
+/**
+ * A record as a run keeps it until its files are written (a run of 50,000 pages holds one a page): every field but
+ * the value and errors of each check it passed, which no file shows (they count passed checks, and show a failed
+ * check's value and what was wrong). Its checks are packed (the ids shared by records alike, a passed check one shared
+ * entry) and `results` is rebuilt, in the order sent, when read. A record with no per-check results is returned as it is.
+ */
+export function withoutPassedValues(record: ApiRecord): ApiRecord {
+  const results = record.results;
+  if (!isObject(results)) return record;
+  const ids: string[] = [];
+  const entries: unknown[] = [];
+  for (const [id, entry] of Object.entries(results)) {
+    ids.push(id);
+    entries.push(isObject(entry) && entry.passed === true ? passedEntry(entry.importance) : entry);
+  }
+  const slim = Object.create(SLIM_RECORD) as ApiRecord & { [PACKED]: PackedResults };
+  for (const [key, value] of Object.entries(record)) if (key !== 'results') slim[key] = value;
+  Object.defineProperty(slim, PACKED, { value: { ids: sharedIds(ids), entries } });
+  return slim;
+}

@@ -121,7 +121,7 @@ export class RunHistory {
     /** The run compared with (--baseline last, run:ID, since:D); undefined when none was asked or found. */
     readonly baseline: Baseline | undefined,
     /** --html: the job's earlier runs, read when the page is written; none once this run failed to record. */
-    readonly pageHistory: (() => Promise<PageHistory | undefined>) | undefined,
+    readonly pageHistory: ((options: { last: boolean }) => Promise<PageHistory | undefined>) | undefined,
     /** The baseline could not be read from the history: the run ends 11 if it ends well otherwise. */
     private readonly unusable: boolean,
     private readonly signal: AbortSignal,
@@ -183,7 +183,9 @@ export async function openRunHistory(ctx: CommandContext, flags: HistoryFlags, a
   }
   const recorder = recordingAsked(ctx, flags) ? await startRecorder(ctx, flags, run) : undefined;
   // A history this run failed to record into was said once already: the page does without it.
-  const page = wants.page ? () => (recorder?.failure ? Promise.resolve(undefined) : pageHistory(ctx, flags, run)) : undefined;
+  const page = wants.page
+    ? (options: { last: boolean }) => (recorder?.failure ? Promise.resolve(undefined) : pageHistory(ctx, flags, run, options))
+    : undefined;
   return new RunHistory(recorder, baseline, page, unusable, ctx.signal, firstRun);
 }
 
@@ -317,13 +319,13 @@ export async function openExistingHistory(ctx: CommandContext, flags: HistoryFla
  * The earlier runs of this command and selection that --html shows, read when the page is written (this run, not yet
  * complete, is not among them). No history (a SQLite file not there): none, and no file made.
  */
-async function pageHistory(ctx: CommandContext, flags: HistoryFlags, run: RunSpec): Promise<PageHistory | undefined> {
+async function pageHistory(ctx: CommandContext, flags: HistoryFlags, run: RunSpec, options: { last: boolean }): Promise<PageHistory | undefined> {
   const location = resolveHistoryLocation(ctx, flags);
   if (historyMissing(location)) return undefined;
   const [{ openHistory }, { readPageHistory }] = await Promise.all([import('../../history/open.js'), import('../report-files/page-history.js')]);
   const store = await openHistory(location, { readOnly: true, notice: (line) => ctx.note(line) });
   try {
-    return await readPageHistory(store, await sameRuns(ctx, run));
+    return await readPageHistory(store, await sameRuns(ctx, run), options);
   } finally {
     await store.close();
   }
@@ -342,7 +344,7 @@ async function historyBaseline(
   run: RunSpec,
   required: boolean,
 ): Promise<Baseline | FirstRun> {
-  const { runBaseline } = await import('../report-files/page-history.js');
+  const { readRunBaseline } = await import('../report-files/page-history.js');
   const firstRun = spec.kind === 'last' && recordingAsked(ctx, flags);
   const location = resolveHistoryLocation(ctx, flags);
   if (historyMissing(location) && spec.kind !== 'run') {
@@ -370,7 +372,7 @@ async function historyBaseline(
             : "run the same command with --record: its first run starts the job's history, and the next one compares with it",
       });
     }
-    return runBaseline(found.id, await store.snapshotsOf(found.id));
+    return await readRunBaseline(store, found.id);
   } finally {
     await store.close();
   }

@@ -14,17 +14,27 @@ import { reportIdentity } from '../../api/model/report-url.js';
 import { timestampOf } from '../../api/model/timestamps.js';
 import { regressed } from '../../api/model/regression.js';
 import { comparePage } from '../../judge/compare.js';
-import { recordReading } from '../../judge/readings.js';
+import { compactReading, recordReading } from '../../judge/readings.js';
+import type { PageReading } from '../../judge/compare.js';
 import { factsOf, judgeComparison, type ComparedPage, type ComparisonVerdict } from '../../judge/verdict.js';
 import { countChanges, describeChecks, recordsHaveChecks, type CheckChange } from './check-changes.js';
 
-/** What is compared of a report. */
+/**
+ * What is compared of a report, and what the files show of it: small, for a baseline of 50,000 pages is held for the
+ * whole run (its checks are shared between pages alike, its record not kept).
+ */
 export interface Standing {
   url: string;
   score?: number;
   result?: ReportResult;
-  /** The report it was read from. */
-  record: ApiRecord;
+  /** The report's id as text ('' when it has none), its project, when it was generated (ms): the HTML page's columns. */
+  id: string;
+  project?: string;
+  generated?: number;
+  /** What the judge compares: its score, result and checks, most important first. */
+  reading: PageReading;
+  /** This run's report, on this run's side of a comparison (a baseline's standings keep none). */
+  record?: ApiRecord;
 }
 
 export interface Baseline {
@@ -143,29 +153,53 @@ function parseNdjson(text: string, path: string): ApiRecord[] {
 }
 
 /** One standing per report identity: the newest report (generated_at, then id) when there are several. */
-export function newestByUrl(records: Iterable<ApiRecord>): Map<string, Standing> {
-  const newest = new Map<string, { record: ApiRecord; standing: Standing }>();
-  for (const record of records) {
-    if (typeof record.url !== 'string' || record.url.trim() === '') continue;
-    const key = reportIdentity(record.url);
-    const held = newest.get(key);
-    if (held && !isNewer(record, held.record)) continue;
-    newest.set(key, { record, standing: standingOf(record) });
-  }
-  return new Map([...newest].map(([key, { standing }]) => [key, standing]));
+export function newestByUrl(records: Iterable<ApiRecord>, options: { keepRecords?: boolean } = {}): Map<string, Standing> {
+  const newest = new NewestStandings(options.keepRecords === true);
+  for (const record of records) newest.add(record);
+  return newest.byUrl;
 }
 
-function standingOf(record: ApiRecord): Standing {
+/**
+ * The newest standing of each report identity, fed one record at a time (a history run read row by row): the record's
+ * generated_at and id are kept beside each for the next to be compared with, the record itself only when asked.
+ */
+export class NewestStandings {
+  private readonly held = new Map<string, { generatedAt: unknown; id: unknown }>();
+  readonly byUrl = new Map<string, Standing>();
+  /** Whether some record fed carried per-check results. */
+  hasChecks = false;
+
+  constructor(private readonly keepRecords = false) {}
+
+  add(record: ApiRecord): void {
+    if (typeof record.url !== 'string' || record.url.trim() === '') return;
+    const key = reportIdentity(record.url);
+    const held = this.held.get(key);
+    if (held && !isNewer(record, held)) return;
+    this.held.set(key, { generatedAt: record.generated_at, id: record.id });
+    this.byUrl.set(key, standingOf(record, this.keepRecords));
+    this.hasChecks ||= record.results !== undefined;
+  }
+}
+
+function standingOf(record: ApiRecord, keepRecord: boolean): Standing {
   const { label, score } = readReport(record);
-  return { url: String(record.url), score, result: label, record };
+  const id = typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : '';
+  const standing: Standing = { url: String(record.url), score, result: label, id, reading: compactReading(recordReading(record)) };
+  const project = typeof record.project === 'string' && record.project !== '' ? record.project : undefined;
+  if (project !== undefined) standing.project = project;
+  const generated = timestampOf(record.generated_at);
+  if (generated !== undefined) standing.generated = generated;
+  if (keepRecord) standing.record = record;
+  return standing;
 }
 
 function rankOf(result: ReportResult | undefined): number | undefined {
   return result === undefined ? undefined : RESULT_RANK.get(result);
 }
 
-function isNewer(a: ApiRecord, b: ApiRecord): boolean {
-  const [ta, tb] = [timestampOf(a.generated_at), timestampOf(b.generated_at)];
+function isNewer(a: ApiRecord, b: { generatedAt: unknown; id: unknown }): boolean {
+  const [ta, tb] = [timestampOf(a.generated_at), timestampOf(b.generatedAt)];
   if (ta !== undefined && tb !== undefined && ta !== tb) return ta > tb;
   return (toNumber(a.id) ?? -Infinity) >= (toNumber(b.id) ?? -Infinity);
 }
@@ -181,7 +215,7 @@ export interface CompareOptions {
 }
 
 export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRecord>, options: CompareOptions = {}): BaselineComparison {
-  const current = newestByUrl(records);
+  const current = newestByUrl(records, { keepRecords: true });
   const regressions: Regression[] = [];
   const newUrls: string[] = [];
   const checkChanges: CheckChange[] = [];
@@ -195,12 +229,12 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
       continue;
     }
     // The one comparison (src/judge): the score and result by the regression rule, the checks new, fixed and lost.
-    const [readThen, readNow] = [recordReading(before.record), recordReading(now.record)];
+    const [readThen, readNow] = [before.reading, now.reading];
     const change = comparePage(readThen, readNow);
     pages.push({ url: now.url, change, before: readThen, after: readNow });
     if (change.checksLost) lostChecks.push(now.url);
     else if (change.newFailures.length > 0 || change.fixed.length > 0) {
-      checkChanges.push({ url: now.url, record: now.record, newFailures: change.newFailures, fixed: change.fixed });
+      checkChanges.push({ url: now.url, record: now.record!, newFailures: change.newFailures, fixed: change.fixed });
     }
     if (regressed(change.reading, options.maxDrop ?? 0)) regressions.push({ url: now.url, before, now, ...change.reading });
   }
@@ -209,7 +243,7 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
     .map(([, standing]) => standing.url);
   regressions.sort(worstFirst);
   checkChanges.sort((a, b) => b.newFailures.length - a.newFailures.length || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-  const verdict = judgeComparison(pages, factsOf(pages, recordsHaveChecks([...current.values()].map((s) => s.record))), gate);
+  const verdict = judgeComparison(pages, factsOf(pages, recordsHaveChecks([...current.values()].map((s) => s.record!))), gate);
   return {
     path: baseline.path,
     maxDrop: options.maxDrop,

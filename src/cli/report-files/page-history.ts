@@ -1,10 +1,9 @@
 // What the --html page shows of a history: the earlier runs of the same command with the same selection on the same
 // service (the runs `--baseline last` compares with), read once when the page is written. From them: the changes
 // since the last one, each project's average score run by run, and each URL's scores for its sparkline.
-import { snapshotRecord } from '../../history/snapshot.js';
-import { newestOfEachUrl } from '../../history/diff.js';
+import { isNewerReading, snapshotRecord } from '../../history/snapshot.js';
 import type { HistoryStore, RunQuery, Snapshot } from '../../history/types.js';
-import { newestByUrl, type Baseline } from './baseline.js';
+import { NewestStandings, type Baseline } from './baseline.js';
 
 /** How many earlier runs the page reads: a quarter of weekly runs. */
 export const PAGE_HISTORY_RUNS = 12;
@@ -18,46 +17,61 @@ export interface HistoryRun {
 export interface PageHistory {
   /** The earlier complete runs read, oldest first; the last is the one the page compares with. */
   runs: HistoryRun[];
-  /** The newest of them as a baseline: the page's "changed since the last run" (listed, never a gate). */
-  last: Baseline;
+  /**
+   * The newest of them as a baseline: the page's "changed since the last run" (listed, never a gate); not read for a
+   * run that has a baseline of its own (readPageHistory's `last`), whose page lists the changes since that one.
+   */
+  last?: Baseline;
   /** Per report identity (reportIdentity), its score in each of `runs` (null: not read in that run, or no score). */
   scores: Map<string, (number | null)[]>;
   /** Per project, its average score in each of `runs` (null: none of its reports had a score then). */
   projects: Map<string, (number | null)[]>;
 }
 
-/** The earlier runs like `same` (command, selection, origin), complete ones only; undefined when there is none. */
-export async function readPageHistory(store: HistoryStore, same: RunQuery): Promise<PageHistory | undefined> {
+/**
+ * The earlier runs like `same` (command, selection, origin), complete ones only; undefined when there is none. Each run
+ * is read row by row: per URL only its scores and project are kept, and the last run as a baseline of standings.
+ */
+export async function readPageHistory(store: HistoryStore, same: RunQuery, options: { last?: boolean } = {}): Promise<PageHistory | undefined> {
   const found = await store.runs({ ...same, completeOnly: true, limit: PAGE_HISTORY_RUNS });
   if (found.length === 0) return undefined;
   const runs = found.reverse().map((run) => ({ id: run.id, started: run.started }));
-  // Per URL its score in each run, and its project as last read.
-  const byUrl = new Map<string, { project: string; scores: (number | null)[] }>();
-  let newest: Snapshot[] = [];
+  // Per URL its score in each run, and its project as last read: of two readings in one run, the newer (newestOfEachUrl's rule).
+  const byUrl = new Map<string, { project: string; scores: (number | null)[]; run: number; held: Pick<Snapshot, 'generatedAt' | 'reportId'> }>();
+  const lastIndex = options.last === false ? -1 : runs.length - 1;
+  const last = new NewestStandings();
   for (const [index, run] of runs.entries()) {
-    newest = await store.snapshotsOf(run.id);
-    for (const [identity, snapshot] of newestOfEachUrl(newest)) {
-      let entry = byUrl.get(identity);
+    for await (const snapshot of store.eachSnapshotOf(run.id)) {
+      if (index === lastIndex) last.add(snapshotRecord(snapshot));
+      let entry = byUrl.get(snapshot.identity);
       if (!entry) {
-        entry = { project: '', scores: runs.map(() => null) };
-        byUrl.set(identity, entry);
+        entry = { project: '', scores: runs.map(() => null), run: -1, held: snapshot };
+        byUrl.set(snapshot.identity, entry);
       }
+      if (entry.run === index && !isNewerReading(snapshot, entry.held)) continue;
+      entry.run = index;
+      entry.held = { generatedAt: snapshot.generatedAt, reportId: snapshot.reportId };
       entry.scores[index] = snapshot.score ?? null;
       entry.project = snapshot.project ?? '';
     }
   }
   return {
     runs,
-    last: runBaseline(runs.at(-1)!.id, newest),
+    ...(lastIndex < 0 ? {} : { last: baselineOf(runs.at(-1)!.id, last) }),
     scores: new Map([...byUrl].map(([identity, { scores }]) => [identity, scores])),
     projects: averagesByProject(byUrl.values(), runs.length),
   };
 }
 
-/** A recorded run's snapshots as a baseline: what `--baseline last|run:ID|since:D` and the page compare with. */
-export function runBaseline(runId: number, snapshots: readonly Snapshot[]): Baseline {
-  const records = snapshots.map(snapshotRecord);
-  return { path: `run ${runId} of the history`, run: runId, byUrl: newestByUrl(records), hasChecks: records.some((record) => record.results !== undefined) };
+/** A recorded run's snapshots as a baseline (`--baseline last|run:ID|since:D`), read row by row: the record of none kept. */
+export async function readRunBaseline(store: HistoryStore, runId: number): Promise<Baseline> {
+  const newest = new NewestStandings();
+  for await (const snapshot of store.eachSnapshotOf(runId)) newest.add(snapshotRecord(snapshot));
+  return baselineOf(runId, newest);
+}
+
+function baselineOf(runId: number, newest: NewestStandings): Baseline {
+  return { path: `run ${runId} of the history`, run: runId, byUrl: newest.byUrl, hasChecks: newest.hasChecks };
 }
 
 /**

@@ -2,6 +2,7 @@
 import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { DeclaredOptions } from '../flags/options.js';
 import type { ApiRecord } from '../../api/model/record.js';
+import { withoutPassedValues } from '../../api/model/checks.js';
 import type { RsapiError } from '../../api/errors.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, hintOf } from '../runtime/exit-codes.js';
 import { UsageError } from '../runtime/errors.js';
@@ -125,7 +126,7 @@ export interface CiSetup {
   /** Bulk create: cases finish in any order; the files list them in input order. */
   inputOrder?: readonly string[];
   /** --html: the earlier runs of the history the page shows (RunHistory.pageHistory). */
-  pageHistory?: () => Promise<PageHistory | undefined>;
+  pageHistory?: (options: { last: boolean }) => Promise<PageHistory | undefined>;
   /** --baseline last found no earlier run of the job (RunHistory.firstRun): nothing compared, said in every file. */
   firstRun?: FirstRun;
   /** The job's name, when it has one (--job, the audit's): the HTML page's title names it. */
@@ -185,7 +186,8 @@ export class CiReporter {
 
   addReport(record: ApiRecord, gateFailures: string[], seconds?: number, asked?: string): void {
     const url = typeof record.url === 'string' ? record.url : String(record.id ?? 'unknown');
-    this.cases.push({ kind: 'report', url, asked, record, gateFailures, seconds });
+    // Kept until the files are written: without what no file shows (a run of 50,000 pages holds each to the end).
+    this.cases.push({ kind: 'report', url, asked, record: withoutPassedValues(record), gateFailures, seconds });
   }
 
   addError(url: string, error: RsapiError, seconds?: number): void {
@@ -276,12 +278,13 @@ export class CiReporter {
     const missing = this.setup.missingShares ?? [];
     const inScope = (url: string) => !unjudged.has(reportIdentity(url)) && (share?.contains(url) ?? true) && !missing.some((shard) => inShare(url, shard));
     if (pageHistory) {
-      const history = await pageHistory().catch((error: unknown) => {
+      // With a baseline, the page lists the changes since it: the last run is not read again as one.
+      const history = await pageHistory({ last: baseline === undefined }).catch((error: unknown) => {
         ctx.note(`rsapi: history: ${error instanceof Error ? error.message : String(error)}; the HTML page shows no history`);
         return undefined;
       });
       // Without --baseline, the page lists what changed since the last run; it judges nothing.
-      if (history) run.history = { ...history, sinceLast: baseline ? undefined : compareWithBaseline(history.last, records, { inScope }) };
+      if (history) run.history = { ...history, sinceLast: baseline || !history.last ? undefined : compareWithBaseline(history.last, records, { inScope }) };
     }
     if (baseline) {
       const { maxDrop, failOnNewFailures, allowEmpty } = this.flags;

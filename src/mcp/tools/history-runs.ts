@@ -49,6 +49,7 @@ export const historyRuns = defineTool({
   description: `${runs.description()} (id, started, command, selection, service, reports, complete); the ids history_diff compares.`,
   args: [optionArg(flagOf(runs, '--since'), 'since'), jobArg, integerArg('limit', 'runs to answer', { min: 1, max: 200, default: 20 })],
   writes: false,
+  readsHistory: true,
   hints: { readOnlyHint: true },
   async run(call, args) {
     const selection = args.job === undefined ? undefined : jobSelection(args.job);

@@ -28,6 +28,7 @@ export const historyTrend = defineTool({
     optionArg(flagOf(trend, '--service'), 'service'),
   ],
   writes: false,
+  readsHistory: true,
   hints: { readOnlyHint: true },
   async run(call, args) {
     const { url, project, check } = args;
@@ -69,6 +70,7 @@ export const historyDiff = defineTool({
     { ...booleanArg('allow_empty', flagOf(diff, '--allow-empty')?.description ?? ''), flag: '--allow-empty' },
   ],
   writes: false,
+  readsHistory: true,
   hints: { readOnlyHint: true },
   async run(call, args) {
     const run = (id: string | undefined) => (id === undefined ? undefined : Number(id));

@@ -6,7 +6,7 @@ import { describeErrors, describeValue } from '../../../output/check-lines.js';
 import { RESULTS, readReport, type ReportResult } from '../../../api/model/report-model.js';
 import { timestampOf } from '../../../api/model/timestamps.js';
 import type { CheckCount, CheckStats } from '../../../output/stats/check-stats.js';
-import { changeParts, type BaselineComparison } from '../baseline.js';
+import { changeParts, type BaselineComparison, type Standing } from '../baseline.js';
 import { showInvisible } from '../../../output/escape.js';
 import { HTML_BUCKETS, htmlBucketOf } from './charts.js';
 import { displayUrl, pageHref } from './markup.js';
@@ -131,6 +131,12 @@ export function viewOf(record: ApiRecord, url: string): ReportView {
   return { id, url, project: projectOf(record), label, score, generated: timestampOf(record.generated_at), failures: [] };
 }
 
+/** A standing of a comparison as the summaries show it (as viewOf shows the record it was read from). */
+function standingView(standing: Standing): ReportView {
+  const { id, url, project, result: label, score, generated } = standing;
+  return { id, url, project, label, score, generated, failures: [] };
+}
+
 function countResults(reports: ReportView[]): HtmlModel['counts'] {
   const counts = { good: 0, decent: 0, bad: 0, none: 0 };
   for (const report of reports) counts[report.label ?? 'none']++;
@@ -181,8 +187,7 @@ function checkFigures(stats: CheckStats): HtmlModel['checks'] {
 
 function baselineView(comparison: BaselineComparison): BaselineView {
   const regressions = comparison.regressions.map((regression) => {
-    const before = viewOf(regression.before.record, regression.before.url);
-    const now = viewOf(regression.now.record, regression.now.url);
+    const [before, now] = [standingView(regression.before), standingView(regression.now)];
     return { url: regression.url, before, now, changes: changeParts(regression, '−') };
   });
   const checkChanges = comparison.checkChanges.map((change) => ({
@@ -199,13 +204,12 @@ function compareText(a: string, b: string): number {
 }
 
 /**
- * One table row as the page's script reads it, kept small for 10,000 reports:
- * [id, url shown, link (0: none, 1: the URL itself, or the href), project index, result index (-1: none), score,
- * generated ms, failing (1: it fails the run), why (indexes into `texts`), the failed checks (per check: its index into
- * `checks`, the value's and the errors' indexes into `texts`; 0: no per-check results), checks passed, checks in all,
- * and with a history its trend].
+ * One table row as the page's script reads it, kept small for 50,000 reports (a file under 10 MB):
+ * [id, url shown, link (0: none, 1: the URL itself, 2: the URL shown after `https://`, or the href), project index,
+ * result index (-1: none), score, generated ms, failing (1: it fails the run), why (indexes into `texts`), the failed
+ * checks (indexes into `failed`; 0: no per-check results), checks passed, checks in all, and with a history its trend].
  */
-export type RowData = [string, string, 0 | 1 | string, number, number, number | null, number | null, 0 | 1, number[], number[] | 0, number, number, Trend?];
+export type RowData = [string, string, 0 | 1 | 2 | string, number, number, number | null, number | null, 0 | 1, number[], number[] | 0, number, number, Trend?];
 
 /** A row's scores in the history's earlier runs, oldest first, then now (whole points; null: none then); 0: no earlier one. */
 export type Trend = (number | null)[] | 0;
@@ -217,6 +221,8 @@ export interface TableData {
   checks: [string, string, string][];
   /** Every text of the rows' details once (a check's value, what was wrong, why a report fails). */
   texts: string[];
+  /** Every failed check the rows name, once: [its index into `checks`, its value's and what was wrong's indexes into `texts`]. */
+  failed: [number, number, number][];
   /** The service's origin: the id links to `{service}/reports/{id}`, the report's page there. */
   service?: string;
   /** With a history: how many earlier runs each row's trend spans (the table gets a trend column). */
@@ -242,22 +248,28 @@ export function tableData(reports: ReportView[], service?: string, history?: Pag
     return index;
   };
   const text = (value: string) => indexOf(value, textIndex, texts, () => value);
+  const failed: TableData['failed'] = [];
+  const failedIndex = new Map<string, number>();
+  const failure = (check: number, value: number, wrong: number) =>
+    indexOf(`${check} ${value} ${wrong}`, failedIndex, failed, () => [check, value, wrong] as [number, number, number]);
   const rows = reports.map((report): RowData => {
     const project = shown(report.project ?? '');
     const index = indexOf(project, projectIndex, projects, () => project);
     const urlText = shown(displayUrl(report.url));
     const href = pageHref(report.url);
-    const link = href === undefined ? 0 : href === urlText ? 1 : href;
+    const link = href === undefined ? 0 : href === urlText ? 1 : href === `https://${urlText}` ? 2 : href;
     const result = report.label === undefined ? -1 : RESULTS.indexOf(report.label);
     const outcomes = report.record === undefined ? undefined : reportChecks(report.record);
     const detail =
       outcomes === undefined
         ? 0
-        : failedChecks(outcomes).flatMap((check) => [
-            indexOf(check.id, checkIndex, checks, () => [shown(check.id), shown(checkName(check.id)), check.importance ?? ''] as [string, string, string]),
-            text(describeValue(check.value)),
-            text(describeErrors(check.errors)),
-          ]);
+        : failedChecks(outcomes).map((check) =>
+            failure(
+              indexOf(check.id, checkIndex, checks, () => [shown(check.id), shown(checkName(check.id)), check.importance ?? ''] as [string, string, string]),
+              text(describeValue(check.value)),
+              text(describeErrors(check.errors)),
+            ),
+          );
     const passed = outcomes?.filter((check) => check.passed).length ?? 0;
     const why = report.failures.map((failure) => text(shown(failure)));
     const row: RowData = [
@@ -278,7 +290,7 @@ export function tableData(reports: ReportView[], service?: string, history?: Pag
     return row;
   });
   const trend = history === undefined ? {} : { trendRuns: history.runs.length };
-  return { projects, results: RESULTS, checks, texts, ...(service === undefined ? {} : { service }), ...trend, rows };
+  return { projects, results: RESULTS, checks, texts, failed, ...(service === undefined ? {} : { service }), ...trend, rows };
 }
 
 function trendOf(history: PageHistory, report: ReportView): Trend {

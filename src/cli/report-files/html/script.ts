@@ -81,11 +81,11 @@ export function reportPageScript(): void {
       summary.textContent = `checks: ${row[10]} of ${row[11]} passed`;
       const list = document.createElement('ul');
       list.className = 'checks';
-      const detail = row[9];
-      for (let index = 0; index < detail.length; index += 3) {
-        const [id, name, importance] = data.checks[detail[index]!]!;
-        const value = data.texts[detail[index + 1]!]!;
-        const wrong = data.texts[detail[index + 2]!]!;
+      for (const failure of row[9]) {
+        const [check, valueIndex, wrongIndex] = data.failed[failure]!;
+        const [id, name, importance] = data.checks[check]!;
+        const value = data.texts[valueIndex]!;
+        const wrong = data.texts[wrongIndex]!;
         const li = document.createElement('li');
         const level = document.createElement('span');
         level.className = `importance ${importance || 'unknown'}`;
@@ -151,7 +151,7 @@ export function reportPageScript(): void {
     const url = document.createElement(row[2] === 0 ? 'span' : 'a');
     url.className = 'clamp';
     if (url instanceof HTMLAnchorElement) {
-      url.href = row[2] === 1 ? row[1] : (row[2] as string);
+      url.href = row[2] === 1 ? row[1] : row[2] === 2 ? `https://${row[1]}` : (row[2] as string);
       url.rel = 'noopener noreferrer';
     }
     url.textContent = row[1];

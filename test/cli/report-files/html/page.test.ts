@@ -98,13 +98,18 @@ describe('the figures', () => {
         runOf([
           { id: 1, url: 'https://a.test/', project: 'p', result: 'good', score: 90 },
           { id: 2, url: 'javascript:x', project: 'p', result: 'bad', score: 1 },
+          { id: 3, url: 'a.test/stored', project: 'p', result: 'good', score: 80 },
+          { id: 4, url: 'HTTPS://A.test/x', project: 'p', result: 'good', score: 80 },
         ]),
       ).reports,
     );
     expect(data.projects).toEqual(['p']);
+    // A URL as phpRank stores it (no scheme) links to https:// and itself: 2, not the href written out again.
     expect(data.rows).toEqual([
       ['1', 'https://a.test/', 1, 0, 0, 90, null, 0, [], 0, 0, 0],
       ['2', 'javascript:x', 0, 0, 2, 1, null, 0, [], 0, 0, 0],
+      ['3', 'a.test/stored', 2, 0, 0, 80, null, 0, [], 0, 0, 0],
+      ['4', 'HTTPS://A.test/x', 'https://a.test/x', 0, 0, 80, null, 0, [], 0, 0, 0],
     ]);
   });
 });
@@ -245,7 +250,12 @@ describe('per page', () => {
       ['title', 'Title', 'high'],
     ]);
     const [a, b] = data.rows;
-    expect(a!.slice(7)).toEqual([1, [data.texts.indexOf('title: missing (rules.json:3)')], [0, 0, 1, 1, 0, 1], 1, 3]);
+    expect(a!.slice(7)).toEqual([1, [data.texts.indexOf('title: missing (rules.json:3)')], [0, 1], 1, 3]);
+    // Each failed check (its check, value and what was wrong) once, however many rows name it.
+    expect(data.failed).toEqual([
+      [0, 0, 1],
+      [1, 0, 1],
+    ]);
     expect(data.texts[0]).toBe('');
     expect(data.texts[1]).toBe('missing');
     expect(b!.slice(7)).toEqual([0, [], [], 1, 1]);

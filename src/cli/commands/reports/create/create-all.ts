@@ -37,7 +37,10 @@ export interface BulkCreateRun {
   onFailed: (url: string, index: number, error: RsapiError) => void;
 }
 
-/** What became of one URL sent: its report (made, re-audited or kept as it was), or why it failed. */
+/**
+ * What became of one URL sent: its report (made, re-audited or kept as it was: its id and URL alone, as a record, for
+ * a run of 50,000 pages holds one a page), or why it failed.
+ */
 export type SentUrl =
   /** `recovered`: its answer was lost, and the report found by looking the URL up. */
   | { status: 'created'; report: ApiRecord; recovered: boolean }
@@ -145,7 +148,8 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
       else if (result.existing === 'kept') outcome.kept++;
       else outcome.created++;
       if (result.recovered) outcome.recovered++;
-      const { report, recovered, existing } = result;
+      const { recovered, existing } = result;
+      const report = { id: result.report.id, url: result.report.url };
       outcome.sent.set(url, existing ? { status: existing, report } : { status: 'created', report, recovered });
       await run.onCreated(url, index, result);
     } else if (failure) {

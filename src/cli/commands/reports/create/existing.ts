@@ -13,9 +13,15 @@ export type BulkCreateResult = CreateResult & { existing?: 'refreshed' | 'kept' 
 
 /**
  * The newest report of each URL's identity the service holds, read project by project (`--project`, every page): one
- * listing per site rather than one search per URL, which a sitemap of thousands would need.
+ * listing per site rather than one search per URL, which a sitemap of thousands would need. A report is kept whole
+ * only where `whole` says (by identity; all by default); the others as their id and URL, all a refresh needs, so a
+ * listing of 50,000 reports of 36 checks is not held for the run.
  */
-export async function existingReports(client: ApiClient, urls: readonly string[]): Promise<Map<string, ApiRecord>> {
+export async function existingReports(
+  client: ApiClient,
+  urls: readonly string[],
+  whole: (identity: string) => boolean = () => true,
+): Promise<Map<string, ApiRecord>> {
   const wanted = new Set(urls.map(reportIdentity));
   const found = new Map<string, ApiRecord>();
   for (const project of new Set(urls.map(reportProject))) {
@@ -24,7 +30,8 @@ export async function existingReports(client: ApiClient, urls: readonly string[]
         if (typeof record.url !== 'string') continue;
         const identity = reportIdentity(record.url);
         const had = found.get(identity);
-        if (wanted.has(identity) && (had === undefined || (toNumber(record.id) ?? 0) > (toNumber(had.id) ?? 0))) found.set(identity, record);
+        if (!wanted.has(identity) || (had !== undefined && (toNumber(record.id) ?? 0) <= (toNumber(had.id) ?? 0))) continue;
+        found.set(identity, whole(identity) ? record : { id: record.id, url: record.url });
       }
     }
   }

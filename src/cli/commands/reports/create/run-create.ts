@@ -93,7 +93,9 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
     const mode = plan.existing ?? 'new';
     // Read before any create, once per project: the reports there for --existing (a report this run makes is never
     // taken for one that was there), and those the journal shows an earlier run of this one created.
-    const known = mode !== 'new' || skipped > 0 ? await existingReports(client, mode === 'new' ? all.filter(done) : all) : new Map<string, ApiRecord>();
+    // Whole only where the run shows the report as it is (kept, or created earlier); a refresh needs only its id.
+    const whole = mode === 'skip' ? undefined : (identity: string) => created.has(identity);
+    const known = mode !== 'new' || skipped > 0 ? await existingReports(client, mode === 'new' ? all.filter(done) : all, whole) : new Map<string, ApiRecord>();
     const existing = mode === 'new' ? new Map<string, ApiRecord>() : known;
     const single = all.length === 1 && plan.alwaysList !== true;
     // The bar shows under -q too (it is on stderr; -q shapes stdout), but never in a CI log.

@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+// Issue 45's 50,000 pages, printed as JSON rows for scripts/bench.mjs (or read alone): against the phpRank mock with no
+// rate limit and a sitemap of N URLs served on loopback, `rsapi audit` twice (week 1 creates, week 2 refreshes and
+// compares with week 1), then the same refresh as a bare `reports create --existing refresh`. Each week's peak RSS
+// (<= 300 MB), week 2's time against the bare refresh (<= 1.35x), the run's --html file (<= 10 MB) and its opening in
+// Chromium (<= 3 s, then a sort and a filter drawn), when Debian's is installed.
+//
+//   node scripts/bench/audit-big.mjs [--pages 50000] [--node PATH] [--no-browser] [--keep]
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'rsapi');
+const KEY = 'bench-key-0123456789';
+const { values: opts } = parseArgs({
+  options: {
+    pages: { type: 'string', default: '50000' },
+    node: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    'no-browser': { type: 'boolean', default: false },
+  },
+});
+const PAGES = Number(opts.pages);
+const NODE = opts.node ?? process.execPath;
+const CHROMIUM = process.env.RSAPI_CHROMIUM || ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path));
+const work = mkdtempSync(join(tmpdir(), 'rsapi-bench-audit-big-'));
+const version = spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim().replace(/^v/, '');
+const pages = `${PAGES.toLocaleString('en')} pages`;
+
+const site = await serveSitemap(PAGES);
+const mock = await startMock();
+try {
+  const history = join(work, 'audit.db');
+  const html = join(work, 'week.html');
+  const config = join(work, 'rsapi.config.json');
+  writeFileSync(config, JSON.stringify({ audit: { job: 'big', sitemaps: [site.sitemap], history, html, failOnNewFailures: true } }));
+  const audit = [NODE, BIN, 'audit', '--config', config, '-q'];
+  const week1 = await measured(audit, 'week 1');
+  const week2 = await measured(audit, 'week 2');
+  const bare = await measured([NODE, BIN, 'reports', 'create', '--from-sitemap', site.sitemap, '--existing', 'refresh', '-q'], 'bare refresh');
+  emit({
+    node: version,
+    name: `\`rsapi audit\` ${pages}, week 1 (creates): peak RSS`,
+    budget: '<= 300 MB',
+    subject: `${week1.s} s, ${week1.mb} MB`,
+    ok: week1.mb <= 300,
+  });
+  emit({
+    node: version,
+    name: `\`rsapi audit\` ${pages}, week 2 (refreshes, compares): peak RSS`,
+    budget: '<= 300 MB',
+    subject: `${week2.s} s, ${week2.mb} MB`,
+    ok: week2.mb <= 300,
+  });
+  const ratio = week2.ms / bare.ms;
+  emit({
+    node: version,
+    name: `\`rsapi audit\` ${pages}, week 2 / a bare \`reports create --existing refresh\``,
+    budget: '<= 1.35x',
+    reference: `${bare.s} s, ${bare.mb} MB`,
+    subject: `${week2.s} s`,
+    ratio,
+    ok: ratio <= 1.35,
+  });
+  const mb = statSync(html).size / 1e6;
+  emit({ node: version, name: `\`rsapi audit --html\` ${pages}: the file`, budget: '<= 10 MB', subject: `${mb.toFixed(1)} MB`, ok: mb <= 10 });
+  if (opts['no-browser']) process.stderr.write('bench: audit: the HTML page not opened (--no-browser)\n');
+  else if (CHROMIUM) emit(await inChromium(html));
+  else process.stderr.write('bench: audit: no Chromium, the HTML page not opened\n');
+} finally {
+  mock.child.kill('SIGTERM');
+  site.server.close();
+  if (opts.keep) process.stderr.write(`bench: audit: kept ${work}\n`);
+  else rmSync(work, { recursive: true, force: true });
+}
+
+/** One run with the peak-RSS exit hook preloaded (spawned, not spawnSync: this process serves the sitemap): wall time and peak RSS. */
+async function measured(words, what) {
+  const rssFile = join(work, 'rss.txt');
+  rmSync(rssFile, { force: true });
+  const env = { ...mock.env, NODE_OPTIONS: `--require ${join(ROOT, 'scripts', 'bench', 'max-rss.cjs')}`, RSAPI_BENCH_RSS_FILE: rssFile };
+  const started = performance.now();
+  const child = spawn(words[0], words.slice(1), { env, cwd: work, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const status = await new Promise((resolve) => child.once('exit', resolve));
+  const ms = performance.now() - started;
+  if (status !== 0) throw new Error(`${what}: ${words.join(' ')} exited ${status}: ${stderr}`);
+  const mb = Math.round(Number(readFileSync(rssFile, 'utf8').trim()) / 1024);
+  process.stderr.write(`bench: audit: ${what}: ${(ms / 1000).toFixed(1)} s, ${mb} MB\n`);
+  return { ms, s: (ms / 1000).toFixed(1), mb };
+}
+
+/** The page opened in Chromium (to the script's ready mark), then its table sorted by score and filtered by URL. */
+async function inChromium(file) {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  try {
+    const loads = [];
+    for (let round = 0; round < 3; round++) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      const started = performance.now();
+      await page.goto(pathToFileURL(file).href, { timeout: 60_000 });
+      await page.waitForSelector('html.scripted', { state: 'attached', timeout: 60_000 });
+      loads.push(performance.now() - started);
+      // Still sortable and filterable: a click on the score's header, then a URL filter keeps fewer rows.
+      await page.locator('#reports thead th:nth-child(5) button').click();
+      await page.waitForSelector('#reports thead th[aria-sort="ascending"]', { state: 'attached' });
+      await page.locator('#filter-text').fill('/page/1');
+      await page.waitForSelector('#table-status:has-text("match")', { state: 'attached', timeout: 30_000 });
+      await context.close();
+    }
+    const load = loads.sort((a, b) => a - b)[1];
+    return {
+      node: `Chromium ${browser.version()}`,
+      name: `\`rsapi audit --html\` ${pages}: opened in Chromium, then sorted and filtered`,
+      budget: '<= 3 s',
+      subject: `${(load / 1000).toFixed(2)} s`,
+      ok: load <= 3000,
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** A sitemap of `count` page URLs on a loopback site of its own. */
+function serveSitemap(count) {
+  const server = createServer((request, response) => {
+    if (request.url !== '/sitemap.xml') {
+      response.writeHead(404).end();
+      return;
+    }
+    const base = `http://127.0.0.1:${server.address().port}`;
+    response.writeHead(200, { 'content-type': 'application/xml' });
+    const entries = Array.from({ length: count }, (_, index) => `<url><loc>${base}/page/${index}</loc></url>`);
+    response.end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('')}</urlset>`);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve({ server, sitemap: `http://127.0.0.1:${server.address().port}/sitemap.xml` }));
+  });
+}
+
+/** `rsapi mock-server --flavor phprank --rate-limit 0` on a free loopback port. */
+function startMock() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'mock-server', '--port', '0', '--seed', '0', '--flavor', 'phprank', '--rate-limit', '0', '--api-key', KEY], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: cleanEnv(),
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      out += chunk;
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url) resolve({ child, env: { ...cleanEnv(), RSAPI_BASE_URL: url, RSAPI_API_KEY: KEY, RSAPI_CONFIG_DIR: join(work, 'config') } });
+    });
+    child.on('exit', (code) => reject(new Error(`the mock service exited (${code}) before it listened`)));
+  });
+}
+
+/** The environment minus anything that would change what rsapi or Node does. */
+function cleanEnv() {
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(RSAPI_|NODE_OPTIONS$|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$)/i.test(key)) continue;
+    env[key] = value;
+  }
+  return env;
+}
+
+function emit(row) {
+  process.stdout.write(`${JSON.stringify(row)}\n`);
+}
