@@ -10,12 +10,13 @@
 //   node scripts/bench/history.mjs [--urls 10000] [--runs 100] [--node PATH]
 //   node scripts/bench/history.mjs --write-big PATH   (only the 1,000,000 snapshots, into PATH; prints the trend's URL)
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { recordGeneratedHistory } from './generated-history.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const { values: opts } = parseArgs({
@@ -214,8 +215,47 @@ try {
   againstVersion("`config path` (the CLI's start, no database) / `--version`", median(Array.from({ length: 7 }, () => cli('config', 'path'))));
   const diff = median(Array.from({ length: 3 }, () => cli('history', 'diff', '--history', big, '-o', 'json')));
   emit({ name: `\`history diff\` of two ${URLS}-report runs`, budget: '<= 1 s', subject: `${(diff / 1000).toFixed(2)} s`, ok: diff <= 1000 });
+
+  // Issue 45: the generated history (26 weekly runs of 2,000 pages, 2% of checks flipping a week), bytes a page a week.
+  const generated = join(work, 'generated.db');
+  const generatedStore = await openHistory(historyLocation(generated));
+  await recordGeneratedHistory(generatedStore, snapshotOf, { pages: 2_000, weeks: 26, flip: 0.02 });
+  await generatedStore.close();
+  const perPageWeek = (await vacuumed(generated)) / (2_000 * 26);
+  emit({
+    name: 'generated history: 26 weekly runs of 2,000 pages, 2% flipping, bytes a page a week (VACUUM)',
+    budget: '<= 200 B',
+    subject: `${perPageWeek.toFixed(0)} B`,
+    ok: perPageWeek <= 200,
+  });
+
+  // Issue 45: `history diff` of two 100,000-report runs (2% of checks flipping between them), time and peak RSS.
+  const twoRuns = join(work, 'two-runs.db');
+  const twoStore = await openHistory(historyLocation(twoRuns));
+  await recordGeneratedHistory(twoStore, snapshotOf, { pages: 100_000, weeks: 2, flip: 0.02 });
+  await twoStore.close();
+  const rssFile = join(work, 'diff-rss.txt');
+  const diffRss = { NODE_OPTIONS: `--require ${join(ROOT, 'scripts', 'bench', 'max-rss.cjs')}`, RSAPI_BENCH_RSS_FILE: rssFile };
+  const bigDiff = median(Array.from({ length: 3 }, () => timed([join(ROOT, 'bin', 'rsapi'), 'history', 'diff', '--history', twoRuns, '-o', 'json'], diffRss)));
+  const peakMb = Math.max(...readFileSync(rssFile, 'utf8').trim().split('\n').map(Number)) / 1024;
+  emit({
+    name: '`history diff` of two 100,000-report runs: time and peak RSS',
+    budget: '<= 3 s, <= 300 MB',
+    subject: `${(bigDiff / 1000).toFixed(2)} s, ${peakMb.toFixed(0)} MB`,
+    ok: bigDiff <= 3000 && peakMb <= 300,
+  });
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/** A SQLite file's size once its WAL is written back and its free pages dropped. */
+async function vacuumed(path) {
+  const { DatabaseSync } = await import('node:sqlite');
+  const db = new DatabaseSync(path);
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  db.exec('VACUUM');
+  db.close();
+  return statSync(path).size;
 }
 
 function timed(args, env = {}) {

@@ -5,6 +5,7 @@ import { reportProject } from '../api/model/report-url.js';
 import { comparePage, type PageReading } from '../judge/compare.js';
 import { judgeComparison, type ComparisonGate, type ComparisonVerdict } from '../judge/verdict.js';
 import { HistoryNotFoundError } from './errors.js';
+import { storedReadingOf } from './sql-store.js';
 import { isNewerReading, MINUS, partEnd, SIGN_FROM_END } from './snapshot.js';
 import type { HistoryStore, RunInfo, RunQuery, Snapshot } from './types.js';
 
@@ -49,31 +50,87 @@ export function diffSnapshots(
   after: readonly Snapshot[],
 ): Pick<RunDiff, 'changes' | 'compared' | 'notJudgedOnChecks' | 'laterHasChecks' | 'earlierHasChecks'> {
   const [a, b] = [newestOfEachUrl(before), newestOfEachUrl(after)];
-  const changes: UrlChange[] = [];
-  const notJudgedOnChecks: string[] = [];
-  let compared = 0;
-  let laterHasChecks = false;
-  let earlierHasChecks = false;
-  for (const [url, now] of b) {
-    laterHasChecks ||= hasChecks(now);
-    const then = a.get(url);
-    if (!then) {
-      changes.push(change(url, 'new', undefined, now));
-      continue;
+  const walk = new DiffWalk();
+  for (const [url, now] of b) walk.page(url, a.get(url), now);
+  for (const [url, then] of a) if (!b.has(url)) walk.page(url, then, undefined);
+  return walk.result();
+}
+
+/**
+ * Two runs' snapshots compared as they come, each run's in code-point order of identity (eachSnapshotByIdentity): a
+ * URL's readings are met together, so neither run is held whole; only the changes are kept.
+ */
+export async function diffInOrder(
+  before: AsyncIterable<Snapshot>,
+  after: AsyncIterable<Snapshot>,
+  within: (snapshot: Snapshot) => boolean,
+): Promise<Pick<RunDiff, 'changes' | 'compared' | 'notJudgedOnChecks' | 'laterHasChecks' | 'earlierHasChecks'>> {
+  const [a, b] = [newestInOrder(before, within)[Symbol.asyncIterator](), newestInOrder(after, within)[Symbol.asyncIterator]()];
+  const walk = new DiffWalk();
+  let [then, now] = await Promise.all([a.next(), b.next()]);
+  while (!then.done || !now.done) {
+    if (now.done || (!then.done && then.value.identity < now.value.identity)) {
+      walk.page(then.value.identity, then.value, undefined);
+      then = await a.next();
+    } else if (then.done || now.value.identity < then.value.identity) {
+      walk.page(now.value.identity, undefined, now.value);
+      now = await b.next();
+    } else {
+      walk.page(now.value.identity, then.value, now.value);
+      [then, now] = await Promise.all([a.next(), b.next()]);
     }
-    compared++;
-    earlierHasChecks ||= hasChecks(then);
+  }
+  return walk.result();
+}
+
+/** The newest snapshot of each URL (isNewerReading) of a run read in order of identity, those `within` alone. */
+async function* newestInOrder(snapshots: AsyncIterable<Snapshot>, within: (snapshot: Snapshot) => boolean): AsyncIterable<Snapshot> {
+  let held: Snapshot | undefined;
+  for await (const snapshot of snapshots) {
+    if (!within(snapshot)) continue;
+    if (held && held.identity !== snapshot.identity) {
+      yield held;
+      held = undefined;
+    }
+    if (isNewerReading(snapshot, held)) held = snapshot;
+  }
+  if (held) yield held;
+}
+
+/** The comparison of two runs, a URL at a time: its readings in the earlier run and the later one (either missing). */
+class DiffWalk {
+  private readonly changes: UrlChange[] = [];
+  private readonly notJudgedOnChecks: string[] = [];
+  private compared = 0;
+  private laterHasChecks = false;
+  private earlierHasChecks = false;
+
+  page(url: string, then: Snapshot | undefined, now: Snapshot | undefined): void {
+    if (!now) {
+      if (then) this.changes.push(change(url, 'vanished', then, undefined));
+      return;
+    }
+    this.laterHasChecks ||= hasChecks(now);
+    if (!then) {
+      this.changes.push(change(url, 'new', undefined, now));
+      return;
+    }
+    this.compared++;
+    this.earlierHasChecks ||= hasChecks(then);
     const { newFailures, fixed, checksLost, notJudged } = checkDelta(then, now);
-    if (notJudged) notJudgedOnChecks.push(url);
+    if (notJudged) this.notJudgedOnChecks.push(url);
     const entry = { ...change(url, 'changed', then, now), newFailures: newFailures.sort(), fixed: fixed.sort(), ...(checksLost ? { checksLost } : {}) };
     const lostScore = then.score !== undefined && now.score === undefined;
     if (entry.newFailures.length > 0 || entry.fixed.length > 0 || (entry.scoreChange ?? 0) !== 0 || entry.labelBefore !== entry.labelAfter || lostScore) {
-      changes.push(entry);
+      this.changes.push(entry);
     }
   }
-  for (const [url, then] of a) if (!b.has(url)) changes.push(change(url, 'vanished', then, undefined));
-  changes.sort(order);
-  return { changes, compared, notJudgedOnChecks: notJudgedOnChecks.sort(), laterHasChecks, earlierHasChecks };
+
+  result(): Pick<RunDiff, 'changes' | 'compared' | 'notJudgedOnChecks' | 'laterHasChecks' | 'earlierHasChecks'> {
+    const { changes, compared, notJudgedOnChecks, laterHasChecks, earlierHasChecks } = this;
+    changes.sort(order);
+    return { changes, compared, notJudgedOnChecks: notJudgedOnChecks.sort(), laterHasChecks, earlierHasChecks };
+  }
 }
 
 /** A snapshot as the judge reads a page (src/judge/compare.ts): its score, result and checks. */
@@ -82,6 +139,8 @@ export function snapshotReading(snapshot: Snapshot): PageReading {
 }
 
 function hasChecks(snapshot: Snapshot): boolean {
+  const stored = storedReadingOf(snapshot);
+  if (stored) return stored.withChecks;
   return snapshot.checksText !== undefined ? snapshot.checksText !== '' : (snapshot.checks?.length ?? 0) > 0;
 }
 
@@ -91,6 +150,11 @@ function hasChecks(snapshot: Snapshot): boolean {
  * parts are equal and nothing is decoded): a fast path held equal to the judge by a test over generated pairs.
  */
 function checkDelta(then: Snapshot, now: Snapshot): { newFailures: string[]; fixed: string[]; checksLost: boolean; notJudged: boolean } {
+  // One content of one store: the same reading, its checks unchanged (a pointer compare, nothing rebuilt).
+  const [storedThen, storedNow] = [storedReadingOf(then), storedReadingOf(now)];
+  if (storedThen && storedNow && storedThen.contentId === storedNow.contentId && storedThen.withChecks) {
+    return { newFailures: [], fixed: [], checksLost: false, notJudged: false };
+  }
   if (then.checksText && now.checksText) {
     const newFailures: string[] = [];
     const fixed: string[] = [];
@@ -250,19 +314,31 @@ export async function runsToCompare(store: HistoryStore, ids: { a?: number; b?: 
 }
 
 /**
- * The two runs a diff compares (runsToCompare) and what changed between them, with the later run's snapshots;
- * `within`: only the snapshots it keeps are compared (MCP's history_diff narrowed to a project).
+ * The two runs a diff compares (runsToCompare) and what changed between them, both runs walked side by side in order of
+ * identity a page at a time (never held whole); `within`: only the snapshots it keeps are compared (MCP's history_diff
+ * narrowed to a project). `keepAfter`: the later run's snapshots kept too (`history diff --assert`), else none.
  */
 export async function readRunDiff(
   store: HistoryStore,
   ids: { a?: number; b?: number },
   scope: DiffScope,
   within: (snapshot: Snapshot) => boolean = () => true,
+  options: { keepAfter?: boolean } = {},
 ): Promise<{ diff: RunDiff; after: Snapshot[] }> {
   const { from, to } = await runsToCompare(store, ids, scope);
-  const [before, after] = await Promise.all([store.snapshotsOf(from.id, { sorted: false }), store.snapshotsOf(to.id, { sorted: false })]);
-  const kept = after.filter(within);
-  return { diff: { from, to, ...diffSnapshots(before.filter(within), kept) }, after: kept };
+  const after: Snapshot[] = [];
+  const later = store.eachSnapshotByIdentity(to.id);
+  const kept = options.keepAfter ? keeping(later, within, after) : later;
+  const compared = await diffInOrder(store.eachSnapshotByIdentity(from.id), kept, within);
+  return { diff: { from, to, ...compared }, after };
+}
+
+/** The snapshots as they come, those `within` also kept in `into`. */
+async function* keeping(snapshots: AsyncIterable<Snapshot>, within: (snapshot: Snapshot) => boolean, into: Snapshot[]): AsyncIterable<Snapshot> {
+  for await (const snapshot of snapshots) {
+    if (within(snapshot)) into.push(snapshot);
+    yield snapshot;
+  }
 }
 
 function tooFew(what: string): HistoryNotFoundError {

@@ -20,7 +20,7 @@ export async function openHistory(location: HistoryLocation, options: OpenOption
   if (options.mustExist && historyMissing(location)) throw noHistoryYet(location);
   if (location.kind === 'postgres') {
     const { openPostgres } = await import('./postgres.js');
-    return SqlHistoryStore.open(await openPostgres(location.url, location.shown, { notice: options.notice }), location.shown);
+    return SqlHistoryStore.open(await openPostgres(location.url, location.shown, { notice: options.notice }), location.shown, { notice: options.notice });
   }
   const { openSqlite } = await import('./sqlite.js');
   if (options.readOnly) {
@@ -28,8 +28,8 @@ export async function openHistory(location: HistoryLocation, options: OpenOption
     if (!(await SqlHistoryStore.isOlderSchema(connection))) return SqlHistoryStore.open(connection, location.shown, { readOnly: true });
     // A history of an older rsapi is brought up to date once (its reader's queries need the new columns), then read.
     await connection.close();
-    await (await SqlHistoryStore.open(await openSqlite(location.path), location.shown)).close();
+    await (await SqlHistoryStore.open(await openSqlite(location.path), location.shown, { notice: options.notice })).close();
     return SqlHistoryStore.open(await openSqlite(location.path, { readOnly: true }), location.shown, { readOnly: true });
   }
-  return SqlHistoryStore.open(await openSqlite(location.path), location.shown);
+  return SqlHistoryStore.open(await openSqlite(location.path), location.shown, { notice: options.notice });
 }

@@ -175,7 +175,7 @@ export class JobLock {
   ): Promise<JobLockAttempt> {
     const db = await openPostgres(location.url, location.shown, { notice: options.notice });
     try {
-      await migrateHistory(db, location.shown);
+      await migrateHistory(db, location.shown, options.notice);
       const deadline = Date.now() + options.waitMs;
       let waiting = false;
       let unnamed = 0;

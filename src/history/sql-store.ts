@@ -1,8 +1,34 @@
 // The one history store: runs, snapshots and references kept through SQL, for SQLite and PostgreSQL alike (sql.ts
 // holds the statements and names where the dialects differ; a driver gives the connection).
 import { HistoryError, newerSchemaError } from './errors.js';
-import { decodeChecks, encodeChecks, failedCount, isNewerReading, readingHash, withChecks } from './snapshot.js';
-import { MIGRATIONS, referenceSnapshots, runsStatement, SCHEMA_VERSION, SQL, type SnapshotRow, type SqlConnection, type SqlRow, type SqlValue } from './sql.js';
+import {
+  applyDelta,
+  decodeChecks,
+  deltaOf,
+  encodeChecks,
+  failedCount,
+  isNewerReading,
+  joinChecks,
+  splitChecks,
+  storedTime,
+  timeOfStored,
+  withChecks,
+} from './snapshot.js';
+import {
+  COMPACT_SNAPSHOTS,
+  MIGRATIONS,
+  OLD_SNAPSHOTS,
+  type PageWriteRow,
+  referenceSnapshots,
+  runsStatement,
+  SCHEMA_VERSION,
+  SQL,
+  ROWS_A_STATEMENT,
+  type SqlConnection,
+  type SqlRow,
+  type SqlValue,
+  writePageSql,
+} from './sql.js';
 import type {
   CiContext,
   ExportedRun,
@@ -29,23 +55,26 @@ const DRY_RUN = Symbol('dry run');
 export class SqlHistoryStore implements HistoryStore {
   readonly kind: 'sqlite' | 'postgres';
 
+  private readonly readings: Readings;
+
   private constructor(
     private readonly db: SqlConnection,
     readonly where: string,
   ) {
     this.kind = db.dialect.name;
+    this.readings = new Readings(db);
   }
 
   /**
    * The store on an open connection, its schema brought up to date in one transaction (or refused: newer, not ours).
    * `readOnly`: only checked (a newer schema refused), never migrated.
    */
-  static async open(db: SqlConnection, where: string, options: { readOnly?: boolean } = {}): Promise<SqlHistoryStore> {
+  static async open(db: SqlConnection, where: string, options: { readOnly?: boolean; notice?: (line: string) => void } = {}): Promise<SqlHistoryStore> {
     try {
       if (options.readOnly) {
         const version = await schemaVersion(db, where);
         if (version > SCHEMA_VERSION) throw newerSchema(where, version);
-      } else await migrateHistory(db, where);
+      } else await migrateHistory(db, where, options.notice);
     } catch (error) {
       await db.close().catch(() => {});
       throw error;
@@ -64,65 +93,79 @@ export class SqlHistoryStore implements HistoryStore {
   }
 
   /**
-   * Adds the snapshots a run read, in one transaction. SQLite first finds the readings it holds under the same key
-   * (origin, report id, generated_at) and compares their stored text (score, label, checks) with the new reading's: a
-   * re-read references the one that is the same by id, and only a reading it does not hold is written (a snapshot's
-   * place, its URL's identity and project, is worked out only then). Asked inside the transaction, the answer still
-   * holds when the references are written (a prune cannot come in between). PostgreSQL: asking would cost a round
-   * trip; its one statement a page does the same comparison itself.
+   * Adds the snapshots a run read, in one transaction (PostgreSQL's writers one at a time: writeLock). The readings the
+   * store holds under the same key (origin, report id, generated_at) are compared with the new ones (score, label,
+   * checks text): a re-read references the one that is the same by id, and only a reading it does not hold is written
+   * (a snapshot's place, its URL's identity and project, is worked out only then), its content shared with the page's
+   * newest when the same, else a delta against the page's last full reading. Asked inside the transaction, the answer
+   * still holds when the references are written (a prune cannot come in between).
    */
   async addSnapshots(runId: number, snapshots: readonly Snapshot[]): Promise<void> {
     if (snapshots.length === 0) return;
-    if (this.db.dialect.name !== 'sqlite') {
-      const rows = dedupe(snapshots).map(snapshotRow);
-      const write = () => this.db.dialect.writeSnapshots(this.db, runId, rows);
-      // One statement is atomic by itself: PostgreSQL writes a page in one round trip, no BEGIN and COMMIT around it.
-      await (rows.length <= this.db.dialect.rowsInOneStatement ? write() : this.db.transaction(write));
-      return;
-    }
-    await this.db.transaction(async () => {
+    if (this.db.dialect.pageInOneStatement) return this.writePage(runId, dedupe(snapshots));
+    await this.writing(async () => {
       const unique = dedupe(snapshots);
-      const stored = await this.storedReadings(unique);
+      const stored = await this.storedSnapshots(unique);
       const ids: number[] = [];
       const fresh: Snapshot[] = [];
       for (const snapshot of unique) {
-        const same = stored.get(snapshotKey(snapshot))?.find((held) => sameReading(held, snapshot));
+        const same = stored.get(snapshotKey(snapshot))?.find((held) => sameReading(held.snapshot, snapshot));
         if (same === undefined) fresh.push(snapshot);
         else ids.push(same.id);
       }
       await referenceSnapshots(this.db, runId, ids);
-      if (fresh.length > 0) await this.db.dialect.writeSnapshots(this.db, runId, fresh.map(snapshotRow));
+      await referenceSnapshots(this.db, runId, await this.readings.write(fresh));
     });
   }
 
-  /** The readings the store holds under the snapshots' keys, by snapshotKey, oldest first. */
-  private storedReadings(snapshots: readonly Snapshot[]): Promise<Map<string, StoredReading[]>> {
-    return this.heldUnderKeys(snapshots, SQL.knownSnapshots, (row) => ({
-      id: Number(row.id),
-      score: numberOf(row.score),
-      label: textOf(row.label),
-      checksText: textOf(row.checks),
-    }));
+  /**
+   * addSnapshots on PostgreSQL: the same decisions made by the server in one statement a page (writePageSql), so a page
+   * costs one round trip; in a transaction only when it takes more than one (a report read twice in the page, or more
+   * than ROWS_A_STATEMENT readings). Two writers of one report at the same moment may each store its reading: both
+   * answer the same.
+   */
+  private async writePage(runId: number, snapshots: readonly Snapshot[]): Promise<void> {
+    const statements = oneReportEach(snapshots);
+    const write = async () => {
+      for (const rows of statements) await this.db.run(writePageSql(rows.length), [...rows.flat(), runId, runId, runId]);
+    };
+    if (statements.length === 1) await write();
+    else await this.writing(write);
+  }
+
+  /** `work` in a transaction that writes, one writer at a time; the check sets known forgotten when it is rolled back. */
+  private async writing<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction(async () => {
+        if (this.db.dialect.writeLock) await this.db.run(this.db.dialect.writeLock);
+        return work();
+      });
+    } catch (error) {
+      this.readings.forget();
+      throw error;
+    }
   }
 
   /**
-   * What the store holds under the snapshots' keys (origin, report id, generated_at; one each, as dedupe leaves them),
-   * by snapshotKey, oldest first: `statement` asked for 1,000 keys at a time, each row as `read` takes it.
+   * The snapshots the store holds under the snapshots' keys (origin, report id, generated_at; one each, as dedupe
+   * leaves them), whole with their ids, by snapshotKey, oldest first: 1,000 keys asked at a time.
    */
-  private async heldUnderKeys<T>(snapshots: readonly Snapshot[], statement: (count: number) => string, read: (row: SqlRow) => T): Promise<Map<string, T[]>> {
-    const stored = new Map<string, T[]>();
+  private async storedSnapshots(snapshots: readonly Snapshot[]): Promise<Map<string, { id: number; snapshot: Snapshot }[]>> {
+    const stored = new Map<string, { id: number; snapshot: Snapshot }[]>();
     for (let start = 0; start < snapshots.length; start += 1_000) {
       const chunk = snapshots.slice(start, start + 1_000);
       const { rows } = await this.db.run(
-        statement(chunk.length),
-        chunk.flatMap((snapshot) => [snapshot.origin, snapshot.reportId, snapshot.generatedAt]),
+        SQL.storedSnapshots(chunk.length),
+        chunk.flatMap((snapshot) => [snapshot.origin, snapshot.reportId, storedTime(snapshot.generatedAt)]),
       );
-      for (const row of rows) {
-        const key = snapshotKey({ origin: String(row.origin), reportId: String(row.report_id), generatedAt: String(row.generated_at) });
+      const read = await this.readings.snapshotsOf(rows);
+      rows.forEach((row, index) => {
+        const key = snapshotKey({ origin: String(row.origin), reportId: String(row.report_id), generatedAt: timeOfStored(String(row.generated_at)) });
+        const entry = { id: Number(row.snapshot_id), snapshot: read[index] as Snapshot };
         const held = stored.get(key);
-        if (held) held.push(read(row));
-        else stored.set(key, [read(row)]);
-      }
+        if (held) held.push(entry);
+        else stored.set(key, [entry]);
+      });
     }
     return stored;
   }
@@ -143,12 +186,34 @@ export class SqlHistoryStore implements HistoryStore {
 
   async snapshotsOf(runId: number, options: { sorted?: boolean } = {}): Promise<Snapshot[]> {
     const sql = options.sorted === false ? SQL.snapshotsOfUnsorted : SQL.snapshotsOf;
-    return (await this.db.run(sql, [runId])).rows.map(snapshotOfRow);
+    return this.readings.snapshotsOf((await this.db.run(sql, [runId])).rows);
   }
 
   /** The snapshots a run references, by identity, one at a time: a run of 100,000 reports is never held whole. */
   async *eachSnapshotOf(runId: number): AsyncIterable<Snapshot> {
-    for await (const row of this.db.each(SQL.snapshotsOf, [runId])) yield snapshotOfRow(row);
+    for await (const row of this.db.each(SQL.snapshotsOf, [runId])) yield await this.readings.snapshotOf(row);
+  }
+
+  /**
+   * A run's snapshots by identity in code-point order (as JavaScript compares strings), read `pageSize` at a time
+   * after the last one read: two runs are walked side by side without either being held whole.
+   */
+  async *eachSnapshotByIdentity(runId: number, pageSize = 5_000): AsyncIterable<Snapshot> {
+    let after: SqlValue[] = ['', '', '', '', 0];
+    if (this.db.dialect.name === 'sqlite') {
+      // SQLite reads one ordered statement as it goes (its sort spilled to a temp file): a page after a place would
+      // sort the whole run again for each page.
+      for await (const row of this.db.each(SQL.snapshotsInOrder(this.db.dialect), [runId, ...after, -1])) yield await this.readings.snapshotOf(row);
+      return;
+    }
+    for (;;) {
+      const { rows } = await this.db.run(SQL.snapshotsInOrder(this.db.dialect), [runId, ...after, pageSize]);
+      yield* await this.readings.snapshotsOf(rows);
+      const last = rows[rows.length - 1];
+      if (!last || rows.length < pageSize) return;
+      const [identity, reportId] = [String(last.identity), String(last.report_id)];
+      after = [identity, identity, reportId, reportId, Number(last.snapshot_id)];
+    }
   }
 
   async trendOfUrl(identity: string, options: { since?: string; check?: string; origin?: string }): Promise<TrendPoint[]> {
@@ -158,31 +223,34 @@ export class SqlHistoryStore implements HistoryStore {
         : await this.db.run(SQL.trendOfUrlOn, [identity, options.since ?? '', options.origin]);
     // One reading a run: of two reports of the URL (a duplicate on phpRank), the one a diff compares.
     const byRun = new Map<number, SqlRow>();
-    const reading = (row: SqlRow) => ({ generatedAt: String(row.generated_at), reportId: String(row.report_id) });
+    const reading = (row: SqlRow) => ({ generatedAt: timeOfStored(String(row.generated_at)), reportId: String(row.report_id) });
     for (const row of rows) {
       const held = byRun.get(Number(row.run));
       if (isNewerReading(reading(row), held && reading(held))) byRun.set(Number(row.run), row);
     }
-    return [...byRun.values()].map((row) => {
-      const checksText = textOf(row.checks);
+    const points: TrendPoint[] = [];
+    for (const row of byRun.values()) {
+      const checksText = await this.readings.checksTextOf(row);
       const point: TrendPoint = {
         run: Number(row.run),
         started: String(row.started),
         origin: String(row.origin),
-        generatedAt: textOf(row.generated_at),
+        generatedAt: timeOfStored(String(row.generated_at)),
         score: numberOf(row.score),
         failed: failedCount(checksText),
       };
       if (options.check !== undefined) point.passed = decodeChecks(checksText)?.find((check) => check.id === options.check)?.passed;
-      return point;
-    });
+      points.push(point);
+    }
+    return points;
   }
 
   async snapshotsOfProject(project: string, options: { since?: string; origin?: string }) {
     const params: SqlValue[] = [project, options.since ?? ''];
     if (options.origin !== undefined) params.push(options.origin);
     const { rows } = await this.db.run(SQL.snapshotsOfProject(options.origin !== undefined), params);
-    return rows.map((row) => ({ run: Number(row.run), started: String(row.started), snapshot: snapshotOfRow(row) }));
+    const snapshots = await this.readings.snapshotsOf(rows);
+    return rows.map((row, index) => ({ run: Number(row.run), started: String(row.started), snapshot: snapshots[index] as Snapshot }));
   }
 
   async prune(options: PruneOptions): Promise<PruneResult> {
@@ -201,9 +269,11 @@ export class SqlHistoryStore implements HistoryStore {
         await this.db.run(SQL.pruneRunsOf(chunk.length), chunk);
       }
       const snapshots = (await this.db.run(SQL.pruneSnapshots)).changes;
+      await this.db.run(SQL.pruneContents);
+      await this.db.run(SQL.prunePages);
       return { runs, snapshots };
     };
-    if (!options.dryRun) return this.db.transaction(work);
+    if (!options.dryRun) return this.writing(work);
     // A dry run removes the same inside its transaction, counts, and rolls back: the counts are the real prune's.
     let result: PruneResult | undefined;
     await this.db
@@ -219,7 +289,7 @@ export class SqlHistoryStore implements HistoryStore {
 
   async importRun({ run, snapshots }: ExportedRun): Promise<ImportResult> {
     const started = isoTime(run.started);
-    return this.db.transaction(async () => {
+    return this.writing(async () => {
       // The same run imported twice (a history moved back and forth) is one run, its start written either way.
       const forms = [...new Set([started, started.replace(/\.000Z$/, 'Z'), run.started])];
       const same = await this.db.run(SQL.sameRun(forms.length), [...forms, run.origin, run.command, run.selection]);
@@ -240,7 +310,7 @@ export class SqlHistoryStore implements HistoryStore {
       ]);
       const id = Number(rows[0]?.id);
       await referenceSnapshots(this.db, id, held);
-      if (fresh.length > 0) await this.db.dialect.writeSnapshots(this.db, id, fresh.map(snapshotRow));
+      await referenceSnapshots(this.db, id, await this.readings.write(fresh));
       return { id, added: true, disagreements };
     });
   }
@@ -257,7 +327,7 @@ export class SqlHistoryStore implements HistoryStore {
     // A chunk at a time: the stored snapshots of a run of 100,000 are never held whole.
     for (let start = 0; start < snapshots.length; start += 1_000) {
       const chunk = snapshots.slice(start, start + 1_000);
-      const stored = await this.heldUnderKeys(chunk, SQL.storedSnapshots, (row) => ({ id: Number(row.id), snapshot: snapshotOfRow(row) }));
+      const stored = await this.storedSnapshots(chunk);
       for (const snapshot of chunk) {
         const readings = stored.get(snapshotKey(snapshot));
         const oldest = readings?.[0];
@@ -280,7 +350,8 @@ export class SqlHistoryStore implements HistoryStore {
   async heldNames(): Promise<HeldNames> {
     const column = async (sql: string) => (await this.db.run(sql)).rows.map((row) => String(Object.values(row)[0]));
     const checks = new Set<string>();
-    for (const text of await column(HELD_NAMES_SQL.checks)) for (const check of decodeChecks(text) ?? []) checks.add(check.id);
+    for (const row of (await this.db.run(SQL.newestChecks)).rows)
+      for (const check of decodeChecks(await this.readings.checksTextOf(row)) ?? []) checks.add(check.id);
     return { identities: await column(HELD_NAMES_SQL.identities), projects: await column(HELD_NAMES_SQL.projects), checks: [...checks] };
   }
 
@@ -294,16 +365,15 @@ export class SqlHistoryStore implements HistoryStore {
  * (a service's reports carry the same checks; 20 readings cover a page whose fetch failed).
  */
 const HELD_NAMES_SQL = {
-  identities: 'SELECT DISTINCT identity FROM history_snapshots',
-  projects: 'SELECT DISTINCT project FROM history_snapshots WHERE project IS NOT NULL',
-  checks: 'SELECT checks FROM history_snapshots WHERE checks IS NOT NULL ORDER BY id DESC LIMIT 20',
+  identities: 'SELECT DISTINCT identity FROM history_pages',
+  projects: 'SELECT DISTINCT project FROM history_pages WHERE project IS NOT NULL',
 };
 
 /**
  * Brings the schema to SCHEMA_VERSION in one transaction; a newer one, or a database of someone else's, is left
  * untouched. Exported for a connection the store does not own (a job's lock: postgres.ts's JobLock).
  */
-export async function migrateHistory(db: SqlConnection, where: string): Promise<void> {
+export async function migrateHistory(db: SqlConnection, where: string, notice?: (line: string) => void): Promise<void> {
   const version = await schemaVersion(db, where);
   if (version > SCHEMA_VERSION) throw newerSchema(where, version);
   if (version === SCHEMA_VERSION) return;
@@ -318,10 +388,50 @@ export async function migrateHistory(db: SqlConnection, where: string): Promise<
     const now = await schemaVersion(db, where);
     if (now > SCHEMA_VERSION) throw newerSchema(where, now);
     for (let step = now; step < SCHEMA_VERSION; step++) {
-      for (const statement of (MIGRATIONS[step] as (typeof MIGRATIONS)[number])(db.dialect)) await db.run(statement);
+      for (const statement of (MIGRATIONS[step] as (typeof MIGRATIONS)[number])(db.dialect)) {
+        if (statement === COMPACT_SNAPSHOTS) await compactSnapshots(db, where, now > 0 ? notice : undefined);
+        else await db.run(statement);
+      }
     }
     await db.run(SQL.setSchemaVersion, [SCHEMA_VERSION]);
   });
+}
+
+/** Snapshots of before converted a batch at a time: a history of millions is never held whole. */
+const COMPACTING_BATCH = 5_000;
+
+/**
+ * Migration 5's conversion: the snapshots of before written in their compact form, in the order of their ids and
+ * keeping them, COMPACTING_BATCH at a time, inside the migration's one transaction (a kill part-way leaves the history
+ * as it was, converted again on the next open). An existing history is said to be converted, once.
+ */
+async function compactSnapshots(db: SqlConnection, where: string, notice: ((line: string) => void) | undefined): Promise<void> {
+  const count = Number((await db.run('SELECT COUNT(*) AS n FROM history_snapshots')).rows[0]?.n ?? 0);
+  if (count > 0) notice?.(`rsapi: note: converting the history ${where} to its compact form, once (${count} snapshots)`);
+  const readings = new Readings(db);
+  let after = 0;
+  for (;;) {
+    const { rows } = await db.run(OLD_SNAPSHOTS, [after, COMPACTING_BATCH]);
+    if (rows.length === 0) return;
+    const snapshots = rows.map(
+      (row): Snapshot => ({
+        origin: String(row.origin),
+        identity: String(row.identity),
+        reportId: String(row.report_id),
+        project: textOf(row.project),
+        score: numberOf(row.score),
+        label: textOf(row.label),
+        generatedAt: String(row.generated_at),
+        checks: undefined,
+        checksText: textOf(row.checks),
+      }),
+    );
+    await readings.write(
+      snapshots,
+      rows.map((row) => Number(row.id)),
+    );
+    after = Number(rows[rows.length - 1]?.id);
+  }
 }
 
 /** 0 for a database without the history's tables (and nothing else, for SQLite). */
@@ -346,6 +456,40 @@ function newerSchema(where: string, version: number): HistoryError {
   return newerSchemaError(where, version, SCHEMA_VERSION);
 }
 
+/**
+ * Readings as writePageSql takes them, cut into statements of at most ROWS_A_STATEMENT in which no report (origin and
+ * report id) comes twice: its second reading goes to a later statement, written after the first.
+ */
+function oneReportEach(snapshots: readonly Snapshot[]): PageWriteRow[][] {
+  const statements: PageWriteRow[][] = [];
+  /** The statement each report's last reading is in. */
+  const lastOf = new Map<string, number>();
+  for (const snapshot of snapshots) {
+    const report = `${snapshot.origin}\n${snapshot.reportId}`;
+    let statement = (lastOf.get(report) ?? -1) + 1;
+    while (statement < statements.length && (statements[statement] as PageWriteRow[]).length >= ROWS_A_STATEMENT) statement++;
+    lastOf.set(report, statement);
+    const rows = statements[statement] ?? [];
+    statements[statement] = rows;
+    const text = checksTextOf(snapshot);
+    const split = text === undefined ? undefined : splitChecks(text);
+    rows.push([
+      rows.length,
+      snapshot.origin,
+      snapshot.reportId,
+      snapshot.identity,
+      snapshot.project ?? null,
+      snapshot.score ?? null,
+      snapshot.label ?? null,
+      storedTime(snapshot.generatedAt),
+      text ?? null,
+      split?.ids ?? null,
+      split?.states ?? null,
+    ]);
+  }
+  return statements;
+}
+
 function dedupe(snapshots: readonly Snapshot[]): Snapshot[] {
   const byKey = new Map<string, Snapshot>();
   for (const snapshot of snapshots) byKey.set(snapshotKey(snapshot), snapshot);
@@ -357,54 +501,9 @@ function snapshotKey(snapshot: Pick<Snapshot, 'origin' | 'reportId' | 'generated
   return `${snapshot.origin}\n${snapshot.reportId}\n${snapshot.generatedAt}`;
 }
 
-/** What a reading is compared by, as stored: its score, its label and its checks' text. */
-interface StoredReading {
-  id: number;
-  score: number | undefined;
-  label: string | undefined;
-  checksText: string | undefined;
-}
-
 /** Whether the store's reading is the snapshot's: the same score, label and checks text (nothing hashed for it). */
-function sameReading(held: StoredReading, snapshot: Snapshot): boolean {
+function sameReading(held: Snapshot, snapshot: Snapshot): boolean {
   return held.score === snapshot.score && held.label === snapshot.label && held.checksText === checksTextOf(snapshot);
-}
-
-function checksTextOf(snapshot: Snapshot): string | undefined {
-  return snapshot.checksText ?? (snapshot.checks === undefined ? undefined : encodeChecks(snapshot.checks));
-}
-
-function snapshotRow(snapshot: Snapshot): SnapshotRow {
-  const checks = checksTextOf(snapshot) ?? null;
-  const score = snapshot.score ?? null;
-  const label = snapshot.label ?? null;
-  return [
-    snapshot.origin,
-    snapshot.identity,
-    snapshot.reportId,
-    snapshot.project ?? null,
-    score,
-    label,
-    snapshot.generatedAt,
-    checks,
-    readingHash(score, label, checks),
-  ];
-}
-
-function snapshotOfRow(row: SqlRow): Snapshot {
-  // The checks are decoded when first read: a diff of two 10,000-report runs compares most of them as text.
-  return withChecks(
-    {
-      origin: String(row.origin),
-      identity: String(row.identity),
-      reportId: String(row.report_id),
-      project: textOf(row.project),
-      score: numberOf(row.score),
-      label: textOf(row.label),
-      generatedAt: String(row.generated_at),
-    },
-    textOf(row.checks),
-  );
 }
 
 function runOf(row: SqlRow): RunInfo {
@@ -466,4 +565,304 @@ function numberOf(value: unknown): number | undefined {
   if (value === null || value === undefined) return undefined;
   const n = Number(value);
   return Number.isFinite(n) ? n : undefined;
+}
+
+// The history's readings in their compact form (issue 45, migration 5): a snapshot read back from its page and its
+// content (the checks text rebuilt), and a batch of new readings written as pages, contents (shared with the page's
+// newest when the same, else a delta against its last full reading, else full) and snapshots.
+
+/** What the store knows of a snapshot read back beside its fields: its content's id (two alike are the same reading). */
+export interface StoredReading {
+  /** The id of the content (score, label, checks) it read: two snapshots of one content are the same reading. */
+  readonly contentId: number;
+  /** Whether that content has checks (a non-empty checks text): known without rebuilding the text. */
+  readonly withChecks: boolean;
+}
+
+/** The stored form of a snapshot read back, when it was (never written out: not enumerable). */
+export function storedReadingOf(snapshot: Snapshot): StoredReading | undefined {
+  return (snapshot as { [STORED]?: StoredReading })[STORED];
+}
+
+const STORED = Symbol('stored reading');
+
+/** A page's newest content, as a new reading of the page is compared with it and written against it. */
+interface NewestContent {
+  id: number;
+  score: number | undefined;
+  label: string | undefined;
+  text: () => string | undefined;
+  /** The page's last full reading: the one a delta is written against. */
+  full: { id: number; set: number; states: string } | undefined;
+}
+
+interface PageRow {
+  id: number;
+  identity: string;
+  project: string | undefined;
+}
+
+/** The readings of one store: its check sets known (a few), read and written through its connection. */
+export class Readings {
+  private readonly setIds = new Map<number, string[]>();
+  private readonly setOfIds = new Map<string, number>();
+
+  constructor(private readonly db: SqlConnection) {}
+
+  /** Forgets the check sets known (a transaction that added one was rolled back). */
+  forget(): void {
+    this.setIds.clear();
+    this.setOfIds.clear();
+  }
+
+  /** The snapshots of rows read through SNAPSHOT_OF_S (sql.ts), their check sets known first. */
+  async snapshotsOf(rows: readonly SqlRow[]): Promise<Snapshot[]> {
+    if (rows.some((row) => this.unknownSet(row))) await this.loadSets();
+    return rows.map((row) => this.snapshotOfRow(row));
+  }
+
+  /** One row's snapshot (snapshotsOf), its checks text rebuilt when first read. */
+  async snapshotOf(row: SqlRow): Promise<Snapshot> {
+    if (this.unknownSet(row)) await this.loadSets();
+    return this.snapshotOfRow(row);
+  }
+
+  /** The checks text of a content row (checks, check_set, base, base_checks, base_set), rebuilt. */
+  async checksTextOf(row: SqlRow): Promise<string | undefined> {
+    if (this.unknownSet(row)) await this.loadSets();
+    return this.textOf(row);
+  }
+
+  private snapshotOfRow(row: SqlRow): Snapshot {
+    let text: string | undefined | null = null;
+    const content = { contentId: Number(row.content_id), withChecks: hasChecks(row) };
+    const snapshot = withChecks(
+      {
+        origin: String(row.origin),
+        identity: String(row.identity),
+        reportId: String(row.report_id),
+        project: textOf(row.project),
+        score: numberOf(row.score),
+        label: textOf(row.label),
+        generatedAt: timeOfStored(String(row.generated_at)),
+      },
+      undefined,
+      () => {
+        if (text === null) text = this.textOf(row);
+        return text;
+      },
+    );
+    Object.defineProperty(snapshot, STORED, { value: content, enumerable: false });
+    return snapshot;
+  }
+
+  private unknownSet(row: SqlRow): boolean {
+    const set = row.base === null || row.base === undefined ? row.check_set : row.base_set;
+    return set !== null && set !== undefined && !this.setIds.has(Number(set));
+  }
+
+  private async loadSets(): Promise<void> {
+    for (const row of (await this.db.run(SQL.checkSets)).rows) {
+      this.setIds.set(Number(row.id), String(row.ids).split(' '));
+      this.setOfIds.set(String(row.ids), Number(row.id));
+    }
+  }
+
+  private textOf(row: SqlRow): string | undefined {
+    if (row.checks === null || row.checks === undefined) return undefined;
+    const checks = String(row.checks);
+    if (row.base !== null && row.base !== undefined) return joinChecks(this.idsOf(row.base_set), applyDelta(String(row.base_checks), checks));
+    if (row.check_set !== null && row.check_set !== undefined) return joinChecks(this.idsOf(row.check_set), checks);
+    return checks;
+  }
+
+  private idsOf(set: unknown): string[] {
+    const ids = this.setIds.get(Number(set));
+    if (!ids) throw new Error(`the history's check set ${String(set)} is missing`);
+    return ids;
+  }
+
+  /** The id of a check set (its ids, one space apart), added when the store has none. */
+  private async setId(ids: string): Promise<number> {
+    let id = this.setOfIds.get(ids);
+    if (id === undefined) {
+      await this.loadSets();
+      id = this.setOfIds.get(ids);
+    }
+    if (id === undefined) {
+      id = Number((await this.db.run(SQL.addCheckSet, [ids])).rows[0]?.id);
+      this.setIds.set(id, ids.split(' '));
+      this.setOfIds.set(ids, id);
+    }
+    return id;
+  }
+
+  /**
+   * Writes readings the store does not hold (each a new snapshot; `keepIds`: migration 5's, with the ids given, into
+   * its new table) and returns their snapshot ids in order. Each reading's page (its service, report id, URL and
+   * project) is found or added; its content is the page's newest when the same, else a delta against the page's last
+   * full reading when small, else full.
+   */
+  async write(snapshots: readonly Snapshot[], keepIds?: readonly number[]): Promise<number[]> {
+    if (snapshots.length === 0) return [];
+    const pages = await this.pagesOf(snapshots);
+    const newest = await this.newestContents([...new Set(pages)]);
+    const contentIds: number[] = new Array(snapshots.length);
+    // Contents are added a statement at a time; a page met again in the batch first has its pending one written.
+    let pending: { at: number; row: SqlValue[]; page: number; full: boolean; states: string | undefined; set: number | undefined; text: string | undefined }[] =
+      [];
+    const flush = async () => {
+      for (let start = 0; start < pending.length; start += ROWS_A_STATEMENT) {
+        const chunk = pending.slice(start, start + ROWS_A_STATEMENT);
+        const { rows } = await this.db.run(
+          SQL.addContents(chunk.length),
+          chunk.flatMap((item) => item.row),
+        );
+        chunk.forEach((item, index) => {
+          const id = Number(rows[index]?.id);
+          contentIds[item.at] = id;
+          const before = newest.get(item.page);
+          const snapshot = snapshots[item.at] as Snapshot;
+          newest.set(item.page, {
+            id,
+            score: snapshot.score,
+            label: snapshot.label,
+            text: () => item.text,
+            full: item.full && item.set !== undefined && item.states !== undefined ? { id, set: item.set, states: item.states } : before?.full,
+          });
+        });
+      }
+      pending = [];
+    };
+    const pendingPages = new Set<number>();
+    for (const [at, snapshot] of snapshots.entries()) {
+      const page = pages[at] as number;
+      if (pendingPages.has(page)) {
+        await flush();
+        pendingPages.clear();
+      }
+      const text = checksTextOf(snapshot);
+      const held = newest.get(page);
+      if (held && held.score === snapshot.score && held.label === snapshot.label && held.text() === text) {
+        contentIds[at] = held.id;
+        continue;
+      }
+      const score = snapshot.score ?? null;
+      const label = snapshot.label ?? null;
+      const split = text === undefined ? undefined : splitChecks(text);
+      if (text === undefined || split === undefined) {
+        pending.push({ at, page, row: [page, null, null, score, label, text ?? null], full: false, states: undefined, set: undefined, text });
+      } else {
+        const set = await this.setId(split.ids);
+        const full = held?.full;
+        const delta = full && full.set === set ? deltaOf(full.states, split.states) : undefined;
+        if (full && delta !== undefined) pending.push({ at, page, row: [page, full.id, null, score, label, delta], full: false, states: undefined, set, text });
+        else pending.push({ at, page, row: [page, null, set, score, label, split.states], full: true, states: split.states, set, text });
+      }
+      pendingPages.add(page);
+    }
+    await flush();
+    const ids: number[] = [];
+    for (let start = 0; start < snapshots.length; start += ROWS_A_STATEMENT) {
+      const end = Math.min(start + ROWS_A_STATEMENT, snapshots.length);
+      const values: SqlValue[] = [];
+      for (let at = start; at < end; at++) {
+        if (keepIds) values.push(keepIds[at] as number);
+        values.push(pages[at] as number, storedTime((snapshots[at] as Snapshot).generatedAt), contentIds[at] as number);
+      }
+      if (keepIds) await this.db.run(SQL.keepSnapshots(end - start), values);
+      else for (const row of (await this.db.run(SQL.addSnapshots(end - start), values)).rows) ids.push(Number(row.id));
+    }
+    return keepIds ? [...keepIds] : ids;
+  }
+
+  /** Each snapshot's page: the one of its service, report id, URL and project, added when there is none. */
+  private async pagesOf(snapshots: readonly Snapshot[]): Promise<number[]> {
+    const byKey = new Map<string, PageRow[]>();
+    const keys = [...new Set(snapshots.map((snapshot) => `${snapshot.origin}\n${snapshot.reportId}`))];
+    for (let start = 0; start < keys.length; start += ROWS_A_STATEMENT) {
+      const chunk = keys.slice(start, start + ROWS_A_STATEMENT);
+      const { rows } = await this.db.run(
+        SQL.pagesOf(chunk.length),
+        chunk.flatMap((key) => key.split('\n')),
+      );
+      for (const row of rows) {
+        const key = `${String(row.origin)}\n${String(row.report_id)}`;
+        const page = { id: Number(row.id), identity: String(row.identity), project: textOf(row.project) };
+        const held = byKey.get(key);
+        if (held) held.push(page);
+        else byKey.set(key, [page]);
+      }
+    }
+    const pages: number[] = new Array(snapshots.length);
+    const missing: { at: number[]; snapshot: Snapshot }[] = [];
+    const missingByPlace = new Map<string, { at: number[]; snapshot: Snapshot }>();
+    for (const [at, snapshot] of snapshots.entries()) {
+      const key = `${snapshot.origin}\n${snapshot.reportId}`;
+      const page = byKey.get(key)?.find((held) => held.identity === snapshot.identity && held.project === (snapshot.project ?? undefined));
+      if (page) {
+        pages[at] = page.id;
+        continue;
+      }
+      const place = `${key}\n${snapshot.identity}\n${snapshot.project ?? '\u0000'}`;
+      const added = missingByPlace.get(place);
+      if (added) added.at.push(at);
+      else {
+        const entry = { at: [at], snapshot };
+        missingByPlace.set(place, entry);
+        missing.push(entry);
+      }
+    }
+    for (let start = 0; start < missing.length; start += ROWS_A_STATEMENT) {
+      const chunk = missing.slice(start, start + ROWS_A_STATEMENT);
+      const { rows } = await this.db.run(
+        SQL.addPages(chunk.length),
+        chunk.flatMap(({ snapshot }) => [snapshot.origin, snapshot.reportId, snapshot.identity, snapshot.project ?? null]),
+      );
+      chunk.forEach((entry, index) => {
+        for (const at of entry.at) pages[at] = Number(rows[index]?.id);
+      });
+    }
+    return pages;
+  }
+
+  /** The newest content of each page, by page id. */
+  private async newestContents(pages: readonly number[]): Promise<Map<number, NewestContent>> {
+    const newest = new Map<number, NewestContent>();
+    for (let start = 0; start < pages.length; start += ROWS_A_STATEMENT) {
+      const chunk = pages.slice(start, start + ROWS_A_STATEMENT);
+      const { rows } = await this.db.run(SQL.newestContents(chunk.length), chunk);
+      if (rows.some((row) => this.unknownSet(row))) await this.loadSets();
+      for (const row of rows) {
+        let text: string | undefined | null = null;
+        const id = Number(row.content_id);
+        const full =
+          row.base !== null && row.base !== undefined
+            ? { id: Number(row.base), set: Number(row.base_set), states: String(row.base_checks) }
+            : row.check_set !== null && row.check_set !== undefined
+              ? { id, set: Number(row.check_set), states: String(row.checks) }
+              : undefined;
+        newest.set(Number(row.page_id), {
+          id,
+          score: numberOf(row.score),
+          label: textOf(row.label),
+          text: () => {
+            if (text === null) text = this.textOf(row);
+            return text;
+          },
+          full,
+        });
+      }
+    }
+    return newest;
+  }
+}
+
+/** A snapshot's checks as encodeChecks writes them (the text it was read with, or its checks encoded). */
+export function checksTextOf(snapshot: Snapshot): string | undefined {
+  return snapshot.checksText ?? (snapshot.checks === undefined ? undefined : encodeChecks(snapshot.checks));
+}
+
+function hasChecks(row: SqlRow): boolean {
+  return row.checks !== null && row.checks !== undefined && (row.base !== null || row.check_set !== null || String(row.checks) !== '');
 }

@@ -2,6 +2,7 @@
 // places where SQLite and PostgreSQL differ, each named in the Dialect (placeholders, types, transactions, the upsert
 // of a page of snapshots, how to ask whether a table exists, how a unique key is changed).
 
+import { DELTA_PART, MOST_PLACES, STATE } from './snapshot.js';
 import type { RunQuery } from './types.js';
 
 /** A value bound to a statement: both drivers take these as they are. */
@@ -48,16 +49,22 @@ export interface Dialect {
    * foreign key cannot be dropped from under its references).
    */
   readonly keyReadingsByContent: readonly string[];
+  /** SQLite keeps the references in their primary key alone (WITHOUT ROWID); PostgreSQL's tables are heaps anyway. */
+  readonly withoutRowid: string;
   /**
-   * Upserts: a page of snapshots and the run's references to them, counted on the run's row (history_runs.reports).
-   * SQLite is given only readings it does not hold (the store has looked them up in the same transaction): it inserts
-   * them, their ids returned, then references those (it has no data-modifying WITH). PostgreSQL does the whole page in
-   * one statement (one round trip): a reading it holds already (same key, score, label and checks text) is referenced,
-   * any other inserted, a row inserted meanwhile by another writer returning its id through DO UPDATE.
+   * Serialises writers of one history for a page's transaction (PostgreSQL: an advisory lock; SQLite's BEGIN IMMEDIATE
+   * does it): a page's readings are compared with the page's stored ones before they are written.
    */
-  writeSnapshots(connection: SqlConnection, runId: number, rows: readonly SnapshotRow[]): Promise<void>;
-  /** Up to how many rows writeSnapshots is one statement, atomic with no transaction around it (SQLite: none, it takes two). */
-  readonly rowsInOneStatement: number;
+  readonly writeLock: string | undefined;
+  /** Migration 5 keeps the snapshots' ids: PostgreSQL's sequence is moved past them (SQLite's AUTOINCREMENT follows). */
+  readonly afterKeptIds: readonly string[];
+  /** An ORDER BY of text by its code points, as JavaScript's `<` compares (PostgreSQL sorts by its locale otherwise). */
+  readonly binaryOrder: string;
+  /**
+   * Whether a page of readings is written in one statement (writePageSql: PostgreSQL, where each statement is a round
+   * trip) rather than looked up and written in several in a transaction (SQLite, which has no data-modifying WITH).
+   */
+  readonly pageInOneStatement: boolean;
   /**
    * Migration 4: where a job's lock and journal live. PostgreSQL, shared by runners that keep nothing, holds them in
    * tables (JOB_SQL); SQLite has none: its journal and lock are files beside it, carried with it.
@@ -65,33 +72,20 @@ export interface Dialect {
   readonly jobTables: readonly string[];
 }
 
-/** A snapshot as written: the columns of history_snapshots, in WRITTEN_COLUMNS' order. */
-export type SnapshotRow = readonly [
-  origin: string,
-  identity: string,
-  reportId: string,
-  project: string | null,
-  score: number | null,
-  label: string | null,
-  generatedAt: string,
-  checks: string | null,
-  /** readingHash of score, label and checks: what tells two readings under one key apart in the unique key. */
-  content: string,
-];
-
+/** Migration 1's snapshot columns (migrations 3 and 5 copy them). */
 const SNAPSHOT_COLUMNS = 'origin, identity, report_id, project, score, label, generated_at, checks';
-const WRITTEN_COLUMNS = `${SNAPSHOT_COLUMNS}, content`;
-const WRITTEN_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?)';
-/** The same, read from history_snapshots aliased `s` beside history_runs `r` (which has an origin too). */
-const SNAPSHOT_COLUMNS_OF_S = SNAPSHOT_COLUMNS.split(', ')
-  .map((column) => `s.${column}`)
-  .join(', ');
 /**
  * A report's reading as the service dated it. phpRank's generated_at has whole seconds, so two readings of one report
  * within a second (a refresh right after a create) share it: a stored reading is found by this key and its content.
  */
 const SNAPSHOT_KEY = 'origin, report_id, generated_at';
 const READING_KEY = `${SNAPSHOT_KEY}, content`;
+
+/**
+ * Where migration 5 converts the snapshots of before into their compact form (sql-store.ts does it, in batches): a
+ * step of JavaScript among its statements.
+ */
+export const COMPACT_SNAPSHOTS = '-- compact the snapshots';
 
 /**
  * The numbered migrations: version N is reached by MIGRATIONS[N - 1], all pending ones run in one transaction (with
@@ -134,7 +128,44 @@ export const MIGRATIONS: readonly ((dialect: Dialect) => readonly string[])[] = 
   // 4: a job's lock and journal in a shared history (issue 40): two runners of one job on one PostgreSQL history each
   // created every page, their journals and locks in their own machines' folders. SQLite's stay files beside it.
   ({ jobTables }) => jobTables,
+  // 5: a compact history (issue 45). A report's place (service, id, URL, project) is a page, stored once; a reading's
+  // content (score, label, checks) is stored once for every snapshot that read it, its checks as states against the
+  // page's check set (the ids, stored once) or as what differs from the page's last full reading; a snapshot is its
+  // page, its generated_at and its content. The snapshots of before are converted in batches (COMPACT_SNAPSHOTS) and
+  // keep their ids, so the runs' references are copied as they are.
+  ({ types, withoutRowid, afterKeptIds }) => [
+    `CREATE TABLE history_pages (id ${types.id}, origin TEXT NOT NULL, report_id TEXT NOT NULL, identity TEXT NOT NULL, project TEXT)`,
+    `CREATE TABLE history_check_sets (id ${types.id}, ids TEXT NOT NULL)`,
+    `CREATE TABLE history_contents (id ${types.id}, page_id INTEGER NOT NULL, base INTEGER, check_set INTEGER, score ${types.real}, label TEXT, checks TEXT)`,
+    `CREATE TABLE history_readings (id ${types.id}, page_id INTEGER NOT NULL, generated_at TEXT NOT NULL, content_id INTEGER NOT NULL)`,
+    'CREATE INDEX history_pages_report ON history_pages (origin, report_id)',
+    'CREATE INDEX history_contents_page ON history_contents (page_id)',
+    COMPACT_SNAPSHOTS,
+    'CREATE INDEX history_pages_identity ON history_pages (identity)',
+    'CREATE INDEX history_pages_project ON history_pages (project)',
+    `CREATE TABLE history_run_readings (run_id INTEGER NOT NULL REFERENCES history_runs (id), snapshot_id INTEGER NOT NULL REFERENCES history_readings (id),
+      PRIMARY KEY (run_id, snapshot_id))${withoutRowid}`,
+    'INSERT INTO history_run_readings (run_id, snapshot_id) SELECT run_id, snapshot_id FROM history_run_snapshots',
+    'DROP TABLE history_run_snapshots',
+    'DROP TABLE history_snapshots',
+    'ALTER TABLE history_readings RENAME TO history_snapshots',
+    'ALTER TABLE history_run_readings RENAME TO history_run_snapshots',
+    'CREATE INDEX history_snapshots_reading ON history_snapshots (page_id, generated_at)',
+    'CREATE INDEX history_run_snapshots_snapshot ON history_run_snapshots (snapshot_id)',
+    ...afterKeptIds,
+  ],
 ];
+
+/** Migration 3's snapshots, read by migration 5 a batch at a time in the order of their ids: (after id, how many). */
+export const OLD_SNAPSHOTS = `SELECT id, ${SNAPSHOT_COLUMNS} FROM history_snapshots WHERE id > ? ORDER BY id LIMIT ?`;
+
+/** A reading's content beside a snapshot `s`: its score, label and checks, and the full reading a delta is against. */
+const CONTENT_COLUMNS = 's.content_id, c.score, c.label, c.checks, c.check_set, c.base, b.checks AS base_checks, b.check_set AS base_set';
+const CONTENT_JOIN = 'JOIN history_contents c ON c.id = s.content_id LEFT JOIN history_contents b ON b.id = c.base';
+/** A snapshot whole: its page's place, its generated_at (as stored) and its content. */
+const SNAPSHOT_OF_S = `p.origin, p.identity, p.report_id, p.project, s.generated_at, ${CONTENT_COLUMNS}`;
+const SNAPSHOT_JOIN = `JOIN history_pages p ON p.id = s.page_id ${CONTENT_JOIN}`;
+const placeholders = (count: number, row: string) => Array.from({ length: count }, () => row).join(', ');
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
@@ -162,30 +193,58 @@ export const SQL = {
   run: `SELECT ${RUN_COLUMNS} FROM history_runs r WHERE r.id = ?`,
   /** Filters are appended by runsQuery. */
   runs: `SELECT ${RUN_COLUMNS} FROM history_runs r`,
-  snapshotsOf: `SELECT ${SNAPSHOT_COLUMNS_OF_S} FROM history_snapshots s JOIN history_run_snapshots rs ON rs.snapshot_id = s.id
-    WHERE rs.run_id = ? ORDER BY s.identity, s.report_id`,
-  snapshotsOfUnsorted: `SELECT ${SNAPSHOT_COLUMNS_OF_S} FROM history_snapshots s JOIN history_run_snapshots rs ON rs.snapshot_id = s.id
+  snapshotsOf: `SELECT ${SNAPSHOT_OF_S} FROM history_run_snapshots rs JOIN history_snapshots s ON s.id = rs.snapshot_id ${SNAPSHOT_JOIN}
+    WHERE rs.run_id = ? ORDER BY p.identity, p.report_id, s.id`,
+  snapshotsOfUnsorted: `SELECT ${SNAPSHOT_OF_S} FROM history_run_snapshots rs JOIN history_snapshots s ON s.id = rs.snapshot_id ${SNAPSHOT_JOIN}
     WHERE rs.run_id = ?`,
+  /**
+   * A run's snapshots by identity in code-point order, a page at a time after a place (identity, report id, snapshot
+   * id): (run, identity, identity, report id, identity, report id, id, how many).
+   */
+  snapshotsInOrder: ({ binaryOrder }: Dialect) => {
+    const identity = `p.identity${binaryOrder}`;
+    const reportId = `p.report_id${binaryOrder}`;
+    return `SELECT s.id AS snapshot_id, ${SNAPSHOT_OF_S} FROM history_run_snapshots rs JOIN history_snapshots s ON s.id = rs.snapshot_id ${SNAPSHOT_JOIN}
+    WHERE rs.run_id = ? AND (${identity} > ? OR (${identity} = ? AND (${reportId} > ? OR (${reportId} = ? AND s.id > ?))))
+    ORDER BY ${identity}, ${reportId}, s.id LIMIT ?`;
+  },
   /** A URL's readings on every service: (identity, since). */
-  trendOfUrl: `SELECT r.id AS run, r.started, s.origin, s.generated_at, s.report_id, s.score, s.checks FROM history_snapshots s
+  trendOfUrl: `SELECT r.id AS run, r.started, ${SNAPSHOT_OF_S} FROM history_pages p JOIN history_snapshots s ON s.page_id = p.id ${CONTENT_JOIN}
     JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
-    WHERE s.identity = ? AND r.recorded >= ? ORDER BY r.recorded, r.id`,
+    WHERE p.identity = ? AND r.recorded >= ? ORDER BY r.recorded, r.id`,
   /** The same on one service: (identity, since, origin). */
-  trendOfUrlOn: `SELECT r.id AS run, r.started, s.origin, s.generated_at, s.report_id, s.score, s.checks FROM history_snapshots s
+  trendOfUrlOn: `SELECT r.id AS run, r.started, ${SNAPSHOT_OF_S} FROM history_pages p JOIN history_snapshots s ON s.page_id = p.id ${CONTENT_JOIN}
     JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
-    WHERE s.identity = ? AND r.recorded >= ? AND s.origin = ? ORDER BY r.recorded, r.id`,
+    WHERE p.identity = ? AND r.recorded >= ? AND p.origin = ? ORDER BY r.recorded, r.id`,
   /** A project's snapshots: (project, since), and with `origin` one service's alone. */
-  snapshotsOfProject: (origin: boolean) => `SELECT r.id AS run, r.started, ${SNAPSHOT_COLUMNS_OF_S} FROM history_snapshots s
-    JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
-    WHERE s.project = ? AND r.recorded >= ?${origin ? ' AND s.origin = ?' : ''} ORDER BY r.recorded, r.id, s.identity`,
-  /** The readings stored under N (origin, report id, generated_at) keys: id and content, oldest first. */
-  knownSnapshots: (count: number) =>
-    `SELECT s.id, s.origin, s.report_id, s.generated_at, s.score, s.label, s.checks FROM (VALUES ${Array.from({ length: count }, () => '(?, ?, ?)').join(', ')}) k
-     JOIN history_snapshots s ON s.origin = k.column1 AND s.report_id = k.column2 AND s.generated_at = k.column3 ORDER BY s.id`,
-  /** The snapshots stored under N (origin, report id, generated_at) keys, whole, with their ids, oldest first: what an import is compared with. */
+  snapshotsOfProject: (origin: boolean) => `SELECT r.id AS run, r.started, ${SNAPSHOT_OF_S} FROM history_pages p JOIN history_snapshots s ON s.page_id = p.id
+    ${CONTENT_JOIN} JOIN history_run_snapshots rs ON rs.snapshot_id = s.id JOIN history_runs r ON r.id = rs.run_id
+    WHERE p.project = ? AND r.recorded >= ?${origin ? ' AND p.origin = ?' : ''} ORDER BY r.recorded, r.id, p.identity`,
+  /** The snapshots stored under N (origin, report id, generated_at as stored) keys, whole, with their ids, oldest first. */
   storedSnapshots: (count: number) =>
-    `SELECT s.id, ${SNAPSHOT_COLUMNS_OF_S} FROM (VALUES ${Array.from({ length: count }, () => '(?, ?, ?)').join(', ')}) k
-     JOIN history_snapshots s ON s.origin = k.column1 AND s.report_id = k.column2 AND s.generated_at = k.column3 ORDER BY s.id`,
+    `SELECT s.id AS snapshot_id, s.page_id, ${SNAPSHOT_OF_S} FROM (VALUES ${placeholders(count, '(?, ?, ?)')}) k
+     JOIN history_pages p ON p.origin = k.column1 AND p.report_id = k.column2 JOIN history_snapshots s ON s.page_id = p.id AND s.generated_at = k.column3
+     ${CONTENT_JOIN} ORDER BY s.id`,
+  /** The pages of N (origin, report id) keys: a report's place, one a URL and project it was read under. */
+  pagesOf: (count: number) =>
+    `SELECT p.id, p.origin, p.report_id, p.identity, p.project FROM (VALUES ${placeholders(count, '(?, ?)')}) k
+     JOIN history_pages p ON p.origin = k.column1 AND p.report_id = k.column2 ORDER BY p.id`,
+  /** The newest content of each of N pages, with the full reading a delta is against. */
+  newestContents: (count: number) =>
+    `SELECT c.page_id, c.id AS content_id, c.score, c.label, c.checks, c.check_set, c.base, b.checks AS base_checks, b.check_set AS base_set
+     FROM history_contents c LEFT JOIN history_contents b ON b.id = c.base
+     WHERE c.id IN (SELECT MAX(id) FROM history_contents WHERE page_id IN (${placeholders(count, '?')}) GROUP BY page_id)`,
+  addPages: (count: number) => `INSERT INTO history_pages (origin, report_id, identity, project) VALUES ${placeholders(count, '(?, ?, ?, ?)')} RETURNING id`,
+  addContents: (count: number) =>
+    `INSERT INTO history_contents (page_id, base, check_set, score, label, checks) VALUES ${placeholders(count, '(?, ?, ?, ?, ?, ?)')} RETURNING id`,
+  addSnapshots: (count: number) => `INSERT INTO history_snapshots (page_id, generated_at, content_id) VALUES ${placeholders(count, '(?, ?, ?)')} RETURNING id`,
+  /** Migration 5: the snapshots of before, keeping their ids. */
+  keepSnapshots: (count: number) => `INSERT INTO history_readings (id, page_id, generated_at, content_id) VALUES ${placeholders(count, '(?, ?, ?, ?)')}`,
+  checkSets: 'SELECT id, ids FROM history_check_sets',
+  addCheckSet: 'INSERT INTO history_check_sets (ids) VALUES (?) RETURNING id',
+  /** The newest readings' contents (heldNames' checks). */
+  newestChecks: `SELECT c.checks, c.check_set, c.base, b.checks AS base_checks, b.check_set AS base_set FROM history_contents c
+    LEFT JOIN history_contents b ON b.id = c.base WHERE c.checks IS NOT NULL ORDER BY c.id DESC LIMIT 20`,
   /** The run's references to N snapshots it holds, by id (a reference it has already is kept). */
   referenceSnapshots: (count: number) =>
     `INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?, id FROM history_snapshots WHERE id IN (${Array.from({ length: count }, () => '?').join(', ')})
@@ -210,7 +269,102 @@ export const SQL = {
   pruneRefsOf: (count: number) => `DELETE FROM history_run_snapshots WHERE run_id IN (${Array.from({ length: count }, () => '?').join(', ')})`,
   pruneRunsOf: (count: number) => `DELETE FROM history_runs WHERE id IN (${Array.from({ length: count }, () => '?').join(', ')})`,
   pruneSnapshots: 'DELETE FROM history_snapshots WHERE NOT EXISTS (SELECT 1 FROM history_run_snapshots rs WHERE rs.snapshot_id = history_snapshots.id)',
+  /** The contents no snapshot reads, but for a full reading a kept delta is against; then the pages with none left. */
+  pruneContents: `DELETE FROM history_contents WHERE id NOT IN (SELECT content_id FROM history_snapshots)
+    AND id NOT IN (SELECT base FROM history_contents WHERE base IS NOT NULL)`,
+  prunePages: 'DELETE FROM history_pages WHERE id NOT IN (SELECT page_id FROM history_contents)',
 } as const;
+
+/**
+ * deltaOf (snapshot.ts) in SQL: what differs in `states` from the full reading `base`, each differing check's place (2
+ * base-36 digits) and state; NULL when either is NULL, their lengths differ, or past a third of the reading.
+ */
+function deltaSql(base: string, states: string): string {
+  const digits = "'0123456789abcdefghijklmnopqrstuvwxyz'";
+  const state = (of: string) => `substr(${of}, i * ${STATE} + 1, ${STATE})`;
+  return `(SELECT CASE WHEN ${base} IS NULL OR ${states} IS NULL OR length(${base}) <> length(${states}) OR length(${states}) > ${STATE * MOST_PLACES}
+      OR COUNT(*) > length(${states}) / ${3 * DELTA_PART} THEN NULL
+    ELSE COALESCE(string_agg(substr(${digits}, i / 36 + 1, 1) || substr(${digits}, i % 36 + 1, 1) || ${state(states)}, '' ORDER BY i), '') END
+    FROM generate_series(0, length(${states}) / ${STATE} - 1) i WHERE ${state(states)} <> ${state(base)})`;
+}
+
+/** Whether a content `c` (its full reading's check set `cs`) holds the checks of a new reading `w` (text, ids, states). */
+function sameChecksSql(c: string, cs: string, delta: string): string {
+  return `((w.text IS NULL AND ${c}.checks IS NULL)
+      OR (${c}.base IS NULL AND ${c}.check_set IS NULL AND ${c}.checks = w.text)
+      OR (${c}.base IS NULL AND ${c}.check_set IS NOT NULL AND ${cs}.ids = w.ids AND ${c}.checks = w.states)
+      OR (${c}.base IS NOT NULL AND ${cs}.ids = w.ids AND ${c}.checks = ${delta}))`;
+}
+
+/** A new reading as PostgreSQL's page write takes it: PAGE_WRITE_COLUMNS in order. */
+export type PageWriteRow = readonly [
+  at: number,
+  origin: string,
+  reportId: string,
+  identity: string,
+  project: string | null,
+  score: number | null,
+  label: string | null,
+  generatedAt: string,
+  /** The checks text as encodeChecks writes it. */
+  text: string | null,
+  /** splitChecks' check set (the ids) and states, when it splits. */
+  ids: string | null,
+  states: string | null,
+];
+
+const PAGE_WRITE_COLUMNS = 'at, origin, report_id, identity, project, score, label, gen, text, ids, states';
+/** Typed in the first row: a VALUES list in a WITH takes its types from there (text otherwise). */
+const PAGE_WRITE_FIRST_ROW = '(?::integer, ?::text, ?::text, ?::text, ?::text, ?::double precision, ?::text, ?::text, ?::text, ?::text, ?::text)';
+const PAGE_WRITE_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+
+/**
+ * PostgreSQL's write of a page of readings in one statement (one round trip), as Readings.write and addSnapshots do it
+ * on SQLite in several: N new readings (PageWriteRow, one a report: origin and report id never twice) and then the run
+ * (run, run, run). A reading held under its key with the same content is referenced; any other is written: its page
+ * found or added, its content the page's newest when the same, else a delta against the page's last full reading,
+ * else full (its check set found or added), and a snapshot of it referenced. The references added are counted on the
+ * run's row. Rows are added in the readings' order, so their ids are those SQLite's write path gives.
+ */
+export function writePageSql(count: number): string {
+  const rows = Array.from({ length: count }, (_, index) => (index === 0 ? PAGE_WRITE_FIRST_ROW : PAGE_WRITE_ROW)).join(', ');
+  return `WITH new (${PAGE_WRITE_COLUMNS}) AS (VALUES ${rows}),
+  held AS (SELECT DISTINCT ON (w.at) w.at, s.id FROM new w
+    JOIN history_pages p ON p.origin = w.origin AND p.report_id = w.report_id
+    JOIN history_snapshots s ON s.page_id = p.id AND s.generated_at = w.gen
+    JOIN history_contents c ON c.id = s.content_id LEFT JOIN history_contents b ON b.id = c.base
+    LEFT JOIN history_check_sets cs ON cs.id = COALESCE(b.check_set, c.check_set)
+    WHERE c.score IS NOT DISTINCT FROM w.score AND c.label IS NOT DISTINCT FROM w.label AND ${sameChecksSql('c', 'cs', deltaSql('b.checks', 'w.states'))}
+    ORDER BY w.at, s.id),
+  known AS (SELECT w.*, p.id AS page_id, n.id AS newest_id, f.id AS full_id, d.delta,
+      CASE WHEN n.id IS NOT NULL AND n.score IS NOT DISTINCT FROM w.score AND n.label IS NOT DISTINCT FROM w.label AND ${sameChecksSql('n', 'fs', 'd.delta')} THEN 'same'
+        WHEN w.states IS NULL THEN 'raw' WHEN fs.ids = w.ids AND d.delta IS NOT NULL THEN 'delta' ELSE 'full' END AS kind
+    FROM new w
+    LEFT JOIN LATERAL (SELECT id FROM history_pages p WHERE p.origin = w.origin AND p.report_id = w.report_id AND p.identity = w.identity
+      AND p.project IS NOT DISTINCT FROM w.project ORDER BY id LIMIT 1) p ON true
+    LEFT JOIN LATERAL (SELECT * FROM history_contents n WHERE n.page_id = p.id ORDER BY n.id DESC LIMIT 1) n ON true
+    LEFT JOIN history_contents f ON f.id = COALESCE(n.base, CASE WHEN n.check_set IS NOT NULL THEN n.id END)
+    LEFT JOIN history_check_sets fs ON fs.id = f.check_set
+    LEFT JOIN LATERAL (SELECT ${deltaSql('f.checks', 'w.states')} AS delta) d ON true
+    WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.at = w.at)),
+  added_pages AS (INSERT INTO history_pages (origin, report_id, identity, project)
+    SELECT origin, report_id, identity, project FROM known WHERE page_id IS NULL ORDER BY at RETURNING id, origin, report_id, identity, project),
+  placed AS (SELECT k.*, COALESCE(k.page_id, a.id) AS page FROM known k LEFT JOIN added_pages a ON k.page_id IS NULL AND a.origin = k.origin
+    AND a.report_id = k.report_id AND a.identity = k.identity AND a.project IS NOT DISTINCT FROM k.project),
+  added_sets AS (INSERT INTO history_check_sets (ids) SELECT ids FROM known k WHERE kind = 'full'
+    AND NOT EXISTS (SELECT 1 FROM history_check_sets s WHERE s.ids = k.ids) GROUP BY ids ORDER BY MIN(at) RETURNING id, ids),
+  sets AS (SELECT MIN(id) AS id, ids FROM (SELECT id, ids FROM history_check_sets WHERE ids IN (SELECT ids FROM known WHERE kind = 'full')
+    UNION ALL SELECT id, ids FROM added_sets) s GROUP BY ids),
+  added_contents AS (INSERT INTO history_contents (page_id, base, check_set, score, label, checks)
+    SELECT p.page, CASE WHEN p.kind = 'delta' THEN p.full_id END, s.id, p.score, p.label,
+      CASE p.kind WHEN 'raw' THEN p.text WHEN 'delta' THEN p.delta ELSE p.states END
+    FROM placed p LEFT JOIN sets s ON p.kind = 'full' AND s.ids = p.ids WHERE p.kind <> 'same' ORDER BY p.at RETURNING id, page_id),
+  added AS (INSERT INTO history_snapshots (page_id, generated_at, content_id)
+    SELECT p.page, p.gen, COALESCE(c.id, p.newest_id) FROM placed p LEFT JOIN added_contents c ON c.page_id = p.page ORDER BY p.at RETURNING id),
+  refs AS (INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?::integer, id FROM held UNION ALL SELECT ?::integer, id FROM added
+    ON CONFLICT DO NOTHING RETURNING 1)
+  UPDATE history_runs SET reports = reports + (SELECT COUNT(*) FROM refs) WHERE id = ?`;
+}
 
 /** The runs a query asks for, newest first as the store recorded them: the statement and its parameters. */
 export function runsStatement(query: RunQuery): { sql: string; params: SqlValue[] } {
@@ -263,41 +417,26 @@ export const SQLITE: Dialect = {
     'CREATE INDEX history_snapshots_project ON history_snapshots (project)',
     'CREATE INDEX history_run_snapshots_snapshot ON history_run_snapshots (snapshot_id)',
   ],
-  rowsInOneStatement: 0,
+  withoutRowid: ' WITHOUT ROWID',
+  writeLock: undefined,
+  afterKeptIds: [],
+  binaryOrder: '',
+  pageInOneStatement: false,
   jobTables: [],
-  async writeSnapshots(connection, runId, rows) {
-    for (let start = 0; start < rows.length; start += SQLITE_ROWS_A_STATEMENT) {
-      const chunk = rows.slice(start, start + SQLITE_ROWS_A_STATEMENT);
-      // A conflict is the same content hash under the key: that row's id is returned (the no-op update), as PostgreSQL's.
-      const { rows: added } = await connection.run(
-        `INSERT INTO history_snapshots (${WRITTEN_COLUMNS}) VALUES ${chunk.map(() => WRITTEN_ROW).join(', ')}
-           ON CONFLICT (${READING_KEY}) DO UPDATE SET identity = history_snapshots.identity RETURNING id`,
-        chunk.flat(),
-      );
-      await referenceSnapshots(
-        connection,
-        runId,
-        added.map((row) => Number(row.id)),
-      );
-    }
-  },
 };
 
 /** The run's references to snapshots by id (one it has already is kept), counted on the run's row. */
 export async function referenceSnapshots(connection: SqlConnection, runId: number, ids: readonly number[]): Promise<void> {
   let referenced = 0;
-  for (let start = 0; start < ids.length; start += SQLITE_ROWS_A_STATEMENT) {
-    const chunk = ids.slice(start, start + SQLITE_ROWS_A_STATEMENT);
+  for (let start = 0; start < ids.length; start += ROWS_A_STATEMENT) {
+    const chunk = ids.slice(start, start + ROWS_A_STATEMENT);
     referenced += (await connection.run(SQL.referenceSnapshots(chunk.length), [runId, ...chunk])).changes;
   }
   if (referenced > 0) await connection.run(SQL.countReports, [referenced, runId]);
 }
 
-/** SQLite binds up to 32,766 parameters a statement: a page of snapshots is one or two statements. */
-const SQLITE_ROWS_A_STATEMENT = 1_000;
-
-/** PostgreSQL binds at most 65,535 parameters a statement: pages of snapshots are cut to this many rows. */
-const PG_ROWS_A_STATEMENT = 1_000;
+/** SQLite binds up to 32,766 parameters a statement, PostgreSQL 65,535: rows are written this many a statement. */
+export const ROWS_A_STATEMENT = 1_000;
 
 export const POSTGRES: Dialect = {
   name: 'postgres',
@@ -320,7 +459,12 @@ export const POSTGRES: Dialect = {
     'ALTER TABLE history_snapshots DROP CONSTRAINT history_snapshots_origin_report_id_generated_at_key',
     `ALTER TABLE history_snapshots ADD CONSTRAINT history_snapshots_reading UNIQUE (${READING_KEY})`,
   ],
-  rowsInOneStatement: PG_ROWS_A_STATEMENT,
+  withoutRowid: '',
+  // Another key than migrations' lock: a writer never waits for a migration it is part of.
+  writeLock: 'SELECT pg_advisory_xact_lock(7263419)',
+  afterKeptIds: ["SELECT setval(pg_get_serial_sequence('history_snapshots', 'id'), COALESCE((SELECT MAX(id) FROM history_snapshots), 0) + 1, false)"],
+  binaryOrder: ' COLLATE "C"',
+  pageInOneStatement: true,
   jobTables: [
     // Who holds a job's lock (the lock itself is an advisory lock of the holder's session: JOB_SQL.tryLock).
     `CREATE TABLE history_job_holders (job_key TEXT PRIMARY KEY, job TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL,
@@ -329,28 +473,6 @@ export const POSTGRES: Dialect = {
     'CREATE TABLE history_journal (id BIGSERIAL PRIMARY KEY, job_key TEXT NOT NULL, line TEXT NOT NULL)',
     'CREATE INDEX history_journal_job ON history_journal (job_key, id)',
   ],
-  async writeSnapshots(connection, runId, rows) {
-    for (let start = 0; start < rows.length; start += PG_ROWS_A_STATEMENT) {
-      const chunk = rows.slice(start, start + PG_ROWS_A_STATEMENT);
-      // Typed in the first row: a VALUES list in a WITH takes its types from there (text otherwise).
-      const values = chunk.map((_, index) => (index === 0 ? '(?, ?, ?, ?, ?::double precision, ?, ?, ?, ?)' : WRITTEN_ROW)).join(', ');
-      const sameKey = 'h.origin = p.origin AND h.report_id = p.report_id AND h.generated_at = p.generated_at';
-      // A reading held already (its key and stored text; a snapshot of before migration 3 has no content hash) is
-      // referenced as it is; any other is inserted. The references added are counted on the run's row.
-      await connection.run(
-        `WITH page (${WRITTEN_COLUMNS}) AS (VALUES ${values}),
-         held AS (SELECT DISTINCT ON (p.origin, p.report_id, p.generated_at) h.id, p.origin, p.report_id, p.generated_at FROM page p
-           JOIN history_snapshots h ON ${sameKey} AND h.score IS NOT DISTINCT FROM p.score AND h.label IS NOT DISTINCT FROM p.label
-             AND h.checks IS NOT DISTINCT FROM p.checks
-           ORDER BY p.origin, p.report_id, p.generated_at, h.id),
-         added AS (INSERT INTO history_snapshots (${WRITTEN_COLUMNS}) SELECT ${WRITTEN_COLUMNS} FROM page p WHERE NOT EXISTS (SELECT 1 FROM held h WHERE ${sameKey})
-           ON CONFLICT (${READING_KEY}) DO UPDATE SET identity = history_snapshots.identity RETURNING id),
-         refs AS (INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?::integer, id FROM held UNION ALL SELECT ?::integer, id FROM added ON CONFLICT DO NOTHING RETURNING 1)
-         UPDATE history_runs SET reports = reports + (SELECT COUNT(*) FROM refs) WHERE id = ?`,
-        [...chunk.flat(), runId, runId, runId],
-      );
-    }
-  },
 };
 
 /**

@@ -174,6 +174,11 @@ export interface HistoryStore {
   snapshotsOf(runId: number, options?: { sorted?: boolean }): Promise<Snapshot[]>;
   /** The same as snapshotsOf's sorted list, one snapshot at a time (nothing kept). */
   eachSnapshotOf(runId: number): AsyncIterable<Snapshot>;
+  /**
+   * A run's snapshots by identity in code-point order (as JavaScript's `<` compares), read a page of `pageSize` at a
+   * time: what a diff walks two runs side by side with, holding neither whole.
+   */
+  eachSnapshotByIdentity(runId: number, pageSize?: number): AsyncIterable<Snapshot>;
   /** A URL's (identity's) readings over time, oldest first; with `origin`, on that service alone. */
   trendOfUrl(identity: string, options: { since?: string; check?: string; origin?: string }): Promise<TrendPoint[]>;
   /** A project's readings: every snapshot of its reports with the run that read it, oldest first; `origin` as above. */

@@ -90,7 +90,9 @@ export async function runHistoryDiff(ctx: CommandContext, plan: HistoryDiffPlan)
     const selection = scope.job === undefined ? undefined : selectionKey({ job: scope.job });
     await keepYoungGenerationSmall();
     // --project: the last two runs that read it, and of them only its pages (as MCP's history_diff compares them).
-    read = await readRunDiff(store, plan.runs, { since: sinceOf(scope.since), selection, project: scope.project }, inProject(scope.project));
+    // The later run's snapshots are kept only for the verdicts that judge them as records.
+    const keepAfter = verdicts.assertions !== undefined || verdicts.codequality !== undefined;
+    read = await readRunDiff(store, plan.runs, { since: sinceOf(scope.since), selection, project: scope.project }, inProject(scope.project), { keepAfter });
   } finally {
     await store.close();
   }

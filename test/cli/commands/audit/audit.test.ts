@@ -2,7 +2,8 @@
 // before any request, and the journal kept beside the history per job, service and history, its lock taken over from a
 // reused pid; and its plan (argv -> plan, no server). A killed, interrupted or overlapping audit: test/e2e/audit-process.test.ts.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -398,7 +399,40 @@ describe('rsapi audit', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('rsapi audit --init https://example.com/');
   });
+
+  it("the real path's history grows at most 300 bytes a page a week after the first (issue 45: phpRank, --drift 0.02)", async () => {
+    const [pages, weeks] = [200, 4];
+    const fixture = await mock({ drift: 0.02 });
+    const home = scratch();
+    const config = join(home, 'site.json');
+    const urls = Array.from({ length: pages }, (_, i) => `https://shop.example.org/catalogue/item-${i}`);
+    writeFileSync(config, JSON.stringify({ audit: { job: 'shop', urls } }));
+    const env = { ...fixture.env, HOME: home, XDG_DATA_HOME: join(home, 'data') };
+    const history = join(home, 'data', 'rsapi', 'history.db');
+    const sizes: number[] = [];
+    for (let week = 0; week < weeks; week++) {
+      const result = await runInProcess({ argv: ['audit', '--config', config, '-q'], env });
+      expect(result.code, result.stderr).toBe(0);
+      sizes.push(vacuumedSize(history));
+    }
+    const perPageWeek = ((sizes[weeks - 1] as number) - (sizes[0] as number)) / (pages * (weeks - 1));
+    console.info(`rsapi audit's history: ${sizes[0]} B after week 1, ${perPageWeek.toFixed(0)} B a page a week after`);
+    expect(perPageWeek).toBeGreaterThan(0);
+    expect(perPageWeek).toBeLessThanOrEqual(300);
+  }, 120_000);
 });
+
+/** A SQLite file's bytes once its WAL is written back and its free pages dropped. */
+function vacuumedSize(path: string): number {
+  const db = new DatabaseSync(path);
+  try {
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    db.exec('VACUUM');
+  } finally {
+    db.close();
+  }
+  return statSync(path).size;
+}
 
 describe('rsapi audit: argv -> plan', () => {
   it("the file and the flags over it become one create: refresh, record, the job's last run, its journal beside the history file", async () => {

@@ -501,7 +501,9 @@ async function resetPostgres(url: string): Promise<void> {
   const { default: pgClient } = await import('pg');
   const client = new pgClient.Client({ connectionString: url });
   await client.connect();
-  await client.query('DROP TABLE IF EXISTS history_run_snapshots, history_snapshots, history_runs, history_schema, history_job_holders, history_journal');
+  await client.query(
+    'DROP TABLE IF EXISTS history_run_snapshots, history_snapshots, history_contents, history_check_sets, history_pages, history_runs, history_schema, history_job_holders, history_journal',
+  );
   await client.end();
 }
 
