@@ -5,8 +5,7 @@ import { reportProject } from '../api/model/report-url.js';
 import { comparePage, type PageReading } from '../judge/compare.js';
 import { judgeComparison, type ComparisonGate, type ComparisonVerdict } from '../judge/verdict.js';
 import { HistoryNotFoundError } from './errors.js';
-import { storedReadingOf } from './sql-store.js';
-import { isNewerReading, MINUS, partEnd, SIGN_FROM_END } from './snapshot.js';
+import { isNewerReading, MINUS, partEnd, SIGN_FROM_END, storedReadingOf } from './snapshot.js';
 import type { HistoryStore, RunInfo, RunQuery, Snapshot } from './types.js';
 
 export interface UrlChange {

@@ -336,3 +336,24 @@ export function timeOfStored(stored: string): string {
   const date = new Date(Math.floor(micros / 1000));
   return `${date.toISOString().slice(0, 19)}.${String(micros % 1_000_000).padStart(6, '0')}Z`;
 }
+
+/** What a snapshot read back from a store carries of its stored form (sql-store.ts marks it; diff.ts reads it). */
+export interface StoredReading {
+  /** The id of the content (score, label, checks) it read: two snapshots of one content are the same reading. */
+  readonly contentId: number;
+  /** Whether that content has checks (a non-empty checks text): known without rebuilding the text. */
+  readonly withChecks: boolean;
+}
+
+/** Kept here, beside the snapshot, not in sql-store.ts: a diff reads it without loading the store (a help loads neither). */
+const STORED = Symbol('stored reading');
+
+/** The stored form of a snapshot read back, when it was (never written out: not enumerable). */
+export function storedReadingOf(snapshot: Snapshot): StoredReading | undefined {
+  return (snapshot as { [STORED]?: StoredReading })[STORED];
+}
+
+/** Marks a snapshot read back from a store with its stored form. */
+export function markStored(snapshot: Snapshot, stored: StoredReading): void {
+  Object.defineProperty(snapshot, STORED, { value: stored, enumerable: false });
+}

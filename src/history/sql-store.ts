@@ -8,6 +8,7 @@ import {
   encodeChecks,
   failedCount,
   isNewerReading,
+  markStored,
   joinChecks,
   splitChecks,
   storedTime,
@@ -572,19 +573,6 @@ function numberOf(value: unknown): number | undefined {
 // newest when the same, else a delta against its last full reading, else full) and snapshots.
 
 /** What the store knows of a snapshot read back beside its fields: its content's id (two alike are the same reading). */
-export interface StoredReading {
-  /** The id of the content (score, label, checks) it read: two snapshots of one content are the same reading. */
-  readonly contentId: number;
-  /** Whether that content has checks (a non-empty checks text): known without rebuilding the text. */
-  readonly withChecks: boolean;
-}
-
-/** The stored form of a snapshot read back, when it was (never written out: not enumerable). */
-export function storedReadingOf(snapshot: Snapshot): StoredReading | undefined {
-  return (snapshot as { [STORED]?: StoredReading })[STORED];
-}
-
-const STORED = Symbol('stored reading');
 
 /** A page's newest content, as a new reading of the page is compared with it and written against it. */
 interface NewestContent {
@@ -652,7 +640,7 @@ export class Readings {
         return text;
       },
     );
-    Object.defineProperty(snapshot, STORED, { value: content, enumerable: false });
+    markStored(snapshot, content);
     return snapshot;
   }
 
