@@ -1,6 +1,6 @@
 // The CI flags of `reports create|show|list` (--junit, --summary, --html, --baseline, --max-drop): checked up front, fed each report, written at the end.
 import { basename, dirname, join } from 'node:path';
-import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { DeclaredOptions } from '../flags/options.js';
 import type { ApiRecord } from '../../api/model/record.js';
 import { withoutPassedValues } from '../../api/model/checks.js';
@@ -28,16 +28,30 @@ import { runWarning } from '../verdicts/named-failures.js';
 import { inShare, shardText, type SelectedShare, type Shard } from '../bulk/shard.js';
 import type { PageHistory } from './page-history.js';
 
+/**
+ * The CI flags, each declared once: `reports create|list|show` take them all (addCiOptions), `rsapi audit` the ones it
+ * has (its baseline is always the job's last run), in the same words.
+ */
+export const CI_OPTIONS = {
+  junit: () => new Option('--junit <path>', 'write a JUnit XML file: one test case per report, failed when it fails a gate'),
+  summary: () => new Option('--summary <path>', 'append a Markdown summary to this file (made for $GITHUB_STEP_SUMMARY)'),
+  html: () => new Option('--html <path>', 'write one self-contained HTML page of the run: charts, regressions, a table of every report (opens offline)'),
+  maxDrop: () =>
+    new Option('--max-drop <points>', 'against the baseline: exit 10 when a score fell by more than this or a result got worse').argParser(maxDropParser),
+  failOnNewFailures: () => new Option('--fail-on-new-failures', 'against the baseline: exit 10 when a check that passed in it fails now'),
+  requireBaseline: () =>
+    new Option('--require-baseline', "with the job's last run as the baseline: exit 4 when there is none (a history lost), rather than pass as its first run"),
+};
+
 export function addCiOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
-  const withJunit = command.option('--junit <path>', 'write a JUnit XML file: one test case per report, failed when it fails a gate');
-  return addStatsFileOptions(withJunit)
+  return addStatsFileOptions(command.addOption(CI_OPTIONS.junit()))
     .option(
       '--baseline <file|last|run:ID|since:D>',
       'compare with an earlier json or ndjson output of rsapi, or a recorded run (last, run:12, since:7d), URL by URL',
     )
-    .option('--max-drop <points>', 'with --baseline: exit 10 when a score fell by more than this or a result got worse', maxDropParser)
-    .option('--fail-on-new-failures', 'with --baseline: exit 10 when a check that passed in the baseline fails now')
-    .option('--require-baseline', "with --baseline last: exit 4 when the job has no earlier run (a history lost), rather than pass as the job's first run");
+    .addOption(CI_OPTIONS.maxDrop())
+    .addOption(CI_OPTIONS.failOnNewFailures())
+    .addOption(CI_OPTIONS.requireBaseline());
 }
 
 export type CiFlags = DeclaredOptions<typeof addCiOptions<[], {}, {}>>;
@@ -57,12 +71,12 @@ export interface RunInputs {
 export function addStatsFileOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
   command: Command<Args, Opts, GlobalOpts>,
 ) {
-  return addHtmlOption(command.option('--summary <path>', 'append a Markdown summary to this file (made for $GITHUB_STEP_SUMMARY)'));
+  return addHtmlOption(command.addOption(CI_OPTIONS.summary()));
 }
 
 /** --html: one self-contained page of the run. */
 export function addHtmlOption<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
-  return command.option('--html <path>', 'write one self-contained HTML page of the run: charts, regressions, a table of every report (opens offline)');
+  return command.addOption(CI_OPTIONS.html());
 }
 
 // A blank value (Number(' ') is 0) never comes here: refuseEmptyValues (options.ts) refuses it for every flag first.

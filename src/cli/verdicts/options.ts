@@ -1,6 +1,6 @@
 // The verdict flags of `reports list|create|stats` (--assert [PATH], --allow-empty, --codequality FILE): declared
 // here, checked in the verb's plan (the file read and every rule checked before any request).
-import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import type { CommandContext } from '../runtime/context.js';
 import type { DeclaredOptions } from '../flags/options.js';
 import { checkOutputPath } from '../runtime/write.js';
@@ -14,9 +14,15 @@ export function addVerdictOptions<Args extends unknown[], Opts extends OptionVal
 ) {
   return command
     .option('--assert [path]', 'judge every report by the rules of this assertions file (default rsapi.config.json; RSAPI_ASSERT): error rules exit 10')
-    .option('--allow-empty', 'a gate or assertion over no report at all passes (by default it fails: a gate over nothing proves nothing)')
-    .option('--codequality <file>', "write GitLab's Code Quality report: one finding per failing check, score or result per URL");
+    .addOption(VERDICT_OPTIONS.allowEmpty())
+    .addOption(VERDICT_OPTIONS.codequality());
 }
+
+/** --allow-empty and --codequality, declared once: the verbs that judge reports and `rsapi audit` take them in the same words. */
+export const VERDICT_OPTIONS = {
+  allowEmpty: () => new Option('--allow-empty', 'a gate or assertion over no report at all passes (by default it fails: a gate over nothing proves nothing)'),
+  codequality: () => new Option('--codequality <file>', "write GitLab's Code Quality report: one finding per failing check, score or result per URL"),
+};
 
 export type VerdictFlags = DeclaredOptions<typeof addVerdictOptions<[], {}, {}>>;
 

@@ -9,7 +9,7 @@ import { normaliseBaseUrl } from '../../../api/http/base-url.js';
 import { describeOwner, type HeldLock, type LockAttempt } from '../../../config/lock-file.js';
 import { HistoryError } from '../../../history/errors.js';
 import { plural } from '../../../plural.js';
-import { collectValues, durationParser, integerParser, MAX_CONCURRENCY } from '../../flags/options.js';
+import { collectValues, durationParser, integerParser } from '../../flags/options.js';
 import { historyOption } from '../../flags/history-values.js';
 import { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
@@ -20,7 +20,8 @@ import { DEFAULT_ASSERT_FILE } from '../../verdicts/assertions-file.js';
 import { resolveHistoryLocation, selectionKey } from '../../reading/recording.js';
 import { parseShard } from '../../bulk/shard.js';
 import { planHistoryMerge, runHistoryMerge, type HistoryMergePlan, type MergeResult } from '../history/merge.js';
-import { maxDropParser } from '../../report-files/reporter.js';
+import { CI_OPTIONS } from '../../report-files/reporter.js';
+import { VERDICT_OPTIONS } from '../../verdicts/options.js';
 import { EXISTING_MODES } from '../reports/create/existing.js';
 import type { CreateResult } from '../reports/create/create.js';
 import {
@@ -30,6 +31,7 @@ import {
   planReportsCreate,
   type ReportsCreateOptions,
   type ReportsCreatePlan,
+  concurrencyOption,
 } from '../reports/create/plan.js';
 import { fileReason } from '../../runtime/files.js';
 import { loadAuditFile, type AuditConfig } from './config.js';
@@ -60,18 +62,18 @@ function declareAudit(program: ParentCommand) {
       `a killed audit's next call skips the pages it audited within this time (default ${DEFAULT_RESUME_WITHIN}); older ones are audited again`,
       durationParser('--resume-within'),
     )
-    .option('--fail-on-new-failures', 'exit 10 when a page fails a check it passed in the last run')
+    .addOption(CI_OPTIONS.failOnNewFailures())
     .option('--no-fail-on-new-failures', 'do not fail on newly failing checks, whatever the file says')
-    .option('--max-drop <points>', 'exit 10 when a score fell by more than this or a result got worse', maxDropParser)
-    .option('--allow-empty', 'a run that audits no page passes (by default a gate over nothing fails)')
-    .option('--require-baseline', 'exit 4 when the job has no earlier run in the history (a history lost), rather than pass as its first run')
+    .addOption(CI_OPTIONS.maxDrop())
+    .addOption(VERDICT_OPTIONS.allowEmpty())
+    .addOption(CI_OPTIONS.requireBaseline())
     .option('--no-require-baseline', 'let a run with no earlier run pass as the first run, whatever the file says')
-    .option('--html <path>', 'write the run as one HTML page')
-    .option('--junit <path>', 'write a JUnit XML file')
-    .option('--summary <path>', 'append a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)')
-    .option('--codequality <path>', "write GitLab's Code Quality report")
+    .addOption(CI_OPTIONS.html())
+    .addOption(CI_OPTIONS.junit())
+    .addOption(CI_OPTIONS.summary())
+    .addOption(VERDICT_OPTIONS.codequality())
     .option('--partial-files', PARTIAL_FILES_HELP)
-    .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4)
+    .addOption(concurrencyOption())
     .option('--shard <i/n>', 'audit only the I-th of N shares of the pages (by a stable hash of each URL), with --part', parseShard)
     .option('--part <file>', 'write the share to this run part instead of the history, for `rsapi audit --merge`')
     .option('--pipeline <key>', "the pipeline a --part belongs to (env RSAPI_PIPELINE; default: the CI's run, GitHub's or GitLab's)")

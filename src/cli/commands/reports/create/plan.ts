@@ -51,7 +51,7 @@ export function declareCreate(reports: ParentCommand) {
       "skip input lines that are not URLs, and an index's sitemaps that are missing, instead of stopping " +
         '(a sitemap more than 10% of whose entries are invalid still stops the run)',
     )
-    .option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`, integerParser('--concurrency', 1, MAX_CONCURRENCY), 4)
+    .addOption(concurrencyOption())
     .option('--journal <path>', "record each URL's outcome in this file; a re-run skips the URLs it shows created")
     .option(
       '--resume-within <duration>',
@@ -81,6 +81,13 @@ export function declareCreate(reports: ParentCommand) {
 }
 
 /** --partial-files, as `reports create` and `rsapi audit` explain it. */
+/** --concurrency of a bulk create, declared once for `reports create` and `rsapi audit`. */
+export function concurrencyOption() {
+  return new Option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`)
+    .argParser(integerParser('--concurrency', 1, MAX_CONCURRENCY))
+    .default(4);
+}
+
 export const PARTIAL_FILES_HELP =
   'a run stopped early (Ctrl-C, SIGTERM, a failing service) writes its --html and --junit files under their names; ' +
   "by default it writes NAME.partial.EXT beside them, leaving an earlier run's in place";
