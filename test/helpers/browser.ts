@@ -1,6 +1,7 @@
 // Headless Chromium for the tests of the HTML report: Debian's system browser driven by playwright-core.
 // In CI (CI set) a missing browser fails the file; on a developer's machine without one, its tests are skipped, saying why.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 
@@ -159,4 +160,17 @@ export function chromiumPerDescribe(): { open(file: string, options?: OpenOption
       return opened;
     },
   };
+}
+
+/**
+ * axe-core's serious and critical violations on the page as it stands (light or dark, as opened), `id: target` each:
+ * axe is evaluated into the page by the browser's own debugging channel (the page's Content-Security-Policy, which
+ * allows only its own script, is not asked), and nothing is fetched.
+ */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axe);
+  return page.evaluate<string[]>(`axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) => violation.nodes.slice(0, 3).map((node) => violation.id + ': ' + node.target.join(' '))))`);
 }

@@ -427,7 +427,8 @@ export function historyPageScript(model: HistoryModel, globRegExp: (glob: string
       const page = element('td', undefined, 'url');
       const followed = element('button', 'trend', 'trend-button');
       followed.type = 'button';
-      followed.setAttribute('aria-label', `This page over time: ${change.url}`);
+      // The accessible name begins with the visible word (WCAG 2.5.3, label in name), then says whose trend it opens.
+      followed.setAttribute('aria-label', `trend of ${change.url}`);
       followed.addEventListener('click', () => follow(change.url));
       page.append(pageLink(change.url), ' ');
       const report = reportLink(change.report);

@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserUnavailable, chromiumPerDescribe, type Page } from '../../../helpers/browser.js';
+import { browserUnavailable, chromiumPerDescribe, seriousViolations, type Page } from '../../../helpers/browser.js';
 import { tempDir } from '../../../helpers/cli.js';
 import { DELETED, JOB_PROJECTS, PUBLISHED, recordTwoJobs, type RecordedJobs } from '../../../helpers/history-jobs.js';
 
@@ -181,7 +181,7 @@ describe.skipIf(unavailable !== undefined)('the history page in headless Chromiu
   });
 
   for (const colorScheme of ['light', 'dark'] as const) {
-    it(`${colorScheme}: every control has a label, every chart a name, every table a caption or heading; nothing wider than 390 px`, async () => {
+    it(`${colorScheme}: axe finds no serious or critical violation; every control has a label, every chart a name, every table a caption; nothing wider than 390 px`, async () => {
       const { page, errors } = await open(file, { colorScheme, width: 390 });
       await goTo(page, `job=shop&page=${encodeURIComponent(`${JOB_PROJECTS.shop}/pricing`)}`);
       const unnamed = await page.evaluate<string[]>(`[
@@ -196,6 +196,11 @@ describe.skipIf(unavailable !== undefined)('the history page in headless Chromiu
       expect(wider).toEqual([]);
       expect(await page.evaluate('document.documentElement.scrollWidth <= innerWidth')).toBe(true);
       if (colorScheme === 'dark') expect(await page.evaluate<string>(`getComputedStyle(document.body).backgroundColor`)).toBe('rgb(13, 17, 23)');
+      // axe-core (contrast, names, roles, ARIA): no serious or critical violation, at 390 px and at 1280.
+      expect(await seriousViolations(page)).toEqual([]);
+      const wide = await open(file, { colorScheme });
+      await goTo(wide.page, `job=shop&run=${runsOf.shop!.at(-1)}&page=${encodeURIComponent(`${JOB_PROJECTS.shop}/pricing`)}`);
+      expect(await seriousViolations(wide.page)).toEqual([]);
       expect(errors).toEqual([]);
       await screenshot(page, `history-390-${colorScheme}.png`);
     });

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkName, failedChecks, reportChecks } from '../../../../src/api/model/checks.js';
 import { readReport } from '../../../../src/api/model/report-model.js';
-import { browserUnavailable, chromiumPerDescribe, type Page } from '../../../helpers/browser.js';
+import { browserUnavailable, chromiumPerDescribe, seriousViolations, type Page } from '../../../helpers/browser.js';
 import { tempDir } from '../../../helpers/cli.js';
 import { startHostileServer } from '../../../helpers/hostile-server.js';
 import { startMock, type MockFixture } from '../../../helpers/mock.js';
@@ -106,6 +106,9 @@ describe.skipIf(unavailable !== undefined)('the HTML report in headless Chromium
       const dark = await open(file, { colorScheme: 'dark' });
       const background = await dark.page.evaluate<string>(`getComputedStyle(document.body).backgroundColor`);
       expect(background).toBe('rgb(13, 17, 23)');
+      // axe-core (contrast, names, roles, ARIA): no serious or critical violation, light and dark.
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(await seriousViolations(dark.page)).toEqual([]);
       await screenshot(dark.page, 'report-top-1280x800-dark.png');
     });
 
