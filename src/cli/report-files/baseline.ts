@@ -357,17 +357,27 @@ export function comparedEarlierText({ url, run, baselineRun }: ComparedEarlier):
  * With GITHUB_ACTIONS=true, a failed comparison as workflow annotations: a URL each that fell (with --max-drop) or
  * newly fails a check (with --fail-on-new-failures), or one for the run when none does (it compared nothing).
  */
-export function baselineAnnotations(comparison: BaselineComparison): string[] {
+export function baselineAnnotations(comparison: BaselineComparison, reportPage: (url: string) => string | undefined = () => undefined): string[] {
   if (!comparison.failed) return [];
+  // Each page's annotation links to its report on the service, where it has one (phpRank's web page of the report).
+  const linked = (url: string, text: string) => {
+    const page = reportPage(url);
+    return { url, text: page === undefined ? text : `${text}; report: ${page}` };
+  };
   const fell =
-    comparison.maxDrop === undefined
-      ? []
-      : comparison.regressions.map((r) => ({ url: r.url, text: `${describeChange(r)} (--max-drop ${comparison.maxDrop})` }));
-  const newly = comparison.failOnNewFailures
-    ? comparison.checkChanges
-        .filter((c) => c.newFailures.length > 0)
-        .map((c) => ({ url: c.url, text: `newly failing: ${describeChecks(c.newFailures)} (--fail-on-new-failures)` }))
-    : [];
+    comparison.maxDrop === undefined ? [] : comparison.regressions.map((r) => linked(r.url, `${describeChange(r)} (--max-drop ${comparison.maxDrop})`));
+  // The verdict's pages newly failing, a page that came back with no checks among them (each check it passed).
+  const newly =
+    comparison.failOnNewFailures && !comparison.checksUnjudged
+      ? comparison.verdict.newlyFailing.map(({ url, change }) =>
+          linked(
+            url,
+            change.checksLost
+              ? `no per-check results now: ${describeChecks(change.newFailures)} passed before (--fail-on-new-failures)`
+              : `newly failing: ${describeChecks(change.newFailures)} (--fail-on-new-failures)`,
+          ),
+        )
+      : [];
   const items = [...fell, ...newly];
   return items.length > 0 ? urlAnnotations(items) : [runAnnotation(baselineVerdict(comparison))];
 }

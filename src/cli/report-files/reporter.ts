@@ -261,6 +261,22 @@ export class CiReporter {
     return warned;
   }
 
+  /** Each page's report on the service (`{service}/reports/{id}`), by its URL, where the run read one. */
+  private reportPages(ctx: CommandContext): (url: string) => string | undefined {
+    const service = this.setup.service ?? serviceWebBase(ctx);
+    if (service === undefined) return () => undefined;
+    const ids = new Map<string, string>();
+    for (const c of this.cases) {
+      if (c.kind !== 'report') continue;
+      const id = c.record.id;
+      if (typeof id === 'string' || typeof id === 'number') ids.set(reportIdentity(c.url), String(id));
+    }
+    return (url) => {
+      const id = ids.get(reportIdentity(url));
+      return id === undefined ? undefined : `${service}/reports/${encodeURIComponent(id)}`;
+    };
+  }
+
   /** The service, the filters, the input and the CI commit, for the HTML page's header. */
   private describeRun(ctx: CommandContext): RunDescription {
     const { project, search, result, fromFile, fromSitemap } = this.flags;
@@ -331,7 +347,7 @@ export class CiReporter {
       // A run with no URL said why already (and its gate over nothing): the baseline adds only its vanished pages.
       const saidOverNothing = this.setup.empty !== undefined;
       for (const line of baselineReport(run.baseline).slice(saidOverNothing ? 1 : 0)) ctx.note(line);
-      if (ctx.io.env.GITHUB_ACTIONS === 'true' && !saidOverNothing) for (const line of baselineAnnotations(run.baseline)) ctx.note(line);
+      if (ctx.io.env.GITHUB_ACTIONS === 'true' && !saidOverNothing) for (const line of baselineAnnotations(run.baseline, this.reportPages(ctx))) ctx.note(line);
       if (!baseline.hasChecks && recordsHaveChecks(records)) {
         ctx.note(`rsapi: baseline: ${baseline.path} holds no per-check results; scores and results compared only`);
       }

@@ -121,6 +121,9 @@ describe('--baseline with per-check results', () => {
     expect(annotations).toEqual([
       expect.stringMatching(new RegExp(`^::error title=rsapi%3A ${escapeRegExp(target.url)}::newly failing: .*\\(${newFailure}\\)`)),
     ]);
+    // It links to the report's page on the service (phpRank's web page: the base URL without /api/v1, /reports/ID).
+    const service = phprank.env.RSAPI_BASE_URL!.replace(/\/+$/, '').replace(/\/api\/v\d+$/, '');
+    expect(annotations[0]).toMatch(new RegExp(`; report: ${escapeRegExp(`${service}/reports/${target.id}`)}$`));
     const empty = join(dir.path, 'empty.json');
     writeFileSync(empty, '[]');
     const nothing = await runInProcess({ argv: ['reports', 'list', '--baseline', empty, '--max-drop', '5', '-q'], env });
