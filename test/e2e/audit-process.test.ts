@@ -84,7 +84,7 @@ describe('rsapi audit as a process', () => {
 
     const onStaging = await audit(dir, env(staging));
     expect(onStaging.code, onStaging.stderr).toBe(0);
-    expect(onStaging.stdout.split('\n')[0]).toBe('audit shop: 20 pages audited, recorded as run 2; no earlier run to compare with');
+    expect(onStaging.stdout.split('\n')[0]).toBe("audit shop: 20 pages audited, recorded as run 2, the job's first");
     expect(onStaging.stderr).not.toContain('already created');
     expect(reportsPerPage(staging)).toEqual(ONCE_EACH);
 

@@ -490,11 +490,12 @@ function recordedAs({ run, recordedIncomplete: kept }: AuditResult): string {
   return kept ? ` (recorded incomplete as run ${kept.run}: ${plural(kept.pages, 'page')} kept)` : ' (not recorded)';
 }
 
-/** `, compared with run 4`; or why not: no earlier run, or a history that could not be read (say what failed). */
+/** `, compared with run 4`; or why not: the job's first run, or a history that could not be read (say what failed). */
 function comparedWith(result: AuditResult): string {
   if (result.baseline !== undefined) return `, compared with run ${result.baseline}`;
   if (result.baselineFailure !== undefined) return `; not compared with the job's last run: ${result.baselineFailure}`;
-  return '; no earlier run to compare with';
+  // Kept short: `audit example.com: 5 pages audited, recorded as run 1, the job's first` fits 80 columns.
+  return ", the job's first";
 }
 
 /** What the audit did, in lines a person reads in a log; the last one says why pages were not audited, if any were not. */
