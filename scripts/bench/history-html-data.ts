@@ -2,49 +2,14 @@
 // html` (issue 43): `runs` weekly runs of about `pages` pages, 36 checks a page, each week a third of the pages
 // re-audited (a few checks flipping, the score following), 1% of the pages published late and 1% gone early.
 // Read by test/cli/commands/history/html/html.timed.test.ts and by scripts/bench/history-html.mjs.
+import { CHECK_IDS } from '../../src/api/model/checks.js';
 import { historyLocation } from '../../src/history/location.js';
 import { openHistory } from '../../src/history/open.js';
 import { encodeChecks } from '../../src/history/snapshot.js';
 import type { CheckState, Snapshot } from '../../src/history/types.js';
 
-const CHECKS = [
-  '404_page',
-  'charset',
-  'content_keywords',
-  'content_length',
-  'defer_javascript',
-  'deprecated_html_tags',
-  'doctype',
-  'dom_size',
-  'favicon',
-  'headings',
-  'htst',
-  'http2',
-  'http_requests',
-  'https_encryption',
-  'image_format',
-  'image_keywords',
-  'in_page_links',
-  'inline_css',
-  'language',
-  'load_time',
-  'meta_description',
-  'meta_viewport',
-  'mixed_content',
-  'noindex',
-  'page_size',
-  'plaintext_email',
-  'robots',
-  'seo_friendly_url',
-  'server_signature',
-  'sitemap',
-  'social',
-  'structured_data',
-  'text_compression',
-  'text_html_ratio',
-  'title',
-  'unsafe_cross_origin_links',
-];
+/** phpRank's 36 checks, as the service names them (the one list of them, in the record model). */
+const CHECKS = CHECK_IDS;
 
 /** A small deterministic generator (mulberry32): the same history on every run. */
 function random(seed: number): () => number {

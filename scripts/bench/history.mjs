@@ -9,6 +9,7 @@
 //
 //   node scripts/bench/history.mjs [--urls 10000] [--runs 100] [--node PATH]
 //   node scripts/bench/history.mjs --write-big PATH   (only the 1,000,000 snapshots, into PATH; prints the trend's URL)
+import { CHECK_IDS } from './generated-history.mjs';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,44 +45,7 @@ try {
     logLevel: 'warning',
   });
   const { openHistory, historyLocation, snapshotOf, SQL } = await import(pathToFileURL(join(work, 'store.js')).href);
-  const CHECKS = [
-    '404_page',
-    'charset',
-    'content_keywords',
-    'content_length',
-    'defer_javascript',
-    'deprecated_html_tags',
-    'doctype',
-    'dom_size',
-    'favicon',
-    'headings',
-    'htst',
-    'http2',
-    'http_requests',
-    'https_encryption',
-    'image_format',
-    'image_keywords',
-    'in_page_links',
-    'inline_css',
-    'language',
-    'load_time',
-    'meta_description',
-    'meta_viewport',
-    'mixed_content',
-    'noindex',
-    'page_size',
-    'plaintext_email',
-    'robots',
-    'seo_friendly_url',
-    'server_signature',
-    'sitemap',
-    'social',
-    'structured_data',
-    'text_compression',
-    'text_html_ratio',
-    'title',
-    'unsafe_cross_origin_links',
-  ];
+  const CHECKS = CHECK_IDS;
   const origin = 'https://rank.example.com';
   const report = (i, run, drift) => ({
     id: i + 1,
