@@ -5,7 +5,7 @@ import { plural } from '../../../plural.js';
 import { escapeRegExp, globRegExp } from '../../../url-glob.js';
 import { VERSION } from '../../../version.js';
 import { jsonForScript } from '../../../output/escape.js';
-import { html, Markup } from '../html/markup.js';
+import { html, type Markup, raw } from '../html/markup.js';
 import { REPORT_CSS } from '../html/style.js';
 import { historyModel, type HistoryPageData, type JobData } from './model.js';
 import { historyPageScript } from './script.js';
@@ -98,11 +98,6 @@ ${jobsSection(data)}
 </html>
 `;
   return page.html;
-}
-
-/** Text this module wrote itself (stylesheets, the script, JSON already made safe for a script element). */
-function raw(text: string): Markup {
-  return new Markup(text);
 }
 
 function header(data: HistoryPageData, runs: number): Markup {

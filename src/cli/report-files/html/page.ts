@@ -6,7 +6,7 @@ import { VERSION } from '../../../version.js';
 import { cappedLines } from '../../../output/capped-list.js';
 import type { CheckCount, CheckStats } from '../../../output/stats/check-stats.js';
 import { BUCKET_NAMES, histogramSvg, percent, resultShareSvg, sparklineSvg } from './charts.js';
-import { hostName, html, Markup, pageLink } from './markup.js';
+import { hostName, html, type Markup, pageLink, raw } from './markup.js';
 import { jsonForScript } from '../../../output/escape.js';
 import { buildModel, HTML_LIMITS, tableData, type BaselineView, type HistoryView, type HtmlModel, type RegressionView, type ReportView } from './model.js';
 import { reportPageScript } from './script.js';
@@ -59,11 +59,6 @@ ${tableSection(model, run.ran?.service !== undefined, run.history !== undefined)
 </html>
 `;
   return page.html;
-}
-
-/** Text this module wrote itself (the stylesheet, the script, JSON already made safe for a script element). */
-function raw(text: string): Markup {
-  return new Markup(text);
 }
 
 function header(run: CiRun, exitCode: number, model: HtmlModel): Markup {
