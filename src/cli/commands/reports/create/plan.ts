@@ -80,7 +80,6 @@ export function declareCreate(reports: ParentCommand) {
   return addHistoryOptions(addVerdictOptions(addCiOptions(addGateOptions(addPrivacyOptions(addSitemapOptions(command))))));
 }
 
-/** --partial-files, as `reports create` and `rsapi audit` explain it. */
 /** --concurrency of a bulk create, declared once for `reports create` and `rsapi audit`. */
 export function concurrencyOption() {
   return new Option('--concurrency <n>', `requests in flight at once (1 to ${MAX_CONCURRENCY})`)
@@ -88,6 +87,7 @@ export function concurrencyOption() {
     .default(4);
 }
 
+/** --partial-files, as `reports create` and `rsapi audit` explain it. */
 export const PARTIAL_FILES_HELP =
   'a run stopped early (Ctrl-C, SIGTERM, a failing service) writes its --html and --junit files under their names; ' +
   "by default it writes NAME.partial.EXT beside them, leaving an earlier run's in place";
