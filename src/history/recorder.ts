@@ -3,7 +3,7 @@
 import type { ApiRecord } from '../api/model/record.js';
 import { HistoryError } from './errors.js';
 import { readingOf, snapshotOfReading } from './snapshot.js';
-import type { HistoryStore, NewRun, Reading } from './types.js';
+import type { HistoryStore, NewRun, Reading, ShareEnd } from './types.js';
 
 /** How long a write may go unanswered before the history is given up for the run (the contract's 10 s). */
 export const WRITE_TIMEOUT_MS = 10_000;
@@ -177,10 +177,11 @@ export class RunRecorder {
   }
 
   /**
-   * Writes the run's end once the queue is through, and closes the store; the failure, if the history failed at any
-   * point. A store given up (or a run interrupted and its store silent) is left as it is: its run stays incomplete.
+   * Writes the run's end once the queue is through (a pipeline's share: its URLs, `share`, with it), and closes the
+   * store; the failure, if the history failed at any point. A store given up (or a run interrupted and its store
+   * silent) is left as it is: its run stays incomplete.
    */
-  async finish(exitCode: number, complete: boolean, now: Date): Promise<HistoryError | undefined> {
+  async finish(exitCode: number, complete: boolean, now: Date, share?: ShareEnd): Promise<HistoryError | undefined> {
     if (this.finished) return this.failure;
     this.flush();
     this.write();
@@ -188,7 +189,7 @@ export class RunRecorder {
     await this.writing;
     const { store, runId } = this;
     if (store && runId !== undefined && !this.failure && !this.stopped) {
-      await this.step(() => this.answered(store.finishRun(runId, { finished: now.toISOString(), exitCode, complete: complete && !this.failure })));
+      await this.step(() => this.answered(store.finishRun(runId, { finished: now.toISOString(), exitCode, complete: complete && !this.failure, share })));
     }
     // A store let go of (abandon) is no longer this.store; closing is a wait on the store like any other.
     this.store = undefined;

@@ -20,6 +20,7 @@ import {
   MIGRATIONS,
   OLD_SNAPSHOTS,
   type PageWriteRow,
+  PIPELINE_SQL,
   referenceSnapshots,
   runsStatement,
   SCHEMA_VERSION,
@@ -39,10 +40,13 @@ import type {
   ImportResult,
   NewRun,
   PruneOptions,
+  PipelineRole,
   PruneResult,
   RunInfo,
   RunQuery,
+  ShareEnd,
   Snapshot,
+  StoredPipeline,
   TrendPoint,
 } from './types.js';
 
@@ -57,6 +61,8 @@ export class SqlHistoryStore implements HistoryStore {
   readonly kind: 'sqlite' | 'postgres';
 
   private readonly readings: Readings;
+  /** The pipeline's run this store's run is (startRun's `pipeline`): as a share of it, or its merge. */
+  private pipeline: { id: number; share: number | undefined } | undefined;
 
   private constructor(
     private readonly db: SqlConnection,
@@ -89,8 +95,43 @@ export class SqlHistoryStore implements HistoryStore {
   }
 
   async startRun(run: NewRun): Promise<number> {
+    if (run.pipeline !== undefined) return this.startPipelineRun(run, run.pipeline);
     const { rows } = await this.db.run(SQL.startRun(this.db.dialect), [run.started, run.command, run.selection, run.origin, run.shard ?? null, ciText(run.ci)]);
     return Number(rows[0]?.id);
+  }
+
+  /**
+   * A share joins its pipeline's one run, made now by the first share to start (under the pipeline's advisory lock, so
+   * two shards starting at once make one run), and starts its share afresh (an earlier attempt's URLs dropped). The
+   * merge takes the run over: its references dropped, to be made again from the shares it keeps.
+   */
+  private async startPipelineRun(run: NewRun, pipeline: PipelineRole): Promise<number> {
+    if (this.db.dialect.pipelineTables.length === 0) {
+      throw new HistoryError(`the history ${this.where} keeps no pipeline's run: a pipeline's shards record into one run only on PostgreSQL`, 'failed');
+    }
+    return this.db.transaction(async () => {
+      if (pipeline.role === 'close') {
+        this.pipeline = { id: pipeline.pipeline, share: undefined };
+        await this.db.run(PIPELINE_SQL.dropReferences, [pipeline.run]);
+        await this.db.run(PIPELINE_SQL.resetRun, [run.shard ?? null, run.started, pipeline.run]);
+        return pipeline.run;
+      }
+      await this.db.run(PIPELINE_SQL.lock, [pipeline.key]);
+      const key = [pipeline.key, run.command, run.selection, run.origin, pipeline.input.digest, pipeline.shares];
+      let found = (await this.db.run(PIPELINE_SQL.find, key)).rows[0];
+      if (found === undefined) {
+        const shard = `merged 0/${pipeline.shares}`;
+        const made = await this.db.run(SQL.startRun(this.db.dialect), [run.started, run.command, run.selection, run.origin, shard, ciText(run.ci)]);
+        const runId = Number(made.rows[0]?.id);
+        const { rows } = await this.db.run(PIPELINE_SQL.add, [...key.slice(0, 5), pipeline.input.urls, pipeline.shares, pipeline.service ?? null, runId]);
+        found = rows[0] ? { id: rows[0].id, run_id: runId } : (await this.db.run(PIPELINE_SQL.find, key)).rows[0];
+      }
+      const id = Number(found?.id);
+      await this.db.run(PIPELINE_SQL.startShare, [id, pipeline.share, run.started]);
+      await this.db.run(PIPELINE_SQL.dropEntries, [id, pipeline.share]);
+      this.pipeline = { id, share: pipeline.share };
+      return Number(found?.run_id);
+    });
   }
 
   /**
@@ -171,8 +212,71 @@ export class SqlHistoryStore implements HistoryStore {
     return stored;
   }
 
-  async finishRun(runId: number, end: { finished: string; exitCode: number; complete: boolean }): Promise<void> {
-    await this.db.run(SQL.finishRun, [end.finished, end.exitCode, end.complete ? 1 : 0, runId]);
+  async finishRun(runId: number, end: { finished: string; exitCode: number; complete: boolean; share?: ShareEnd }): Promise<void> {
+    const pipeline = this.pipeline;
+    if (pipeline?.share !== undefined) return this.finishShare(pipeline.id, pipeline.share, end);
+    if (pipeline === undefined) {
+      await this.db.run(SQL.finishRun, [end.finished, end.exitCode, end.complete ? 1 : 0, runId]);
+      return;
+    }
+    // The merge's end: the run's, and the shares' URLs (their reports whole) no longer kept.
+    await this.db.transaction(async () => {
+      await this.db.run(SQL.finishRun, [end.finished, end.exitCode, end.complete ? 1 : 0, runId]);
+      await this.db.run(PIPELINE_SQL.dropAllEntries, [pipeline.id]);
+    });
+  }
+
+  /** A share's end, in one transaction: its URLs kept for the merge, and its state (done with them, else failed). */
+  private async finishShare(id: number, share: number, end: { finished: string; exitCode: number; complete: boolean; share?: ShareEnd }): Promise<void> {
+    const entries = end.share?.entries;
+    await this.db.transaction(async () => {
+      await this.db.run(PIPELINE_SQL.dropEntries, [id, share]);
+      for (let start = 0; entries !== undefined && start < entries.length; start += ROWS_A_STATEMENT) {
+        const chunk = entries.slice(start, start + ROWS_A_STATEMENT);
+        await this.db.run(
+          PIPELINE_SQL.addEntries(chunk.length),
+          chunk.flatMap((entry) => [id, share, entry.at, entry.line]),
+        );
+      }
+      const state = end.complete && entries !== undefined ? 'done' : 'failed';
+      await this.db.run(PIPELINE_SQL.endShare, [state, end.exitCode, end.finished, id, share]);
+      await this.db.run(PIPELINE_SQL.countShares, [id, id]);
+    });
+  }
+
+  async pipelineRuns(key: string): Promise<StoredPipeline[]> {
+    if (this.db.dialect.pipelineTables.length === 0) return [];
+    const pipelines: StoredPipeline[] = [];
+    for (const row of (await this.db.run(PIPELINE_SQL.ofKey, [key])).rows) {
+      const id = Number(row.id);
+      const started: StoredPipeline['started'] = [];
+      for (const share of (await this.db.run(PIPELINE_SQL.sharesOf, [id])).rows) {
+        const state = String(share.state) as StoredPipeline['started'][number]['state'];
+        const lines = state === 'done' ? (await this.db.run(PIPELINE_SQL.entriesOf, [id, Number(share.share)])).rows.map((entry) => String(entry.entry)) : [];
+        started.push({
+          share: Number(share.share),
+          state,
+          code: numberOf(share.code),
+          started: String(share.started),
+          written: share.written === null ? undefined : String(share.written),
+          lines,
+        });
+      }
+      pipelines.push({
+        id,
+        run: Number(row.run_id),
+        closed: row.finished !== null,
+        pipeline: String(row.pipeline),
+        command: String(row.command),
+        selection: String(row.selection),
+        origin: String(row.origin),
+        service: row.service === null ? undefined : String(row.service),
+        input: { digest: String(row.input), urls: Number(row.urls) },
+        shares: Number(row.shares),
+        started,
+      });
+    }
+    return pipelines;
   }
 
   async runs(query: RunQuery = {}): Promise<RunInfo[]> {

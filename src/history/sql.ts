@@ -70,6 +70,11 @@ export interface Dialect {
    * tables (JOB_SQL); SQLite has none: its journal and lock are files beside it, carried with it.
    */
   readonly jobTables: readonly string[];
+  /**
+   * Migration 6: a pipeline's one run, which its shards record into (`--record --pipeline KEY --shard I/N`) and
+   * `history merge --pipeline KEY` closes (PIPELINE_SQL). PostgreSQL alone: SQLite's shards write run parts.
+   */
+  readonly pipelineTables: readonly string[];
 }
 
 /** Migration 1's snapshot columns (migrations 3 and 5 copy them). */
@@ -128,6 +133,10 @@ export const MIGRATIONS: readonly ((dialect: Dialect) => readonly string[])[] = 
   // 4: a job's lock and journal in a shared history (issue 40): two runners of one job on one PostgreSQL history each
   // created every page, their journals and locks in their own machines' folders. SQLite's stay files beside it.
   ({ jobTables }) => jobTables,
+  // 6: a pipeline's shards recording into one run of a shared history (issue 40): the run of a pipeline (its key, job,
+  // service, input and number of shares: the first shard to start makes it), each share's state, and the URLs each
+  // share did (a part's lines, its reports whole), which the merge judges and then removes.
+  ({ pipelineTables }) => pipelineTables,
   // 5: a compact history (issue 45). A report's place (service, id, URL, project) is a page, stored once; a reading's
   // content (score, label, checks) is stored once for every snapshot that read it, its checks as states against the
   // page's check set (the ids, stored once) or as what differs from the page's last full reading; a snapshot is its
@@ -423,6 +432,7 @@ export const SQLITE: Dialect = {
   binaryOrder: '',
   pageInOneStatement: false,
   jobTables: [],
+  pipelineTables: [],
 };
 
 /** The run's references to snapshots by id (one it has already is kept), counted on the run's row. */
@@ -473,6 +483,15 @@ export const POSTGRES: Dialect = {
     'CREATE TABLE history_journal (id BIGSERIAL PRIMARY KEY, job_key TEXT NOT NULL, line TEXT NOT NULL)',
     'CREATE INDEX history_journal_job ON history_journal (job_key, id)',
   ],
+  pipelineTables: [
+    `CREATE TABLE history_pipelines (id SERIAL PRIMARY KEY, pipeline TEXT NOT NULL, command TEXT NOT NULL, selection TEXT NOT NULL,
+      origin TEXT NOT NULL, input TEXT NOT NULL, urls INTEGER NOT NULL, shares INTEGER NOT NULL, service TEXT, run_id INTEGER NOT NULL,
+      UNIQUE (pipeline, command, selection, origin, input, shares))`,
+    `CREATE TABLE history_pipeline_shares (pipeline_id INTEGER NOT NULL, share INTEGER NOT NULL, state TEXT NOT NULL, code INTEGER,
+      started TEXT NOT NULL, written TEXT, PRIMARY KEY (pipeline_id, share))`,
+    'CREATE TABLE history_pipeline_entries (pipeline_id INTEGER NOT NULL, share INTEGER NOT NULL, at INTEGER NOT NULL, entry TEXT NOT NULL)',
+    'CREATE INDEX history_pipeline_entries_share ON history_pipeline_entries (pipeline_id, share, at)',
+  ],
 };
 
 /**
@@ -500,4 +519,38 @@ export const JOB_SQL = {
   journalLines: 'SELECT line FROM history_journal WHERE job_key = ? ORDER BY id',
   appendLine: 'INSERT INTO history_journal (job_key, line) VALUES (?, ?)',
   clearJournal: 'DELETE FROM history_journal WHERE job_key = ?',
+} as const;
+
+/**
+ * A pipeline's one run in a PostgreSQL history (migration 6): made by the first of its shards to start, under an
+ * advisory lock of the pipeline's key (two shards starting at once make one run, and the unique key holds it so).
+ */
+export const PIPELINE_SQL = {
+  /** Serialises the shards of one pipeline for the moment they join its run: (key). */
+  lock: "SELECT pg_advisory_xact_lock(hashtextextended('rsapi pipeline ' || COALESCE(current_schema(), '') || ' ' || ?, 0))",
+  /** The pipeline's run of this job, service, input and number of shares: (pipeline, command, selection, origin, input, shares). */
+  find: 'SELECT id, run_id FROM history_pipelines WHERE pipeline = ? AND command = ? AND selection = ? AND origin = ? AND input = ? AND shares = ?',
+  /** (pipeline, command, selection, origin, input, urls, shares, service, run). */
+  add: `INSERT INTO history_pipelines (pipeline, command, selection, origin, input, urls, shares, service, run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (pipeline, command, selection, origin, input, shares) DO NOTHING RETURNING id`,
+  /** A share starts (again: what an earlier attempt of it did is dropped): (pipeline id, share, started). */
+  startShare: `INSERT INTO history_pipeline_shares (pipeline_id, share, state, started) VALUES (?, ?, 'running', ?)
+    ON CONFLICT (pipeline_id, share) DO UPDATE SET state = 'running', code = NULL, started = EXCLUDED.started, written = NULL`,
+  dropEntries: 'DELETE FROM history_pipeline_entries WHERE pipeline_id = ? AND share = ?',
+  addEntries: (count: number) => `INSERT INTO history_pipeline_entries (pipeline_id, share, at, entry) VALUES ${placeholders(count, '(?, ?, ?, ?)')}`,
+  /** A share's end: (state, code, written, pipeline id, share). */
+  endShare: 'UPDATE history_pipeline_shares SET state = ?, code = ?, written = ? WHERE pipeline_id = ? AND share = ?',
+  /** The run shows its shares done so far (`merged 2/3`): (pipeline id, pipeline id). */
+  countShares: `UPDATE history_runs SET shard = 'merged ' || (SELECT COUNT(*) FROM history_pipeline_shares WHERE pipeline_id = ? AND state = 'done')
+    || '/' || p.shares FROM history_pipelines p WHERE p.id = ? AND history_runs.id = p.run_id`,
+  /** Every run of a pipeline key (one, unless its shards disagree on the job, service, input or shares): (pipeline). */
+  ofKey: `SELECT p.id, p.pipeline, p.command, p.selection, p.origin, p.input, p.urls, p.shares, p.service, p.run_id, r.finished
+    FROM history_pipelines p JOIN history_runs r ON r.id = p.run_id WHERE p.pipeline = ? ORDER BY p.id`,
+  sharesOf: 'SELECT share, state, code, started, written FROM history_pipeline_shares WHERE pipeline_id = ? ORDER BY share',
+  entriesOf: 'SELECT entry FROM history_pipeline_entries WHERE pipeline_id = ? AND share = ? ORDER BY at',
+  /** The merge takes the run over: its references made again from the shares it keeps. (shard, started, run). */
+  resetRun: 'UPDATE history_runs SET reports = 0, shard = ?, started = ? WHERE id = ?',
+  dropReferences: 'DELETE FROM history_run_snapshots WHERE run_id = ?',
+  /** Once merged, the shares' URLs (their reports whole) are no longer kept: (pipeline id). */
+  dropAllEntries: 'DELETE FROM history_pipeline_entries WHERE pipeline_id = ?',
 } as const;

@@ -37,8 +37,49 @@ export interface CiContext {
   job?: string;
 }
 
-/** What a new run is told when it starts. */
-export type NewRun = Pick<RunInfo, 'started' | 'command' | 'selection' | 'origin' | 'shard' | 'ci'>;
+/** What a new run is told when it starts; `pipeline`: the run is a pipeline's one run (PostgreSQL), joined or closed. */
+export type NewRun = Pick<RunInfo, 'started' | 'command' | 'selection' | 'origin' | 'shard' | 'ci'> & { pipeline?: PipelineRole };
+
+/**
+ * A run's part in a pipeline's one run (`--record --pipeline KEY --shard I/N` on PostgreSQL): a share that joins it (the
+ * run made by the first share to start; its end marks the share, not the run), or the merge that closes it (the run's
+ * pages made again from the shares it keeps, its end the run's).
+ */
+export type PipelineRole =
+  | {
+      role: 'share';
+      key: string;
+      /** The whole input before the shard cut, as a part names it. */
+      input: { digest: string; urls: number };
+      share: number;
+      shares: number;
+      /** The service's web pages, for the merge's HTML page. */
+      service: string | undefined;
+    }
+  | { role: 'close'; run: number; pipeline: number };
+
+/** How a share of a pipeline ended, written with its URLs: as a run part's lines (parts/part.ts's PartEntry). */
+export interface ShareEnd {
+  /** Each URL of the share, as a part's line holds it (JSON), and its place in the whole input. */
+  entries: readonly { at: number; line: string }[];
+}
+
+/** A pipeline's one run as the history holds it: what its shards share, and each share's state and URLs. */
+export interface StoredPipeline {
+  id: number;
+  run: number;
+  /** The merge closed it already. */
+  closed: boolean;
+  pipeline: string;
+  command: string;
+  selection: string;
+  origin: string;
+  service: string | undefined;
+  input: { digest: string; urls: number };
+  shares: number;
+  /** Each share that started: `done` (its URLs kept), `failed` (it ended by an error), `running` (or killed). */
+  started: { share: number; state: 'running' | 'done' | 'failed'; code: number | undefined; started: string; written: string | undefined; lines: string[] }[];
+}
 
 /** A run as an export line gives it: `recorded` is missing from an export of an older rsapi. */
 export type ExportedRunInfo = Omit<RunInfo, 'recorded' | 'clockSkewMs'> & { recorded?: string };
@@ -163,7 +204,10 @@ export interface HistoryStore {
    * unchanged re-read) adds only the run's reference.
    */
   addSnapshots(runId: number, snapshots: readonly Snapshot[]): Promise<void>;
-  finishRun(runId: number, end: { finished: string; exitCode: number; complete: boolean }): Promise<void>;
+  /** The run's end; a pipeline's share (startRun's `pipeline`) ends its share instead, its URLs kept with it (`share`). */
+  finishRun(runId: number, end: { finished: string; exitCode: number; complete: boolean; share?: ShareEnd }): Promise<void>;
+  /** The runs of a pipeline key, with their shares (PostgreSQL; none on SQLite). */
+  pipelineRuns(key: string): Promise<StoredPipeline[]>;
   /** Newest first. */
   runs(query?: RunQuery): Promise<RunInfo[]>;
   run(id: number): Promise<RunInfo | undefined>;

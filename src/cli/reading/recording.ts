@@ -9,7 +9,7 @@ import { defaultHistoryPath, historyLocation, historyMissing, urlPasswords, type
 import type { KeptRun, RunRecorder } from '../../history/recorder.js';
 import type { CommandContext } from '../runtime/context.js';
 import { HistoryError, HistoryNotFoundError } from '../../history/errors.js';
-import type { HistoryStore, RunInfo, RunQuery } from '../../history/types.js';
+import type { HistoryStore, PipelineRole, RunInfo, RunQuery, ShareEnd } from '../../history/types.js';
 import type { Baseline, HistoryBaselineSpec } from '../report-files/baseline.js';
 import { historyOption, sinceOf } from '../flags/history-values.js';
 import { UsageError } from '../runtime/errors.js';
@@ -55,6 +55,8 @@ export interface RunSpec {
   merged?: string;
   /** The service the run read, when it is not the configured one's: a merged run's, as its parts name it. */
   origin?: string;
+  /** A share recording into its pipeline's one run, or the merge closing it (a PostgreSQL history). */
+  pipeline?: PipelineRole;
 }
 
 /**
@@ -147,7 +149,7 @@ export class RunHistory {
    * Runs `work` and writes the end of this run: its exit code (11 when the history failed and the work went well), or,
    * when the work throws, that error's code and the run marked incomplete.
    */
-  async finishing(work: () => Promise<ExitCodeValue>, options: { incomplete?: boolean } = {}): Promise<ExitCodeValue> {
+  async finishing(work: () => Promise<ExitCodeValue>, options: { incomplete?: boolean; share?: () => ShareEnd } = {}): Promise<ExitCodeValue> {
     let code: ExitCodeValue;
     try {
       code = await work();
@@ -155,13 +157,14 @@ export class RunHistory {
       await this.end(exitCodeOf(error), false);
       throw error;
     }
-    // A merge with shares missing (--allow-partial) is recorded incomplete: never a baseline.
-    return this.end(code, options.incomplete !== true);
+    // A merge with shares missing (--allow-partial) is recorded incomplete: never a baseline. A pipeline's share keeps
+    // its URLs with its end (none once interrupted: the share is run again).
+    return this.end(code, options.incomplete !== true, this.signal.aborted ? undefined : options.share?.());
   }
 
-  private async end(code: ExitCodeValue, complete: boolean): Promise<ExitCodeValue> {
+  private async end(code: ExitCodeValue, complete: boolean, share?: ShareEnd): Promise<ExitCodeValue> {
     const recorder = this.recorder;
-    const failure = recorder ? await recorder.finish(code, complete && !this.signal.aborted, new Date()) : undefined;
+    const failure = recorder ? await recorder.finish(code, complete && !this.signal.aborted, new Date(), share) : undefined;
     // Ctrl-C ended the wait for the run's end to be written: the run was cut short, if only in the history.
     if (recorder?.interrupted && code === ExitCode.ok) return ExitCode.interrupted;
     return (failure || this.baselineFailure !== undefined) && code === ExitCode.ok ? ExitCode.history : code;
@@ -249,6 +252,7 @@ async function startRecorder(ctx: CommandContext, flags: HistoryFlags, run: RunS
       origin,
       shard: run.merged === undefined ? run.shard : `merged ${run.merged}`,
       ci: ciContextOf(ctx.io.env),
+      pipeline: run.pipeline,
     },
     say,
     { signal: ctx.signal, timeoutMs: writeTimeoutOf(ctx.io.env) },

@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { parseJson, stringifyJson } from '../../api/http/json.js';
 import { isObject, type ApiRecord } from '../../api/model/record.js';
+import type { StoredPipeline } from '../types.js';
 
 /** The format's name in a part's header line, and the one version this rsapi writes and reads. */
 export const PART_FORMAT = 'rsapi-part';
@@ -201,4 +202,32 @@ function entryProblem(value: unknown): string | undefined {
   if (typeof value.status !== 'string' || !STATUSES.has(value.status)) return `${value.url}: unknown status ${JSON.stringify(value.status)}`;
   if (value.report !== undefined && !isObject(value.report)) return `${value.url}: its report is not an object`;
   return undefined;
+}
+
+/**
+ * A share its shard recorded into its pipeline's one run (a PostgreSQL history), read as the part it would have written:
+ * the same header but for the file's own facts, its URLs as their lines hold them, and its exit code.
+ */
+export function partOfShare(run: StoredPipeline, share: StoredPipeline['started'][number]): Part {
+  const shard = `${share.share}/${run.shares}`;
+  const entries = share.lines.map((line) => parseJson(line) as unknown as PartEntry);
+  return {
+    path: `shard ${shard} of pipeline ${run.pipeline} (run ${run.run})`,
+    header: {
+      format: PART_FORMAT,
+      version: PART_VERSION,
+      rsapi: 'the history',
+      written: share.written ?? share.started,
+      started: share.started,
+      pipeline: run.pipeline,
+      command: run.command,
+      job: run.selection,
+      origin: run.origin,
+      ...(run.service === undefined ? {} : { service: run.service }),
+      shard,
+      input: run.input,
+    },
+    entries,
+    end: { end: true, urls: entries.length, code: share.code ?? 0 },
+  };
 }

@@ -76,7 +76,10 @@ function declareAudit(program: ParentCommand) {
     .addOption(concurrencyOption())
     .option('--shard <i/n>', 'audit only the I-th of N shares of the pages (by a stable hash of each URL), with --part', parseShard)
     .option('--part <file>', 'write the share to this run part instead of the history, for `rsapi audit --merge`')
-    .option('--pipeline <key>', "the pipeline a --part belongs to (env RSAPI_PIPELINE; default: the CI's run, GitHub's or GitLab's)")
+    .option(
+      '--pipeline <key>',
+      "the pipeline a --part belongs to (env RSAPI_PIPELINE; default: the CI's run, GitHub's or GitLab's); without --part, on a PostgreSQL history, the share records into the pipeline's one run",
+    )
     .option('--merge <parts...>', "join these run parts of one pipeline into one run of the job, and judge it with the file's settings")
     .option('--allow-partial', 'with --merge and shares missing: record the run incomplete and judge what is there, rather than exit 12');
 }
@@ -193,7 +196,7 @@ export function planAudit(ctx: CommandContext, opts: AuditOptions): AuditPlan {
   if (opts.merge !== undefined) return { job, files, print, merge: planAuditMerge(ctx, opts, options, job) };
   // The shares of one pipeline run side by side (on one machine, or on one PostgreSQL history): each keeps a journal and
   // a lock of its own.
-  const shard = opts.part === undefined ? undefined : opts.shard;
+  const shard = opts.part === undefined && opts.pipeline === undefined ? undefined : opts.shard;
   const keyed = shard === undefined ? job : `${job} shard ${shard.index}/${shard.count}`;
   const location = resolveHistoryLocation(ctx, { history: options.history });
   if (opts.lockWait !== undefined && location.kind !== 'postgres') {
@@ -346,7 +349,8 @@ function createOptionsOf(opts: AuditOptions, audit: AuditConfig, job: string, as
   const nonEmpty = (list: string[] | undefined) => (list && list.length > 0 ? list : undefined);
   const history = opts.history ?? audit.history;
   const maxDrop = opts.maxDrop ?? audit.maxDrop;
-  const shard = opts.part !== undefined;
+  // A shard of a pipeline (a part, or the pipeline's one run in a PostgreSQL history) compares with no baseline.
+  const shard = opts.part !== undefined || opts.pipeline !== undefined;
   return {
     urls: audit.urls ?? [],
     fromSitemap: nonEmpty(audit.sitemaps),
@@ -362,8 +366,9 @@ function createOptionsOf(opts: AuditOptions, audit: AuditConfig, job: string, as
     existing: opts.existing ?? audit.existing ?? 'refresh',
     resumeWithin: opts.resumeWithin ?? audit.resumeWithin,
     concurrency: opts.concurrency,
-    // A shard writing a part records nothing and compares with no baseline: the merge does both, once.
-    record: shard ? undefined : true,
+    // A shard writing a part records nothing and compares with no baseline: the merge does both, once. One of a
+    // pipeline in a PostgreSQL history records into the pipeline's one run.
+    record: opts.part !== undefined ? undefined : true,
     history,
     job,
     baseline: shard ? undefined : 'last',

@@ -10,7 +10,10 @@ import { shareOfText } from '../../../history/parts/part.js';
 import { createListWriter } from '../../../output/index.js';
 import type { Shard } from '../../bulk/shard.js';
 import { addGateOptions } from '../../flags/verb-options.js';
-import { jobName, openRun } from '../../reading/recording.js';
+import { jobName, openExistingHistory, openRun, resolveHistoryLocation } from '../../reading/recording.js';
+import { HistoryNotFoundError } from '../../../history/errors.js';
+import type { PipelineRole, StoredPipeline } from '../../../history/types.js';
+import { PIPELINE_NEEDS_POSTGRES } from '../reports/create/part.js';
 import type { BaselineComparison } from '../../report-files/baseline.js';
 import { addCiOptions, planCiFiles, type CiPlan } from '../../report-files/reporter.js';
 import type { CommandContext } from '../../runtime/context.js';
@@ -26,7 +29,11 @@ export function declareMerge(history: ParentCommand) {
   const command = history
     .command('merge')
     .description("Join the run parts of one pipeline's shards (--part) into one recorded run, and judge it as any run")
-    .argument('<parts...>', 'the run parts written by `--shard I/N --part FILE`')
+    .argument('[parts...]', 'the run parts written by `--shard I/N --part FILE`')
+    .option(
+      '--pipeline <key>',
+      'no parts: close the run that the shards of this pipeline recorded into (`--record --pipeline KEY`, a PostgreSQL history; env RSAPI_PIPELINE)',
+    )
     .option('--allow-partial', 'with shares missing, record the run incomplete (never a baseline) and judge the pages there, rather than exit 12');
   return addHistoryLocationOption(addVerdictOptions(addCiOptions(addGateOptions(command))));
 }
@@ -42,10 +49,14 @@ Examples:
   $ rsapi reports create --from-sitemap https://example.com/ --existing refresh --shard 2/3 --part part-2.gz --pipeline weekly-12
   $ rsapi history merge part-*.gz --fail-on-new-failures --html site.html --summary "$GITHUB_STEP_SUMMARY"
   $ rsapi history merge parts/*.gz --history postgres://ci@db.example.com/rsapi --junit rsapi.xml
+  $ rsapi reports create --from-sitemap https://example.com/ --shard 2/3 --record --pipeline weekly-12 --history postgres://ci@db.example.com/rsapi
+  $ rsapi history merge --pipeline weekly-12 --history postgres://ci@db.example.com/rsapi --fail-on-new-failures
 
 Compares with the job's last run (--baseline last) unless told otherwise. A share missing is exit 12, each named
 ("shard 2/3 missing"), and nothing is recorded; --allow-partial records what is there as an incomplete run. A share
-given twice: the part written later stands. Parts of other pipelines, jobs, services or inputs: exit 2.`,
+given twice: the part written later stands. Parts of other pipelines, jobs, services or inputs: exit 2.
+On a PostgreSQL history, the shards may record into the pipeline's one run instead (--record --pipeline KEY), and
+\`history merge --pipeline KEY\` closes that run: the same checks, the same run, the same verdict.`,
   );
   handle(invocation, command, {
     plan: (ctx, opts, [parts]) => planHistoryMerge(ctx, { ...opts, parts }),
@@ -56,6 +67,8 @@ given twice: the part written later stands. Parts of other pipelines, jobs, serv
 /** What `history merge` will do: which files it joins, where it records, what judges the run and what it writes. */
 export interface HistoryMergePlan {
   parts: string[];
+  /** --pipeline KEY (no parts): the pipeline whose one run, recorded into by its shards, the merge closes. */
+  pipeline?: string;
   allowPartial: boolean;
   history: { history?: string };
   gate: GateSetup;
@@ -77,12 +90,36 @@ export function planHistoryMerge(ctx: CommandContext, opts: HistoryMergeOptions)
   const judged = [failOn, minScore, failOnCheck, failOnImportance, opts.maxDrop, opts.failOnNewFailures, assertions].some((value) => value !== undefined);
   return {
     parts: opts.parts,
+    pipeline: planPipelineMerge(ctx, opts),
     allowPartial: opts.allowPartial === true,
     history: { history: opts.history },
     gate: { failOn, minScore, failOnCheck, failOnImportance, assertions, allowEmpty, codequality, selection: { what: "the merged run's pages" } },
     ci,
     judged,
   };
+}
+
+/**
+ * --pipeline KEY (or RSAPI_PIPELINE) and no parts: the pipeline whose one run the merge closes, which only a PostgreSQL
+ * history keeps (exit 2 otherwise); parts and --pipeline both, or neither: exit 2.
+ */
+function planPipelineMerge(ctx: CommandContext, opts: HistoryMergeOptions): string | undefined {
+  if (opts.parts.length > 0) {
+    if (opts.pipeline !== undefined) {
+      throw new UsageError('give the parts to merge, or --pipeline KEY to close the run its shards recorded into, not both');
+    }
+    return undefined;
+  }
+  const pipeline = opts.pipeline ?? (ctx.io.env.RSAPI_PIPELINE?.trim() || undefined);
+  if (pipeline === undefined) {
+    throw new UsageError('nothing to merge: give the run parts (`--shard I/N --part FILE`), or --pipeline KEY', {
+      hint: 'rsapi history merge part-*.gz; on a PostgreSQL history whose shards recorded with --record --pipeline KEY: rsapi history merge --pipeline KEY',
+    });
+  }
+  if (resolveHistoryLocation(ctx, { history: opts.history }).kind !== 'postgres') {
+    throw new UsageError(PIPELINE_NEEDS_POSTGRES, { hint: 'merge the run parts the shards wrote: rsapi history merge PART...' });
+  }
+  return pipeline;
 }
 
 /** What the merge did: its exit code, the pages it joined, the run recorded and what it was compared with. */
@@ -103,7 +140,7 @@ export interface MergeResult {
 
 /** Reads and checks every part, joins them, records the run and judges it. */
 export async function runHistoryMerge(ctx: CommandContext, plan: HistoryMergePlan): Promise<MergeResult> {
-  const parts = await readParts(ctx, plan.parts);
+  const { parts, close } = plan.pipeline === undefined ? { parts: await readParts(ctx, plan.parts), close: undefined } : await readPipeline(ctx, plan);
   const first = parts[0] as Part;
   refuseStrangers(ctx, parts, plan.expect);
   const { kept, count } = keepLatest(ctx, parts);
@@ -117,7 +154,42 @@ export async function runHistoryMerge(ctx: CommandContext, plan: HistoryMergePla
     );
   }
   const entries = kept.flatMap((part) => part.entries).sort((a, b) => a.at - b.at);
-  return recordAndJudge(ctx, plan, { header: first.header, entries, shares: kept.length, count, missing, codes: kept.map((part) => part.end.code) });
+  return recordAndJudge(ctx, plan, { header: first.header, entries, shares: kept.length, count, missing, codes: kept.map((part) => part.end.code), close });
+}
+
+/**
+ * --pipeline KEY: the shares its shards recorded into the history, each read as the part it would have written (a share
+ * that failed, or never ended, is not there: missing), and the run to close. A pipeline the history holds no run of
+ * is exit 4; one merged already, exit 2.
+ */
+async function readPipeline(ctx: CommandContext, plan: HistoryMergePlan): Promise<{ parts: Part[]; close: PipelineRole | undefined }> {
+  const key = plan.pipeline as string;
+  const store = await openExistingHistory(ctx, plan.history);
+  let runs: StoredPipeline[];
+  try {
+    runs = await store.pipelineRuns(key);
+  } finally {
+    await store.close();
+  }
+  if (runs.length === 0) {
+    throw new HistoryNotFoundError(`no shard of pipeline ${key} recorded into ${store.where}`, {
+      hint: 'record the shards with --record --pipeline KEY --shard I/N into this history first, or merge the run parts they wrote',
+    });
+  }
+  const closed = runs.find((run) => run.closed);
+  if (closed !== undefined) {
+    throw new UsageError(`pipeline ${key} was merged already, into run ${closed.run}`, { hint: `\`rsapi history show ${closed.run}\` shows it` });
+  }
+  const { partOfShare } = await import('../../../history/parts/part.js');
+  const parts = runs.flatMap((run) => run.started.filter((share) => share.state === 'done').map((share) => partOfShare(run, share)));
+  const first = runs[0] as StoredPipeline;
+  if (parts.length === 0) {
+    for (let index = 1; index <= first.shares; index++) ctx.note(`rsapi: shard ${index}/${first.shares} missing`);
+    throw new IncompleteRunError(`the run is incomplete: no share of ${plural(first.shares, 'share')} recorded (pipeline ${key}); nothing recorded`, {
+      hint: "run the shards again: each records into the pipeline's run when it ends",
+    });
+  }
+  return { parts, close: { role: 'close', run: first.run, pipeline: first.id } };
 }
 
 /** Every file read as a part; a file that is none (cut short, a newer format, another file) is named, and nothing recorded. */
@@ -201,6 +273,8 @@ interface Joined {
   missing: Shard[];
   /** Each share's own exit code. */
   codes: number[];
+  /** --pipeline: the pipeline's run the merge closes, rather than a run of its own. */
+  close: PipelineRole | undefined;
 }
 
 /**
@@ -217,7 +291,7 @@ async function recordAndJudge(ctx: CommandContext, plan: HistoryMergePlan, joine
       hint: 'unset RSAPI_JOB for the merge, or merge the parts of that job',
     });
   }
-  const run = { command: header.command, selection, origin: header.origin, merged: `${joined.shares}/${joined.count}` };
+  const run = { command: header.command, selection, origin: header.origin, merged: `${joined.shares}/${joined.count}`, pipeline: joined.close };
   const history = { record: true as const, history: plan.history.history, job: named };
   const reports = entries.filter((entry) => entry.report !== undefined).length;
   const { history: runHistory, ci } = await openRun(ctx, { history, run }, plan.ci, {

@@ -20,12 +20,12 @@ function partHtml(part: Part): string {
   return escapeHtml(String(part));
 }
 
-/** html`<td>${url}</td>`: strings and numbers escaped, Markup kept, arrays joined, undefined/null/booleans dropped. */
 /** Text a page's module wrote itself (a stylesheet, a script, JSON already made safe for a script element): not escaped. */
 export function raw(text: string): Markup {
   return new Markup(text);
 }
 
+/** html`<td>${url}</td>`: strings and numbers escaped, Markup kept, arrays joined, undefined/null/booleans dropped. */
 export function html(strings: TemplateStringsArray, ...values: readonly Part[]): Markup {
   let out = strings[0] ?? '';
   for (const [index, value] of values.entries()) out += partHtml(value) + (strings[index + 1] ?? '');

@@ -502,7 +502,7 @@ async function resetPostgres(url: string): Promise<void> {
   const client = new pgClient.Client({ connectionString: url });
   await client.connect();
   await client.query(
-    'DROP TABLE IF EXISTS history_run_snapshots, history_snapshots, history_contents, history_check_sets, history_pages, history_runs, history_schema, history_job_holders, history_journal',
+    'DROP TABLE IF EXISTS history_run_snapshots, history_snapshots, history_contents, history_check_sets, history_pages, history_runs, history_schema, history_job_holders, history_journal, history_pipelines, history_pipeline_shares, history_pipeline_entries',
   );
   await client.end();
 }

@@ -269,6 +269,144 @@ describe.each(STORES)('history merge on $name', ({ history: newHistory, skip }) 
   );
 });
 
+describe.skipIf(pgMissing !== undefined && !process.env.CI)(
+  'a pipeline recorded into one run of a PostgreSQL history, closed by history merge --pipeline',
+  () => {
+    /** Shard `i` of three recorded into pipeline `pipeline`'s run of `history`. */
+    const recordShard = (history: string, pipeline: string, i: number, more: string[] = []) =>
+      rsapi(
+        'reports',
+        'create',
+        ...URLS,
+        '--existing',
+        'skip',
+        '--shard',
+        `${i}/3`,
+        '--record',
+        '--pipeline',
+        pipeline,
+        '--history',
+        history,
+        '-o',
+        'ndjson',
+        ...more,
+      );
+
+    /** A run as `history runs --json` gives it, without what differs between two histories (ids, times, CI). */
+    const runFacts = (run: Record<string, unknown> | undefined) => {
+      const { id, started, recorded, finished, ...rest } = run ?? {};
+      return rest;
+    };
+
+    it('three shards recorded into one run, or written to three parts and merged: the same run, the same verdict, week after week', async () => {
+      if (pgMissing) throw new Error(`PostgreSQL tests cannot be skipped under CI: ${pgMissing}`);
+      const folder = scratch();
+      const [byParts, byPipeline] = await Promise.all([startTestDatabase(), startTestDatabase()]);
+      databases.push(byParts, byPipeline);
+      const gates = ['--min-score', '60', '--fail-on-new-failures'];
+      for (const week of [1, 2]) {
+        // The site changes in week 2 (the mock's drift): refreshed once, then both routes read the same reports.
+        mock.server.options.drift = week === 2 ? 0.4 : undefined;
+        expect((await rsapi('reports', 'create', ...URLS, '--existing', 'refresh', '-q')).code).toBe(0);
+        const parts = await threeParts(folder, { pipeline: `parts-${week}`, more: ['--min-score', '60'] });
+        const files = await rsapi('history', 'merge', ...parts, '--history', byParts.url, ...gates, '--codequality', join(folder, `parts-${week}.json`));
+        for (const i of [1, 2, 3]) {
+          const shardRun = await recordShard(byPipeline.url, `pipe-${week}`, i, ['--min-score', '60']);
+          expect(shardRun.stderr).toContain(`recorded shard ${i}/3 into run`);
+          expect(shardRun.stderr).not.toContain('nothing compared');
+        }
+        const closed = await rsapi(
+          'history',
+          'merge',
+          '--pipeline',
+          `pipe-${week}`,
+          '--history',
+          byPipeline.url,
+          ...gates,
+          '--codequality',
+          join(folder, `pipe-${week}.json`),
+        );
+        expect(closed.code, closed.stderr).toBe(files.code);
+        expect(findings(join(folder, `pipe-${week}.json`))).toEqual(findings(join(folder, `parts-${week}.json`)));
+        const [partsRun, pipelineRun] = [(await runsOf(byParts.url))[0], (await runsOf(byPipeline.url))[0]];
+        expect(pipelineRun).toMatchObject({ shard: 'merged 3/3', complete: true, reports: URLS.length });
+        expect(runFacts(pipelineRun as never)).toEqual(runFacts(partsRun as never));
+        expect(await pagesOf(byPipeline.url, pipelineRun?.id ?? 0)).toEqual(await pagesOf(byParts.url, partsRun?.id ?? 0));
+      }
+      expect(findings(join(folder, 'pipe-2.json')).some((finding) => finding.includes('fails now; it passed in run 1'))).toBe(true);
+      expect((await runsOf(byPipeline.url)).map((run) => run.shard)).toEqual(['merged 3/3', 'merged 3/3']);
+      // Closed once: a second merge of the pipeline is refused.
+      const again = await rsapi('history', 'merge', '--pipeline', 'pipe-2', '--history', byPipeline.url);
+      expect(again.code).toBe(2);
+      expect(again.stderr).toContain('pipeline pipe-2 was merged already, into run 2');
+    }, 120_000);
+
+    it('a shard missing is exit 12, named, and the run stays open; the shard run again completes it', async () => {
+      if (pgMissing) throw new Error(`PostgreSQL tests cannot be skipped under CI: ${pgMissing}`);
+      const database = await startTestDatabase();
+      databases.push(database);
+      for (const i of [1, 3]) expect((await recordShard(database.url, 'weekly-7', i)).code).toBe(0);
+      const refused = await rsapi('history', 'merge', '--pipeline', 'weekly-7', '--history', database.url);
+      expect(refused.code).toBe(12);
+      expect(refused.stderr).toContain('rsapi: shard 2/3 missing\n');
+      expect(refused.stderr).toContain('nothing recorded');
+      expect(await runsOf(database.url)).toMatchObject([{ shard: 'merged 2/3', complete: false }]);
+      expect((await recordShard(database.url, 'weekly-7', 2)).code).toBe(0);
+      const merged = await rsapi('history', 'merge', '--pipeline', 'weekly-7', '--history', database.url);
+      expect(merged.code, merged.stderr).toBe(0);
+      expect(await runsOf(database.url)).toMatchObject([{ shard: 'merged 3/3', complete: true, reports: URLS.length }]);
+      // A pipeline no shard recorded into: exit 4.
+      expect((await rsapi('history', 'merge', '--pipeline', 'weekly-8', '--history', database.url)).code).toBe(4);
+    }, 60_000);
+
+    it('shards starting at once make one run of their pipeline', async () => {
+      if (pgMissing) throw new Error(`PostgreSQL tests cannot be skipped under CI: ${pgMissing}`);
+      const database = await startTestDatabase();
+      databases.push(database);
+      for (const round of [1, 2, 3]) {
+        const ran = await Promise.all([1, 2, 3].map((i) => recordShard(database.url, `race-${round}`, i)));
+        expect(ran.map((one) => one.code)).toEqual([0, 0, 0]);
+        expect((await runsOf(database.url)).filter((run) => run.shard?.startsWith('merged'))).toHaveLength(round);
+        const merged = await rsapi('history', 'merge', '--pipeline', `race-${round}`, '--history', database.url);
+        expect(merged.code, merged.stderr).toBe(0);
+      }
+      expect((await runsOf(database.url)).map((run) => run.shard)).toEqual(['merged 3/3', 'merged 3/3', 'merged 3/3']);
+    }, 60_000);
+
+    it('rsapi audit --pipeline --shard on a PostgreSQL history: the shares run side by side into one run of the job', async () => {
+      if (pgMissing) throw new Error(`PostgreSQL tests cannot be skipped under CI: ${pgMissing}`);
+      const database = await startTestDatabase();
+      databases.push(database);
+      const config = join(scratch(), 'rsapi.config.json');
+      writeFileSync(config, JSON.stringify({ audit: { job: 'weekly', urls: URLS, history: database.url } }));
+      const ran = await Promise.all([1, 2, 3].map((i) => rsapi('audit', '--config', config, '--shard', `${i}/3`, '--pipeline', 'audit-1')));
+      expect(ran.map((one) => one.code)).toEqual([0, 0, 0]);
+      const merged = await rsapi('history', 'merge', '--pipeline', 'audit-1', '--history', database.url);
+      expect(merged.code, merged.stderr).toBe(0);
+      expect(await runsOf(database.url)).toMatchObject([{ shard: 'merged 3/3', complete: true, reports: URLS.length, selection: { job: 'weekly' } }]);
+    }, 60_000);
+  },
+);
+
+describe('a pipeline recorded into one run: refused where it cannot be', () => {
+  it('on SQLite, --record --pipeline and history merge --pipeline are exit 2, naming the part files', async () => {
+    const history = join(scratch(), 'history.db');
+    const shardRun = await rsapi('reports', 'create', ...URLS, '--shard', '1/3', '--record', '--pipeline', 'p-1', '--history', history);
+    expect(shardRun.code).toBe(2);
+    expect(shardRun.stderr).toContain("a pipeline's shards record into one run only on a shared PostgreSQL history; use --part files");
+    const merge = await rsapi('history', 'merge', '--pipeline', 'p-1', '--history', history);
+    expect(merge.code).toBe(2);
+    expect(merge.stderr).toContain("a pipeline's shards record into one run only on a shared PostgreSQL history; use --part files");
+    expect(await runsOf(history)).toEqual([]);
+  });
+
+  it('--pipeline with neither --part nor --record, parts and --pipeline both, or nothing to merge: exit 2', async () => {
+    expect((await rsapi('reports', 'create', ...URLS, '--shard', '1/3', '--pipeline', 'p-1')).code).toBe(2);
+    expect((await rsapi('history', 'merge', 'a.gz', '--pipeline', 'p-1', '--history', 'postgres://u@127.0.0.1:1/x')).code).toBe(2);
+    expect((await rsapi('history', 'merge', '--history', 'postgres://u@127.0.0.1:1/x')).code).toBe(2);
+  });
+});
+
 describe('rsapi audit --shard --part, then --merge', () => {
   it("three audit shards merged with the file's settings make one run of the audit's job; a part of another job is refused", async () => {
     const folder = scratch();

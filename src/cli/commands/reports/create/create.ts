@@ -20,7 +20,8 @@ import type { Baseline, BaselineComparison } from '../../../report-files/baselin
 import { createJob, openRun } from '../../../reading/recording.js';
 import { preferSmallHeap } from '../../../runtime/heap.js';
 import type { UrlOutcome } from './run-create.js';
-import type { PartPlan, PartRun } from './part.js';
+import type { PartPlan, PartRun, PipelineSharePlan } from './part.js';
+import type { PipelineRole, ShareEnd } from '../../../../history/types.js';
 import { declareCreate, noUrlError, planReportsCreate, type ReportsCreatePlan } from './plan.js';
 
 /** What a create run did, for a caller that says it in its own words (`rsapi audit`, MCP's create_reports). */
@@ -125,16 +126,22 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
   }
   const { runBulkCreate } = await import('./run-create.js');
   const urls = selected ? selected.urls : input.urls;
-  const run = { command: plan.command, selection: createJob(plan.record.job, input.urls), shard: plan.record.job.shard };
+  const run = {
+    command: plan.command,
+    selection: createJob(plan.record.job, input.urls),
+    shard: plan.record.job.shard,
+    pipeline: plan.pipelineShare && (await shareOf(ctx, plan.pipelineShare, input.urls)),
+  };
   const started = new Date();
   const { history, ci } = await openRun(ctx, { history: plan.record.history, run }, plan.ci, { baseline, share: selected?.share, inputOrder: urls });
   let outcomes: readonly UrlOutcome[] = [];
   let stoppedBy: string | undefined;
+  const ending = await shareEnding(ctx, plan, input.urls, () => outcomes);
   const code = await history.finishing(async () => {
     const ran = await runBulkCreate(ctx, {
       input: { ...input, urls },
       alwaysList: plan.alwaysList,
-      wholeReports: plan.part !== undefined,
+      wholeReports: plan.part !== undefined || plan.pipelineShare !== undefined,
       concurrency: plan.concurrency,
       privacy: plan.privacy.privacy,
       password,
@@ -153,8 +160,14 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
     outcomes = ran.urls;
     stoppedBy = ran.stoppedBy;
     return ran.code;
-  });
+  }, ending);
   if (plan.part) await finishPart(ctx, plan.part, { run, history: plan.record.history, input: input.urls, started }, outcomes, code);
+  if (plan.pipelineShare && history.runId !== undefined && !ctx.signal.aborted) {
+    const { pipeline, shard } = plan.pipelineShare;
+    ctx.note(
+      `rsapi: recorded shard ${shard.index}/${shard.count} into run ${history.runId} of pipeline ${pipeline}: close it with \`rsapi history merge --pipeline ${pipeline}\``,
+    );
+  }
   const { baselineRun: baselineOf, comparison, besides } = ci ?? {};
   const reports = ci?.reportCount ?? outcomes.filter((outcome) => 'report' in outcome && outcome.report !== undefined).length;
   const { baselineFailure, kept } = history;
@@ -175,9 +188,14 @@ async function createNothing(ctx: CommandContext, plan: ReportsCreatePlan, basel
   const fails = plan.judged && plan.gate.allowEmpty !== true;
   // A failing gate's line names why; a run that passes says it here.
   if (!fails) ctx.note(`rsapi: ${why}; nothing to create`);
-  const run = { command: plan.command, selection: createJob(plan.record.job, []) };
+  const run = {
+    command: plan.command,
+    selection: createJob(plan.record.job, []),
+    pipeline: plan.pipelineShare && (await shareOf(ctx, plan.pipelineShare, [])),
+  };
   const started = new Date();
   const { history, ci } = await openRun(ctx, { history: plan.record.history, run }, plan.ci, { baseline, empty: why });
+  const ending = await shareEnding(ctx, plan, [], () => []);
   const code = await history.finishing(async () => {
     const writer = createListWriter(ctx.io.stdout, ctx.outputOptions('report'));
     await writer.end();
@@ -190,10 +208,28 @@ async function createNothing(ctx: CommandContext, plan: ReportsCreatePlan, basel
       if (ctx.io.env.GITHUB_ACTIONS === 'true') ctx.note(runAnnotation(emptyLine(gate.selection)));
     }
     return finishGate(ctx, gate, ci, overNothing ? ExitCode.gate : ExitCode.ok);
-  });
+  }, ending);
   // An empty input is a share like any other: the merge counts it.
   if (plan.part) await finishPart(ctx, plan.part, { run, history: plan.record.history, input: [], started }, [], code);
   return ranNothing(code, ci, history.runId);
+}
+
+/** A share's part in its pipeline's one run (--record --pipeline). */
+async function shareOf(ctx: CommandContext, share: PipelineSharePlan, input: readonly string[]): Promise<PipelineRole> {
+  const { shareRole } = await import('./part.js');
+  return shareRole(ctx, share, input);
+}
+
+/** --record --pipeline: the share's URLs, kept in the history with its end for `history merge --pipeline`. */
+async function shareEnding(
+  ctx: CommandContext,
+  plan: ReportsCreatePlan,
+  input: readonly string[],
+  outcomes: () => readonly UrlOutcome[],
+): Promise<{ share?: () => ShareEnd }> {
+  if (plan.pipelineShare === undefined) return {};
+  const { shareEnd } = await import('./part.js');
+  return { share: () => shareEnd(ctx, input, outcomes()) };
 }
 
 /**

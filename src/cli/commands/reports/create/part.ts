@@ -6,7 +6,9 @@ import { plural } from '../../../../plural.js';
 import { VERSION } from '../../../../version.js';
 import type { Shard } from '../../../bulk/shard.js';
 import { shardText } from '../../../bulk/shard.js';
-import { jobOf, selectionKey, serviceOrigin, type HistoryFlags, type RunSpec } from '../../../reading/recording.js';
+import { jobOf, resolveHistoryLocation, selectionKey, serviceOrigin, type HistoryFlags, type RunSpec } from '../../../reading/recording.js';
+import type { PipelineRole, ShareEnd } from '../../../../history/types.js';
+import { stringifyJson } from '../../../../api/http/json.js';
 import { serviceWebBase } from '../../../report-files/reporter.js';
 import type { CommandContext } from '../../../runtime/context.js';
 import { UsageError } from '../../../runtime/errors.js';
@@ -37,10 +39,7 @@ export interface PartFlags {
  * RSAPI_PIPELINE or the CI's run, and required.
  */
 export function planPart(ctx: CommandContext, flags: PartFlags): PartPlan | undefined {
-  if (flags.part === undefined) {
-    if (flags.pipeline !== undefined) throw new UsageError('--pipeline names the pipeline of a run part: give --part FILE with it');
-    return undefined;
-  }
+  if (flags.part === undefined) return undefined;
   if (flags.record) {
     throw new UsageError('--part writes the share to a file instead of recording it', { hint: '`rsapi history merge PART...` records the parts as one run' });
   }
@@ -57,6 +56,42 @@ export function planPart(ctx: CommandContext, flags: PartFlags): PartPlan | unde
     });
   }
   return { path: flags.part, pipeline, shard: flags.shard ?? { index: 1, count: 1 } };
+}
+
+/** A share recording into its pipeline's one run (`--record --pipeline KEY --shard I/N`): the pipeline and the share. */
+export interface PipelineSharePlan {
+  pipeline: string;
+  shard: Shard;
+}
+
+/** The words of the refusal of `--record --pipeline` (and `history merge --pipeline`) on a history that is no PostgreSQL one. */
+export const PIPELINE_NEEDS_POSTGRES = "a pipeline's shards record into one run only on a shared PostgreSQL history; use --part files";
+
+/**
+ * --pipeline without --part, checked before anything is read or sent: with --record (or RSAPI_RECORD, the profile's
+ * `record`), the share records into its pipeline's one run, which only a PostgreSQL history keeps (exit 2 otherwise);
+ * it compares with no baseline (`history merge --pipeline KEY` does, once). RSAPI_PIPELINE counts only with --shard.
+ */
+export function planPipelineShare(ctx: CommandContext, flags: PartFlags & { history?: string }, record: boolean): PipelineSharePlan | undefined {
+  if (flags.part !== undefined) return undefined;
+  const given = flags.pipeline ?? (flags.shard !== undefined && record ? ctx.io.env.RSAPI_PIPELINE?.trim() || undefined : undefined);
+  if (given === undefined) return undefined;
+  if (!record) {
+    throw new UsageError('--pipeline names the pipeline of a run part (--part FILE) or of the run its shards record into (--record)', {
+      hint: 'give --part FILE, or --record with a PostgreSQL --history',
+    });
+  }
+  if (resolveHistoryLocation(ctx, flags).kind !== 'postgres') {
+    throw new UsageError(PIPELINE_NEEDS_POSTGRES, {
+      hint: 'give each shard --part FILE and merge the files with `rsapi history merge PART...`, or a postgres:// --history',
+    });
+  }
+  if (flags.baseline !== undefined) {
+    throw new UsageError('a shard of a pipeline compares with no baseline: `rsapi history merge --pipeline KEY` compares the whole run, once', {
+      hint: 'give --baseline (and --max-drop, --fail-on-new-failures) to `rsapi history merge --pipeline KEY`',
+    });
+  }
+  return { pipeline: pipelineKey(ctx, given) as string, shard: flags.shard ?? { index: 1, count: 1 } };
 }
 
 /**
@@ -112,8 +147,7 @@ export async function writeCreatePart(ctx: CommandContext, part: PartPlan, ran: 
     shard: shardText(part.shard),
     input: inputDigest(ran.input),
   };
-  const place = new Map(ran.input.map((url, index) => [reportIdentity(url), index]));
-  const entries = outcomes.map((outcome) => entryOf(outcome, place.get(reportIdentity(outcome.url)) ?? -1));
+  const entries = partEntries(ran.input, outcomes);
   try {
     await writePart(part.path, header, entries, { urls: entries.length, code }, (text) => ctx.secrets.redact(text));
   } catch (error) {
@@ -122,6 +156,29 @@ export async function writeCreatePart(ctx: CommandContext, part: PartPlan, ran: 
   ctx.note(
     `rsapi: wrote shard ${header.shard} of pipeline ${part.pipeline} to ${part.path} (${plural(entries.length, 'URL')}): merge it with \`rsapi history merge\``,
   );
+}
+
+/** Each URL of the share as a part's line, with its place in the whole input (`input`: before the shard cut). */
+export function partEntries(input: readonly string[], outcomes: readonly UrlOutcome[]): PartEntry[] {
+  const place = new Map(input.map((url, index) => [reportIdentity(url), index]));
+  return outcomes.map((outcome) => entryOf(outcome, place.get(reportIdentity(outcome.url)) ?? -1));
+}
+
+/** A pipeline's share as the history keeps it for the merge: each URL's part line (secrets redacted), at its place. */
+export function shareEnd(ctx: CommandContext, input: readonly string[], outcomes: readonly UrlOutcome[]): ShareEnd {
+  return { entries: partEntries(input, outcomes).map((entry) => ({ at: entry.at, line: ctx.secrets.redact(stringifyJson(entry)) })) };
+}
+
+/** What a share of a pipeline is in its run: the pipeline, the whole input's digest, the share, the service's pages. */
+export function shareRole(ctx: CommandContext, share: PipelineSharePlan, input: readonly string[]): PipelineRole {
+  return {
+    role: 'share',
+    key: share.pipeline,
+    input: inputDigest(input),
+    share: share.shard.index,
+    shares: share.shard.count,
+    service: serviceWebBase(ctx),
+  };
 }
 
 function entryOf(outcome: UrlOutcome, at: number): PartEntry {

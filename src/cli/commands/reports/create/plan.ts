@@ -26,7 +26,7 @@ import type { GateSetup } from '../../../verdicts/gates.js';
 import { checkVerdictFlags, refuseUrlForAssert, verdictFiles } from '../../../verdicts/options.js';
 import { EXISTING_MODES, type ExistingMode } from './existing.js';
 import { claimJournal, type JournalStore } from './journal.js';
-import { planPart, type PartPlan } from './part.js';
+import { planPart, planPipelineShare, type PartPlan, type PipelineSharePlan } from './part.js';
 import { compileSelection, type CompiledSelection } from './select.js';
 import { DEFAULT_MAX_SITEMAP_TIME_MS, DEFAULT_MAX_SITEMAP_URLS, DEFAULT_MAX_SITEMAPS, type SitemapLimits } from './sitemap/budget.js';
 import { allowedHost } from './sitemap/site.js';
@@ -65,7 +65,10 @@ export function declareCreate(reports: ParentCommand) {
     )
     .option('--shard <i/n>', 'create only the I-th of N shares of the input (by a stable hash of each URL), for N parallel CI jobs', parseShard)
     .option('--part <file>', 'write the share to this run part (not to the history), for `rsapi history merge` to record with the other shares')
-    .option('--pipeline <key>', "the pipeline a --part belongs to (env RSAPI_PIPELINE; default: the CI's run, GitHub's or GitLab's)")
+    .option(
+      '--pipeline <key>',
+      "the pipeline a --part belongs to (env RSAPI_PIPELINE; default: the CI's run, GitHub's or GitLab's); with --record on a PostgreSQL history, the share records into the pipeline's one run",
+    )
     .addOption(
       new Option(
         '--existing <mode>',
@@ -173,6 +176,8 @@ export interface ReportsCreatePlan {
   record: { history: HistoryFlags; job: CreateSource };
   /** --part: the share is written to this run part (for `history merge`), not recorded; undefined without it. */
   part: PartPlan | undefined;
+  /** --record --pipeline KEY: the share records into its pipeline's one run (PostgreSQL); undefined without it. */
+  pipelineShare: PipelineSharePlan | undefined;
 }
 
 /**
@@ -202,6 +207,8 @@ export function planReportsCreate(ctx: CommandContext, opts: ReportsCreateOption
   ];
   const { allowEmpty, shard, include, exclude, maxUrls, failOn, minScore, failOnCheck, failOnImportance, codequality } = opts;
   const part = planPart(ctx, opts);
+  const history = planHistory(ctx, opts);
+  const pipelineShare = planPipelineShare(ctx, opts, history.record === true);
   files.push({ flag: '--part', path: opts.part, writes: true });
   const ci = planCiFiles(opts, { allowEmpty, fromFile, fromSitemap }, [...files, ...verdictFiles(opts, ctx.io.env)]);
   const selection = compileSelection(opts);
@@ -233,12 +240,14 @@ export function planReportsCreate(ctx: CommandContext, opts: ReportsCreateOption
     gate,
     judged,
     ci,
-    // With --part, the share is no part of the job: every share of the pipeline is of the one job the merge records.
+    // With --part or --pipeline, the share is no part of the job: every share of the pipeline is of the one job the
+    // merge records.
     record: {
-      history: part ? { ...planHistory(ctx, opts), record: undefined } : planHistory(ctx, opts),
-      job: { urls, fromFile, fromSitemap, include, exclude, maxUrls, shard: shard && !part ? shardText(shard) : undefined },
+      history: part ? { ...history, record: undefined } : history,
+      job: { urls, fromFile, fromSitemap, include, exclude, maxUrls, shard: shard && !part && !pipelineShare ? shardText(shard) : undefined },
     },
     part,
+    pipelineShare,
     // Last: the lock is held from here, and released by the run whatever happens next.
     journal:
       journal === undefined
