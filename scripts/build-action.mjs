@@ -1,9 +1,8 @@
 // `npm run build:action`: the GitHub Action's committed bundle (GitHub runs an action's files as they are in the tree,
-// it builds nothing), two files in action/dist/:
-//   index.cjs   the action (src/action/main.ts) with @actions/core and @actions/exec inlined;
-//   rsapi.mjs   the rsapi CLI (src/cli/main.ts) as one file, every lazily loaded verb inlined: the action runs it with
-//               its own Node. `rsapi mcp` and --jq are left out (a stub that says so): the action runs neither, and
-//               they are half the size (the MCP SDK, jq's WebAssembly).
+// it builds nothing): action/dist/index.cjs, the action (src/action/main.ts) with the rsapi CLI it runs in-process,
+// @actions/core and @actions/exec inlined, every lazily loaded verb too (one committed CommonJS file has no chunks:
+// a verb's module is parsed with the file and run when the verb is). `rsapi mcp` and --jq are left out (a stub that
+// says so): the action runs neither, and they are half the size (the MCP SDK, jq's WebAssembly).
 // It also writes the inputs and outputs tables of docs/github-action.md from action.yml (scripts/action-docs.mjs).
 // `--outdir=DIR` writes the bundle to DIR instead, and no doc (test/scripts/build-action.test.ts compares a fresh build with the
 // committed one). The output depends only on the sources, the lock file's packages and esbuild's version.
@@ -29,7 +28,7 @@ const leftOut = {
     for (const [index, { filter }] of LEFT_OUT.entries()) {
       builder.onResolve({ filter }, () => ({ path: String(index), namespace: 'rsapi-left-out' }));
     }
-    builder.onLoad({ filter: /.*/, namespace: 'rsapi-left-out' }, (args) => ({
+    builder.onLoad({ filter: /^\d+$/, namespace: 'rsapi-left-out' }, (args) => ({
       contents: `throw new Error(${JSON.stringify(`${LEFT_OUT[Number(args.path)].what} is not part of the GitHub Action's rsapi: install rsapi for it`)});`,
       loader: 'js',
     }));
@@ -53,37 +52,32 @@ export class BearerCredentialHandler { constructor() { refuse(); } }`,
   },
 };
 
-const common = {
+mkdirSync(outdir, { recursive: true });
+await build({
   absWorkingDir: root,
+  entryPoints: ['src/action/main.ts'],
+  outfile: join(outdir, 'index.cjs'),
   bundle: true,
   platform: 'node',
   target: 'node22',
+  format: 'cjs',
   minifyWhitespace: true,
   minifySyntax: true,
-  // The licences of the inlined packages stay with them, at the end of each file.
+  // The licences of the inlined packages stay with them, at the end of the file.
   legalComments: 'eof',
-  define: { __RSAPI_VERSION__: JSON.stringify(pkg.version) },
-  logLevel: 'warning',
-};
-
-mkdirSync(outdir, { recursive: true });
-await build({
-  ...common,
-  entryPoints: ['src/cli/main.ts'],
-  outfile: join(outdir, 'rsapi.mjs'),
-  format: 'esm',
-  // CommonJS dependencies (undici, conf's helpers) call require() on Node built-ins.
-  banner: { js: "import{createRequire as __rsapiCreateRequire}from'node:module';const require=__rsapiCreateRequire(import.meta.url);" },
+  // import.meta.url (the CLI's modules are ESM) is the bundle's own file's URL.
+  banner: { js: "const __rsapiImportMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
+  define: { __RSAPI_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__rsapiImportMetaUrl' },
   // pg's optional native binding (a C addon, never installed): pg loads it only when asked to, which rsapi never does.
   external: ['pg-native'],
-  plugins: [leftOut],
+  plugins: [leftOut, noHttpClient],
+  logLevel: 'warning',
 });
-await build({ ...common, entryPoints: ['src/action/main.ts'], outfile: join(outdir, 'index.cjs'), format: 'cjs', plugins: [noHttpClient] });
 
 if (!outdirArg) {
   const doc = join(root, 'docs', 'github-action.md');
   const page = readFileSync(doc, 'utf8');
   const fresh = withActionTables(page, readFileSync(join(root, 'action.yml'), 'utf8'));
   if (fresh !== page) writeFileSync(doc, fresh);
-  for (const name of ['index.cjs', 'rsapi.mjs']) console.log(`action/dist/${name}: ${(statSync(join(outdir, name)).size / 1024).toFixed(0)} KB`);
+  console.log(`action/dist/index.cjs: ${(statSync(join(outdir, 'index.cjs')).size / 1024).toFixed(0)} KB`);
 }

@@ -18,8 +18,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   cli: ['base', 'api', 'output', 'config', 'mock', 'history', 'judge'],
   // The MCP server is a second face of the CLI: it runs the CLI's contexts, runs and error words, over stdio.
   mcp: ['base', 'api', 'output', 'config', 'cli', 'history', 'judge'],
-  // The GitHub Action (action.yml's bundle) runs the CLI's bundle as a process: it imports no layer of ours.
-  action: [],
+  // The GitHub Action (action.yml's bundle) is a third face: it runs the CLI's command lines in-process (program.ts's run).
+  action: ['cli'],
 };
 
 /** The one upward import: the `mcp` verb loads the server when it runs (dynamically: no other command loads it). */

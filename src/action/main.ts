@@ -123,7 +123,7 @@ async function runAction(plan: ActionPlan): Promise<{ code: number; failure?: st
 /** `rsapi audit ARGV`: its exit code, and what it did when it said so (its JSON). */
 async function audit(argv: string[], cwd: string, env: Record<string, string>): Promise<{ code: number; result?: AuditJson }> {
   core.info(`rsapi ${argv.join(' ')}`);
-  const run = await runCli(argv, { cwd, env, quiet: true });
+  const run = await runCli(argv, { cwd, env });
   let result: AuditJson | undefined;
   try {
     result = run.stdout.trim() === '' ? undefined : (JSON.parse(run.stdout) as AuditJson);
@@ -153,11 +153,7 @@ function verdict(code: number, result: AuditJson | undefined, plan: ActionPlan, 
 
 /** The dashboard of the branch's history: `rsapi history html index.html`. */
 async function dashboard(checkout: BranchCheckout, cwd: string, env: Record<string, string>): Promise<void> {
-  const wrote = await runCli(['history', 'html', join(checkout.folder, DASHBOARD_FILE), '--history', join(checkout.folder, HISTORY_FILE)], {
-    cwd,
-    env,
-    quiet: true,
-  });
+  const wrote = await runCli(['history', 'html', join(checkout.folder, DASHBOARD_FILE), '--history', join(checkout.folder, HISTORY_FILE)], { cwd, env });
   if (wrote.code !== 0) core.warning(`rsapi history html exited ${wrote.code}: the dashboard was not updated`);
 }
 
@@ -173,7 +169,7 @@ async function replay(
   cwd: string,
   env: Record<string, string>,
 ): Promise<{ checkout: BranchCheckout; runId: number }> {
-  const exported = await runCli(['history', 'export', '--history', join(checkout.folder, HISTORY_FILE)], { cwd, env, quiet: true });
+  const exported = await runCli(['history', 'export', '--history', join(checkout.folder, HISTORY_FILE)], { cwd, env });
   if (exported.code !== 0) throw new GitError(`rsapi history export exited ${exported.code}: run ${runId} could not be replayed`);
   const line = exported.stdout.split('\n').find((text) => text !== '' && (JSON.parse(text) as { run: { id: number } }).run.id === runId);
   if (line === undefined) throw new GitError(`run ${runId} is not in the history it was recorded in`);
@@ -182,9 +178,9 @@ async function replay(
   writeFileSync(file, `${line}\n`);
   const next = await branch.checkout();
   const history = join(next.folder, HISTORY_FILE);
-  const imported = await runCli(['history', 'import', file, '--history', history], { cwd, env, quiet: true });
+  const imported = await runCli(['history', 'import', file, '--history', history], { cwd, env });
   if (imported.code !== 0) throw new GitError(`rsapi history import exited ${imported.code}: run ${runId} could not be replayed`);
-  const runs = await runCli(['history', 'runs', '--json', '--history', history], { cwd, env, quiet: true });
+  const runs = await runCli(['history', 'runs', '--json', '--history', history], { cwd, env });
   const found = (JSON.parse(runs.stdout) as { id: number; started: string }[]).find((run) => Date.parse(run.started) === Date.parse(started));
   return { checkout: next, runId: found?.id ?? runId };
 }
