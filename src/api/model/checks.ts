@@ -165,34 +165,46 @@ function sharedIds(ids: string[]): readonly string[] {
 }
 
 /**
- * A slimmed record's per-check results: the ids (shared) and, in their order, each check's entry; the entries of the
- * checks it did not pass held as one JSON text (`kept`; IN_TEXT in their places), which costs a third of their objects.
+ * A slimmed record's per-check results: the ids (shared) and, in their order, each check's entry; the entry of each
+ * check it did not pass held as its JSON text (`kept`, in order; IN_TEXT in its place), the same text shared by records
+ * alike: a site's pages fail alike, and a text costs a fraction of its objects.
  */
 interface PackedResults {
   ids: readonly string[];
   entries: readonly unknown[];
-  kept: string | undefined;
+  kept: readonly string[] | undefined;
 }
 
-/** An entry's place in a slimmed record's `kept` text. */
+/** An entry's place in a slimmed record's `kept` texts. */
 const IN_TEXT = Object.freeze({});
 
+/** The JSON texts of entries of checks not passed, shared by records alike (at most 4,096, each at most 1,000 characters). */
+const ENTRY_TEXTS = new Map<string, string>();
+const MAX_ENTRY_TEXTS = 4_096;
+
+function sharedText(text: string): string {
+  const held = ENTRY_TEXTS.get(text);
+  if (held !== undefined) return held;
+  if (ENTRY_TEXTS.size < MAX_ENTRY_TEXTS && text.length <= 1_000) ENTRY_TEXTS.set(text, text);
+  return text;
+}
+
 /**
- * The entries of checks not passed (objects) written into one JSON text, IN_TEXT left in their places; undefined (the
- * entries left as they are) when there are none, or one that JSON does not give back as it was (a bigint).
+ * The entries of checks not passed (objects) as their JSON texts, IN_TEXT left in their places; undefined (the entries
+ * left as they are) when there are none, or one that JSON does not give back as it was (a bigint).
  */
-function keptText(entries: unknown[]): string | undefined {
+function keptTexts(entries: unknown[]): string[] | undefined {
   // A passed check's shared entry is frozen: it stays in its place.
   const places = [...entries.keys()].filter((index) => isObject(entries[index]) && !Object.isFrozen(entries[index]));
   if (places.length === 0) return undefined;
-  let text: string;
+  let texts: string[];
   try {
-    text = JSON.stringify(places.map((index) => entries[index]));
+    texts = places.map((index) => sharedText(JSON.stringify(entries[index])));
   } catch {
     return undefined;
   }
   for (const index of places) entries[index] = IN_TEXT;
-  return text;
+  return texts;
 }
 
 const PACKED = Symbol('packed results');
@@ -202,12 +214,11 @@ const SLIM_RECORD = Object.create(Object.prototype, {
   results: {
     get(this: { [PACKED]: PackedResults }) {
       const { ids, entries, kept } = this[PACKED];
-      const fromText = kept === undefined ? [] : (JSON.parse(kept) as unknown[]);
       let next = 0;
       const results: Record<string, unknown> = {};
       ids.forEach((id, index) => {
         const entry = entries[index];
-        results[id] = entry === IN_TEXT ? fromText[next++] : entry;
+        results[id] = entry === IN_TEXT ? JSON.parse(kept?.[next++] ?? 'null') : entry;
       });
       return results;
     },
@@ -234,7 +245,7 @@ export function withoutPassedValues(record: ApiRecord): ApiRecord {
   }
   const slim = Object.create(SLIM_RECORD) as ApiRecord & { [PACKED]: PackedResults };
   for (const [key, value] of Object.entries(record)) if (key !== 'results') slim[key] = value;
-  const kept = keptText(entries);
+  const kept = keptTexts(entries);
   Object.defineProperty(slim, PACKED, { value: { ids: sharedIds(ids), entries, kept } });
   return slim;
 }
