@@ -164,10 +164,47 @@ function sharedIds(ids: string[]): readonly string[] {
   return ids;
 }
 
-/** A slimmed record's per-check results: the ids (shared) and, in their order, each check's entry. */
+/**
+ * A slimmed record's per-check results: the ids (shared) and, in their order, each check's entry; the entry of each
+ * check it did not pass held as its JSON text (`kept`, in order; IN_TEXT in its place), the same text shared by records
+ * alike: a site's pages fail alike, and a text costs a fraction of its objects.
+ */
 interface PackedResults {
   ids: readonly string[];
   entries: readonly unknown[];
+  kept: readonly string[] | undefined;
+}
+
+/** An entry's place in a slimmed record's `kept` texts. */
+const IN_TEXT = Object.freeze({});
+
+/** The JSON texts of entries of checks not passed, shared by records alike (at most 4,096, each at most 1,000 characters). */
+const ENTRY_TEXTS = new Map<string, string>();
+const MAX_ENTRY_TEXTS = 4_096;
+
+function sharedText(text: string): string {
+  const held = ENTRY_TEXTS.get(text);
+  if (held !== undefined) return held;
+  if (ENTRY_TEXTS.size < MAX_ENTRY_TEXTS && text.length <= 1_000) ENTRY_TEXTS.set(text, text);
+  return text;
+}
+
+/**
+ * The entries of checks not passed (objects) as their JSON texts, IN_TEXT left in their places; undefined (the entries
+ * left as they are) when there are none, or one that JSON does not give back as it was (a bigint).
+ */
+function keptTexts(entries: unknown[]): string[] | undefined {
+  // A passed check's shared entry is frozen: it stays in its place.
+  const places = [...entries.keys()].filter((index) => isObject(entries[index]) && !Object.isFrozen(entries[index]));
+  if (places.length === 0) return undefined;
+  let texts: string[];
+  try {
+    texts = places.map((index) => sharedText(JSON.stringify(entries[index])));
+  } catch {
+    return undefined;
+  }
+  for (const index of places) entries[index] = IN_TEXT;
+  return texts;
 }
 
 const PACKED = Symbol('packed results');
@@ -176,10 +213,12 @@ const PACKED = Symbol('packed results');
 const SLIM_RECORD = Object.create(Object.prototype, {
   results: {
     get(this: { [PACKED]: PackedResults }) {
-      const { ids, entries } = this[PACKED];
+      const { ids, entries, kept } = this[PACKED];
+      let next = 0;
       const results: Record<string, unknown> = {};
       ids.forEach((id, index) => {
-        results[id] = entries[index];
+        const entry = entries[index];
+        results[id] = entry === IN_TEXT ? JSON.parse(kept?.[next++] ?? 'null') : entry;
       });
       return results;
     },
@@ -190,9 +229,12 @@ const SLIM_RECORD = Object.create(Object.prototype, {
  * A record as a run keeps it until its files are written (a run of 50,000 pages holds one a page): every field but
  * the value and errors of each check it passed, which no file shows (they count passed checks, and show a failed
  * check's value and what was wrong). Its checks are packed (the ids shared by records alike, a passed check one shared
- * entry) and `results` is rebuilt, in the order sent, when read. A record with no per-check results is returned as it is.
+ * entry) and `results` is rebuilt, in the order sent, when read. A record with no per-check results, or slimmed already, is
+ * returned as it is.
  */
 export function withoutPassedValues(record: ApiRecord): ApiRecord {
+  // Slimmed already: the same record, not another copy of it.
+  if (Object.getPrototypeOf(record) === SLIM_RECORD) return record;
   const results = record.results;
   if (!isObject(results)) return record;
   const ids: string[] = [];
@@ -203,6 +245,7 @@ export function withoutPassedValues(record: ApiRecord): ApiRecord {
   }
   const slim = Object.create(SLIM_RECORD) as ApiRecord & { [PACKED]: PackedResults };
   for (const [key, value] of Object.entries(record)) if (key !== 'results') slim[key] = value;
-  Object.defineProperty(slim, PACKED, { value: { ids: sharedIds(ids), entries } });
+  const kept = keptTexts(entries);
+  Object.defineProperty(slim, PACKED, { value: { ids: sharedIds(ids), entries, kept } });
   return slim;
 }

@@ -303,6 +303,10 @@ export class CiReporter {
    */
   async finish(ctx: CommandContext, gate: GateVerdict, code: ExitCodeValue): Promise<ExitCodeValue> {
     const { inputOrder, share, pageHistory, baseline } = this.setup;
+    // A run of many pages: each phase below starts from what is live, not from the last one's garbage (heap.ts).
+    const { COLLECT_BETWEEN_PHASES_AT, collectGarbage } = await import('../runtime/heap.js');
+    const collect = this.cases.length >= COLLECT_BETWEEN_PHASES_AT ? collectGarbage : async () => {};
+    await collect();
     if (inputOrder) {
       // A report's case holds the URL as stored (`example.com/a` for `https://www.example.com/a`, the final URL of a
       // redirect): placed by the URL it was asked for, matched by identity.
@@ -335,6 +339,7 @@ export class CiReporter {
       // Without --baseline, the page lists what changed since the last run; it judges nothing.
       if (history) run.history = { ...history, sinceLast: baseline || !history.last ? undefined : compareWithBaseline(history.last, records, { inScope }) };
     }
+    await collect();
     if (baseline) {
       const { maxDrop, failOnNewFailures, allowEmpty } = this.flags;
       run.baseline = compareWithBaseline(baseline, records, { maxDrop, inScope, failOnNewFailures, allowEmpty });
@@ -359,6 +364,7 @@ export class CiReporter {
         );
       }
     }
+    await collect();
     const exitCode = code !== ExitCode.ok ? code : run.baseline?.checksUnjudged ? ExitCode.server : run.baseline?.failed ? ExitCode.gate : code;
     if (this.setup.empty !== undefined) run.empty = this.empty = { why: this.setup.empty, failed: exitCode === ExitCode.gate };
     const files = await import('../runtime/write.js');
@@ -378,6 +384,8 @@ export class CiReporter {
     if (this.flags.html !== undefined) {
       // Loaded only here: the page's template, style and script cost nothing to a run without --html.
       const { renderHtml } = await import('./html/page.js');
+      checkStats();
+      await collect();
       await files.writeFileAtomically(place(this.flags.html), renderHtml(run, exitCode, checkStats()), ctx.secrets);
     }
     return exitCode;

@@ -30,3 +30,19 @@ export async function keepYoungGenerationSmall(): Promise<void> {
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--semi-space-growth-factor=1');
 }
+
+/** How many reports a run holds before collectGarbage collects between the phases of its end (its files). */
+export const COLLECT_BETWEEN_PHASES_AT = 10_000;
+
+/**
+ * A full collection now. The end of a run of many pages reads the page's history, compares with the baseline, counts
+ * the checks and renders the HTML page one after another, each making garbage faster than V8's concurrent marking
+ * takes it back: left alone, each phase started on the last one's garbage, and the heap of a 50,000-page audit's
+ * second week grew from 170 to 290 MB (peak RSS 430-480 MB). Collected between them, each starts from what is live
+ * (peak RSS 372 MB), for about 0.1 s a collection. Node exposes `gc` only to a context made after --expose-gc is set.
+ */
+export async function collectGarbage(): Promise<void> {
+  const [{ setFlagsFromString }, { runInNewContext }] = await Promise.all([import('node:v8'), import('node:vm')]);
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}

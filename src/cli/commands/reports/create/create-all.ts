@@ -34,7 +34,8 @@ export interface BulkCreateRun {
   /** Counts the service's answers: once it has answered 5xx to every request for a while, no new URL is started. */
   breaker?: Breaker;
   progress: ProgressDisplay;
-  onCreated: (url: string, index: number, result: BulkCreateResult) => Promise<void>;
+  /** `kept`: the report as the outcome keeps it (withoutPassedValues unless wholeReports): one copy for the run's files too. */
+  onCreated: (url: string, index: number, result: BulkCreateResult, kept: ApiRecord) => Promise<void>;
   onFailed: (url: string, index: number, error: RsapiError) => void;
   /** Keep each report whole (a run part writes them): else without its passed checks' values, which no output shows. */
   wholeReports?: boolean;
@@ -154,7 +155,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
       const { recovered, existing } = result;
       const report = run.wholeReports ? result.report : withoutPassedValues(result.report);
       outcome.sent.set(url, existing ? { status: existing, report } : { status: 'created', report, recovered });
-      await run.onCreated(url, index, result);
+      await run.onCreated(url, index, result, report);
     } else if (failure) {
       const maybeCreated = mayHaveCreated(failure);
       await journaled({ url, status: 'failed', error: failure.message, code: exitCodeOf(failure), ...(maybeCreated ? { maybeCreated: true } : {}) });

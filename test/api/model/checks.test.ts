@@ -1,0 +1,52 @@
+// A record as a run keeps it (withoutPassedValues): the passed checks' values gone, the rest read back as sent.
+import { describe, expect, it } from 'vitest';
+import { withoutPassedValues } from '../../../src/api/model/checks.js';
+import type { ApiRecord } from '../../../src/api/model/record.js';
+
+function record(): ApiRecord {
+  return {
+    id: 7,
+    url: 'example.com/a',
+    score: 61,
+    results: {
+      title: { passed: true, importance: 'high', value: 'A title', errors: [] },
+      h1: { passed: false, importance: 'high', value: ['One', 'Two'], errors: [{ too_many: 2 }] },
+      canonical: { passed: false, importance: 'low', value: null, errors: [{ missing: true }] },
+      lang: { passed: true, value: 'en' },
+      odd: 'not an entry',
+    },
+  };
+}
+
+describe('withoutPassedValues', () => {
+  it('keeps every field and each check not passed as sent, in order; a passed check keeps its importance alone', () => {
+    const slim = withoutPassedValues(record());
+    expect(slim.id).toBe(7);
+    expect(JSON.stringify(slim.results)).toBe(
+      JSON.stringify({
+        title: { passed: true, importance: 'high' },
+        h1: { passed: false, importance: 'high', value: ['One', 'Two'], errors: [{ too_many: 2 }] },
+        canonical: { passed: false, importance: 'low', value: null, errors: [{ missing: true }] },
+        lang: { passed: true },
+        odd: 'not an entry',
+      }),
+    );
+    // Read twice, the same: each read rebuilds its own objects.
+    expect(slim.results).toEqual(slim.results);
+    expect(slim.results).not.toBe(slim.results);
+  });
+
+  it('returns a record slimmed already as it is (one copy a page, not two)', () => {
+    const slim = withoutPassedValues(record());
+    expect(withoutPassedValues(slim)).toBe(slim);
+  });
+
+  it('keeps a value JSON cannot carry (a bigint id in a check) as it was', () => {
+    const whole = record();
+    (whole.results as Record<string, unknown>).big = { passed: false, value: 2n ** 64n };
+    const slim = withoutPassedValues(whole);
+    const results = slim.results as Record<string, { value?: unknown; errors?: unknown }>;
+    expect(results.big?.value).toBe(2n ** 64n);
+    expect(results.h1?.errors).toEqual([{ too_many: 2 }]);
+  });
+});
