@@ -1,6 +1,7 @@
 // Issue 45's resumed big audit, scaled to CI time: `rsapi audit` as a process (the built binary) of a 5,000-URL sitemap
 // served on loopback, against the phpRank mock with no rate limit, killed with SIGKILL once about 3,000 pages are
-// created, then run again: the run completes, and the service holds exactly one report for each page (none twice).
+// created, then run again: no page is created twice, and every page has its report but at most one a request that was
+// in flight at the kill (left unsettled when another's answer was lost with it: see below).
 // The full 50,000 pages' timing and memory live in the bench (scripts/bench/audit-big.mjs).
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -56,7 +57,7 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<void>
 }
 
 describe('a big audit killed part-way (SIGKILL), then run again', () => {
-  it(`${PAGES.toLocaleString('en')} sitemap pages, killed at about ${KILL_AT.toLocaleString('en')} created: the second run completes, and no page is created twice`, async () => {
+  it(`${PAGES.toLocaleString('en')} sitemap pages, killed at about ${KILL_AT.toLocaleString('en')} created: no page created twice, and every page has its report but those in flight at the kill left unsettled`, async () => {
     const service = await mock();
     const { sitemap, pages } = await serveSitemap(PAGES);
     const dir = scratch();
@@ -64,7 +65,9 @@ describe('a big audit killed part-way (SIGKILL), then run again', () => {
     writeFileSync(config, JSON.stringify({ audit: { job: 'big', sitemaps: [sitemap], history: join(dir, 'audit.db') } }));
     const env = { ...service.env, HOME: dir, XDG_DATA_HOME: join(dir, 'data') };
 
-    const child = spawn(NODE, [BIN, 'audit', '--config', config, '--concurrency', '12', '-q'], {
+    // A create's answer comes at once: --timeout 2 bounds how long the resume watches for the report of a create under
+    // way at the kill (its send's time + the timeout + the settle window) before it sends the page again.
+    const child = spawn(NODE, [BIN, 'audit', '--config', config, '--concurrency', '12', '--timeout', '2', '-q'], {
       cwd: dir,
       env: cleanEnv(env),
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -73,21 +76,30 @@ describe('a big audit killed part-way (SIGKILL), then run again', () => {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
     const killed = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout: '', stderr })));
     stops.push(() => child.kill('SIGKILL'));
-    await until(() => service.server.reports().length >= KILL_AT, 40_000);
+    await until(() => service.server.reports().length >= KILL_AT, 120_000);
     child.kill('SIGKILL');
     expect((await killed).signal, stderr).toBe('SIGKILL');
     const before = service.server.reports().length;
     expect(before).toBeGreaterThanOrEqual(KILL_AT);
     expect(before).toBeLessThan(PAGES);
 
-    const resumed = await runCli(['audit', '--config', config, '--concurrency', '12'], { env, timeoutMs: 60_000 });
-    expect(resumed.code, resumed.stderr).toBe(0);
+    const resumed = await runCli(['audit', '--config', config, '--concurrency', '12', '--timeout', '2'], { env, timeoutMs: 120_000 });
     expect(resumed.stderr).toMatch(/skipping [\d,]+ URLs already created/);
-    expect(resumed.stdout.split('\n')[0]).toMatch(/^audit big: 5000 pages audited, recorded as run 2/);
-    // Exactly one report a page: none created twice, none missing.
+    // No page created twice, ever.
     const counts = reportsPerPage(service);
-    expect(counts.size).toBe(PAGES);
-    expect([...counts.values()].every((count) => count === 1)).toBe(true);
-    expect(new Set(counts.keys())).toEqual(new Set(pages));
-  }, 120_000);
+    expect([...counts.entries()].filter(([, count]) => count > 1)).toEqual([]);
+    // Every page has its report, but those whose create was under way at the kill while another's answer was lost with
+    // it: a report made since they were sent, not yet taken by its page, could be theirs after a redirect, so they are
+    // left unsettled (exit 7), never sent twice. At most one a request in flight.
+    const unsettled = /unsettled (\d+)/.exec(resumed.stderr)?.[1];
+    if (resumed.code === 0) {
+      expect(resumed.stdout.split('\n')[0]).toMatch(/^audit big: 5000 pages audited, recorded as run 2/);
+      expect(counts.size).toBe(PAGES);
+      expect(new Set(counts.keys())).toEqual(new Set(pages));
+    } else {
+      expect(resumed.code, resumed.stderr).toBe(7);
+      expect(Number(unsettled)).toBeLessThanOrEqual(12);
+      expect(counts.size + Number(unsettled)).toBe(PAGES);
+    }
+  }, 300_000);
 });
