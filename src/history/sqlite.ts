@@ -237,8 +237,16 @@ function sqliteWords(error: unknown, message: string): string {
   return typeof words === 'string' && words !== '' ? words : message;
 }
 
+/** How many prepared statements a connection keeps (its fixed ones, and the sizes of write met most recently). */
+const STATEMENTS_KEPT = 64;
+
 class SqliteConnection implements SqlConnection {
   readonly dialect = SQLITE;
+  /**
+   * The statements prepared, the most recently used last; at most STATEMENTS_KEPT. A write of N rows is a statement of
+   * its own for each N (1 to 1,000), and one of hundreds of rows holds a few hundred KB of SQLite's memory: kept
+   * without a bound, a 50,000-page audit's history held over 100 MB of them.
+   */
   private readonly statements = new Map<string, StatementSync>();
 
   constructor(
@@ -287,9 +295,13 @@ class SqliteConnection implements SqlConnection {
 
   private runOnce(sql: string, params: readonly SqlValue[]): { rows: SqlRow[]; changes: number } {
     let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
+    if (statement) this.statements.delete(sql);
+    else statement = this.db.prepare(sql);
+    this.statements.set(sql, statement);
+    if (this.statements.size > STATEMENTS_KEPT) {
+      const [oldest, evicted] = this.statements.entries().next().value as [string, StatementSync];
+      this.statements.delete(oldest);
+      (evicted as { close?: () => void }).close?.();
     }
     if (/^\s*(SELECT|WITH)\b/i.test(sql) || /\bRETURNING\b/i.test(sql)) return { rows: statement.all(...params) as SqlRow[], changes: 0 };
     return { rows: [], changes: Number(statement.run(...params).changes) };
