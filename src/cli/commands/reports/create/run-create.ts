@@ -272,7 +272,12 @@ export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): 
       await plan.ci?.finish(ctx, gate, exitCodeOf(singleFailure));
       throw singleFailure;
     }
-    const code = await finishGate(ctx, gate, plan.ci, stopCode(ctx.signal.aborted, outcome, readerGone) ?? outcome.firstFailure ?? ExitCode.ok);
+    const code = await finishGate(
+      ctx,
+      gate,
+      plan.ci,
+      stopCode(ctx.signal.aborted, outcome, readerGone, plan.resumeCommand !== undefined) ?? outcome.firstFailure ?? ExitCode.ok,
+    );
     // The report each URL's journal line names, by identity (the newest line wins): one pass, not one per URL.
     const journaled = new Map((journal?.history.taken ?? []).map((entry) => [reportIdentity(entry.url), entry.id]));
     return {
@@ -322,9 +327,11 @@ function serviceGoneLine(outcome: BulkCreateOutcome, journalPath: string | undef
  * Why the run did not try every URL, as an exit code: Ctrl-C, then a failed journal, then the breaker (a service
  * failing everything is a server fault), then a reader gone with URLs left.
  */
-function stopCode(interrupted: boolean, outcome: BulkCreateOutcome, readerGone: boolean): ExitCodeValue | undefined {
+function stopCode(interrupted: boolean, outcome: BulkCreateOutcome, readerGone: boolean, journalInHistory: boolean): ExitCodeValue | undefined {
   if (interrupted) return ExitCode.interrupted;
-  if (outcome.journalFailure) return exitCodeOf(outcome.journalFailure);
+  // A journal that could not be written (a full disk): the history's fault where the journal is the history's (an
+  // audit's, beside or in it: 11), else a file the user named that cannot be written, as any other (2). Never 1.
+  if (outcome.journalFailure) return journalInHistory ? ExitCode.history : ExitCode.usage;
   if (outcome.tripped && (outcome.notStarted > 0 || outcome.failed > 0)) return ExitCode.server;
   if (readerGone && outcome.notStarted > 0) return ExitCode.stdoutClosed;
   return undefined;
