@@ -5,7 +5,7 @@ import { plural } from '../../../plural.js';
 import { escapeRegExp, globRegExp } from '../../../url-glob.js';
 import { VERSION } from '../../../version.js';
 import { jsonForScript } from '../../../output/escape.js';
-import { html, type Markup, raw } from '../html/markup.js';
+import { html, type Markup, pagePolicy, raw } from '../html/markup.js';
 import { REPORT_CSS } from '../html/style.js';
 import { historyModel, type HistoryPageData, type JobData } from './model.js';
 import { historyPageScript } from './script.js';
@@ -15,10 +15,7 @@ import { HISTORY_CSS } from './style.js';
 export function renderHistoryHtml(data: HistoryPageData): string {
   // The script is the model, the URL glob of --include (url-glob.ts) and the page's own code, each as its source text.
   const script = `(function(){${String(escapeRegExp)}\n${String(globRegExp)}\n(${String(historyPageScript)})((${String(historyModel)})(), ${globRegExp.name});})();`;
-  const { createHash } = process.getBuiltinModule('node:crypto');
-  const scriptHash = createHash('sha256').update(script).digest('base64');
-  // Defence in depth, as the per-run report: should any markup slip through, no other script runs and nothing is fetched.
-  const policy = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; base-uri 'none'; form-action 'none'`;
+  const policy = pagePolicy(script);
   const runs = data.jobs.reduce((sum, job) => sum + job.runs.length, 0);
   const page = html`<!doctype html>
 <html lang="en">

@@ -20,6 +20,16 @@ function partHtml(part: Part): string {
   return escapeHtml(String(part));
 }
 
+/**
+ * The Content-Security-Policy of a page rsapi writes, allowing only its own `script` (by hash) and inline styles:
+ * defence in depth, should any markup slip through, no other script runs and nothing is fetched.
+ */
+export function pagePolicy(script: string): string {
+  const { createHash } = process.getBuiltinModule('node:crypto');
+  const scriptHash = createHash('sha256').update(script).digest('base64');
+  return `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; base-uri 'none'; form-action 'none'`;
+}
+
 /** Text a page's module wrote itself (a stylesheet, a script, JSON already made safe for a script element): not escaped. */
 export function raw(text: string): Markup {
   return new Markup(text);

@@ -6,7 +6,7 @@ import { VERSION } from '../../../version.js';
 import { cappedLines } from '../../../output/capped-list.js';
 import type { CheckCount, CheckStats } from '../../../output/stats/check-stats.js';
 import { BUCKET_NAMES, histogramSvg, percent, resultShareSvg, sparklineSvg } from './charts.js';
-import { hostName, html, type Markup, pageLink, raw } from './markup.js';
+import { hostName, html, type Markup, pageLink, pagePolicy, raw } from './markup.js';
 import { jsonForScript } from '../../../output/escape.js';
 import { buildModel, HTML_LIMITS, tableData, type BaselineView, type HistoryView, type HtmlModel, type RegressionView, type ReportView } from './model.js';
 import { reportPageScript } from './script.js';
@@ -19,10 +19,7 @@ import { capitalise, verdictReasons } from '../summary.js';
 export function renderHtml(run: CiRun, exitCode: number, checks?: CheckStats): string {
   const model = buildModel(run, checks);
   const script = `(${String(reportPageScript)})();`;
-  const { createHash } = process.getBuiltinModule('node:crypto');
-  const scriptHash = createHash('sha256').update(script).digest('base64');
-  // Defence in depth: should any markup slip through, no other script runs and nothing is fetched.
-  const policy = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; base-uri 'none'; form-action 'none'`;
+  const policy = pagePolicy(script);
   const site = siteOf(run, model);
   const title = `${site === undefined ? '' : `${site} – `}rsapi ${run.command}: ${exitCode === 0 ? '' : 'failed, '}${plural(model.reports.length, 'report')}`;
   const page = html`<!doctype html>
