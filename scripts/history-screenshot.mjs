@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
+import { importTs } from './bench/import-ts.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values: opts } = parseArgs({
@@ -20,16 +20,7 @@ const CHROMIUM = process.env.RSAPI_CHROMIUM || ['/usr/bin/chromium-headless-shel
 if (!CHROMIUM) throw new Error('no Chromium (apt-get install chromium, or set RSAPI_CHROMIUM)');
 const work = mkdtempSync(join(tmpdir(), 'rsapi-history-shot-'));
 try {
-  await build({
-    entryPoints: { data: join(ROOT, 'scripts', 'bench', 'history-html-data.ts') },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    outdir: work,
-    external: ['pg', 'pg-native'],
-    logLevel: 'warning',
-  });
-  const { writeWeeklyHistory } = await import(pathToFileURL(join(work, 'data.js')).href);
+  const { writeWeeklyHistory } = await importTs(join(ROOT, 'scripts', 'bench', 'history-html-data.ts'), work, 'data');
   const history = join(work, 'history.db');
   await writeWeeklyHistory(history, { runs: 26, pages: 200 });
   const file = join(work, 'index.html');

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
+import { importTs } from './import-ts.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const { values: opts } = parseArgs({
@@ -29,16 +29,7 @@ const CHROMIUM = process.env.RSAPI_CHROMIUM || ['/usr/bin/chromium-headless-shel
 const work = mkdtempSync(join(tmpdir(), 'rsapi-bench-history-html-'));
 
 try {
-  await build({
-    entryPoints: { data: join(ROOT, 'scripts', 'bench', 'history-html-data.ts') },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    outdir: work,
-    external: ['pg', 'pg-native'],
-    logLevel: 'warning',
-  });
-  const { writeWeeklyHistory } = await import(pathToFileURL(join(work, 'data.js')).href);
+  const { writeWeeklyHistory } = await importTs(join(ROOT, 'scripts', 'bench', 'history-html-data.ts'), work, 'data');
   const history = join(work, 'history.db');
   const snapshots = await writeWeeklyHistory(history, { runs: RUNS, pages: PAGES });
   const size = `${RUNS} runs of ${PAGES} pages (${snapshots} snapshots)`;

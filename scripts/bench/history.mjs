@@ -14,9 +14,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
+import { importTs } from './import-ts.mjs';
 import { recordGeneratedHistory } from './generated-history.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -35,16 +35,7 @@ const work = mkdtempSync(join(tmpdir(), 'rsapi-bench-history-'));
 
 try {
   // The store as the CLI builds it, bundled for this script (src/ is TypeScript).
-  await build({
-    entryPoints: { store: join(ROOT, 'scripts', 'bench', 'history-store.ts') },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    outdir: work,
-    external: ['pg', 'pg-native'],
-    logLevel: 'warning',
-  });
-  const { openHistory, historyLocation, snapshotOf, SQL } = await import(pathToFileURL(join(work, 'store.js')).href);
+  const { openHistory, historyLocation, snapshotOf, SQL } = await importTs(join(ROOT, 'scripts', 'bench', 'history-store.ts'), work, 'store');
   const CHECKS = CHECK_IDS;
   const origin = 'https://rank.example.com';
   const report = (i, run, drift) => ({
