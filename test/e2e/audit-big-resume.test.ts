@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, NODE, runCli, type CliResult } from '../helpers/cli.js';
-import { mockPerTest, type MockFixture } from '../helpers/mock.js';
+import { mockPerTest, reportsPerPage } from '../helpers/mock.js';
 import { scratchMaker } from '../helpers/scratch.js';
 
 const PAGES = 5_000;
@@ -39,13 +39,6 @@ async function serveSitemap(count: number): Promise<{ sitemap: string; pages: st
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   const pages = Array.from({ length: count }, (_, index) => `${host}/page/${index}`);
   return { sitemap: `http://${host}/sitemap.xml`, pages };
-}
-
-/** How many reports the service holds for each page (stored without the scheme). */
-function reportsPerPage(service: MockFixture): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const report of service.server.reports()) counts.set(report.url, (counts.get(report.url) ?? 0) + 1);
-  return counts;
 }
 
 async function until(condition: () => boolean, timeoutMs: number): Promise<void> {

@@ -1,14 +1,13 @@
 // `rsapi audit` as a real process against two mocks (production and staging): a run killed with SIGKILL on one service
 // leaves the same job's audit of the other whole, a cron overlap is refused in audit's words, and Ctrl-C or SIGTERM
 // ends a run that says it was interrupted and how to finish it.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, NODE, runCli, type CliResult } from '../helpers/cli.js';
+import { runCli, startCli, type CliResult } from '../helpers/cli.js';
 import { GateClock } from '../helpers/gate-clock.js';
-import { mockPerTest, type MockFixture } from '../helpers/mock.js';
+import { mockPerTest, posts, reportsPerPage, type MockFixture } from '../helpers/mock.js';
 import { startRawServer } from '../helpers/raw-server.js';
 import { scratchMaker } from '../helpers/scratch.js';
 
@@ -31,33 +30,13 @@ function site(): { dir: string; env: (service: MockFixture) => Record<string, st
 
 /** `rsapi audit ARGS` started in `dir`, as cron starts it; its output gathered. */
 function startAudit(dir: string, env: Record<string, string>, ...args: string[]) {
-  const child = spawn(NODE, [BIN, 'audit', '--config', join(dir, 'rsapi.config.json'), ...args], {
-    cwd: dir,
-    env: cleanEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const done = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
-  stops.push(() => child.kill('SIGKILL'));
-  return { child, done };
+  const started = startCli(['audit', '--config', join(dir, 'rsapi.config.json'), ...args], { cwd: dir, env });
+  stops.push(() => started.child.kill('SIGKILL'));
+  return started;
 }
 
 function audit(dir: string, env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   return runCli(['audit', '--config', join(dir, 'rsapi.config.json'), ...args], { env, timeoutMs: 60_000 });
-}
-
-function posts(service: MockFixture): number {
-  return service.server.requests.filter((request) => request.method === 'POST').length;
-}
-
-/** How many reports the service holds for each page (stored without the scheme). */
-function reportsPerPage(service: MockFixture): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const report of service.server.reports()) counts.set(report.url, (counts.get(report.url) ?? 0) + 1);
-  return counts;
 }
 
 const ONCE_EACH = new Map(PAGES.map((page) => [page.replace('https://', ''), 1]));

@@ -1,14 +1,13 @@
 // `rsapi audit` of one job by two runners (two processes, two HOMEs: two CI machines) on one PostgreSQL history: the
 // job's lock and journal are in the history, so the second runner is refused naming the first, or waits for it, and a
 // run killed on one runner resumes on the other; no page is ever created twice, and a killed runner's lock is freed.
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, NODE, type CliResult } from '../helpers/cli.js';
-import { mockPerTest, type MockFixture } from '../helpers/mock.js';
+import { startCli, type CliResult } from '../helpers/cli.js';
+import { mockPerTest, posts, reportsPerPage, type MockFixture } from '../helpers/mock.js';
 import { postgresPerFile } from '../helpers/postgres.js';
 import { scratchMaker } from '../helpers/scratch.js';
 
@@ -40,33 +39,13 @@ function startAudit(home: string, service: MockFixture, ...args: string[]) {
     XDG_DATA_HOME: join(home, 'data'),
     RSAPI_HISTORY: database.url(),
   };
-  const child = spawn(NODE, [BIN, 'audit', '--config', join(home, 'rsapi.config.json'), ...args], {
-    cwd: home,
-    env: cleanEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const done = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const { child, done } = startCli(['audit', '--config', join(home, 'rsapi.config.json'), ...args], { cwd: home, env });
   const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
   stops.push(() => {
     clearTimeout(guard);
     child.kill('SIGKILL');
   });
   return { child, done };
-}
-
-function posts(service: MockFixture): number {
-  return service.server.requests.filter((request) => request.method === 'POST').length;
-}
-
-/** How many reports the service holds for each page (stored without the scheme). */
-function reportsPerPage(service: MockFixture): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const report of service.server.reports()) counts.set(report.url, (counts.get(report.url) ?? 0) + 1);
-  return counts;
 }
 
 async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {

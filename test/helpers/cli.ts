@@ -1,5 +1,5 @@
 // Running the built `bin/rsapi` as a child process, as a user does, with its own temp config dir.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +39,26 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
     else env[key] = value;
   }
   return env;
+}
+
+/**
+ * The built binary started with `args` and left running (a test that signals it, or runs two at once): the child, and
+ * its end with everything it wrote. The caller stops it if the test ends first.
+ */
+export function startCli(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; cwd?: string } = {},
+): {
+  child: ChildProcess;
+  done: Promise<CliResult>;
+} {
+  const child = spawn(NODE, [BIN, ...args], { cwd: options.cwd, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const done = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, done };
 }
 
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {

@@ -52,3 +52,15 @@ function mocksClosedBy(hook: typeof afterEach, defaults: MockOptions): (options?
     return fixture;
   };
 }
+
+/** How many reports the mock holds for each page (its URL as stored, without the scheme): one each, never two. */
+export function reportsPerPage(service: MockFixture): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const report of service.server.reports()) counts.set(report.url, (counts.get(report.url) ?? 0) + 1);
+  return counts;
+}
+
+/** How many creates (POSTs) the mock was sent. */
+export function posts(service: MockFixture): number {
+  return service.server.requests.filter((request) => request.method === 'POST').length;
+}
