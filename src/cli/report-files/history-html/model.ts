@@ -2,6 +2,7 @@
 // changed since the run before it), and the one model that reads it: in the page's script, and in Node for the tests
 // and for a job summarised past --max-pages. The comparison of two runs is `history diff`'s (src/history/diff.ts),
 // the trend of a page `history trend URL --job NAME`'s, the points of a job `history trend --job NAME`'s.
+import type { UrlChange } from '../../../history/diff.js';
 
 /** What the page embeds, as one JSON in a script element. */
 export interface HistoryPageData {
@@ -78,20 +79,11 @@ export interface RunStats {
 }
 
 /** A page's change between two runs: `history diff --json`'s change, by page index. */
-export interface PageChange {
+export type PageChange = Omit<UrlChange, 'checksLost'> & {
   page: number;
-  url: string;
-  status: 'changed' | 'new' | 'vanished';
-  scoreBefore: number | undefined;
-  scoreAfter: number | undefined;
-  labelBefore: string | undefined;
-  labelAfter: string | undefined;
-  scoreChange: number | undefined;
-  newFailures: string[];
-  fixed: string[];
   /** The later run's report (the earlier's for a vanished page): its page on the service. */
   report: string | number | null;
-}
+};
 
 /** A point of a page's trend: `history trend URL --json`'s. */
 export interface PagePoint {
