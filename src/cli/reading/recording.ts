@@ -324,11 +324,19 @@ export function serviceOrigin(ctx: CommandContext): string {
   return originOf(ctx.settings().baseUrl ?? '') ?? ctx.settings().baseUrl ?? 'unknown';
 }
 
-/** The history, opened to be read. A SQLite file that does not exist is no history yet: exit 4, and no file made. */
-export async function openExistingHistory(ctx: CommandContext, flags: HistoryFlags): Promise<HistoryStore> {
+/**
+ * The history that is there, opened to be read (`readOnly`, the default: a SQLite file opened read-only, so a history on
+ * a read-only mount can be read) or, for prune, written. None there yet: exit 4, and no file made. A driver's warning
+ * is said on stderr in one line. The one opener of an existing history for the CLI's verbs (`history ...` too).
+ */
+export async function openExistingHistory(
+  ctx: CommandContext,
+  flags: Pick<HistoryFlags, 'history'>,
+  options: { readOnly?: boolean } = { readOnly: true },
+): Promise<HistoryStore> {
   const location = resolveHistoryLocation(ctx, flags);
   const { openHistory } = await import('../../history/open.js');
-  return openHistory(location, { readOnly: true, mustExist: true, notice: (line) => ctx.note(line) });
+  return openHistory(location, { readOnly: options.readOnly, mustExist: true, notice: (line) => ctx.note(line) });
 }
 
 /**

@@ -7,7 +7,7 @@ import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
 import { originOf } from '../../../api/http/base-url.js';
 import type { HistoryStore } from '../../../history/types.js';
-import { resolveHistoryLocation } from '../../reading/recording.js';
+import { openExistingHistory } from '../../reading/recording.js';
 import { historyOption, MAX_RUN_ID, runIdOf, sinceOf } from '../../flags/history-values.js';
 
 export function addHistoryLocationOption<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(
@@ -16,15 +16,9 @@ export function addHistoryLocationOption<Args extends unknown[], Opts extends Op
   return command.addOption(historyOption());
 }
 
-/**
- * The history, opened to be read (`readOnly`: a SQLite file opened read-only, so a history on a read-only mount can
- * be read) or, for prune, written. A SQLite file that does not exist is none yet: exit 4, and no file made. A
- * driver's warning is said on stderr in one line.
- */
-export async function openHistoryOf(ctx: CommandContext, flags: { history?: string }, options: { readOnly?: boolean } = {}): Promise<HistoryStore> {
-  const location = resolveHistoryLocation(ctx, flags);
-  const { openHistory } = await import('../../../history/open.js');
-  return openHistory(location, { readOnly: options.readOnly, mustExist: true, notice: (line) => ctx.note(line) });
+/** The history that is there, for the `history` verbs: reading/recording.ts's one opener (readOnly, or written for prune). */
+export function openHistoryOf(ctx: CommandContext, flags: { history?: string }, options: { readOnly?: boolean } = {}): Promise<HistoryStore> {
+  return openExistingHistory(ctx, flags, options);
 }
 
 /** The service the configured base URL names (its origin); undefined when none is configured. */
