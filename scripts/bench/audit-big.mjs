@@ -5,7 +5,7 @@
 // (<= 300 MB), week 2's time against the bare refresh (<= 1.35x), the run's --html file (<= 10 MB) and its opening in
 // Chromium (<= 3 s, then a sort and a filter drawn), when Debian's is installed.
 //
-//   node scripts/bench/audit-big.mjs [--pages 50000] [--node PATH] [--no-browser] [--keep]
+//   node scripts/bench/audit-big.mjs [--pages 50000] [--node PATH] [--no-browser] [--keep] [--profile DIR (a CPU profile a run)]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -23,6 +23,7 @@ const { values: opts } = parseArgs({
     node: { type: 'string' },
     keep: { type: 'boolean', default: false },
     'no-browser': { type: 'boolean', default: false },
+    profile: { type: 'string' },
   },
 });
 const PAGES = Number(opts.pages);
@@ -83,7 +84,8 @@ try {
 async function measured(words, what) {
   const rssFile = join(work, 'rss.txt');
   rmSync(rssFile, { force: true });
-  const env = { ...mock.env, NODE_OPTIONS: `--require ${join(ROOT, 'scripts', 'bench', 'max-rss.cjs')}`, RSAPI_BENCH_RSS_FILE: rssFile };
+  const profile = opts.profile ? ` --cpu-prof --cpu-prof-dir ${opts.profile} --cpu-prof-name ${what.replace(/\W+/g, '-')}.cpuprofile` : '';
+  const env = { ...mock.env, NODE_OPTIONS: `--require ${join(ROOT, 'scripts', 'bench', 'max-rss.cjs')}${profile}`, RSAPI_BENCH_RSS_FILE: rssFile };
   const started = performance.now();
   const child = spawn(words[0], words.slice(1), { env, cwd: work, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
