@@ -45,6 +45,7 @@ import type {
   RunInfo,
   RunQuery,
   ShareEnd,
+  ScoreReading,
   Snapshot,
   StoredPipeline,
   TrendPoint,
@@ -297,6 +298,18 @@ export class SqlHistoryStore implements HistoryStore {
   /** The snapshots a run references, by identity, one at a time: a run of 100,000 reports is never held whole. */
   async *eachSnapshotOf(runId: number): AsyncIterable<Snapshot> {
     for await (const row of this.db.each(SQL.snapshotsOf, [runId])) yield await this.readings.snapshotOf(row);
+  }
+
+  async *eachScoreOf(runId: number): AsyncIterable<ScoreReading> {
+    for await (const row of this.db.each(SQL.scoresOf, [runId])) {
+      yield {
+        identity: String(row.identity),
+        reportId: String(row.report_id),
+        project: textOf(row.project),
+        score: numberOf(row.score),
+        generatedAt: timeOfStored(String(row.generated_at)),
+      };
+    }
   }
 
   /**

@@ -204,6 +204,10 @@ export const SQL = {
   runs: `SELECT ${RUN_COLUMNS} FROM history_runs r`,
   snapshotsOf: `SELECT ${SNAPSHOT_OF_S} FROM history_run_snapshots rs JOIN history_snapshots s ON s.id = rs.snapshot_id ${SNAPSHOT_JOIN}
     WHERE rs.run_id = ? ORDER BY p.identity, p.report_id, s.id`,
+  /** snapshotsOf's rows, each its place, time and score alone (no content's checks read). */
+  scoresOf: `SELECT p.identity, p.report_id, p.project, s.generated_at, c.score FROM history_run_snapshots rs
+    JOIN history_snapshots s ON s.id = rs.snapshot_id JOIN history_pages p ON p.id = s.page_id JOIN history_contents c ON c.id = s.content_id
+    WHERE rs.run_id = ? ORDER BY p.identity, p.report_id, s.id`,
   snapshotsOfUnsorted: `SELECT ${SNAPSHOT_OF_S} FROM history_run_snapshots rs JOIN history_snapshots s ON s.id = rs.snapshot_id ${SNAPSHOT_JOIN}
     WHERE rs.run_id = ?`,
   /**

@@ -92,6 +92,9 @@ export interface CheckState {
 }
 
 /** A report as read once: no values, no whole record. Same origin, report id and generated_at: the same snapshot. */
+/** A reading's place, time and score: what a sparkline reads of a run (eachScoreOf). */
+export type ScoreReading = Pick<Snapshot, 'identity' | 'reportId' | 'project' | 'score' | 'generatedAt'>;
+
 export interface Snapshot {
   origin: string;
   /** The cleaned URL (reportIdentity). */
@@ -218,6 +221,8 @@ export interface HistoryStore {
   snapshotsOf(runId: number, options?: { sorted?: boolean }): Promise<Snapshot[]>;
   /** The same as snapshotsOf's sorted list, one snapshot at a time (nothing kept). */
   eachSnapshotOf(runId: number): AsyncIterable<Snapshot>;
+  /** The same order, each reading's place, time and score alone: no checks read (an HTML page's sparklines of 12 runs). */
+  eachScoreOf(runId: number): AsyncIterable<ScoreReading>;
   /**
    * A run's snapshots by identity in code-point order (as JavaScript's `<` compares), read a page of `pageSize` at a
    * time: what a diff walks two runs side by side with, holding neither whole.

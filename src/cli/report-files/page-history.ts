@@ -1,8 +1,8 @@
 // What the --html page shows of a history: the earlier runs of the same command with the same selection on the same
 // service (the runs `--baseline last` compares with), read once when the page is written. From them: the changes
 // since the last one, each project's average score run by run, and each URL's scores for its sparkline.
-import { isNewerReading, snapshotRecord } from '../../history/snapshot.js';
-import type { HistoryStore, RunInfo, RunQuery, Snapshot } from '../../history/types.js';
+import { isNewerReading } from '../../history/snapshot.js';
+import type { HistoryStore, RunInfo, RunQuery, ScoreReading, Snapshot } from '../../history/types.js';
 import { NewestStandings, type Baseline, type EarlierStanding } from './baseline.js';
 import { ExitCode } from '../runtime/exit-codes.js';
 
@@ -42,8 +42,9 @@ export async function readPageHistory(store: HistoryStore, same: RunQuery, optio
   const lastIndex = options.last === false ? -1 : runs.length - 1;
   const last = new NewestStandings();
   for (const [index, run] of runs.entries()) {
-    for await (const snapshot of store.eachSnapshotOf(run.id)) {
-      if (index === lastIndex) last.add(snapshotRecord(snapshot));
+    // Only the baseline's run is read whole (its checks); of the others, each reading's score and place alone.
+    const readings: AsyncIterable<ScoreReading> = index === lastIndex ? baselineFeed(store.eachSnapshotOf(run.id), last) : store.eachScoreOf(run.id);
+    for await (const snapshot of readings) {
       let entry = byUrl.get(snapshot.identity);
       if (!entry) {
         entry = { project: '', scores: runs.map(() => null), run: -1, held: snapshot };
@@ -64,10 +65,18 @@ export async function readPageHistory(store: HistoryStore, same: RunQuery, optio
   };
 }
 
+/** The snapshots of a run, each fed to the standings of `last` on its way. */
+async function* baselineFeed(snapshots: AsyncIterable<Snapshot>, last: NewestStandings): AsyncIterable<Snapshot> {
+  for await (const snapshot of snapshots) {
+    last.addSnapshot(snapshot);
+    yield snapshot;
+  }
+}
+
 /** A recorded run's snapshots as a baseline (`--baseline last|run:ID|since:D`), read row by row: the record of none kept. */
 export async function readRunBaseline(store: HistoryStore, runId: number): Promise<Baseline> {
   const newest = new NewestStandings();
-  for await (const snapshot of store.eachSnapshotOf(runId)) newest.add(snapshotRecord(snapshot));
+  for await (const snapshot of store.eachSnapshotOf(runId)) newest.addSnapshot(snapshot);
   return baselineOf(runId, newest);
 }
 
@@ -92,7 +101,7 @@ export async function readEarlierReadings(store: HistoryStore, same: RunQuery, r
   for (const before of await store.runs({ ...same, before: run, limit: EARLIER_RUNS })) {
     // Read row by row into standings, as the baseline is: no run's records held whole.
     const readings = new NewestStandings();
-    for await (const snapshot of store.eachSnapshotOf(before.id)) readings.add(snapshotRecord(snapshot));
+    for await (const snapshot of store.eachSnapshotOf(before.id)) readings.addSnapshot(snapshot);
     for (const [key, standing] of readings.byUrl) if (!baseline.byUrl.has(key) && !earlier.has(key)) earlier.set(key, { ...standing, run: before.id });
   }
   return earlier;

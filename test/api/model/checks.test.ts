@@ -1,6 +1,6 @@
 // A record as a run keeps it (withoutPassedValues): the passed checks' values gone, the rest read back as sent.
 import { describe, expect, it } from 'vitest';
-import { withoutPassedValues } from '../../../src/api/model/checks.js';
+import { reportChecks, withoutPassedValues } from '../../../src/api/model/checks.js';
 import type { ApiRecord } from '../../../src/api/model/record.js';
 
 function record(): ApiRecord {
@@ -48,5 +48,19 @@ describe('withoutPassedValues', () => {
     const results = slim.results as Record<string, { value?: unknown; errors?: unknown }>;
     expect(results.big?.value).toBe(2n ** 64n);
     expect(results.h1?.errors).toEqual([{ too_many: 2 }]);
+  });
+
+  it("reads a slimmed record's checks straight from its packed entries, as from its rebuilt results", () => {
+    const shapes: ApiRecord[] = [record(), { ...record(), results: { '2': { passed: true }, '10': { passed: false, value: 1 }, a: { passed: true } } }];
+    const bigint = record();
+    (bigint.results as Record<string, unknown>).big = { passed: false, value: 2n ** 64n };
+    shapes.push(bigint, { ...record(), results: { odd: 'not an entry' } }, { ...record(), results: {} });
+    for (const whole of shapes) {
+      const slim = withoutPassedValues(whole);
+      const rebuilt = { ...slim, results: slim.results };
+      expect(Object.getPrototypeOf(slim)).not.toBe(Object.prototype);
+      expect(reportChecks(slim)).toEqual(reportChecks(rebuilt));
+    }
+    expect(reportChecks(withoutPassedValues(record()))?.map((check) => check.id)).toEqual(['title', 'h1', 'canonical', 'lang']);
   });
 });
