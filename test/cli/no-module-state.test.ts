@@ -13,7 +13,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'mock/routes.ts lastSelection': "a cache keyed by each mock store (weakly: it goes with its store), checked against the store's revision",
   'api/model/checks.ts PASSED_ENTRIES': 'frozen entries of a passed check, one per importance: immutable values, the same for every run',
   'api/model/checks.ts ID_LISTS': 'frozen lists of check ids shared by records alike, at most 256: immutable values, the same for every run',
-  'api/model/checks.ts PASSED_OUTCOMES': 'frozen outcomes of a passed check shared by slimmed records alike, at most 4,096 an importance: immutable values, the same for every run',
+  'api/model/checks.ts PASSED_OUTCOMES':
+    'frozen outcomes of a passed check shared by slimmed records alike, at most 4,096 an importance: immutable values, the same for every run',
   'api/model/checks.ts PARSED_ENTRIES': 'deep-frozen entries of those texts parsed back, at most 4,096: immutable values, the same for every run',
   'api/model/checks.ts ENTRY_TEXTS': 'the JSON texts of failed checks shared by records alike, at most 4,096: immutable values, the same for every run',
   'judge/readings.ts CHECKS': 'frozen {id, passed} readings shared by pages alike, at most 4,096: immutable values, the same for every run',
