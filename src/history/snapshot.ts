@@ -343,6 +343,25 @@ export interface StoredReading {
   readonly contentId: number;
   /** Whether that content has checks (a non-empty checks text): known without rebuilding the text. */
   readonly withChecks: boolean;
+  /**
+   * Its checks as their check set (its id and ids, encoded as in the text) and each one's sign (`+` passed, `-`
+   * failed), in order, without the text rebuilt; undefined for a content stored as text (or none).
+   */
+  readonly signs: () => CheckSigns | undefined;
+}
+
+/** A stored reading's checks as their check set and signs (StoredReading.signs). */
+export interface CheckSigns {
+  readonly set: number;
+  readonly ids: readonly string[];
+  readonly signs: string;
+}
+
+/** Each check's sign (`+`, `-`) of a full reading's states, in order. */
+export function signsOf(states: string): string {
+  let signs = '';
+  for (let at = 0; at < states.length; at += STATE) signs += states[at];
+  return signs;
 }
 
 /** Kept here, beside the snapshot, not in sql-store.ts: a diff reads it without loading the store (a help loads neither). */

@@ -9,6 +9,8 @@ import {
   failedCount,
   isNewerReading,
   markStored,
+  signsOf,
+  type CheckSigns,
   joinChecks,
   splitChecks,
   storedTime,
@@ -740,7 +742,7 @@ export class Readings {
 
   private snapshotOfRow(row: SqlRow): Snapshot {
     let text: string | undefined | null = null;
-    const content = { contentId: Number(row.content_id), withChecks: hasChecks(row) };
+    const content = { contentId: Number(row.content_id), withChecks: hasChecks(row), signs: () => this.signsOfRow(row) };
     const snapshot = withChecks(
       {
         origin: String(row.origin),
@@ -759,6 +761,19 @@ export class Readings {
     );
     markStored(snapshot, content);
     return snapshot;
+  }
+
+  /** A content row's check set and signs (StoredReading.signs); undefined for checks stored as text, or none. */
+  private signsOfRow(row: SqlRow): CheckSigns | undefined {
+    if (row.checks === null || row.checks === undefined) return undefined;
+    const checks = String(row.checks);
+    if (row.base !== null && row.base !== undefined) {
+      const set = Number(row.base_set);
+      return { set, ids: this.idsOf(set), signs: signsOf(applyDelta(String(row.base_checks), checks)) };
+    }
+    if (row.check_set === null || row.check_set === undefined) return undefined;
+    const set = Number(row.check_set);
+    return { set, ids: this.idsOf(set), signs: signsOf(checks) };
   }
 
   private unknownSet(row: SqlRow): boolean {

@@ -31,17 +31,20 @@ export function compactReading(reading: PageReading): PageReading {
   const key = reading.checks.map((check) => `${check.passed ? '+' : '-'}${check.id}`).join('\n');
   let checks = LISTS.get(key);
   if (checks === undefined) {
-    checks = reading.checks.map((check) => {
-      const shared = `${check.passed ? '+' : '-'}${check.id}`;
-      let held = CHECKS.get(shared);
-      if (held === undefined) {
-        held = Object.freeze({ id: check.id, passed: check.passed });
-        // Past the bound (a service that names checks without end), a reading is made and not kept.
-        if (CHECKS.size < MAX_CHECKS) CHECKS.set(shared, held);
-      }
-      return held;
-    });
+    checks = reading.checks.map((check) => sharedCheck(check.id, check.passed));
     if (LISTS.size < MAX_LISTS) LISTS.set(key, checks);
   }
   return { score: reading.score, label: reading.label, checks };
+}
+
+/** The check reading {id, passed} shared by every reading that has it (compactReading's). */
+export function sharedCheck(id: string, passed: boolean): CheckReading {
+  const shared = `${passed ? '+' : '-'}${id}`;
+  let held = CHECKS.get(shared);
+  if (held === undefined) {
+    held = Object.freeze({ id, passed });
+    // Past the bound (a service that names checks without end), a reading is made and not kept.
+    if (CHECKS.size < MAX_CHECKS) CHECKS.set(shared, held);
+  }
+  return held;
 }

@@ -14,11 +14,11 @@ import { reportIdentity } from '../../api/model/report-url.js';
 import { timestampOf } from '../../api/model/timestamps.js';
 import { regressed } from '../../api/model/regression.js';
 import { comparePage } from '../../judge/compare.js';
-import { compactReading, recordReading } from '../../judge/readings.js';
-import type { PageReading } from '../../judge/compare.js';
+import { compactReading, recordReading, sharedCheck } from '../../judge/readings.js';
+import type { CheckReading, PageReading } from '../../judge/compare.js';
 import { factsOf, judgeComparison, type ComparedPage, type ComparisonVerdict } from '../../judge/verdict.js';
 import { countChanges, describeChecks, recordsHaveChecks, type CheckChange } from './check-changes.js';
-import { reportIdValue } from '../../history/snapshot.js';
+import { reportIdValue, storedReadingOf, type CheckSigns } from '../../history/snapshot.js';
 import type { Snapshot } from '../../history/types.js';
 
 /**
@@ -187,6 +187,8 @@ export function newestByUrl(records: Iterable<ApiRecord>, options: { keepRecords
 export class NewestStandings {
   private readonly held = new Map<string, { generatedAt: unknown; id: unknown }>();
   readonly byUrl = new Map<string, Standing>();
+  /** Each check set of the stored readings fed (addSnapshot), in the order a reading lists its checks. */
+  private readonly orders = new Map<number, { place: number; passed: CheckReading; failed: CheckReading }[]>();
   /** Whether some record fed carried per-check results. */
   hasChecks = false;
 
@@ -213,24 +215,47 @@ export class NewestStandings {
     const held = this.held.get(key);
     if (held && !isNewer({ generated_at: snapshot.generatedAt, id }, held)) return;
     this.held.set(key, { generatedAt: snapshot.generatedAt, id });
-    this.byUrl.set(key, standingOfSnapshot(snapshot));
-    this.hasChecks ||= snapshot.checks !== undefined;
+    const signs = storedReadingOf(snapshot)?.signs();
+    const checks = signs === undefined ? readChecks(snapshot.checks) : this.checksOfSigns(signs);
+    this.byUrl.set(key, standingOfSnapshot(snapshot, checks));
+    this.hasChecks ||= signs !== undefined || snapshot.checks !== undefined;
+  }
+
+  /**
+   * The checks of a check set's signs as readChecks reads them: the set's ids put in that order once (by id, one an id,
+   * the later place of an id met twice standing), then each page's signs read off in it (no check decoded, sorted or
+   * keyed a page).
+   */
+  private checksOfSigns({ set, ids, signs }: CheckSigns): readonly CheckReading[] | undefined {
+    let order = this.orders.get(set);
+    if (order === undefined) {
+      const last = new Map<string, number>();
+      ids.forEach((id, place) => last.set(decodeURIComponent(id), place));
+      const sorted = [...last.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      order = sorted.map((id) => ({ place: last.get(id) as number, passed: sharedCheck(id, true), failed: sharedCheck(id, false) }));
+      this.orders.set(set, order);
+    }
+    if (order.length === 0) return undefined;
+    return order.map(({ place, passed, failed }) => (signs[place] === '+' ? passed : failed));
   }
 }
 
-/** standingOf(snapshotRecord(snapshot)): the snapshot's checks read as recordReading reads the record's (sorted by id, one a check id). */
-function standingOfSnapshot(snapshot: Snapshot): Standing {
+/**
+ * A snapshot's checks as recordReading reads snapshotRecord's: one a check id (the later state stands, as in the
+ * record's `results`, keyed by id), sorted by id, shared with pages alike (compactReading); none for none.
+ */
+function readChecks(checks: readonly { id: string; passed: boolean }[] | undefined): readonly CheckReading[] | undefined {
+  if (checks === undefined || checks.length === 0) return undefined;
+  const byId = new Map<string, boolean>();
+  for (const check of checks) byId.set(check.id, check.passed);
+  const ids = [...byId.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return compactReading({ score: undefined, label: undefined, checks: ids.map((id) => ({ id, passed: byId.get(id) as boolean })) }).checks;
+}
+
+/** standingOf(snapshotRecord(snapshot)), its checks read already (readChecks). */
+function standingOfSnapshot(snapshot: Snapshot, checks: readonly CheckReading[] | undefined): Standing {
   const { label, score } = readReport({ result: snapshot.label, score: snapshot.score });
-  const checks = snapshot.checks;
-  let reading: PageReading = { score, label, checks: undefined };
-  if (checks !== undefined && checks.length > 0) {
-    // A check id met twice: the later state stands (as in the record's `results`, keyed by id).
-    const byId = new Map<string, boolean>();
-    for (const check of checks) byId.set(check.id, check.passed);
-    const ids = [...byId.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    reading = compactReading({ score, label, checks: ids.map((id) => ({ id, passed: byId.get(id) as boolean })) });
-  }
-  const standing: Standing = { url: snapshot.identity, score, result: label, id: snapshot.reportId, reading };
+  const standing: Standing = { url: snapshot.identity, score, result: label, id: snapshot.reportId, reading: { score, label, checks } };
   if (snapshot.project !== undefined && snapshot.project !== '') standing.project = snapshot.project;
   const generated = timestampOf(snapshot.generatedAt);
   if (generated !== undefined) standing.generated = generated;

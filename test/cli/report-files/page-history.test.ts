@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { historyLocation } from '../../../src/history/location.js';
 import { openHistory } from '../../../src/history/open.js';
-import { snapshotOf } from '../../../src/history/snapshot.js';
+import { snapshotOf, snapshotRecord, storedReadingOf } from '../../../src/history/snapshot.js';
+import { NewestStandings } from '../../../src/cli/report-files/baseline.js';
 import type { HistoryStore } from '../../../src/history/types.js';
 import { PAGE_HISTORY_RUNS, readPageHistory } from '../../../src/cli/report-files/page-history.js';
 import { postgresPerFile } from '../../helpers/postgres.js';
@@ -97,6 +98,58 @@ describe.each(STORES)('readPageHistory on $name', ({ open, skip }) => {
       const history = (await readPageHistory(store, SAME))!;
       expect(history.runs).toHaveLength(PAGE_HISTORY_RUNS);
       expect(history.scores.get('a.example/x')).toEqual(Array.from({ length: PAGE_HISTORY_RUNS }, (_, index) => index + 2));
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe.each(STORES)('a baseline run read from $name', ({ open, skip }) => {
+  it.skipIf(skip)('stands each page as add(snapshotRecord(snapshot)) does: full readings, deltas, contents shared, checks of every shape', async () => {
+    const store = await open();
+    try {
+      let seed = 7;
+      const next = (n: number) => {
+        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+        return seed % n;
+      };
+      const ids = ['title', 'http2', 'charset', '10', '2', 'a b', 'é', 'Z', 'meta', 'h1', 'lang', 'og'];
+      const pages = Array.from({ length: 300 }, (_, page) => ({ page, failing: new Set(ids.filter(() => next(3) === 0)) }));
+      const runs: number[] = [];
+      for (let week = 0; week < 4; week++) {
+        const records = pages.map(({ page, failing }) => {
+          // A few checks flip each week: later readings are stored as deltas against the page's full one.
+          if (next(4) === 0) {
+            const id = ids[next(ids.length)] as string;
+            if (failing.has(id)) failing.delete(id);
+            else failing.add(id);
+          }
+          const shown = page % 7 === 0 ? ids.slice(0, 3) : ids;
+          const results = page % 11 === 0 ? undefined : Object.fromEntries(shown.map((id) => [id, { passed: !failing.has(id), value: `${id}-${page % 3}` }]));
+          return {
+            id: page + 1,
+            url: `${page % 5 === 0 ? 'www.' : ''}a.example/p/${page % 290}`,
+            project: 'a.example',
+            result: 40 + ((page + week) % 60),
+            generated_at: `2026-01-${String(week + 1).padStart(2, '0')}T00:00:0${page % 3}Z`,
+            ...(results === undefined ? {} : { results }),
+          };
+        });
+        runs.push(await record(store, records as ReturnType<typeof report>[]));
+      }
+      let signed = 0;
+      for (const run of runs) {
+        const direct = new NewestStandings();
+        const viaRecords = new NewestStandings();
+        for await (const snapshot of store.eachSnapshotOf(run)) {
+          if (storedReadingOf(snapshot)?.signs() !== undefined) signed++;
+          direct.addSnapshot(snapshot);
+          viaRecords.add(snapshotRecord(snapshot));
+        }
+        expect([...direct.byUrl]).toEqual([...viaRecords.byUrl]);
+        expect(direct.hasChecks).toBe(viaRecords.hasChecks);
+      }
+      expect(signed).toBeGreaterThan(1_000);
     } finally {
       await store.close();
     }
