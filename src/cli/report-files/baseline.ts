@@ -230,7 +230,7 @@ export class NewestStandings {
     let order = this.orders.get(set);
     if (order === undefined) {
       const last = new Map<string, number>();
-      ids.forEach((id, place) => last.set(decodeURIComponent(id), place));
+      for (const [place, id] of ids.entries()) last.set(decodeURIComponent(id), place);
       const sorted = [...last.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       order = sorted.map((id) => ({ place: last.get(id) as number, passed: sharedCheck(id, true), failed: sharedCheck(id, false) }));
       this.orders.set(set, order);
