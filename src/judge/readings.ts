@@ -13,8 +13,8 @@ export function recordReading(record: ApiRecord): PageReading {
   return { score, label, checks };
 }
 
-/** Each check reading made once ({id, passed}, shared by every page's reading that has it), up to a bound. */
-const CHECKS = new Map<string, CheckReading>();
+/** Each check's readings made once (failed, passed: {id, passed} shared by every page's reading that has it), up to a bound. */
+const CHECKS = new Map<string, readonly [CheckReading, CheckReading]>();
 const MAX_CHECKS = 4_096;
 /** Whole lists of check readings made once, up to a bound: pages alike share one list. */
 const LISTS = new Map<string, readonly CheckReading[]>();
@@ -39,12 +39,11 @@ export function compactReading(reading: PageReading): PageReading {
 
 /** The check reading {id, passed} shared by every reading that has it (compactReading's). */
 export function sharedCheck(id: string, passed: boolean): CheckReading {
-  const shared = `${passed ? '+' : '-'}${id}`;
-  let held = CHECKS.get(shared);
+  let held = CHECKS.get(id);
   if (held === undefined) {
-    held = Object.freeze({ id, passed });
+    held = [Object.freeze({ id, passed: false }), Object.freeze({ id, passed: true })];
     // Past the bound (a service that names checks without end), a reading is made and not kept.
-    if (CHECKS.size < MAX_CHECKS) CHECKS.set(shared, held);
+    if (CHECKS.size < MAX_CHECKS) CHECKS.set(id, held);
   }
-  return held;
+  return held[passed ? 1 : 0];
 }

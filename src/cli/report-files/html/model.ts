@@ -248,6 +248,17 @@ export function tableData(reports: ReportView[], service?: string, history?: Pag
     return index;
   };
   const text = (value: string) => indexOf(value, textIndex, texts, () => value);
+  // A failed check's value and what was wrong are described once an object: records alike share their entries (checks.ts).
+  const described = new Map<unknown, number>();
+  const describedText = (of: unknown, describe: (of: unknown) => string) => {
+    if (typeof of !== 'object' || of === null) return text(describe(of));
+    let index = described.get(of);
+    if (index === undefined) {
+      index = text(describe(of));
+      described.set(of, index);
+    }
+    return index;
+  };
   const failed: TableData['failed'] = [];
   const failedIndex = new Map<string, number>();
   const failure = (check: number, value: number, wrong: number) =>
@@ -266,8 +277,8 @@ export function tableData(reports: ReportView[], service?: string, history?: Pag
         : failedChecks(outcomes).map((check) =>
             failure(
               indexOf(check.id, checkIndex, checks, () => [shown(check.id), shown(checkName(check.id)), check.importance ?? ''] as [string, string, string]),
-              text(describeValue(check.value)),
-              text(describeErrors(check.errors)),
+              describedText(check.value, describeValue),
+              describedText(check.errors, describeErrors),
             ),
           );
     const passed = outcomes?.filter((check) => check.passed).length ?? 0;
