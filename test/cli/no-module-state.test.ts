@@ -17,7 +17,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
     'frozen outcomes of a passed check shared by slimmed records alike, at most 4,096 an importance: immutable values, the same for every run',
   'api/model/checks.ts PARSED_ENTRIES': 'deep-frozen entries of those texts parsed back, at most 4,096: immutable values, the same for every run',
   'api/model/checks.ts ENTRY_TEXTS': 'the JSON texts of failed checks shared by records alike, at most 4,096: immutable values, the same for every run',
-  'judge/readings.ts CHECKS': 'frozen {id, passed} readings (failed, passed) shared by pages alike, at most 4,096 ids: immutable values, the same for every run',
+  'judge/readings.ts CHECKS':
+    'frozen {id, passed} readings (failed, passed) shared by pages alike, at most 4,096 ids: immutable values, the same for every run',
   'judge/readings.ts LISTS': 'frozen lists of those readings, at most 256: immutable values, the same for every run',
   'mcp/server.ts historyTurns': "each MCP server's turns for the history tools, keyed weakly by its context: it goes with its server",
 };
