@@ -2,8 +2,9 @@
 // Issue 45's 50,000 pages, printed as JSON rows for scripts/bench.mjs (or read alone): against the phpRank mock with no
 // rate limit and a sitemap of N URLs served on loopback, `rsapi audit` twice (week 1 creates, week 2 refreshes and
 // compares with week 1), then the same refresh as a bare `reports create --existing refresh`. Each week's peak RSS
-// (<= 300 MB), week 2's time against the bare refresh (<= 1.35x), the run's --html file (<= 10 MB) and its opening in
-// Chromium (<= 3 s, then a sort and a filter drawn), when Debian's is installed.
+// (<= 300 MB), week 2's time against the bare refresh (<= 1.35x), `history diff` of the two runs (<= 2 s), the run's
+// --html file (<= 10 MB) and its opening in Chromium (<= 3 s, then a sort and a filter drawn), when Debian's is
+// installed.
 //
 //   node scripts/bench/audit-big.mjs [--pages 50000] [--node PATH] [--no-browser] [--keep] [--profile DIR (a CPU profile a run)]
 import { spawn, spawnSync } from 'node:child_process';
@@ -43,6 +44,7 @@ try {
   const audit = [NODE, BIN, 'audit', '--config', config, '-q'];
   const week1 = await measured(audit, 'week 1');
   const week2 = await measured(audit, 'week 2');
+  const diff = await measured([NODE, BIN, 'history', 'diff', '--job', 'big', '--history', history, '-o', 'json'], 'history diff');
   const bare = await measured([NODE, BIN, 'reports', 'create', '--from-sitemap', site.sitemap, '--existing', 'refresh', '-q'], 'bare refresh');
   emit({
     node: version,
@@ -67,6 +69,13 @@ try {
     subject: `${week2.s} s`,
     ratio,
     ok: ratio <= 1.35,
+  });
+  emit({
+    node: version,
+    name: `\`rsapi history diff\` of the two runs of ${pages}`,
+    budget: '<= 2 s',
+    subject: `${diff.s} s, ${diff.mb} MB`,
+    ok: diff.ms <= 2000,
   });
   const mb = statSync(html).size / 1e6;
   emit({ node: version, name: `\`rsapi audit --html\` ${pages}: the file`, budget: '<= 10 MB', subject: `${mb.toFixed(1)} MB`, ok: mb <= 10 });
