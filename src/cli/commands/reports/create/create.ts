@@ -18,7 +18,7 @@ import { emptyLine } from '../../../verdicts/empty.js';
 import { runAnnotation } from '../../../verdicts/named-failures.js';
 import type { Baseline, BaselineComparison } from '../../../report-files/baseline.js';
 import { createJob, openRun } from '../../../reading/recording.js';
-import { preferSmallHeap } from '../../../runtime/heap.js';
+import { preferSmallHeapWhileCreating } from '../../../runtime/heap.js';
 import type { UrlOutcome } from './run-create.js';
 import type { PartPlan, PartRun, PipelineSharePlan } from './part.js';
 import type { PipelineRole, ShareEnd } from '../../../../history/types.js';
@@ -94,8 +94,8 @@ export async function runReportsCreate(ctx: CommandContext, plan: ReportsCreateP
 async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline: Baseline | undefined): Promise<CreateResult> {
   const { source, selection, shard, journal } = plan;
   // Many URLs (a sitemap of 50,000 pages) make garbage at a steady rate for minutes, from the sitemap's reading on:
-  // collected often rather than grown into (the listing's heap policy).
-  if (source.fromSitemap !== undefined || source.fromFile !== undefined || source.urls.length > 1) await preferSmallHeap();
+  // collected often rather than grown into (heap.ts).
+  if (source.fromSitemap !== undefined || source.fromFile !== undefined || source.urls.length > 1) await preferSmallHeapWhileCreating();
   const sitemap = source.fromSitemap === undefined ? undefined : await sitemapEntries(ctx, { ...source, fromSitemap: source.fromSitemap });
   const input = await readUrlInput(ctx.io, source.urls, source.fromFile, ctx.signal, sitemap?.entries);
   if (sitemap && sitemap.skipped > 0) input.skippedSitemaps = sitemap.skipped;
