@@ -5,9 +5,6 @@ import { isObject, type ApiRecord } from './record.js';
 export const IMPORTANCES = ['high', 'medium', 'low'] as const;
 export type Importance = (typeof IMPORTANCES)[number];
 
-/** high first: a smaller rank is more important. */
-export const IMPORTANCE_RANK: ReadonlyMap<Importance, number> = new Map(IMPORTANCES.map((importance, index) => [importance, index]));
-
 /** Every check phpRank runs, id => name in words. */
 export const CHECK_NAMES = {
   '404_page': 'Custom 404 page',
@@ -180,7 +177,8 @@ function sharedOutcome(entry: unknown, outcome: CheckOutcome): CheckOutcome {
 
 /** An importance's place in the order, high first; one the service did not give comes after low. */
 export function importanceRank(importance: Importance | null | undefined): number {
-  return importance === null || importance === undefined ? IMPORTANCES.length : IMPORTANCE_RANK.get(importance)!;
+  // IMPORTANCES' order spelled out, no look-up: the comparator of every sort of a report's checks (millions of calls in a big run).
+  return importance === 'high' ? 0 : importance === 'medium' ? 1 : importance === 'low' ? 2 : IMPORTANCES.length;
 }
 
 /** Failed checks, most important first, then by id. */

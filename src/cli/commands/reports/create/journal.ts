@@ -383,6 +383,16 @@ export function parseHistory(text: string, options: { createdSince?: number } = 
   // When each URL's `created` line was written; each URL's lines (as sent, and every line of it).
   const createdAt = new Map<string, number>();
   const linesOf = new Map<string, { url: string; lines: string[] }>();
+  // A URL's lines are read as one identity (a URL parsed once, not once a line).
+  const identities = new Map<string, string>();
+  const identityOf = (url: string) => {
+    let identity = identities.get(url);
+    if (identity === undefined) {
+      identity = reportIdentity(url);
+      identities.set(url, identity);
+    }
+    return identity;
+  };
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     const entry = parseEntry(line);
@@ -401,7 +411,7 @@ export function parseHistory(text: string, options: { createdSince?: number } = 
       continue;
     }
     delete history.endedAt;
-    const url = reportIdentity(entry.url);
+    const url = identityOf(entry.url);
     const parsed = Date.parse(entry.at);
     const at = Number.isNaN(parsed) ? 0 : parsed;
     const own = linesOf.get(url) ?? { url: entry.url, lines: [] };
