@@ -150,13 +150,15 @@ export class SqlHistoryStore implements HistoryStore {
     if (this.db.dialect.pageInOneStatement) return this.writePage(runId, dedupe(snapshots));
     await this.writing(async () => {
       const unique = dedupe(snapshots);
-      const stored = await this.storedSnapshots(unique);
+      const times = unique.map((snapshot) => storedTime(snapshot.generatedAt));
+      const stored = await this.heldReadings(unique, times);
       const ids: number[] = [];
       const fresh: Snapshot[] = [];
-      for (const snapshot of unique) {
-        const same = stored.get(snapshotKey(snapshot))?.find((held) => sameReading(held.snapshot, snapshot));
+      for (const [at, snapshot] of unique.entries()) {
+        const held = stored.get(`${snapshot.origin}\n${snapshot.reportId}\n${times[at]}`);
+        const same = held?.find((row) => this.readings.holdsReading(row, snapshot));
         if (same === undefined) fresh.push(snapshot);
-        else ids.push(same.id);
+        else ids.push(Number(same.snapshot_id));
       }
       await referenceSnapshots(this.db, runId, ids);
       await referenceSnapshots(this.db, runId, await this.readings.write(fresh));
@@ -189,6 +191,30 @@ export class SqlHistoryStore implements HistoryStore {
       this.readings.forget();
       throw error;
     }
+  }
+
+  /**
+   * The rows of the readings the store holds under the snapshots' keys (origin, report id, generated_at as stored:
+   * `times`), by that key, oldest first, their check sets known: compared as stored (Readings.holdsReading), no
+   * snapshot made of them. 1,000 keys asked at a time.
+   */
+  private async heldReadings(snapshots: readonly Snapshot[], times: readonly string[]): Promise<Map<string, SqlRow[]>> {
+    const held = new Map<string, SqlRow[]>();
+    for (let start = 0; start < snapshots.length; start += 1_000) {
+      const chunk = snapshots.slice(start, start + 1_000);
+      const { rows } = await this.db.run(
+        SQL.storedSnapshots(chunk.length),
+        chunk.flatMap((snapshot, index) => [snapshot.origin, snapshot.reportId, times[start + index] as string]),
+      );
+      await this.readings.knowSets(rows);
+      for (const row of rows) {
+        const key = `${String(row.origin)}\n${String(row.report_id)}\n${String(row.generated_at)}`;
+        const same = held.get(key);
+        if (same) same.push(row);
+        else held.set(key, [row]);
+      }
+    }
+    return held;
   }
 
   /**
@@ -698,7 +724,8 @@ interface NewestContent {
   id: number;
   score: number | undefined;
   label: string | undefined;
-  text: () => string | undefined;
+  /** Whether its checks are those of a checks text (compared as stored, for one read back: holdsChecks). */
+  holds: (text: string | undefined) => boolean;
   /** The page's last full reading: the one a delta is written against. */
   full: { id: number; set: number; states: string } | undefined;
 }
@@ -713,6 +740,8 @@ interface PageRow {
 export class Readings {
   private readonly setIds = new Map<number, string[]>();
   private readonly setOfIds = new Map<string, number>();
+  /** Each set's ids as stored (one space apart). */
+  private readonly setTexts = new Map<number, string>();
 
   constructor(private readonly db: SqlConnection) {}
 
@@ -720,6 +749,34 @@ export class Readings {
   forget(): void {
     this.setIds.clear();
     this.setOfIds.clear();
+    this.setTexts.clear();
+  }
+
+  /** The check sets of content rows known, read when one is not. */
+  async knowSets(rows: readonly SqlRow[]): Promise<void> {
+    if (rows.some((row) => this.unknownSet(row))) await this.loadSets();
+  }
+
+  /**
+   * Whether a content row (score, label and its checks: checks, check_set, base, base_checks, base_set; its set known)
+   * holds `snapshot`'s reading: what comparing its rebuilt snapshot would say, compared as stored (the text's check set
+   * and states against the row's), no text rebuilt.
+   */
+  holdsReading(row: SqlRow, snapshot: Snapshot): boolean {
+    return numberOf(row.score) === snapshot.score && textOf(row.label) === snapshot.label && this.holdsChecks(row, checksTextOf(snapshot));
+  }
+
+  /** Whether a content row's checks are `text` (holdsReading's checks). */
+  private holdsChecks(row: SqlRow, text: string | undefined): boolean {
+    if (row.checks === null || row.checks === undefined) return text === undefined;
+    if (text === undefined) return false;
+    const checks = String(row.checks);
+    const set = row.base !== null && row.base !== undefined ? row.base_set : row.check_set;
+    if (set === null || set === undefined) return checks === text;
+    // A stored check set's text always splits back into it: a text that does not split is none of them.
+    const split = splitChecks(text);
+    if (split === undefined || this.setTexts.get(Number(set)) !== split.ids) return false;
+    return (row.base !== null && row.base !== undefined ? applyDelta(String(row.base_checks), checks) : checks) === split.states;
   }
 
   /** The snapshots of rows read through SNAPSHOT_OF_S (sql.ts), their check sets known first. */
@@ -785,6 +842,7 @@ export class Readings {
     for (const row of (await this.db.run(SQL.checkSets)).rows) {
       this.setIds.set(Number(row.id), String(row.ids).split(' '));
       this.setOfIds.set(String(row.ids), Number(row.id));
+      this.setTexts.set(Number(row.id), String(row.ids));
     }
   }
 
@@ -813,6 +871,7 @@ export class Readings {
       id = Number((await this.db.run(SQL.addCheckSet, [ids])).rows[0]?.id);
       this.setIds.set(id, ids.split(' '));
       this.setOfIds.set(ids, id);
+      this.setTexts.set(id, ids);
     }
     return id;
   }
@@ -847,7 +906,7 @@ export class Readings {
             id,
             score: snapshot.score,
             label: snapshot.label,
-            text: () => item.text,
+            holds: (text) => text === item.text,
             full: item.full && item.set !== undefined && item.states !== undefined ? { id, set: item.set, states: item.states } : before?.full,
           });
         });
@@ -863,7 +922,7 @@ export class Readings {
       }
       const text = checksTextOf(snapshot);
       const held = newest.get(page);
-      if (held && held.score === snapshot.score && held.label === snapshot.label && held.text() === text) {
+      if (held && held.score === snapshot.score && held.label === snapshot.label && held.holds(text)) {
         contentIds[at] = held.id;
         continue;
       }
@@ -954,7 +1013,6 @@ export class Readings {
       const { rows } = await this.db.run(SQL.newestContents(chunk.length), chunk);
       if (rows.some((row) => this.unknownSet(row))) await this.loadSets();
       for (const row of rows) {
-        let text: string | undefined | null = null;
         const id = Number(row.content_id);
         const full =
           row.base !== null && row.base !== undefined
@@ -966,10 +1024,7 @@ export class Readings {
           id,
           score: numberOf(row.score),
           label: textOf(row.label),
-          text: () => {
-            if (text === null) text = this.textOf(row);
-            return text;
-          },
+          holds: (text) => this.holdsChecks(row, text),
           full,
         });
       }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { HistoryError } from '../../../src/history/errors.js';
 import { historyLocation } from '../../../src/history/location.js';
 import { openHistory } from '../../../src/history/open.js';
-import { snapshotOf } from '../../../src/history/snapshot.js';
+import { snapshotOf, withChecks } from '../../../src/history/snapshot.js';
 import { SCHEMA_VERSION } from '../../../src/history/sql.js';
 import { sqliteProblem } from '../../../src/history/sqlite.js';
 import type { HistoryStore, NewRun, Snapshot } from '../../../src/history/types.js';
@@ -310,6 +310,45 @@ describe('the SQLite history file', () => {
       expect(reads).toBe(once);
       await recordOne(counted('2026-01-02T00:00:00Z'));
       expect(reads).toBeGreaterThan(once);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a re-read of each kind of stored reading (full, a delta, a text of its own, none) adds references only; a changed one, a snapshot', async () => {
+    const path = join(scratch(), 'history.db');
+    const store = await openHistory(historyLocation(path));
+    const rows = () => {
+      const db = new DatabaseSync(path, { readOnly: true });
+      try {
+        return ['history_snapshots', 'history_contents'].map((table) => Number(db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get()?.n));
+      } finally {
+        db.close();
+      }
+    };
+    try {
+      const full = report(1, 'r.example.com/a', '2026-01-01T00:00:00Z');
+      // One of its four checks flipped: stored as a delta against the full reading.
+      const delta = report(1, 'r.example.com/a', '2026-01-02T00:00:00Z', ['title']);
+      const none = { id: 2, url: 'r.example.com/b', project: 'r.example.com', result: 50, generated_at: '2026-01-01T00:00:00Z' };
+      const text = withChecks(
+        { origin: ORIGIN, identity: 'r.example.com/c', reportId: '3', project: 'r.example.com', score: 40, label: 'bad', generatedAt: '2026-01-01T00:00:00Z' },
+        'a text of its own',
+      );
+      const snapshots = () => [snapshotOf(delta, ORIGIN)!, snapshotOf(none, ORIGIN)!, text];
+      await record(store, [full]);
+      const first = await store.startRun(newRun());
+      await store.addSnapshots(first, snapshots());
+      await store.finishRun(first, { finished: new Date().toISOString(), exitCode: 0, complete: true });
+      const before = rows();
+      const again = await store.startRun(newRun());
+      await store.addSnapshots(again, snapshots());
+      await store.finishRun(again, { finished: new Date().toISOString(), exitCode: 0, complete: true });
+      expect(rows()).toEqual(before);
+      expect(await store.snapshotsOf(again)).toEqual(await store.snapshotsOf(first));
+      // The same report and generated_at read with another score is another reading.
+      await record(store, [{ ...delta, result: 12 }]);
+      expect(rows()[0]).toBe((before[0] as number) + 1);
     } finally {
       await store.close();
     }
