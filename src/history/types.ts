@@ -91,10 +91,10 @@ export interface CheckState {
   hash: string;
 }
 
-/** A report as read once: no values, no whole record. Same origin, report id and generated_at: the same snapshot. */
 /** A reading's place, time and score: what a sparkline reads of a run (eachScoreOf). */
 export type ScoreReading = Pick<Snapshot, 'identity' | 'reportId' | 'project' | 'score' | 'generatedAt'>;
 
+/** A report as read once: no values, no whole record. Same origin, report id and generated_at: the same snapshot. */
 export interface Snapshot {
   origin: string;
   /** The cleaned URL (reportIdentity). */

@@ -14,12 +14,10 @@ import { reportIdentity } from '../../api/model/report-url.js';
 import { timestampOf } from '../../api/model/timestamps.js';
 import { regressed } from '../../api/model/regression.js';
 import { comparePage } from '../../judge/compare.js';
-import { compactReading, recordReading, sharedCheck } from '../../judge/readings.js';
-import type { CheckReading, PageReading } from '../../judge/compare.js';
+import { compactReading, recordReading } from '../../judge/readings.js';
+import type { PageReading } from '../../judge/compare.js';
 import { factsOf, judgeComparison, type ComparedPage, type ComparisonVerdict } from '../../judge/verdict.js';
 import { countChanges, describeChecks, recordsHaveChecks, type CheckChange } from './check-changes.js';
-import { reportIdValue, storedReadingOf, type CheckSigns } from '../../history/snapshot.js';
-import type { Snapshot } from '../../history/types.js';
 
 /**
  * What is compared of a report, and what the files show of it: small, for a baseline of 50,000 pages is held for the
@@ -187,8 +185,6 @@ export function newestByUrl(records: Iterable<ApiRecord>, options: { keepRecords
 export class NewestStandings {
   private readonly held = new Map<string, { generatedAt: unknown; id: unknown }>();
   readonly byUrl = new Map<string, Standing>();
-  /** Each check set of the stored readings fed (addSnapshot), in the order a reading lists its checks. */
-  private readonly orders = new Map<number, { place: number; passed: CheckReading; failed: CheckReading }[]>();
   /** Whether some record fed carried per-check results. */
   hasChecks = false;
 
@@ -196,70 +192,26 @@ export class NewestStandings {
 
   add(record: ApiRecord): void {
     if (typeof record.url !== 'string' || record.url.trim() === '') return;
-    const key = reportIdentity(record.url);
-    const held = this.held.get(key);
-    if (held && !isNewer(record, held)) return;
-    this.held.set(key, { generatedAt: record.generated_at, id: record.id });
-    this.byUrl.set(key, standingOf(record, this.keepRecords));
-    this.hasChecks ||= record.results !== undefined;
+    this.addStanding(
+      reportIdentity(record.url),
+      record,
+      () => standingOf(record, this.keepRecords),
+      () => record.results !== undefined,
+    );
   }
 
   /**
-   * A history run's snapshot, fed as add(snapshotRecord(snapshot)) would feed it, the same standing made straight from
-   * the snapshot: no record of 36 check objects in between (a baseline of 50,000 pages made 1.8 million of them).
+   * A standing made by the caller (add's of a record; a history run's snapshot's, page-history.ts) under `key`, its
+   * report identity, when newer (`at`: its generated_at and id, as a record has them) than the one held. `hasChecks`
+   * is asked only until one has.
    */
-  addSnapshot(snapshot: Snapshot): void {
-    if (snapshot.identity.trim() === '') return;
-    const key = reportIdentity(snapshot.identity);
-    const id = reportIdValue(snapshot.reportId);
+  addStanding(key: string, at: { generated_at?: unknown; id?: unknown }, standing: () => Standing, hasChecks: () => boolean): void {
     const held = this.held.get(key);
-    if (held && !isNewer({ generated_at: snapshot.generatedAt, id }, held)) return;
-    this.held.set(key, { generatedAt: snapshot.generatedAt, id });
-    const signs = storedReadingOf(snapshot)?.signs();
-    const checks = signs === undefined ? readChecks(snapshot.checks) : this.checksOfSigns(signs);
-    this.byUrl.set(key, standingOfSnapshot(snapshot, checks));
-    this.hasChecks ||= signs !== undefined || snapshot.checks !== undefined;
+    if (held && !isNewer(at, held)) return;
+    this.held.set(key, { generatedAt: at.generated_at, id: at.id });
+    this.byUrl.set(key, standing());
+    this.hasChecks ||= hasChecks();
   }
-
-  /**
-   * The checks of a check set's signs as readChecks reads them: the set's ids put in that order once (by id, one an id,
-   * the later place of an id met twice standing), then each page's signs read off in it (no check decoded, sorted or
-   * keyed a page).
-   */
-  private checksOfSigns({ set, ids, signs }: CheckSigns): readonly CheckReading[] | undefined {
-    let order = this.orders.get(set);
-    if (order === undefined) {
-      const last = new Map<string, number>();
-      for (const [place, id] of ids.entries()) last.set(decodeURIComponent(id), place);
-      const sorted = [...last.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      order = sorted.map((id) => ({ place: last.get(id) as number, passed: sharedCheck(id, true), failed: sharedCheck(id, false) }));
-      this.orders.set(set, order);
-    }
-    if (order.length === 0) return undefined;
-    return order.map(({ place, passed, failed }) => (signs[place] === '+' ? passed : failed));
-  }
-}
-
-/**
- * A snapshot's checks as recordReading reads snapshotRecord's: one a check id (the later state stands, as in the
- * record's `results`, keyed by id), sorted by id, shared with pages alike (compactReading); none for none.
- */
-function readChecks(checks: readonly { id: string; passed: boolean }[] | undefined): readonly CheckReading[] | undefined {
-  if (checks === undefined || checks.length === 0) return undefined;
-  const byId = new Map<string, boolean>();
-  for (const check of checks) byId.set(check.id, check.passed);
-  const ids = [...byId.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return compactReading({ score: undefined, label: undefined, checks: ids.map((id) => ({ id, passed: byId.get(id) as boolean })) }).checks;
-}
-
-/** standingOf(snapshotRecord(snapshot)), its checks read already (readChecks). */
-function standingOfSnapshot(snapshot: Snapshot, checks: readonly CheckReading[] | undefined): Standing {
-  const { label, score } = readReport({ result: snapshot.label, score: snapshot.score });
-  const standing: Standing = { url: snapshot.identity, score, result: label, id: snapshot.reportId, reading: { score, label, checks } };
-  if (snapshot.project !== undefined && snapshot.project !== '') standing.project = snapshot.project;
-  const generated = timestampOf(snapshot.generatedAt);
-  if (generated !== undefined) standing.generated = generated;
-  return standing;
 }
 
 function standingOf(record: ApiRecord, keepRecord: boolean): Standing {
@@ -278,7 +230,7 @@ function rankOf(result: ReportResult | undefined): number | undefined {
   return result === undefined ? undefined : RESULT_RANK.get(result);
 }
 
-function isNewer(a: ApiRecord, b: { generatedAt: unknown; id: unknown }): boolean {
+function isNewer(a: { generated_at?: unknown; id?: unknown }, b: { generatedAt: unknown; id: unknown }): boolean {
   const [ta, tb] = [timestampOf(a.generated_at), timestampOf(b.generatedAt)];
   if (ta !== undefined && tb !== undefined && ta !== tb) return ta > tb;
   return (toNumber(a.id) ?? -Infinity) >= (toNumber(b.id) ?? -Infinity);

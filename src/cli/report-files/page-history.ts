@@ -1,9 +1,14 @@
 // What the --html page shows of a history: the earlier runs of the same command with the same selection on the same
 // service (the runs `--baseline last` compares with), read once when the page is written. From them: the changes
 // since the last one, each project's average score run by run, and each URL's scores for its sparkline.
-import { isNewerReading } from '../../history/snapshot.js';
+import { isNewerReading, reportIdValue, storedReadingOf, type CheckSigns } from '../../history/snapshot.js';
+import { reportIdentity } from '../../api/model/report-url.js';
+import { timestampOf } from '../../api/model/timestamps.js';
+import { readReport } from '../../api/model/report-model.js';
+import { compactReading, sharedCheck } from '../../judge/readings.js';
+import type { CheckReading } from '../../judge/compare.js';
 import type { HistoryStore, RunInfo, RunQuery, ScoreReading, Snapshot } from '../../history/types.js';
-import { NewestStandings, type Baseline, type EarlierStanding } from './baseline.js';
+import { NewestStandings, type Baseline, type EarlierStanding, type Standing } from './baseline.js';
 import { ExitCode } from '../runtime/exit-codes.js';
 
 /** How many earlier runs the page reads: a quarter of weekly runs. */
@@ -40,7 +45,7 @@ export async function readPageHistory(store: HistoryStore, same: RunQuery, optio
   // Per URL its score in each run, and its project as last read: of two readings in one run, the newer (newestOfEachUrl's rule).
   const byUrl = new Map<string, { project: string; scores: (number | null)[]; run: number; held: Pick<Snapshot, 'generatedAt' | 'reportId'> }>();
   const lastIndex = options.last === false ? -1 : runs.length - 1;
-  const last = new NewestStandings();
+  const last = new SnapshotStandings();
   for (const [index, run] of runs.entries()) {
     // Only the baseline's run is read whole (its checks); of the others, each reading's score and place alone.
     const readings: AsyncIterable<ScoreReading> = index === lastIndex ? baselineFeed(store.eachSnapshotOf(run.id), last) : store.eachScoreOf(run.id);
@@ -59,25 +64,91 @@ export async function readPageHistory(store: HistoryStore, same: RunQuery, optio
   }
   return {
     runs,
-    ...(lastIndex < 0 ? {} : { last: baselineOf(runs.at(-1)!.id, last) }),
+    ...(lastIndex < 0 ? {} : { last: baselineOf(runs.at(-1)!.id, last.standings) }),
     scores: new Map([...byUrl].map(([identity, { scores }]) => [identity, scores])),
     projects: averagesByProject(byUrl.values(), runs.length),
   };
 }
 
+/**
+ * A history run's snapshots as a baseline's standings: each fed as NewestStandings.add(snapshotRecord(snapshot)) would
+ * feed it, the same standing made straight from the snapshot: no record of 36 check objects in between (a baseline of
+ * 50,000 pages made 1.8 million of them).
+ */
+export class SnapshotStandings {
+  readonly standings = new NewestStandings();
+  /** Each check set of the stored readings fed, in the order a reading lists its checks. */
+  private readonly orders = new Map<number, { place: number; passed: CheckReading; failed: CheckReading }[]>();
+
+  add(snapshot: Snapshot): void {
+    if (snapshot.identity.trim() === '') return;
+    // Its checks read off their stored signs where it has them (checksOfSigns), decoded only where not.
+    let signs: CheckSigns | undefined;
+    this.standings.addStanding(
+      reportIdentity(snapshot.identity),
+      { generated_at: snapshot.generatedAt, id: reportIdValue(snapshot.reportId) },
+      () => {
+        signs = storedReadingOf(snapshot)?.signs();
+        return standingOfSnapshot(snapshot, signs === undefined ? readChecks(snapshot.checks) : this.checksOfSigns(signs));
+      },
+      () => signs !== undefined || snapshot.checks !== undefined,
+    );
+  }
+
+  /**
+   * The checks of a check set's signs as readChecks reads them: the set's ids put in that order once (by id, one an id,
+   * the later place of an id met twice standing), then each page's signs read off in it (no check decoded, sorted or
+   * keyed a page).
+   */
+  private checksOfSigns({ set, ids, signs }: CheckSigns): readonly CheckReading[] | undefined {
+    let order = this.orders.get(set);
+    if (order === undefined) {
+      const last = new Map<string, number>();
+      for (const [place, id] of ids.entries()) last.set(decodeURIComponent(id), place);
+      const sorted = [...last.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      order = sorted.map((id) => ({ place: last.get(id) as number, passed: sharedCheck(id, true), failed: sharedCheck(id, false) }));
+      this.orders.set(set, order);
+    }
+    if (order.length === 0) return undefined;
+    return order.map(({ place, passed, failed }) => (signs[place] === '+' ? passed : failed));
+  }
+}
+
+/**
+ * A snapshot's checks as recordReading reads snapshotRecord's: one a check id (the later state stands, as in the
+ * record's `results`, keyed by id), sorted by id, shared with pages alike (compactReading); none for none.
+ */
+function readChecks(checks: readonly { id: string; passed: boolean }[] | undefined): readonly CheckReading[] | undefined {
+  if (checks === undefined || checks.length === 0) return undefined;
+  const byId = new Map<string, boolean>();
+  for (const check of checks) byId.set(check.id, check.passed);
+  const ids = [...byId.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return compactReading({ score: undefined, label: undefined, checks: ids.map((id) => ({ id, passed: byId.get(id) as boolean })) }).checks;
+}
+
+/** standingOf(snapshotRecord(snapshot)), its checks read already (readChecks). */
+function standingOfSnapshot(snapshot: Snapshot, checks: readonly CheckReading[] | undefined): Standing {
+  const { label, score } = readReport({ result: snapshot.label, score: snapshot.score });
+  const standing: Standing = { url: snapshot.identity, score, result: label, id: snapshot.reportId, reading: { score, label, checks } };
+  if (snapshot.project !== undefined && snapshot.project !== '') standing.project = snapshot.project;
+  const generated = timestampOf(snapshot.generatedAt);
+  if (generated !== undefined) standing.generated = generated;
+  return standing;
+}
+
 /** The snapshots of a run, each fed to the standings of `last` on its way. */
-async function* baselineFeed(snapshots: AsyncIterable<Snapshot>, last: NewestStandings): AsyncIterable<Snapshot> {
+async function* baselineFeed(snapshots: AsyncIterable<Snapshot>, last: SnapshotStandings): AsyncIterable<Snapshot> {
   for await (const snapshot of snapshots) {
-    last.addSnapshot(snapshot);
+    last.add(snapshot);
     yield snapshot;
   }
 }
 
 /** A recorded run's snapshots as a baseline (`--baseline last|run:ID|since:D`), read row by row: the record of none kept. */
 export async function readRunBaseline(store: HistoryStore, runId: number): Promise<Baseline> {
-  const newest = new NewestStandings();
-  for await (const snapshot of store.eachSnapshotOf(runId)) newest.addSnapshot(snapshot);
-  return baselineOf(runId, newest);
+  const newest = new SnapshotStandings();
+  for await (const snapshot of store.eachSnapshotOf(runId)) newest.add(snapshot);
+  return baselineOf(runId, newest.standings);
 }
 
 function baselineOf(runId: number, newest: NewestStandings): Baseline {
@@ -100,9 +171,10 @@ export async function readEarlierReadings(store: HistoryStore, same: RunQuery, r
   if (run.exitCode === ExitCode.ok || run.exitCode === ExitCode.gate) return earlier;
   for (const before of await store.runs({ ...same, before: run, limit: EARLIER_RUNS })) {
     // Read row by row into standings, as the baseline is: no run's records held whole.
-    const readings = new NewestStandings();
-    for await (const snapshot of store.eachSnapshotOf(before.id)) readings.addSnapshot(snapshot);
-    for (const [key, standing] of readings.byUrl) if (!baseline.byUrl.has(key) && !earlier.has(key)) earlier.set(key, { ...standing, run: before.id });
+    const readings = new SnapshotStandings();
+    for await (const snapshot of store.eachSnapshotOf(before.id)) readings.add(snapshot);
+    for (const [key, standing] of readings.standings.byUrl)
+      if (!baseline.byUrl.has(key) && !earlier.has(key)) earlier.set(key, { ...standing, run: before.id });
   }
   return earlier;
 }

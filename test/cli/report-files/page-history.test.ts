@@ -8,7 +8,8 @@ import { openHistory } from '../../../src/history/open.js';
 import { snapshotOf, snapshotRecord, storedReadingOf } from '../../../src/history/snapshot.js';
 import { NewestStandings } from '../../../src/cli/report-files/baseline.js';
 import type { HistoryStore } from '../../../src/history/types.js';
-import { PAGE_HISTORY_RUNS, readPageHistory } from '../../../src/cli/report-files/page-history.js';
+import { PAGE_HISTORY_RUNS, readPageHistory, SnapshotStandings } from '../../../src/cli/report-files/page-history.js';
+import type { Snapshot } from '../../../src/history/types.js';
 import { postgresPerFile } from '../../helpers/postgres.js';
 import { scratchMaker } from '../../helpers/scratch.js';
 
@@ -139,19 +140,63 @@ describe.each(STORES)('a baseline run read from $name', ({ open, skip }) => {
       }
       let signed = 0;
       for (const run of runs) {
-        const direct = new NewestStandings();
+        const direct = new SnapshotStandings();
         const viaRecords = new NewestStandings();
         for await (const snapshot of store.eachSnapshotOf(run)) {
           if (storedReadingOf(snapshot)?.signs() !== undefined) signed++;
-          direct.addSnapshot(snapshot);
+          direct.add(snapshot);
           viaRecords.add(snapshotRecord(snapshot));
         }
-        expect([...direct.byUrl]).toEqual([...viaRecords.byUrl]);
-        expect(direct.hasChecks).toBe(viaRecords.hasChecks);
+        expect([...direct.standings.byUrl]).toEqual([...viaRecords.byUrl]);
+        expect(direct.standings.hasChecks).toBe(viaRecords.hasChecks);
       }
       expect(signed).toBeGreaterThan(1_000);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('a baseline run read straight from its snapshots (SnapshotStandings)', () => {
+  it('stands each page as add(snapshotRecord(snapshot)) does, over 2,000 generated snapshots of every shape', () => {
+    let seed = 45;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const ids = ['title', 'charset', 'htst', 'http2', '10', '2', 'a b', 'Z', 'é'];
+    const labels = ['good', 'decent', 'bad', undefined, 'odd', '78'];
+    const hosts = ['shop.example.org', 'www.shop.example.org', 'www.www.x.test', 'x.test:8080'];
+    const snapshots: Snapshot[] = Array.from({ length: 2_000 }, (_, index) => {
+      const shape = next(4);
+      const checks =
+        shape === 0
+          ? undefined
+          : shape === 1
+            ? []
+            : Array.from({ length: 1 + next(12) }, () => ({ id: ids[next(ids.length)] as string, passed: next(2) === 0, hash: '0a1b2c3d' }));
+      return {
+        origin: 'http://127.0.0.1:1',
+        identity: `${hosts[next(hosts.length)]}/page/${next(300)}${next(5) === 0 ? '?q=1' : ''}`,
+        reportId: String(next(6) === 0 ? `00${index}` : 1 + next(500)),
+        project: next(4) === 0 ? undefined : next(3) === 0 ? '' : 'shop',
+        score: next(5) === 0 ? undefined : next(1000) / 10,
+        label: labels[next(labels.length)],
+        generatedAt: next(6) === 0 ? 'not a time' : `2026-11-${String(1 + next(28)).padStart(2, '0')}T09:00:0${next(10)}.000000Z`,
+        checksText: undefined,
+        checks,
+      };
+    });
+    for (let start = 0; start < snapshots.length; start += 100) {
+      const part = snapshots.slice(start, start + 100);
+      const viaRecords = new NewestStandings();
+      const direct = new SnapshotStandings();
+      for (const snapshot of part) {
+        viaRecords.add(snapshotRecord(snapshot));
+        direct.add(snapshot);
+      }
+      expect([...direct.standings.byUrl]).toEqual([...viaRecords.byUrl]);
+      expect(direct.standings.hasChecks).toBe(viaRecords.hasChecks);
     }
   });
 });
