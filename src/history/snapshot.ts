@@ -282,6 +282,23 @@ export function joinChecks(ids: readonly string[], states: string): string {
   return parts.join(' ');
 }
 
+/** Whether `text` is joinChecks(ids, states), found without making that text (a re-read compares each page's). */
+export function isJoined(text: string, ids: readonly string[], states: string): boolean {
+  let at = 0;
+  for (let index = 0; index < ids.length; index++) {
+    if (index > 0 && text.charCodeAt(at++) !== SPACE) return false;
+    const id = ids[index] as string;
+    if (!text.startsWith(id, at)) return false;
+    at += id.length;
+    // A state as joinChecks slices it: shorter (or none) past the end of `states`.
+    const end = Math.min(states.length, (index + 1) * STATE);
+    for (let from = index * STATE; from < end; from++) if (text.charCodeAt(at++) !== states.charCodeAt(from)) return false;
+  }
+  return at === text.length;
+}
+
+const SPACE = ' '.charCodeAt(0);
+
 /**
  * What differs in `states` from the full reading `base` (both of one check set): each differing check's place and
  * state; undefined when a delta would not be much smaller than the reading itself (past a third of it). PostgreSQL's

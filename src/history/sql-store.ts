@@ -8,6 +8,7 @@ import {
   encodeChecks,
   failedCount,
   isNewerReading,
+  isJoined,
   markStored,
   signsOf,
   type CheckSigns,
@@ -740,8 +741,6 @@ interface PageRow {
 export class Readings {
   private readonly setIds = new Map<number, string[]>();
   private readonly setOfIds = new Map<string, number>();
-  /** Each set's ids as stored (one space apart). */
-  private readonly setTexts = new Map<number, string>();
 
   constructor(private readonly db: SqlConnection) {}
 
@@ -749,7 +748,6 @@ export class Readings {
   forget(): void {
     this.setIds.clear();
     this.setOfIds.clear();
-    this.setTexts.clear();
   }
 
   /** The check sets of content rows known, read when one is not. */
@@ -759,24 +757,20 @@ export class Readings {
 
   /**
    * Whether a content row (score, label and its checks: checks, check_set, base, base_checks, base_set; its set known)
-   * holds `snapshot`'s reading: what comparing its rebuilt snapshot would say, compared as stored (the text's check set
-   * and states against the row's), no text rebuilt.
+   * holds `snapshot`'s reading: what comparing its rebuilt snapshot would say, its checks text never made.
    */
   holdsReading(row: SqlRow, snapshot: Snapshot): boolean {
     return numberOf(row.score) === snapshot.score && textOf(row.label) === snapshot.label && this.holdsChecks(row, checksTextOf(snapshot));
   }
 
-  /** Whether a content row's checks are `text` (holdsReading's checks). */
+  /** Whether a content row's checks are `text` (holdsReading's checks): textOf(row) === text, the text not made. */
   private holdsChecks(row: SqlRow, text: string | undefined): boolean {
     if (row.checks === null || row.checks === undefined) return text === undefined;
     if (text === undefined) return false;
     const checks = String(row.checks);
-    const set = row.base !== null && row.base !== undefined ? row.base_set : row.check_set;
-    if (set === null || set === undefined) return checks === text;
-    // A stored check set's text always splits back into it: a text that does not split is none of them.
-    const split = splitChecks(text);
-    if (split === undefined || this.setTexts.get(Number(set)) !== split.ids) return false;
-    return (row.base !== null && row.base !== undefined ? applyDelta(String(row.base_checks), checks) : checks) === split.states;
+    if (row.base !== null && row.base !== undefined) return isJoined(text, this.idsOf(row.base_set), applyDelta(String(row.base_checks), checks));
+    if (row.check_set !== null && row.check_set !== undefined) return isJoined(text, this.idsOf(row.check_set), checks);
+    return checks === text;
   }
 
   /** The snapshots of rows read through SNAPSHOT_OF_S (sql.ts), their check sets known first. */
@@ -842,7 +836,6 @@ export class Readings {
     for (const row of (await this.db.run(SQL.checkSets)).rows) {
       this.setIds.set(Number(row.id), String(row.ids).split(' '));
       this.setOfIds.set(String(row.ids), Number(row.id));
-      this.setTexts.set(Number(row.id), String(row.ids));
     }
   }
 
@@ -871,7 +864,6 @@ export class Readings {
       id = Number((await this.db.run(SQL.addCheckSet, [ids])).rows[0]?.id);
       this.setIds.set(id, ids.split(' '));
       this.setOfIds.set(ids, id);
-      this.setTexts.set(id, ids);
     }
     return id;
   }

@@ -1,7 +1,7 @@
 // A snapshot's checks as stored (src/history/snapshot.ts): the failed ones counted from the text's signs alone agree
 // with the decoded checks, whatever the ids hold.
 import { describe, expect, it } from 'vitest';
-import { decodeChecks, encodeChecks, failedCount, valueHash } from '../../src/history/snapshot.js';
+import { decodeChecks, encodeChecks, failedCount, isJoined, joinChecks, valueHash } from '../../src/history/snapshot.js';
 import type { CheckState } from '../../src/history/types.js';
 
 const check = (id: string, passed: boolean, hash = '0a1b2c3d'): CheckState => ({ id, passed, hash });
@@ -47,5 +47,30 @@ describe('valueHash', () => {
     expect(small).toBeDefined();
     expect(valueHash(small)).toBe(reference(small as string));
     expect(valueHash(small)).toHaveLength(8);
+  });
+});
+
+describe('isJoined', () => {
+  it('says whether a text is joinChecks(ids, states) without making it, over 5,000 generated cases', () => {
+    let seed = 44;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const hex = () => Array.from({ length: 8 }, () => '0123456789abcdef'[next(16)]).join('');
+    let joined = 0;
+    for (let round = 0; round < 5_000; round++) {
+      const ids = Array.from({ length: next(6) }, () => ['title', 'h1', 'a%20b', 'x', ''][next(5)] as string);
+      let states = ids.map(() => `${next(2) ? '+' : '-'}${hex()}`).join('');
+      if (next(10) === 0) states = states.slice(0, next(states.length + 1));
+      const text = joinChecks(ids, states);
+      const variants = [text, `${text} `, text.slice(0, -1), text.replace('+', '-'), text.replace(' ', ''), `x${text}`, ''];
+      for (const variant of variants) {
+        const expected = variant === text;
+        if (expected) joined++;
+        expect(isJoined(variant, ids, states), `${JSON.stringify(variant)} ${JSON.stringify(ids)} ${states}`).toBe(expected);
+      }
+    }
+    expect(joined).toBeGreaterThan(5_000);
   });
 });
