@@ -1,5 +1,5 @@
 // The bulk-create journal: one run at a time (a lock file), one JSON line per event written synchronously and checked, read back to resume a run.
-import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { RsapiError } from '../../../../api/errors.js';
 import { UsageError } from '../../../runtime/errors.js';
 import { reportIdentity } from '../../../../api/model/report-url.js';
@@ -288,12 +288,8 @@ const LINE_START = '{"url":"';
  * journal that is an input file of the run, under any name, is refused with the run's other files: checkRunFiles.)
  */
 export function guardJournal(path: string): void {
-  const text = readExisting(path);
-  const complete = text.slice(0, text.lastIndexOf('\n') + 1);
-  const lines = complete
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .slice(0, LINES_CHECKED);
+  const text = readHead(path);
+  const lines = firstLines(text);
   const tornOnly = lines.length === 0 && text.trim() !== '';
   const foreign = lines.find((line) => parseEntry(line) === undefined) ?? (tornOnly && !isTornLine(text) ? text : undefined);
   if (foreign === undefined) return;
@@ -317,6 +313,49 @@ export function claimJournal(path: string, locks: LockFiles, options: { dryRun: 
   guardJournal(path);
   return options.dryRun ? undefined : (options.held ?? lockJournal(path, locks));
 }
+
+/** The first LINES_CHECKED complete lines of a text that are not blank. */
+function firstLines(text: string): string[] {
+  const complete = text.slice(0, text.lastIndexOf('\n') + 1);
+  return complete
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(0, LINES_CHECKED);
+}
+
+/**
+ * The start of a file, up to its first LINES_CHECKED complete lines that are not blank (the whole file when it has
+ * fewer): what guardJournal reads of an earlier run's journal, not its 100,000 lines (a 50,000-page week's: 11 MB).
+ */
+function readHead(path: string): string {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw fileError('read the journal', path, error);
+  }
+  try {
+    let buffer = Buffer.alloc(HEAD_BYTES);
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) buffer = Buffer.concat([buffer, Buffer.alloc(buffer.length)]);
+      const read = readSync(fd, buffer, length, buffer.length - length, length);
+      length += read;
+      const text = buffer.toString('utf8', 0, length);
+      // Past HEAD_LIMIT, no journal (a line is a URL of at most 8 KB and a message): what is read says enough.
+      if (read === 0 || length >= HEAD_LIMIT || firstLines(text).length >= LINES_CHECKED) return text;
+    }
+  } catch (error) {
+    throw fileError('read the journal', path, error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** How much of a journal readHead reads first (five lines of the longest URLs, 8 KB each, fit), and at most. */
+const HEAD_BYTES = 64 * 1024;
+const HEAD_LIMIT = 1024 * 1024;
 
 /** A first line cut short by a kill: the start of a journal line, nothing else. */
 function isTornLine(text: string): boolean {

@@ -65,6 +65,21 @@ describe('--journal guard', () => {
     expect(existsSync(`${path}.lock`)).toBe(false);
   });
 
+  it('reads only the head of what --journal names: /dev/zero is refused at once (exit 2, nothing sent), an 11 MB journal is not read whole', async () => {
+    const fixture = await mock();
+    const dir = scratch();
+    const endless = await runInProcess({ argv: ['reports', 'create', '--from-file', join(dir, 'urls.txt'), '--journal', '/dev/zero'], env: fixture.env });
+    expect(endless.code).toBe(2);
+    expect(endless.stderr).toContain('is not a journal of rsapi');
+    expect(fixture.server.requests).toHaveLength(0);
+    // An ended week's journal of 100,000 lines, a sixth line of something else: the first lines are what is checked.
+    const journal = join(dir, 'week.journal');
+    const line = (i: number) => `${JSON.stringify({ url: `https://guard.example/p${i}`, status: i % 2 ? 'created' : 'sending', at: '2026-11-01T00:00:00.000Z' })}\n`;
+    writeFileSync(journal, `${Array.from({ length: 5 }, (_, i) => line(i)).join('')}not a journal line\n${Array.from({ length: 100_000 }, (_, i) => line(i)).join('')}`);
+    const dry = await runInProcess({ argv: ['reports', 'create', '--from-file', join(dir, 'urls.txt'), '--journal', journal, '--dry-run'], env: fixture.env });
+    expect(dry.code, dry.stderr).toBe(0);
+  });
+
   it('refuses a sitemap file as the journal', async () => {
     const fixture = await mock();
     const dir = scratch();
