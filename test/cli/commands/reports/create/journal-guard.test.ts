@@ -74,8 +74,12 @@ describe('--journal guard', () => {
     expect(fixture.server.requests).toHaveLength(0);
     // An ended week's journal of 100,000 lines, a sixth line of something else: the first lines are what is checked.
     const journal = join(dir, 'week.journal');
-    const line = (i: number) => `${JSON.stringify({ url: `https://guard.example/p${i}`, status: i % 2 ? 'created' : 'sending', at: '2026-11-01T00:00:00.000Z' })}\n`;
-    writeFileSync(journal, `${Array.from({ length: 5 }, (_, i) => line(i)).join('')}not a journal line\n${Array.from({ length: 100_000 }, (_, i) => line(i)).join('')}`);
+    const line = (i: number) =>
+      `${JSON.stringify({ url: `https://guard.example/p${i}`, status: i % 2 ? 'created' : 'sending', at: '2026-11-01T00:00:00.000Z' })}\n`;
+    writeFileSync(
+      journal,
+      `${Array.from({ length: 5 }, (_, i) => line(i)).join('')}not a journal line\n${Array.from({ length: 100_000 }, (_, i) => line(i)).join('')}`,
+    );
     const dry = await runInProcess({ argv: ['reports', 'create', '--from-file', join(dir, 'urls.txt'), '--journal', journal, '--dry-run'], env: fixture.env });
     expect(dry.code, dry.stderr).toBe(0);
   });
