@@ -22,10 +22,12 @@ export async function preferSmallHeap(): Promise<void> {
  * A bulk create's heap (a sitemap of 50,000 pages, a file of URLs): the listing's small young generation, but the old
  * generation grows by half at a time, and Maglev compiles the hot loop. A weekly audit holds each page's report and
  * its baseline's standing for the whole run, so its live heap grows with the run: in 10% steps each collection marked
- * it all again. Measured on 50,000 pages (scripts/bench/audit-big.mjs, Node 24, three runs each), week 1 / week 2
- * peak RSS and week 2 against a bare refresh: 10%, no Maglev: 320-345 / 423-476 MB, 1.50x; 25%: 303-338 / 483-498 MB,
- * 1.37x; 50%: 279-290 / 374-375 MB, 1.30-1.35x; 75% and 100% more again (304-327 / 386-429 MB); V8's own growth
- * 386 / 628 MB. Every week 8-10% faster with Maglev; a bare refresh takes 5-10 MB more.
+ * it all again. Measured on 50,000 pages (scripts/bench/audit-big.mjs, Node 24), week 1 / week 2 peak RSS: 10%, no
+ * Maglev: 320-345 / 423-476 MB; 25%: 303-338 / 483-498 MB; 50%: 279-300 / 357-375 MB; 75% and 100% more again
+ * (298-327 / 363-429 MB); V8's own growth 386 / 628 MB. Week 2 took 1.50x a bare refresh at 10%, 1.42-1.48x at 50%;
+ * Maglev makes every week 8-10% faster, and a bare refresh takes 5-10 MB more. The young generation is what this
+ * leaves: at 1 MB a week 2 runs 7,000 scavenges (at 2 MB half as many, 2 s less), but one that may grow to its
+ * default takes 120-150 MB more.
  */
 export async function preferSmallHeapWhileCreating(): Promise<void> {
   const { setFlagsFromString } = await import('node:v8');
