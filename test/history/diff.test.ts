@@ -1,6 +1,7 @@
 // Comparing two runs' snapshots (src/history/diff.ts): checks newly failing and fixed, whether the stored checks line up
 // part by part (compared as text) or come in another order (compared by id); score changes, new and vanished URLs.
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../helpers/random.js';
 import { diffSnapshots, newestOfEachUrl } from '../../src/history/diff.js';
 import { encodeChecks } from '../../src/history/snapshot.js';
 import type { CheckState, Snapshot } from '../../src/history/types.js';
@@ -61,17 +62,8 @@ describe('newestOfEachUrl', () => {
 // The history's fast path (stored check texts walked part by part) is held equal to the one comparison of the judge
 // (src/judge/compare.ts) over many generated pairs: same and other orders, checks added and dropped, lost, none.
 describe('diffSnapshots agrees with the judge (comparePage) on every generated pair', () => {
-  /** A small deterministic generator (mulberry32), so a failure names a seed that reproduces it. */
-  function random(seed: number): () => number {
-    let state = seed >>> 0;
-    return () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
+  // A deterministic generator (seededRandom), so a failure names a seed that reproduces it.
+  const random = seededRandom;
   const IDS = ['title', 'http2', 'meta_description', 'odd id+1', 'h1', 'alt%20text', 'https_encryption', 'x'];
 
   function reading(next: () => number, stored: boolean, identity: string): Snapshot {

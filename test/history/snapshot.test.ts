@@ -1,6 +1,7 @@
 // A snapshot's checks as stored (src/history/snapshot.ts): the failed ones counted from the text's signs alone agree
 // with the decoded checks, whatever the ids hold.
 import { describe, expect, it } from 'vitest';
+import { seededInts } from '../helpers/random.js';
 import { decodeChecks, encodeChecks, failedCount, isJoined, joinChecks, valueHash } from '../../src/history/snapshot.js';
 import type { CheckState } from '../../src/history/types.js';
 
@@ -52,11 +53,7 @@ describe('valueHash', () => {
 
 describe('isJoined', () => {
   it('says whether a text is joinChecks(ids, states) without making it, over 5,000 generated cases', () => {
-    let seed = 44;
-    const next = (n: number) => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed % n;
-    };
+    const next = seededInts(44);
     const hex = () => Array.from({ length: 8 }, () => '0123456789abcdef'[next(16)]).join('');
     let joined = 0;
     for (let round = 0; round < 5_000; round++) {

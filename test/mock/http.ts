@@ -64,14 +64,5 @@ export function as<T>(body: unknown): T {
   return body as T;
 }
 
-/** A seeded source of randomness (mulberry32), so fault tests are repeatable. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded source of randomness, so fault tests are repeatable. */
+export { seededRandom } from '../helpers/random.js';

@@ -3,6 +3,7 @@
 // per run; the last run as a baseline.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { seededInts } from '../../helpers/random.js';
 import { historyLocation } from '../../../src/history/location.js';
 import { openHistory } from '../../../src/history/open.js';
 import { snapshotOf, snapshotRecord, storedReadingOf } from '../../../src/history/snapshot.js';
@@ -109,11 +110,7 @@ describe.each(STORES)('a baseline run read from $name', ({ open, skip }) => {
   it.skipIf(skip)('stands each page as add(snapshotRecord(snapshot)) does: full readings, deltas, contents shared, checks of every shape', async () => {
     const store = await open();
     try {
-      let seed = 7;
-      const next = (n: number) => {
-        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-        return seed % n;
-      };
+      const next = seededInts(7);
       const ids = ['title', 'http2', 'charset', '10', '2', 'a b', 'é', 'Z', 'meta', 'h1', 'lang', 'og'];
       const pages = Array.from({ length: 300 }, (_, page) => ({ page, failing: new Set(ids.filter(() => next(3) === 0)) }));
       const runs: number[] = [];
@@ -159,11 +156,7 @@ describe.each(STORES)('a baseline run read from $name', ({ open, skip }) => {
 
 describe('a baseline run read straight from its snapshots (SnapshotStandings)', () => {
   it('stands each page as add(snapshotRecord(snapshot)) does, over 2,000 generated snapshots of every shape', () => {
-    let seed = 45;
-    const next = (n: number) => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed % n;
-    };
+    const next = seededInts(45);
     const ids = ['title', 'charset', 'htst', 'http2', '10', '2', 'a b', 'Z', 'é'];
     const labels = ['good', 'decent', 'bad', undefined, 'odd', '78'];
     const hosts = ['shop.example.org', 'www.shop.example.org', 'www.www.x.test', 'x.test:8080'];
