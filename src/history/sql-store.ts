@@ -648,11 +648,6 @@ function snapshotKey(snapshot: Pick<Snapshot, 'origin' | 'reportId' | 'generated
   return `${snapshot.origin}\n${snapshot.reportId}\n${snapshot.generatedAt}`;
 }
 
-/** Whether the store's reading is the snapshot's: the same score, label and checks text (nothing hashed for it). */
-function sameReading(held: Snapshot, snapshot: Snapshot): boolean {
-  return held.score === snapshot.score && held.label === snapshot.label && held.checksText === checksTextOf(snapshot);
-}
-
 function runOf(row: SqlRow): RunInfo {
   const started = String(row.started);
   const recorded = String(row.recorded ?? started);
@@ -757,7 +752,7 @@ export class Readings {
 
   /**
    * Whether a content row (score, label and its checks: checks, check_set, base, base_checks, base_set; its set known)
-   * holds `snapshot`'s reading: what comparing its rebuilt snapshot would say, its checks text never made.
+   * holds `snapshot`'s reading: the same score, label and checks text (nothing hashed for it), its text never made.
    */
   holdsReading(row: SqlRow, snapshot: Snapshot): boolean {
     return numberOf(row.score) === snapshot.score && textOf(row.label) === snapshot.label && this.holdsChecks(row, checksTextOf(snapshot));
