@@ -2,6 +2,7 @@
 // generated_at each), about `flip` of their 36 checks flipping a week (the check's value following), the score and
 // label following the checks. Written through the store's own write path (startRun, addSnapshots by pages of 100,
 // finishRun), seeded, the same on every machine. Used by test/history/sql-store/compact.test.ts and scripts/bench/history.mjs.
+import { xorshift32 as random } from './seeded.mjs';
 
 export const CHECK_IDS = [
   '404_page',
@@ -43,18 +44,6 @@ export const CHECK_IDS = [
 ];
 
 const ORIGIN = 'https://rank.example.com';
-
-/** xorshift32 from a seed. */
-function random(seed) {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state / 0x1_0000_0000;
-  };
-}
 
 /**
  * Records `weeks` weekly runs of `pages` pages into `store`; `snapshotOf` is the history's own (src/history/snapshot.ts).

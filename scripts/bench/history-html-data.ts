@@ -7,21 +7,11 @@ import { historyLocation } from '../../src/history/location.js';
 import { openHistory } from '../../src/history/open.js';
 import { encodeChecks } from '../../src/history/snapshot.js';
 import type { CheckState, Snapshot } from '../../src/history/types.js';
+// A small deterministic generator: the same history on every run.
+import { mulberry32 as random } from './seeded.mjs';
 
 /** phpRank's 36 checks, as the service names them (the one list of them, in the record model). */
 const CHECKS = CHECK_IDS;
-
-/** A small deterministic generator (mulberry32): the same history on every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** Writes the history into the SQLite file `path`; returns how many snapshots its runs reference. */
 export async function writeWeeklyHistory(path: string, options: { runs: number; pages: number; origin?: string }): Promise<number> {

@@ -70,3 +70,14 @@ export function postgresPerFile(): { readonly missing: string | undefined; url()
     },
   };
 }
+
+/** Empties a test database (its public schema dropped and made again): a history made afresh in it, its tables gone. */
+export async function emptyDatabase(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
+  } finally {
+    await client.end();
+  }
+}

@@ -12,7 +12,7 @@ import { snapshotOf } from '../../../src/history/snapshot.js';
 import type { SqlConnection } from '../../../src/history/sql.js';
 import { openPostgres } from '../../../src/history/postgres.js';
 import { openSqlite } from '../../../src/history/sqlite.js';
-import { postgresPerFile } from '../../helpers/postgres.js';
+import { emptyDatabase, postgresPerFile } from '../../helpers/postgres.js';
 import { scratchMaker } from '../../helpers/scratch.js';
 
 const scratch = scratchMaker('rsapi-compact-');
@@ -100,11 +100,7 @@ describe('a compact history', () => {
       const path = join(scratch(), 'history.db');
       await recordMixed(path);
       const url = pg.url();
-      const { default: postgres } = await import('pg');
-      const client = new postgres.Client({ connectionString: url });
-      await client.connect();
-      await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
-      await client.end();
+      await emptyDatabase(url);
       await recordMixed(url);
       const [sqlite, postgresDb] = [await openSqlite(path), await openPostgres(url, 'test')];
       try {

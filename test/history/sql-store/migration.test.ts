@@ -12,7 +12,7 @@ import { readingHash } from '../../../src/history/snapshot.js';
 import { JOB_SQL, MIGRATIONS, SCHEMA_VERSION, SQL, type SqlConnection } from '../../../src/history/sql.js';
 import { openSqlite } from '../../../src/history/sqlite.js';
 import type { Snapshot } from '../../../src/history/types.js';
-import { postgresPerFile } from '../../helpers/postgres.js';
+import { emptyDatabase, postgresPerFile } from '../../helpers/postgres.js';
 import { runInProcess } from '../../helpers/run.js';
 import { scratchMaker } from '../../helpers/scratch.js';
 
@@ -112,14 +112,6 @@ async function holdMigration(history: string): Promise<void> {
   }
 }
 
-async function resetPostgres(url: string): Promise<void> {
-  const { default: postgres } = await import('pg');
-  const client = new postgres.Client({ connectionString: url });
-  await client.connect();
-  await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
-  await client.end();
-}
-
 describe('migration 5: a history of schema 3 or 4 made compact in place', () => {
   it('on SQLite: converted once, with a line saying so, and answering byte for byte as before', async () => {
     const path = join(scratch(), 'history.db');
@@ -141,7 +133,7 @@ describe('migration 5: a history of schema 3 or 4 made compact in place', () => 
     'on PostgreSQL: the same',
     async () => {
       const url = pg.url();
-      await resetPostgres(url);
+      await emptyDatabase(url);
       const db = await openPostgres(url, 'test');
       await db.transaction(() => schema3(db));
       await db.close();
@@ -154,7 +146,7 @@ describe('migration 5: a history of schema 3 or 4 made compact in place', () => 
     'on PostgreSQL at schema 4, a job journal in it: the same, the journal kept',
     async () => {
       const url = pg.url();
-      await resetPostgres(url);
+      await emptyDatabase(url);
       const db = await openPostgres(url, 'test');
       await db.transaction(async () => {
         await schema3(db, exportedRuns(), 4);

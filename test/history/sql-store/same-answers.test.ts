@@ -11,7 +11,9 @@ import { historyLocation } from '../../../src/history/location.js';
 import { openHistory } from '../../../src/history/open.js';
 import { snapshotOf } from '../../../src/history/snapshot.js';
 import type { Snapshot } from '../../../src/history/types.js';
-import { postgresPerFile } from '../../helpers/postgres.js';
+import { emptyDatabase, postgresPerFile } from '../../helpers/postgres.js';
+// xorshift32 from a seed: the same history on every machine.
+import { xorshift32 as random } from '../../../scripts/bench/seeded.mjs';
 import { runInProcess } from '../../helpers/run.js';
 import { scratchMaker } from '../../helpers/scratch.js';
 
@@ -24,18 +26,6 @@ const ORIGIN = 'https://rank.example.com';
 const CHECKS = ['title', 'meta_description', 'https_encryption', 'http2', 'dom_size', 'charset', 'odd id/ä', 'social', 'robots', 'sitemap'];
 const PAGES = 24;
 const RUNS = 6;
-
-/** xorshift32 from a seed: the same history on every machine. */
-function random(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state / 0x1_0000_0000;
-  };
-}
 
 /** The report records each run read: ids, URLs and projects stable, the checks drifting week by week. */
 function generatedRuns(): { started: string; records: Record<string, unknown>[] }[] {
@@ -203,14 +193,6 @@ async function holdRecorded(history: string): Promise<void> {
   expect(answer).toBe(readFileSync(join(ANSWERS, 'export-recorded.ndjson.txt'), 'utf8'));
 }
 
-async function resetPostgres(url: string): Promise<void> {
-  const { default: postgres } = await import('pg');
-  const client = new postgres.Client({ connectionString: url });
-  await client.connect();
-  await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
-  await client.end();
-}
-
 describe('the history answers as before its compact encoding', () => {
   it('on SQLite: runs, show, diff, trend and export of an imported history, byte for byte', async () => {
     await holdAnswers(join(scratch(), 'history.db'));
@@ -224,9 +206,9 @@ describe('the history answers as before its compact encoding', () => {
     'on PostgreSQL: the same answers, and the write path exports the same',
     async () => {
       const url = pg.url();
-      await resetPostgres(url);
+      await emptyDatabase(url);
       await holdAnswers(url);
-      await resetPostgres(url);
+      await emptyDatabase(url);
       await holdRecorded(url);
     },
     60_000,
