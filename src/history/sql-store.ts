@@ -156,7 +156,7 @@ export class SqlHistoryStore implements HistoryStore {
       const ids: number[] = [];
       const fresh: Snapshot[] = [];
       for (const [at, snapshot] of unique.entries()) {
-        const held = stored.get(`${snapshot.origin}\n${snapshot.reportId}\n${times[at]}`);
+        const held = stored.get(snapshotKey({ origin: snapshot.origin, reportId: snapshot.reportId, generatedAt: times[at] as string }));
         const same = held?.find((row) => this.readings.holdsReading(row, snapshot));
         if (same === undefined) fresh.push(snapshot);
         else ids.push(Number(same.snapshot_id));
@@ -196,7 +196,7 @@ export class SqlHistoryStore implements HistoryStore {
 
   /**
    * The rows of the readings the store holds under the snapshots' keys (origin, report id, generated_at as stored:
-   * `times`), by that key, oldest first, their check sets known: compared as stored (Readings.holdsReading), no
+   * `times`), by that key (snapshotKey, generated_at as stored), oldest first, their check sets known: compared as stored (Readings.holdsReading), no
    * snapshot made of them. 1,000 keys asked at a time.
    */
   private async heldReadings(snapshots: readonly Snapshot[], times: readonly string[]): Promise<Map<string, SqlRow[]>> {
@@ -209,7 +209,7 @@ export class SqlHistoryStore implements HistoryStore {
       );
       await this.readings.knowSets(rows);
       for (const row of rows) {
-        const key = `${String(row.origin)}\n${String(row.report_id)}\n${String(row.generated_at)}`;
+        const key = snapshotKey({ origin: String(row.origin), reportId: String(row.report_id), generatedAt: String(row.generated_at) });
         const same = held.get(key);
         if (same) same.push(row);
         else held.set(key, [row]);
@@ -560,19 +560,7 @@ async function compactSnapshots(db: SqlConnection, where: string, notice: ((line
   for (;;) {
     const { rows } = await db.run(OLD_SNAPSHOTS, [after, COMPACTING_BATCH]);
     if (rows.length === 0) return;
-    const snapshots = rows.map(
-      (row): Snapshot => ({
-        origin: String(row.origin),
-        identity: String(row.identity),
-        reportId: String(row.report_id),
-        project: textOf(row.project),
-        score: numberOf(row.score),
-        label: textOf(row.label),
-        generatedAt: String(row.generated_at),
-        checks: undefined,
-        checksText: textOf(row.checks),
-      }),
-    );
+    const snapshots = rows.map((row): Snapshot => ({ ...readingOfRow(row, String(row.generated_at)), checks: undefined, checksText: textOf(row.checks) }));
     await readings.write(
       snapshots,
       rows.map((row) => Number(row.id)),
@@ -646,6 +634,19 @@ function dedupe(snapshots: readonly Snapshot[]): Snapshot[] {
 /** What makes a snapshot one: the service (origin), the report's id and its generated_at. */
 function snapshotKey(snapshot: Pick<Snapshot, 'origin' | 'reportId' | 'generatedAt'>): string {
   return `${snapshot.origin}\n${snapshot.reportId}\n${snapshot.generatedAt}`;
+}
+
+/** A snapshot row's place and reading but its checks (SNAPSHOT_OF_S's columns, or a migrated table's), `generatedAt` as given. */
+function readingOfRow(row: SqlRow, generatedAt: string): Omit<Snapshot, 'checks' | 'checksText'> {
+  return {
+    origin: String(row.origin),
+    identity: String(row.identity),
+    reportId: String(row.report_id),
+    project: textOf(row.project),
+    score: numberOf(row.score),
+    label: textOf(row.label),
+    generatedAt,
+  };
 }
 
 function runOf(row: SqlRow): RunInfo {
@@ -789,22 +790,10 @@ export class Readings {
   private snapshotOfRow(row: SqlRow): Snapshot {
     let text: string | undefined | null = null;
     const content = { contentId: Number(row.content_id), withChecks: hasChecks(row), signs: () => this.signsOfRow(row) };
-    const snapshot = withChecks(
-      {
-        origin: String(row.origin),
-        identity: String(row.identity),
-        reportId: String(row.report_id),
-        project: textOf(row.project),
-        score: numberOf(row.score),
-        label: textOf(row.label),
-        generatedAt: timeOfStored(String(row.generated_at)),
-      },
-      undefined,
-      () => {
-        if (text === null) text = this.textOf(row);
-        return text;
-      },
-    );
+    const snapshot = withChecks(readingOfRow(row, timeOfStored(String(row.generated_at))), undefined, () => {
+      if (text === null) text = this.textOf(row);
+      return text;
+    });
     markStored(snapshot, content);
     return snapshot;
   }
