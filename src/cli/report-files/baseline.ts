@@ -215,14 +215,30 @@ export class NewestStandings {
 }
 
 function standingOf(record: ApiRecord, keepRecord: boolean): Standing {
-  const { label, score } = readReport(record);
   const id = typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : '';
-  const standing: Standing = { url: String(record.url), score, result: label, id, reading: compactReading(recordReading(record)) };
-  const project = typeof record.project === 'string' && record.project !== '' ? record.project : undefined;
-  if (project !== undefined) standing.project = project;
-  const generated = timestampOf(record.generated_at);
-  if (generated !== undefined) standing.generated = generated;
+  const parts = { url: String(record.url), id, project: record.project, generatedAt: record.generated_at };
+  const standing = standingOfParts({ ...parts, result: readReport(record).label, reading: compactReading(recordReading(record)) });
   if (keepRecord) standing.record = record;
+  return standing;
+}
+
+/**
+ * A standing of its parts (a record's, standingOf; a history snapshot's, page-history.ts): its score the reading's,
+ * its project when it has one, when it was generated when that reads as a time.
+ */
+export function standingOfParts(parts: {
+  url: string;
+  id: string;
+  project: unknown;
+  generatedAt: unknown;
+  result: ReportResult | undefined;
+  reading: PageReading;
+}): Standing {
+  const { reading } = parts;
+  const standing: Standing = { url: parts.url, score: reading.score, result: parts.result, id: parts.id, reading };
+  if (typeof parts.project === 'string' && parts.project !== '') standing.project = parts.project;
+  const generated = timestampOf(parts.generatedAt);
+  if (generated !== undefined) standing.generated = generated;
   return standing;
 }
 

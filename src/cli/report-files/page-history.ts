@@ -3,12 +3,11 @@
 // since the last one, each project's average score run by run, and each URL's scores for its sparkline.
 import { isNewerReading, reportIdValue, storedReadingOf, type CheckSigns } from '../../history/snapshot.js';
 import { reportIdentity } from '../../api/model/report-url.js';
-import { timestampOf } from '../../api/model/timestamps.js';
 import { readReport } from '../../api/model/report-model.js';
 import { compactReading, sharedCheck } from '../../judge/readings.js';
 import type { CheckReading } from '../../judge/compare.js';
 import type { HistoryStore, RunInfo, RunQuery, ScoreReading, Snapshot } from '../../history/types.js';
-import { NewestStandings, type Baseline, type EarlierStanding, type Standing } from './baseline.js';
+import { NewestStandings, standingOfParts, type Baseline, type EarlierStanding, type Standing } from './baseline.js';
 import { ExitCode } from '../runtime/exit-codes.js';
 
 /** How many earlier runs the page reads: a quarter of weekly runs. */
@@ -129,11 +128,8 @@ function readChecks(checks: readonly { id: string; passed: boolean }[] | undefin
 /** standingOf(snapshotRecord(snapshot)), its checks read already (readChecks). */
 function standingOfSnapshot(snapshot: Snapshot, checks: readonly CheckReading[] | undefined): Standing {
   const { label, score } = readReport({ result: snapshot.label, score: snapshot.score });
-  const standing: Standing = { url: snapshot.identity, score, result: label, id: snapshot.reportId, reading: { score, label, checks } };
-  if (snapshot.project !== undefined && snapshot.project !== '') standing.project = snapshot.project;
-  const generated = timestampOf(snapshot.generatedAt);
-  if (generated !== undefined) standing.generated = generated;
-  return standing;
+  const parts = { url: snapshot.identity, id: snapshot.reportId, project: snapshot.project, generatedAt: snapshot.generatedAt };
+  return standingOfParts({ ...parts, result: label, reading: { score, label, checks } });
 }
 
 /** The snapshots of a run, each fed to the standings of `last` on its way. */
