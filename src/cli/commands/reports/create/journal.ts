@@ -97,7 +97,10 @@ export interface JournalStore {
 }
 
 export class Journal {
-  /** The identities this run settled (created, or surely stored nothing): the others an earlier run left unsettled outlive its end. */
+  /**
+   * Which of the identities an earlier run left unsettled this run settled (created, or surely stored nothing): the
+   * others outlive its end. Only those: a run of 50,000 pages held a set of every URL it created.
+   */
   private readonly settled = new Set<string>();
 
   private constructor(
@@ -145,6 +148,7 @@ export class Journal {
     const error = entry.error === undefined ? undefined : this.secrets.redact(entry.error);
     await this.store.append(`${this.secrets.redact(JSON.stringify({ ...entry, error, at: new Date().toISOString() }))}\n`);
     const identity = reportIdentity(entry.url);
+    if (!this.history.unsettledLines.has(identity)) return;
     if (entry.status === 'created' || (entry.status === 'failed' && entry.maybeCreated !== true)) this.settled.add(identity);
     else this.settled.delete(identity);
   }

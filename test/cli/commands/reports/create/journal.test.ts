@@ -69,6 +69,8 @@ describe('a journal holding a URL an earlier run left unsettled (issue 46.1: nev
     expect(JSON.parse(run3.stdout)).toMatchObject({ url: first });
     expect(postsOf(fixture, first)).toBe(1);
     expect(reportsOf(fixture, first)).toBe(1);
+    // Settled by this run: its own end keeps nothing of it.
+    expect(run3.stderr).not.toContain('unsettled URL of an earlier run');
     // Settled now: the next end keeps nothing, and the journal holds this run alone.
     expect(
       linesOf(journal)
