@@ -76,218 +76,248 @@ export interface BulkCreateRunResult {
 }
 
 export async function runBulkCreate(ctx: CommandContext, plan: BulkCreatePlan): Promise<BulkCreateRunResult> {
-  // Requests under way are let finish on Ctrl-C: the client ignores it, createAll stops starting new ones.
-  const client = ctx.client({ abortOnInterrupt: false });
   const createdSince = plan.resumeWithinMs === undefined ? undefined : Date.now() - plan.resumeWithinMs;
   const where = plan.journalStore ?? plan.journalPath;
   const journal = where === undefined ? undefined : await Journal.open(where, ctx, { lock: plan.journalLock, createdSince });
   try {
-    const all = plan.input.urls;
-    // The everyday case of a weekly job: said only when asked (-v).
-    if (journal?.history.endedAt !== undefined && ctx.globals.verbose) {
-      ctx.note(`rsapi: the journal ${journal.path} is of a run that ended (${journal.history.endedAt}); this run starts it afresh`);
-    }
-    const created = journal?.history.created ?? new Set<string>();
-    const done = (url: string) => created.has(reportIdentity(url));
-    const urls = all.filter((url) => !done(url));
-    const skipped = all.length - urls.length;
-    for (const line of journal ? resumeLines(journal, all, skipped, plan.resumeWithinMs) : []) ctx.note(line);
-    const mode = plan.existing ?? 'new';
-    // Read before any create, once per project: the reports there for --existing (a report this run makes is never
-    // taken for one that was there), and those the journal shows an earlier run of this one created.
-    // Whole only where the run shows the report as it is (kept, or created earlier); a refresh needs only its id.
-    const whole = mode === 'skip' ? undefined : (identity: string) => created.has(identity);
-    const known = mode !== 'new' || skipped > 0 ? await existingReports(client, mode === 'new' ? all.filter(done) : all, whole) : new Map<string, ApiRecord>();
-    const existing = mode === 'new' ? new Map<string, ApiRecord>() : known;
-    const single = all.length === 1 && plan.alwaysList !== true;
-    // The bar shows under -q too (it is on stderr; -q shapes stdout), but never in a CI log.
-    const live = canAnimate(ctx.io) && urls.length > 1;
-    const progress = urls.length === 1 ? spinnerProgress(ctx.io, urls[0] ?? '') : await createProgress({ stderr: ctx.io.stderr, live }, urls.length);
-    // Records shown on the bar's screen go above it, not onto its line.
-    const stdout =
-      (live || urls.length === 1) && ctx.io.stdoutIsTTY ? { write: (text: string) => progress.above(() => ctx.io.stdout.write(text)) } : ctx.io.stdout;
-    const output = createBulkOutput(stdout, ctx.outputOptions('report'), { single, privacy: plan.privacy });
-    const gate = new Gate(plan.gate);
-    const say = (line: string) => progress.log(forStderr(line));
-    // The client's notes (a 429's retry, a rate limit's wait) go above the bar too, never onto its line.
-    const notesBack = ctx.notesThrough((line) => progress.log(line));
-    const onInterrupt = () => say('rsapi: interrupted: starting no new request; waiting for the ones under way (Ctrl-C again quits at once)');
-    ctx.signal.addEventListener('abort', onInterrupt, { once: true });
-    // The reader of stdout went away (`| head -2`): no new URL is started; those under way end as usual.
-    const stdoutGone = ctx.stdoutState.gone;
-    const release = ctx.stdoutState.hold();
-    const onStdoutGone = () => say('rsapi: stdout was closed: starting no new URL; waiting for the ones under way');
-    stdoutGone?.addEventListener('abort', onStdoutGone, { once: true });
-    // A service answering 5xx to everything is not waited out URL by URL (one URL's own watch is, as ever).
-    const breaker = single
-      ? undefined
-      : new Breaker(client.http.policy.clock, (cause) =>
-          say(`rsapi: the service answered ${cause}: starting no new URL; watching the ones under way for up to ${WATCH_AFTER_TRIP_MS / 1000} s`),
-        );
-    const stopCounting = breaker ? client.http.onAnswer((status) => breaker.answer(status)) : undefined;
-    const giveUp = breaker?.giveUp;
-    let singleFailure: RsapiError | undefined;
-    let unsettledHint: string | undefined;
-    // Failures because the service went out of reach are alike: one line per cause at the end, not one per URL.
-    const tally = new CauseTally();
-    const sentAt = new Map<string, number>();
-    // Read once, when the URL is done: its entry goes then (a run of 50,000 pages holds none of the done ones).
-    const secondsOf = (url: string) => {
-      const at = sentAt.get(url);
-      sentAt.delete(url);
-      return at === undefined ? undefined : (performance.now() - at) / 1000;
-    };
-    // What a wait for a lost answer means is said for one URL (or with --verbose); a bulk run counts them in the summary.
-    const onSettling = (url: string, windowMs: number) => {
-      if (single || ctx.globals.verbose)
-        say(
-          `rsapi: ${url}: no answer in time; the service may still be auditing the page: ` +
-            `watching up to ${Math.ceil(windowMs / 1000)} s for its report (it is not sent again)`,
-        );
-    };
-    // What tells a redirected page's report, after a lost answer, from the reports of the run's other URLs.
-    const ledger = new CreateLedger(plan.knownUrls ?? all, journal?.history.taken ?? []);
-    ledger.willSend(urls, journal?.history.unsettled);
-    // A resumed run holds every page of its input: the reports an earlier run of it created are read, judged, printed
-    // and recorded with the rest (else the run recorded, and the next week compared with, only the pages left to do).
-    const place = new Map(all.map((url, index) => [url, index]));
-    for (const url of all) {
-      if (!done(url)) continue;
-      const report = known.get(reportIdentity(url));
-      if (report === undefined) {
-        plan.ci?.addSkipped(url, `created by an earlier run (journal ${journal?.path}); not found on the service now`);
-        continue;
-      }
-      plan.ci?.addReport(report, gate.check(report), undefined, url);
-      plan.recorder?.add(report);
-      await output.write(place.get(url) ?? 0, report);
-    }
-    const outcome = await createAll({
-      urls,
-      concurrency: plan.concurrency,
-      timeoutMs: client.reports.createTimeoutMs,
-      create: async (report) => {
-        sentAt.set(report.url, performance.now());
-        return (await useExisting(client, mode, existing, report.url)) ?? client.reports.create(report, { onSettling, ledger, giveUp });
-      },
-      resume: async (report, earlier) => {
-        sentAt.set(report.url, performance.now());
-        return (await useExisting(client, mode, existing, report.url)) ?? client.reports.createUnlessStored(report, earlier, { onSettling, ledger, giveUp });
-      },
-      input: { privacy: plan.privacy, password: plan.password },
-      journal,
-      ledger,
-      stop: stdoutGone ? AbortSignal.any([ctx.noNewRequests, stdoutGone]) : ctx.noNewRequests,
-      halt: () => ctx.haltRequests(),
-      breaker,
-      progress,
-      wholeReports: plan.wholeReports,
-      onCreated: async (url, index, { report, recovered, matchedBy }, kept) => {
-        // Counted in the summary; named one by one only when asked (or for a single URL), and always when
-        // taken as a redirected page's: that match is an inference the user should be able to check.
-        if (recovered && (single || ctx.globals.verbose || matchedBy !== 'identity')) say(matchLine(url, report, matchedBy));
-        const gateFailures = gate.check(report);
-        const seconds = secondsOf(url);
-        // The outcome's copy: a run of 50,000 pages holds one a page, not two.
-        plan.ci?.addReport(kept, gateFailures, seconds, url);
-        plan.recorder?.record(report);
-        await output.write(place.get(url) ?? index, report);
-      },
-      onFailed: (url, _index, error) => {
-        const seconds = secondsOf(url);
-        plan.ci?.addError(url, error, seconds);
-        if (single) singleFailure = error;
-        else if (tally.add(error) && !ctx.globals.verbose) return;
-        else if (error instanceof UnsettledCreateError && !ctx.globals.verbose) {
-          // One line a URL; what unsettled means and what to do is said once, at the end (unsettledHint).
-          say(`rsapi: ${url}: unsettled: ${error.why}`);
-          unsettledHint ??= hintOf(error);
-        } else {
-          // The same field lines and hint as a single failure gets (exit-codes.ts), under the URL's line.
-          say(`rsapi: ${url}: ${error.message}`);
-          for (const line of detailLines(error)) say(oneLineForStderr(line));
-        }
-      },
-    }).finally(() => {
-      ctx.signal.removeEventListener('abort', onInterrupt);
-      stdoutGone?.removeEventListener('abort', onStdoutGone);
-      stopCounting?.();
-      breaker?.close();
-      release();
-      notesBack();
-      progress.stop();
-    });
-    const readerGone = stdoutGone?.aborted === true;
-    if (!readerGone) await output.end();
-    // Every URL done: the journal's run ended, and the next run on its path starts afresh (a week later, say).
-    if (
-      journal &&
-      plan.journalEnds !== false &&
-      !ctx.signal.aborted &&
-      !readerGone &&
-      outcome.notStarted === 0 &&
-      outcome.failed === 0 &&
-      !outcome.journalFailure
-    ) {
-      try {
-        const carried = await journal.end(all.length);
-        if (carried.length > 0) ctx.note(forStderr(carriedLine(journal.path, carried)));
-      } catch (error) {
-        ctx.note(`rsapi: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-    const stoppedBy = ctx.signal.aborted
-      ? 'interrupted'
-      : outcome.journalFailure
-        ? 'the journal could not be written'
-        : readerGone
-          ? 'stdout was closed'
-          : outcome.serviceGone !== undefined
-            ? `the service stopped answering (${outcome.serviceGone})`
-            : undefined;
-    if (outcome.journalFailure) ctx.note(`rsapi: ${outcome.journalFailure.message}`);
-    for (const line of tally.lines()) ctx.note(forStderr(line));
-    if (unsettledHint !== undefined) {
-      ctx.note('rsapi: an unsettled URL may have its report: rsapi did not send it again');
-      ctx.note(forStderr(`hint: ${unsettledHint}`));
-    }
-    if (outcome.serviceGone !== undefined) ctx.note(serviceGoneLine(outcome, journal?.path, plan.resumeCommand));
-    if (!single || journal || outcome.journalFailure) {
-      ctx.note(
-        summaryLine(outcome, {
-          skipped: journal ? skipped : undefined,
-          duplicates: plan.input.duplicates.length,
-          invalid: plan.input.invalid.length,
-          sitemapsSkipped: plan.input.skippedSitemaps,
-          stoppedBy,
-          resumeCommand: plan.resumeCommand,
-        }),
-      );
-    }
-    for (const url of urls.slice(urls.length - outcome.notStarted)) plan.ci?.addSkipped(url, `not started: ${stoppedBy ?? 'interrupted'}`);
-    if (ctx.signal.aborted || outcome.notStarted > 0) plan.ci?.stoppedEarly(stoppedBy ?? 'interrupted');
-    plan.ci?.pagesHadReports(outcome.refreshed + outcome.kept);
-    // One URL fails like any single request: its own error line, hint and exit code.
-    if (singleFailure) {
-      await plan.ci?.finish(ctx, gate, exitCodeOf(singleFailure));
-      throw singleFailure;
-    }
-    const code = await finishGate(
-      ctx,
-      gate,
-      plan.ci,
-      stopCode(ctx.signal.aborted, outcome, readerGone, plan.resumeCommand !== undefined) ?? outcome.firstFailure ?? ExitCode.ok,
-    );
-    // The report each URL's journal line names, by identity (the newest line wins): one pass, not one per URL.
-    const journaled = new Map((journal?.history.taken ?? []).map((entry) => [reportIdentity(entry.url), entry.id]));
-    return {
-      code,
-      stoppedBy: outcome.notStarted > 0 ? (stoppedBy ?? 'interrupted') : stoppedBy,
-      urls: all.map((url) => (done(url) ? createdEarlier(url, journaled, known) : { url, ...(outcome.sent.get(url) ?? { status: 'not started' as const }) })),
-    };
+    // The files are written once the run's working state (the reports found there, the ledger, each URL's place) is
+    // let go: a run of 50,000 pages held 20 MB of it through its end.
+    return await judgeRun(ctx, plan, await createEach(ctx, plan, journal));
   } finally {
     journal?.close();
   }
+}
+
+/** What createEach did: what the run's end (judgeRun) needs, and nothing of how it was done. */
+interface CreatedEach {
+  gate: Gate;
+  outcome: BulkCreateOutcome;
+  stoppedBy: string | undefined;
+  readerGone: boolean;
+  /** The URLs left not started, in input order. */
+  notStarted: string[];
+  /** One URL's failure: thrown as a single request's is, once its files are written. */
+  singleFailure: RsapiError | undefined;
+  urls: UrlOutcome[];
+}
+
+/** Sends each URL of the run (those its journal shows done are read back instead), and says on stderr how it went. */
+async function createEach(ctx: CommandContext, plan: BulkCreatePlan, journal: Journal | undefined): Promise<CreatedEach> {
+  // Requests under way are let finish on Ctrl-C: the client ignores it, createAll stops starting new ones.
+  const client = ctx.client({ abortOnInterrupt: false });
+  const all = plan.input.urls;
+  // The everyday case of a weekly job: said only when asked (-v).
+  if (journal?.history.endedAt !== undefined && ctx.globals.verbose) {
+    ctx.note(`rsapi: the journal ${journal.path} is of a run that ended (${journal.history.endedAt}); this run starts it afresh`);
+  }
+  const created = journal?.history.created ?? new Set<string>();
+  const done = (url: string) => created.has(reportIdentity(url));
+  const urls = all.filter((url) => !done(url));
+  const skipped = all.length - urls.length;
+  for (const line of journal ? resumeLines(journal, all, skipped, plan.resumeWithinMs) : []) ctx.note(line);
+  const mode = plan.existing ?? 'new';
+  // Read before any create, once per project: the reports there for --existing (a report this run makes is never
+  // taken for one that was there), and those the journal shows an earlier run of this one created.
+  // Whole only where the run shows the report as it is (kept, or created earlier); a refresh needs only its id.
+  const whole = mode === 'skip' ? undefined : (identity: string) => created.has(identity);
+  const known = mode !== 'new' || skipped > 0 ? await existingReports(client, mode === 'new' ? all.filter(done) : all, whole) : new Map<string, ApiRecord>();
+  const existing = mode === 'new' ? new Map<string, ApiRecord>() : known;
+  const single = all.length === 1 && plan.alwaysList !== true;
+  // The bar shows under -q too (it is on stderr; -q shapes stdout), but never in a CI log.
+  const live = canAnimate(ctx.io) && urls.length > 1;
+  const progress = urls.length === 1 ? spinnerProgress(ctx.io, urls[0] ?? '') : await createProgress({ stderr: ctx.io.stderr, live }, urls.length);
+  // Records shown on the bar's screen go above it, not onto its line.
+  const stdout =
+    (live || urls.length === 1) && ctx.io.stdoutIsTTY ? { write: (text: string) => progress.above(() => ctx.io.stdout.write(text)) } : ctx.io.stdout;
+  const output = createBulkOutput(stdout, ctx.outputOptions('report'), { single, privacy: plan.privacy });
+  const gate = new Gate(plan.gate);
+  const say = (line: string) => progress.log(forStderr(line));
+  // The client's notes (a 429's retry, a rate limit's wait) go above the bar too, never onto its line.
+  const notesBack = ctx.notesThrough((line) => progress.log(line));
+  const onInterrupt = () => say('rsapi: interrupted: starting no new request; waiting for the ones under way (Ctrl-C again quits at once)');
+  ctx.signal.addEventListener('abort', onInterrupt, { once: true });
+  // The reader of stdout went away (`| head -2`): no new URL is started; those under way end as usual.
+  const stdoutGone = ctx.stdoutState.gone;
+  const release = ctx.stdoutState.hold();
+  const onStdoutGone = () => say('rsapi: stdout was closed: starting no new URL; waiting for the ones under way');
+  stdoutGone?.addEventListener('abort', onStdoutGone, { once: true });
+  // A service answering 5xx to everything is not waited out URL by URL (one URL's own watch is, as ever).
+  const breaker = single
+    ? undefined
+    : new Breaker(client.http.policy.clock, (cause) =>
+        say(`rsapi: the service answered ${cause}: starting no new URL; watching the ones under way for up to ${WATCH_AFTER_TRIP_MS / 1000} s`),
+      );
+  const stopCounting = breaker ? client.http.onAnswer((status) => breaker.answer(status)) : undefined;
+  const giveUp = breaker?.giveUp;
+  let singleFailure: RsapiError | undefined;
+  let unsettledHint: string | undefined;
+  // Failures because the service went out of reach are alike: one line per cause at the end, not one per URL.
+  const tally = new CauseTally();
+  const sentAt = new Map<string, number>();
+  // Read once, when the URL is done: its entry goes then (a run of 50,000 pages holds none of the done ones).
+  const secondsOf = (url: string) => {
+    const at = sentAt.get(url);
+    sentAt.delete(url);
+    return at === undefined ? undefined : (performance.now() - at) / 1000;
+  };
+  // What a wait for a lost answer means is said for one URL (or with --verbose); a bulk run counts them in the summary.
+  const onSettling = (url: string, windowMs: number) => {
+    if (single || ctx.globals.verbose)
+      say(
+        `rsapi: ${url}: no answer in time; the service may still be auditing the page: ` +
+          `watching up to ${Math.ceil(windowMs / 1000)} s for its report (it is not sent again)`,
+      );
+  };
+  // What tells a redirected page's report, after a lost answer, from the reports of the run's other URLs.
+  const ledger = new CreateLedger(plan.knownUrls ?? all, journal?.history.taken ?? []);
+  ledger.willSend(urls, journal?.history.unsettled);
+  // A resumed run holds every page of its input: the reports an earlier run of it created are read, judged, printed
+  // and recorded with the rest (else the run recorded, and the next week compared with, only the pages left to do).
+  const place = new Map(all.map((url, index) => [url, index]));
+  for (const url of all) {
+    if (!done(url)) continue;
+    const report = known.get(reportIdentity(url));
+    if (report === undefined) {
+      plan.ci?.addSkipped(url, `created by an earlier run (journal ${journal?.path}); not found on the service now`);
+      continue;
+    }
+    plan.ci?.addReport(report, gate.check(report), undefined, url);
+    plan.recorder?.add(report);
+    await output.write(place.get(url) ?? 0, report);
+  }
+  const outcome = await createAll({
+    urls,
+    concurrency: plan.concurrency,
+    timeoutMs: client.reports.createTimeoutMs,
+    create: async (report) => {
+      sentAt.set(report.url, performance.now());
+      return (await useExisting(client, mode, existing, report.url)) ?? client.reports.create(report, { onSettling, ledger, giveUp });
+    },
+    resume: async (report, earlier) => {
+      sentAt.set(report.url, performance.now());
+      return (await useExisting(client, mode, existing, report.url)) ?? client.reports.createUnlessStored(report, earlier, { onSettling, ledger, giveUp });
+    },
+    input: { privacy: plan.privacy, password: plan.password },
+    journal,
+    ledger,
+    stop: stdoutGone ? AbortSignal.any([ctx.noNewRequests, stdoutGone]) : ctx.noNewRequests,
+    halt: () => ctx.haltRequests(),
+    breaker,
+    progress,
+    wholeReports: plan.wholeReports,
+    onCreated: async (url, index, { report, recovered, matchedBy }, kept) => {
+      // Counted in the summary; named one by one only when asked (or for a single URL), and always when
+      // taken as a redirected page's: that match is an inference the user should be able to check.
+      if (recovered && (single || ctx.globals.verbose || matchedBy !== 'identity')) say(matchLine(url, report, matchedBy));
+      const gateFailures = gate.check(report);
+      const seconds = secondsOf(url);
+      // The outcome's copy: a run of 50,000 pages holds one a page, not two.
+      plan.ci?.addReport(kept, gateFailures, seconds, url);
+      plan.recorder?.record(report);
+      await output.write(place.get(url) ?? index, report);
+    },
+    onFailed: (url, _index, error) => {
+      const seconds = secondsOf(url);
+      plan.ci?.addError(url, error, seconds);
+      if (single) singleFailure = error;
+      else if (tally.add(error) && !ctx.globals.verbose) return;
+      else if (error instanceof UnsettledCreateError && !ctx.globals.verbose) {
+        // One line a URL; what unsettled means and what to do is said once, at the end (unsettledHint).
+        say(`rsapi: ${url}: unsettled: ${error.why}`);
+        unsettledHint ??= hintOf(error);
+      } else {
+        // The same field lines and hint as a single failure gets (exit-codes.ts), under the URL's line.
+        say(`rsapi: ${url}: ${error.message}`);
+        for (const line of detailLines(error)) say(oneLineForStderr(line));
+      }
+    },
+  }).finally(() => {
+    ctx.signal.removeEventListener('abort', onInterrupt);
+    stdoutGone?.removeEventListener('abort', onStdoutGone);
+    stopCounting?.();
+    breaker?.close();
+    release();
+    notesBack();
+    progress.stop();
+  });
+  const readerGone = stdoutGone?.aborted === true;
+  if (!readerGone) await output.end();
+  // Every URL done: the journal's run ended, and the next run on its path starts afresh (a week later, say).
+  if (
+    journal &&
+    plan.journalEnds !== false &&
+    !ctx.signal.aborted &&
+    !readerGone &&
+    outcome.notStarted === 0 &&
+    outcome.failed === 0 &&
+    !outcome.journalFailure
+  ) {
+    try {
+      const carried = await journal.end(all.length);
+      if (carried.length > 0) ctx.note(forStderr(carriedLine(journal.path, carried)));
+    } catch (error) {
+      ctx.note(`rsapi: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const stoppedBy = ctx.signal.aborted
+    ? 'interrupted'
+    : outcome.journalFailure
+      ? 'the journal could not be written'
+      : readerGone
+        ? 'stdout was closed'
+        : outcome.serviceGone !== undefined
+          ? `the service stopped answering (${outcome.serviceGone})`
+          : undefined;
+  if (outcome.journalFailure) ctx.note(`rsapi: ${outcome.journalFailure.message}`);
+  for (const line of tally.lines()) ctx.note(forStderr(line));
+  if (unsettledHint !== undefined) {
+    ctx.note('rsapi: an unsettled URL may have its report: rsapi did not send it again');
+    ctx.note(forStderr(`hint: ${unsettledHint}`));
+  }
+  if (outcome.serviceGone !== undefined) ctx.note(serviceGoneLine(outcome, journal?.path, plan.resumeCommand));
+  if (!single || journal || outcome.journalFailure) {
+    ctx.note(
+      summaryLine(outcome, {
+        skipped: journal ? skipped : undefined,
+        duplicates: plan.input.duplicates.length,
+        invalid: plan.input.invalid.length,
+        sitemapsSkipped: plan.input.skippedSitemaps,
+        stoppedBy,
+        resumeCommand: plan.resumeCommand,
+      }),
+    );
+  }
+  // The report each URL's journal line names, by identity (the newest line wins): one pass, not one per URL.
+  const journaled = new Map((journal?.history.taken ?? []).map((entry) => [reportIdentity(entry.url), entry.id]));
+  return {
+    gate,
+    outcome,
+    stoppedBy,
+    readerGone,
+    notStarted: urls.slice(urls.length - outcome.notStarted),
+    singleFailure,
+    urls: all.map((url) => (done(url) ? createdEarlier(url, journaled, known) : { url, ...(outcome.sent.get(url) ?? { status: 'not started' as const }) })),
+  };
+}
+
+/** The run's end: its URLs not started and how it stopped told to its files, then the gate and the files (finishGate). */
+async function judgeRun(ctx: CommandContext, plan: BulkCreatePlan, ran: CreatedEach): Promise<BulkCreateRunResult> {
+  const { gate, outcome, stoppedBy, singleFailure } = ran;
+  for (const url of ran.notStarted) plan.ci?.addSkipped(url, `not started: ${stoppedBy ?? 'interrupted'}`);
+  if (ctx.signal.aborted || outcome.notStarted > 0) plan.ci?.stoppedEarly(stoppedBy ?? 'interrupted');
+  plan.ci?.pagesHadReports(outcome.refreshed + outcome.kept);
+  // One URL fails like any single request: its own error line, hint and exit code.
+  if (singleFailure) {
+    await plan.ci?.finish(ctx, gate, exitCodeOf(singleFailure));
+    throw singleFailure;
+  }
+  const code = await finishGate(
+    ctx,
+    gate,
+    plan.ci,
+    stopCode(ctx.signal.aborted, outcome, ran.readerGone, plan.resumeCommand !== undefined) ?? outcome.firstFailure ?? ExitCode.ok,
+  );
+  return { code, stoppedBy: outcome.notStarted > 0 ? (stoppedBy ?? 'interrupted') : stoppedBy, urls: ran.urls };
 }
 
 /** A URL the journal shows created: the report it names, and the one the service holds for the URL now. */
