@@ -16,6 +16,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'api/model/checks.ts PASSED_OUTCOMES':
     'frozen outcomes of a passed check shared by slimmed records alike, at most 4,096 an importance: immutable values, the same for every run',
   'api/model/checks.ts PARSED_ENTRIES': 'deep-frozen entries of those texts parsed back, at most 4,096: immutable values, the same for every run',
+  'api/model/checks.ts CODED_ENTRIES': 'IN_TEXT and the frozen entries of passed checks, by code, at most 256: immutable values, the same for every run',
+  'api/model/checks.ts ENTRY_CODES': 'the code of each of those entries: immutable values, the same for every run',
   'api/model/checks.ts ENTRY_TEXTS': 'the JSON texts of failed checks shared by records alike, at most 4,096: immutable values, the same for every run',
   'judge/readings.ts CHECKS':
     'frozen {id, passed} readings (failed, passed) shared by pages alike, at most 4,096 ids: immutable values, the same for every run',

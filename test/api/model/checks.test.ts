@@ -36,6 +36,23 @@ describe('withoutPassedValues', () => {
     expect(slim.results).not.toBe(slim.results);
   });
 
+  it('reads back alike whether its entries are packed a character each (all shared) or kept as an array (one not)', () => {
+    const { odd: _odd, ...shared } = record().results as Record<string, unknown>;
+    // 300 importances: more shared entries than the codes hold (256), so records past them keep arrays.
+    const many = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`c${i}`, { passed: i % 3 > 0, importance: `level ${i}`, value: i }]));
+    for (const results of [shared, many, { ...shared, ...many }]) {
+      const slim = withoutPassedValues({ ...record(), results });
+      const expected = Object.fromEntries(
+        Object.entries(results).map(([id, entry]) => {
+          const { passed, importance } = entry as { passed: boolean; importance?: string };
+          return [id, passed ? (importance === undefined ? { passed } : { passed, importance }) : entry];
+        }),
+      );
+      expect(JSON.stringify(slim.results)).toBe(JSON.stringify(expected));
+      expect(reportChecks(slim)).toEqual(reportChecks({ ...slim, results: slim.results }));
+    }
+  });
+
   it('returns a record slimmed already as it is (one copy a page, not two)', () => {
     const slim = withoutPassedValues(record());
     expect(withoutPassedValues(slim)).toBe(slim);
