@@ -87,16 +87,6 @@ export function judgeComparison(pages: readonly ComparedPage[], facts: Compariso
   };
 }
 
-/** The facts of a comparison whose every page read in both is at hand (a baseline's). */
-export function factsOf(pages: readonly ComparedPage[], laterHasChecks: boolean): ComparisonFacts {
-  return {
-    compared: pages.length,
-    laterHasChecks,
-    earlierHasChecks: pages.some((page) => page.before?.checks !== undefined),
-    notJudgedOnChecks: pages.filter((page) => page.change.notJudgedOnChecks).map((page) => page.url),
-  };
-}
-
 /** One finding of a verdict, as every face states it: a page and what failed on it. */
 export interface ComparisonFinding {
   url: string;

@@ -16,7 +16,7 @@ import { regressed } from '../../api/model/regression.js';
 import { comparePage } from '../../judge/compare.js';
 import { compactReading, recordReading } from '../../judge/readings.js';
 import type { PageReading } from '../../judge/compare.js';
-import { factsOf, judgeComparison, type ComparedPage, type ComparisonVerdict } from '../../judge/verdict.js';
+import { judgeComparison, type ComparedPage, type ComparisonVerdict } from '../../judge/verdict.js';
 import { countChanges, describeChecks, recordsHaveChecks, type CheckChange } from './check-changes.js';
 
 /**
@@ -172,10 +172,22 @@ function parseNdjson(text: string, path: string): ApiRecord[] {
 }
 
 /** One standing per report identity: the newest report (generated_at, then id) when there are several. */
-export function newestByUrl(records: Iterable<ApiRecord>, options: { keepRecords?: boolean } = {}): Map<string, Standing> {
-  const newest = new NewestStandings(options.keepRecords === true);
+export function newestByUrl(records: Iterable<ApiRecord>): Map<string, Standing> {
+  const newest = new NewestStandings();
   for (const record of records) newest.add(record);
   return newest.byUrl;
+}
+
+/** The newest report of each report identity (generated_at, then id), as newestByUrl chooses it: the record itself. */
+function newestRecords(records: Iterable<ApiRecord>): Map<string, ApiRecord> {
+  const newest = new Map<string, ApiRecord>();
+  for (const record of records) {
+    if (typeof record.url !== 'string' || record.url.trim() === '') continue;
+    const key = reportIdentity(record.url);
+    const held = newest.get(key);
+    if (held === undefined || isNewer(record, { generatedAt: held.generated_at, id: held.id })) newest.set(key, record);
+  }
+  return newest;
 }
 
 /**
@@ -263,26 +275,34 @@ export interface CompareOptions {
 }
 
 export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRecord>, options: CompareOptions = {}): BaselineComparison {
-  const current = newestByUrl(records, { keepRecords: true });
+  // Each page's standing is made as it is compared, and kept only where a list below names the page: a run of 50,000
+  // pages held one a page, with its comparison, until the end (80 MB at once).
+  const current = newestRecords(records);
   const regressions: Regression[] = [];
   const newUrls: string[] = [];
   const checkChanges: CheckChange[] = [];
   const lostChecks: string[] = [];
+  // The pages the verdict lists (judgeComparison: those unchanged may be left out), and the facts of them all.
   const pages: ComparedPage[] = [];
+  const facts = { compared: 0, laterHasChecks: recordsHaveChecks(current.values()), earlierHasChecks: false, notJudgedOnChecks: [] as string[] };
   const comparedEarlier: ComparedEarlier[] = [];
   const gate = { maxDrop: options.maxDrop, failOnNewFailures: options.failOnNewFailures, allowEmpty: options.allowEmpty };
-  for (const [key, now] of current) {
+  for (const [key, record] of current) {
     const earlier = baseline.byUrl.has(key) ? undefined : baseline.earlier?.get(key);
     const before = baseline.byUrl.get(key) ?? earlier;
     if (!before) {
-      newUrls.push(now.url);
+      newUrls.push(String(record.url));
       continue;
     }
+    const now = standingOf(record, true);
     if (earlier) comparedEarlier.push({ url: now.url, run: earlier.run, baselineRun: baseline.run });
     // The one comparison (src/judge): the score and result by the regression rule, the checks new, fixed and lost.
     const [readThen, readNow] = [before.reading, now.reading];
     const change = comparePage(readThen, readNow);
-    pages.push({ url: now.url, change, before: readThen, after: readNow });
+    facts.compared++;
+    facts.earlierHasChecks ||= readThen.checks !== undefined;
+    if (change.notJudgedOnChecks) facts.notJudgedOnChecks.push(now.url);
+    if (change.newFailures.length > 0 || regressed(change.reading, gate.maxDrop ?? 0)) pages.push({ url: now.url, change, before: readThen, after: readNow });
     if (change.checksLost) lostChecks.push(now.url);
     else if (change.newFailures.length > 0 || change.fixed.length > 0) {
       checkChanges.push({ url: now.url, record: now.record!, newFailures: change.newFailures, fixed: change.fixed });
@@ -294,7 +314,7 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
     .map(([, standing]) => standing.url);
   regressions.sort(worstFirst);
   checkChanges.sort((a, b) => b.newFailures.length - a.newFailures.length || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-  const verdict = judgeComparison(pages, factsOf(pages, recordsHaveChecks([...current.values()].map((s) => s.record!))), gate);
+  const verdict = judgeComparison(pages, facts, gate);
   return {
     path: baseline.path,
     maxDrop: options.maxDrop,
