@@ -374,11 +374,11 @@ export interface CheckSigns {
   readonly signs: string;
 }
 
-/** Each check's sign (`+`, `-`) of a full reading's states, in order. */
+/** Each check's sign (`+`, `-`) of a full reading's states, in order: one flat string (a baseline holds it a page). */
 export function signsOf(states: string): string {
-  let signs = '';
-  for (let at = 0; at < states.length; at += STATE) signs += states[at];
-  return signs;
+  const signs: string[] = [];
+  for (let at = 0; at < states.length; at += STATE) signs.push(states[at] as string);
+  return signs.join('');
 }
 
 /** Kept here, beside the snapshot, not in sql-store.ts: a diff reads it without loading the store (a help loads neither). */

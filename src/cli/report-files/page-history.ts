@@ -5,7 +5,7 @@ import { isNewerReading, reportIdValue, storedReadingOf, type CheckSigns } from 
 import { reportIdentity } from '../../api/model/report-url.js';
 import { readReport } from '../../api/model/report-model.js';
 import { compactReading, sharedCheck } from '../../judge/readings.js';
-import type { CheckReading } from '../../judge/compare.js';
+import type { CheckReading, PageReading } from '../../judge/compare.js';
 import type { HistoryStore, RunInfo, RunQuery, ScoreReading, Snapshot } from '../../history/types.js';
 import { NewestStandings, standingOfParts, type Baseline, type EarlierStanding, type Standing } from './baseline.js';
 import { ExitCode } from '../runtime/exit-codes.js';
@@ -77,29 +77,31 @@ export async function readPageHistory(store: HistoryStore, same: RunQuery, optio
 export class SnapshotStandings {
   readonly standings = new NewestStandings();
   /** Each check set of the stored readings fed, in the order a reading lists its checks. */
-  private readonly orders = new Map<number, { place: number; passed: CheckReading; failed: CheckReading }[]>();
+  private readonly orders = new Map<number, readonly OrderedCheck[]>();
 
   add(snapshot: Snapshot): void {
     if (snapshot.identity.trim() === '') return;
-    // Its checks read off their stored signs where it has them (checksOfSigns), decoded only where not.
+    // Its checks read off their stored signs where it has them (SignedReading), decoded only where not.
     let signs: CheckSigns | undefined;
+    const key = reportIdentity(snapshot.identity);
     this.standings.addStanding(
-      reportIdentity(snapshot.identity),
+      // The stored identity itself where it is one: a key held for each page, flat, not another string built for it.
+      key === snapshot.identity ? snapshot.identity : key,
       { generated_at: snapshot.generatedAt, id: reportIdValue(snapshot.reportId) },
       () => {
         signs = storedReadingOf(snapshot)?.signs();
-        return standingOfSnapshot(snapshot, signs === undefined ? readChecks(snapshot.checks) : this.checksOfSigns(signs));
+        return signs === undefined ? standingOfSnapshot(snapshot, readChecks(snapshot.checks)) : this.signedStanding(snapshot, signs);
       },
       () => signs !== undefined || snapshot.checks !== undefined,
     );
   }
 
   /**
-   * The checks of a check set's signs as readChecks reads them: the set's ids put in that order once (by id, one an id,
-   * the later place of an id met twice standing), then each page's signs read off in it (no check decoded, sorted or
-   * keyed a page).
+   * A snapshot's standing with its checks read off its signs as readChecks reads them: the set's ids put in that order
+   * once (by id, one an id, the later place of an id met twice standing), each page's signs read off in it when its
+   * checks are asked (no check decoded, sorted or keyed a page).
    */
-  private checksOfSigns({ set, ids, signs }: CheckSigns): readonly CheckReading[] | undefined {
+  private signedStanding(snapshot: Snapshot, { set, ids, signs }: CheckSigns): Standing {
     let order = this.orders.get(set);
     if (order === undefined) {
       const last = new Map<string, number>();
@@ -108,8 +110,39 @@ export class SnapshotStandings {
       order = sorted.map((id) => ({ place: last.get(id) as number, passed: sharedCheck(id, true), failed: sharedCheck(id, false) }));
       this.orders.set(set, order);
     }
-    if (order.length === 0) return undefined;
-    return order.map(({ place, passed, failed }) => (signs[place] === '+' ? passed : failed));
+    const { label, score } = readReport({ result: snapshot.label, score: snapshot.score });
+    return standingOfParts({ ...partsOf(snapshot), result: label, reading: new SignedReading(score, label, order, signs) });
+  }
+}
+
+/** A check of a check set, in the order readings list them: its place in the set, and its two shared readings. */
+interface OrderedCheck {
+  place: number;
+  passed: CheckReading;
+  failed: CheckReading;
+}
+
+/**
+ * A baseline page's reading as a run holds it beside 50,000 others: its checks kept as the page's signs (`+-+…`) and
+ * read off in its check set's order each time they are asked (the judge asks once a page), rather than a list of 36
+ * a page (a 50,000-page baseline held 17 MB of them).
+ */
+class SignedReading implements PageReading {
+  constructor(
+    readonly score: number | undefined,
+    readonly label: string | undefined,
+    private readonly order: readonly OrderedCheck[],
+    private readonly signs: string,
+  ) {}
+
+  get checks(): readonly CheckReading[] | undefined {
+    if (this.order.length === 0) return undefined;
+    return this.order.map(({ place, passed, failed }) => (this.signs[place] === '+' ? passed : failed));
+  }
+
+  /** Written as a plain reading is (a regression's earlier reading in JSON): its checks with it. */
+  toJSON(): PageReading {
+    return { score: this.score, label: this.label, checks: this.checks };
   }
 }
 
@@ -128,8 +161,12 @@ function readChecks(checks: readonly { id: string; passed: boolean }[] | undefin
 /** standingOf(snapshotRecord(snapshot)), its checks read already (readChecks). */
 function standingOfSnapshot(snapshot: Snapshot, checks: readonly CheckReading[] | undefined): Standing {
   const { label, score } = readReport({ result: snapshot.label, score: snapshot.score });
-  const parts = { url: snapshot.identity, id: snapshot.reportId, project: snapshot.project, generatedAt: snapshot.generatedAt };
-  return standingOfParts({ ...parts, result: label, reading: { score, label, checks } });
+  return standingOfParts({ ...partsOf(snapshot), result: label, reading: { score, label, checks } });
+}
+
+/** What a snapshot's standing has of it besides its reading. */
+function partsOf(snapshot: Snapshot): { url: string; id: string; project: unknown; generatedAt: unknown } {
+  return { url: snapshot.identity, id: snapshot.reportId, project: snapshot.project, generatedAt: snapshot.generatedAt };
 }
 
 /** The snapshots of a run, each fed to the standings of `last` on its way. */

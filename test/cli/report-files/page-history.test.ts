@@ -7,7 +7,7 @@ import { seededInts } from '../../helpers/random.js';
 import { historyLocation } from '../../../src/history/location.js';
 import { openHistory } from '../../../src/history/open.js';
 import { snapshotOf, snapshotRecord, storedReadingOf } from '../../../src/history/snapshot.js';
-import { NewestStandings } from '../../../src/cli/report-files/baseline.js';
+import { NewestStandings, type Standing } from '../../../src/cli/report-files/baseline.js';
 import type { HistoryStore } from '../../../src/history/types.js';
 import { PAGE_HISTORY_RUNS, readPageHistory, SnapshotStandings } from '../../../src/cli/report-files/page-history.js';
 import type { Snapshot } from '../../../src/history/types.js';
@@ -106,6 +106,14 @@ describe.each(STORES)('readPageHistory on $name', ({ open, skip }) => {
   });
 });
 
+/** Standings as the judge reads them: each reading's score, result and checks through its fields (a signed reading keeps its checks as signs). */
+function asRead(byUrl: ReadonlyMap<string, Standing>): [string, Standing][] {
+  return [...byUrl].map(([key, standing]) => {
+    const { score, label, checks } = standing.reading;
+    return [key, { ...standing, reading: { score, label, checks } }];
+  });
+}
+
 describe.each(STORES)('a baseline run read from $name', ({ open, skip }) => {
   it.skipIf(skip)('stands each page as add(snapshotRecord(snapshot)) does: full readings, deltas, contents shared, checks of every shape', async () => {
     const store = await open();
@@ -144,7 +152,9 @@ describe.each(STORES)('a baseline run read from $name', ({ open, skip }) => {
           direct.add(snapshot);
           viaRecords.add(snapshotRecord(snapshot));
         }
-        expect([...direct.standings.byUrl]).toEqual([...viaRecords.byUrl]);
+        expect(asRead(direct.standings.byUrl)).toEqual(asRead(viaRecords.byUrl));
+        // Written out (a regression's earlier reading in JSON), each reads as the record's does.
+        for (const [key, standing] of direct.standings.byUrl) expect(JSON.stringify(standing)).toBe(JSON.stringify(viaRecords.byUrl.get(key)));
         expect(direct.standings.hasChecks).toBe(viaRecords.hasChecks);
       }
       expect(signed).toBeGreaterThan(1_000);
@@ -188,7 +198,7 @@ describe('a baseline run read straight from its snapshots (SnapshotStandings)', 
         viaRecords.add(snapshotRecord(snapshot));
         direct.add(snapshot);
       }
-      expect([...direct.standings.byUrl]).toEqual([...viaRecords.byUrl]);
+      expect(asRead(direct.standings.byUrl)).toEqual(asRead(viaRecords.byUrl));
       expect(direct.standings.hasChecks).toBe(viaRecords.hasChecks);
     }
   });
