@@ -140,6 +140,20 @@ class SignedReading implements PageReading {
     return this.order.map(({ place, passed, failed }) => (this.signs[place] === '+' ? passed : failed));
   }
 
+  /** Whether check `id` passed: its place found in the set's order (sorted by id), its sign read; nothing made. */
+  passed(id: string): boolean | undefined {
+    let low = 0;
+    let high = this.order.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const { place, passed } = this.order[middle] as OrderedCheck;
+      if (passed.id === id) return this.signs[place] === '+';
+      if (passed.id < id) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  }
+
   /** Written as a plain reading is (a regression's earlier reading in JSON): its checks with it. */
   toJSON(): PageReading {
     return { score: this.score, label: this.label, checks: this.checks };

@@ -312,7 +312,11 @@ export class CiReporter {
       // redirect): placed by the URL it was asked for, matched by identity.
       const position = new Map(inputOrder.map((url, index) => [reportIdentity(url), index]));
       const place = (c: CiCase) => position.get(reportIdentity(c.kind === 'report' ? (c.asked ?? c.url) : c.url)) ?? Infinity;
-      this.cases.sort((a, b) => place(a) - place(b));
+      // Each case placed once, not once a comparison (an identity is a URL parsed).
+      const placed = this.cases.map((c) => ({ c, at: place(c) })).sort((a, b) => a.at - b.at);
+      placed.forEach(({ c }, index) => {
+        this.cases[index] = c;
+      });
     }
     const run: CiRun = {
       command: this.command,

@@ -144,6 +144,7 @@ describe.each(STORES)('a baseline run read from $name', ({ open, skip }) => {
         runs.push(await record(store, records as ReturnType<typeof report>[]));
       }
       let signed = 0;
+      let answered = 0;
       for (const run of runs) {
         const direct = new SnapshotStandings();
         const viaRecords = new NewestStandings();
@@ -155,9 +156,17 @@ describe.each(STORES)('a baseline run read from $name', ({ open, skip }) => {
         expect(asRead(direct.standings.byUrl)).toEqual(asRead(viaRecords.byUrl));
         // Written out (a regression's earlier reading in JSON), each reads as the record's does.
         for (const [key, standing] of direct.standings.byUrl) expect(JSON.stringify(standing)).toBe(JSON.stringify(viaRecords.byUrl.get(key)));
+        // A signed reading answers each check by id as the record's list has it, and none it lacks.
+        for (const [key, { reading }] of direct.standings.byUrl) {
+          if (reading.passed === undefined) continue;
+          answered++;
+          for (const check of viaRecords.byUrl.get(key)?.reading.checks ?? []) expect(reading.passed(check.id)).toBe(check.passed);
+          for (const id of ['no such check', '', 'zzz']) expect(reading.passed(id)).toBeUndefined();
+        }
         expect(direct.standings.hasChecks).toBe(viaRecords.hasChecks);
       }
       expect(signed).toBeGreaterThan(1_000);
+      expect(answered).toBeGreaterThan(1_000);
     } finally {
       await store.close();
     }

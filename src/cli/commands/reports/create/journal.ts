@@ -147,6 +147,7 @@ export class Journal {
     // message is redacted before JSON escaping could hide a secret from the redaction of the line.
     const error = entry.error === undefined ? undefined : this.secrets.redact(entry.error);
     await this.store.append(`${this.secrets.redact(JSON.stringify({ ...entry, error, at: new Date().toISOString() }))}\n`);
+    if (this.history.unsettledLines.size === 0) return;
     const identity = reportIdentity(entry.url);
     if (!this.history.unsettledLines.has(identity)) return;
     if (entry.status === 'created' || (entry.status === 'failed' && entry.maybeCreated !== true)) this.settled.add(identity);

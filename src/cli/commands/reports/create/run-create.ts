@@ -111,7 +111,8 @@ async function createEach(ctx: CommandContext, plan: BulkCreatePlan, journal: Jo
     ctx.note(`rsapi: the journal ${journal.path} is of a run that ended (${journal.history.endedAt}); this run starts it afresh`);
   }
   const created = journal?.history.created ?? new Set<string>();
-  const done = (url: string) => created.has(reportIdentity(url));
+  // Asked three times a URL: not parsed at all when the journal shows nothing created (a first run, a week's new journal).
+  const done = created.size === 0 ? () => false : (url: string) => created.has(reportIdentity(url));
   const urls = all.filter((url) => !done(url));
   const skipped = all.length - urls.length;
   for (const line of journal ? resumeLines(journal, all, skipped, plan.resumeWithinMs) : []) ctx.note(line);
