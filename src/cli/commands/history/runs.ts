@@ -53,7 +53,7 @@ export async function runHistoryRuns(ctx: CommandContext, plan: HistoryRunsPlan)
   }
 }
 
-const COLUMNS = ['id', 'started', 'command', 'service', 'reports', 'complete', 'exit'] as const;
+const COLUMNS = ['id', 'started', 'command', 'service', 'reports', 'complete', 'exit', 'shard'] as const;
 
 export function runsDocument(runs: readonly RunInfo[]) {
   const value = runs.map((run) => ({
@@ -69,7 +69,7 @@ export function runsDocument(runs: readonly RunInfo[]) {
     exit: run.exitCode ?? null,
     ci: run.ci ?? null,
   }));
-  // csv and tsv keep the stored selection as it is (scripts read it); the table shows it as flags.
+  // csv and tsv keep the stored selection and shares as they are (scripts read them); the table shows them as people read them.
   const rows = runs.map((run) => [
     String(run.id),
     run.started,
@@ -78,6 +78,7 @@ export function runsDocument(runs: readonly RunInfo[]) {
     String(run.reports),
     run.complete ? 'yes' : 'no',
     run.exitCode === undefined ? '' : String(run.exitCode),
+    run.shard ?? '',
   ]);
   return {
     value,

@@ -159,6 +159,22 @@ describe.each(STORES)('history merge on $name', ({ history: newHistory, skip }) 
       expect(findings(join(folder, 'merged-2.json')).some((finding) => finding.includes('fails now; it passed in run 1'))).toBe(true);
       // One run a week in the merged history, never one a share.
       expect((await runsOf(merged)).map((run) => run.shard)).toEqual(['merged 3/3', 'merged 3/3']);
+      // Piped, each row ends with its shares as stored (a run of no shares, an empty field).
+      const piped = await rsapi('history', 'runs', '--history', merged, '-o', 'tsv');
+      expect(
+        piped.stdout
+          .trimEnd()
+          .split('\n')
+          .map((line) => line.split('\t').at(-1)),
+      ).toEqual(['merged 3/3', 'merged 3/3']);
+      const unsharded = await rsapi('history', 'runs', '--history', whole, '-o', 'csv');
+      expect(
+        unsharded.stdout
+          .trimEnd()
+          .split('\r\n')
+          .slice(1)
+          .map((line) => line.endsWith(',')),
+      ).toEqual([true, true]);
     },
     120_000,
   );
