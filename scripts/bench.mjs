@@ -260,13 +260,14 @@ function historyHtmlRows(lines) {
 }
 
 /**
- * Issue 45's 50,000 pages on every Node (scripts/bench/audit-big.mjs): `rsapi audit` week 1 and week 2 against the
- * phpRank mock, each week's peak RSS, week 2 against a bare `reports create --existing refresh`, the HTML file's size,
+ * Issue 45's 50,000 pages on every Node (scripts/bench/audit-big.mjs): `rsapi audit` week 1 and the weeks after against
+ * the phpRank mock, each week's peak RSS, the later weeks against a bare `reports create --existing refresh` (medians of
+ * three, alternated), the HTML file's size,
  * and its opening in Chromium (on the first Node only: the page is the same).
  */
 function bigAuditRows(lines) {
   return lines.flatMap((node, index) => {
-    log(`bench: audit50k: Node ${node.version}: two weeks of 50,000 pages and a bare refresh (a few minutes)`);
+    log(`bench: audit50k: Node ${node.version}: a week of 50,000 pages, then three more each beside a bare refresh (a few minutes)`);
     const args = [join(BENCH, 'audit-big.mjs'), '--node', node.path, ...(index > 0 ? ['--no-browser'] : [])];
     const result = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     if (result.status !== 0) throw new Error(`scripts/bench/audit-big.mjs exited ${result.status}`);
