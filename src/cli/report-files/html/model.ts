@@ -7,7 +7,7 @@ import { RESULTS, readReport, type ReportResult } from '../../../api/model/repor
 import { timestampOf } from '../../../api/model/timestamps.js';
 import type { CheckCount, CheckStats } from '../../../output/stats/check-stats.js';
 import { changeParts, type BaselineComparison, type Standing } from '../baseline.js';
-import { showInvisible } from '../../../output/escape.js';
+import { jsonForScript, showInvisible } from '../../../output/escape.js';
 import { HTML_BUCKETS, htmlBucketOf } from './charts.js';
 import { displayUrl, pageHref } from './markup.js';
 import { checkStatsOf } from '../run-checks.js';
@@ -232,6 +232,23 @@ export interface TableData {
 
 /** Every report for the page's table: text shown with its invisible characters escaped, as the rest of the page. */
 export function tableData(reports: ReportView[], service?: string, history?: PageHistory): TableData {
+  const rows: RowData[] = [];
+  return { ...eachRow(reports, (row) => rows.push(row), service, history), rows };
+}
+
+/**
+ * The table as the page holds it: jsonForScript(tableData(...)), the same text, but each row written out as it is
+ * made, so that the rows of 50,000 reports are never held at once (25 MB) beside their JSON.
+ */
+export function tableJson(reports: ReportView[], service?: string, history?: PageHistory): string {
+  const rows: string[] = [];
+  const rest = jsonForScript(eachRow(reports, (row) => rows.push(jsonForScript(row)), service, history));
+  // `rows` is the object's last key, as tableData puts it.
+  return `${rest.slice(0, -1)},"rows":[${rows.join(',')}]}`;
+}
+
+/** Each report's row, given to `take` in order, then what the rows name (projects, checks, texts): TableData but its rows. */
+function eachRow(reports: ReportView[], take: (row: RowData) => void, service?: string, history?: PageHistory): Omit<TableData, 'rows'> {
   const projects: string[] = [];
   const projectIndex = new Map<string, number>();
   const checks: TableData['checks'] = [];
@@ -263,7 +280,7 @@ export function tableData(reports: ReportView[], service?: string, history?: Pag
   const failedIndex = new Map<string, number>();
   const failure = (check: number, value: number, wrong: number) =>
     indexOf(`${check} ${value} ${wrong}`, failedIndex, failed, () => [check, value, wrong] as [number, number, number]);
-  const rows = reports.map((report): RowData => {
+  for (const report of reports) {
     const project = shown(report.project ?? '');
     const index = indexOf(project, projectIndex, projects, () => project);
     const urlText = shown(displayUrl(report.url));
@@ -298,10 +315,10 @@ export function tableData(reports: ReportView[], service?: string, history?: Pag
       outcomes?.length ?? 0,
     ];
     if (history) row.push(trendOf(history, report));
-    return row;
-  });
+    take(row);
+  }
   const trend = history === undefined ? {} : { trendRuns: history.runs.length };
-  return { projects, results: RESULTS, checks, texts, failed, ...(service === undefined ? {} : { service }), ...trend, rows };
+  return { projects, results: RESULTS, checks, texts, failed, ...(service === undefined ? {} : { service }), ...trend };
 }
 
 function trendOf(history: PageHistory, report: ReportView): Trend {

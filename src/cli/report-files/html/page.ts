@@ -7,8 +7,7 @@ import { cappedLines } from '../../../output/capped-list.js';
 import type { CheckCount, CheckStats } from '../../../output/stats/check-stats.js';
 import { BUCKET_NAMES, histogramSvg, percent, resultShareSvg, sparklineSvg } from './charts.js';
 import { hostName, html, type Markup, pageLink, pagePolicy, raw } from './markup.js';
-import { jsonForScript } from '../../../output/escape.js';
-import { buildModel, HTML_LIMITS, tableData, type BaselineView, type HistoryView, type HtmlModel, type RegressionView, type ReportView } from './model.js';
+import { buildModel, HTML_LIMITS, tableJson, type BaselineView, type HistoryView, type HtmlModel, type RegressionView, type ReportView } from './model.js';
 import { reportPageScript } from './script.js';
 import { REPORT_CSS } from './style.js';
 import { unauditedLine, unauditedOf, type CiRun, type ErrorCase } from '../run-record.js';
@@ -50,7 +49,7 @@ ${notCreatedSection(model)}
 ${tableSection(model, run.ran?.service !== undefined, run.history !== undefined)}
 <footer><p>Written by rsapi ${VERSION}. This file is whole: it loads nothing from the network. Times are shown in your time zone; hover for UTC.</p></footer>
 </main>
-<script type="application/json" id="rsapi-data">${raw(jsonForScript(tableData(model.reports, run.ran?.service, run.history)))}</script>
+<script type="application/json" id="rsapi-data">${raw(tableJson(model.reports, run.ran?.service, run.history))}</script>
 <script>${raw(script)}</script>
 </body>
 </html>

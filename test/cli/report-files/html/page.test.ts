@@ -7,10 +7,10 @@ import type { ApiRecord } from '../../../../src/api/model/record.js';
 import { compareWithBaseline, newestByUrl, type Baseline } from '../../../../src/cli/report-files/baseline.js';
 import { renderHtml } from '../../../../src/cli/report-files/html/page.js';
 import { displayUrl, html, pageHref } from '../../../../src/cli/report-files/html/markup.js';
-import { escapeHtml } from '../../../../src/output/escape.js';
+import { escapeHtml, jsonForScript } from '../../../../src/output/escape.js';
 import { BUCKET_NAMES, htmlBucketOf } from '../../../../src/cli/report-files/html/charts.js';
 import { REPORT_CSS } from '../../../../src/cli/report-files/html/style.js';
-import { buildModel, tableData } from '../../../../src/cli/report-files/html/model.js';
+import { buildModel, tableData, tableJson } from '../../../../src/cli/report-files/html/model.js';
 import type { CiRun } from '../../../../src/cli/report-files/run-record.js';
 import { startMock } from '../../../helpers/mock.js';
 import { runInProcess } from '../../../helpers/run.js';
@@ -250,6 +250,36 @@ describe('--html on the commands', () => {
 });
 
 describe('per page', () => {
+  it("the page's table JSON, written a row at a time, is jsonForScript of the table data, byte for byte", () => {
+    const hostile = 'https://x.test/</script><!--\u2028&';
+    const reports = buildModel(
+      runOf([
+        phpRank('example.com/a', 40, ['title', 'favicon'], ['charset']),
+        { id: 7, url: hostile, project: '<b>p</b>', result: 'bad', score: 5 },
+        phpRank('example.com/b', 90, [], ['title']),
+      ]),
+    ).reports;
+    const history = {
+      runs: [
+        { id: 1, started: '2026-11-01T00:00:00Z' },
+        { id: 2, started: '2026-11-08T00:00:00Z' },
+      ],
+      scores: new Map<string, (number | null)[]>([
+        ['example.com/a', [50.4, null]],
+        ['x.test/</script><!--\u2028&', [null, 7]],
+      ]),
+      projects: new Map(),
+    };
+    for (const [service, withHistory] of [
+      [undefined, undefined],
+      ['https://seo.example.net', history],
+    ] as const) {
+      expect(tableJson(reports, service, withHistory)).toBe(jsonForScript(tableData(reports, service, withHistory)));
+    }
+    expect(tableJson([])).toBe(jsonForScript(tableData([])));
+    expect(JSON.parse(tableJson(reports, undefined, history)).rows[0][12]).toEqual([50, null, 40]);
+  });
+
   it('a row carries whether it fails the run and why, and its failed checks indexed into shared tables', () => {
     const failing = phpRank('example.com/a', 40, ['title', 'favicon'], ['charset']);
     const run = runOf([failing, phpRank('example.com/b', 90, [], ['title'])]);
