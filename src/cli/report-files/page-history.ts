@@ -41,31 +41,38 @@ export async function readPageHistory(store: HistoryStore, same: RunQuery, optio
   const found = await store.runs({ ...same, completeOnly: true, limit: PAGE_HISTORY_RUNS });
   if (found.length === 0) return undefined;
   const runs = found.reverse().map((run) => ({ id: run.id, started: run.started }));
-  // Per URL its score in each run, and its project as last read: of two readings in one run, the newer (newestOfEachUrl's rule).
-  const byUrl = new Map<string, { project: string; scores: (number | null)[]; run: number; held: Pick<Snapshot, 'generatedAt' | 'reportId'> }>();
+  // Per URL its score in each run, and its project as last read (one string a project's name): of two readings in one
+  // run, the newer (newestOfEachUrl's rule).
+  const scores = new Map<string, (number | null)[]>();
+  const projectOf = new Map<string, string>();
+  const names = new Map<string, string>();
   const lastIndex = options.last === false ? -1 : runs.length - 1;
   const last = new SnapshotStandings();
   for (const [index, run] of runs.entries()) {
     // Only the baseline's run is read whole (its checks); of the others, each reading's score and place alone.
     const readings: AsyncIterable<ScoreReading> = index === lastIndex ? baselineFeed(store.eachSnapshotOf(run.id), last) : store.eachScoreOf(run.id);
+    // What tells two readings of a URL in this run apart, kept while this run is read (50,000 pages held it for every run).
+    const held = new Map<string, Pick<Snapshot, 'generatedAt' | 'reportId'>>();
     for await (const snapshot of readings) {
-      let entry = byUrl.get(snapshot.identity);
-      if (!entry) {
-        entry = { project: '', scores: runs.map(() => null), run: -1, held: snapshot };
-        byUrl.set(snapshot.identity, entry);
+      const earlier = held.get(snapshot.identity);
+      if (earlier !== undefined && !isNewerReading(snapshot, earlier)) continue;
+      held.set(snapshot.identity, { generatedAt: snapshot.generatedAt, reportId: snapshot.reportId });
+      let row = scores.get(snapshot.identity);
+      if (row === undefined) {
+        row = runs.map(() => null);
+        scores.set(snapshot.identity, row);
       }
-      if (entry.run === index && !isNewerReading(snapshot, entry.held)) continue;
-      entry.run = index;
-      entry.held = { generatedAt: snapshot.generatedAt, reportId: snapshot.reportId };
-      entry.scores[index] = snapshot.score ?? null;
-      entry.project = snapshot.project ?? '';
+      row[index] = snapshot.score ?? null;
+      const project = snapshot.project ?? '';
+      if (!names.has(project)) names.set(project, project);
+      projectOf.set(snapshot.identity, names.get(project) as string);
     }
   }
   return {
     runs,
     ...(lastIndex < 0 ? {} : { last: baselineOf(runs.at(-1)!.id, last.standings) }),
-    scores: new Map([...byUrl].map(([identity, { scores }]) => [identity, scores])),
-    projects: averagesByProject(byUrl.values(), runs.length),
+    scores,
+    projects: averagesByProject(scores, projectOf, runs.length),
   };
 }
 
@@ -230,9 +237,14 @@ export async function readEarlierReadings(store: HistoryStore, same: RunQuery, r
  * Each project's mean score per run over its URLs' scores then, as `history trend --project` works it out (worked out
  * from the scores alone: no check of 10,000 reports x 12 runs is decoded for it).
  */
-function averagesByProject(urls: Iterable<{ project: string; scores: readonly (number | null)[] }>, runs: number): Map<string, (number | null)[]> {
+function averagesByProject(
+  byUrl: ReadonlyMap<string, readonly (number | null)[]>,
+  projectOf: ReadonlyMap<string, string>,
+  runs: number,
+): Map<string, (number | null)[]> {
   const sums = new Map<string, { total: number[]; count: number[] }>();
-  for (const { project, scores } of urls) {
+  for (const [identity, scores] of byUrl) {
+    const project = projectOf.get(identity) ?? '';
     let sum = sums.get(project);
     if (!sum) {
       sum = { total: new Array<number>(runs).fill(0), count: new Array<number>(runs).fill(0) };

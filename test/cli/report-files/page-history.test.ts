@@ -93,6 +93,23 @@ describe.each(STORES)('readPageHistory on $name', ({ open, skip }) => {
     }
   });
 
+  it.skipIf(skip)('of two readings of a URL in one run, the newer stands, whichever is read first; its project as last read', async () => {
+    const store = await open();
+    try {
+      // The newer reading has the lower report id: read first (rows come by identity, then report id).
+      const older = { ...report(2, 'a.example/x', 40, 0), project: 'old name' };
+      await record(store, [report(1, 'a.example/x', 45, 1), older]);
+      await record(store, [{ ...report(1, 'a.example/x', 70, 3), project: 'new name' }, report(2, 'a.example/x', 60, 2)]);
+      for (const last of [true, false]) {
+        const history = (await readPageHistory(store, SAME, { last }))!;
+        expect(history.scores.get('a.example/x')).toEqual([45, 70]);
+        expect([...history.projects.keys()]).toEqual(['new name']);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
   it.skipIf(skip)(`reads at most the newest ${PAGE_HISTORY_RUNS} runs`, async () => {
     const store = await open();
     try {
