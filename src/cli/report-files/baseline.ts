@@ -182,17 +182,22 @@ export function newestByUrl(records: Iterable<ApiRecord>): Map<string, Standing>
 function newestRecords(records: Iterable<ApiRecord>): Map<string, ApiRecord> {
   const newest = new Map<string, ApiRecord>();
   for (const record of records) {
-    if (typeof record.url !== 'string' || record.url.trim() === '') continue;
-    const key = reportIdentity(record.url);
+    const key = recordIdentity(record);
+    if (key === undefined) continue;
     const held = newest.get(key);
     if (held === undefined || isNewer(record, { generatedAt: held.generated_at, id: held.id })) newest.set(key, record);
   }
   return newest;
 }
 
+/** A record's report identity, what the newest of several is chosen by; undefined for a record with no URL. */
+function recordIdentity(record: ApiRecord): string | undefined {
+  return typeof record.url !== 'string' || record.url.trim() === '' ? undefined : reportIdentity(record.url);
+}
+
 /**
  * The newest standing of each report identity, fed one record at a time (a history run read row by row): the record's
- * generated_at and id are kept beside each for the next to be compared with, the record itself only when asked.
+ * generated_at and id are kept beside each for the next to be compared with, not the record.
  */
 export class NewestStandings {
   private readonly held = new Map<string, { generatedAt: unknown; id: unknown }>();
@@ -200,14 +205,13 @@ export class NewestStandings {
   /** Whether some record fed carried per-check results. */
   hasChecks = false;
 
-  constructor(private readonly keepRecords = false) {}
-
   add(record: ApiRecord): void {
-    if (typeof record.url !== 'string' || record.url.trim() === '') return;
+    const key = recordIdentity(record);
+    if (key === undefined) return;
     this.addStanding(
-      reportIdentity(record.url),
+      key,
       record,
-      () => standingOf(record, this.keepRecords),
+      () => standingOf(record, false),
       () => record.results !== undefined,
     );
   }
@@ -302,12 +306,13 @@ export function compareWithBaseline(baseline: Baseline, records: Iterable<ApiRec
     facts.compared++;
     facts.earlierHasChecks ||= readThen.checks !== undefined;
     if (change.notJudgedOnChecks) facts.notJudgedOnChecks.push(now.url);
-    if (change.newFailures.length > 0 || regressed(change.reading, gate.maxDrop ?? 0)) pages.push({ url: now.url, change, before: readThen, after: readNow });
+    const worse = regressed(change.reading, gate.maxDrop ?? 0);
+    if (change.newFailures.length > 0 || worse) pages.push({ url: now.url, change, before: readThen, after: readNow });
     if (change.checksLost) lostChecks.push(now.url);
     else if (change.newFailures.length > 0 || change.fixed.length > 0) {
       checkChanges.push({ url: now.url, record: now.record!, newFailures: change.newFailures, fixed: change.fixed });
     }
-    if (regressed(change.reading, options.maxDrop ?? 0)) regressions.push({ url: now.url, before, now, ...change.reading });
+    if (worse) regressions.push({ url: now.url, before, now, ...change.reading });
   }
   const vanished = [...baseline.byUrl]
     .filter(([key, standing]) => !current.has(key) && (options.inScope?.(standing.url) ?? true))
