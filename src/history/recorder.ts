@@ -2,7 +2,7 @@
 // its end (exit code, complete) written last. A history that fails is said once and never costs the run its output.
 import type { ApiRecord } from '../api/model/record.js';
 import { HistoryError } from './errors.js';
-import { readingOf, snapshotOfReading } from './snapshot.js';
+import { ChecksEncoder, readingOf, snapshotOfReading } from './snapshot.js';
 import type { HistoryStore, NewRun, Reading, ShareEnd } from './types.js';
 
 /** How long a write may go unanswered before the history is given up for the run (the contract's 10 s). */
@@ -55,6 +55,8 @@ class Interrupted extends Error {}
 export class RunRecorder {
   /** The readings of the reports added since the last flush: made at once, so that no record is kept for the write. */
   private pending: Reading[] = [];
+  /** The run's check set, kept from one report to the next. */
+  private readonly encoder = new ChecksEncoder();
   /** SQLite: pages flushed, waiting (at most SQLITE_GATHER_MS) to be written together. */
   private gathered: Reading[] = [];
   private gathering: ReturnType<typeof setTimeout> | undefined;
@@ -130,7 +132,7 @@ export class RunRecorder {
   /** Keeps the report for the next flush. */
   add(record: ApiRecord): void {
     if (this.failure || this.finished || this.stopped) return;
-    const reading = readingOf(record);
+    const reading = readingOf(record, this.encoder);
     if (reading) this.pending.push(reading);
   }
 

@@ -8,12 +8,14 @@ import type { CheckState, Reading, Snapshot } from './types.js';
 
 /**
  * The reading of a record; undefined for a record without a URL (nothing to follow over time). The checks are encoded
- * straight from the record (no object a check): a run over 10,000 reports makes 360,000 of them.
+ * straight from the record (no object a check; a run over 10,000 reports makes 360,000 of them), by `encoder`: a
+ * recorder passes its own, which keeps the last record's check set.
  */
-export function readingOf(record: ApiRecord): Reading | undefined {
+export function readingOf(record: ApiRecord, encoder: ChecksEncoder = new ChecksEncoder()): Reading | undefined {
   const { url } = record;
   if (typeof url !== 'string' || url.trim() === '') return undefined;
   const { label, score } = readReport(record);
+  const checks = encoder.encode(record.results);
   return [
     record.id === undefined || record.id === null ? '' : String(record.id),
     typeof record.generated_at === 'string' ? record.generated_at : '',
@@ -21,7 +23,8 @@ export function readingOf(record: ApiRecord): Reading | undefined {
     typeof record.project === 'string' && record.project !== '' ? record.project : null,
     score ?? null,
     label ?? null,
-    encodedChecksOf(record) ?? null,
+    checks?.ids ?? null,
+    checks?.checks ?? null,
   ];
 }
 
@@ -41,7 +44,6 @@ class ReadSnapshot implements Snapshot {
   readonly generatedAt: string;
   readonly score: number | undefined;
   readonly label: string | undefined;
-  readonly checksText: string | undefined;
   private place: { identity: string; project: string | undefined } | undefined;
   private decoded: CheckState[] | undefined | null = null;
 
@@ -53,7 +55,6 @@ class ReadSnapshot implements Snapshot {
     this.generatedAt = reading[1];
     this.score = reading[4] ?? undefined;
     this.label = reading[5] ?? undefined;
-    this.checksText = reading[6] ?? undefined;
   }
 
   get identity() {
@@ -65,6 +66,16 @@ class ReadSnapshot implements Snapshot {
   get checks() {
     if (this.decoded === null) this.decoded = decodeChecks(this.checksText);
     return this.decoded;
+  }
+  /** Made when asked for: the store writes a reading's split form (checkSplit), and only PostgreSQL sends the text. */
+  get checksText() {
+    const [, , , , , , ids, checks] = this.reading;
+    if (checks === null) return undefined;
+    return ids === null ? checks : joinChecks(ids.split(' '), checks);
+  }
+  get checkSplit() {
+    const [, , , , , , ids, states] = this.reading;
+    return ids === null || states === null ? undefined : { ids, states };
   }
 
   private placeOf() {
@@ -104,19 +115,54 @@ export function withChecks(base: Omit<Snapshot, 'checks' | 'checksText'>, checks
   };
 }
 
-/** A report's per-check results (phpRank's `results`) as encodeChecks writes them; undefined when it has none. */
-function encodedChecksOf(record: ApiRecord): string | undefined {
-  const results = record.results;
-  if (!isObject(results)) return undefined;
-  // Joined, not appended: one flat string, where `+=` left a chain of some 100 pieces a report for as long as the
-  // reading waits to be written (SQLite gathers pages for up to 50 ms), through the collections meanwhile.
-  const parts: string[] = [];
-  for (const id in results) {
-    const entry = results[id];
-    if (!isObject(entry) || typeof entry.passed !== 'boolean') continue;
-    parts.push(`${encodedId(id)}${entry.passed ? '+' : '-'}${valueHash(entry.value)}`);
+/**
+ * Encodes records' per-check results (phpRank's `results`) as the store keeps them (splitChecks' two parts): the check
+ * set, its ids encoded one space apart, and each check's state (its sign and the value's hash), in order. The ids of the
+ * last record are kept: a run's reports share a check set, so each id is encoded once a run, and the readings of one
+ * set share one string of its ids.
+ */
+export class ChecksEncoder {
+  private raw: string[] = [];
+  private encoded: string[] = [];
+  /** The last set's ids, one space apart; null when one of them encodes to nothing (a text that would not split). */
+  private ids: string | null = null;
+
+  /**
+   * The check set and states of `results`, or (`ids` null) the checks text when it would not split (an empty id);
+   * undefined when it has no checks.
+   */
+  encode(results: unknown): { ids: string | null; checks: string } | undefined {
+    if (!isObject(results)) return undefined;
+    // Each state pushed as its pieces (a sign and four shared hex pairs) and joined once: nothing made a check.
+    const states: string[] = [];
+    let count = 0;
+    let same = true;
+    for (const id in results) {
+      const entry = results[id];
+      if (!isObject(entry) || typeof entry.passed !== 'boolean') continue;
+      if (same && this.raw[count] !== id) {
+        same = false;
+        this.raw.length = count;
+        this.encoded.length = count;
+      }
+      if (!same) {
+        this.raw.push(id);
+        this.encoded.push(encodedId(id));
+      }
+      states.push(entry.passed ? '+' : '-');
+      pushHash(states, entry.value);
+      count++;
+    }
+    if (count === 0) return undefined;
+    if (!same || this.raw.length !== count) {
+      this.raw.length = count;
+      this.encoded.length = count;
+      this.ids = this.encoded.includes('') ? null : this.encoded.join(' ');
+    }
+    if (this.ids !== null) return { ids: this.ids, checks: states.join('') };
+    const parts = this.encoded.map((id, index) => id + states.slice(index * 5, index * 5 + 5).join(''));
+    return { ids: null, checks: parts.join(' ') };
   }
-  return parts.length === 0 ? undefined : parts.join(' ');
 }
 
 const PLAIN_ID = /^[A-Za-z0-9_.~!*'()-]+$/;
@@ -133,6 +179,17 @@ const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(
  * changed, cheap for 36 checks a report.
  */
 export function valueHash(value: unknown): string {
+  const hash = fnv(value);
+  return `${HEX[hash >>> 24]}${HEX[(hash >>> 16) & 0xff]}${HEX[(hash >>> 8) & 0xff]}${HEX[hash & 0xff]}`;
+}
+
+/** valueHash's 8 digits pushed as their four pairs (HEX's strings: nothing made). */
+function pushHash(parts: string[], value: unknown): void {
+  const hash = fnv(value);
+  parts.push(HEX[hash >>> 24] as string, HEX[(hash >>> 16) & 0xff] as string, HEX[(hash >>> 8) & 0xff] as string, HEX[hash & 0xff] as string);
+}
+
+function fnv(value: unknown): number {
   let text: string;
   if (typeof value === 'string') text = value;
   else if (value === undefined) text = '';
@@ -150,7 +207,7 @@ export function valueHash(value: unknown): string {
     hash ^= text.charCodeAt(index);
     hash = Math.imul(hash, 0x01000193);
   }
-  return `${HEX[hash >>> 24]}${HEX[(hash >>> 16) & 0xff]}${HEX[(hash >>> 8) & 0xff]}${HEX[hash & 0xff]}`;
+  return hash >>> 0;
 }
 
 /**
@@ -281,23 +338,6 @@ export function joinChecks(ids: readonly string[], states: string): string {
   for (let index = 0; index < ids.length; index++) parts[index] = ids[index] + states.slice(index * STATE, (index + 1) * STATE);
   return parts.join(' ');
 }
-
-/** Whether `text` is joinChecks(ids, states), found without making that text (a re-read compares each page's). */
-export function isJoined(text: string, ids: readonly string[], states: string): boolean {
-  let at = 0;
-  for (let index = 0; index < ids.length; index++) {
-    if (index > 0 && text.charCodeAt(at++) !== SPACE) return false;
-    const id = ids[index] as string;
-    if (!text.startsWith(id, at)) return false;
-    at += id.length;
-    // A state as joinChecks slices it: shorter (or none) past the end of `states`.
-    const end = Math.min(states.length, (index + 1) * STATE);
-    for (let from = index * STATE; from < end; from++) if (text.charCodeAt(at++) !== states.charCodeAt(from)) return false;
-  }
-  return at === text.length;
-}
-
-const SPACE = ' '.charCodeAt(0);
 
 /**
  * What differs in `states` from the full reading `base` (both of one check set): each differing check's place and

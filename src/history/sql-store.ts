@@ -8,7 +8,6 @@ import {
   encodeChecks,
   failedCount,
   isNewerReading,
-  isJoined,
   markStored,
   signsOf,
   type CheckSigns,
@@ -607,7 +606,7 @@ function oneReportEach(snapshots: readonly Snapshot[]): PageWriteRow[][] {
     const rows = statements[statement] ?? [];
     statements[statement] = rows;
     const text = checksTextOf(snapshot);
-    const split = text === undefined ? undefined : splitChecks(text);
+    const split = splitOf(snapshot);
     rows.push([
       rows.length,
       snapshot.origin,
@@ -721,8 +720,8 @@ interface NewestContent {
   id: number;
   score: number | undefined;
   label: string | undefined;
-  /** Whether its checks are those of a checks text (compared as stored, for one read back: holdsChecks). */
-  holds: (text: string | undefined) => boolean;
+  /** Whether its checks are a snapshot's, given as splitOf splits them (compared as stored, for one read back: holdsChecks). */
+  holds: (snapshot: Snapshot, split: Split | undefined) => boolean;
   /** The page's last full reading: the one a delta is written against. */
   full: { id: number; set: number; states: string } | undefined;
 }
@@ -736,6 +735,8 @@ interface PageRow {
 /** The readings of one store: its check sets known (a few), read and written through its connection. */
 export class Readings {
   private readonly setIds = new Map<number, string[]>();
+  /** Each set's ids as stored, one space apart. */
+  private readonly setTexts = new Map<number, string>();
   private readonly setOfIds = new Map<string, number>();
 
   constructor(private readonly db: SqlConnection) {}
@@ -743,6 +744,7 @@ export class Readings {
   /** Forgets the check sets known (a transaction that added one was rolled back). */
   forget(): void {
     this.setIds.clear();
+    this.setTexts.clear();
     this.setOfIds.clear();
   }
 
@@ -756,17 +758,22 @@ export class Readings {
    * holds `snapshot`'s reading: the same score, label and checks text (nothing hashed for it), its text never made.
    */
   holdsReading(row: SqlRow, snapshot: Snapshot): boolean {
-    return numberOf(row.score) === snapshot.score && textOf(row.label) === snapshot.label && this.holdsChecks(row, checksTextOf(snapshot));
+    return numberOf(row.score) === snapshot.score && textOf(row.label) === snapshot.label && this.holdsChecks(row, snapshot, splitOf(snapshot));
   }
 
-  /** Whether a content row's checks are `text` (holdsReading's checks): textOf(row) === text, the text not made. */
-  private holdsChecks(row: SqlRow, text: string | undefined): boolean {
-    if (row.checks === null || row.checks === undefined) return text === undefined;
-    if (text === undefined) return false;
+  /**
+   * Whether a content row's checks are `snapshot`'s (holdsReading's checks; `split`: splitOf(snapshot)), as
+   * textOf(row) === its text would tell: the check set's ids and the states compared, no text made.
+   */
+  private holdsChecks(row: SqlRow, snapshot: Snapshot, split: Split | undefined): boolean {
+    if (row.checks === null || row.checks === undefined) return split === undefined && checksTextOf(snapshot) === undefined;
     const checks = String(row.checks);
-    if (row.base !== null && row.base !== undefined) return isJoined(text, this.idsOf(row.base_set), applyDelta(String(row.base_checks), checks));
-    if (row.check_set !== null && row.check_set !== undefined) return isJoined(text, this.idsOf(row.check_set), checks);
-    return checks === text;
+    const delta = row.base !== null && row.base !== undefined;
+    const set = delta ? row.base_set : row.check_set;
+    // Checks stored as text did not split: a text that splits is never theirs.
+    if (set === null || set === undefined) return split === undefined && checks === checksTextOf(snapshot);
+    if (split === undefined || this.setTexts.get(Number(set)) !== split.ids) return false;
+    return (delta ? applyDelta(String(row.base_checks), checks) : checks) === split.states;
   }
 
   /** The snapshots of rows read through SNAPSHOT_OF_S (sql.ts), their check sets known first. */
@@ -818,8 +825,7 @@ export class Readings {
 
   private async loadSets(): Promise<void> {
     for (const row of (await this.db.run(SQL.checkSets)).rows) {
-      this.setIds.set(Number(row.id), String(row.ids).split(' '));
-      this.setOfIds.set(String(row.ids), Number(row.id));
+      this.know(Number(row.id), String(row.ids));
     }
   }
 
@@ -846,10 +852,15 @@ export class Readings {
     }
     if (id === undefined) {
       id = Number((await this.db.run(SQL.addCheckSet, [ids])).rows[0]?.id);
-      this.setIds.set(id, ids.split(' '));
-      this.setOfIds.set(ids, id);
+      this.know(id, ids);
     }
     return id;
+  }
+
+  private know(set: number, ids: string): void {
+    this.setIds.set(set, ids.split(' '));
+    this.setTexts.set(set, ids);
+    this.setOfIds.set(ids, set);
   }
 
   /**
@@ -864,8 +875,7 @@ export class Readings {
     const newest = await this.newestContents([...new Set(pages)]);
     const contentIds: number[] = new Array(snapshots.length);
     // Contents are added a statement at a time; a page met again in the batch first has its pending one written.
-    let pending: { at: number; row: SqlValue[]; page: number; full: boolean; states: string | undefined; set: number | undefined; text: string | undefined }[] =
-      [];
+    let pending: { at: number; row: SqlValue[]; page: number; full: boolean; set: number | undefined; split: Split | undefined }[] = [];
     const flush = async () => {
       for (let start = 0; start < pending.length; start += ROWS_A_STATEMENT) {
         const chunk = pending.slice(start, start + ROWS_A_STATEMENT);
@@ -882,8 +892,8 @@ export class Readings {
             id,
             score: snapshot.score,
             label: snapshot.label,
-            holds: (text) => text === item.text,
-            full: item.full && item.set !== undefined && item.states !== undefined ? { id, set: item.set, states: item.states } : before?.full,
+            holds: (other, split) => sameChecks(snapshot, item.split, other, split),
+            full: item.full && item.set !== undefined && item.split !== undefined ? { id, set: item.set, states: item.split.states } : before?.full,
           });
         });
       }
@@ -896,23 +906,22 @@ export class Readings {
         await flush();
         pendingPages.clear();
       }
-      const text = checksTextOf(snapshot);
+      const split = splitOf(snapshot);
       const held = newest.get(page);
-      if (held && held.score === snapshot.score && held.label === snapshot.label && held.holds(text)) {
+      if (held && held.score === snapshot.score && held.label === snapshot.label && held.holds(snapshot, split)) {
         contentIds[at] = held.id;
         continue;
       }
       const score = snapshot.score ?? null;
       const label = snapshot.label ?? null;
-      const split = text === undefined ? undefined : splitChecks(text);
-      if (text === undefined || split === undefined) {
-        pending.push({ at, page, row: [page, null, null, score, label, text ?? null], full: false, states: undefined, set: undefined, text });
+      if (split === undefined) {
+        pending.push({ at, page, row: [page, null, null, score, label, checksTextOf(snapshot) ?? null], full: false, set: undefined, split });
       } else {
         const set = await this.setId(split.ids);
         const full = held?.full;
         const delta = full && full.set === set ? deltaOf(full.states, split.states) : undefined;
-        if (full && delta !== undefined) pending.push({ at, page, row: [page, full.id, null, score, label, delta], full: false, states: undefined, set, text });
-        else pending.push({ at, page, row: [page, null, set, score, label, split.states], full: true, states: split.states, set, text });
+        if (full && delta !== undefined) pending.push({ at, page, row: [page, full.id, null, score, label, delta], full: false, set, split });
+        else pending.push({ at, page, row: [page, null, set, score, label, split.states], full: true, set, split });
       }
       pendingPages.add(page);
     }
@@ -1000,7 +1009,7 @@ export class Readings {
           id,
           score: numberOf(row.score),
           label: textOf(row.label),
-          holds: (text) => this.holdsChecks(row, text),
+          holds: (snapshot, split) => this.holdsChecks(row, snapshot, split),
           full,
         });
       }
@@ -1012,6 +1021,22 @@ export class Readings {
 /** A snapshot's checks as encodeChecks writes them (the text it was read with, or its checks encoded). */
 export function checksTextOf(snapshot: Snapshot): string | undefined {
   return snapshot.checksText ?? (snapshot.checks === undefined ? undefined : encodeChecks(snapshot.checks));
+}
+
+/** A snapshot's checks split as the store keeps them (splitChecks). */
+type Split = { ids: string; states: string };
+
+/** splitChecks of a snapshot's checks text: a reading's own split (checkSplit), the text not made; undefined for none, or a text that does not split. */
+function splitOf(snapshot: Snapshot): Split | undefined {
+  if (snapshot.checkSplit) return snapshot.checkSplit;
+  const text = checksTextOf(snapshot);
+  return text === undefined ? undefined : splitChecks(text);
+}
+
+/** Whether two snapshots' checks are the same text (their splits, splitOf's, when they split). */
+function sameChecks(a: Snapshot, aSplit: Split | undefined, b: Snapshot, bSplit: Split | undefined): boolean {
+  if (aSplit !== undefined || bSplit !== undefined) return aSplit?.ids === bSplit?.ids && aSplit?.states === bSplit?.states;
+  return checksTextOf(a) === checksTextOf(b);
 }
 
 function hasChecks(row: SqlRow): boolean {

@@ -107,6 +107,8 @@ export interface Snapshot {
   checks: readonly CheckState[] | undefined;
   /** The checks as stored (encodeChecks), when read from a store: compared as text before anything is decoded. */
   checksText?: string;
+  /** A reading's checks as splitChecks splits their text, kept so (the recorder's): a store writes them without the text made. */
+  readonly checkSplit?: { ids: string; states: string };
 }
 
 /**
@@ -122,7 +124,10 @@ export type Reading = readonly [
   project: string | null,
   score: number | null,
   label: string | null,
-  checksText: string | null,
+  /** The check set (its ids as encoded, one space apart): null when the checks would not split, or there are none. */
+  checkIds: string | null,
+  /** With checkIds, each check's state (splitChecks' states); without, the checks text; null for none. */
+  checks: string | null,
 ];
 
 /** A point of a trend: one run's reading of a URL (or a project's average). */

@@ -1,8 +1,8 @@
 // A snapshot's checks as stored (src/history/snapshot.ts): the failed ones counted from the text's signs alone agree
-// with the decoded checks, whatever the ids hold.
+// with the decoded checks, whatever the ids hold; a record's checks encoded split as the store keeps them.
 import { describe, expect, it } from 'vitest';
 import { seededInts } from '../helpers/random.js';
-import { decodeChecks, encodeChecks, failedCount, isJoined, joinChecks, valueHash } from '../../src/history/snapshot.js';
+import { ChecksEncoder, decodeChecks, encodeChecks, failedCount, joinChecks, snapshotOf, splitChecks, valueHash } from '../../src/history/snapshot.js';
 import type { CheckState } from '../../src/history/types.js';
 
 const check = (id: string, passed: boolean, hash = '0a1b2c3d'): CheckState => ({ id, passed, hash });
@@ -51,23 +51,77 @@ describe('valueHash', () => {
   });
 });
 
-describe('isJoined', () => {
-  it('says whether a text is joinChecks(ids, states) without making it, over 5,000 generated cases', () => {
-    const next = seededInts(44);
-    const hex = () => Array.from({ length: 8 }, () => '0123456789abcdef'[next(16)]).join('');
-    let joined = 0;
-    for (let round = 0; round < 5_000; round++) {
-      const ids = Array.from({ length: next(6) }, () => ['title', 'h1', 'a%20b', 'x', ''][next(5)] as string);
-      let states = ids.map(() => `${next(2) ? '+' : '-'}${hex()}`).join('');
-      if (next(10) === 0) states = states.slice(0, next(states.length + 1));
-      const text = joinChecks(ids, states);
-      const variants = [text, `${text} `, text.slice(0, -1), text.replace('+', '-'), text.replace(' ', ''), `x${text}`, ''];
-      for (const variant of variants) {
-        const expected = variant === text;
-        if (expected) joined++;
-        expect(isJoined(variant, ids, states), `${JSON.stringify(variant)} ${JSON.stringify(ids)} ${states}`).toBe(expected);
+describe('ChecksEncoder', () => {
+  // What the store kept before the encoder split it: each check's encodeChecks part, one space apart.
+  const textOf = (results: Record<string, unknown>) => {
+    const checks = Object.entries(results).flatMap(([id, entry]) =>
+      typeof entry === 'object' && entry !== null && typeof (entry as { passed?: unknown }).passed === 'boolean'
+        ? [check(id, (entry as { passed: boolean }).passed, valueHash((entry as { value?: unknown }).value))]
+        : [],
+    );
+    return checks.length === 0 ? undefined : encodeChecks(checks);
+  };
+
+  it("gives splitChecks' parts of the text (the text itself when it does not split), one encoder over 3,000 generated records", () => {
+    const next = seededInts(45);
+    const encoder = new ChecksEncoder();
+    const sets = [
+      ['title', 'h1', 'a b', 'meta-description'],
+      ['title', 'h1', 'a b'],
+      ['title', 'h1', 'a b', 'meta-description', 'x'],
+      ['title', '', 'h1'],
+      ['h1', 'title'],
+    ];
+    const kinds = { split: 0, text: 0, none: 0 };
+    let set = sets[0] as string[];
+    for (let round = 0; round < 3_000; round++) {
+      // Mostly the same set as the record before, as in a run; sometimes another.
+      if (next(8) === 0) set = sets[next(sets.length)] as string[];
+      const results: Record<string, unknown> = {};
+      for (const id of set) {
+        const roll = next(20);
+        results[id] =
+          roll === 0
+            ? { value: 'no passed' }
+            : roll === 1
+              ? 'not an object'
+              : { passed: next(2) === 1, value: next(3) === 0 ? { n: next(9) } : `v${next(50)}` };
+      }
+      const text = textOf(results);
+      const encoded = encoder.encode(results);
+      const split = text === undefined ? undefined : splitChecks(text);
+      if (text === undefined) {
+        kinds.none++;
+        expect(encoded).toBeUndefined();
+      } else if (split === undefined) {
+        kinds.text++;
+        expect(encoded).toEqual({ ids: null, checks: text });
+      } else {
+        kinds.split++;
+        expect(encoded).toEqual({ ids: split.ids, checks: split.states });
+        const { ids, checks } = encoded as { ids: string; checks: string };
+        expect(joinChecks(ids.split(' '), checks)).toBe(text);
       }
     }
-    expect(joined).toBeGreaterThan(5_000);
+    expect(Math.min(kinds.split, kinds.text)).toBeGreaterThan(100);
+    expect(encoder.encode({})).toBeUndefined();
+    expect(encoder.encode('not an object')).toBeUndefined();
+  });
+
+  it("a reading's snapshot gives the same text, checks and split as one made of the text", () => {
+    const record = {
+      id: 7,
+      url: 'https://example.com/a',
+      generated_at: '2026-01-01T00:00:00.000000Z',
+      results: { title: { passed: true, value: 'x' }, 'a b': { passed: false, value: 3 } },
+    };
+    const snapshot = snapshotOf(record, 'https://rank.example.com');
+    const text = textOf(record.results);
+    expect(snapshot?.checksText).toBe(text);
+    expect(snapshot?.checkSplit).toEqual(splitChecks(text as string));
+    expect(snapshot?.checks).toEqual(decodeChecks(text));
+    const odd = snapshotOf({ ...record, results: { '': { passed: true, value: 'x' } } }, 'https://rank.example.com');
+    expect(odd?.checksText).toBe(textOf({ '': { passed: true, value: 'x' } }));
+    expect(odd?.checkSplit).toBeUndefined();
   });
 });
