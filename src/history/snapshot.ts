@@ -126,6 +126,8 @@ export class ChecksEncoder {
   private encoded: string[] = [];
   /** The last set's ids, one space apart; null when one of them encodes to nothing (a text that would not split). */
   private ids: string | null = null;
+  /** The states as character codes, written here and made a string once a record (the buffer kept for the next). */
+  private states = Buffer.allocUnsafe(64 * STATE);
 
   /**
    * The check set and states of `results`, or (`ids` null) the checks text when it would not split (an empty id);
@@ -133,8 +135,6 @@ export class ChecksEncoder {
    */
   encode(results: unknown): { ids: string | null; checks: string } | undefined {
     if (!isObject(results)) return undefined;
-    // Each state pushed as its pieces (a sign and four shared hex pairs) and joined once: nothing made a check.
-    const states: string[] = [];
     let count = 0;
     let same = true;
     for (const id in results) {
@@ -149,8 +149,8 @@ export class ChecksEncoder {
         this.raw.push(id);
         this.encoded.push(encodedId(id));
       }
-      states.push(entry.passed ? '+' : '-');
-      pushHash(states, entry.value);
+      if ((count + 1) * STATE > this.states.length) this.states = Buffer.concat([this.states, Buffer.allocUnsafe(this.states.length)]);
+      writeState(this.states, count * STATE, entry.passed, fnv(entry.value));
       count++;
     }
     if (count === 0) return undefined;
@@ -159,10 +159,19 @@ export class ChecksEncoder {
       this.encoded.length = count;
       this.ids = this.encoded.includes('') ? null : this.encoded.join(' ');
     }
-    if (this.ids !== null) return { ids: this.ids, checks: states.join('') };
-    const parts = this.encoded.map((id, index) => id + states.slice(index * 5, index * 5 + 5).join(''));
-    return { ids: null, checks: parts.join(' ') };
+    const states = this.states.toString('latin1', 0, count * STATE);
+    if (this.ids !== null) return { ids: this.ids, checks: states };
+    return { ids: null, checks: this.encoded.map((id, index) => id + states.slice(index * STATE, (index + 1) * STATE)).join(' ') };
   }
+}
+
+const HEX_DIGITS = Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
+const PLUS = '+'.charCodeAt(0);
+
+/** A check's state at `at`: its sign and valueHash's 8 digits (of `hash`, fnv's). */
+function writeState(into: Buffer, at: number, passed: boolean, hash: number): void {
+  into[at] = passed ? PLUS : MINUS;
+  for (let digit = 1; digit <= 8; digit++) into[at + digit] = HEX_DIGITS[(hash >>> (32 - 4 * digit)) & 0xf] as number;
 }
 
 const PLAIN_ID = /^[A-Za-z0-9_.~!*'()-]+$/;
@@ -181,12 +190,6 @@ const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(
 export function valueHash(value: unknown): string {
   const hash = fnv(value);
   return `${HEX[hash >>> 24]}${HEX[(hash >>> 16) & 0xff]}${HEX[(hash >>> 8) & 0xff]}${HEX[hash & 0xff]}`;
-}
-
-/** valueHash's 8 digits pushed as their four pairs (HEX's strings: nothing made). */
-function pushHash(parts: string[], value: unknown): void {
-  const hash = fnv(value);
-  parts.push(HEX[hash >>> 24] as string, HEX[(hash >>> 16) & 0xff] as string, HEX[(hash >>> 8) & 0xff] as string, HEX[hash & 0xff] as string);
 }
 
 function fnv(value: unknown): number {
@@ -374,15 +377,23 @@ const PHPRANK_TIME = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)\.(\d{6})Z$/;
 export function storedTime(text: string): string {
   const match = PHPRANK_TIME.exec(text);
   if (match) {
-    const [, year, month, day, hour, minute, second, micros] = match.map(Number) as number[];
-    const ms = Date.UTC(year as number, (month as number) - 1, day, hour, minute, second);
-    if (year !== undefined && year >= 1970 && Number.isSafeInteger(ms * 1000 + 999_999)) {
-      const stored = `~${(ms * 1000 + (micros as number)).toString(36)}`;
-      if (timeOfStored(stored) === text) return stored;
-    }
+    const [year, month, day, hour, minute, second, micros] = match.slice(1).map(Number) as [number, number, number, number, number, number, number];
+    const ms = Date.UTC(year, month - 1, day, hour, minute, second);
+    // Only a time timeOfStored gives back as it was: each field in its range (Date.UTC would carry 24:00 into the next
+    // day), the microseconds within what a double holds exactly.
+    const inRange = month >= 1 && day >= 1 && day <= daysIn(year, month) && hour < 24 && minute < 60 && second < 60;
+    if (year >= 1970 && inRange && Number.isSafeInteger(ms * 1000 + 999_999)) return `~${(ms * 1000 + micros).toString(36)}`;
   }
   // A text of its own that starts with `~` is marked with another.
   return text.startsWith('~') ? `~${text}` : text;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The days of a month (1-12) of the Gregorian calendar; 0 for a month out of range. */
+function daysIn(year: number, month: number): number {
+  if (month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) return 29;
+  return DAYS_IN_MONTH[month - 1] ?? 0;
 }
 
 /** storedTime's inverse. */

@@ -2,7 +2,18 @@
 // with the decoded checks, whatever the ids hold; a record's checks encoded split as the store keeps them.
 import { describe, expect, it } from 'vitest';
 import { seededInts } from '../helpers/random.js';
-import { ChecksEncoder, decodeChecks, encodeChecks, failedCount, joinChecks, snapshotOf, splitChecks, valueHash } from '../../src/history/snapshot.js';
+import {
+  ChecksEncoder,
+  decodeChecks,
+  encodeChecks,
+  failedCount,
+  joinChecks,
+  snapshotOf,
+  splitChecks,
+  storedTime,
+  timeOfStored,
+  valueHash,
+} from '../../src/history/snapshot.js';
 import type { CheckState } from '../../src/history/types.js';
 
 const check = (id: string, passed: boolean, hash = '0a1b2c3d'): CheckState => ({ id, passed, hash });
@@ -123,5 +134,49 @@ describe('ChecksEncoder', () => {
     const odd = snapshotOf({ ...record, results: { '': { passed: true, value: 'x' } } }, 'https://rank.example.com');
     expect(odd?.checksText).toBe(textOf({ '': { passed: true, value: 'x' } }));
     expect(odd?.checkSplit).toBeUndefined();
+  });
+});
+
+describe('storedTime', () => {
+  // Short only where timeOfStored makes the same text again: what the ISO form of the time it reads gives back.
+  const givesBack = (text: string) => {
+    const match = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)\.(\d{6})Z$/.exec(text);
+    if (!match) return false;
+    const ms = Date.parse(`${text.slice(0, 19)}Z`);
+    return Number(match[1]) >= 1970 && Number.isSafeInteger(ms * 1000 + 999_999) && new Date(ms).toISOString().slice(0, 19) === text.slice(0, 19);
+  };
+
+  it.each([
+    ['a leap day', '2024-02-29T00:00:00.000000Z'],
+    ['no leap day in 2023', '2023-02-29T00:00:00.000000Z'],
+    ['none in 2100', '2100-02-29T00:00:00.000000Z'],
+    ['one in 2000', '2000-02-29T00:00:00.000000Z'],
+    ['month 13', '2026-13-01T00:00:00.000000Z'],
+    ['month 0', '2026-00-01T00:00:00.000000Z'],
+    ['day 0', '2026-01-00T00:00:00.000000Z'],
+    ['April 31', '2026-04-31T00:00:00.000000Z'],
+    ['24:00', '2026-01-01T24:00:00.000000Z'],
+    ['minute 60', '2026-01-01T23:60:00.000000Z'],
+    ['a leap second', '2016-12-31T23:59:60.000000Z'],
+    ['before 1970', '1969-12-31T23:59:59.999999Z'],
+    ['the epoch', '1970-01-01T00:00:00.000000Z'],
+    ['past what a double holds in microseconds', '9999-12-31T23:59:59.999999Z'],
+    ['the last microsecond of a year', '2026-12-31T23:59:59.999999Z'],
+    ['a text of its own', '~gtujgwlc00'],
+    ['a marked one', '~~x'],
+    ['an SQL date', '2026-01-31 09:00:00'],
+  ])('%s: read back as it was, short where it can be', (_name, text) => {
+    expect(timeOfStored(storedTime(text))).toBe(text);
+    expect(storedTime(text).length < text.length).toBe(givesBack(text));
+  });
+
+  it('reads back 20,000 generated times as they were', () => {
+    const next = seededInts(46);
+    const two = (n: number) => String(n).padStart(2, '0');
+    for (let round = 0; round < 20_000; round++) {
+      const text = `${1960 + next(400)}-${two(next(14))}-${two(next(33))}T${two(next(26))}:${two(next(62))}:${two(next(62))}.${String(next(1_000_000)).padStart(6, '0')}Z`;
+      expect(timeOfStored(storedTime(text)), text).toBe(text);
+      expect(storedTime(text).startsWith('~'), text).toBe(givesBack(text));
+    }
   });
 });
