@@ -150,13 +150,11 @@ export class SqlHistoryStore implements HistoryStore {
     if (this.db.dialect.pageInOneStatement) return this.writePage(runId, dedupe(snapshots));
     await this.writing(async () => {
       const unique = dedupe(snapshots);
-      const times = unique.map((snapshot) => storedTime(snapshot.generatedAt));
-      const stored = await this.heldReadings(unique, times);
+      const stored = await this.heldReadings(unique);
       const ids: number[] = [];
       const fresh: Snapshot[] = [];
       for (const [at, snapshot] of unique.entries()) {
-        const held = stored.get(snapshotKey({ origin: snapshot.origin, reportId: snapshot.reportId, generatedAt: times[at] as string }));
-        const same = held?.find((row) => this.readings.holdsReading(row, snapshot));
+        const same = stored.get(at)?.find((row) => this.readings.holdsReading(row, snapshot));
         if (same === undefined) fresh.push(snapshot);
         else ids.push(Number(same.snapshot_id));
       }
@@ -194,24 +192,26 @@ export class SqlHistoryStore implements HistoryStore {
   }
 
   /**
-   * The rows of the readings the store holds under the snapshots' keys (origin, report id, generated_at as stored:
-   * `times`), by that key (snapshotKey, generated_at as stored), oldest first, their check sets known: compared as stored (Readings.holdsReading), no
-   * snapshot made of them. 1,000 keys asked at a time.
+   * The content rows of the readings the store holds under the snapshots' keys (origin, report id, generated_at), by
+   * the snapshot's place in `snapshots`, oldest first, their check sets known: compared as stored
+   * (Readings.holdsReading), no snapshot made of them. 1,000 keys asked at a time.
    */
-  private async heldReadings(snapshots: readonly Snapshot[], times: readonly string[]): Promise<Map<string, SqlRow[]>> {
-    const held = new Map<string, SqlRow[]>();
+  private async heldReadings(snapshots: readonly Snapshot[]): Promise<Map<number, SqlRow[]>> {
+    const held = new Map<number, SqlRow[]>();
     for (let start = 0; start < snapshots.length; start += 1_000) {
-      const chunk = snapshots.slice(start, start + 1_000);
-      const { rows } = await this.db.run(
-        SQL.storedSnapshots(chunk.length),
-        chunk.flatMap((snapshot, index) => [snapshot.origin, snapshot.reportId, times[start + index] as string]),
-      );
+      const end = Math.min(start + 1_000, snapshots.length);
+      const keys: SqlValue[] = [];
+      for (let at = start; at < end; at++) {
+        const snapshot = snapshots[at] as Snapshot;
+        keys.push(snapshot.origin, snapshot.reportId, storedTime(snapshot.generatedAt), at);
+      }
+      const { rows } = await this.db.run(SQL.heldReadings(end - start), keys);
       await this.readings.knowSets(rows);
       for (const row of rows) {
-        const key = snapshotKey({ origin: String(row.origin), reportId: String(row.report_id), generatedAt: String(row.generated_at) });
-        const same = held.get(key);
+        const at = Number(row.at);
+        const same = held.get(at);
         if (same) same.push(row);
-        else held.set(key, [row]);
+        else held.set(at, [row]);
       }
     }
     return held;

@@ -238,6 +238,14 @@ export const SQL = {
     `SELECT s.id AS snapshot_id, s.page_id, ${SNAPSHOT_OF_S} FROM (VALUES ${placeholders(count, '(?, ?, ?)')}) k
      JOIN history_pages p ON p.origin = k.column1 AND p.report_id = k.column2 JOIN history_snapshots s ON s.page_id = p.id AND s.generated_at = k.column3
      ${CONTENT_JOIN} ORDER BY s.id`,
+  /**
+   * The content rows held under N (origin, report id, generated_at as stored, the key's place) keys: each with its
+   * key's place (`at`), not the key (a re-read compares 10,000 of them), and its snapshot's id; oldest first.
+   */
+  heldReadings: (count: number) =>
+    `SELECT k.column4 AS at, s.id AS snapshot_id, ${CONTENT_COLUMNS} FROM (VALUES ${placeholders(count, '(?, ?, ?, ?)')}) k
+     JOIN history_pages p ON p.origin = k.column1 AND p.report_id = k.column2 JOIN history_snapshots s ON s.page_id = p.id AND s.generated_at = k.column3
+     ${CONTENT_JOIN} ORDER BY s.id`,
   /** The pages of N (origin, report id) keys: a report's place, one a URL and project it was read under. */
   pagesOf: (count: number) =>
     `SELECT p.id, p.origin, p.report_id, p.identity, p.project FROM (VALUES ${placeholders(count, '(?, ?)')}) k

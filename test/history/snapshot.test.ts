@@ -165,6 +165,11 @@ describe('storedTime', () => {
     ['a text of its own', '~gtujgwlc00'],
     ['a marked one', '~~x'],
     ['an SQL date', '2026-01-31 09:00:00'],
+    ['a space for the T', '2026-01-31 09:00:00.000000Z'],
+    ['a letter among the seconds', '2026-01-31T09:00:0x.000000Z'],
+    ['a letter among the microseconds', '2026-01-31T09:00:00.00000aZ'],
+    ['a sign for a digit', '2026-01-31T09:00:00.-00001Z'],
+    ['no Z', '2026-01-31T09:00:00.0000001'],
   ])('%s: read back as it was, short where it can be', (_name, text) => {
     expect(timeOfStored(storedTime(text))).toBe(text);
     expect(storedTime(text).length < text.length).toBe(givesBack(text));
