@@ -159,8 +159,10 @@ export class Journal {
    * earlier run left unsettled that this run did not settle: the journal keeps them, and a run of them looks them up first.
    */
   async end(urls: number): Promise<string[]> {
-    await this.store.append(`${JSON.stringify({ url: '', status: ENDED, urls, at: new Date().toISOString() })}\n`);
-    return [...this.history.unsettledLines].filter(([identity]) => !this.settled.has(identity)).map(([, own]) => own.url);
+    const carried = [...this.history.unsettledLines].filter(([identity]) => !this.settled.has(identity)).map(([, own]) => own.url);
+    // How many URLs the line leaves unsettled: with none, the next run reads nothing before it (parseHistory).
+    await this.store.append(`${JSON.stringify({ url: '', status: ENDED, urls, carried: carried.length, at: new Date().toISOString() })}\n`);
+    return carried;
   }
 
   close(): void {
@@ -417,6 +419,10 @@ export function readJournalHistory(path: string, options: { createdSince?: numbe
  */
 export function parseHistory(text: string, options: { createdSince?: number } = {}): JournalHistory {
   const history: JournalHistory = { created: new Set(), unsettled: new Map(), unsettledLines: new Map(), taken: [], unreadable: 0, expired: new Set() };
+  // A run that ended carrying no unsettled URL (its `ended` line says `carried: 0`; an older one's says nothing) left
+  // nothing that binds the next run: its lines, two a page (100,000 after a 50,000-page week), are not read.
+  const ended = parseEntry(lastLine(text));
+  if (ended?.status === ENDED && (ended as { carried?: unknown }).carried === 0) return { ...history, endedAt: ended.at };
   const firstSeen = new Map<string, number>();
   const lastSeen = new Map<string, number>();
   // The last send of each URL, and the longest timeout any of its sends waited with.
@@ -499,6 +505,12 @@ export function parseHistory(text: string, options: { createdSince?: number } = 
     } else if (history.oldestCreatedAt === undefined || at < history.oldestCreatedAt) history.oldestCreatedAt = at;
   }
   return history;
+}
+
+/** A text's last line, without its newline. */
+function lastLine(text: string): string {
+  const end = text.endsWith('\n') ? text.length - 1 : text.length;
+  return text.slice(text.lastIndexOf('\n', end - 1) + 1, end);
 }
 
 /** The id floor of all sends so far: the lowest, or none once any send had none (the earliest may be the one that stored it). */

@@ -123,7 +123,7 @@ describe('--journal guard', () => {
     const posts = () => fixture.server.requests.filter((request) => request.method === 'POST').length;
     expect((await runInProcess({ argv, env: fixture.env })).code).toBe(0);
     const ended = readFileSync(path, 'utf8').trimEnd().split('\n');
-    expect(JSON.parse(ended.at(-1) as string)).toMatchObject({ status: 'ended', urls: 2 });
+    expect(JSON.parse(ended.at(-1) as string)).toMatchObject({ status: 'ended', urls: 2, carried: 0 });
     // The run ended: the next one (a week later) does what --existing says (here: new reports), and the journal is its
     // own; the everyday case, said with -v only.
     const fresh = await runInProcess({ argv: [...argv, '-v'], env: fixture.env });

@@ -57,7 +57,7 @@ describe('a journal holding a URL an earlier run left unsettled (issue 46.1: nev
     const run2 = await runCli(['reports', 'create', ...others, '--journal', journal], { env });
     expect(run2.code, run2.stderr).toBe(0);
     expect(run2.stderr).toContain(`rsapi: the journal ${journal} keeps 1 unsettled URL of an earlier run: ${first}; a run of it looks it up first`);
-    expect(linesOf(journal).at(-1)).toMatchObject({ status: 'ended', urls: 3 });
+    expect(linesOf(journal).at(-1)).toMatchObject({ status: 'ended', urls: 3, carried: 1 });
 
     // The service has stored run 1's report by now.
     for (let waited = 0; reportsOf(fixture, first) === 0 && waited < 10_000; waited += 100) await delay(100);
@@ -164,6 +164,20 @@ describe('parseHistory', () => {
     const settled = parseHistory(`${sent}${lost}${ended}${line({ url: 'https://a.example/', status: 'created', id: 12 })}${ended}`);
     expect(settled.unsettled.size).toBe(0);
     expect(settled.unsettledLines.size).toBe(0);
+  });
+
+  it("reads nothing before an ended line that carried no URL (Journal.end's `carried: 0`); one that does not say reads all", () => {
+    const endedClean = line({ url: '', status: 'ended', urls: 1, carried: 0, at: '2026-05-02T10:00:00.000Z' });
+    // A line before it that is not a journal line, and one left in doubt: neither counts once the run said it carried none.
+    const history = parseHistory(`not a line\n${sent}${others}${endedClean}`);
+    expect(history).toMatchObject({ endedAt: '2026-05-02T10:00:00.000Z', unreadable: 0, taken: [] });
+    expect([history.created.size, history.unsettled.size, history.unsettledLines.size]).toEqual([0, 0, 0]);
+    // An older rsapi's ended line (no `carried`) keeps what was in doubt before it, as does one that carried it.
+    expect(parseHistory(`${sent}${others}${ended}`).unsettled.has('a.example')).toBe(true);
+    const endedCarrying = line({ url: '', status: 'ended', urls: 1, carried: 1, at: '2026-05-02T10:00:00.000Z' });
+    expect([...parseHistory(`${sent}${others}${endedCarrying}`).unsettledLines.keys()]).toEqual(['a.example']);
+    // Only the last line: a clean end followed by more lines is read whole.
+    expect(parseHistory(`${endedClean}${sent}`).unsettled.has('a.example')).toBe(true);
   });
 
   it('leaves out a URL created before the resume window (listed as expired), never one in doubt, and dates the oldest kept', () => {
