@@ -1,7 +1,7 @@
 // The figures of the HTML report, worked out from the run record: counts, histogram, projects, lowest scores,
 // checks failed most, what changed since the baseline, and the compact rows the page's table is built from.
 import type { ApiRecord } from '../../../api/model/record.js';
-import { checkName, failedChecks, importanceRank, reportChecks } from '../../../api/model/checks.js';
+import { type CheckOutcome, checkName, failedChecks, importanceRank, reportChecks } from '../../../api/model/checks.js';
 import { describeErrors, describeValue } from '../../../output/check-lines.js';
 import { RESULTS, readReport, type ReportResult } from '../../../api/model/report-model.js';
 import { timestampOf } from '../../../api/model/timestamps.js';
@@ -250,21 +250,21 @@ export function tableJson(reports: ReportView[], service?: string, history?: Pag
 /** Each report's row, given to `take` in order, then what the rows name (projects, checks, texts): TableData but its rows. */
 function eachRow(reports: ReportView[], take: (row: RowData) => void, service?: string, history?: PageHistory): Omit<TableData, 'rows'> {
   const projects: string[] = [];
-  const projectIndex = new Map<string, number>();
   const checks: TableData['checks'] = [];
   const checkIndex = new Map<string, number>();
   const texts: string[] = [];
-  const textIndex = new Map<string, number>();
   const shown = (text: string) => showInvisible(text, { keepNewlines: false });
-  const indexOf = <T>(key: string, map: Map<string, number>, list: T[], item: () => T) => {
-    let index = map.get(key);
+  // Each look-up below makes nothing when the key is known (50,000 rows meet the same few checks, texts and projects).
+  const project = placeIn(projects);
+  const text = placeIn(texts);
+  const check = ({ id, importance }: CheckOutcome) => {
+    let index = checkIndex.get(id);
     if (index === undefined) {
-      index = list.push(item()) - 1;
-      map.set(key, index);
+      index = checks.push([shown(id), shown(checkName(id)), importance ?? '']) - 1;
+      checkIndex.set(id, index);
     }
     return index;
   };
-  const text = (value: string) => indexOf(value, textIndex, texts, () => value);
   // A failed check's value and what was wrong are described once an object: records alike share their entries (checks.ts).
   const described = new Map<unknown, number>();
   const describedText = (of: unknown, describe: (of: unknown) => string) => {
@@ -276,13 +276,29 @@ function eachRow(reports: ReportView[], take: (row: RowData) => void, service?: 
     }
     return index;
   };
+  // Each failure (check, value, wrong) once, by its three indexes.
   const failed: TableData['failed'] = [];
-  const failedIndex = new Map<string, number>();
-  const failure = (check: number, value: number, wrong: number) =>
-    indexOf(`${check} ${value} ${wrong}`, failedIndex, failed, () => [check, value, wrong] as [number, number, number]);
+  const failedIndex = new Map<number, Map<number, Map<number, number>>>();
+  const failure = (checkAt: number, value: number, wrong: number) => {
+    let byValue = failedIndex.get(checkAt);
+    if (byValue === undefined) {
+      byValue = new Map();
+      failedIndex.set(checkAt, byValue);
+    }
+    let byWrong = byValue.get(value);
+    if (byWrong === undefined) {
+      byWrong = new Map();
+      byValue.set(value, byWrong);
+    }
+    let index = byWrong.get(wrong);
+    if (index === undefined) {
+      index = failed.push([checkAt, value, wrong]) - 1;
+      byWrong.set(wrong, index);
+    }
+    return index;
+  };
   for (const report of reports) {
-    const project = shown(report.project ?? '');
-    const index = indexOf(project, projectIndex, projects, () => project);
+    const index = project(shown(report.project ?? ''));
     const urlText = shown(displayUrl(report.url));
     const href = pageHref(report.url);
     const link = href === undefined ? 0 : href === urlText ? 1 : href === `https://${urlText}` ? 2 : href;
@@ -291,12 +307,8 @@ function eachRow(reports: ReportView[], take: (row: RowData) => void, service?: 
     const detail =
       outcomes === undefined
         ? 0
-        : failedChecks(outcomes).map((check) =>
-            failure(
-              indexOf(check.id, checkIndex, checks, () => [shown(check.id), shown(checkName(check.id)), check.importance ?? ''] as [string, string, string]),
-              describedText(check.value, describeValue),
-              describedText(check.errors, describeErrors),
-            ),
+        : failedChecks(outcomes).map((outcome) =>
+            failure(check(outcome), describedText(outcome.value, describeValue), describedText(outcome.errors, describeErrors)),
           );
     const passed = outcomes?.filter((check) => check.passed).length ?? 0;
     const why = report.failures.map((failure) => text(shown(failure)));
@@ -319,6 +331,19 @@ function eachRow(reports: ReportView[], take: (row: RowData) => void, service?: 
   }
   const trend = history === undefined ? {} : { trendRuns: history.runs.length };
   return { projects, results: RESULTS, checks, texts, failed, ...(service === undefined ? {} : { service }), ...trend };
+}
+
+/** A look-up of a text's place in `list`, added at its end when new. */
+function placeIn(list: string[]): (text: string) => number {
+  const places = new Map<string, number>();
+  return (text) => {
+    let place = places.get(text);
+    if (place === undefined) {
+      place = list.push(text) - 1;
+      places.set(text, place);
+    }
+    return place;
+  };
 }
 
 function trendOf(history: PageHistory, report: ReportView): Trend {
