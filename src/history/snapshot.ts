@@ -4,6 +4,7 @@ import { stringifyJson } from '../api/http/json.js';
 import { isObject, type ApiRecord } from '../api/model/record.js';
 import { readReport } from '../api/model/report-model.js';
 import { reportIdentity, reportProject } from '../api/model/report-url.js';
+import { phpRankTime } from '../api/model/timestamps.js';
 import type { CheckState, Reading, Snapshot } from './types.js';
 
 /**
@@ -372,21 +373,9 @@ export function applyDelta(base: string, delta: string): string {
 
 /** generated_at as stored: phpRank's form (`2026-01-31T09:00:00.000000Z`) as `~` and base-36 microseconds (11 characters for 27), any other as it is. */
 export function storedTime(text: string): string {
-  // Read by position (a run stores one a report), each field a number only when all its characters are digits.
-  if (isPhpRankShaped(text)) {
-    const year = digitsAt(text, 0, 4);
-    const month = digitsAt(text, 5, 2);
-    const day = digitsAt(text, 8, 2);
-    const hour = digitsAt(text, 11, 2);
-    const minute = digitsAt(text, 14, 2);
-    const second = digitsAt(text, 17, 2);
-    const micros = digitsAt(text, 20, 6);
-    const ms = Date.UTC(year, month - 1, day, hour, minute, second);
-    // Only a time timeOfStored gives back as it was: each field in its range (Date.UTC would carry 24:00 into the next
-    // day), the microseconds within what a double holds exactly.
-    const inRange = month >= 1 && day >= 1 && day <= daysIn(year, month) && hour < 24 && minute < 60 && second < 60 && micros >= 0;
-    if (year >= 1970 && inRange && Number.isSafeInteger(ms * 1000 + 999_999)) return `~${base36(ms * 1000 + micros)}`;
-  }
+  const time = phpRankTime(text);
+  // Only a time timeOfStored gives back as it was: from 1970 on, the microseconds within what a double holds exactly.
+  if (time && time.ms >= 0 && Number.isSafeInteger(time.ms * 1000 + 999_999)) return `~${base36(time.ms * 1000 + time.micros)}`;
   // A text of its own that starts with `~` is marked with another.
   return text.startsWith('~') ? `~${text}` : text;
 }
@@ -403,35 +392,6 @@ function base36(whole: number): string {
     rest = next;
   } while (rest > 0);
   return digits;
-}
-
-/** phpRank's form, its digits aside: `dddd-dd-ddTdd:dd:dd.ddddddZ`, each separator in its place. */
-const PHPRANK_FORM = '0000-00-00T00:00:00.000000Z';
-const SEPARATOR_PLACES = [4, 7, 10, 13, 16, 19, 26];
-
-function isPhpRankShaped(text: string): boolean {
-  if (text.length !== PHPRANK_FORM.length) return false;
-  for (const at of SEPARATOR_PLACES) if (text.charCodeAt(at) !== PHPRANK_FORM.charCodeAt(at)) return false;
-  return true;
-}
-
-/** The number the `length` decimal digits at `from` write; NaN when one of them is not a digit. */
-function digitsAt(text: string, from: number, length: number): number {
-  let value = 0;
-  for (let at = from; at < from + length; at++) {
-    const digit = text.charCodeAt(at) - 48;
-    if (digit < 0 || digit > 9) return Number.NaN;
-    value = value * 10 + digit;
-  }
-  return value;
-}
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** The days of a month (1-12) of the Gregorian calendar; 0 for a month out of range. */
-function daysIn(year: number, month: number): number {
-  if (month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) return 29;
-  return DAYS_IN_MONTH[month - 1] ?? 0;
 }
 
 /** storedTime's inverse. */

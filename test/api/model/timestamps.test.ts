@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTimestamp, timestampOf } from '../../../src/api/model/timestamps.js';
 import { newestByUrl } from '../../../src/cli/report-files/baseline.js';
 import { projectListSilences } from '../../../src/api/list-silences.js';
+import { seededInts } from '../../helpers/random.js';
 
 describe('parseTimestamp', () => {
   it.each([
@@ -51,5 +52,32 @@ describe('the SQL form is UTC wherever it is compared, in any local time zone', 
     silences.see({ project: 'a', created_at: '2026-11-20T09:30:00.000000Z' });
     silences.see({ project: 'b', created_at: '2026-11-20 10:00:00' });
     expect(silences.found()).toEqual([]);
+  });
+});
+
+describe("timestampOf: phpRank's form read by position", () => {
+  it('gives what parseTimestamp gives, over 20,000 generated texts of that shape (fields in and out of range)', () => {
+    const next = seededInts(47);
+    const two = (n: number) => String(n).padStart(2, '0');
+    let dated = 0;
+    for (let round = 0; round < 20_000; round++) {
+      const year = next(8) === 0 ? next(200) : 1900 + next(300);
+      const text = `${String(year).padStart(4, '0')}-${two(next(14))}-${two(next(33))}T${two(next(26))}:${two(next(62))}:${two(next(62))}.${String(next(1_000_000)).padStart(6, '0')}Z`;
+      const expected = parseTimestamp(text)?.getTime();
+      if (expected !== undefined) dated++;
+      expect(timestampOf(text), text).toBe(expected);
+    }
+    expect(dated).toBeGreaterThan(5_000);
+  });
+
+  it.each([
+    '2024-02-29T23:59:59.999999Z',
+    '0000-02-29T00:00:00.000000Z',
+    '0004-02-29T00:00:00.000000Z',
+    '2026-01-31T09:00:0x.000000Z',
+    ' 2026-01-31T09:00:00.000000Z',
+    '2026-01-31t09:00:00.000000z',
+  ])('%s: as parseTimestamp reads it', (text) => {
+    expect(timestampOf(text)).toBe(parseTimestamp(text)?.getTime());
   });
 });
