@@ -153,7 +153,9 @@ export class SqlHistoryStore implements HistoryStore {
       const stored = await this.heldReadings(unique);
       const ids: number[] = [];
       const fresh: Snapshot[] = [];
-      for (const [at, snapshot] of unique.entries()) {
+      // Index loops in the write path: an entries() iterator made an array a snapshot where the code runs cold.
+      for (let at = 0; at < unique.length; at++) {
+        const snapshot = unique[at] as Snapshot;
         const same = stored.get(at)?.find((row) => this.readings.holdsReading(row, snapshot));
         if (same === undefined) fresh.push(snapshot);
         else ids.push(Number(same.snapshot_id));
@@ -900,7 +902,8 @@ export class Readings {
       pending = [];
     };
     const pendingPages = new Set<number>();
-    for (const [at, snapshot] of snapshots.entries()) {
+    for (let at = 0; at < snapshots.length; at++) {
+      const snapshot = snapshots[at] as Snapshot;
       const page = pages[at] as number;
       if (pendingPages.has(page)) {
         await flush();
@@ -961,7 +964,8 @@ export class Readings {
     const pages: number[] = new Array(snapshots.length);
     const missing: { at: number[]; snapshot: Snapshot }[] = [];
     const missingByPlace = new Map<string, { at: number[]; snapshot: Snapshot }>();
-    for (const [at, snapshot] of snapshots.entries()) {
+    for (let at = 0; at < snapshots.length; at++) {
+      const snapshot = snapshots[at] as Snapshot;
       const key = `${snapshot.origin}\n${snapshot.reportId}`;
       const page = byKey.get(key)?.find((held) => held.identity === snapshot.identity && held.project === (snapshot.project ?? undefined));
       if (page) {
