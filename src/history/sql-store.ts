@@ -332,13 +332,7 @@ export class SqlHistoryStore implements HistoryStore {
 
   async *eachScoreOf(runId: number): AsyncIterable<ScoreReading> {
     for await (const row of this.db.each(SQL.scoresOf, [runId])) {
-      yield {
-        identity: String(row.identity),
-        reportId: String(row.report_id),
-        project: textOf(row.project),
-        score: numberOf(row.score),
-        generatedAt: timeOfStored(String(row.generated_at)),
-      };
+      yield new StoredScore(String(row.identity), String(row.report_id), textOf(row.project), numberOf(row.score), String(row.generated_at));
     }
   }
 
@@ -624,6 +618,25 @@ function oneReportEach(snapshots: readonly Snapshot[]): PageWriteRow[][] {
     ]);
   }
   return statements;
+}
+
+/**
+ * A reading's place and score as eachScoreOf gives them, its generated_at made from the stored form when first asked
+ * for: a page's history asks only of a URL read twice in one run (a 14th week of 50,000 pages made 600,000 of them,
+ * 0.4 s).
+ */
+class StoredScore implements ScoreReading {
+  constructor(
+    readonly identity: string,
+    readonly reportId: string,
+    readonly project: string | undefined,
+    readonly score: number | undefined,
+    private readonly storedAt: string,
+  ) {}
+
+  get generatedAt(): string {
+    return timeOfStored(this.storedAt);
+  }
 }
 
 function dedupe(snapshots: readonly Snapshot[]): Snapshot[] {
