@@ -304,8 +304,8 @@ export class CiReporter {
   async finish(ctx: CommandContext, gate: GateVerdict, code: ExitCodeValue): Promise<ExitCodeValue> {
     const { inputOrder, share, pageHistory, baseline } = this.setup;
     // A run of many pages: each phase below starts from what is live, not from the last one's garbage (heap.ts).
-    const { COLLECT_BETWEEN_PHASES_AT, collectGarbage } = await import('../runtime/heap.js');
-    const collect = this.cases.length >= COLLECT_BETWEEN_PHASES_AT ? collectGarbage : async () => {};
+    const { COLLECT_BETWEEN_PHASES_AT, betweenPhases } = await import('../runtime/heap.js');
+    const collect = this.cases.length >= COLLECT_BETWEEN_PHASES_AT ? betweenPhases() : async () => {};
     await collect();
     if (inputOrder) {
       // A report's case holds the URL as stored (`example.com/a` for `https://www.example.com/a`, the final URL of a

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { collectGarbage } from '../../../src/cli/runtime/heap.js';
+import { betweenPhases, COLLECT_AFTER_GROWTH, collectGarbage } from '../../../src/cli/runtime/heap.js';
 
 describe('collectGarbage', () => {
   it('gives back the pages a regular full collection keeps: the heap comes down to what is live', async () => {
@@ -22,5 +22,26 @@ describe('collectGarbage', () => {
     // What is live stays: only emptied pages went.
     expect(after.heapUsed).toBeGreaterThan(afterRegular.heapUsed - 10 * 2 ** 20);
     expect(kept).toHaveLength(200_000);
+  });
+});
+
+describe('betweenPhases', () => {
+  it('collects at the first phase, and at a later one only where the heap grew by COLLECT_AFTER_GROWTH since', async () => {
+    let collections = 0;
+    const collect = betweenPhases(async () => {
+      collections++;
+      await collectGarbage();
+    });
+    await collect();
+    expect(collections).toBe(1);
+    // A phase that made next to nothing: no collection.
+    await collect();
+    expect(collections).toBe(1);
+    // A phase that made more than the bound (kept, so that nothing collects it on the way): collected.
+    const made: string[] = [];
+    for (let i = 0; made.length * 64 < 2 * COLLECT_AFTER_GROWTH; i++) made.push(`${'y'.repeat(40)}${i}`);
+    await collect();
+    expect(collections).toBe(2);
+    expect(made.length).toBeGreaterThan(0);
   });
 });
