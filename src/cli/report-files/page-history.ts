@@ -65,8 +65,12 @@ export async function readPageHistory(store: HistoryStore, same: RunQuery, optio
       }
       row[index] = snapshot.score ?? null;
       const project = snapshot.project ?? '';
-      if (!names.has(project)) names.set(project, project);
-      projectOf.set(snapshot.identity, names.get(project) as string);
+      let name = names.get(project);
+      if (name === undefined) {
+        name = project;
+        names.set(project, name);
+      }
+      projectOf.set(snapshot.identity, name);
     }
   }
   return {
