@@ -5,8 +5,8 @@
  * reach V8's old generation; left to its defaults V8 lets that grow with the list (peak RSS 10,000 -> 100,000 reports:
  * 68 -> 109 MB on Node 20), and the optimizing compilers' background threads (Maglev's and TurboFan's) each take
  * memory of their own as the loop gets hot. So:
- * - the young generation stays at its starting size (1 MB) instead of doubling up to 32 MB, and the old one grows by
- *   10% at a time: RSS stays flat;
+ * - the young generation is held at YOUNG_GENERATION_MB instead of doubling up to 32 MB, and the old one grows by 10%
+ *   at a time: RSS stays flat;
  * - code is compiled on the main thread, without Maglev.
  * This replaced --optimize-for-size, which kept RSS as flat but made V8 compact the heap to its least again and again
  * and give up speed for size: on Node 24, 100,000 reports took 2.12 s (now 1.07 s, peak RSS 96 -> 98 MB), 10,000
@@ -14,8 +14,45 @@
  * start-up, and V8 flags on Node's command line would cost more (its start-up snapshot is not used then).
  */
 export async function preferSmallHeap(): Promise<void> {
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--semi-space-growth-factor=1 --heap-growing-percent=10 --no-concurrent-recompilation --no-maglev');
+  await holdYoungGeneration(YOUNG_GENERATION_MB, '--heap-growing-percent=10 --no-concurrent-recompilation --no-maglev');
+}
+
+/**
+ * The young generation (one semi-space) of a listing or a bulk create, in MB. A page of phpRank's reports is parsed
+ * into objects that all live until the page is written, so at V8's 2 MB a collection copies most of what it finds,
+ * twice, and then the old generation marks it again: 10,000 of them spent a quarter of `--all` collecting. At 4 MB a
+ * page's objects mostly die young. Measured (Node 24, alternated runs): `--all` of 10,000 phpRank reports 883 -> 698
+ * ms (Node 22: 1,048 -> 760, Node 26: 773 -> 654), `--record` into a new file 1,127 -> 989 ms, a bare refresh of
+ * 50,000 pages 14.5-14.8 -> 13.1-13.5 s, a weekly audit's 2nd week 20.7-21.3 -> 19.4-20.3 s; peak RSS of 100,000
+ * small reports 95 -> 97 MB. At 8 MB: no faster, 100,000 reports 105 MB.
+ */
+export const YOUNG_GENERATION_MB = 4;
+
+/**
+ * Sets `flags`, with the young generation grown to `mb` (YOUNG_GENERATION_MB) and held there. V8 sizes it only when
+ * it starts (--min-semi-space-size is read then, and no more), but grows it at run time by --semi-space-growth-factor
+ * once as much has survived as it holds: so the factor is set to reach the size in one step, a few thousand small
+ * arrays are kept for a moment to make it grow (3-6 ms), and the factor is set to 1, which holds it (V8 may still
+ * shrink it when the run idles).
+ */
+export async function holdYoungGeneration(mb: number, flags: string): Promise<void> {
+  const { getHeapSpaceStatistics, setFlagsFromString } = await import('node:v8');
+  const capacity = () => {
+    const space = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+    return space ? space.space_used_size + space.space_available_size : Infinity;
+  };
+  // What a semi-space holds is a little less than its size (page headers).
+  const target = mb * 2 ** 20 * 0.95;
+  const now = capacity();
+  if (now < target) {
+    setFlagsFromString(`--semi-space-growth-factor=${Math.ceil(target / now)}`);
+    let kept: number[][] = [];
+    for (let made = 0; capacity() < target && made < 1_000_000; made += 5000) {
+      for (let i = 0; i < 5000; i++) kept.push([i]);
+      if (kept.length > 50_000) kept = [];
+    }
+  }
+  setFlagsFromString(`--semi-space-growth-factor=1 ${flags}`);
 }
 
 /**
@@ -25,13 +62,12 @@ export async function preferSmallHeap(): Promise<void> {
  * it all again. Measured on 50,000 pages (scripts/bench/audit-big.mjs, Node 24), week 1 / week 2 peak RSS: 10%, no
  * Maglev: 320-345 / 423-476 MB; 25%: 303-338 / 483-498 MB; 50%: 279-300 / 357-375 MB; 75% and 100% more again
  * (298-327 / 363-429 MB); V8's own growth 386 / 628 MB. Week 2 took 1.50x a bare refresh at 10%, 1.42-1.48x at 50%;
- * Maglev makes every week 8-10% faster, and a bare refresh takes 5-10 MB more. The young generation is what this
- * leaves: at 1 MB a week 2 runs 7,000 scavenges (at 2 MB half as many, 2 s less), but one that may grow to its
- * default takes 120-150 MB more.
+ * Maglev makes every week 8-10% faster, and a bare refresh takes 5-10 MB more. The young generation is the listing's
+ * (YOUNG_GENERATION_MB): at 1 MB a week 2 ran 7,000 scavenges (at 2 MB half as many, 2 s less), but one that may grow
+ * to its default takes 120-150 MB more.
  */
 export async function preferSmallHeapWhileCreating(): Promise<void> {
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--semi-space-growth-factor=1 --heap-growing-percent=50 --no-concurrent-recompilation');
+  await holdYoungGeneration(YOUNG_GENERATION_MB, '--heap-growing-percent=50 --no-concurrent-recompilation');
 }
 
 /**

@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { betweenPhases, COLLECT_AFTER_GROWTH, collectGarbage } from '../../../src/cli/runtime/heap.js';
+import { betweenPhases, COLLECT_AFTER_GROWTH, collectGarbage, holdYoungGeneration, YOUNG_GENERATION_MB } from '../../../src/cli/runtime/heap.js';
 
 describe('collectGarbage', () => {
   it('gives back the pages a regular full collection keeps: the heap comes down to what is live', async () => {
@@ -43,5 +45,30 @@ describe('betweenPhases', () => {
     await collect();
     expect(collections).toBe(2);
     expect(made.length).toBeGreaterThan(0);
+  });
+});
+
+describe('holdYoungGeneration', () => {
+  it('grows a new process young generation to the size asked, and holds it there however much survives', () => {
+    // A process of its own: V8's flags are the process's, and this one's young generation has long grown. heap.ts
+    // imports nothing of src/, so Node runs it as it is, its types stripped.
+    const script = `
+      import { getHeapSpaceStatistics } from 'node:v8';
+      import { holdYoungGeneration } from ${JSON.stringify(fileURLToPath(new URL('../../../src/cli/runtime/heap.ts', import.meta.url)))};
+      const capacity = () => { const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space'); return space.space_used_size + space.space_available_size; };
+      const before = capacity();
+      await holdYoungGeneration(${YOUNG_GENERATION_MB}, '--heap-growing-percent=10');
+      const grown = capacity();
+      // 60 MB of objects that survive their first collections: V8 would double it to its default (32 MB or more).
+      let kept = [];
+      for (let i = 0; i < 1_500_000; i++) { kept.push({ i, text: 'x' + i }); if (kept.length > 300_000) kept = []; }
+      process.stdout.write(JSON.stringify({ before, grown, after: capacity() }));`;
+    const child = spawnSync(process.execPath, ['--experimental-strip-types', '--no-warnings', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    const { before, grown, after } = JSON.parse(child.stdout) as { before: number; grown: number; after: number };
+    const mb = 2 ** 20;
+    expect(before).toBeLessThan(YOUNG_GENERATION_MB * mb * 0.9);
+    expect(grown).toBeGreaterThanOrEqual(YOUNG_GENERATION_MB * mb * 0.95);
+    expect(after).toBeLessThanOrEqual(YOUNG_GENERATION_MB * mb);
   });
 });
