@@ -35,6 +35,14 @@ describe('parseJson', () => {
     // A run of 16 digits inside a string is no integer; one outside, in a fraction, leaves the value as JSON.parse's.
     const text = nested(4, '{"d":"12345678901234567890","f":0.12345678901234567}');
     expect(parseJson(text)).toEqual(JSON.parse(text));
+    // A text with a run of 16 digits is scanned character by character (not parsed first): the cap holds there too.
+    expect(() => parseJson(nested(MAX_JSON_DEPTH, '90071992547409930'))).not.toThrow();
+    expect(() => parseJson(nested(MAX_JSON_DEPTH + 1, '90071992547409930'))).toThrow(JsonTooDeepError);
+  });
+
+  it('refuses text too deep as such even when it is not JSON either', () => {
+    expect(() => parseJson('['.repeat(MAX_JSON_DEPTH + 1))).toThrow(JsonTooDeepError);
+    expect(() => parseJson('['.repeat(MAX_JSON_DEPTH))).toThrow(SyntaxError);
   });
 
   it('still refuses text that is not JSON', () => {
