@@ -3,6 +3,8 @@
 // the declarations of the command it names and no other (start-up). test/cli/command-index.test.ts holds every entry
 // equal to the declaration it stands for.
 import type { TopCommand } from './commands/command-types.js';
+import { HISTORY_VERBS } from './commands/history/verbs.js';
+import { REPORT_VERBS } from './commands/reports/verbs.js';
 
 export type { Declaring, Register, TopCommand } from './commands/command-types.js';
 
@@ -13,6 +15,7 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
     summary: 'List, show, create, update and delete reports; stats over them',
     term: 'reports|report',
     load: async () => (await import('./commands/reports/index.js')).registerReports,
+    verbs: REPORT_VERBS,
   },
   {
     name: 'audit',
@@ -34,6 +37,7 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
     summary: 'Recorded runs (--record): list them, trends, what changed between two runs',
     term: 'history',
     load: async () => (await import('./commands/history/index.js')).registerHistory,
+    verbs: HISTORY_VERBS,
   },
   {
     name: 'auth',

@@ -16,7 +16,6 @@ import type { Terminal } from './terminal/terminal.js';
 import type { ParentCommand } from './runtime/handler.js';
 import type { Invocation } from './runtime/invocation.js';
 import { TOP_COMMANDS, topCommand, type TopCommand } from './command-index.js';
-import { REPORT_VERBS } from './commands/reports/verbs.js';
 
 export { processTerminal } from './terminal/terminal.js';
 export { createInvocation } from './runtime/invocation.js';
@@ -93,7 +92,7 @@ export async function buildProgram(invocation: Invocation, argv: readonly string
       : undefined;
   for (const top of TOP_COMMANDS) {
     if (wanted.size === TOP_COMMANDS.length) await (await top.load())(program, invocation);
-    else if (wanted.has(top)) await (await top.load())(program, invocation, declaring(REPORT_VERBS));
+    else if (wanted.has(top)) await (await top.load())(program, invocation, declaring(top.verbs ?? []));
     else stubs.set(declareStub(program, top), top);
   }
   applyToTree(program, (command) => {

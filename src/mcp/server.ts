@@ -11,7 +11,7 @@ import { VERSION } from '../version.js';
 import { checkArguments, inputSchema } from './arguments.js';
 import { ToolCall } from './call-context.js';
 import { dataDir } from '../config/paths.js';
-import { resolveHistoryLocation } from '../cli/reading/recording.js';
+import { resolveHistoryLocation } from '../cli/reading/history-place.js';
 import type { HistoryLocation } from '../history/location.js';
 import { LineTransport } from './stdio.js';
 import { errorResult, valueResult, type ToolResult } from './results.js';

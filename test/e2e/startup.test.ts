@@ -188,6 +188,19 @@ describe('start-up', () => {
     expect(sdk(sourcesLoadedBy(['mcp']))).toEqual(expect.arrayContaining(['src/mcp/server.ts', expect.stringContaining('@modelcontextprotocol/sdk/')]));
   });
 
+  it('history trend --help loads its own verb and no other verb of history, nor the CI files, run parts or zlib', () => {
+    // `history trend` answers in a few tens of ms (the bench's row against `config path`): merge's run parts (zlib),
+    // the reporter of diff's CI files and the other verbs are not its to load.
+    const sources = sourcesLoadedBy(['history', 'trend', '--help']);
+    expect(sources).toContain('src/cli/commands/history/trend.ts');
+    const others = sources.filter((source) => /^src\/cli\/commands\/history\/(diff|merge|html|show|runs|prune|export|import)/.test(source));
+    expect(others).toEqual([]);
+    // The reporter (CI files), its baseline and page history, and run parts: the verbs that write or merge runs load them.
+    const heavy = ['src/cli/report-files/reporter.ts', 'src/cli/report-files/page-history.ts', 'src/history/parts/part.ts'];
+    expect(sources.filter((source) => heavy.includes(source))).toEqual([]);
+    expect(builtinsLoadedBy(['history', 'trend', '--help']).modules).not.toContain('NativeModule zlib');
+  });
+
   it('the root help and the help of reports list and history diff load neither node:sqlite, pg nor a store', () => {
     // The history's errors (exit-codes.ts maps them) and its location parser (secrets.ts redacts a URL's password) are small and plain.
     const light = ['src/history/errors.ts', 'src/history/location.ts'];

@@ -8,6 +8,8 @@ export interface TopCommand {
   /** How the root help's command list shows it, as commander would from the declaration. */
   term: string;
   load(): Promise<Register>;
+  /** A noun's verbs (reports, history): a run declares in full only the one it names. */
+  verbs?: readonly TopCommand[];
 }
 
 /** Declares a command under `parent`; a noun given `declaring` declares in full only the verbs it wants. */

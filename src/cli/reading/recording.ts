@@ -1,18 +1,16 @@
-// --record and --history on the commands that read reports: whether this run records, where the history lives
-// (flag > RSAPI_HISTORY > the profile's `history` > the default file), and the history's part in one run (RunHistory).
+// --record and --history on the commands that read reports: their options and plan, and the history's part in one run
+// (RunHistory): its recorder, baseline, page history and CI files. Where the history lives is history-place.ts's.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { originOf } from '../../api/http/base-url.js';
 import { reportIdentity } from '../../api/model/report-url.js';
 import { plural } from '../../plural.js';
-import { hasTerminalControls } from '../../output/terminal-text.js';
-import { defaultHistoryPath, historyLocation, historyMissing, urlPasswords, type HistoryLocation } from '../../history/location.js';
+import { historyMissing, type HistoryLocation } from '../../history/location.js';
 import type { KeptRun, RunRecorder } from '../../history/recorder.js';
 import type { CommandContext } from '../runtime/context.js';
+import { jobName, openExistingHistory, recordingAsked, resolveHistoryLocation, selectionKey, serviceOrigin, type HistoryFlags } from './history-place.js';
 import { HistoryError, HistoryNotFoundError } from '../../history/errors.js';
-import type { HistoryStore, PipelineRole, RunInfo, RunQuery, ShareEnd } from '../../history/types.js';
+import type { PipelineRole, RunInfo, RunQuery, ShareEnd } from '../../history/types.js';
 import type { Baseline, HistoryBaselineSpec } from '../report-files/baseline.js';
 import { historyOption, sinceOf } from '../flags/history-values.js';
-import { UsageError } from '../runtime/errors.js';
 import type { PageHistory } from '../report-files/page-history.js';
 import { firstRunLine, type FirstRun } from '../report-files/run-record.js';
 import { runWarning } from '../verdicts/named-failures.js';
@@ -26,12 +24,6 @@ export function addHistoryOptions<Args extends unknown[], Opts extends OptionVal
     .option('--record', 'keep a snapshot of every report read in the history (also RSAPI_RECORD=1, `config set record true`)')
     .addOption(historyOption())
     .option('--job <name>', 'the job a recorded run belongs to, whose last run --baseline last compares with (env RSAPI_JOB; default: the input or filters)');
-}
-
-export interface HistoryFlags {
-  record?: true;
-  history?: string;
-  job?: string;
 }
 
 /**
@@ -60,45 +52,12 @@ export interface RunSpec {
 }
 
 /**
- * --job or RSAPI_JOB, checked: a name people type and read (at most 200 characters, no control character nor a
- * bidirectional override, which would make the name printed read as another: `abc\u202edef` shows as `abcfed`).
- */
-export function jobName(ctx: CommandContext, flags: HistoryFlags): string | undefined {
-  const given = flags.job ?? (ctx.io.env.RSAPI_JOB?.trim() ? ctx.io.env.RSAPI_JOB.trim() : undefined);
-  if (given === undefined) return undefined;
-  const source = flags.job !== undefined ? '--job' : 'RSAPI_JOB';
-  if (given.trim() === '' || given.length > 200 || hasTerminalControls(given)) {
-    throw new UsageError(`${source} ${JSON.stringify(given)}: a job's name is 1 to 200 printable characters`);
-  }
-  return given.trim();
-}
-
-/**
  * The run as recorded: a named job (--job, RSAPI_JOB) replaces the command's own selection, so a job keeps its history
  * whatever its input becomes; a create's share stays part of it (each share has its own baseline).
  */
 export function jobOf(ctx: CommandContext, flags: HistoryFlags, run: RunSpec): RunSpec {
   const name = jobName(ctx, flags);
   return name === undefined ? run : { ...run, selection: { job: name, shard: run.shard } };
-}
-
-/** Where the history lives, as given (flag, environment, profile) or by default. Throws a HistoryError for a malformed URL. */
-export function resolveHistoryLocation(ctx: CommandContext, flags: HistoryFlags): HistoryLocation {
-  const env = ctx.io.env;
-  const given = flags.history ?? (env.RSAPI_HISTORY?.trim() ? env.RSAPI_HISTORY : undefined) ?? ctx.settings().stored.history;
-  for (const password of urlPasswords(given)) ctx.secrets.register(password);
-  return historyLocation(given ?? defaultHistoryPath(env), env.HOME || undefined);
-}
-
-/** Whether this run records: --record, RSAPI_RECORD=1, or the profile's `record`. */
-export function recordingAsked(ctx: CommandContext, flags: HistoryFlags): boolean {
-  if (flags.record) return true;
-  const env = ctx.io.env.RSAPI_RECORD?.trim().toLowerCase();
-  if (env === '1' || env === 'true') return true;
-  if (env === '0' || env === 'false') return false;
-  // A value read as neither (`yes`) was taken for "no" without a word: a run meant to be kept was not.
-  if (env !== undefined && env !== '') throw new UsageError(`RSAPI_RECORD=${ctx.io.env.RSAPI_RECORD} is not 1, true, 0 or false`);
-  return ctx.settings().stored.record === true;
 }
 
 /** What a run asks of the history besides its recording: the baseline to read, and the earlier runs its page shows. */
@@ -259,14 +218,6 @@ async function startRecorder(ctx: CommandContext, flags: HistoryFlags, run: RunS
   );
 }
 
-/** The selection as one key: the given filters (undefined ones left out) in a stable order. */
-export function selectionKey(selection: Record<string, unknown>): string {
-  const entries = Object.entries(selection)
-    .filter(([, value]) => value !== undefined && value !== false)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify(Object.fromEntries(entries));
-}
-
 /** What a create's job is made of when --job does not name it. */
 export interface CreateSource {
   /** The URL arguments, as given. */
@@ -317,26 +268,6 @@ function urlSet(urls: readonly string[]): { input: string; urls: number } {
 async function sameRuns(ctx: CommandContext, run: RunSpec): Promise<RunQuery> {
   const { sameJob } = await import('../../history/diff.js');
   return sameJob({ command: run.command, selection: selectionKey(run.selection), origin: run.origin ?? serviceOrigin(ctx) });
-}
-
-/** The service's origin as the history records it (`https://seo.example.net`). */
-export function serviceOrigin(ctx: CommandContext): string {
-  return originOf(ctx.settings().baseUrl ?? '') ?? ctx.settings().baseUrl ?? 'unknown';
-}
-
-/**
- * The history that is there, opened to be read (`readOnly`, the default: a SQLite file opened read-only, so a history on
- * a read-only mount can be read) or, for prune, written. None there yet: exit 4, and no file made. A driver's warning
- * is said on stderr in one line. The one opener of an existing history for the CLI's verbs (`history ...` too).
- */
-export async function openExistingHistory(
-  ctx: CommandContext,
-  flags: Pick<HistoryFlags, 'history'>,
-  options: { readOnly?: boolean } = { readOnly: true },
-): Promise<HistoryStore> {
-  const location = resolveHistoryLocation(ctx, flags);
-  const { openHistory } = await import('../../history/open.js');
-  return openHistory(location, { readOnly: options.readOnly, mustExist: true, notice: (line) => ctx.note(line) });
 }
 
 /**

@@ -1,6 +1,7 @@
 // The CI flags of `reports create|show|list` (--junit, --summary, --html, --baseline, --max-drop): checked up front, fed each report, written at the end.
 import { basename, dirname, join } from 'node:path';
-import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { CI_OPTIONS } from './ci-options.js';
 import type { DeclaredOptions } from '../flags/options.js';
 import type { ApiRecord } from '../../api/model/record.js';
 import { withoutPassedValues } from '../../api/model/checks.js';
@@ -27,21 +28,6 @@ import { emptyVerdict, lostHistoryLine, type CiCase, type EmptyInput, type CiRun
 import { runWarning } from '../verdicts/named-failures.js';
 import { inShare, shardText, type SelectedShare, type Shard } from '../bulk/shard.js';
 import type { PageHistory } from './page-history.js';
-
-/**
- * The CI flags, each declared once: `reports create|list|show` take them all (addCiOptions), `rsapi audit` the ones it
- * has (its baseline is always the job's last run), in the same words.
- */
-export const CI_OPTIONS = {
-  junit: () => new Option('--junit <path>', 'write a JUnit XML file: one test case per report, failed when it fails a gate'),
-  summary: () => new Option('--summary <path>', 'append a Markdown summary to this file (made for $GITHUB_STEP_SUMMARY)'),
-  html: () => new Option('--html <path>', 'write one self-contained HTML page of the run: charts, regressions, a table of every report (opens offline)'),
-  maxDrop: () =>
-    new Option('--max-drop <points>', 'against the baseline: exit 10 when a score fell by more than this or a result got worse').argParser(maxDropParser),
-  failOnNewFailures: () => new Option('--fail-on-new-failures', 'against the baseline: exit 10 when a check that passed in it fails now'),
-  requireBaseline: () =>
-    new Option('--require-baseline', "with the job's last run as the baseline: exit 4 when there is none (a history lost), rather than pass as its first run"),
-};
 
 export function addCiOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
   return addStatsFileOptions(command.addOption(CI_OPTIONS.junit()))
@@ -77,13 +63,6 @@ export function addStatsFileOptions<Args extends unknown[], Opts extends OptionV
 /** --html: one self-contained page of the run. */
 export function addHtmlOption<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
   return command.addOption(CI_OPTIONS.html());
-}
-
-// A blank value (Number(' ') is 0) never comes here: refuseEmptyValues (options.ts) refuses it for every flag first.
-export function maxDropParser(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('--max-drop must be a number of points, 0 or more.');
-  return n;
 }
 
 /** The CI files and the baseline of a run, checked: what the CiReporter is built from (with its CiSetup). */

@@ -2,7 +2,7 @@
 // opened for one call, and a job as the selection its runs were recorded under.
 import { declareRuns, runsDocument } from '../../cli/commands/history/runs.js';
 import { openHistoryOf, sinceOf } from '../../cli/commands/history/shared.js';
-import { selectionKey } from '../../cli/reading/recording.js';
+import { selectionKey } from '../../cli/reading/history-place.js';
 import type { HistoryStore } from '../../history/types.js';
 import type { ToolCall } from '../call-context.js';
 import { argumentError, integerArg, optionArg, stringArg } from '../arguments.js';

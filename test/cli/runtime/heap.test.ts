@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { betweenPhases, COLLECT_AFTER_GROWTH, collectGarbage, holdYoungGeneration, YOUNG_GENERATION_MB } from '../../../src/cli/runtime/heap.js';
+import { betweenPhases, COLLECT_AFTER_GROWTH, collectGarbage, YOUNG_GENERATION_MB } from '../../../src/cli/runtime/heap.js';
 
 describe('collectGarbage', () => {
   it('gives back the pages a regular full collection keeps: the heap comes down to what is live', async () => {

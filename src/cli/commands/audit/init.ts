@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { reportUrlProblem } from '../../../api/model/report-url.js';
-import { selectionKey, resolveHistoryLocation } from '../../reading/recording.js';
+import { selectionKey, resolveHistoryLocation } from '../../reading/history-place.js';
 import { historyMissing } from '../../../history/location.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';

@@ -3,8 +3,8 @@
 import { checkName } from '../../../api/model/checks.js';
 import { projectName } from '../../../api/model/report-url.js';
 import { formatScore } from '../../../api/model/report-model.js';
-import { maxDropParser } from '../../report-files/reporter.js';
-import { selectionKey } from '../../reading/recording.js';
+import { maxDropParser } from '../../report-files/ci-options.js';
+import { selectionKey } from '../../reading/history-place.js';
 import { inProject, judgeRunDiff, newestOfEachUrl, readRunDiff, type RunDiff, type UrlChange } from '../../../history/diff.js';
 import type { ComparisonVerdict } from '../../../judge/verdict.js';
 import { snapshotRecord } from '../../../history/snapshot.js';

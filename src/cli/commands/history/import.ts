@@ -10,7 +10,7 @@ import { UsageError } from '../../runtime/errors.js';
 import { fileError } from '../../runtime/files.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
 import { addHistoryLocationOption, checkDocumentFlags, countsDocument, writeDocument } from './shared.js';
-import { resolveHistoryLocation } from '../../reading/recording.js';
+import { resolveHistoryLocation } from '../../reading/history-place.js';
 
 function declareImport(history: ParentCommand) {
   return addHistoryLocationOption(

@@ -1,16 +1,10 @@
 // `rsapi history`: the recorded runs and what they read: list, show, trends, diffs, prune, export and import.
 import type { Invocation, ParentCommand } from '../../runtime/handler.js';
-import { registerDiff } from './diff.js';
-import { registerExport } from './export.js';
-import { registerHtml } from './html/html.js';
-import { registerImport } from './import.js';
-import { registerMerge } from './merge.js';
-import { registerPrune } from './prune.js';
-import { registerRuns } from './runs.js';
-import { registerShow } from './show.js';
-import { registerTrend } from './trend.js';
+import type { Declaring } from '../command-types.js';
+import { HISTORY_VERBS } from './verbs.js';
 
-export function registerHistory(program: ParentCommand, invocation: Invocation): void {
+/** Declares `history` and its verbs: all in full, or with `declaring` only those it wants (the others as stubs). */
+export async function registerHistory(program: ParentCommand, invocation: Invocation, declaring?: Declaring): Promise<void> {
   const history = program.command('history').description('Recorded runs (--record): list them, trends, what changed between two runs');
   history.addHelpText(
     'after',
@@ -27,13 +21,8 @@ The history is a SQLite file (default ~/.local/share/rsapi/history.db, or $XDG_D
 PostgreSQL database (--history postgres://user:password@host/db, RSAPI_HISTORY, \`config set history\`).
 Exit 11 when the history cannot be read or written; exit 4 for an unknown run or too few runs to compare.`,
   );
-  registerRuns(history, invocation);
-  registerShow(history, invocation);
-  registerTrend(history, invocation);
-  registerDiff(history, invocation);
-  registerPrune(history, invocation);
-  registerExport(history, invocation);
-  registerImport(history, invocation);
-  registerMerge(history, invocation);
-  registerHtml(history, invocation);
+  for (const verb of HISTORY_VERBS) {
+    if (declaring && !declaring.wanted(verb)) declaring.stub(history, verb);
+    else await (await verb.load())(history, invocation);
+  }
 }

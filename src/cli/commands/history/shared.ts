@@ -7,7 +7,7 @@ import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
 import { originOf } from '../../../api/http/base-url.js';
 import type { HistoryStore } from '../../../history/types.js';
-import { openExistingHistory } from '../../reading/recording.js';
+import { openExistingHistory } from '../../reading/history-place.js';
 import { historyOption, MAX_RUN_ID, runIdOf, sinceOf } from '../../flags/history-values.js';
 
 export function addHistoryLocationOption<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(

@@ -11,7 +11,7 @@ import { alignedTable, sparkline } from '../../../output/sparkline.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/errors.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../runtime/handler.js';
-import { selectionKey } from '../../reading/recording.js';
+import { selectionKey } from '../../reading/history-place.js';
 import { addHistoryLocationOption, checkDocumentFlags, currentService, durationParser, openHistoryOf, sinceOf, writeDocument } from './shared.js';
 
 export function declareTrend(history: ParentCommand) {

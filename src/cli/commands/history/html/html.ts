@@ -7,7 +7,7 @@ import { collectValues, integerParser } from '../../../flags/options.js';
 import type { CommandContext } from '../../../runtime/context.js';
 import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../../../runtime/handler.js';
 import { checkOutputPath, writeFileAtomically } from '../../../runtime/write.js';
-import { selectionKey } from '../../../reading/recording.js';
+import { selectionKey } from '../../../reading/history-place.js';
 import { addHistoryLocationOption, durationParser, openHistoryOf, sinceOf } from '../../history/shared.js';
 
 /** Past this many pages a job is summarised (its runs' figures, no page): 52 runs of 10,000 pages stay near 20 MB. */
