@@ -21,6 +21,11 @@ export interface BulkCreateRun {
   create: (input: ReportCreateInput) => Promise<BulkCreateResult>;
   /** For a URL an earlier run left unsettled: looks it up first, creates it only if surely absent (ReportsApi.createUnlessStored). */
   resume: (input: ReportCreateInput, earlier: EarlierAttempt) => Promise<BulkCreateResult>;
+  /**
+   * Whether sending `url` may create a report (default: yes). One the service holds already, re-audited or kept
+   * (--existing refresh|skip), creates none: it gets no `sending` line, for a resume may simply send it again.
+   */
+  mayCreate?: (url: string) => boolean;
   input: Omit<ReportCreateInput, 'url'>;
   journal?: Journal;
   /** The run's ledger, shared with `create` and `resume`: its newest id before each request is journaled with it. */
@@ -127,10 +132,11 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
   );
   const stop = AbortSignal.any([run.stop, unreachable.signal, ...(breaker ? [breaker.tripped] : [])]);
   const { started } = await runPool(run.urls, { concurrency: run.concurrency, stop }, async (url, index) => {
-    // No request without its `sending` line kept (on disk, or in the history): a resume must know it may have gone out.
+    // No create without its `sending` line kept (on disk, or in the history): a resume must know it may have gone out. A
+    // weekly audit's refreshes write half the lines (a PostgreSQL journal half the round trips).
     const newestIdBefore = run.ledger?.newestId;
     const sending = { url, status: 'sending' as const, ...(newestIdBefore === undefined ? {} : { newestIdBefore }), timeoutMs: run.timeoutMs };
-    if (outcome.journalFailure || !(await journaled(sending))) {
+    if (outcome.journalFailure || ((run.mayCreate?.(url) ?? true) && !(await journaled(sending)))) {
       neverSent++;
       return;
     }

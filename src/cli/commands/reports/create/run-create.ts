@@ -198,6 +198,8 @@ async function createEach(ctx: CommandContext, plan: BulkCreatePlan, journal: Jo
       sentAt.set(report.url, performance.now());
       return (await useExisting(client, mode, existing, report.url)) ?? client.reports.createUnlessStored(report, earlier, { onSettling, ledger, giveUp });
     },
+    // useExisting's rule: a report there is re-audited or kept, never another made.
+    mayCreate: (url) => mode === 'new' || !existing.has(reportIdentity(url)),
     input: { privacy: plan.privacy, password: plan.password },
     journal,
     ledger,

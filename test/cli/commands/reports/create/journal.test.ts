@@ -84,6 +84,43 @@ describe('a journal holding a URL an earlier run left unsettled (issue 46.1: nev
   }, 40_000);
 });
 
+describe('a journal of --existing refresh: a report re-audited is no create', () => {
+  it('writes no `sending` line for a report the service holds; a run killed mid-refresh, resumed, makes none twice', async () => {
+    const fixture = await mock();
+    const [had, alsoHad, added] = ['https://weekly.example/1', 'https://weekly.example/2', 'https://weekly.example/3'];
+    const first = await runCli(['reports', 'create', had, alsoHad], { env: fixture.env });
+    expect(first.code, first.stderr).toBe(0);
+    const journal = join(scratch(), 'weekly.journal');
+    const pages = [had, alsoHad, added];
+    const week = await runCli(['reports', 'create', ...pages, '--existing', 'refresh', '--concurrency', '1', '--journal', journal], { env: fixture.env });
+    expect(week.code, week.stderr).toBe(0);
+    const statuses = (url: string) => linesOf(journal).flatMap((line) => (line.url === url ? [line.status] : []));
+    // A refresh makes no report, so a resume may send it again: only the page that had none is journaled before its send.
+    expect(pages.map(statuses)).toEqual([['created'], ['created'], ['sending', 'created']]);
+
+    // Killed while the second page was being re-audited: its refresh left no line, and the run no `ended` one.
+    writeFileSync(
+      journal,
+      `${linesOf(journal)
+        .filter((line) => line.url === had)
+        .map((line) => JSON.stringify(line))
+        .join('\n')}\n`,
+    );
+    const resumed = await runCli(['reports', 'create', ...pages, '--existing', 'refresh', '--journal', journal, '-o', 'ndjson'], { env: fixture.env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('skipping 1 URL already created');
+    expect(
+      resumed.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { url: string }).url)
+        .sort(),
+    ).toEqual([...pages].sort());
+    expect(pages.map((page) => reportsOf(fixture, page))).toEqual([1, 1, 1]);
+    expect(pages.map((page) => postsOf(fixture, page))).toEqual([1, 1, 1]);
+  });
+});
+
 describe('a killed run resumed later (issue 47.1: --resume-within)', () => {
   /** Three pages created, then the journal as a kill would leave it: no ended line, the third page still `sending`. */
   async function killedRun(fixture: MockFixture, pages: readonly string[]): Promise<Record<string, unknown>[]> {
