@@ -5,7 +5,7 @@ import { isObject, type ApiRecord } from '../api/model/record.js';
 import { readReport } from '../api/model/report-model.js';
 import { reportIdentity, reportProject } from '../api/model/report-url.js';
 import { phpRankTime } from '../api/model/timestamps.js';
-import type { CheckState, Reading, Snapshot } from './types.js';
+import type { CheckSplit, CheckState, Reading, Snapshot } from './types.js';
 
 /**
  * The reading of a record; undefined for a record without a URL (nothing to follow over time). The checks are encoded
@@ -322,7 +322,7 @@ const HASH = /^[0-9a-f]{8}$/;
  * The checks text split into its check set (the ids, one space apart, as encoded) and their states; undefined when it
  * does not split back into the same text.
  */
-export function splitChecks(text: string): { ids: string; states: string } | undefined {
+export function splitChecks(text: string): CheckSplit | undefined {
   if (text === '') return undefined;
   const ids: string[] = [];
   const states: string[] = [];

@@ -51,6 +51,7 @@ import type {
   Snapshot,
   StoredPipeline,
   TrendPoint,
+  CheckSplit,
 } from './types.js';
 
 /** A run more than this far off the store's clock when added is said to be (its machine's clock is wrong). */
@@ -736,7 +737,7 @@ interface NewestContent {
   score: number | undefined;
   label: string | undefined;
   /** Whether its checks are a snapshot's, given as splitOf splits them (compared as stored, for one read back: holdsChecks). */
-  holds: (snapshot: Snapshot, split: Split | undefined) => boolean;
+  holds: (snapshot: Snapshot, split: CheckSplit | undefined) => boolean;
   /** The page's last full reading: the one a delta is written against. */
   full: { id: number; set: number; states: string } | undefined;
 }
@@ -780,7 +781,7 @@ export class Readings {
    * Whether a content row's checks are `snapshot`'s (holdsReading's checks; `split`: splitOf(snapshot)), as
    * textOf(row) === its text would tell: the check set's ids and the states compared, no text made.
    */
-  private holdsChecks(row: SqlRow, snapshot: Snapshot, split: Split | undefined): boolean {
+  private holdsChecks(row: SqlRow, snapshot: Snapshot, split: CheckSplit | undefined): boolean {
     if (row.checks === null || row.checks === undefined) return split === undefined && checksTextOf(snapshot) === undefined;
     const checks = String(row.checks);
     const delta = row.base !== null && row.base !== undefined;
@@ -890,7 +891,7 @@ export class Readings {
     const newest = await this.newestContents([...new Set(pages)]);
     const contentIds: number[] = new Array(snapshots.length);
     // Contents are added a statement at a time; a page met again in the batch first has its pending one written.
-    let pending: { at: number; row: SqlValue[]; page: number; full: boolean; set: number | undefined; split: Split | undefined }[] = [];
+    let pending: { at: number; row: SqlValue[]; page: number; full: boolean; set: number | undefined; split: CheckSplit | undefined }[] = [];
     const flush = async () => {
       for (let start = 0; start < pending.length; start += ROWS_A_STATEMENT) {
         const chunk = pending.slice(start, start + ROWS_A_STATEMENT);
@@ -1040,18 +1041,15 @@ export function checksTextOf(snapshot: Snapshot): string | undefined {
   return snapshot.checksText ?? (snapshot.checks === undefined ? undefined : encodeChecks(snapshot.checks));
 }
 
-/** A snapshot's checks split as the store keeps them (splitChecks). */
-type Split = { ids: string; states: string };
-
 /** splitChecks of a snapshot's checks text: a reading's own split (checkSplit), the text not made; undefined for none, or a text that does not split. */
-function splitOf(snapshot: Snapshot): Split | undefined {
+function splitOf(snapshot: Snapshot): CheckSplit | undefined {
   if (snapshot.checkSplit) return snapshot.checkSplit;
   const text = checksTextOf(snapshot);
   return text === undefined ? undefined : splitChecks(text);
 }
 
 /** Whether two snapshots' checks are the same text (their splits, splitOf's, when they split). */
-function sameChecks(a: Snapshot, aSplit: Split | undefined, b: Snapshot, bSplit: Split | undefined): boolean {
+function sameChecks(a: Snapshot, aSplit: CheckSplit | undefined, b: Snapshot, bSplit: CheckSplit | undefined): boolean {
   if (aSplit !== undefined || bSplit !== undefined) return aSplit?.ids === bSplit?.ids && aSplit?.states === bSplit?.states;
   return checksTextOf(a) === checksTextOf(b);
 }

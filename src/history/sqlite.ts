@@ -30,7 +30,7 @@ export async function openSqlite(path: string, options: { readOnly?: boolean } =
     db = options.readOnly ? openReadOnly(DatabaseSync, path) : new DatabaseSync(path);
     db.exec(`PRAGMA busy_timeout = ${SQLITE_BUSY_WAIT_MS}`);
     // Every statement has the index it needs. With no statistics, SQLite chose to build a temporary index over every
-    // stored reading for each 1,000 keys a re-read asks about (storedSnapshots): 15 ms for 100 keys at 50,000 pages,
+    // stored reading for each 1,000 keys a re-read asks about (heldReadings): 15 ms for 100 keys at 50,000 pages,
     // growing with the history, where its own indexes answer in 0.2 ms (test/history/sqlite.test.ts).
     db.exec('PRAGMA automatic_index = OFF');
   } catch (error) {

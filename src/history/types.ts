@@ -108,7 +108,13 @@ export interface Snapshot {
   /** The checks as stored (encodeChecks), when read from a store: compared as text before anything is decoded. */
   checksText?: string;
   /** A reading's checks as splitChecks splits their text, kept so (the recorder's): a store writes them without the text made. */
-  readonly checkSplit?: { ids: string; states: string };
+  readonly checkSplit?: CheckSplit;
+}
+
+/** A checks text split as the store keeps it (splitChecks): the check set's ids, one space apart, and each check's state. */
+export interface CheckSplit {
+  ids: string;
+  states: string;
 }
 
 /**

@@ -67,14 +67,18 @@ describe('the SQLite history', () => {
     }
   });
 
-  it('finds a re-read page by its own indexes: report, then reading', async () => {
+  it('finds a re-read page by its own indexes: report, then reading (a recording re-read, and an import)', async () => {
     const path = join(scratch(), 'history.db');
     await (await openHistory(historyLocation(path))).close();
     const connection = await openSqlite(path);
     try {
-      const plan: string[] = [];
-      for await (const row of connection.each(`EXPLAIN QUERY PLAN ${SQL.storedSnapshots(100)}`)) plan.push(String(row.detail));
-      expect(plan.join('\n')).toMatch(/history_pages_report \(origin=\? AND report_id=\?\)[\s\S]*history_snapshots_reading \(page_id=\? AND generated_at=\?\)/);
+      for (const sql of [SQL.heldReadings(100), SQL.storedSnapshots(100)]) {
+        const plan: string[] = [];
+        for await (const row of connection.each(`EXPLAIN QUERY PLAN ${sql}`)) plan.push(String(row.detail));
+        expect(plan.join('\n')).toMatch(
+          /history_pages_report \(origin=\? AND report_id=\?\)[\s\S]*history_snapshots_reading \(page_id=\? AND generated_at=\?\)/,
+        );
+      }
     } finally {
       await connection.close();
     }
