@@ -104,11 +104,11 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
   // A service out of reach fails every URL alike: no new one is started (each stays resumable, "not started").
   const unreachable = new AbortController();
   let neverSent = 0;
-  /** Writes a journal line; false (and the run halted) when it could not be written whole. */
-  const journaled = async (entry: Omit<JournalEntry, 'at'>): Promise<boolean> => {
+  /** Writes to the journal (a line, or the lines it holds); false (and the run halted) when it could not write them whole. */
+  const journaling = async (write: (journal: Journal) => Promise<void>): Promise<boolean> => {
     if (!run.journal) return true;
     try {
-      await run.journal.record(entry);
+      await write(run.journal);
       return true;
     } catch (error) {
       outcome.journalFailure ??= error instanceof JournalWriteError ? error : new JournalWriteError(run.journal.path, String(error), { cause: error });
@@ -116,6 +116,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
       return false;
     }
   };
+  const journaled = (entry: Omit<JournalEntry, 'at'>) => journaling((journal) => journal.record(entry));
   let inFlight = 0;
   // The bar counts what is done: a report kept or re-audited is as done as one created.
   const update = () => run.progress.update({ created: outcome.created, refreshed: outcome.refreshed, kept: outcome.kept, failed: outcome.failed, inFlight });
@@ -178,6 +179,8 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
     }
     update();
   });
+  // The outcome lines the journal still holds (OUTCOMES_WAIT_MS): written before the run's summary, or it says why not.
+  if (!outcome.journalFailure) await journaling((journal) => journal.flush());
   outcome.notStarted = run.urls.length - started + neverSent;
   outcome.interrupted = run.stop.aborted;
   return outcome;

@@ -1,6 +1,6 @@
 // Bulk runs that keep track under real conditions: a locked journal, a journal that cannot be written, Ctrl-C, a reader that goes away.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAll } from '../../../../../src/cli/commands/reports/create/create-all.js';
@@ -109,11 +109,11 @@ describe('a journal that cannot be written stops the run before the next request
     const dir = scratch();
     const path = join(dir, 'short.journal');
     let lines = 0;
-    // The fourth line is cut short, as on a full disk.
+    // The third write is cut short, as on a full disk.
     const journal = await Journal.open(
       path,
       { secrets: new Secrets(), locks: new LockFiles() },
-      { write: (_fd, text) => (++lines === 4 ? Math.floor(text.length / 2) : Buffer.byteLength(text)) },
+      { write: (_fd, text) => (++lines === 3 ? Math.floor(text.length / 2) : Buffer.byteLength(text)) },
     );
     cleanups.push(() => journal.close());
     const sent: string[] = [];
@@ -136,7 +136,8 @@ describe('a journal that cannot be written stops the run before the next request
       onCreated: async () => {},
       onFailed: () => {},
     });
-    // Lines: sending p/1, created p/1, sending p/2, created p/2 (cut short): p/2 was created, nothing more is sent.
+    // Writes: sending p/1; created p/1 with sending p/2; created p/2 with sending p/3 (cut short): p/2 was created,
+    // p/3 never sent.
     expect(sent).toEqual(['https://short.example/p/1', 'https://short.example/p/2']);
     expect(outcome.journalFailure?.message).toMatch(/only \d+ of \d+ bytes of a line were written/);
     expect(outcome).toMatchObject({ created: 2, notStarted: 4 });
@@ -186,6 +187,83 @@ describe('a journal that cannot be written stops the run before the next request
       expect(counts).toEqual(new Map(wanted.map((url) => [url, 1])));
     },
   );
+});
+
+describe('outcome lines written in groups (OUTCOMES_WAIT_MS)', () => {
+  /** A journal whose writes are counted (and the `failAt`-th, when given, fails as on a full disk). */
+  async function countedJournal(path: string, failAt?: number) {
+    const writes: { text: string; at: number }[] = [];
+    const journal = await Journal.open(
+      path,
+      { secrets: new Secrets(), locks: new LockFiles() },
+      {
+        write: (fd, text) => {
+          writes.push({ text, at: performance.now() });
+          if (writes.length === failAt) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+          return writeSync(fd, text);
+        },
+      },
+    );
+    cleanups.push(() => journal.close());
+    return { journal, writes };
+  }
+
+  function run(journal: Journal, list: string[], sends: number[], options: { refresh: boolean; ms: number }) {
+    const stop = new AbortController();
+    const outcome = createAll({
+      urls: list,
+      concurrency: 1,
+      create: async ({ url }) => {
+        sends.push(performance.now());
+        await sleep(options.ms);
+        return { report: { id: sends.length, url }, recovered: false, attempts: 1, ...(options.refresh ? { existing: 'refreshed' as const } : {}) };
+      },
+      resume: async () => {
+        throw new Error('no earlier run');
+      },
+      mayCreate: () => !options.refresh,
+      input: {},
+      journal,
+      stop: stop.signal,
+      halt: () => stop.abort(),
+      progress: plainProgress({ write: () => true }),
+      onCreated: async () => {},
+      onFailed: () => {},
+    });
+    return { outcome, stop };
+  }
+
+  it('a refresh run writes its lines a group at a time; a create run writes each outcome with the next `sending` line; all are kept at the end', async () => {
+    const dir = scratch();
+    const refresh = await countedJournal(join(dir, 'refresh.journal'));
+    const refreshed = await run(refresh.journal, urls('groups.example', 40), [], { refresh: true, ms: 2 }).outcome;
+    expect(refreshed).toMatchObject({ refreshed: 40, notStarted: 0 });
+    expect(refreshed.journalFailure).toBeUndefined();
+    // 40 lines over about 100 ms: a few writes, not 40.
+    expect(refresh.writes.length).toBeLessThan(10);
+    const lines = readFileSync(join(dir, 'refresh.journal'), 'utf8').trimEnd().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { url: string; status: string }).status)).toEqual(Array(40).fill('created'));
+
+    const create = await countedJournal(join(dir, 'create.journal'));
+    const created = await run(create.journal, urls('groups.example', 5), [], { refresh: false, ms: 1 }).outcome;
+    expect(created).toMatchObject({ created: 5, notStarted: 0 });
+    // sending 1; created 1 + sending 2; ... created 4 + sending 5; created 5 at the end.
+    const statuses = (text: string) => [...text.matchAll(/"status":"(\w+)"/g)].map((match) => match[1]).join(' ');
+    expect(create.writes.map(({ text }) => statuses(text))).toEqual(['sending', ...Array(4).fill('created sending'), 'created']);
+  });
+
+  it('a group whose write fails on its timer stops the run: no request starts after it, and the run says why', async () => {
+    const dir = scratch();
+    const { journal, writes } = await countedJournal(join(dir, 'full.journal'), 1);
+    const sends: number[] = [];
+    const { outcome, stop } = run(journal, urls('full-group.example', 40), sends, { refresh: true, ms: 20 });
+    const ran = await outcome;
+    expect(ran.journalFailure?.message).toMatch(/cannot write the journal .*full\.journal: .*no space/);
+    expect(stop.signal.aborted).toBe(true);
+    expect(ran.notStarted).toBeGreaterThan(30);
+    const failedAt = writes[0]?.at ?? 0;
+    expect(sends.filter((at) => at > failedAt)).toEqual([]);
+  });
 });
 
 describe('Ctrl-C and a reader that goes away', () => {
