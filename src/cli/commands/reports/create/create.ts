@@ -7,7 +7,7 @@ import { describeShare, selectShare } from '../../../bulk/shard.js';
 import type { CommandContext } from '../../../runtime/context.js';
 import { handle, type ParentCommand, type Invocation } from '../../../runtime/handler.js';
 import { resolvePassword } from '../../../flags/report-flags.js';
-import { readUrlInput, rejectInvalid } from './url-input.js';
+import { readUrlInput, rejectInvalid, type UrlInput } from './url-input.js';
 import { plural } from '../../../../plural.js';
 import { existingReports } from './existing.js';
 import { selectUrls } from './select.js';
@@ -96,9 +96,7 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
   // Many URLs (a sitemap of 50,000 pages) make garbage at a steady rate for minutes, from the sitemap's reading on:
   // collected often rather than grown into (heap.ts).
   if (source.fromSitemap !== undefined || source.fromFile !== undefined || source.urls.length > 1) await preferSmallHeapWhileCreating();
-  const sitemap = source.fromSitemap === undefined ? undefined : await sitemapEntries(ctx, { ...source, fromSitemap: source.fromSitemap });
-  const input = await readUrlInput(ctx.io, source.urls, source.fromFile, ctx.signal, sitemap?.entries);
-  if (sitemap && sitemap.skipped > 0) input.skippedSitemaps = sitemap.skipped;
+  const input = await readInput(ctx, source);
   const nothing = (why: string) => createNothing(ctx, plan, baseline, why);
   if (input.entries.length === 0 && plan.emptyIsNoOp) return nothing(`${source.fromFile === '-' ? 'stdin' : source.fromFile} holds no URL`);
   rejectInvalid(input, source.skipInvalid, (line) => ctx.note(line));
@@ -124,6 +122,8 @@ async function createWith(ctx: CommandContext, plan: ReportsCreatePlan, baseline
     const createdSince = journal?.resumeWithinMs === undefined ? undefined : Date.now() - journal.resumeWithinMs;
     return ranNothing(await printCreateDryRun(ctx, createDryRunRows({ input, shard, journalPath: journal?.path, createdSince, existing })));
   }
+  // From here the run needs the URLs alone: where each came from (a sitemap's 50,000 entries) is not held to its end.
+  input.entries = [];
   const { runBulkCreate } = await import('./run-create.js');
   const urls = selected ? selected.urls : input.urls;
   const run = {
@@ -250,6 +250,14 @@ function emptyInput(source: ReportsCreatePlan['source']): string {
   if (source.urls.length > 0 || (source.fromFile !== undefined && source.fromSitemap !== undefined)) return 'the input holds no URL';
   if (source.fromSitemap !== undefined) return source.fromSitemap.length === 1 ? 'the sitemap listed no page' : 'the sitemaps listed no page';
   return `${source.fromFile === '-' ? 'stdin' : source.fromFile} holds no URL`;
+}
+
+/** The run's URLs, from its arguments, --from-file and --from-sitemap. */
+async function readInput(ctx: CommandContext, source: ReportsCreatePlan['source']): Promise<UrlInput> {
+  const sitemap = source.fromSitemap === undefined ? undefined : await sitemapEntries(ctx, { ...source, fromSitemap: source.fromSitemap });
+  const input = await readUrlInput(ctx.io, source.urls, source.fromFile, ctx.signal, sitemap?.entries);
+  if (sitemap && sitemap.skipped > 0) input.skippedSitemaps = sitemap.skipped;
+  return input;
 }
 
 /**

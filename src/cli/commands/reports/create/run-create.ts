@@ -98,7 +98,8 @@ interface CreatedEach {
   notStarted: string[];
   /** One URL's failure: thrown as a single request's is, once its files are written. */
   singleFailure: RsapiError | undefined;
-  urls: UrlOutcome[];
+  /** Each URL's outcome, made once the files are written: a run of 50,000 pages does not hold two objects a page through them. */
+  urls: () => UrlOutcome[];
 }
 
 /** Sends each URL of the run (those its journal shows done are read back instead), and says on stderr how it went. */
@@ -292,6 +293,7 @@ async function createEach(ctx: CommandContext, plan: BulkCreatePlan, journal: Jo
   }
   // The report each URL's journal line names, by identity (the newest line wins): one pass, not one per URL.
   const journaled = new Map((journal?.history.taken ?? []).map((entry) => [reportIdentity(entry.url), entry.id]));
+  const earlier = new Map(all.filter(done).map((url) => [url, createdEarlier(url, journaled, known)]));
   return {
     gate,
     outcome,
@@ -299,7 +301,7 @@ async function createEach(ctx: CommandContext, plan: BulkCreatePlan, journal: Jo
     readerGone,
     notStarted: urls.slice(urls.length - outcome.notStarted),
     singleFailure,
-    urls: all.map((url) => (done(url) ? createdEarlier(url, journaled, known) : { url, ...(outcome.sent.get(url) ?? { status: 'not started' as const }) })),
+    urls: () => all.map((url) => earlier.get(url) ?? { url, ...(outcome.sent.get(url) ?? { status: 'not started' as const }) }),
   };
 }
 
@@ -320,7 +322,7 @@ async function judgeRun(ctx: CommandContext, plan: BulkCreatePlan, ran: CreatedE
     plan.ci,
     stopCode(ctx.signal.aborted, outcome, ran.readerGone, plan.resumeCommand !== undefined) ?? outcome.firstFailure ?? ExitCode.ok,
   );
-  return { code, stoppedBy: outcome.notStarted > 0 ? (stoppedBy ?? 'interrupted') : stoppedBy, urls: ran.urls };
+  return { code, stoppedBy: outcome.notStarted > 0 ? (stoppedBy ?? 'interrupted') : stoppedBy, urls: ran.urls() };
 }
 
 /** A URL the journal shows created: the report it names, and the one the service holds for the URL now. */
