@@ -61,14 +61,22 @@ describe('holdYoungGeneration', () => {
       const grown = capacity();
       // 60 MB of objects that survive their first collections: V8 would double it to its default (32 MB or more).
       let kept = [];
-      for (let i = 0; i < 1_500_000; i++) { kept.push({ i, text: 'x' + i }); if (kept.length > 300_000) kept = []; }
-      process.stdout.write(JSON.stringify({ before, grown, after: capacity() }));`;
+      const samples = [];
+      for (let i = 0; i < 1_500_000; i++) {
+        kept.push({ i, text: 'x' + i });
+        if (kept.length > 300_000) kept = [];
+        if (i % 10_000 === 0) samples.push(capacity());
+      }
+      samples.sort((a, b) => a - b);
+      process.stdout.write(JSON.stringify({ before, grown, held: samples[samples.length >> 1] }));`;
     const child = spawnSync(process.execPath, ['--experimental-strip-types', '--no-warnings', '--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(child.stderr).toBe('');
-    const { before, grown, after } = JSON.parse(child.stdout) as { before: number; grown: number; after: number };
+    const { before, grown, held } = JSON.parse(child.stdout) as { before: number; grown: number; held: number };
     const mb = 2 ** 20;
     expect(before).toBeLessThan(YOUNG_GENERATION_MB * mb * 0.9);
     expect(grown).toBeGreaterThanOrEqual(YOUNG_GENERATION_MB * mb * 0.95);
-    expect(after).toBeLessThanOrEqual(YOUNG_GENERATION_MB * mb);
+    // The median of 150 samples: while survivors are promoted, V8's statistic shows the space above its size for a
+    // moment (up to 25 MB, then back), so one sample may land there; with the factor left at 2 the median is 32 MB.
+    expect(held).toBeLessThanOrEqual(YOUNG_GENERATION_MB * mb);
   });
 });
