@@ -301,7 +301,7 @@ async function createEach(ctx: CommandContext, plan: BulkCreatePlan, journal: Jo
     readerGone,
     notStarted: urls.slice(urls.length - outcome.notStarted),
     singleFailure,
-    urls: () => all.map((url) => earlier.get(url) ?? { url, ...(outcome.sent.get(url) ?? { status: 'not started' as const }) }),
+    urls: outcomesOf(all, earlier, outcome),
   };
 }
 
@@ -323,6 +323,14 @@ async function judgeRun(ctx: CommandContext, plan: BulkCreatePlan, ran: CreatedE
     stopCode(ctx.signal.aborted, outcome, ran.readerGone, plan.resumeCommand !== undefined) ?? outcome.firstFailure ?? ExitCode.ok,
   );
   return { code, stoppedBy: outcome.notStarted > 0 ? (stoppedBy ?? 'interrupted') : stoppedBy, urls: ran.urls() };
+}
+
+/**
+ * Each URL's outcome in input order, made when asked. Made here, not in createEach: a function made there would hold
+ * all its working state (every closure of a function shares one scope), the reports found there included.
+ */
+function outcomesOf(all: readonly string[], earlier: ReadonlyMap<string, UrlOutcome>, outcome: BulkCreateOutcome): () => UrlOutcome[] {
+  return () => all.map((url) => earlier.get(url) ?? { url, ...(outcome.sent.get(url) ?? { status: 'not started' as const }) });
 }
 
 /** A URL the journal shows created: the report it names, and the one the service holds for the URL now. */
