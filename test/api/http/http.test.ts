@@ -170,6 +170,17 @@ describe('retries of reads and updates', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('a request answered, or refused by the service, leaves no timer behind: a process ends when its work does', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+    const server = await raw((req, res) => (req.url?.includes('/404') ? sendJson(res, 404, { message: 'gone' }) : sendJson(res, 200, { data: REPORT })));
+    // A timeout far beyond the test's: a timer left running would be seen here.
+    const client = pool.create(server.url, { timeoutMs: 600_000, retries: 0 });
+    const before = timers();
+    expect(await client.reports.show('12')).toEqual(REPORT);
+    await expect(client.reports.show('404')).rejects.toBeInstanceOf(NotFoundError);
+    expect(timers()).toBe(before);
+  });
+
   it.each([0, 1, 2, 4])('stops after retries + 1 attempts (retries %i)', async (retries) => {
     const server = await raw((_req, res) => sendJson(res, 503, { message: 'Service Unavailable' }));
     const client = pool.create(server.url, { retries });
