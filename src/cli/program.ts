@@ -77,7 +77,7 @@ export async function buildProgram(invocation: Invocation, argv: readonly string
     })
     .showSuggestionAfterError(true)
     .addHelpText('after', () => rootHelpEnd(width))
-    .addHelpText('afterAll', ({ command }) => (command === root ? '' : globalOptionsHelp(command)));
+    .addHelpText('afterAll', ({ command }) => (command === root ? '' : globalOptionsHelp(command, width)));
   // The same command, typed with the global options: every verb's handler receives them typed.
   const program = addGlobalOptions(root, OUTPUT_FORMATS, outputFormatsHelp());
   const wanted = commandsNamed(program, argv);
@@ -146,9 +146,13 @@ function commandsNamed(program: ParentCommand, argv: readonly string[]): Set<Top
   return new Set(named ? [named] : []);
 }
 
-/** The options every command accepts, as commander would list them, for the end of a subcommand's help. */
-function globalOptionsHelp(command: Command): string {
+/**
+ * The options every command accepts, as commander would list them at the help's width, for the end of a subcommand's
+ * help. The width is given: a Help made here has none of its own, and at 80 columns fitHelpText cut every line again.
+ */
+function globalOptionsHelp(command: Command, width: number): string {
   const help = command.createHelp();
+  help.prepareContext({ helpWidth: width });
   const options = globalOptionsOf(command, help);
   if (options.length === 0) return '';
   const termWidth = Math.max(...options.map((option) => help.optionTerm(option).length));

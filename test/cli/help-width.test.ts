@@ -54,6 +54,16 @@ describe('help fits its width', () => {
   }
 });
 
+describe("a command's global options", () => {
+  it('at 40 columns are laid out as its own options are: each option on its line, its description under it, indented', async () => {
+    const { stdout } = await runInProcess({ argv: ['reports', 'list', '--help'], tty: true, columns: 40 });
+    const block = stdout.slice(stdout.indexOf('Global options')).split('\n').slice(2).filter(Boolean);
+    expect(block).toContain('  --json');
+    // Each line is an option's (two spaces, a dash) or a description's (six spaces): none is cut out of its column.
+    expect(block.filter((line) => !/^ {2}-|^ {6}\S/.test(line))).toEqual([]);
+  });
+});
+
 describe('fitHelpText', () => {
   it('reflows an unindented paragraph with a long line, and keeps one that fits line for line', () => {
     const long = `${'word '.repeat(30).trim()}\nand more`;
