@@ -205,13 +205,13 @@ export class JobLock {
     }
   }
 
-  /** The journal's lines, in the order written. */
+  /** The journal's rows, in the order written (a row may hold several lines, one write's). */
   async lines(): Promise<string[]> {
     const { rows } = await this.db.run(JOB_SQL.journalLines, [this.key]);
     return rows.map((row) => String(row.line));
   }
 
-  /** Adds one line; in the history when this resolves. */
+  /** Adds a write of the journal (a line, or several joined by newlines) as one row; in the history when this resolves. */
   async append(line: string): Promise<void> {
     await this.db.run(JOB_SQL.appendLine, [this.key, line]);
   }
