@@ -32,6 +32,36 @@ function urlFile(dir: string, list: string[]): string {
   return file;
 }
 
+/**
+ * createAll over `list` one URL at a time with `journal`, each create answered after `ms` (a re-audit with `refresh`:
+ * no `sending` line); `onSend` is told each URL sent. The run's outcome, and its stop signal (the run halted).
+ */
+function createInto(journal: Journal, list: string[], options: { refresh?: boolean; ms?: number; onSend: (url: string) => void }) {
+  const stop = new AbortController();
+  let made = 0;
+  const outcome = createAll({
+    urls: list,
+    concurrency: 1,
+    create: async ({ url }) => {
+      options.onSend(url);
+      if (options.ms) await sleep(options.ms);
+      return { report: { id: ++made, url }, recovered: false, attempts: 1, ...(options.refresh ? { existing: 'refreshed' as const } : {}) };
+    },
+    resume: async () => {
+      throw new Error('no earlier run');
+    },
+    mayCreate: () => !options.refresh,
+    input: {},
+    journal,
+    stop: stop.signal,
+    halt: () => stop.abort(),
+    progress: plainProgress({ write: () => true }),
+    onCreated: async () => {},
+    onFailed: () => {},
+  });
+  return { outcome, stop };
+}
+
 interface Spawned {
   done: Promise<CliResult>;
   child: ReturnType<typeof spawn>;
@@ -117,31 +147,14 @@ describe('a journal that cannot be written stops the run before the next request
     );
     cleanups.push(() => journal.close());
     const sent: string[] = [];
-    const stop = new AbortController();
-    const outcome = await createAll({
-      urls: urls('short.example', 6),
-      concurrency: 1,
-      create: async ({ url }) => {
-        sent.push(url);
-        return { report: { id: sent.length, url }, recovered: false, attempts: 1 };
-      },
-      resume: async () => {
-        throw new Error('no earlier run');
-      },
-      input: {},
-      journal,
-      stop: stop.signal,
-      halt: () => stop.abort(),
-      progress: plainProgress({ write: () => true }),
-      onCreated: async () => {},
-      onFailed: () => {},
-    });
+    const run = createInto(journal, urls('short.example', 6), { onSend: (url) => sent.push(url) });
+    const outcome = await run.outcome;
     // Writes: sending p/1; created p/1 with sending p/2; created p/2 with sending p/3 (cut short): p/2 was created,
     // p/3 never sent.
     expect(sent).toEqual(['https://short.example/p/1', 'https://short.example/p/2']);
     expect(outcome.journalFailure?.message).toMatch(/only \d+ of \d+ bytes of a line were written/);
     expect(outcome).toMatchObject({ created: 2, notStarted: 4 });
-    expect(stop.signal.aborted).toBe(true);
+    expect(run.stop.signal.aborted).toBe(true);
   });
 
   const canMount = process.platform === 'linux' && process.getuid?.() === 0 && tryMount();
@@ -208,35 +221,10 @@ describe('outcome lines written in groups (OUTCOMES_WAIT_MS)', () => {
     return { journal, writes };
   }
 
-  function run(journal: Journal, list: string[], sends: number[], options: { refresh: boolean; ms: number }) {
-    const stop = new AbortController();
-    const outcome = createAll({
-      urls: list,
-      concurrency: 1,
-      create: async ({ url }) => {
-        sends.push(performance.now());
-        await sleep(options.ms);
-        return { report: { id: sends.length, url }, recovered: false, attempts: 1, ...(options.refresh ? { existing: 'refreshed' as const } : {}) };
-      },
-      resume: async () => {
-        throw new Error('no earlier run');
-      },
-      mayCreate: () => !options.refresh,
-      input: {},
-      journal,
-      stop: stop.signal,
-      halt: () => stop.abort(),
-      progress: plainProgress({ write: () => true }),
-      onCreated: async () => {},
-      onFailed: () => {},
-    });
-    return { outcome, stop };
-  }
-
   it('a refresh run writes its lines a group at a time; a create run writes each outcome with the next `sending` line; all are kept at the end', async () => {
     const dir = scratch();
     const refresh = await countedJournal(join(dir, 'refresh.journal'));
-    const refreshed = await run(refresh.journal, urls('groups.example', 40), [], { refresh: true, ms: 2 }).outcome;
+    const refreshed = await createInto(refresh.journal, urls('groups.example', 40), { refresh: true, ms: 2, onSend: () => {} }).outcome;
     expect(refreshed).toMatchObject({ refreshed: 40, notStarted: 0 });
     expect(refreshed.journalFailure).toBeUndefined();
     // 40 lines over about 100 ms: a few writes, not 40.
@@ -245,7 +233,7 @@ describe('outcome lines written in groups (OUTCOMES_WAIT_MS)', () => {
     expect(lines.map((line) => (JSON.parse(line) as { url: string; status: string }).status)).toEqual(Array(40).fill('created'));
 
     const create = await countedJournal(join(dir, 'create.journal'));
-    const created = await run(create.journal, urls('groups.example', 5), [], { refresh: false, ms: 1 }).outcome;
+    const created = await createInto(create.journal, urls('groups.example', 5), { ms: 1, onSend: () => {} }).outcome;
     expect(created).toMatchObject({ created: 5, notStarted: 0 });
     // sending 1; created 1 + sending 2; ... created 4 + sending 5; created 5 at the end.
     const statuses = (text: string) => [...text.matchAll(/"status":"(\w+)"/g)].map((match) => match[1]).join(' ');
@@ -256,7 +244,7 @@ describe('outcome lines written in groups (OUTCOMES_WAIT_MS)', () => {
     const dir = scratch();
     const { journal, writes } = await countedJournal(join(dir, 'full.journal'), 1);
     const sends: number[] = [];
-    const { outcome, stop } = run(journal, urls('full-group.example', 40), sends, { refresh: true, ms: 20 });
+    const { outcome, stop } = createInto(journal, urls('full-group.example', 40), { refresh: true, ms: 20, onSend: () => sends.push(performance.now()) });
     const ran = await outcome;
     expect(ran.journalFailure?.message).toMatch(/cannot write the journal .*full\.journal: .*no space/);
     expect(stop.signal.aborted).toBe(true);
