@@ -11,7 +11,7 @@ import { HistoryError, HistoryNotFoundError } from '../../history/errors.js';
 import type { PipelineRole, RunInfo, RunQuery, ShareEnd } from '../../history/types.js';
 import type { Baseline, HistoryBaselineSpec } from '../report-files/baseline.js';
 import { historyOption, sinceOf } from '../flags/history-values.js';
-import type { PageHistory } from '../report-files/page-history.js';
+import type { PageHistory, PageHistoryOptions } from '../report-files/page-history.js';
 import { firstRunLine, type FirstRun } from '../report-files/run-record.js';
 import { runWarning } from '../verdicts/named-failures.js';
 import { CiReporter, type CiPlan, type CiSetup } from '../report-files/reporter.js';
@@ -83,7 +83,7 @@ export class RunHistory {
     /** The run compared with (--baseline last, run:ID, since:D); undefined when none was asked or found. */
     readonly baseline: Baseline | undefined,
     /** --html: the job's earlier runs, read when the page is written; none once this run failed to record. */
-    readonly pageHistory: ((options: { last: boolean }) => Promise<PageHistory | undefined>) | undefined,
+    readonly pageHistory: ((options: PageHistoryOptions) => Promise<PageHistory | undefined>) | undefined,
     /**
      * Why the baseline could not be read from the history (`the history ... cannot be written: the disk is full`), when
      * it could not: the run compared nothing, and ends 11 if it ends well otherwise.
@@ -155,7 +155,7 @@ export async function openRunHistory(ctx: CommandContext, flags: HistoryFlags, a
   const recorder = recordingAsked(ctx, flags) ? await startRecorder(ctx, flags, run) : undefined;
   // A history this run failed to record into was said once already: the page does without it.
   const page = wants.page
-    ? (options: { last: boolean }) => (recorder?.failure ? Promise.resolve(undefined) : pageHistory(ctx, flags, run, options))
+    ? (options: PageHistoryOptions) => (recorder?.failure ? Promise.resolve(undefined) : pageHistory(ctx, flags, run, options))
     : undefined;
   return new RunHistory(recorder, baseline, page, baselineFailure, ctx.signal, firstRun);
 }
@@ -274,7 +274,7 @@ async function sameRuns(ctx: CommandContext, run: RunSpec): Promise<RunQuery> {
  * The earlier runs of this command and selection that --html shows, read when the page is written (this run, not yet
  * complete, is not among them). No history (a SQLite file not there): none, and no file made.
  */
-async function pageHistory(ctx: CommandContext, flags: HistoryFlags, run: RunSpec, options: { last: boolean }): Promise<PageHistory | undefined> {
+async function pageHistory(ctx: CommandContext, flags: HistoryFlags, run: RunSpec, options: PageHistoryOptions): Promise<PageHistory | undefined> {
   const location = resolveHistoryLocation(ctx, flags);
   if (historyMissing(location)) return undefined;
   const [{ openHistory }, { readPageHistory }] = await Promise.all([import('../../history/open.js'), import('../report-files/page-history.js')]);

@@ -51,6 +51,18 @@ export interface Baseline {
    * counted as vanished.
    */
   earlier?: Map<string, EarlierStanding>;
+  /**
+   * The run's pages as the --html page's history reads a run (page-history.ts: each URL's score and project, the newer
+   * of a URL read twice), in its order: kept by readRunBaseline, so that the history does not read this run again.
+   */
+  scores?: readonly RunScore[];
+}
+
+/** A page's score and project in one recorded run, as a page's history shows them. */
+export interface RunScore {
+  identity: string;
+  score: number | undefined;
+  project: string | undefined;
 }
 
 /** A page's newest reading in a run before the baseline run, which could not audit it. */

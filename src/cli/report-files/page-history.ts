@@ -7,7 +7,7 @@ import { readReport } from '../../api/model/report-model.js';
 import { compactReading, sharedCheck } from '../../judge/readings.js';
 import type { CheckReading, PageReading } from '../../judge/compare.js';
 import type { HistoryStore, RunInfo, RunQuery, ScoreReading, Snapshot } from '../../history/types.js';
-import { NewestStandings, standingOfParts, type Baseline, type EarlierStanding, type Standing } from './baseline.js';
+import { NewestStandings, standingOfParts, type Baseline, type EarlierStanding, type RunScore, type Standing } from './baseline.js';
 import { ExitCode } from '../runtime/exit-codes.js';
 
 /** How many earlier runs the page reads: a quarter of weekly runs. */
@@ -34,10 +34,19 @@ export interface PageHistory {
 }
 
 /**
+ * What readPageHistory is asked: `last` (default true), the newest run read whole as a baseline of the page; `held`, the
+ * run's baseline read already (readRunBaseline), whose run's scores are taken from it rather than read again.
+ */
+export interface PageHistoryOptions {
+  last?: boolean;
+  held?: Baseline;
+}
+
+/**
  * The earlier runs like `same` (command, selection, origin), complete ones only; undefined when there is none. Each run
  * is read row by row: per URL only its scores and project are kept, and the last run as a baseline of standings.
  */
-export async function readPageHistory(store: HistoryStore, same: RunQuery, options: { last?: boolean } = {}): Promise<PageHistory | undefined> {
+export async function readPageHistory(store: HistoryStore, same: RunQuery, options: PageHistoryOptions = {}): Promise<PageHistory | undefined> {
   const found = await store.runs({ ...same, completeOnly: true, limit: PAGE_HISTORY_RUNS });
   if (found.length === 0) return undefined;
   const runs = found.reverse().map((run) => ({ id: run.id, started: run.started }));
@@ -48,30 +57,32 @@ export async function readPageHistory(store: HistoryStore, same: RunQuery, optio
   const names = new Map<string, string>();
   const lastIndex = options.last === false ? -1 : runs.length - 1;
   const last = new SnapshotStandings();
+  const place = (index: number, snapshot: RunScore) => {
+    let row = scores.get(snapshot.identity);
+    if (row === undefined) {
+      row = runs.map(() => null);
+      scores.set(snapshot.identity, row);
+    }
+    row[index] = snapshot.score ?? null;
+    const project = snapshot.project ?? '';
+    let name = names.get(project);
+    if (name === undefined) {
+      name = project;
+      names.set(project, name);
+    }
+    projectOf.set(snapshot.identity, name);
+  };
   for (const [index, run] of runs.entries()) {
+    // The run compared with, read already as the baseline: its scores as they were kept then.
+    const kept = options.held?.run === run.id && index !== lastIndex ? options.held.scores : undefined;
+    if (kept) {
+      for (const score of kept) place(index, score);
+      continue;
+    }
     // Only the baseline's run is read whole (its checks); of the others, each reading's score and place alone.
     const readings: AsyncIterable<ScoreReading> = index === lastIndex ? baselineFeed(store.eachSnapshotOf(run.id), last) : store.eachScoreOf(run.id);
-    // A run's readings come by identity (eachScoreOf, eachSnapshotOf): two of one URL are neighbours, and the one it
-    // holds so far is all that tells them apart. A map of the run's URLs for that, kept while the run was read, made
-    // 20-40 MB of old garbage a run at 50,000 pages, and a 7th week's page history peaked at 340 MB RSS.
-    let held: ScoreReading | undefined;
-    for await (const snapshot of readings) {
-      if (held?.identity === snapshot.identity && !isNewerReading(snapshot, held)) continue;
-      held = snapshot;
-      let row = scores.get(snapshot.identity);
-      if (row === undefined) {
-        row = runs.map(() => null);
-        scores.set(snapshot.identity, row);
-      }
-      row[index] = snapshot.score ?? null;
-      const project = snapshot.project ?? '';
-      let name = names.get(project);
-      if (name === undefined) {
-        name = project;
-        names.set(project, name);
-      }
-      projectOf.set(snapshot.identity, name);
-    }
+    const newest = new NewestOfEach();
+    for await (const snapshot of readings) if (newest.takes(snapshot)) place(index, snapshot);
   }
   return {
     runs,
@@ -203,11 +214,46 @@ async function* baselineFeed(snapshots: AsyncIterable<Snapshot>, last: SnapshotS
   }
 }
 
-/** A recorded run's snapshots as a baseline (`--baseline last|run:ID|since:D`), read row by row: the record of none kept. */
+/**
+ * A recorded run's snapshots as a baseline (`--baseline last|run:ID|since:D`), read row by row: the record of none kept.
+ * Its pages' scores are kept too, as a page history reads them (Baseline.scores): the --html page does not read the run
+ * again (a second week of 50,000 pages: 0.3 s).
+ */
 export async function readRunBaseline(store: HistoryStore, runId: number): Promise<Baseline> {
   const newest = new SnapshotStandings();
-  for await (const snapshot of store.eachSnapshotOf(runId)) newest.add(snapshot);
-  return baselineOf(runId, newest.standings);
+  const taken = new NewestOfEach();
+  const scores: RunScore[] = [];
+  // One string a project's name held, not one a page.
+  const projects = new Map<string, string>();
+  const named = (project: string) => {
+    if (!projects.has(project)) projects.set(project, project);
+    return projects.get(project);
+  };
+  for await (const snapshot of store.eachSnapshotOf(runId)) {
+    newest.add(snapshot);
+    if (!taken.takes(snapshot)) continue;
+    const score = { identity: snapshot.identity, score: snapshot.score, project: snapshot.project === undefined ? undefined : named(snapshot.project) };
+    // A newer reading of the page just taken stands in its place, as it does in the page's history.
+    if (scores.at(-1)?.identity === score.identity) scores[scores.length - 1] = score;
+    else scores.push(score);
+  }
+  return { ...baselineOf(runId, newest.standings), scores };
+}
+
+/**
+ * Which of a run's readings, coming by identity (eachScoreOf, eachSnapshotOf: two of one URL are neighbours), a page's
+ * history takes: the first of a URL, then each newer one (isNewerReading). The one held so far is all that tells them
+ * apart: a map of the run's URLs for that, kept while the run was read, made 20-40 MB of old garbage a run at 50,000
+ * pages, and a 7th week's page history peaked at 340 MB RSS.
+ */
+class NewestOfEach {
+  private held: ScoreReading | undefined;
+
+  takes(reading: ScoreReading): boolean {
+    if (this.held?.identity === reading.identity && !isNewerReading(reading, this.held)) return false;
+    this.held = reading;
+    return true;
+  }
 }
 
 function baselineOf(runId: number, newest: NewestStandings): Baseline {

@@ -27,7 +27,7 @@ import type { CheckStats } from '../../output/stats/check-stats.js';
 import { emptyVerdict, lostHistoryLine, type CiCase, type EmptyInput, type CiRun, type FirstRun, type RunDescription } from './run-record.js';
 import { runWarning } from '../verdicts/named-failures.js';
 import { inShare, shardText, type SelectedShare, type Shard } from '../bulk/shard.js';
-import type { PageHistory } from './page-history.js';
+import type { PageHistory, PageHistoryOptions } from './page-history.js';
 
 export function addCiOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>) {
   return addStatsFileOptions(command.addOption(CI_OPTIONS.junit()))
@@ -129,7 +129,7 @@ export interface CiSetup {
   /** Bulk create: cases finish in any order; the files list them in input order. */
   inputOrder?: readonly string[];
   /** --html: the earlier runs of the history the page shows (RunHistory.pageHistory). */
-  pageHistory?: (options: { last: boolean }) => Promise<PageHistory | undefined>;
+  pageHistory?: (options: PageHistoryOptions) => Promise<PageHistory | undefined>;
   /** --baseline last found no earlier run of the job (RunHistory.firstRun): nothing compared, said in every file. */
   firstRun?: FirstRun;
   /** The job's name, when it has one (--job, the audit's): the HTML page's title names it. */
@@ -315,7 +315,7 @@ export class CiReporter {
     const inScope = (url: string) => !unjudged.has(reportIdentity(url)) && (share?.contains(url) ?? true) && !missing.some((shard) => inShare(url, shard));
     if (pageHistory) {
       // With a baseline, the page lists the changes since it: the last run is not read again as one.
-      const history = await pageHistory({ last: baseline === undefined }).catch((error: unknown) => {
+      const history = await pageHistory({ last: baseline === undefined, held: baseline }).catch((error: unknown) => {
         ctx.note(`rsapi: history: ${error instanceof Error ? error.message : String(error)}; the HTML page shows no history`);
         return undefined;
       });

@@ -9,7 +9,7 @@ import { openHistory } from '../../../src/history/open.js';
 import { snapshotOf, snapshotRecord, storedReadingOf } from '../../../src/history/snapshot.js';
 import { NewestStandings, type Standing } from '../../../src/cli/report-files/baseline.js';
 import type { HistoryStore } from '../../../src/history/types.js';
-import { PAGE_HISTORY_RUNS, readPageHistory, SnapshotStandings } from '../../../src/cli/report-files/page-history.js';
+import { PAGE_HISTORY_RUNS, readPageHistory, readRunBaseline, SnapshotStandings } from '../../../src/cli/report-files/page-history.js';
 import type { Snapshot } from '../../../src/history/types.js';
 import { postgresPerFile } from '../../helpers/postgres.js';
 import { scratchMaker } from '../../helpers/scratch.js';
@@ -105,6 +105,38 @@ describe.each(STORES)('readPageHistory on $name', ({ open, skip }) => {
         expect(history.scores.get('a.example/x')).toEqual([45, 70]);
         expect([...history.projects.keys()]).toEqual(['new name']);
       }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(skip)("a run read already as the baseline is not read again: the same history, that run's scores kept by readRunBaseline", async () => {
+    const store = await open();
+    try {
+      const first = await record(store, [report(1, 'a.example/x', 40, 0), report(2, 'a.example/y', 60, 0)]);
+      // Two readings of one URL in the run compared with (the newer read first: the lower report id), a new project.
+      const second = await record(store, [
+        report(1, 'a.example/x', 45, 1),
+        { ...report(2, 'a.example/x', 30, 0), project: 'old name' },
+        report(3, 'b.example/z', 70, 1),
+      ]);
+      const read: number[] = [];
+      const counted = new Proxy(store, {
+        get(target, key) {
+          const value: unknown = Reflect.get(target, key, target);
+          if (key === 'eachScoreOf') return (run: number) => (read.push(run), target.eachScoreOf(run));
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const asRead = (await readPageHistory(counted, SAME, { last: false }))!;
+      expect(read).toEqual([first, second]);
+      read.length = 0;
+      const held = (await readPageHistory(counted, SAME, { last: false, held: await readRunBaseline(store, second) }))!;
+      expect(read).toEqual([first]);
+      expect(held).toEqual(asRead);
+      expect([...held.scores]).toEqual([...asRead.scores]);
+      expect([...held.projects]).toEqual([...asRead.projects]);
+      expect(held.scores.get('a.example/x')).toEqual([40, 45]);
     } finally {
       await store.close();
     }
