@@ -7,7 +7,7 @@ import { startMock, type MockFixture } from '../helpers/mock.js';
 import { startRawServer } from '../helpers/raw-server.js';
 import { createListWriter, OUTPUT_FORMATS, renderDocument, writeItemList, type ItemList } from '../../src/output/index.js';
 import { JSON_HELD_AT_MOST } from '../../src/output/formats.js';
-import { BufferSink } from './buffer-sink.js';
+import { BufferSink, writeList } from './buffer-sink.js';
 
 let mock: MockFixture;
 
@@ -119,6 +119,23 @@ describe('output formats', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('-q', () => {
+  it("writes each report's id as sent, and reads nothing else of the record (no shaping for a format first)", async () => {
+    let read = 0;
+    const record = (id: number) =>
+      Object.defineProperty({ id, url: `https://example.com/${id}`, result: 80 }, 'results', {
+        enumerable: true,
+        get: () => {
+          read++;
+          return { title: { passed: false, importance: 'high', value: 'x' } };
+        },
+      });
+    const out = await writeList([record(7), record(8)], { format: 'tsv', kind: 'report', quiet: true, color: false });
+    expect(out.text).toBe('7\n8\n');
+    expect(read).toBe(0);
   });
 });
 

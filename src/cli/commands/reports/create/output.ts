@@ -38,7 +38,8 @@ export function createBulkOutput(out: Sink, options: OutputOptions, shape: { sin
  * that the service never said would be taken for its word by a script.
  */
 function withPrivacySent(record: ServiceRecord, options: OutputOptions, privacy: Privacy | undefined): ServiceRecord {
-  if (!showsModel(options.format) || (record.privacy !== null && record.privacy !== undefined)) return record;
+  // -q prints ids alone.
+  if (options.quiet || !showsModel(options.format) || (record.privacy !== null && record.privacy !== undefined)) return record;
   return { ...record, privacy: privacy ?? PRIVACY.public };
 }
 
