@@ -13,7 +13,7 @@ import { plural } from '../../../plural.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { DIFF_COLUMNS, diffText } from './diff-text.js';
 import { ExitCode } from '../../runtime/exit-codes.js';
-import { keepYoungGenerationSmall } from '../../runtime/heap.js';
+import { preferSmallHeapWhileDiffing } from '../../runtime/heap.js';
 import { checkRunFiles } from '../../runtime/run-files.js';
 import { addVerdictOptions, checkVerdictFlags, verdictFiles } from '../../verdicts/options.js';
 import type { AssertionSet } from '../../verdicts/rules.js';
@@ -88,7 +88,7 @@ export async function runHistoryDiff(ctx: CommandContext, plan: HistoryDiffPlan)
   let read: { diff: RunDiff; after: Snapshot[] };
   try {
     const selection = scope.job === undefined ? undefined : selectionKey({ job: scope.job });
-    await keepYoungGenerationSmall();
+    await preferSmallHeapWhileDiffing();
     // --project: the last two runs that read it, and of them only its pages (as MCP's history_diff compares them).
     // The later run's snapshots are kept only for the verdicts that judge them as records.
     const keepAfter = verdicts.assertions !== undefined || verdicts.codequality !== undefined;
