@@ -240,6 +240,15 @@ describe('outcome lines written in groups (OUTCOMES_WAIT_MS)', () => {
     expect(create.writes.map(({ text }) => statuses(text))).toEqual(['sending', ...Array(4).fill('created sending'), 'created']);
   });
 
+  it('an outcome line is held, and a journal closed with lines held writes them (a run that ended on an error)', async () => {
+    const path = join(scratch(), 'closed.journal');
+    const journal = await Journal.open(path, { secrets: new Secrets(), locks: new LockFiles() });
+    await journal.record({ url: 'https://closed.example/', status: 'created', id: 1 });
+    expect(readFileSync(path, 'utf8')).toBe('');
+    journal.close();
+    expect(readFileSync(path, 'utf8')).toMatch(/^\{"url":"https:\/\/closed\.example\/","status":"created","id":1,/);
+  });
+
   it('a group whose write fails on its timer stops the run: no request starts after it, and the run says why', async () => {
     const dir = scratch();
     const { journal, writes } = await countedJournal(join(dir, 'full.journal'), 1);
