@@ -143,7 +143,7 @@ export async function openRunHistory(ctx: CommandContext, flags: HistoryFlags, a
   if (wants.baseline) {
     const { spec, required } = wants.baseline;
     try {
-      const found = await historyBaseline(ctx, flags, spec, run, required === true);
+      const found = await historyBaseline(ctx, flags, spec, run, { required: required === true, scores: wants.page === true });
       if ('byUrl' in found) baseline = found;
       else firstRun = found;
     } catch (error) {
@@ -290,14 +290,15 @@ async function pageHistory(ctx: CommandContext, flags: HistoryFlags, run: RunSpe
  * --baseline last|run:ID|since:D: the reports of a recorded run, as a baseline. `last` is the newest such run of the
  * job (sameRuns), in the order the store recorded them; `since:D` the oldest within D. None: exit 4, except for `last`
  * on a run that records without --require-baseline (`required`): the job's first run starts its history (FirstRun:
- * nothing to compare, no baseline gate, and every file says so).
+ * nothing to compare, no baseline gate, and every file says so). `scores`: the run's page scores kept for --html's
+ * history (readRunBaseline).
  */
 async function historyBaseline(
   ctx: CommandContext,
   flags: HistoryFlags,
   spec: HistoryBaselineSpec,
   run: RunSpec,
-  required: boolean,
+  { required, scores }: { required: boolean; scores: boolean },
 ): Promise<Baseline | FirstRun> {
   const { readRunBaseline, readEarlierReadings } = await import('../report-files/page-history.js');
   const firstRun = spec.kind === 'last' && recordingAsked(ctx, flags);
@@ -327,7 +328,7 @@ async function historyBaseline(
             : "run the same command with --record: its first run starts the job's history, and the next one compares with it",
       });
     }
-    const baseline = await readRunBaseline(store, found.id);
+    const baseline = await readRunBaseline(store, found.id, { scores });
     // The pages the run found could not audit are compared with their last reading before it (not for run:ID: that run alone).
     if (spec.kind !== 'run') baseline.earlier = await readEarlierReadings(store, same, found, baseline);
     return baseline;

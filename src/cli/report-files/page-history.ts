@@ -216,10 +216,10 @@ async function* baselineFeed(snapshots: AsyncIterable<Snapshot>, last: SnapshotS
 
 /**
  * A recorded run's snapshots as a baseline (`--baseline last|run:ID|since:D`), read row by row: the record of none kept.
- * Its pages' scores are kept too, as a page history reads them (Baseline.scores): the --html page does not read the run
- * again (a second week of 50,000 pages: 0.3 s).
+ * With `scores` (a run that writes --html), its pages' scores are kept too, as a page history reads them
+ * (Baseline.scores): the page does not read the run again (a second week of 50,000 pages: 0.3 s).
  */
-export async function readRunBaseline(store: HistoryStore, runId: number): Promise<Baseline> {
+export async function readRunBaseline(store: HistoryStore, runId: number, options: { scores?: boolean } = {}): Promise<Baseline> {
   const newest = new SnapshotStandings();
   const taken = new NewestOfEach();
   const scores: RunScore[] = [];
@@ -231,13 +231,13 @@ export async function readRunBaseline(store: HistoryStore, runId: number): Promi
   };
   for await (const snapshot of store.eachSnapshotOf(runId)) {
     newest.add(snapshot);
-    if (!taken.takes(snapshot)) continue;
+    if (!options.scores || !taken.takes(snapshot)) continue;
     const score = { identity: snapshot.identity, score: snapshot.score, project: snapshot.project === undefined ? undefined : named(snapshot.project) };
     // A newer reading of the page just taken stands in its place, as it does in the page's history.
     if (scores.at(-1)?.identity === score.identity) scores[scores.length - 1] = score;
     else scores.push(score);
   }
-  return { ...baselineOf(runId, newest.standings), scores };
+  return { ...baselineOf(runId, newest.standings), ...(options.scores ? { scores } : {}) };
 }
 
 /**

@@ -131,12 +131,14 @@ describe.each(STORES)('readPageHistory on $name', ({ open, skip }) => {
       const asRead = (await readPageHistory(counted, SAME, { last: false }))!;
       expect(read).toEqual([first, second]);
       read.length = 0;
-      const held = (await readPageHistory(counted, SAME, { last: false, held: await readRunBaseline(store, second) }))!;
+      const held = (await readPageHistory(counted, SAME, { last: false, held: await readRunBaseline(store, second, { scores: true }) }))!;
       expect(read).toEqual([first]);
       expect(held).toEqual(asRead);
       expect([...held.scores]).toEqual([...asRead.scores]);
       expect([...held.projects]).toEqual([...asRead.projects]);
       expect(held.scores.get('a.example/x')).toEqual([40, 45]);
+      // A run that writes no page keeps none.
+      expect((await readRunBaseline(store, second)).scores).toBeUndefined();
     } finally {
       await store.close();
     }
