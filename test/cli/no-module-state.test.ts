@@ -13,8 +13,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'mock/routes.ts lastSelection': "a cache keyed by each mock store (weakly: it goes with its store), checked against the store's revision",
   'api/model/checks.ts PASSED_ENTRIES': 'frozen entries of a passed check, one per importance: immutable values, the same for every run',
   'api/model/checks.ts ID_LISTS': 'frozen lists of check ids shared by records alike, at most 256: immutable values, the same for every run',
-  'api/model/checks.ts PASSED_OUTCOMES':
-    'frozen outcomes of a passed check shared by slimmed records alike, at most 4,096 an importance: immutable values, the same for every run',
+  'api/model/checks.ts SHARED_OUTCOMES':
+    "frozen outcomes of shared entries (a passed check's, a kept text's parsed back) shared by slimmed records alike, at most 4,096 an entry: immutable values, reached only through an entry a run decoded itself",
   'api/model/checks.ts PARSED_ENTRIES': 'deep-frozen entries of those texts parsed back, at most 4,096: immutable values, the same for every run',
   'api/model/checks.ts CODED_ENTRIES': 'IN_TEXT and the frozen entries of passed checks, by code, at most 256: immutable values, the same for every run',
   'api/model/checks.ts ENTRY_CODES': 'the code of each of those entries: immutable values, the same for every run',

@@ -53,6 +53,15 @@ describe('withoutPassedValues', () => {
     }
   });
 
+  it("shares a failed check's outcome between the reads and the records that hold its entry, frozen (an audit's end reads each three times)", () => {
+    const [first, second] = [withoutPassedValues(record()), withoutPassedValues({ ...record(), id: 8 })];
+    const failed = (slim: ApiRecord) => reportChecks(slim)?.find((check) => check.id === 'h1');
+    expect(failed(first)).toEqual({ id: 'h1', passed: false, importance: 'high', value: ['One', 'Two'], errors: [{ too_many: 2 }] });
+    expect(failed(first)).toBe(failed(first));
+    expect(failed(second)).toBe(failed(first));
+    expect(Object.isFrozen(failed(first))).toBe(true);
+  });
+
   it('returns a record slimmed already as it is (one copy a page, not two)', () => {
     const slim = withoutPassedValues(record());
     expect(withoutPassedValues(slim)).toBe(slim);
