@@ -288,9 +288,17 @@ export class CiReporter {
     await collect();
     if (inputOrder) {
       // A report's case holds the URL as stored (`example.com/a` for `https://www.example.com/a`, the final URL of a
-      // redirect): placed by the URL it was asked for, matched by identity.
-      const position = new Map(inputOrder.map((url, index) => [reportIdentity(url), index]));
-      const place = (c: CiCase) => position.get(reportIdentity(c.kind === 'report' ? (c.asked ?? c.url) : c.url)) ?? Infinity;
+      // redirect): placed by the URL it was asked for, found as it was given, else matched by identity (a URL parsed
+      // only then: a bulk create's cases hold their URLs as given).
+      const given = new Map(inputOrder.map((url, index) => [url, index]));
+      let byIdentity: Map<string, number> | undefined;
+      const place = (c: CiCase) => {
+        const url = c.kind === 'report' ? (c.asked ?? c.url) : c.url;
+        const at = given.get(url);
+        if (at !== undefined) return at;
+        byIdentity ??= new Map(inputOrder.map((each, index) => [reportIdentity(each), index]));
+        return byIdentity.get(reportIdentity(url)) ?? Infinity;
+      };
       // Each case placed once, not once a comparison (an identity is a URL parsed).
       const placed = this.cases.map((c) => ({ c, at: place(c) })).sort((a, b) => a.at - b.at);
       placed.forEach(({ c }, index) => {

@@ -308,7 +308,8 @@ export function resumeLines(journal: Journal, all: readonly string[], skipped: n
     const age = oldestCreatedAt === undefined ? '' : ` of ${ageText(Date.now() - oldestCreatedAt)} ago`;
     lines.push(`rsapi: resuming the journal ${journal.path}${age}: skipping ${plural(skipped, 'URL')} already created`);
   }
-  const stale = all.filter((url) => expired.has(reportIdentity(url))).length;
+  // A URL parsed for it only when some are: a week's journal has none.
+  const stale = expired.size === 0 ? 0 : all.filter((url) => expired.has(reportIdentity(url))).length;
   if (stale > 0 && windowMs !== undefined) {
     const age = ageText(windowMs);
     lines.push(`rsapi: the journal ${journal.path} shows ${plural(stale, 'URL')} created more than ${age} ago (--resume-within): auditing them again`);
