@@ -22,7 +22,7 @@ export function oneLineForStderr(text: string): string {
  */
 export function wrappedAtWords<Target extends Sink>(target: Target, width: number): Target {
   const write = (chunk: unknown, ...rest: unknown[]) => {
-    const wrapped = typeof chunk === 'string' && !/[\r\u001b]/.test(chunk) ? wrapLines(chunk, width) : chunk;
+    const wrapped = typeof chunk === 'string' && !/[\r\u001b]/.test(chunk) ? linesAtWords(chunk, width) : chunk;
     return (target.write as (chunk: unknown, ...rest: unknown[]) => unknown).call(target, wrapped, ...rest);
   };
   return new Proxy(target, {
@@ -34,7 +34,8 @@ export function wrappedAtWords<Target extends Sink>(target: Target, width: numbe
   });
 }
 
-function wrapLines(text: string, width: number): string {
+/** Each line of `text` wider than `width` broken at its spaces, continued two columns in (a terminal's lines of ours). */
+export function linesAtWords(text: string, width: number): string {
   return text
     .split('\n')
     .map((line) => wrapWords(line, width, '  ').join('\n'))

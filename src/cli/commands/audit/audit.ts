@@ -19,6 +19,8 @@ import { handle, type Invocation, type OptionsOf, type ParentCommand } from '../
 import { DEFAULT_ASSERT_FILE } from '../../verdicts/assertions-file.js';
 import { resolveHistoryLocation, selectionKey } from '../../reading/history-place.js';
 import { parseShard } from '../../bulk/shard.js';
+import { linesAtWords } from '../../terminal/stderr.js';
+import { terminalWidth } from '../../terminal/terminal.js';
 import { planHistoryMerge, runHistoryMerge, type HistoryMergePlan, type MergeResult } from '../history/merge.js';
 import { CI_OPTIONS } from '../../report-files/ci-options.js';
 import { VERDICT_OPTIONS } from '../../verdicts/options.js';
@@ -255,7 +257,9 @@ function printResult(ctx: CommandContext, result: AuditResult, print: 'lines' | 
     json: () => `${JSON.stringify(result, null, 2)}\n`,
     id: () => (result.run === undefined ? '' : `${result.run}\n`),
   };
-  ctx.io.stdout.write(text[print]());
+  // On a terminal the lines break at words, as stderr's do: its edge cut `recorded` / ` as run 2` at 40 columns.
+  const shown = text[print]();
+  ctx.io.stdout.write(print === 'lines' && ctx.io.stdoutIsTTY ? linesAtWords(shown, terminalWidth(ctx.io)) : shown);
   return result.exitCode as ExitCodeValue;
 }
 

@@ -261,6 +261,20 @@ describe('rsapi audit', () => {
     expect(named.match(/vanished: shop\.example\.org\/a/g)).toHaveLength(1);
   });
 
+  it('on a terminal of 40 columns its lines break at words, continued two columns in; in a pipe each stays whole', async () => {
+    const { rsapi, config, env } = await setup({ job: 'shop', urls: ['https://shop.example.org/a'] });
+    expect((await rsapi()).code).toBe(0);
+    const week = await runInProcess({ argv: ['audit', '--config', config], env, tty: true, columns: 40 });
+    expect(week.code, week.stderr).toBe(0);
+    const lines = week.stdout.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.filter((line) => line.length > 40)).toEqual([]);
+    expect(lines.slice(1).filter((line) => !line.startsWith('  '))).toEqual([]);
+    expect(week.stdout.replace(/\n {2}/g, ' ')).toBe('audit shop: 1 page audited, recorded as run 2, compared with run 1\n');
+    const piped = await rsapi();
+    expect(piped.stdout).toBe('audit shop: 1 page audited, recorded as run 3, compared with run 2\n');
+  });
+
   it('a passing week is a few lines: no journal notice, no zero counts, no flag the user never typed', async () => {
     const { rsapi } = await setup({ job: 'shop', urls: ['https://shop.example.org/a', 'https://shop.example.org/b'], failOnNewFailures: true });
     const first = await rsapi();
