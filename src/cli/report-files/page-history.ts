@@ -51,10 +51,10 @@ export async function readPageHistory(store: HistoryStore, same: RunQuery, optio
   if (found.length === 0) return undefined;
   const runs = found.reverse().map((run) => ({ id: run.id, started: run.started }));
   // Per URL its score in each run, and its project as last read (one string a project's name): of two readings in one
-  // run, the newer (newestOfEachUrl's rule).
+  // run, the newer (NewestOfEach: newestOfEachUrl's rule, a run read as it comes).
   const scores = new Map<string, (number | null)[]>();
   const projectOf = new Map<string, string>();
-  const names = new Map<string, string>();
+  const named = interner();
   const lastIndex = options.last === false ? -1 : runs.length - 1;
   const last = new SnapshotStandings();
   const place = (index: number, snapshot: RunScore) => {
@@ -64,13 +64,7 @@ export async function readPageHistory(store: HistoryStore, same: RunQuery, optio
       scores.set(snapshot.identity, row);
     }
     row[index] = snapshot.score ?? null;
-    const project = snapshot.project ?? '';
-    let name = names.get(project);
-    if (name === undefined) {
-      name = project;
-      names.set(project, name);
-    }
-    projectOf.set(snapshot.identity, name);
+    projectOf.set(snapshot.identity, named(snapshot.project ?? ''));
   };
   for (const [index, run] of runs.entries()) {
     // The run compared with, read already as the baseline: its scores as they were kept then.
@@ -223,12 +217,7 @@ export async function readRunBaseline(store: HistoryStore, runId: number, option
   const newest = new SnapshotStandings();
   const taken = new NewestOfEach();
   const scores: RunScore[] = [];
-  // One string a project's name held, not one a page.
-  const projects = new Map<string, string>();
-  const named = (project: string) => {
-    if (!projects.has(project)) projects.set(project, project);
-    return projects.get(project);
-  };
+  const named = interner();
   for await (const snapshot of store.eachSnapshotOf(runId)) {
     newest.add(snapshot);
     if (!options.scores || !taken.takes(snapshot)) continue;
@@ -238,6 +227,17 @@ export async function readRunBaseline(store: HistoryStore, runId: number, option
     else scores.push(score);
   }
   return { ...baselineOf(runId, newest.standings), ...(options.scores ? { scores } : {}) };
+}
+
+/** One string held for each text met (a project's name), not one a page: the text as first met. */
+function interner(): (text: string) => string {
+  const held = new Map<string, string>();
+  return (text) => {
+    const first = held.get(text);
+    if (first !== undefined) return first;
+    held.set(text, text);
+    return text;
+  };
 }
 
 /**

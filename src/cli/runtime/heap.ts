@@ -84,9 +84,9 @@ export async function preferSmallHeapWhileDiffing(): Promise<void> {
  * A command that reads a whole recorded run into memory (`history show` as json or a table) keeps nearly all it
  * allocates. V8's young generation, left to grow (to 32 MB on Node 24), copies those survivors again at each
  * collection and faults in fresh pages for it: a diff of two 10,000-report runs, when it read them whole, spent 0.2 s
- * more that way (0.90 s against 0.70 s, peak RSS 186 MB against 133 MB), a run's JSON 0.3 s. Kept at its starting size, it hands them to the
- * old generation at once. The old generation is left to grow as it will here: in 10% steps it would be marked again
- * and again as it fills (0.84 s against 0.74 s).
+ * more that way (0.90 s against 0.70 s, peak RSS 186 MB against 133 MB), a run's JSON 0.3 s. Kept at its starting
+ * size, it hands them to the old generation at once. The old generation is left to grow as it will here: in 10% steps
+ * it would be marked again and again as it fills (0.84 s against 0.74 s).
  */
 export async function keepYoungGenerationSmall(): Promise<void> {
   const { setFlagsFromString } = await import('node:v8');
