@@ -10,8 +10,8 @@
 //   node scripts/bench/history.mjs [--urls 10000] [--runs 100] [--node PATH]
 //   node scripts/bench/history.mjs --write-big PATH   (only the 1,000,000 snapshots, into PATH; prints the trend's URL)
 import { CHECK_IDS } from './generated-history.mjs';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -199,6 +199,22 @@ try {
     subject: `${(bigDiff / 1000).toFixed(2)} s, ${peakMb.toFixed(0)} MB`,
     ok: bigDiff <= 3000 && peakMb <= 300,
   });
+
+  // Issue 45: eight `history_diff` calls at once to a real `rsapi mcp` over stdio, on the same history: every one
+  // answered with the diff (the server runs a few at a time, src/mcp/server.ts HISTORY_CALLS_AT_ONCE), the server
+  // still answering after. Shown, not judged: when the first answer came, each answer's size (results.ts bounds a
+  // result at 64 KB) and the server's peak RSS over all eight (one CLI diff's budget, 300 MB, is not the server's).
+  const mcp = await mcpDiffsAtOnce(twoRuns, 8, 100_000);
+  const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+  emit({
+    name: 'MCP: eight `history_diff` calls at once over two 100,000-report runs',
+    budget: 'all answered, the server up',
+    subject:
+      `${mcp.answered} of 8 answered in ${seconds(mcp.ms)} (the first at ${seconds(mcp.firstMs)}), each ${(mcp.answerBytes / 1e6).toFixed(1)} MB, ` +
+      `${mcp.up ? 'the server up' : 'the server not answering'}, peak RSS ${mcp.peakMb === undefined ? 'unknown' : `${mcp.peakMb.toFixed(0)} MB`}` +
+      `${mcp.problem ? `: ${mcp.problem}` : ''}`,
+    ok: mcp.answered === 8 && mcp.up && mcp.problem === undefined,
+  });
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
@@ -211,6 +227,186 @@ async function vacuumed(path) {
   db.exec('VACUUM');
   db.close();
   return statSync(path).size;
+}
+
+/**
+ * `calls` history_diff calls at once (the default: the newest run against the one before) to `rsapi mcp` on `history`,
+ * as an MCP client sends them: how many were answered with a diff of `pages` pages, the time until the first and the
+ * last answer, the largest answer's text in bytes, whether the server answered a request after them, and its peak RSS.
+ * A crash, an error answer or a timeout is said in `problem`, not thrown: the row shows it. The server is killed if it
+ * is still running at the end.
+ */
+async function mcpDiffsAtOnce(history, calls, pages) {
+  const rssFile = join(work, 'mcp-rss.txt');
+  const server = startMcp(history, rssFile);
+  const rpc = jsonRpcLines(server);
+  const outcome = { answered: 0, ms: 0, firstMs: 0, answerBytes: 0, up: false, peakMb: undefined, problem: undefined };
+  const note = (problem) => {
+    outcome.problem ??= problem;
+  };
+  try {
+    const hello = await rpc.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'rsapi-bench', version: '0' } });
+    if (!hello.result) throw new Error(`initialize: ${JSON.stringify(hello.error)}`);
+    rpc.notify('notifications/initialized');
+    const started = performance.now();
+    const diffs = rpc.requests(Array.from({ length: calls }, () => ({ method: 'tools/call', params: { name: 'history_diff', arguments: {} } })));
+    const settled = await Promise.allSettled(
+      diffs.map((diff) =>
+        diff.then((answer) => {
+          outcome.firstMs ||= performance.now() - started;
+          return answer;
+        }),
+      ),
+    );
+    outcome.ms = performance.now() - started;
+    const texts = new Set();
+    for (const answer of settled) {
+      const wrong = answer.status === 'rejected' ? answer.reason.message : notADiff(answer.value, pages);
+      if (wrong !== undefined) note(wrong);
+      else {
+        outcome.answered++;
+        texts.add(answer.value.result.content[0].text);
+      }
+    }
+    outcome.answerBytes = Math.max(0, ...[...texts].map((text) => Buffer.byteLength(text)));
+    // The same call on the same history: the same answer, eight times.
+    if (texts.size > 1) note(`${texts.size} different answers to the same call`);
+    const after = await rpc.request('tools/list', {});
+    outcome.up = after.result?.tools?.some((tool) => tool.name === 'history_diff') === true;
+    if (!outcome.up) note(`tools/list after the calls: ${JSON.stringify(after.error ?? after.result).slice(0, 200)}`);
+    server.stdin.end();
+    const { code, signal } = await rpc.exited;
+    if (code !== 0) note(`rsapi mcp exited with ${signal ?? `code ${code}`} once stdin closed: ${rpc.stderrTail()}`);
+    if (existsSync(rssFile)) outcome.peakMb = Number(readFileSync(rssFile, 'utf8').trim()) / 1024;
+  } catch (error) {
+    note(error.message);
+  } finally {
+    if (server.exitCode === null && server.signalCode === null) {
+      server.kill('SIGKILL');
+      await rpc.exited;
+    }
+  }
+  return outcome;
+}
+
+/**
+ * `rsapi mcp` on `history` as an MCP client starts it, with a service it never reaches and config and data dirs of its
+ * own under `work`; its peak RSS is written to `rssFile` when it exits (max-rss.cjs).
+ */
+function startMcp(history, rssFile) {
+  const home = mkdtempSync(join(work, 'mcp-'));
+  return spawn(NODE, [join(ROOT, 'bin', 'rsapi'), 'mcp'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      RSAPI_HISTORY: history,
+      RSAPI_BASE_URL: 'http://127.0.0.1:1',
+      RSAPI_API_KEY: 'bench-unused-key-0123456789',
+      RSAPI_CONFIG_DIR: join(home, 'config'),
+      XDG_DATA_HOME: join(home, 'data'),
+      NODE_OPTIONS: `--require ${join(ROOT, 'scripts', 'bench', 'max-rss.cjs')}`,
+      RSAPI_BENCH_RSS_FILE: rssFile,
+    },
+  });
+}
+
+/**
+ * JSON-RPC with a child over its stdin and stdout, a message a line (as src/mcp/stdio.ts reads and writes them): each
+ * request resolves with the answer of its id; one still waiting fails when the child exits, or after `ms`.
+ */
+function jsonRpcLines(child, ms = 300_000) {
+  const waiting = new Map();
+  let lastId = 0;
+  let stderr = '';
+  const stderrTail = () => stderr.trim().split('\n').slice(-3).join(' | ');
+  const fail = (error) => {
+    for (const { reject } of waiting.values()) reject(error);
+    waiting.clear();
+  };
+  child.stderr.setEncoding('utf8').on('data', (text) => {
+    stderr = (stderr + text).slice(-4_000);
+  });
+  const take = (line) => {
+    if (line.trim() === '') return;
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      fail(new Error(`a line on stdout that is not JSON: ${line.slice(0, 200)}`));
+      return;
+    }
+    waiting.get(message.id)?.resolve(message);
+    waiting.delete(message.id);
+  };
+  // A line's pieces are joined once, at its newline: an answer of megabytes comes in many chunks.
+  let pieces = [];
+  child.stdout.setEncoding('utf8').on('data', (text) => {
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      pieces.push(text.slice(start, newline));
+      take(pieces.join(''));
+      pieces = [];
+      start = newline + 1;
+    }
+    pieces.push(text.slice(start));
+  });
+  // EPIPE once the child is gone: its exit says why.
+  child.stdin.on('error', () => {});
+  child.on('error', fail);
+  const exited = new Promise((resolve) =>
+    child.once('close', (code, signal) => {
+      fail(new Error(`rsapi mcp exited with ${signal ?? `code ${code}`}: ${stderrTail()}`));
+      resolve({ code, signal });
+    }),
+  );
+  const write = (messages) => child.stdin.write(messages.map((message) => `${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`).join(''));
+  /** Sends every request in one write (at once, as a client with several calls under way does); their answers, in order. */
+  const requests = (list) => {
+    const ids = list.map(() => ++lastId);
+    const answers = ids.map(
+      (id) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => {
+            waiting.delete(id);
+            reject(new Error(`no answer to request ${id} within ${ms / 1000} s`));
+          }, ms);
+          const done = (settle) => (value) => {
+            clearTimeout(timer);
+            settle(value);
+          };
+          waiting.set(id, { resolve: done(resolve), reject: done(reject) });
+        }),
+    );
+    write(list.map((message, i) => ({ id: ids[i], ...message })));
+    return answers;
+  };
+  return {
+    requests,
+    request: (method, params) => requests([{ method, params }])[0],
+    notify: (method) => write([{ method }]),
+    exited,
+    stderrTail,
+  };
+}
+
+/**
+ * Why an answer to history_diff is not a diff of two runs of `pages` pages that names changed pages; undefined when it
+ * is. The pages are named in `changes` or, when those are cut to fit, in the verdict's newly failing and regressions.
+ */
+function notADiff(answer, pages) {
+  if (answer.error) return `error answer ${answer.error.code}: ${answer.error.message}`;
+  const text = answer.result?.content?.[0]?.text ?? '';
+  if (answer.result?.isError) return `tool error: ${text.slice(0, 300)}`;
+  let diff;
+  try {
+    diff = JSON.parse(text);
+  } catch {
+    return `an answer that is not JSON: ${text.slice(0, 200)}`;
+  }
+  if (diff.verdict?.compared !== pages) return `a diff that compared ${diff.verdict?.compared} pages, not ${pages}`;
+  const named = [...(diff.changes ?? []), ...(diff.verdict.newly_failing ?? []), ...(diff.verdict.regressions ?? [])];
+  if (!(diff.totals?.changed_pages > 0 && named.length > 0 && named.every((page) => typeof page.url === 'string'))) return 'a diff that names no changed page';
+  return undefined;
 }
 
 function timed(args, env = {}) {
