@@ -48,6 +48,11 @@ describe('valueHash', () => {
     ['nothing as the empty text', undefined, ''],
     ['a number as its text', 0.82, '0.82'],
     ['null as its text', null, 'null'],
+    ['true as its text', true, 'true'],
+    ['false as its text', false, 'false'],
+    ['an empty list as its JSON', [], '[]'],
+    ['a list as its JSON', [1, 'two'], '[1,"two"]'],
+    ['an empty object as its JSON', {}, '{}'],
     ['an object as its JSON', { h1: ['Welcome'], h2: ['About us'] }, '{"h1":["Welcome"],"h2":["About us"]}'],
     ['text outside Latin-1', 'Ünïcødé ✓', 'Ünïcødé ✓'],
   ])('%s: 8 hex digits of FNV-1a', (_name, value, text) => {
