@@ -5,14 +5,30 @@
 // (<= 300 MB), week 2's time against the bare refresh (<= 1.35x), `history diff` of the two runs (<= 2 s), the run's
 // --html file (<= 10 MB) and its opening in Chromium (<= 3 s, then a sort and a filter drawn), when Debian's is
 // installed. Week 2 and the bare refresh alternate --rounds times (each later week refreshes and compares with the one
-// before, as week 2 does): the ratio is of their medians, the peak RSS the most of any.
+// before, as week 2 does): the ratio is of their medians, the peak RSS the most of any. Last, after those timings, a
+// week 1 of a second site SIGKILLed at 60% of its pages created, then resumed: every page must have one report, not two.
 //
-//   node scripts/bench/audit-big.mjs [--pages 50000] [--rounds 3] [--node PATH] [--no-browser] [--keep] [--profile DIR (a CPU profile a run)]
+//   node scripts/bench/audit-big.mjs [--pages 50000] [--rounds 3] [--node PATH] [--no-browser] [--no-kill] [--keep] [--profile DIR (a CPU profile a run)]
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -26,6 +42,7 @@ const { values: opts } = parseArgs({
     node: { type: 'string' },
     keep: { type: 'boolean', default: false },
     'no-browser': { type: 'boolean', default: false },
+    'no-kill': { type: 'boolean', default: false },
     profile: { type: 'string' },
   },
 });
@@ -90,6 +107,8 @@ try {
   if (opts['no-browser']) process.stderr.write('bench: audit: the HTML page not opened (--no-browser)\n');
   else if (CHROMIUM) emit(await inChromium(html));
   else process.stderr.write('bench: audit: no Chromium, the HTML page not opened\n');
+  if (opts['no-kill']) process.stderr.write('bench: audit: no kill and resume (--no-kill)\n');
+  else emit(await killedAndResumed());
 } finally {
   mock.child.kill('SIGTERM');
   site.server.close();
@@ -122,6 +141,120 @@ async function measured(words, what) {
   const mb = Math.round(Number(readFileSync(rssFile, 'utf8').trim()) / 1024);
   process.stderr.write(`bench: audit: ${what}: ${(ms / 1000).toFixed(1)} s, ${mb} MB\n`);
   return { ms, s: (ms / 1000).toFixed(1), mb };
+}
+
+/**
+ * Issue 45's "a kill at 30,000 pages resumes with no page created twice": a second site (URLs the job above never saw)
+ * under a job and history of its own, so that its week 1 must create every page, SIGKILLed once 60% of them are
+ * created, run again to the end (it resumes from its journal), then every report on the service counted by URL. A
+ * page whose answer the kill lost must be looked up by the resume, not sent again: one report each, none missing.
+ */
+async function killedAndResumed() {
+  const started = performance.now();
+  const second = await serveSitemap(PAGES);
+  try {
+    const dir = join(work, 'kill');
+    mkdirSync(dir);
+    const config = join(dir, 'rsapi.config.json');
+    writeFileSync(config, JSON.stringify({ audit: { job: 'kill', sitemaps: [second.sitemap], history: join(dir, 'audit.db') } }));
+    const audit = [NODE, BIN, 'audit', '--config', config, '-q'];
+    const killedAt = await killedOnceCreated(audit, dir, Math.ceil(PAGES * 0.6));
+    const resume = await measured(audit, 'week 1 resumed');
+    const host = new URL(second.sitemap).host;
+    const counts = await reportsByUrl(Array.from({ length: PAGES }, (_, index) => `${host}/page/${index}`));
+    const twice = counts.filter((count) => count > 1).length;
+    const missing = counts.filter((count) => count === 0).length;
+    const reports = counts.reduce((sum, count) => sum + count, 0);
+    process.stderr.write(`bench: audit: killed, resumed and counted: ${((performance.now() - started) / 1000).toFixed(1)} s in all\n`);
+    return {
+      node: version,
+      name: `\`rsapi audit\` ${pages}, SIGKILLed at ${Math.ceil(PAGES * 0.6).toLocaleString('en')} created, then resumed: reports on the service`,
+      budget: 'each page once',
+      subject: `killed at ${killedAt.toLocaleString('en')} created, resumed in ${resume.s} s, ${resume.mb} MB; ${pages}, ${reports.toLocaleString('en')} reports, ${twice} twice, ${missing} missing`,
+      ok: twice === 0 && missing === 0,
+    };
+  } finally {
+    second.server.close();
+  }
+}
+
+/** `words` started, and SIGKILLed once its journal (the one `.journal` file in `dir`, polled every 100 ms) counts `count` created: how many it counted. */
+async function killedOnceCreated(words, dir, count) {
+  const child = spawn(words[0], words.slice(1), { env: mock.env, cwd: work, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  let status;
+  const exit = new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      status = code ?? signal;
+      resolve();
+    }),
+  );
+  const created = journalCounter(dir);
+  const started = performance.now();
+  try {
+    while (status === undefined) {
+      const now = created();
+      if (now >= count) {
+        child.kill('SIGKILL');
+        await exit;
+        process.stderr.write(`bench: audit: week 1 SIGKILLed at ${now} created after ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+        return now;
+      }
+      await sleep(100);
+    }
+  } finally {
+    // Whatever went wrong here, no audit is left running on the mock.
+    if (status === undefined) child.kill('SIGKILL');
+  }
+  throw new Error(`the audit to kill exited ${status} at ${created()} created, before ${count}: ${stderr}`);
+}
+
+/**
+ * A counter of the `created` lines of the journal in `dir` (none until the audit made it), reading on from where the
+ * last call stopped, and only whole lines: a 50,000-page journal is read once, not every 100 ms.
+ */
+function journalCounter(dir) {
+  let path;
+  let offset = 0;
+  let created = 0;
+  return () => {
+    path ??= readdirSync(dir)
+      .filter((name) => name.endsWith('.journal'))
+      .map((name) => join(dir, name))[0];
+    if (path === undefined) return created;
+    const fd = openSync(path, 'r');
+    try {
+      const buffer = Buffer.alloc(fstatSync(fd).size - offset);
+      const read = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, offset));
+      const whole = read.lastIndexOf(0x0a) + 1;
+      for (const line of read.subarray(0, whole).toString('utf8').split('\n')) if (line.includes('"status":"created"')) created++;
+      offset += whole;
+    } finally {
+      closeSync(fd);
+    }
+    return created;
+  };
+}
+
+/** How many reports the service holds for each of `urls` (as phpRank stores them: no scheme), from `reports list --all`. */
+async function reportsByUrl(urls) {
+  const counts = new Map(urls.map((url) => [url, 0]));
+  const child = spawn(NODE, [BIN, 'reports', 'list', '--all', '--per-page', '100', '-o', 'ndjson'], {
+    env: mock.env,
+    cwd: work,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exit = new Promise((resolve) => child.once('exit', resolve));
+  for await (const line of createInterface({ input: child.stdout })) {
+    const url = JSON.parse(line).url.replace(/^[a-z]+:\/\//i, '');
+    if (counts.has(url)) counts.set(url, counts.get(url) + 1);
+  }
+  const status = await exit;
+  if (status !== 0) throw new Error(`reports list --all exited ${status}`);
+  return urls.map((url) => counts.get(url));
 }
 
 /** The page opened in Chromium (to the script's ready mark), then its table sorted by score and filtered by URL. */
