@@ -47,6 +47,13 @@ export interface CreateOptions {
    * lost answer ends with the look-up under way (one more if it was waiting), unsettled unless that found the report.
    */
   giveUp?: AbortSignal;
+  /**
+   * Awaited before each POST of the URL but a fresh create's first (whose caller journaled it): a resume's, once its
+   * watch found nothing, and a resend. A bulk run journals a `sending` line for it, so that a run killed after this POST
+   * watches as long after it as after the first: a resume that sent and was killed made the next resume's watch end
+   * before the service had stored the report, and it sent a second. If it throws, nothing is sent.
+   */
+  resending?: (url: string) => Promise<void>;
 }
 
 /** When an earlier run's attempt at a URL began and when it was last heard of (ms, our clock), from its journal. */
@@ -136,6 +143,7 @@ export class CreateRecovery {
     for (let attempt = 1; ; attempt++) {
       let failure: unknown;
       let outcome: AttemptOutcome | undefined;
+      if (attempt > 1 || earlier) await options.resending?.(url);
       ledger.sending(url);
       try {
         const response = await this.http.request(req);

@@ -17,10 +17,13 @@ export interface BulkCreateRun {
   /** The URLs to send, distinct, already checked, journal skips removed. */
   urls: string[];
   concurrency: number;
-  /** Creates one report; safe against duplicates after an ambiguous failure (ReportsApi.create); or, with --existing, uses the one there. */
-  create: (input: ReportCreateInput) => Promise<BulkCreateResult>;
+  /**
+   * Creates one report; safe against duplicates after an ambiguous failure (ReportsApi.create); or, with --existing,
+   * uses the one there. `resending` journals a POST after the URL's first (CreateOptions.resending).
+   */
+  create: (input: ReportCreateInput, resending: (url: string) => Promise<void>) => Promise<BulkCreateResult>;
   /** For a URL an earlier run left unsettled: looks it up first, creates it only if surely absent (ReportsApi.createUnlessStored). */
-  resume: (input: ReportCreateInput, earlier: EarlierAttempt) => Promise<BulkCreateResult>;
+  resume: (input: ReportCreateInput, earlier: EarlierAttempt, resending: (url: string) => Promise<void>) => Promise<BulkCreateResult>;
   /**
    * Whether sending `url` may create a report (default: yes). One the service holds already, re-audited or kept
    * (--existing refresh|skip), creates none: it gets no `sending` line, for a resume may simply send it again.
@@ -117,6 +120,15 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
     }
   };
   const journaled = (entry: Omit<JournalEntry, 'at'>) => journaling((journal) => journal.record(entry));
+  // A create's `sending` line: the newest id before it and its timeout, so that a resume watches as this run would have.
+  const sendingLine = (url: string) => {
+    const newestIdBefore = run.ledger?.newestId;
+    return { url, status: 'sending' as const, ...(newestIdBefore === undefined ? {} : { newestIdBefore }), timeoutMs: run.timeoutMs };
+  };
+  // A POST after the URL's first (a resume's, after its watch; a resend) is journaled too: no POST without its line.
+  const resending = async (url: string) => {
+    if (!(await journaled(sendingLine(url)))) throw outcome.journalFailure;
+  };
   let inFlight = 0;
   // The bar counts what is done: a report kept or re-audited is as done as one created.
   const update = () => run.progress.update({ created: outcome.created, refreshed: outcome.refreshed, kept: outcome.kept, failed: outcome.failed, inFlight });
@@ -136,9 +148,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
   const { started } = await runPool(run.urls, { concurrency: run.concurrency, stop }, async (url, index) => {
     // No create without its `sending` line kept (on disk, or in the history): a resume must know it may have gone out. A
     // weekly audit's refreshes write half the lines (a PostgreSQL journal half the round trips).
-    const newestIdBefore = run.ledger?.newestId;
-    const sending = { url, status: 'sending' as const, ...(newestIdBefore === undefined ? {} : { newestIdBefore }), timeoutMs: run.timeoutMs };
-    if (outcome.journalFailure || ((run.mayCreate?.(url) ?? true) && !(await journaled(sending)))) {
+    if (outcome.journalFailure || ((run.mayCreate?.(url) ?? true) && !(await journaled(sendingLine(url))))) {
       neverSent++;
       return;
     }
@@ -149,7 +159,7 @@ export async function createAll(run: BulkCreateRun): Promise<BulkCreateOutcome> 
     try {
       // A URL an earlier run left unsettled (killed mid-request, or its report never showed up) may exist: look first.
       const earlier = unsettled?.get(reportIdentity(url));
-      result = earlier === undefined ? await run.create({ ...run.input, url }) : await run.resume({ ...run.input, url }, earlier);
+      result = earlier === undefined ? await run.create({ ...run.input, url }, resending) : await run.resume({ ...run.input, url }, earlier, resending);
     } catch (error) {
       failure = asRsapiError(error);
     }

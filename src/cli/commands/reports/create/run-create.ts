@@ -191,13 +191,13 @@ async function createEach(ctx: CommandContext, plan: BulkCreatePlan, journal: Jo
     urls,
     concurrency: plan.concurrency,
     timeoutMs: client.reports.createTimeoutMs,
-    create: async (report) => {
+    create: async (report, resending) => {
       sentAt.set(report.url, performance.now());
-      return (await useExisting(client, mode, existing, report.url)) ?? client.reports.create(report, { onSettling, ledger, giveUp });
+      return (await useExisting(client, mode, existing, report.url)) ?? client.reports.create(report, { onSettling, ledger, giveUp, resending });
     },
-    resume: async (report, earlier) => {
+    resume: async (report, earlier, resending) => {
       sentAt.set(report.url, performance.now());
-      return (await useExisting(client, mode, existing, report.url)) ?? client.reports.createUnlessStored(report, earlier, { onSettling, ledger, giveUp });
+      return (await useExisting(client, mode, existing, report.url)) ?? client.reports.createUnlessStored(report, earlier, { onSettling, ledger, giveUp, resending });
     },
     // useExisting's rule: a report there is re-audited or kept, never another made.
     mayCreate: (url) => mode === 'new' || !existing.has(reportIdentity(url)),

@@ -147,6 +147,32 @@ describe('a run killed while its POST is held (SIGKILL), then resumed with a sho
   }, 30_000);
 });
 
+describe('a resume that sends after its watch, SIGKILLed while that POST is held, then resumed again at once', () => {
+  it('the POST has a `sending` line of its own: the next resume watches from it, finds the held report, and sends nothing', async () => {
+    // The first run was killed between its `sending` line and its request (the line alone). The resume watches until that
+    // line + 1 s + the settle window (3 s), then sends; the service stores the report 3 s after the POST. Journaled only at
+    // the resume's start, that POST left the next resume a window already over: one look-up, nothing yet, a second report.
+    const mock = await phpRank({ storeDelayMs: 3_000 });
+    const journal = join(scratch(), 'journal.ndjson');
+    const url = 'https://resent.example/pricing';
+    writeFileSync(journal, `${JSON.stringify({ url, status: 'sending', newestIdBefore: 0, timeoutMs: 1_000, at: new Date().toISOString() })}\n`);
+    const argv = ['reports', 'create', url, '--timeout', '1', '--journal', journal];
+    const child = spawn(NODE, [BIN, ...argv], { env: cleanEnv(mock.env), stdio: 'ignore' });
+    closers.push(() => child.kill('SIGKILL'));
+    while (mock.posts() === 0) await delay(10);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const lines = readFileSync(journal, 'utf8').trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { status: string }).status)).toEqual(['sending', 'sending', 'sending']);
+
+    const resumed = await runInProcess({ argv: [...argv, '-o', 'ndjson'], env: mock.env, clock: systemClock });
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ url: 'resent.example/pricing' });
+    expect(mock.posts()).toBe(1);
+    expect(mock.server.reports()).toHaveLength(mock.seeded + 1);
+  }, 30_000);
+});
+
 describe('a service that answers 503 to creates and look-ups alike (--fail-rate 0.6, --retries 0)', () => {
   it('exit 8, as the exit-code table says for a server fault; one short line a URL, what unsettled means and the hint once', async () => {
     // Seeded: which requests fail is the same each run (a run whose every look-up failed stops early, as it should).
