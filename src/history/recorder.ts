@@ -131,9 +131,19 @@ export class RunRecorder {
 
   /** Keeps the report for the next flush. */
   add(record: ApiRecord): void {
+    const reading = this.readingOf(record);
+    if (reading) this.addReading(reading);
+  }
+
+  /** A record's reading as `add` makes it, for `addReading` later: what the history keeps, without the record. */
+  readingOf(record: ApiRecord): Reading | undefined {
+    return readingOf(record, this.encoder);
+  }
+
+  /** Keeps a reading (readingOf's) for the next flush. */
+  addReading(reading: Reading): void {
     if (this.failure || this.finished || this.stopped) return;
-    const reading = readingOf(record, this.encoder);
-    if (reading) this.pending.push(reading);
+    this.pending.push(reading);
   }
 
   /**

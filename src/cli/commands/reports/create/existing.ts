@@ -13,14 +13,14 @@ export type BulkCreateResult = CreateResult & { existing?: 'refreshed' | 'kept' 
 
 /**
  * The newest report of each URL's identity the service holds, read project by project (`--project`, every page): one
- * listing per site rather than one search per URL, which a sitemap of thousands would need. A report is kept whole
- * only where `whole` says (by identity; all by default); the others as their id and URL, all a refresh needs, so a
- * listing of 50,000 reports of 36 checks is not held for the run.
+ * listing per site rather than one search per URL, which a sitemap of thousands would need. Each is kept as `keep`
+ * makes it, told its identity when it is the newest seen so far (whole by default); a refresh needs only its id and
+ * URL, so a listing of 50,000 reports of 36 checks is not held for the run.
  */
 export async function existingReports(
   client: ApiClient,
   urls: readonly string[],
-  whole: (identity: string) => boolean = () => true,
+  keep: (identity: string, record: ApiRecord) => ApiRecord = (_identity, record) => record,
 ): Promise<Map<string, ApiRecord>> {
   const wanted = new Set(urls.map(reportIdentity));
   const found = new Map<string, ApiRecord>();
@@ -31,11 +31,16 @@ export async function existingReports(
         const identity = reportIdentity(record.url);
         const had = found.get(identity);
         if (!wanted.has(identity) || (had !== undefined && (toNumber(record.id) ?? 0) <= (toNumber(had.id) ?? 0))) continue;
-        found.set(identity, whole(identity) ? record : { id: record.id, url: record.url });
+        found.set(identity, keep(identity, record));
       }
     }
   }
   return found;
+}
+
+/** A report as a refresh needs it: its id and URL. */
+export function idAndUrl(record: ApiRecord): ApiRecord {
+  return { id: record.id, url: record.url };
 }
 
 /** For a URL with a report already: re-audit it (`update` with results=1) or keep it as it is; undefined when it has none. */

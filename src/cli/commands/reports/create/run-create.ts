@@ -4,16 +4,18 @@ import { ExitCode, type ExitCodeValue, exitCodeOf, detailLines, hintOf } from '.
 import type { MatchedBy, Privacy } from '../../../../api/reports.js';
 import { CreateLedger } from '../../../../api/create/ledger.js';
 import type { ApiRecord } from '../../../../api/model/record.js';
+import { withoutPassedValues } from '../../../../api/model/checks.js';
 import { reportIdentity } from '../../../../api/model/report-url.js';
 import type { CiReporter } from '../../../report-files/reporter.js';
 import type { RunRecorder } from '../../../../history/recorder.js';
+import type { Reading } from '../../../../history/types.js';
 import type { CommandContext } from '../../../runtime/context.js';
 import { Gate, type GateSetup } from '../../../verdicts/gates.js';
 import { finishGate } from '../../../report-files/finish-gate.js';
 import { forStderr, oneLineForStderr } from '../../../terminal/stderr.js';
 import type { UrlInput } from './url-input.js';
 import { createAll, type BulkCreateOutcome, type SentUrl } from './create-all.js';
-import { existingReports, useExisting, type ExistingMode } from './existing.js';
+import { existingReports, idAndUrl, useExisting, type ExistingMode } from './existing.js';
 import { carriedLine, Journal, resumeLines, type JournalStore } from './journal.js';
 import type { HeldLock } from '../../../../config/lock-file.js';
 import { createBulkOutput, summaryLine } from './output.js';
@@ -120,9 +122,9 @@ async function createEach(ctx: CommandContext, plan: BulkCreatePlan, journal: Jo
   const mode = plan.existing ?? 'new';
   // Read before any create, once per project: the reports there for --existing (a report this run makes is never
   // taken for one that was there), and those the journal shows an earlier run of this one created.
-  // Whole only where the run shows the report as it is (kept, or created earlier); a refresh needs only its id.
-  const whole = mode === 'skip' ? undefined : (identity: string) => created.has(identity);
-  const known = mode !== 'new' || skipped > 0 ? await existingReports(client, mode === 'new' ? all.filter(done) : all, whole) : new Map<string, ApiRecord>();
+  const readings = new Map<string, Reading>();
+  const keep = keptForTheRun(plan, mode, created, readings, ctx.outputOptions('report').quiet === true);
+  const known = mode !== 'new' || skipped > 0 ? await existingReports(client, mode === 'new' ? all.filter(done) : all, keep) : new Map<string, ApiRecord>();
   const existing = mode === 'new' ? new Map<string, ApiRecord>() : known;
   const single = all.length === 1 && plan.alwaysList !== true;
   // The bar shows under -q too (it is on stderr; -q shapes stdout), but never in a CI log.
@@ -178,13 +180,16 @@ async function createEach(ctx: CommandContext, plan: BulkCreatePlan, journal: Jo
   const place = new Map(all.map((url, index) => [url, index]));
   for (const url of all) {
     if (!done(url)) continue;
-    const report = known.get(reportIdentity(url));
+    const identity = reportIdentity(url);
+    const report = known.get(identity);
     if (report === undefined) {
       plan.ci?.addSkipped(url, `created by an earlier run (journal ${journal?.path}); not found on the service now`);
       continue;
     }
     plan.ci?.addReport(report, gate.check(report), undefined, url);
-    plan.recorder?.add(report);
+    const reading = readings.get(identity);
+    if (reading) plan.recorder?.addReading(reading);
+    else plan.recorder?.add(report);
     await output.write(place.get(url) ?? 0, report);
   }
   const outcome = await createAll({
@@ -197,7 +202,9 @@ async function createEach(ctx: CommandContext, plan: BulkCreatePlan, journal: Jo
     },
     resume: async (report, earlier, resending) => {
       sentAt.set(report.url, performance.now());
-      return (await useExisting(client, mode, existing, report.url)) ?? client.reports.createUnlessStored(report, earlier, { onSettling, ledger, giveUp, resending });
+      return (
+        (await useExisting(client, mode, existing, report.url)) ?? client.reports.createUnlessStored(report, earlier, { onSettling, ledger, giveUp, resending })
+      );
     },
     // useExisting's rule: a report there is re-audited or kept, never another made.
     mayCreate: (url) => mode === 'new' || !existing.has(reportIdentity(url)),
@@ -323,6 +330,29 @@ async function judgeRun(ctx: CommandContext, plan: BulkCreatePlan, ran: CreatedE
     stopCode(ctx.signal.aborted, outcome, ran.readerGone, plan.resumeCommand !== undefined) ?? outcome.firstFailure ?? ExitCode.ok,
   );
   return { code, stoppedBy: outcome.notStarted > 0 ? (stoppedBy ?? 'interrupted') : stoppedBy, urls: ran.urls() };
+}
+
+/**
+ * How existingReports keeps each report of the run's URLs: a refresh needs only its id; one kept (--existing skip) is
+ * shown as it is, whole. One an earlier run created is shown, judged and recorded as this run's are: printed only as
+ * its id (-q, as `rsapi audit` runs), it is kept as a created one is (withoutPassedValues, unless the run keeps reports
+ * whole), its reading for the history made now (`readings`): a week resumed at 30,000 of 50,000 pages held them whole,
+ * 450 MB.
+ */
+function keptForTheRun(
+  plan: BulkCreatePlan,
+  mode: ExistingMode,
+  created: ReadonlySet<string>,
+  readings: Map<string, Reading>,
+  quiet: boolean,
+): (identity: string, record: ApiRecord) => ApiRecord {
+  return (identity, record) => {
+    if (!created.has(identity)) return mode === 'skip' ? record : idAndUrl(record);
+    if (!quiet || plan.wholeReports) return record;
+    const reading = plan.recorder?.readingOf(record);
+    if (reading) readings.set(identity, reading);
+    return withoutPassedValues(record);
+  };
 }
 
 /**

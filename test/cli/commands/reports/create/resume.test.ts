@@ -11,6 +11,8 @@ import { systemClock } from '../../../../../src/api/http/clock.js';
 import { BIN, cleanEnv, NODE } from '../../../../helpers/cli.js';
 import { startMock, type MockFixture } from '../../../../helpers/mock.js';
 import { runInProcess } from '../../../../helpers/run.js';
+import { historyLocation } from '../../../../../src/history/location.js';
+import { openHistory } from '../../../../../src/history/open.js';
 import { scratchMaker } from '../../../../helpers/scratch.js';
 
 const closers: (() => unknown)[] = [];
@@ -171,6 +173,44 @@ describe('a resume that sends after its watch, SIGKILLed while that POST is held
     expect(mock.posts()).toBe(1);
     expect(mock.server.reports()).toHaveLength(mock.seeded + 1);
   }, 30_000);
+});
+
+describe('a resumed run with --record -q: the reports an earlier run created are read back, not held whole', () => {
+  it('their readings in the history are those of the reports as the service holds them, passed checks\' values hashed as ever', async () => {
+    const mock = await phpRank();
+    const urls = Array.from({ length: 6 }, (_, i) => `https://resumed.example/page-${i}`);
+    // An earlier run of the journal created the first three, then stopped (no `ended` line).
+    const first = await runInProcess({ argv: ['reports', 'create', ...urls.slice(0, 3), '-o', 'json'], env: mock.env });
+    expect(first.code).toBe(0);
+    const journal = join(scratch(), 'journal.ndjson');
+    const at = new Date().toISOString();
+    const made = JSON.parse(first.stdout) as { id: number }[];
+    writeFileSync(journal, urls.slice(0, 3).map((url, i) => `${JSON.stringify({ url, status: 'created', id: made[i]?.id, at })}\n`).join(''));
+    const history = join(scratch(), 'history.db');
+    const resumed = await runInProcess({
+      argv: ['reports', 'create', '--from-file', urlFile(urls), '--journal', journal, '--record', '--history', history, '-q'],
+      env: mock.env,
+    });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('skipping 3 URLs already created');
+    // The same reports read whole by a listing, into another history: every reading the same, checks and all.
+    const listed = join(scratch(), 'listed.db');
+    expect((await runInProcess({ argv: ['reports', 'list', '--all', '--record', '--history', listed, '-q'], env: mock.env })).code).toBe(0);
+    const readings = async (path: string) => {
+      const store = await openHistory(historyLocation(path), { readOnly: true });
+      try {
+        const [run] = await store.runs();
+        const snapshots = await store.snapshotsOf(run?.id ?? 0);
+        return new Map(snapshots.map((snapshot) => [snapshot.identity, [snapshot.score, snapshot.label, snapshot.checksText]]));
+      } finally {
+        await store.close();
+      }
+    };
+    const [ofResumed, ofListed] = [await readings(history), await readings(listed)];
+    expect(ofResumed.size).toBe(6);
+    for (const [identity, reading] of ofResumed) expect(reading, identity).toEqual(ofListed.get(identity));
+    expect([...ofResumed.values()].every(([, , checks]) => typeof checks === 'string' && checks.includes('+'))).toBe(true);
+  });
 });
 
 describe('a service that answers 503 to creates and look-ups alike (--fail-rate 0.6, --retries 0)', () => {
