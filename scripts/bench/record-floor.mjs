@@ -8,13 +8,10 @@
 // cost nothing.
 //
 //   node scripts/bench/record-floor.mjs FILE     (FILE: a history with one run and no snapshot yet)
+import { openAsTheStore, values } from './floor-db.mjs';
+
 const [path] = process.argv.slice(2);
-const { DatabaseSync } = await import('node:sqlite');
-const db = new DatabaseSync(path);
-db.exec('PRAGMA busy_timeout = 50');
-db.exec('PRAGMA journal_mode = WAL');
-db.exec('PRAGMA synchronous = NORMAL');
-db.exec('PRAGMA temp_store = MEMORY');
+const db = openAsTheStore(path);
 const runId = db.prepare('SELECT MAX(id) AS id FROM history_runs').get().id;
 const ORIGIN = 'http://127.0.0.1:40000';
 // A phpRank report's reading: 36 checks, their ids a check set stored once, each reading's states a sign and an
@@ -31,7 +28,6 @@ const readings = Array.from({ length: 10_000 }, (_, i) => ({
   label: i % 3 ? 'decent' : 'bad',
   states: states(i),
 }));
-const values = (count, row) => Array.from({ length: count }, () => row).join(', ');
 const PER = 500;
 const started = performance.now();
 for (let start = 0; start < readings.length; start += PER) {

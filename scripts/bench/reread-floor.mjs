@@ -7,21 +7,15 @@
 // plain `--all` run, which gives the least ratio a re-read could reach if reading, encoding and comparing cost nothing.
 //
 //   node scripts/bench/reread-floor.mjs FILE     (FILE: record-floor.mjs's history, with a newer run holding nothing)
+import { openAsTheStore, values } from './floor-db.mjs';
+
 const [path] = process.argv.slice(2);
-const { DatabaseSync } = await import('node:sqlite');
-const db = new DatabaseSync(path);
-db.exec('PRAGMA busy_timeout = 50');
-// As the store: an index made on the fly for a join (every reading of the floor is dated the same) is never faster.
-db.exec('PRAGMA automatic_index = OFF');
-db.exec('PRAGMA journal_mode = WAL');
-db.exec('PRAGMA synchronous = NORMAL');
-db.exec('PRAGMA temp_store = MEMORY');
+const db = openAsTheStore(path);
 const runId = db.prepare('SELECT MAX(id) AS id FROM history_runs').get().id;
 const keys = db
   .prepare('SELECT p.origin, p.report_id, s.generated_at FROM history_snapshots s JOIN history_pages p ON p.id = s.page_id ORDER BY p.report_id')
   .all()
   .map((row) => [row.origin, row.report_id, row.generated_at]);
-const values = (count, row) => Array.from({ length: count }, () => row).join(', ');
 const PER = 1_000;
 const started = performance.now();
 for (let start = 0; start < keys.length; start += PER) {
