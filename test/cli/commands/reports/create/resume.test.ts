@@ -176,7 +176,7 @@ describe('a resume that sends after its watch, SIGKILLed while that POST is held
 });
 
 describe('a resumed run with --record -q: the reports an earlier run created are read back, not held whole', () => {
-  it('their readings in the history are those of the reports as the service holds them, passed checks\' values hashed as ever', async () => {
+  it("their readings in the history are those of the reports as the service holds them, passed checks' values hashed as ever", async () => {
     const mock = await phpRank();
     const urls = Array.from({ length: 6 }, (_, i) => `https://resumed.example/page-${i}`);
     // An earlier run of the journal created the first three, then stopped (no `ended` line).
@@ -185,7 +185,13 @@ describe('a resumed run with --record -q: the reports an earlier run created are
     const journal = join(scratch(), 'journal.ndjson');
     const at = new Date().toISOString();
     const made = JSON.parse(first.stdout) as { id: number }[];
-    writeFileSync(journal, urls.slice(0, 3).map((url, i) => `${JSON.stringify({ url, status: 'created', id: made[i]?.id, at })}\n`).join(''));
+    writeFileSync(
+      journal,
+      urls
+        .slice(0, 3)
+        .map((url, i) => `${JSON.stringify({ url, status: 'created', id: made[i]?.id, at })}\n`)
+        .join(''),
+    );
     const history = join(scratch(), 'history.db');
     const resumed = await runInProcess({
       argv: ['reports', 'create', '--from-file', urlFile(urls), '--journal', journal, '--record', '--history', history, '-q'],
