@@ -14,7 +14,7 @@ import { dataDir } from '../config/paths.js';
 import { resolveHistoryLocation } from '../cli/reading/history-place.js';
 import type { HistoryLocation } from '../history/location.js';
 import { LineTransport } from './stdio.js';
-import { errorResult, valueResult, type ToolResult } from './results.js';
+import { errorResult, valueResult, withinBudget, type ToolResult } from './results.js';
 import { inToolWords } from './tool-words.js';
 import type { McpTool } from './tool.js';
 import { TOOLS } from './tools.js';
@@ -129,7 +129,9 @@ export async function callTool(server: CommandContext, offered: readonly McpTool
   try {
     return await runTool(server, offered, name, given, signal);
   } finally {
-    release();
+    // The turn passes on a turn of the event loop later: the answer is written first (the SDK sends it on promises
+    // alone), not after the next call's synchronous start (its history opened, its runs' rows sorted).
+    setImmediate(release);
   }
 }
 
@@ -165,7 +167,7 @@ async function runTool(server: CommandContext, offered: readonly McpTool[], name
   } finally {
     await call.ctx.close();
   }
-  result = { ...result, content: result.content.map((block) => ({ ...block, text: call.withoutPaths(block.text) })) };
+  result = withinBudget({ ...result, content: result.content.map((block) => ({ ...block, text: call.withoutPaths(block.text) })) });
   // --verbose: each call in the log beside its requests (the tool's name, never its arguments or answer).
   if (server.globals.verbose) {
     const size = Buffer.byteLength(result.content[0]?.text ?? '');

@@ -6,10 +6,11 @@ import { sinceOf } from '../../cli/commands/history/shared.js';
 import { declareTrend, planHistoryTrend, readTrend, trendDocument, trendOrigin } from '../../cli/commands/history/trend.js';
 import { projectName } from '../../api/model/report-url.js';
 import { inProject, judgeRunDiff, readRunDiff } from '../../history/diff.js';
-import { verdictFindings, type ComparisonGate, type ComparisonVerdict } from '../../judge/verdict.js';
+import { verdictFindings, type ComparedPage, type ComparisonFinding, type ComparisonVerdict } from '../../judge/verdict.js';
+import { holdYoungGeneration, YOUNG_GENERATION_MB } from '../../cli/runtime/heap.js';
 import { booleanArg, optionArg, positionalArg } from '../arguments.js';
 import { argumentOf, declared, flagOf } from '../declarations.js';
-import { fitted } from '../results.js';
+import { fitted, fittedLists } from '../results.js';
 import { defineTool } from '../tool.js';
 import { jobArg, jobSelection, withHistory } from './history-runs.js';
 
@@ -56,6 +57,18 @@ export const historyTrend = defineTool({
   },
 });
 
+/** How many snapshots of a run a diff reads between two turns of the event loop: a few tens of ms of walking. */
+export const SNAPSHOTS_BETWEEN_TURNS = 1_000;
+
+/**
+ * The server's heap from its first diff on (V8's flags hold for the whole process): the young generation held as
+ * `history diff` holds it, the old one grown by a tenth at a time. Two diffs of two runs of 100,000 reports run at once
+ * (HISTORY_CALLS_AT_ONCE), each keeping some 45 MB to its end and making garbage fast: with the old generation grown by
+ * half at a time, as `history diff` grows it (preferSmallHeapWhileDiffing), eight such calls peaked at 330-350 MB of
+ * RSS; by a fifth, 240-270 MB; by a tenth, 190-250 MB (one call: 180-195 MB, against 200-210), as fast.
+ */
+const DIFF_HEAP_FLAGS = '--heap-growing-percent=10';
+
 export const historyDiff = defineTool({
   name: 'history_diff',
   description: `${diff.description()}. Without runs: the last two complete runs of the same selection on the same service (of the project or job given).`,
@@ -79,20 +92,32 @@ export const historyDiff = defineTool({
     const since = sinceOf(args.since as number | undefined);
     const project = args.project === undefined ? undefined : projectName(args.project);
     const selection = args.job === undefined ? undefined : jobSelection(args.job);
-    const compared = await withHistory(call, async (store) => (await readRunDiff(store, ids, { since, selection, project }, inProject(project))).diff);
-    const document = diffDocument(compared).value;
+    await holdYoungGeneration(YOUNG_GENERATION_MB, DIFF_HEAP_FLAGS);
+    // The event loop turns as the runs are walked: the server reads and answers other requests meanwhile.
+    const walk = { betweenTurns: SNAPSHOTS_BETWEEN_TURNS };
+    const compared = await withHistory(call, async (store) => (await readRunDiff(store, ids, { since, selection, project }, inProject(project), walk)).diff);
+    const { changes, ...runs } = diffDocument(compared).value;
     // The gate's verdict as a value, judged as `history diff` and --baseline judge the same two readings.
     const gate = { failOnNewFailures: args.fail_on_new_failures === true, maxDrop: args.max_drop as number | undefined, allowEmpty: args.allow_empty === true };
-    const verdict = verdictValue(judgeRunDiff(compared, gate), gate);
-    // Each change with what it has: a new page has no score before, and says so by leaving score_before out.
-    const changes = document.changes.map(compactChange);
+    const verdict = judgeRunDiff(compared, gate);
+    const findings = verdictFindings(verdict, gate);
+    // Every list cut to fit (a diff of two runs of 100,000 reports has tens of thousands of each), its count kept whole.
+    const lists = {
+      // Each change with what it has: a new page has no score before, and says so by leaving score_before out.
+      changes: { items: each(changes, compactChange), count: changes.length },
+      newly_failing: { items: each(verdict.newlyFailing, newlyFailingRow), count: verdict.newlyFailing.length },
+      regressions: { items: each(verdict.regressions, regressionRow), count: verdict.regressions.length },
+      not_judged_on_checks: { items: verdict.notJudgedOnChecks, count: verdict.notJudgedOnChecks.length },
+      findings: { items: findings, count: findings.length },
+    };
+    const totals = diffTotals(changes);
     return {
-      value: fitted(changes, (kept, left) => ({
-        ...document,
-        verdict,
-        totals: diffTotals(document.changes),
-        changes: kept,
-        ...(left > 0 ? { more: `${left} more changed URLs left out; history diff --json in the CLI gives them all` } : {}),
+      value: fittedLists(lists, (kept, left) => ({
+        ...runs,
+        totals,
+        verdict: verdictValue(verdict, kept, findings.length),
+        changes: kept.changes,
+        ...moreOf(left),
       })),
     };
   },
@@ -118,28 +143,74 @@ function diffTotals(changes: readonly DiffChange[]) {
   };
 }
 
+/** Each item of `items` as `row` makes it, made only when read. */
+function* each<T, Row>(items: readonly T[], row: (item: T) => Row): Iterable<Row> {
+  for (const item of items) yield row(item);
+}
+
+/** A page whose checks newly fail: its URL and those checks. */
+function newlyFailingRow({ url, change }: ComparedPage) {
+  return { url, checks: change.newFailures, ...(change.checksLost ? { checks_lost: true } : {}) };
+}
+
+/** A page that regressed: its score and result in either run. */
+function regressionRow({ url, before, after }: ComparedPage) {
+  return {
+    url,
+    score_before: before?.score ?? null,
+    score_after: after?.score ?? null,
+    result_before: before?.label ?? null,
+    result_after: after?.label ?? null,
+  };
+}
+
+/** What each list is called in a `more` note. */
+const LEFT_OUT = {
+  changes: 'changed URLs',
+  newly_failing: 'pages newly failing',
+  regressions: 'regressions',
+  not_judged_on_checks: 'URLs not judged on checks',
+  findings: 'findings',
+} as const;
+
+/** `{more}`: how many of each list were left out (`51234 more changed URLs and 41848 more pages newly failing left out`), and how to get them all. */
+function moreOf(left: Record<keyof typeof LEFT_OUT, number>) {
+  const parts = Object.entries(LEFT_OUT).flatMap(([list, words]) => {
+    const count = left[list as keyof typeof LEFT_OUT];
+    return count > 0 ? [`${count} more ${words}`] : [];
+  });
+  if (parts.length === 0) return {};
+  const listed = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+  return { more: `${listed} left out; history diff --json in the CLI gives them all` };
+}
+
 /**
  * The verdict of a diff as an agent reads it: whether the gate failed and the exit code `history diff` gives, what it
- * compared, and the findings (`findings`: each page and what failed on it, as every face states them).
+ * compared, how many pages newly fail and regressed, and of its lists (cut to fit: `kept`) the pages and the findings
+ * (`findings`: each page and what failed on it, as every face states them).
  */
-function verdictValue(verdict: ComparisonVerdict, gate: ComparisonGate) {
+function verdictValue(
+  verdict: ComparisonVerdict,
+  kept: { newly_failing: unknown[]; regressions: unknown[]; not_judged_on_checks: string[]; findings: ComparisonFinding[] },
+  findings: number,
+) {
   const exit = !verdict.gated ? 0 : verdict.empty ? 10 : verdict.checksUnjudged ? 8 : verdict.failed ? 10 : 0;
   return {
     gated: verdict.gated,
     failed: verdict.failed || verdict.checksUnjudged,
     exit_code: exit,
     compared: verdict.compared,
+    counts: {
+      newly_failing: verdict.newlyFailing.length,
+      regressions: verdict.regressions.length,
+      findings,
+      ...(verdict.notJudgedOnChecks.length > 0 ? { not_judged_on_checks: verdict.notJudgedOnChecks.length } : {}),
+    },
     ...(verdict.empty ? { empty: 'no page of the earlier run was read again: a gate over nothing fails unless allow_empty' } : {}),
     ...(verdict.checksUnjudged ? { not_judged: 'the later run holds no per-check results: fail_on_new_failures cannot be judged' } : {}),
-    newly_failing: verdict.newlyFailing.map(({ url, change }) => ({ url, checks: change.newFailures, ...(change.checksLost ? { checks_lost: true } : {}) })),
-    regressions: verdict.regressions.map(({ url, before, after }) => ({
-      url,
-      score_before: before?.score ?? null,
-      score_after: after?.score ?? null,
-      result_before: before?.label ?? null,
-      result_after: after?.label ?? null,
-    })),
-    ...(verdict.notJudgedOnChecks.length > 0 ? { not_judged_on_checks: verdict.notJudgedOnChecks } : {}),
-    findings: verdictFindings(verdict, gate),
+    newly_failing: kept.newly_failing,
+    regressions: kept.regressions,
+    ...(verdict.notJudgedOnChecks.length > 0 ? { not_judged_on_checks: kept.not_judged_on_checks } : {}),
+    findings: kept.findings,
   };
 }
