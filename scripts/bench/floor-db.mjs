@@ -1,5 +1,6 @@
 // What the floors under `--record` share (record-floor.mjs, reread-floor.mjs): a history file opened with node:sqlite
-// alone as the CLI's store opens it (its pragmas), and the placeholders of a multi-row statement.
+// alone as the CLI's store opens it (its pragmas), the placeholders of a multi-row statement, and the run's references
+// written as the store writes them.
 import { DatabaseSync } from 'node:sqlite';
 
 /** The file at `path`, opened as src/history/sqlite.ts opens a history to write it. */
@@ -17,4 +18,15 @@ export function openAsTheStore(path) {
 /** `count` rows of `row` (`(?, ?)`), a comma apart: a VALUES list or an INSERT's rows. */
 export function values(count, row) {
   return Array.from({ length: count }, () => row).join(', ');
+}
+
+/** The run's references to the snapshots `ids` (one it has already kept) and its count of reports, as the store writes them. */
+export function referenceSnapshots(db, runId, ids) {
+  const referenced = db
+    .prepare(
+      `INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?, id FROM history_snapshots WHERE id IN (${values(ids.length, '?')})
+         ON CONFLICT DO NOTHING`,
+    )
+    .run(runId, ...ids).changes;
+  db.prepare('UPDATE history_runs SET reports = reports + ? WHERE id = ?').run(referenced, runId);
 }

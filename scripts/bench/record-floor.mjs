@@ -8,7 +8,7 @@
 // cost nothing.
 //
 //   node scripts/bench/record-floor.mjs FILE     (FILE: a history with one run and no snapshot yet)
-import { openAsTheStore, values } from './floor-db.mjs';
+import { openAsTheStore, referenceSnapshots, values } from './floor-db.mjs';
 
 const [path] = process.argv.slice(2);
 const db = openAsTheStore(path);
@@ -49,13 +49,7 @@ for (let start = 0; start < readings.length; start += PER) {
     .prepare(`INSERT INTO history_snapshots (page_id, generated_at, content_id) VALUES ${values(chunk.length, '(?, ?, ?)')} RETURNING id`)
     .all(...chunk.flatMap((_, index) => [pages[index], '2026-11-28 09:00:00', contents[index]]))
     .map((row) => row.id);
-  const referenced = db
-    .prepare(
-      `INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?, id FROM history_snapshots WHERE id IN (${snapshots.map(() => '?').join(', ')})
-         ON CONFLICT DO NOTHING`,
-    )
-    .run(runId, ...snapshots).changes;
-  db.prepare('UPDATE history_runs SET reports = reports + ? WHERE id = ?').run(referenced, runId);
+  referenceSnapshots(db, runId, snapshots);
   db.exec('COMMIT');
 }
 process.stdout.write(`${(performance.now() - started).toFixed(1)}\n`);

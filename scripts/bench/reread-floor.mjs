@@ -7,7 +7,7 @@
 // plain `--all` run, which gives the least ratio a re-read could reach if reading, encoding and comparing cost nothing.
 //
 //   node scripts/bench/reread-floor.mjs FILE     (FILE: record-floor.mjs's history, with a newer run holding nothing)
-import { openAsTheStore, values } from './floor-db.mjs';
+import { openAsTheStore, referenceSnapshots, values } from './floor-db.mjs';
 
 const [path] = process.argv.slice(2);
 const db = openAsTheStore(path);
@@ -30,13 +30,7 @@ for (let start = 0; start < keys.length; start += PER) {
     )
     .all(...chunk.flatMap((key, at) => [...key, at]));
   const ids = held.map((row) => row.snapshot_id);
-  const referenced = db
-    .prepare(
-      `INSERT INTO history_run_snapshots (run_id, snapshot_id) SELECT ?, id FROM history_snapshots WHERE id IN (${ids.map(() => '?').join(', ')})
-         ON CONFLICT DO NOTHING`,
-    )
-    .run(runId, ...ids).changes;
-  db.prepare('UPDATE history_runs SET reports = reports + ? WHERE id = ?').run(referenced, runId);
+  referenceSnapshots(db, runId, ids);
   db.exec('COMMIT');
 }
 process.stdout.write(`${(performance.now() - started).toFixed(1)}\n`);
