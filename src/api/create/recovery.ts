@@ -34,9 +34,10 @@ export type MatchedBy = 'identity' | 'redirect' | 'elimination';
 export interface CreateOptions {
   /**
    * Told when an answer was lost while the service may still be working: rsapi now watches for the report
-   * for up to `windowMs` before calling it unsettled (for a line on the terminal).
+   * for up to `windowMs` before calling it unsettled (for a line on the terminal). `resuming`: the answer an earlier
+   * run lost (createUnlessStored), and the URL is sent once the watch proves its report absent.
    */
-  onSettling?: (url: string, windowMs: number) => void;
+  onSettling?: (url: string, windowMs: number, resuming: boolean) => void;
   /**
    * The run's ledger (the newest id seen, the reports its URLs took): what tells a redirected page's report
    * from another URL's. A create without one keeps its own.
@@ -216,7 +217,8 @@ export class CreateRecovery {
     const { url } = sent;
     const clock = this.http.policy.clock;
     const deadline = clock.now() + windowMs;
-    if (windowMs > 0 && !absenceEnds) options.onSettling?.(url, windowMs);
+    // A resume's watch (`until` set) is for an earlier run's send.
+    if (windowMs > 0 && !absenceEnds) options.onSettling?.(url, windowMs, sent.until !== undefined);
     const unsure = (why: string) => ({ unsure: (cause: unknown) => new UnsettledCreateError(url, why, { cause }) });
     const interrupted = unsure('interrupted while waiting for the report to show up');
     let lookUpError: unknown;

@@ -165,12 +165,14 @@ async function createEach(ctx: CommandContext, plan: BulkCreatePlan, journal: Jo
     return at === undefined ? undefined : (performance.now() - at) / 1000;
   };
   // What a wait for a lost answer means is said for one URL (or with --verbose); a bulk run counts them in the summary.
-  const onSettling = (url: string, windowMs: number) => {
-    if (single || ctx.globals.verbose)
-      say(
-        `rsapi: ${url}: no answer in time; the service may still be auditing the page: ` +
-          `watching up to ${Math.ceil(windowMs / 1000)} s for its report (it is not sent again)`,
-      );
+  const onSettling = (url: string, windowMs: number, resuming: boolean) => {
+    if (!single && !ctx.globals.verbose) return;
+    const watching = `watching up to ${Math.ceil(windowMs / 1000)} s for its report`;
+    say(
+      resuming
+        ? `rsapi: ${url}: an earlier run sent it and did not learn its outcome: ${watching}, and sending it only if none shows up`
+        : `rsapi: ${url}: no answer in time; the service may still be auditing the page: ${watching} (it is not sent again)`,
+    );
   };
   // What tells a redirected page's report, after a lost answer, from the reports of the run's other URLs.
   const ledger = new CreateLedger(plan.knownUrls ?? all, journal?.history.taken ?? []);

@@ -170,6 +170,11 @@ describe('a resume that sends after its watch, SIGKILLed while that POST is held
     const resumed = await runInProcess({ argv: [...argv, '-o', 'ndjson'], env: mock.env, clock: systemClock });
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ url: 'resent.example/pricing' });
+    // What the wait is, in words that stay true: this run sent nothing yet, and sends only if no report shows up.
+    expect(resumed.stderr).toMatch(
+      /resent\.example\/pricing: an earlier run sent it and did not learn its outcome: watching up to \d+ s for its report, and sending it only if none shows up/,
+    );
+    expect(resumed.stderr).not.toContain('it is not sent again');
     expect(mock.posts()).toBe(1);
     expect(mock.server.reports()).toHaveLength(mock.seeded + 1);
   }, 30_000);
