@@ -411,7 +411,7 @@ function lostAnswer(outcome: AttemptOutcome): string {
  * Until when a resume watches for a URL an earlier run left in doubt: as long as that run itself would have, from
  * its last send (its timeout, then the settle window) and from the last it heard of the URL (a settle window).
  */
-function earlierWindowEnd(earlier: EarlierAttempt, createTimeoutMs: number): number {
+export function earlierWindowEnd(earlier: EarlierAttempt, createTimeoutMs: number): number {
   const timeoutMs = earlier.timeoutMs ?? createTimeoutMs;
   const settleMs = RetryPolicy.settleWindowMs(timeoutMs);
   return Math.max(earlier.lastSeenAt + settleMs, (earlier.lastSentAt ?? earlier.sentAt) + timeoutMs + settleMs);

@@ -7,6 +7,7 @@ import { reportIdentity } from '../../../../api/model/report-url.js';
 import { plural } from '../../../../plural.js';
 import type { HeldLock, LockAttempt, LockFiles } from '../../../../config/lock-file.js';
 import type { EarlierAttempt } from '../../../../api/reports.js';
+import { earlierWindowEnd } from '../../../../api/create/recovery.js';
 import { fileError } from '../../../runtime/files.js';
 import { checkOutputPath } from '../../../runtime/write.js';
 import type { Secrets } from '../../../runtime/secrets.js';
@@ -301,7 +302,7 @@ function replaceWhole(path: string, text: string): void {
  * What a resume keeps and what it sends again: `resuming the journal FILE of 3 h ago: skipping 24 URLs already created`,
  * and the URLs of `all` created before the resume window (`windowMs`, --resume-within), too old to stand for this run's.
  */
-export function resumeLines(journal: Journal, all: readonly string[], skipped: number, windowMs: number | undefined): string[] {
+export function resumeLines(journal: Journal, all: readonly string[], skipped: number, windowMs: number | undefined, createTimeoutMs: number): string[] {
   const { oldestCreatedAt, expired } = journal.history;
   const lines: string[] = [];
   if (skipped > 0) {
@@ -314,7 +315,34 @@ export function resumeLines(journal: Journal, all: readonly string[], skipped: n
     const age = ageText(windowMs);
     lines.push(`rsapi: the journal ${journal.path} shows ${plural(stale, 'URL')} created more than ${age} ago (--resume-within): auditing them again`);
   }
+  const doubtful = unsettledLine(journal, all, createTimeoutMs);
+  if (doubtful) lines.push(doubtful);
   return lines;
+}
+
+/**
+ * What a run of URLs an earlier run left unsettled does first, and how long it may wait: the longest of their watches
+ * still to come (an earlier run killed mid-request is watched for until its timeout and settle window are over: a
+ * resume soon after may sit minutes on them, the bar showing them in flight).
+ */
+function unsettledLine(journal: Journal, all: readonly string[], createTimeoutMs: number): string | undefined {
+  const { unsettled } = journal.history;
+  if (unsettled.size === 0) return undefined;
+  let count = 0;
+  let waitMs = 0;
+  for (const url of all) {
+    const earlier = unsettled.get(reportIdentity(url));
+    if (earlier === undefined) continue;
+    count++;
+    waitMs = Math.max(waitMs, earlierWindowEnd(earlier, createTimeoutMs) - Date.now());
+  }
+  if (count === 0) return undefined;
+  const them = count === 1 ? 'it is' : 'each is';
+  const wait = waitMs >= 1_000 ? `, watching up to ${ageText(waitMs)} for a report an earlier send may still make` : '';
+  return (
+    `rsapi: the journal ${journal.path} shows ${plural(count, 'URL')} an earlier run sent without learning the outcome: ` +
+    `${them} looked up first${wait}, and sent only if no report shows up`
+  );
 }
 
 /** `rsapi: the journal FILE keeps 1 unsettled URL of an earlier run: https://…; a run of it looks it up first` (Journal.end's URLs). */

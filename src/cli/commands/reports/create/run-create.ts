@@ -118,7 +118,7 @@ async function createEach(ctx: CommandContext, plan: BulkCreatePlan, journal: Jo
   const done = created.size === 0 ? () => false : (url: string) => created.has(reportIdentity(url));
   const urls = all.filter((url) => !done(url));
   const skipped = all.length - urls.length;
-  for (const line of journal ? resumeLines(journal, all, skipped, plan.resumeWithinMs) : []) ctx.note(line);
+  for (const line of journal ? resumeLines(journal, all, skipped, plan.resumeWithinMs, client.reports.createTimeoutMs) : []) ctx.note(line);
   const mode = plan.existing ?? 'new';
   // Read before any create, once per project: the reports there for --existing (a report this run makes is never
   // taken for one that was there), and those the journal shows an earlier run of this one created.

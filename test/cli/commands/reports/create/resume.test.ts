@@ -172,6 +172,9 @@ describe('a resume that sends after its watch, SIGKILLed while that POST is held
     expect(JSON.parse(resumed.stdout)).toMatchObject({ url: 'resent.example/pricing' });
     // What the wait is, in words that stay true: this run sent nothing yet, and sends only if no report shows up.
     expect(resumed.stderr).toMatch(
+      /shows 1 URL an earlier run sent without learning the outcome: it is looked up first, watching up to \d+ s for a report an earlier send may still make, and sent only if no report shows up/,
+    );
+    expect(resumed.stderr).toMatch(
       /resent\.example\/pricing: an earlier run sent it and did not learn its outcome: watching up to \d+ s for its report, and sending it only if none shows up/,
     );
     expect(resumed.stderr).not.toContain('it is not sent again');
