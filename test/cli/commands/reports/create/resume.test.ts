@@ -152,13 +152,14 @@ describe('a run killed while its POST is held (SIGKILL), then resumed with a sho
 describe('a resume that sends after its watch, SIGKILLed while that POST is held, then resumed again at once', () => {
   it('the POST has a `sending` line of its own: the next resume watches from it, finds the held report, and sends nothing', async () => {
     // The first run was killed between its `sending` line and its request (the line alone). The resume watches until that
-    // line + 1 s + the settle window (3 s), then sends; the service stores the report 3 s after the POST. Journaled only at
-    // the resume's start, that POST left the next resume a window already over: one look-up, nothing yet, a second report.
+    // line + 1 s + the settle window (3 s), then sends; the service stores the report 3 s after the POST, which the next
+    // resume (--timeout 2) watches for until 5 s after it. Journaled only at the resume's start, that POST left the next
+    // resume a window already over: one look-up, nothing yet, a second report.
     const mock = await phpRank({ storeDelayMs: 3_000 });
     const journal = join(scratch(), 'journal.ndjson');
     const url = 'https://resent.example/pricing';
     writeFileSync(journal, `${JSON.stringify({ url, status: 'sending', newestIdBefore: 0, timeoutMs: 1_000, at: new Date().toISOString() })}\n`);
-    const argv = ['reports', 'create', url, '--timeout', '1', '--journal', journal];
+    const argv = ['reports', 'create', url, '--timeout', '2', '--journal', journal];
     const child = spawn(NODE, [BIN, ...argv], { env: cleanEnv(mock.env), stdio: 'ignore' });
     closers.push(() => child.kill('SIGKILL'));
     while (mock.posts() === 0) await delay(10);
